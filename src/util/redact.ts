@@ -1,0 +1,57 @@
+/**
+ * Secret redaction, applied to every byte skillbench saves. Pure.
+ *
+ * Redacts: the literal values of known secrets (at least 4 characters),
+ * `Bearer <token>`, `x-api-key: <key>`, credentials inside URLs
+ * (`scheme://user:pass@host`), and values of JSON/env style keys whose name looks
+ * like a credential (API_KEY, AUTH_TOKEN, SECRET, PASSWORD, ...).
+ */
+export const REDACTED = '[REDACTED]';
+
+const PATTERNS: Array<[RegExp, string]> = [
+  [/\b(Bearer)\s+[A-Za-z0-9._~+/=-]{4,}/gi, `$1 ${REDACTED}`],
+  [/\b(x-api-key)(["']?\s*[:=]\s*["']?)[^\s"',}]{4,}/gi, `$1$2${REDACTED}`],
+  [/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s:@"']+:[^/\s@"']+@/gi, `$1${REDACTED}@`],
+  [
+    /\b([A-Za-z0-9_]*(?:API[_-]?KEY|AUTH[_-]?TOKEN|ACCESS[_-]?TOKEN|SECRET(?:[_-]?ACCESS)?(?:[_-]?KEY)?|PASSWORD|PASSWD)[A-Za-z0-9_]*)(\\?["']?\s*[:=]\s*\\?["']?)(?!\[REDACTED\])[^\s"'\\,}]{4,}/gi,
+    `$1$2${REDACTED}`,
+  ],
+];
+
+/** Names of environment variables whose values are treated as secrets. */
+export function isSecretName(name: string): boolean {
+  return /(API[_-]?KEY|AUTH[_-]?TOKEN|ACCESS[_-]?TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE[_-]?KEY|SESSION[_-]?TOKEN)/i.test(
+    name,
+  );
+}
+
+export interface Redactor {
+  (text: string): string;
+  readonly secrets: readonly string[];
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Build a redactor for the given secret values (values shorter than 4 chars are ignored). */
+export function makeRedactor(secretValues: Iterable<string>): Redactor {
+  const secrets = [...new Set([...secretValues].filter((v) => v.length >= 4))].sort(
+    (a, b) => b.length - a.length,
+  );
+  const literal = secrets.length > 0 ? new RegExp(secrets.map(escapeRegExp).join('|'), 'g') : null;
+  const fn = ((text: string): string => {
+    let out = literal ? text.replace(literal, REDACTED) : text;
+    for (const [re, rep] of PATTERNS) out = out.replace(re, rep);
+    return out;
+  }) as Redactor;
+  Object.defineProperty(fn, 'secrets', { value: secrets });
+  return fn;
+}
+
+/** Secret values found in an environment: every variable whose name looks like a credential. */
+export function secretsFromEnv(env: NodeJS.ProcessEnv | Record<string, string | undefined>): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(env)) if (v && isSecretName(k)) out.push(v);
+  return out;
+}
