@@ -1,0 +1,95 @@
+import { runProcess } from '../../util/process.js';
+import { RedactingLineWriter } from '../../util/redacting-writer.js';
+import { StreamWatcher } from './watcher.js';
+
+/** How one agent process ended. Each failure mode is distinct and recorded. */
+export type TurnOutcome =
+  | 'completed' // exit 0 and a result event with is_error false
+  | 'agent_error' // a result event with is_error true, or a non-zero exit after a result event
+  | 'crashed' // killed by a signal we did not send, or a non-zero exit with no result event
+  | 'no_result' // exit 0 but the stream has no result event
+  | 'empty_output' // the process printed nothing on stdout
+  | 'timeout' // killed by skillbench after the timeout
+  | 'aborted' // killed because the run was cancelled (Ctrl-C)
+  | 'spawn_error'; // the binary could not be started
+
+export interface TurnRequest {
+  bin: string;
+  workspace: string;
+  prompt: string;
+  env: Record<string, string>;
+  resume?: string | undefined;
+  model?: string | undefined;
+  appendSystemPrompt?: string | undefined;
+  extraArgs?: string[];
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  stdout: RedactingLineWriter;
+  stderr: RedactingLineWriter;
+}
+
+export interface TurnResult {
+  outcome: TurnOutcome;
+  exit_code: number | null;
+  signal: string | null;
+  session_id: string | null;
+  result_text: string | null;
+  is_error: boolean | null;
+  lines: number;
+  duration_ms: number;
+  /** Why, in words, for the report. */
+  detail: string;
+}
+
+export function claudeArgs(r: Pick<TurnRequest, 'prompt' | 'resume' | 'model' | 'appendSystemPrompt' | 'extraArgs'>): string[] {
+  const args = ['-p', r.prompt, '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'];
+  if (r.model) args.push('--model', r.model);
+  if (r.resume) args.push('--resume', r.resume);
+  if (r.appendSystemPrompt) args.push('--append-system-prompt', r.appendSystemPrompt);
+  args.push(...(r.extraArgs ?? []));
+  return args;
+}
+
+/** Run one `claude -p` turn; never throws. */
+export async function runClaudeTurn(r: TurnRequest): Promise<TurnResult> {
+  const watcher = new StreamWatcher();
+  r.stdout.onLine = (line) => watcher.push(line);
+  const proc = await runProcess({
+    cmd: r.bin,
+    args: claudeArgs(r),
+    cwd: r.workspace,
+    env: r.env,
+    timeoutMs: r.timeoutMs,
+    signal: r.signal,
+    onStdout: (c) => r.stdout.write(c),
+    onStderr: (c) => r.stderr.write(c),
+  });
+  // Any partial last line is still written (verbatim) and seen by the watcher.
+  const rest = r.stdout.endTurn();
+  r.stderr.endTurn();
+  r.stdout.onLine = null;
+  const w = watcher.state;
+  const base = {
+    exit_code: proc.exitCode,
+    signal: proc.signal,
+    session_id: w.sessionId,
+    result_text: w.resultText ?? w.lastAssistantText,
+    is_error: w.resultIsError,
+    lines: w.lines,
+    duration_ms: proc.durationMs,
+  };
+  if (proc.spawnError) return { ...base, outcome: 'spawn_error', detail: `could not start ${r.bin}: ${proc.spawnError}` };
+  if (proc.killedFor === 'timeout')
+    return { ...base, outcome: 'timeout', detail: `Timeout after ${Math.round(r.timeoutMs / 1000)}s: process tree killed` };
+  if (proc.killedFor === 'abort') return { ...base, outcome: 'aborted', detail: 'run cancelled: process tree killed' };
+  if (w.lines === 0 && !rest)
+    return { ...base, outcome: 'empty_output', detail: `agent printed nothing on stdout (exit ${String(proc.exitCode)})` };
+  if (w.hasResult) {
+    if (w.resultIsError || proc.exitCode !== 0)
+      return { ...base, outcome: 'agent_error', detail: `agent reported an error (exit ${String(proc.exitCode)}): ${(w.resultText ?? '').slice(0, 300)}` };
+    return { ...base, outcome: 'completed', detail: 'completed' };
+  }
+  if (proc.signal) return { ...base, outcome: 'crashed', detail: `agent killed by ${proc.signal} before a result` };
+  if (proc.exitCode !== 0) return { ...base, outcome: 'crashed', detail: `agent exited ${String(proc.exitCode)} without a result event` };
+  return { ...base, outcome: 'no_result', detail: 'agent exited 0 but printed no result event' };
+}

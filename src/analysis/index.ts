@@ -1,0 +1,24 @@
+export {
+  attributeFailures,
+  ATTRIBUTION_REASONS,
+  type Attribution,
+  type AttributionBucket,
+  type AttributionInput,
+} from './attribution.js';
+export {
+  classifySample,
+  type SampleQuality,
+  type SampleInput,
+  type SampleStatus,
+  type SampleConfidence,
+  type RunOutcome,
+  type ApiErrorInfo,
+} from './sample-quality.js';
+export {
+  hasResultEvent,
+  findResultEvents,
+  lastResultEvent,
+  apiErrorOf,
+  type ResultEventInfo,
+} from './result-event.js';
+export { HARD_NOISE_RULES, OUTER_FAILURE_RE, VALIDATOR_ASSUMPTION_RE, type HardNoiseCode } from './noise-patterns.js';

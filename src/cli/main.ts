@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import {
+  InputError,
+  runSuite,
+  serveModel,
+  SKILLBENCH_VERSION,
+  writeExperimentReports,
+} from '../index.js';
+import { makeProgress } from './progress.js';
+
+function intArg(name: string) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive whole number`);
+    return n;
+  };
+}
+
+function collect(v: string, prev: string[] = []): string[] {
+  return [...prev, v];
+}
+
+function parseEnvPairs(pairs: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of pairs) {
+    const i = p.indexOf('=');
+    if (i <= 0) throw new InputError(`--env ${p}: expected KEY=VALUE`, { field: '--env' });
+    out[p.slice(0, i)] = p.slice(i + 1);
+  }
+  return out;
+}
+
+function parseKs(v: string): number[] {
+  const ks = v.split(',').map((s) => Number(s.trim()));
+  if (ks.some((k) => !Number.isInteger(k) || k < 1)) throw new InvalidArgumentError('--ks takes positive whole numbers, e.g. 1,2,5');
+  return ks;
+}
+
+interface RunFlags {
+  task?: string;
+  treatment?: string;
+  count?: number;
+  concurrency?: number;
+  out?: string;
+  profile?: string;
+  model?: string;
+  agentBin?: string;
+  resume?: boolean;
+  modelScript?: string;
+  env?: string[];
+  passEnv?: string[];
+  timeout?: number;
+  keepWorkspaces?: boolean;
+  ks?: number[];
+}
+
+async function main(argv: string[]): Promise<number> {
+  let exitCode = 0;
+  const program = new Command();
+  program
+    .name('skillbench')
+    .description('Evaluate whether an agent Skill makes a coding agent better, and how reliably.')
+    .version(SKILLBENCH_VERSION)
+    .exitOverride()
+    .showHelpAfterError();
+
+  program
+    .command('run')
+    .description('Run a suite: tasks × treatments × repetitions, each in its own workspace, then write the reports.')
+    .argument('<suite>', 'suite folder (with tasks/), or a single task folder')
+    .option('--task <list>', 'tasks to run: comma-separated names, * as a wildcard')
+    .option('--treatment <list>', 'treatments to run: comma-separated names, * as a wildcard')
+    .option('-n, --count <n>', 'repetitions per task × treatment', intArg('--count'))
+    .option('-j, --concurrency <n>', 'runs at once', intArg('--concurrency'))
+    .option('--out <dir>', 'results folder (default .skillbench/runs/<experiment-id>)')
+    .option('--profile <name>', 'rubric profile for every run')
+    .option('--model <id>', 'model id passed to the agent')
+    .option('--agent-bin <path>', 'claude binary to run')
+    .option('--resume', 'with --out of an interrupted run: run only the runs with no complete record')
+    .option('--model-script <file>', 'serve the model from this script (offline, deterministic)')
+    .option('--env <KEY=VALUE>', 'set a variable for the agent (repeatable)', collect)
+    .option('--pass-env <NAME>', 'pass a host variable to the agent by name (repeatable)', collect)
+    .option('--timeout <sec>', "agent timeout per run, overriding the task's timeout_sec", intArg('--timeout'))
+    .option('--keep-workspaces', 'keep each run\'s temporary workspace for debugging')
+    .option('--ks <list>', 'k values for pass@k / pass^k, e.g. 1,2,5', parseKs)
+    .action(async (suite: string, f: RunFlags) => {
+      const stop = new AbortController();
+      const kill = new AbortController();
+      const onSigint = (): void => {
+        if (!stop.signal.aborted) {
+          process.stderr.write('\nskillbench: stopping — no new runs start; press Ctrl-C again to kill the running ones\n');
+          stop.abort();
+        } else kill.abort();
+      };
+      process.on('SIGINT', onSigint);
+      process.on('SIGTERM', () => {
+        stop.abort();
+        kill.abort();
+      });
+      try {
+        const res = await runSuite({
+          suite,
+          task: f.task,
+          treatment: f.treatment,
+          count: f.count,
+          concurrency: f.concurrency,
+          out: f.out,
+          profile: f.profile,
+          model: f.model,
+          agentBin: f.agentBin,
+          resume: f.resume,
+          modelScript: f.modelScript,
+          env: parseEnvPairs(f.env ?? []),
+          passEnv: f.passEnv,
+          timeoutSec: f.timeout,
+          keepWorkspaces: f.keepWorkspaces,
+          ks: f.ks,
+          stopSignal: stop.signal,
+          killSignal: kill.signal,
+          onWarning: (w) => process.stderr.write(`warning: ${w.file}${w.field ? `: ${w.field}` : ''}: ${w.message}\n`),
+          onProgress: makeProgress(process.stderr, Boolean(process.stderr.isTTY) && !process.env.CI),
+        });
+        const passed = res.reports.filter((r) => r.passed).length;
+        process.stdout.write(
+          `\n${passed}/${res.planned.length} runs passed` +
+            (res.incomplete.length ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})` : '') +
+            `\nResults: ${res.outDir}\n${res.files.map((f) => `  ${f}`).join('\n')}\n`,
+        );
+        exitCode = passed === res.planned.length ? 0 : 1;
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+    });
+
+  program
+    .command('report')
+    .description('Render the reports of a results folder again from its stored runs, without running anything.')
+    .argument('<dir>', 'results folder')
+    .option('--ks <list>', 'k values for pass@k / pass^k', parseKs)
+    .action(async (dir: string, f: { ks?: number[] }) => {
+      const files = await writeExperimentReports(dir, { ks: f.ks });
+      process.stdout.write(`${files.join('\n')}\n`);
+    });
+
+  const model = program.command('model').description('The scripted model server.');
+  model
+    .command('serve')
+    .description('Serve the Anthropic Messages API from a script, on 127.0.0.1, until interrupted.')
+    .requiredOption('--script <file>', 'model script (YAML or JSON)')
+    .option('--port <n>', 'port (default: a free one)', (v) => Number(v))
+    .option('--record <file>', 'append every request and reply to this JSONL file')
+    .action(async (f: { script: string; port?: number; record?: string }) => {
+      const server = await serveModel({ scriptFile: f.script, port: f.port, recordFile: f.record });
+      process.stdout.write(`${server.url}\n`);
+      await new Promise<void>((resolve) => {
+        const stopNow = (): void => void server.close().then(resolve);
+        process.once('SIGINT', stopNow);
+        process.once('SIGTERM', stopNow);
+      });
+    });
+
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0) return 0;
+      return 2;
+    }
+    if (e instanceof InputError) {
+      process.stderr.write(`skillbench: error: ${e.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`skillbench: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return 3;
+  }
+  return exitCode;
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`skillbench: internal error: ${String(e)}\n`);
+    process.exitCode = 3;
+  },
+);

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+
+export const REPORT_SCHEMA = 'skillbench.report.v1';
+
+export const DimensionSchema = z.object({
+  name: z.string(),
+  weight: z.number(),
+  /** null = not applicable */
+  score: z.number().nullable(),
+  reason: z.string(),
+  checks: z.array(z.object({ name: z.string(), passed: z.boolean() })),
+});
+export type Dimension = z.infer<typeof DimensionSchema>;
+
+export const RubricSchema = z.object({
+  profile: z.string(),
+  dimensions: z.array(DimensionSchema),
+  weighted_score: z.number(),
+  rubric_avg: z.number().nullable(),
+});
+
+export const SampleQualitySchema = z.object({
+  status: z.enum(['included', 'flagged', 'excluded']),
+  reason_code: z.string(),
+  reason: z.string(),
+  include_in_analysis: z.boolean(),
+  confidence: z.enum(['high', 'medium', 'low']),
+  evidence: z.array(z.string()),
+});
+export type SampleQualityRecord = z.infer<typeof SampleQualitySchema>;
+
+export const AttributionSchema = z.object({
+  bucket: z.enum(['harness', 'workflow', 'task', 'model']),
+  check: z.string(),
+  reason: z.string(),
+});
+
+export const SkillSourceSchema = z.object({
+  name: z.string(),
+  source_type: z.enum(['path', 'inline']),
+  path: z.string().nullable(),
+  hash: z.string(),
+});
+
+export const EventsSummarySchema = z.object({
+  duration_seconds: z.number().nullable(),
+  duration_api_seconds: z.number().nullable(),
+  num_turns: z.number().nullable(),
+  tool_calls: z.number().int(),
+  input_tokens: z.number().nullable(),
+  output_tokens: z.number().nullable(),
+  cache_read_input_tokens: z.number().nullable(),
+  cache_creation_input_tokens: z.number().nullable(),
+  total_tokens: z.number().nullable(),
+  total_cost_usd: z.number().nullable(),
+  model_usage: z.record(z.string(), z.unknown()),
+  files_created: z.array(z.string()),
+  files_modified: z.array(z.string()),
+  commands_run: z.number().int(),
+  skills_invoked: z.array(z.string()),
+  skill_files_touched: z.array(z.string()),
+  scripts_used: z.array(z.string()),
+  session_ids: z.array(z.string()),
+  api_retries: z.number().int(),
+  peak_context_tokens: z.number().nullable(),
+  profile: z.string(),
+  final_response: z.string().nullable(),
+});
+export type EventsSummary = z.infer<typeof EventsSummarySchema>;
+
+export const InteractionSchema = z.object({
+  mode: z.enum(['none', 'auto_user']),
+  max_turns: z.number().int(),
+  actual_turns: z.number().int(),
+  end_reason: z.string(),
+  turns: z.array(z.record(z.string(), z.unknown())),
+}).passthrough();
+
+/** Outcome of the run as a whole (the agent's, or the harness's when it failed). */
+export const OutcomeSchema = z.enum(['completed', 'agent_error', 'timeout', 'harness_error']);
+export type Outcome = z.infer<typeof OutcomeSchema>;
+
+/**
+ * report.json: one per run, written atomically once the run is complete.
+ * Versioned by `schema`; see docs/report-schema.md.
+ */
+export const RunReportSchema = z.object({
+  schema: z.literal(REPORT_SCHEMA),
+  run_id: z.string(),
+  experiment_id: z.string(),
+  task: z.string(),
+  treatment: z.string(),
+  rep: z.number().int().positive(),
+  passed: z.boolean(),
+  status: z.enum(['passed', 'failed', 'errored']),
+  outcome: OutcomeSchema,
+  agent_outcome: z.string(),
+  outcome_detail: z.string(),
+  exit_code: z.number().int().nullable(),
+  checks_passed: z.array(z.string()),
+  checks_failed: z.array(z.string()),
+  rubric: RubricSchema.nullable(),
+  rubric_lines: z.array(z.string()),
+  events_summary: EventsSummarySchema.nullable(),
+  skill_sources: z.array(SkillSourceSchema),
+  sample_quality: SampleQualitySchema,
+  failure_attribution: z.array(AttributionSchema),
+  interaction: InteractionSchema.nullable(),
+  model: z.string().nullable(),
+  agent: z.object({ name: z.literal('claude-code'), bin: z.string().nullable(), version: z.string().nullable() }),
+  hashes: z.object({ task: z.string(), suite: z.string() }),
+  timing: z.object({ started_at: z.string(), finished_at: z.string(), wall_ms: z.number() }),
+  artifacts: z.object({
+    stdout: z.string(),
+    stderr: z.string(),
+    events: z.string().nullable(),
+    validation: z.string().nullable(),
+    workspace: z.string().nullable(),
+  }),
+  timestamp: z.string(),
+});
+export type RunReport = z.infer<typeof RunReportSchema>;

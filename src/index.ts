@@ -1,0 +1,12 @@
+/** skillbench's library API. The CLI is a thin layer over these calls. */
+export { runSuite, SKILLBENCH_VERSION, type RunOptions, type RunSummary, type ProgressEvent } from './runner/run-suite.js';
+export { writeExperimentReports } from './runner/finish.js';
+export { loadSuite, selectNames } from './suite/index.js';
+export { loadModelScript, startModelServer, runBaseUrl, type ModelServer } from './model/index.js';
+export { serveModel } from './model/serve-command.js';
+export { parseEvidence, parseEvidenceFile } from './evidence/index.js';
+export { readReports } from './store/read.js';
+export { resolveClaudeBinary } from './agents/claude/binary.js';
+export { InputError, SkillbenchError } from './core/errors.js';
+export { RunReportSchema, type RunReport } from './core/report.js';
+export { EvidenceSchema, type Evidence } from './core/evidence.js';

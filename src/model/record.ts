@@ -1,0 +1,88 @@
+import { appendFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { makeRedactor, REDACTED } from '../util/redact.js';
+import { contentText, isRecord } from './request-facts.js';
+
+/** The JSONL exchange log of the model server. */
+
+const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+const HEAD_CHARS = 300;
+
+/** Header values with credentials replaced; returns the secret values found too. */
+export function redactHeaders(headers: Record<string, string | string[] | undefined>): {
+  headers: Record<string, string>;
+  secrets: string[];
+} {
+  const out: Record<string, string> = {};
+  const secrets: string[] = [];
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) continue;
+    const value = Array.isArray(v) ? v.join(', ') : v;
+    if (SECRET_HEADERS.has(k.toLowerCase())) {
+      out[k] = REDACTED;
+      secrets.push(value, value.replace(/^Bearer\s+/i, ''));
+    } else {
+      out[k] = value;
+    }
+  }
+  return { headers: out, secrets };
+}
+
+function summariseText(text: string): string {
+  return text.length <= HEAD_CHARS ? text : `${text.slice(0, HEAD_CHARS)}[... ${text.length - HEAD_CHARS} more chars]`;
+}
+
+/**
+ * The request body for the log: the system prompt and `role: "system"` messages
+ * are shortened, `tools` becomes a list of names, the messages are kept. Pure.
+ */
+export function summariseRequestBody(body: unknown): unknown {
+  if (!isRecord(body)) return body;
+  const out: Record<string, unknown> = { ...body };
+  if (body.system !== undefined) {
+    const text = typeof body.system === 'string' ? body.system : contentText(body.system);
+    out.system = { chars: text.length, head: summariseText(text) };
+  }
+  if (Array.isArray(body.tools)) {
+    out.tools = body.tools.map((t) => (isRecord(t) && typeof t.name === 'string' ? t.name : '?'));
+  }
+  if (Array.isArray(body.messages)) {
+    out.messages = body.messages.map((m) => {
+      if (!isRecord(m) || m.role !== 'system') return m;
+      const text = contentText(m.content);
+      return { role: 'system', content: summariseText(text), chars: text.length };
+    });
+  }
+  return out;
+}
+
+export interface Recorder {
+  write(entry: Record<string, unknown>, secrets: readonly string[]): void;
+  /** Wait for every pending write. */
+  flush(): Promise<void>;
+  /** Write errors seen so far (a failing log never breaks the server). */
+  readonly errors: string[];
+}
+
+export function createRecorder(file: string | undefined): Recorder {
+  const errors: string[] = [];
+  const noteError = (e: unknown): void => {
+    errors.push(e instanceof Error ? e.message : String(e));
+  };
+  let chain: Promise<void> = file
+    ? mkdir(path.dirname(path.resolve(file)), { recursive: true }).then(() => undefined, noteError)
+    : Promise.resolve();
+  return {
+    errors,
+    write(entry, secrets) {
+      if (!file) return;
+      const line = `${makeRedactor(secrets)(JSON.stringify(entry))}\n`;
+      chain = chain
+        .then(() => appendFile(file, line))
+        .catch(noteError);
+    },
+    flush() {
+      return chain;
+    },
+  };
+}

@@ -1,0 +1,144 @@
+import type { RunReport } from '../core/report.js';
+import { cell, f2, int, meanOf, orderDimensions, pct, secs, sumOf, table, usd } from './format.js';
+import { dimScore, groupCells, treatmentOrder, type Cell } from './group.js';
+import { renderPassKTable } from './passk-md.js';
+
+export interface SummaryInput {
+  experimentId: string;
+  startedAt: string | null;
+  completedAt: string | null;
+  suite: string | null;
+  agentVersion: string | null;
+  model: string | null;
+  treatments: string[];
+  reports: RunReport[];
+  ks?: number[] | undefined;
+}
+
+function dimCell(runs: RunReport[], dim: string): string {
+  const vals = runs.map((r) => dimScore(r, dim));
+  if (vals.every((v) => v === undefined)) return '/';
+  const nums = vals.filter((v): v is number => typeof v === 'number');
+  if (nums.length === 0) return 'N/A';
+  return f2(meanOf(nums));
+}
+
+function checksOf(runs: RunReport[]): { passed: number; total: number } {
+  let passed = 0;
+  let total = 0;
+  for (const r of runs) {
+    passed += r.checks_passed.length;
+    total += r.checks_passed.length + r.checks_failed.length;
+  }
+  return { passed, total };
+}
+
+function resultsTable(cells: Cell[], dims: string[]): string {
+  const header = ['Task', 'Treatment', 'Runs', 'Passed', 'Checks', ...dims, 'weighted_score', 'RubricAvg', 'Turns', 'Duration', 'Tools', 'Tokens', 'Cost'];
+  const rows = cells.map((c) => {
+    const ch = checksOf(c.runs);
+    const es = c.runs.map((r) => r.events_summary);
+    return [
+      cell(c.task),
+      cell(c.treatment),
+      String(c.runs.length),
+      `${c.runs.filter((r) => r.passed).length}/${c.runs.length}`,
+      `${ch.passed}/${ch.total}`,
+      ...dims.map((d) => dimCell(c.runs, d)),
+      f2(meanOf(c.runs.map((r) => r.rubric?.weighted_score))),
+      f2(meanOf(c.runs.map((r) => r.rubric?.rubric_avg))),
+      f2(meanOf(es.map((e) => e?.num_turns))),
+      secs(meanOf(es.map((e) => e?.duration_seconds))),
+      f2(meanOf(es.map((e) => e?.tool_calls))),
+      int(sumOf(es.map((e) => e?.total_tokens))),
+      usd(sumOf(es.map((e) => e?.total_cost_usd))),
+    ];
+  });
+  return table(header, rows);
+}
+
+function aggregatedByTreatment(reports: RunReport[], treatments: string[]): string {
+  const rows = treatments.map((t) => {
+    const runs = reports.filter((r) => r.treatment === t);
+    const ch = checksOf(runs);
+    const es = runs.map((r) => r.events_summary);
+    const skills = new Set(runs.flatMap((r) => r.events_summary?.skills_invoked ?? []));
+    const scripts = new Set(runs.flatMap((r) => r.events_summary?.scripts_used ?? []));
+    return [
+      cell(t),
+      `${runs.filter((r) => r.passed).length}/${runs.length}`,
+      `${ch.passed}/${ch.total} (${pct(ch.passed, ch.total)})`,
+      f2(meanOf(runs.map((r) => r.rubric?.weighted_score))),
+      f2(meanOf(es.map((e) => e?.num_turns))),
+      secs(meanOf(es.map((e) => e?.duration_seconds))),
+      int(sumOf(es.map((e) => e?.total_tokens))),
+      usd(sumOf(es.map((e) => e?.total_cost_usd))),
+      cell([...skills].join(', ') || '—'),
+      cell([...scripts].join(', ') || '—'),
+    ];
+  });
+  return table(['Treatment', 'Reps Passed', 'Checks', 'weighted_score', 'Avg Turns', 'Avg Duration', 'Tokens', 'Cost', 'Skills', 'Scripts'], rows);
+}
+
+function runLine(r: RunReport): string[] {
+  const ch = checksOf([r]);
+  const es = r.events_summary;
+  const out = [
+    `**Run ${r.rep} — ${r.task}:** ${r.status.toUpperCase()} · ${ch.passed}/${ch.total} checks (${pct(ch.passed, ch.total)}) · outcome ${r.outcome} · sample ${r.sample_quality.status} (${r.sample_quality.reason_code}) · run_id \`${r.run_id}\``,
+    `- Metrics: turns=${es?.num_turns ?? '—'} tools=${es?.tool_calls ?? '—'} duration=${secs(es?.duration_seconds)} tokens=${int(es?.total_tokens)} cost=${usd(es?.total_cost_usd)} weighted_score=${f2(r.rubric?.weighted_score)}`,
+    `- Skills invoked: ${es?.skills_invoked.join(', ') || 'none'}`,
+    `- Scripts used: ${es?.scripts_used.join(', ') || 'none'}`,
+    `- Passed checks (${r.checks_passed.length}):`,
+    ...r.checks_passed.map((c) => `  - ${c}`),
+    `- Failed checks (${r.checks_failed.length}):`,
+    ...r.checks_failed.map((c) => `  - ${c}`),
+  ];
+  if (r.rubric_lines.length > 0) out.push('- Rubric:', ...r.rubric_lines.map((l) => `  - ${l}`));
+  return out;
+}
+
+/** summary.md (facts section 10.1, with the Checks column counting real checks only). Pure. */
+export function renderSummaryMarkdown(s: SummaryInput): string {
+  const treatments = treatmentOrder(s.reports, s.treatments);
+  const cells = groupCells(s.reports, treatments);
+  const dims = orderDimensions(s.reports.flatMap((r) => r.rubric?.dimensions.map((d) => d.name) ?? []));
+  const withReps = cells.some((c) => c.runs.length > 1);
+  const total = s.reports.length;
+  const passedRuns = s.reports.filter((r) => r.passed).length;
+  const ch = checksOf(s.reports);
+  const excluded = s.reports.filter((r) => !r.sample_quality.include_in_analysis).length;
+  const lines: string[] = [
+    '# Experiment Results Summary',
+    '',
+    `**Experiment ID:** ${s.experimentId}  `,
+    `**Started:** ${s.startedAt ?? '—'}  `,
+    `**Completed:** ${s.completedAt ?? 'incomplete'}  `,
+    `**Suite:** ${s.suite ?? '—'}  `,
+    `**Agent:** claude-code ${s.agentVersion ?? '(unknown version)'} · **Model:** ${s.model ?? 'CLI default'}`,
+    '',
+    withReps ? '## Results (with Repetitions)' : '## Results',
+    '',
+    '_Checks count validator checks and hard failures only; `[RUBRIC]` lines are scores, not checks. With repetitions, rubric columns, turns, duration and tools are means; tokens and cost are sums._',
+    '',
+    resultsTable(cells, dims),
+    '',
+    '## Summary',
+    '',
+    `- Total Runs: ${total}`,
+    `- Runs Passed: ${passedRuns}/${total} (${pct(passedRuns, total)})`,
+    `- Checks Passed: ${ch.passed}/${ch.total} (${pct(ch.passed, ch.total)})`,
+    `- Excluded from analysis (infrastructure noise or harness errors): ${excluded}`,
+    '',
+    renderPassKTable(s.reports, treatments, s.ks),
+    '',
+  ];
+  if (withReps) lines.push('## Aggregated by Treatment', '', aggregatedByTreatment(s.reports, treatments), '');
+  lines.push('## Treatment Details', '');
+  for (const t of treatments) {
+    const runs = s.reports.filter((r) => r.treatment === t);
+    const c = checksOf(runs);
+    lines.push(`### ${t} (${c.passed}/${c.total} checks, ${pct(c.passed, c.total)})`, '');
+    for (const r of runs) lines.push(...runLine(r), '');
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}

@@ -1,0 +1,31 @@
+import { experimentPaths } from '../store/layout.js';
+import { readMetadata } from '../store/metadata.js';
+import { readReports } from '../store/read.js';
+import { renderSummaryMarkdown } from '../report/summary-md.js';
+import { writeFileAtomic } from '../util/fs.js';
+import { InputError } from '../core/errors.js';
+import path from 'node:path';
+
+/**
+ * Render the experiment-level reports from what is stored (report.json files and
+ * metadata.json). Used at the end of `run` and by `report`: no agent runs.
+ */
+export async function writeExperimentReports(outDir: string, opts: { ks?: number[] | undefined } = {}): Promise<string[]> {
+  const paths = experimentPaths(outDir);
+  const meta = await readMetadata(paths.metadata);
+  const { reports } = await readReports(outDir);
+  if (!meta && reports.length === 0) throw new InputError(`${outDir}: no metadata.json and no run reports: not a skillbench results folder`, { file: outDir });
+  const summary = renderSummaryMarkdown({
+    experimentId: meta?.experiment_id ?? path.basename(outDir),
+    startedAt: meta?.started_at ?? null,
+    completedAt: meta?.completed_at ?? null,
+    suite: meta ? `${meta.suite.path} (${meta.suite.hash.slice(0, 19)})` : null,
+    agentVersion: meta?.versions.claude ?? reports[0]?.agent.version ?? null,
+    model: meta?.model ?? null,
+    treatments: meta?.treatments ?? [],
+    reports,
+    ks: opts.ks,
+  });
+  await writeFileAtomic(paths.summary, summary);
+  return [paths.summary];
+}

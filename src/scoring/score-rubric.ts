@@ -1,0 +1,75 @@
+import type { DimensionDef, DimensionResult, RubricInput, RubricProfile, RubricResult } from './types.js';
+
+/** Two decimals, as every rubric line prints scores. */
+export function formatScore(x: number): string {
+  return x.toFixed(2);
+}
+
+/** `[RUBRIC] <dim>: <score> - <reason>`; N/A as `[RUBRIC] <dim>: N/A - <reason>`. */
+export function formatRubricLine(d: DimensionResult): string {
+  return `[RUBRIC] ${d.name}: ${d.score === null ? 'N/A' : formatScore(d.score)} - ${d.reason}`;
+}
+
+export function formatWeightedLine(weighted: number): string {
+  return `[RUBRIC] weighted_score: ${formatScore(weighted)}`;
+}
+
+function evaluateDimension(profile: RubricProfile, def: DimensionDef, input: RubricInput): DimensionResult {
+  if (!Number.isFinite(def.weight) || def.weight < 0) {
+    throw new Error(`rubric ${profile.name}: dimension ${def.name} has an invalid weight ${def.weight}`);
+  }
+  const ev = def.evaluate(input);
+  const checks = ev.checks.map((c) => ({ name: c.name, passed: c.passed }));
+  if (ev.na !== undefined) return { name: def.name, weight: def.weight, score: null, reason: ev.na, checks };
+  let score: number;
+  let reason = ev.reason;
+  if (ev.score !== undefined) score = ev.score;
+  else if (checks.length > 0) score = checks.filter((c) => c.passed).length / checks.length;
+  else ({ score, reason } = profile.emptyChecks);
+  if (!Number.isFinite(score) || score < 0 || score > 1) {
+    throw new Error(`rubric ${profile.name}: dimension ${def.name} produced score ${score} outside [0, 1]`);
+  }
+  return { name: def.name, weight: def.weight, score, reason, checks };
+}
+
+/** Σ(score·weight)/Σ(weight) over applicable dimensions; 0 when none apply (or all weights are 0). */
+export function weightedScore(dims: readonly DimensionResult[]): number {
+  let num = 0;
+  let den = 0;
+  for (const d of dims) {
+    if (d.score === null) continue;
+    num += d.score * d.weight;
+    den += d.weight;
+  }
+  return den > 0 ? num / den : 0;
+}
+
+/** Plain mean of applicable dimension scores; null when none apply. */
+export function rubricAverage(dims: readonly DimensionResult[]): number | null {
+  const scores = dims.flatMap((d) => (d.score === null ? [] : [d.score]));
+  return scores.length > 0 ? scores.reduce((a, b) => a + b, 0) / scores.length : null;
+}
+
+/**
+ * Score a run against a rubric profile. Pure (the only outside lookup is `input.fileExists`).
+ * A dimension's score is its explicit `score`, else passed/total of its checks, else the
+ * profile's `emptyChecks`; `na` makes it N/A. Throws a plain Error (a harness bug, not user
+ * input) for duplicate dimension names, bad weights or a score outside [0, 1].
+ */
+export function scoreRubric(profile: RubricProfile, input: RubricInput): RubricResult {
+  const seen = new Set<string>();
+  for (const d of profile.dimensions) {
+    if (seen.has(d.name)) throw new Error(`rubric ${profile.name}: duplicate dimension ${d.name}`);
+    seen.add(d.name);
+  }
+  const dimensions = profile.dimensions.map((def) => evaluateDimension(profile, def, input));
+  const weighted = weightedScore(dimensions);
+  return {
+    profile: profile.name,
+    dimensions,
+    weighted_score: weighted,
+    rubric_avg: rubricAverage(dimensions),
+    rubric_lines: [...dimensions.map(formatRubricLine), formatWeightedLine(weighted)],
+    hard_failures: profile.hardFailures ? profile.hardFailures(input, dimensions) : [],
+  };
+}

@@ -1,0 +1,30 @@
+import path from 'node:path';
+
+/** Where each file of a results folder lives. One key (the run id) joins them all. */
+export function runDir(outDir: string, runId: string): string {
+  return path.join(outDir, 'runs', runId);
+}
+
+export function runPaths(outDir: string, runId: string) {
+  const dir = runDir(outDir, runId);
+  return {
+    dir,
+    report: path.join(dir, 'report.json'),
+    stdout: path.join(dir, 'stdout.jsonl'),
+    stderr: path.join(dir, 'stderr.txt'),
+    events: path.join(dir, 'events.json'),
+    validation: path.join(dir, 'validation.json'),
+    workspace: path.join(dir, 'workspace'),
+    simulator: path.join(dir, 'simulator.jsonl'),
+  };
+}
+
+export function experimentPaths(outDir: string) {
+  return {
+    metadata: path.join(outDir, 'metadata.json'),
+    summary: path.join(outDir, 'summary.md'),
+    comparison: path.join(outDir, 'comparison_report.md'),
+    comparisonJson: path.join(outDir, 'comparison.json'),
+    modelLog: path.join(outDir, 'model-requests.jsonl'),
+  };
+}

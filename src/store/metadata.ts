@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { readJsonFile } from '../util/fs.js';
+
+export const MetadataSchema = z
+  .object({
+    schema: z.string(),
+    experiment_id: z.string(),
+    started_at: z.string().nullable(),
+    completed_at: z.string().nullable(),
+    suite: z.object({ path: z.string(), hash: z.string() }),
+    treatments: z.array(z.string()),
+    model: z.string().nullable(),
+    versions: z.object({ skillbench: z.string(), claude: z.string().nullable() }).passthrough(),
+  })
+  .passthrough();
+export type Metadata = z.infer<typeof MetadataSchema>;
+
+export async function readMetadata(file: string): Promise<Metadata | null> {
+  const json = await readJsonFile(file).catch(() => null);
+  const parsed = MetadataSchema.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}

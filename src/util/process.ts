@@ -1,0 +1,104 @@
+import { spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
+
+export interface ProcessResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  /** Why the process was killed by us, if it was. */
+  killedFor: 'timeout' | 'abort' | null;
+  spawnError: string | null;
+  durationMs: number;
+}
+
+export interface RunProcessOptions {
+  cmd: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  onStdout?: (chunk: Buffer) => void;
+  onStderr?: (chunk: Buffer) => void;
+  /** Text written to stdin, which is then closed. stdin is closed (ignored) when absent. */
+  stdin?: string;
+}
+
+/** Kill a whole process group (the child was spawned detached, so it leads one). */
+export function killTree(pid: number | undefined, sig: NodeJS.Signals = 'SIGKILL'): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, sig);
+  } catch {
+    try {
+      process.kill(pid, sig);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+/**
+ * Run a process in its own process group with stdin closed, streaming its output
+ * to the callbacks. A timeout or an abort kills the whole tree. Never rejects:
+ * every failure is reported in the result.
+ */
+export function runProcess(opts: RunProcessOptions): Promise<ProcessResult> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    let killedFor: ProcessResult['killedFor'] = null;
+    let settled = false;
+    let child;
+    try {
+      child = spawn(opts.cmd, opts.args, {
+        cwd: opts.cwd,
+        env: opts.env,
+        detached: true,
+        stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      });
+    } catch (e) {
+      resolve({ exitCode: null, signal: null, killedFor: null, spawnError: String(e), durationMs: 0 });
+      return;
+    }
+    const pid = child.pid;
+    const kill = (why: 'timeout' | 'abort'): void => {
+      if (settled) return;
+      killedFor ??= why;
+      killTree(pid, 'SIGKILL');
+    };
+    const timer =
+      opts.timeoutMs !== undefined && opts.timeoutMs > 0 ? setTimeout(() => kill('timeout'), opts.timeoutMs) : null;
+    const onAbort = (): void => kill('abort');
+    if (opts.signal) {
+      if (opts.signal.aborted) onAbort();
+      else opts.signal.addEventListener('abort', onAbort, { once: true });
+    }
+    if (opts.stdin !== undefined && child.stdin) {
+      const sin: Writable = child.stdin;
+      sin.on('error', () => undefined);
+      sin.end(opts.stdin);
+    }
+    child.stdout?.on('data', (c: Buffer) => opts.onStdout?.(c));
+    child.stderr?.on('data', (c: Buffer) => opts.onStderr?.(c));
+    const finish = (r: Omit<ProcessResult, 'durationMs' | 'killedFor'>): void => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      // Whatever the child left behind in its group goes with it.
+      killTree(pid, 'SIGKILL');
+      resolve({ ...r, killedFor, durationMs: Date.now() - started });
+    };
+    child.on('error', (e) => finish({ exitCode: null, signal: null, spawnError: e.message }));
+    let exited: { code: number | null; sig: NodeJS.Signals | null } | null = null;
+    child.on('exit', (code, sig) => {
+      exited = { code, sig };
+      // Stragglers in the group (a backgrounded command) may hold the pipes open:
+      // end them so that 'close' comes; if a process escaped the group, do not wait forever.
+      killTree(pid, 'SIGKILL');
+      setTimeout(() => finish({ exitCode: code, signal: sig, spawnError: null }), 5000).unref();
+    });
+    child.on('close', (code, sig) =>
+      finish({ exitCode: exited?.code ?? code, signal: exited?.sig ?? sig, spawnError: null }),
+    );
+  });
+}

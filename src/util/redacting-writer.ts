@@ -1,0 +1,60 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { LineSplitter } from './lines.js';
+
+/**
+ * Appends a process's output to a file as it arrives: each complete line is
+ * redacted and written at once, so nothing waits for the process to end and a
+ * crash loses at most a partial line, which `close()` still writes verbatim.
+ * One writer can serve several turns: a turn that ended without a newline is
+ * separated from the next by one.
+ */
+export class RedactingLineWriter {
+  private readonly out: WriteStream;
+  private splitter = new LineSplitter();
+  private pendingNewline = false;
+  private bytes = 0;
+
+  /** Sees every redacted line (complete or trailing) as it is written. */
+  onLine: ((line: string) => void) | null = null;
+
+  constructor(
+    file: string,
+    private readonly redact: (s: string) => string,
+  ) {
+    this.out = createWriteStream(file, { flags: 'a' });
+    this.out.on('error', () => undefined);
+  }
+
+  get bytesWritten(): number {
+    return this.bytes;
+  }
+
+  write(chunk: Uint8Array | string): void {
+    this.splitter.push(chunk, (line) => this.emit(line, true));
+  }
+
+  /** End of one turn's output: write any trailing partial line without inventing a newline. */
+  endTurn(): string {
+    const rest = this.splitter.flush();
+    if (rest.length > 0) {
+      this.emit(rest, false);
+      this.pendingNewline = true;
+    }
+    this.splitter = new LineSplitter();
+    return rest;
+  }
+
+  private emit(line: string, newline: boolean): void {
+    const red = this.redact(line);
+    const text = (this.pendingNewline ? '\n' : '') + red + (newline ? '\n' : '');
+    this.pendingNewline = false;
+    this.bytes += Buffer.byteLength(text);
+    this.out.write(text);
+    this.onLine?.(red);
+  }
+
+  async close(): Promise<void> {
+    this.endTurn();
+    await new Promise<void>((resolve) => this.out.end(() => resolve()));
+  }
+}

@@ -1,0 +1,71 @@
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { listFiles } from '../util/hash.js';
+
+export interface RunDirs {
+  root: string;
+  workspace: string;
+  home: string;
+  config: string;
+  tmp: string;
+}
+
+/** A private temporary tree for one run: the workspace and the agent's HOME, config and tmp dirs. */
+export async function createRunDirs(runId: string, base?: string): Promise<RunDirs> {
+  const parent = base ?? os.tmpdir();
+  await mkdir(parent, { recursive: true });
+  const root = await mkdtemp(path.join(parent, `skillbench-${runId.replace(/[^A-Za-z0-9._-]/g, '_')}-`));
+  const dirs = {
+    root,
+    workspace: path.join(root, 'workspace'),
+    home: path.join(root, 'home'),
+    config: path.join(root, 'config'),
+    tmp: path.join(root, 'tmp'),
+  };
+  await Promise.all([dirs.workspace, dirs.home, dirs.config, dirs.tmp].map((d) => mkdir(d, { recursive: true })));
+  return dirs;
+}
+
+export async function removeRunDirs(dirs: RunDirs): Promise<void> {
+  await rm(dirs.root, { recursive: true, force: true, maxRetries: 3 });
+}
+
+export interface SkillToInstall {
+  name: string;
+  path: string | null;
+  content: string | null;
+}
+
+/**
+ * Lay out the workspace before the agent starts: the task's environment/ (the
+ * Dockerfile too), the treatment's skills under .claude/skills/<name>/, and its
+ * claude_md as CLAUDE.md. Returns the files present before the agent ran.
+ */
+export async function prepareWorkspace(opts: {
+  workspace: string;
+  environmentDir: string | null;
+  skills: SkillToInstall[];
+  claudeMd: string | null;
+}): Promise<Set<string>> {
+  const ws = opts.workspace;
+  if (opts.environmentDir) await cp(opts.environmentDir, ws, { recursive: true });
+  for (const s of opts.skills) {
+    const dest = path.join(ws, '.claude', 'skills', s.name);
+    await mkdir(dest, { recursive: true });
+    if (s.path) await cp(s.path, dest, { recursive: true });
+    if (s.content !== null) await writeFile(path.join(dest, 'SKILL.md'), s.content);
+  }
+  if (opts.claudeMd !== null) await writeFile(path.join(ws, 'CLAUDE.md'), opts.claudeMd);
+  return new Set(await listFiles(ws));
+}
+
+/** After the agent: the validators and data arrive only now, so the agent never saw them. */
+export async function installValidation(opts: {
+  workspace: string;
+  validationDir: string | null;
+  dataDir: string | null;
+}): Promise<void> {
+  if (opts.validationDir) await cp(opts.validationDir, path.join(opts.workspace, 'validation'), { recursive: true });
+  if (opts.dataDir) await cp(opts.dataDir, path.join(opts.workspace, 'data'), { recursive: true });
+}
