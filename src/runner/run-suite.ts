@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveClaudeBinary } from '../agents/claude/binary.js';
@@ -117,6 +117,14 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     reused = (await readReports(outDir).catch(() => ({ reports: [] as RunReport[] }))).reports.filter(
       (r) => wanted.has(r.run_id) && r.status !== 'errored',
     );
+  }
+  if (!opts.resume) {
+    const existing = await readdir(path.join(outDir, 'runs')).catch(() => [] as string[]);
+    if (existing.length > 0)
+      throw new InputError(
+        `${outDir} already holds runs: pass --resume to complete it, or choose another --out`,
+        { file: outDir, field: '--out' },
+      );
   }
   await mkdir(outDir, { recursive: true });
   const done = new Set(reused.map((r) => r.run_id));
