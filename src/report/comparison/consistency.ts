@@ -1,0 +1,53 @@
+import type { RunReport } from '../../core/report.js';
+import type { ConsistencyWarning } from './types.js';
+
+type Value = string | null;
+
+function distinct(runs: RunReport[], get: (r: RunReport) => Value): ConsistencyWarning['values'] {
+  const out: ConsistencyWarning['values'] = [];
+  for (const r of runs) {
+    const value = get(r);
+    let row = out.find((v) => v.value === value);
+    if (!row) {
+      row = { value, runs: 0, treatments: [] };
+      out.push(row);
+    }
+    row.runs++;
+    if (!row.treatments.includes(r.treatment)) row.treatments.push(r.treatment);
+  }
+  return out;
+}
+
+function describe(values: ConsistencyWarning['values'], unset: string, short = (v: string): string => v): string {
+  return values.map((v) => `${v.value === null ? unset : short(v.value)} (${v.runs} run(s): ${v.treatments.join(', ')})`).join('; ');
+}
+
+const hashPrefix = (h: string): string => `${h.replace(/^sha256:/, '').slice(0, 12)}…`;
+
+/**
+ * Runs that should be comparable but are not: different agent versions, model ids or
+ * task contents (per task). One warning per kind (and per task). Pure.
+ */
+export function consistencyWarnings(reports: RunReport[], tasks: string[]): ConsistencyWarning[] {
+  const out: ConsistencyWarning[] = [];
+  const versions = distinct(reports, (r) => r.agent.version);
+  if (versions.length > 1)
+    out.push({ kind: 'agent_version', task: null, values: versions, message: `different agent versions: ${describe(versions, '(unknown)')}` });
+  const models = distinct(reports, (r) => r.model);
+  if (models.length > 1)
+    out.push({ kind: 'model', task: null, values: models, message: `different model ids: ${describe(models, '(CLI default)')}` });
+  for (const task of tasks) {
+    const hashes = distinct(
+      reports.filter((r) => r.task === task),
+      (r) => r.hashes.task,
+    );
+    if (hashes.length > 1)
+      out.push({
+        kind: 'task_content',
+        task,
+        values: hashes,
+        message: `task ${task} changed between runs: ${describe(hashes, '(unknown)', hashPrefix)}`,
+      });
+  }
+  return out;
+}

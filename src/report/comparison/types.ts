@@ -1,0 +1,268 @@
+/**
+ * The shape of comparison.json (schema `skillbench.comparison.v1`, docs/comparison-schema.md).
+ * Plain JSON data: every number the markdown report shows is one of these fields.
+ * Ratios are in [0, 1]; null means "not computable from this data" (rendered "—").
+ */
+import type { PassKTable } from '../passk.js';
+
+export const COMPARISON_SCHEMA = 'skillbench.comparison.v1';
+
+/** A regression is a rubric Δ (candidate − baseline) below −REGRESSION_TOLERANCE. */
+export const REGRESSION_TOLERANCE = 0.05;
+/** A rubric dimension score at or above this counts as a "pass" in the pass% of a cell. */
+export const DIMENSION_PASS_SCORE = 0.5;
+/** excluded / raw above this makes the verdict "inconclusive due to data quality". */
+export const MAX_EXCLUDED_SHARE = 0.5;
+export const BOOTSTRAP_REPLICATES = 2000;
+export const BOOTSTRAP_LEVEL = 0.95;
+export const ALPHA = 0.05;
+export const POWER = 0.8;
+
+export interface Roles {
+  candidate: string;
+  baseline: string;
+  /** CONTROL (context only), null when the experiment has none. */
+  control: string | null;
+}
+
+export interface ConsistencyWarning {
+  kind: 'agent_version' | 'model' | 'task_content';
+  /** The task for `task_content`, else null. */
+  task: string | null;
+  /** Each distinct value (null = not recorded) with the runs that used it. */
+  values: Array<{ value: string | null; runs: number; treatments: string[] }>;
+  message: string;
+}
+
+export interface DataQualityRow {
+  treatment: string;
+  raw: number;
+  /** included + flagged */
+  analysis: number;
+  included: number;
+  flagged: number;
+  excluded: number;
+  /** excluded / raw; null when raw = 0 */
+  excluded_share: number | null;
+}
+
+/** Analysis-set run counts (the `overall` metric: a run passes when no check failed). */
+export interface RunCountRow {
+  treatment: string;
+  runs: number;
+  passed: number;
+  failed: number;
+  pass_rate: number | null;
+}
+
+export interface IntervalValue {
+  estimate: number;
+  low: number;
+  high: number;
+  /** Replicates where the statistic was defined (only these enter the percentiles). */
+  valid_replicates: number;
+}
+
+export interface PassKBootstrapRow {
+  metric: string;
+  treatment: string;
+  /** keyed by k */
+  pass_at_k: Record<string, IntervalValue | null>;
+  pass_hat_k_unbiased: Record<string, IntervalValue | null>;
+}
+
+export interface PassKSection extends PassKTable {
+  bootstrap: PassKBootstrapRow[];
+}
+
+export interface TaskOutcomeCell {
+  /** analysis-set runs that passed (overall metric) */
+  c: number;
+  n: number;
+  /** the runs disagree: at least one passed and at least one failed */
+  flip: boolean;
+}
+
+export interface TaskOutcomeRow {
+  task: string;
+  /** keyed by treatment; null = no analysis-set run of this task × treatment */
+  cells: Record<string, TaskOutcomeCell | null>;
+}
+
+export interface SpendRow {
+  treatment: string;
+  runs: number;
+  /** sum over runs that reported a value; null when none did */
+  tokens: number | null;
+  cost_usd: number | null;
+  /** mean over runs that reported a value */
+  avg_tokens: number | null;
+  avg_cost_usd: number | null;
+}
+
+export interface RuntimeRow {
+  treatment: string;
+  runs: number;
+  turns: number | null;
+  duration_seconds: number | null;
+  tool_calls: number | null;
+  avg_turns: number | null;
+  avg_duration_seconds: number | null;
+  avg_tool_calls: number | null;
+}
+
+export interface SourceEvidenceRow {
+  run_id: string;
+  task: string;
+  treatment: string;
+  rep: number;
+  quality: 'included' | 'flagged' | 'excluded';
+  reason_code: string;
+  profile: string | null;
+  /** `name@<first 12 hex digits of the content hash>` */
+  skill_sources: string[];
+  agent_version: string | null;
+}
+
+export interface DimensionCell {
+  /** runs with a score (N/A runs left out) */
+  n: number;
+  mean: number | null;
+  /** sample standard deviation; null with fewer than 2 scores */
+  stdev: number | null;
+  /** share of scored runs with score >= 0.5 */
+  pass_rate: number | null;
+}
+
+export interface DimensionRow {
+  name: string;
+  /** keyed by treatment; null = no analysis-set run of that treatment has this dimension */
+  cells: Record<string, DimensionCell | null>;
+  /** candidate mean − baseline mean */
+  delta: number | null;
+  regression: boolean;
+}
+
+export interface RubricSection {
+  /** every treatment with data has >= 2 analysis-set runs: cells show mean±stdev */
+  distribution: boolean;
+  profiles: string[];
+  dimensions: DimensionRow[];
+  /** mean weighted_score per treatment */
+  overall: { cells: Record<string, DimensionCell | null>; delta: number | null };
+  /** distinct weights seen per dimension (several when profiles disagree) */
+  weights: Array<{ name: string; weights: number[] }>;
+}
+
+export interface ListedRun {
+  run_id: string;
+  task: string;
+  treatment: string;
+  rep: number;
+  reason_code: string;
+  reason: string;
+  evidence: string[];
+  include_in_analysis: boolean;
+  /** relative to the results folder */
+  report: string;
+}
+
+export interface SensitivityRow {
+  treatment: string;
+  raw: { c: number; n: number; rate: number | null };
+  analysis: { c: number; n: number; rate: number | null };
+  /** analysis rate − raw rate */
+  delta: number | null;
+}
+
+export type AttributionBucket = 'harness' | 'workflow' | 'task' | 'model' | 'uncategorized';
+export const ATTRIBUTION_BUCKETS: AttributionBucket[] = ['harness', 'workflow', 'task', 'model', 'uncategorized'];
+
+export interface AttributionItem {
+  /** `<check> -> [<bucket>] <reason>` */
+  text: string;
+  count: number;
+}
+
+export interface AttributionTreatment {
+  treatment: string;
+  failures: number;
+  buckets: Array<{ bucket: AttributionBucket; count: number; items: AttributionItem[] }>;
+}
+
+export type VerdictKind =
+  | 'insufficient_clean_data'
+  | 'inconclusive_data_quality'
+  | 'insufficient_data'
+  | 'regression'
+  | 'stable'
+  | 'overall_lower';
+
+export interface Verdict {
+  kind: VerdictKind;
+  /** the verdict line(s) as rendered */
+  headline: string;
+  regressions: Array<{ dimension: string; candidate: number; baseline: number; delta: number }>;
+  candidate_overall: number | null;
+  baseline_overall: number | null;
+  /** data-quality rows of the candidate and the baseline */
+  candidate_quality: DataQualityRow;
+  baseline_quality: DataQualityRow;
+  distribution: boolean;
+}
+
+export interface PairedSection {
+  candidate: string;
+  baseline: string;
+  /** tasks with analysis-set runs under both */
+  tasks: string[];
+  candidate_runs: number;
+  baseline_runs: number;
+  candidate_pass_rate: number | null;
+  baseline_pass_rate: number | null;
+  /** pooled pass rate, candidate − baseline, with a paired (by task) bootstrap interval */
+  delta_pass_rate: IntervalValue | null;
+  sign_test: { pos: number; neg: number; ties: number; p: number } | null;
+  /** pairs run r of a task under one treatment with run r under the other */
+  mcnemar: { pairs: number; both_pass: number; candidate_only: number; baseline_only: number; both_fail: number; p: number } | null;
+  /** per treatment (all treatments with data): share of tasks whose runs disagree */
+  flip_rate: Record<string, number | null>;
+  /** interval excludes 0 and sign-test p < alpha */
+  distinguishable: boolean;
+  /** runs per treatment for a two-proportion test at alpha 0.05, power 0.8; null when the rates are equal or unknown */
+  reps_needed: number | null;
+  conclusion: string;
+}
+
+export interface Comparison {
+  schema: typeof COMPARISON_SCHEMA;
+  experiment_id: string | null;
+  /** treatments with at least one report, in the experiment's order */
+  treatments: string[];
+  roles: Roles;
+  settings: {
+    seed: number;
+    replicates: number;
+    level: number;
+    alpha: number;
+    power: number;
+    regression_tolerance: number;
+    dimension_pass_score: number;
+    max_excluded_share: number;
+  };
+  warnings: ConsistencyWarning[];
+  data_quality: DataQualityRow[];
+  run_counts: RunCountRow[];
+  pass_k: PassKSection;
+  task_outcomes: TaskOutcomeRow[];
+  spend: SpendRow[];
+  runtime: RuntimeRow[];
+  source_evidence: SourceEvidenceRow[];
+  rubric: RubricSection;
+  excluded_runs: ListedRun[];
+  flagged_runs: ListedRun[];
+  sensitivity: SensitivityRow[];
+  attribution: AttributionTreatment[];
+  verdict: Verdict;
+  paired: PairedSection;
+}
