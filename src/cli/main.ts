@@ -150,7 +150,11 @@ async function main(argv: string[]): Promise<number> {
     .command('serve')
     .description('Serve the Anthropic Messages API from a script, on 127.0.0.1, until interrupted.')
     .requiredOption('--script <file>', 'model script (YAML or JSON)')
-    .option('--port <n>', 'port (default: a free one)', (v) => Number(v))
+    .option('--port <n>', 'port (default: a free one)', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('--port must be a whole number from 0 to 65535');
+      return n;
+    })
     .option('--record <file>', 'append every request and reply to this JSONL file')
     .action(async (f: { script: string; port?: number; record?: string }) => {
       const server = await serveModel({ scriptFile: f.script, port: f.port, recordFile: f.record });

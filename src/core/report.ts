@@ -87,6 +87,8 @@ export type Outcome = z.infer<typeof OutcomeSchema>;
 export const RunReportSchema = z.object({
   schema: z.literal(REPORT_SCHEMA),
   run_id: z.string(),
+  /** The UUID given to the instruction template and the validators as {run_id}. */
+  run_uuid: z.string().nullable(),
   experiment_id: z.string(),
   task: z.string(),
   treatment: z.string(),

@@ -1,6 +1,6 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { makeRedactor, REDACTED } from '../util/redact.js';
+import { makeRedactor, REDACTED, redactJsonLine } from '../util/redact.js';
 import { contentText, isRecord } from './request-facts.js';
 
 /** The JSONL exchange log of the model server. */
@@ -64,7 +64,7 @@ export interface Recorder {
   readonly errors: string[];
 }
 
-export function createRecorder(file: string | undefined): Recorder {
+export function createRecorder(file: string | undefined, extraSecrets: readonly string[] = []): Recorder {
   const errors: string[] = [];
   const noteError = (e: unknown): void => {
     errors.push(e instanceof Error ? e.message : String(e));
@@ -76,7 +76,7 @@ export function createRecorder(file: string | undefined): Recorder {
     errors,
     write(entry, secrets) {
       if (!file) return;
-      const line = `${makeRedactor(secrets)(JSON.stringify(entry))}\n`;
+      const line = `${redactJsonLine(JSON.stringify(entry), makeRedactor([...secrets, ...extraSecrets]))}\n`;
       chain = chain
         .then(() => appendFile(file, line))
         .catch(noteError);

@@ -25,6 +25,8 @@ export interface StartModelServerOptions {
   scriptFile?: string;
   /** Called with each exchange's record entry (the same object written to recordFile, before redaction). */
   onExchange?: (entry: Record<string, unknown>) => void;
+  /** Secret values (e.g. the run's credentials) scrubbed from the record file. */
+  secrets?: readonly string[];
 }
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -75,7 +77,7 @@ function readBody(req: IncomingMessage): Promise<{ ok: true; text: string } | { 
 /** Start the scripted Messages API server on 127.0.0.1. */
 export function startModelServer(opts: StartModelServerOptions): Promise<ModelServer> {
   const { script } = opts;
-  const recorder = createRecorder(opts.recordFile);
+  const recorder = createRecorder(opts.recordFile, opts.secrets ?? []);
   const attempts = new Map<string, number>();
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();

@@ -13,7 +13,9 @@ import path from 'node:path';
 export async function writeExperimentReports(outDir: string, opts: { ks?: number[] | undefined } = {}): Promise<string[]> {
   const paths = experimentPaths(outDir);
   const meta = await readMetadata(paths.metadata);
-  const { reports } = await readReports(outDir);
+  const { reports: all } = await readReports(outDir);
+  const planned = meta?.matrix ? new Set(meta.matrix.map((r) => r.run_id)) : null;
+  const reports = planned ? all.filter((r) => planned.has(r.run_id)) : all;
   if (!meta && reports.length === 0) throw new InputError(`${outDir}: no metadata.json and no run reports: not a skillbench results folder`, { file: outDir });
   const summary = renderSummaryMarkdown({
     experimentId: meta?.experiment_id ?? path.basename(outDir),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { globSync } from 'tinyglobby';
 import { buildAgentEnv } from '../agents/claude/env.js';
 import { runClaudeTurn, type TurnResult } from '../agents/claude/turn.js';
@@ -15,6 +16,7 @@ import { runPaths } from '../store/layout.js';
 import { renderInstruction, type TaskSpec, type TreatmentSpec } from '../suite/index.js';
 import { resolveInside, writeJsonAtomic } from '../util/fs.js';
 import { RedactingLineWriter } from '../util/redacting-writer.js';
+import { redactValue } from '../util/redact.js';
 import { runValidators, type ValidationReport } from '../validators/index.js';
 import { createRunDirs, installValidation, prepareWorkspace, removeRunDirs } from '../workspace/prepare.js';
 import { saveWorkspace } from '../workspace/save.js';
@@ -99,6 +101,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
   let profileName = ctx.profileOverride ?? 'generic';
   let dirs: Awaited<ReturnType<typeof createRunDirs>> | null = null;
   let workspaceSaved = false;
+  let runUuid: string | null = null;
   try {
     if (!task || !treatment) throw new Error(`unknown task or treatment for ${spec.run_id}`);
     profileName = ctx.profileOverride ?? treatment.profile ?? task.evaluation.inferred_profile;
@@ -109,7 +112,9 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       skills: treatment.skills.map((s) => ({ name: s.name, path: s.path, content: s.content })),
       claudeMd: treatment.claude_md,
     });
-    const prompt = renderInstruction(task, { run_id: randomUUID() });
+    // One id for the run's template and its validators' context (facts 1.3 and 1.6).
+    runUuid = randomUUID();
+    const prompt = renderInstruction(task, { run_id: runUuid });
     const endpoint = ctx.endpoint(spec, 'subject');
     const env = buildAgentEnv({
       hostEnv: ctx.hostEnv,
@@ -141,14 +146,18 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     evidence = await parseEvidenceFile(paths.stdout, { workspace: dirs.workspace, preexisting });
     await installValidation({ workspace: dirs.workspace, validationDir: task.validation_dir, dataDir: task.data_dir });
     const ws = dirs.workspace;
+    const validatorHome = path.join(dirs.root, 'validator-home');
+    await mkdir(validatorHome, { recursive: true });
     validation = await runValidators({
       workspace: ws,
       scripts: task.validation.test_scripts,
       targetArtifacts: task.validation.target_artifacts,
       timeoutSec: task.validation.timeout,
-      env: { PATH: ctx.hostEnv.PATH ?? '/usr/bin:/bin', HOME: dirs.home, LANG: ctx.hostEnv.LANG ?? 'C.UTF-8' },
+      // A HOME of their own: nothing the agent left in its HOME can steer a validator.
+      env: { PATH: ctx.hostEnv.PATH ?? '/usr/bin:/bin', HOME: validatorHome, LANG: ctx.hostEnv.LANG ?? 'C.UTF-8' },
       context: {
-        run_id: spec.run_id,
+        run_id: runUuid,
+        run_name: spec.run_id,
         task: spec.task,
         treatment_name: spec.treatment,
         rep: spec.rep,
@@ -189,7 +198,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     await stderr.close().catch(() => undefined);
     if (dirs && !ctx.keepWorkspaces) await removeRunDirs(dirs).catch(() => undefined);
   }
-  return finishReport({ ctx, spec, task, treatment, startedAt, turn, evidence, validation, rubric, profileName, harnessError, workspaceSaved });
+  return finishReport({ ctx, spec, task, treatment, startedAt, turn, evidence, validation, rubric, profileName, harnessError, workspaceSaved, runUuid });
 }
 
 async function finishReport(a: {
@@ -205,6 +214,7 @@ async function finishReport(a: {
   profileName: string;
   harnessError: string | null;
   workspaceSaved: boolean;
+  runUuid: string | null;
 }): Promise<RunReport> {
   const { ctx, spec } = a;
   const paths = runPaths(ctx.outDir, spec.run_id);
@@ -241,13 +251,14 @@ async function finishReport(a: {
     harness_error: a.harnessError,
     api_error: apiErrorOf(a.evidence),
   });
-  if (a.evidence) await writeJsonAtomic(paths.events, a.evidence);
-  if (a.validation) await writeJsonAtomic(paths.validation, a.validation);
+  if (a.evidence) await writeJsonAtomic(paths.events, redactValue(a.evidence, ctx.redact));
+  if (a.validation) await writeJsonAtomic(paths.validation, redactValue(a.validation, ctx.redact));
   const finishedAt = new Date();
   const passed = checksFailed.length === 0;
   const report: RunReport = {
     schema: REPORT_SCHEMA,
     run_id: spec.run_id,
+    run_uuid: a.runUuid,
     experiment_id: ctx.experimentId,
     task: spec.task,
     treatment: spec.treatment,
@@ -303,7 +314,7 @@ async function finishReport(a: {
     timestamp: finishedAt.toISOString(),
   };
   // The report is the run's commit point: written last, atomically.
-  await writeJsonAtomic(paths.report, JSON.parse(ctx.redact(JSON.stringify(report))));
+  await writeJsonAtomic(paths.report, redactValue(report, ctx.redact));
   return report;
 }
 

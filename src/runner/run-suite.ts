@@ -3,13 +3,14 @@ import { mkdir, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveClaudeBinary } from '../agents/claude/binary.js';
-import { InputError } from '../core/errors.js';
+import { errorMessage, InputError } from '../core/errors.js';
+import { resolveProfile } from '../scoring/index.js';
 import type { RunReport } from '../core/report.js';
 import { loadModelScript, runBaseUrl, startModelServer, type ModelServer } from '../model/index.js';
 import { planRuns, type RunSpec } from '../plan/matrix.js';
 import { experimentPaths } from '../store/layout.js';
 import { readReports } from '../store/read.js';
-import { loadSuite, selectNames, type Suite, type SuiteWarning } from '../suite/index.js';
+import { loadSuite, renderInstruction, selectNames, type Suite, type SuiteWarning } from '../suite/index.js';
 import { readJsonFile, writeJsonAtomic } from '../util/fs.js';
 import { makeRedactor, secretsFromEnv } from '../util/redact.js';
 import { agentVersion } from './agent-version.js';
@@ -71,6 +72,26 @@ function experimentIdNow(): string {
   return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}-${randomBytes(3).toString('hex')}`;
 }
 
+/** Fail before any agent runs: every planned run must have a profile and a renderable prompt. */
+function preflight(suite: Suite, planned: RunSpec[], profileOverride: string | null): void {
+  const checked = new Set<string>();
+  for (const r of planned) {
+    const key = `${r.task}\0${r.treatment}`;
+    if (checked.has(key)) continue;
+    checked.add(key);
+    const task = suite.tasks.find((t) => t.name === r.task);
+    const tr = suite.treatments.find((t) => t.name === r.treatment);
+    if (!task || !tr) continue;
+    const profile = profileOverride ?? tr.profile ?? task.evaluation.inferred_profile;
+    try {
+      resolveProfile(profile);
+    } catch (e) {
+      throw new InputError(`${task.rel_dir}/task.toml: [evaluation].profile: ${errorMessage(e)}`, { file: `${task.rel_dir}/task.toml`, field: '[evaluation].profile' });
+    }
+    renderInstruction(task, { run_id: '00000000-0000-4000-8000-000000000000' });
+  }
+}
+
 function positiveInt(name: string, v: unknown, file?: string): number | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
@@ -100,6 +121,14 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     count,
   });
 
+  const seen = new Set<string>();
+  for (const r of planned) {
+    if (seen.has(r.run_id))
+      throw new InputError(`two runs would share the id ${r.run_id}: rename a task or treatment so that <task>-<TREATMENT> is unique`, { field: 'task' });
+    seen.add(r.run_id);
+  }
+  preflight(suite, planned, opts.profile ?? cfg.profile ?? null);
+
   const bin = resolveClaudeBinary({ agentBin: opts.agentBin, env: hostEnv });
   if ('error' in bin) throw new InputError(bin.error, { field: '--agent-bin' });
 
@@ -109,14 +138,27 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const outDir = outOpt ? path.resolve(cwd, outOpt) : path.resolve(cwd, '.skillbench', 'runs', experimentId);
   const paths = experimentPaths(outDir);
   let reused: RunReport[] = [];
+  let firstStartedAt: string | null = null;
   if (opts.resume) {
     const prev = await readJsonFile(paths.metadata).catch(() => null);
     if (prev && typeof prev === 'object' && 'experiment_id' in prev && typeof prev.experiment_id === 'string')
       experimentId = prev.experiment_id;
+    if (prev && typeof prev === 'object' && 'started_at' in prev && typeof prev.started_at === 'string')
+      firstStartedAt = prev.started_at;
     const wanted = new Set(planned.map((r) => r.run_id));
-    reused = (await readReports(outDir).catch(() => ({ reports: [] as RunReport[] }))).reports.filter(
-      (r) => wanted.has(r.run_id) && r.status !== 'errored',
-    );
+    // A stored run is reused only when its task and skills are unchanged.
+    const current = (r: RunReport): boolean => {
+      const task = suite.tasks.find((t) => t.name === r.task);
+      const tr = suite.treatments.find((t) => t.name === r.treatment);
+      if (!task || !tr || r.hashes.task !== task.hash) return false;
+      const want = tr.skills.map((s) => `${s.name}@${s.hash}`).join(',');
+      return r.skill_sources.map((s) => `${s.name}@${s.hash}`).join(',') === want;
+    };
+    const stored = (await readReports(outDir).catch(() => ({ reports: [] as RunReport[] }))).reports;
+    reused = stored.filter((r) => wanted.has(r.run_id) && r.status !== 'errored' && current(r));
+    const stale = stored.filter((r) => wanted.has(r.run_id) && r.status !== 'errored' && !current(r));
+    if (stale.length > 0)
+      opts.onProgress?.({ type: 'note', message: `${stale.length} stored run(s) are for a changed task or skill and will run again` });
   }
   if (!opts.resume) {
     const existing = await readdir(path.join(outDir, 'runs')).catch(() => [] as string[]);
@@ -130,6 +172,11 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const done = new Set(reused.map((r) => r.run_id));
   const toRun = planned.filter((r) => !done.has(r.run_id));
 
+  const declaredEnv = { ...(cfg.env ?? {}), ...(opts.env ?? {}) };
+  const passEnv = [...new Set([...(cfg.pass_env ?? []), ...(opts.passEnv ?? [])])];
+  // Every credential-like host variable and declared value is redacted from saved files.
+  const redact = makeRedactor([...secretsFromEnv(hostEnv), ...secretsFromEnv(declaredEnv)]);
+
   // The model endpoint: a scripted server for this run's lifetime, or the environment's.
   const scriptFile = opts.modelScript ?? cfg.model_script ?? undefined;
   let server: ModelServer | null = null;
@@ -137,7 +184,12 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   let endpoint: RunContext['endpoint'];
   if (scriptFile) {
     const script = await loadModelScript(path.resolve(cwd, scriptFile));
-    server = await startModelServer({ script, scriptFile: path.resolve(cwd, scriptFile), recordFile: paths.modelLog });
+    server = await startModelServer({
+      script,
+      scriptFile: path.resolve(cwd, scriptFile),
+      recordFile: paths.modelLog,
+      secrets: redact.secrets,
+    });
     const url = server.url;
     endpoint = (run, role): Endpoint => ({ baseUrl: runBaseUrl(url, { ...run, role }), apiKey: 'sk-skillbench-scripted' });
   } else {
@@ -150,10 +202,6 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     });
   }
 
-  const declaredEnv = { ...(cfg.env ?? {}), ...(opts.env ?? {}) };
-  const passEnv = [...new Set([...(cfg.pass_env ?? []), ...(opts.passEnv ?? [])])];
-  // Every credential-like host variable and declared value is redacted from saved files.
-  const redact = makeRedactor([...secretsFromEnv(hostEnv), ...secretsFromEnv(declaredEnv)]);
   const version = await agentVersion(bin.path, { PATH: hostEnv.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir() }, cwd);
   const kill = opts.killSignal ?? new AbortController().signal;
   const ctx: RunContext = {
@@ -173,7 +221,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     keepWorkspaces: opts.keepWorkspaces ?? false,
     signal: kill,
   };
-  const startedAt = new Date().toISOString();
+  const startedAt = firstStartedAt ?? new Date().toISOString();
   const metadata = {
     schema: 'skillbench.experiment.v1',
     experiment_id: experimentId,

@@ -11,6 +11,8 @@ export const MetadataSchema = z
     treatments: z.array(z.string()),
     model: z.string().nullable(),
     versions: z.object({ skillbench: z.string(), claude: z.string().nullable() }).passthrough(),
+    /** The planned runs; reports outside it (left by an older plan) are not summarised. */
+    matrix: z.array(z.object({ run_id: z.string() }).passthrough()).optional(),
   })
   .passthrough();
 export type Metadata = z.infer<typeof MetadataSchema>;

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 
 export interface ProcessResult {
@@ -29,12 +30,42 @@ export function killTree(pid: number | undefined, sig: NodeJS.Signals = 'SIGKILL
   try {
     process.kill(-pid, sig);
   } catch {
+    /* the group is gone */
+  }
+}
+
+/** The variable that marks every process of one run, whatever session or group it moved to. */
+export const RUN_MARKER_VAR = 'SKILLBENCH_RUN_MARKER';
+
+/**
+ * Kill every process whose environment carries `SKILLBENCH_RUN_MARKER=<marker>`.
+ * Agents start tool commands in sessions of their own (and `nohup … &` escapes
+ * any group), so the marker, which every descendant inherits, is what finds them.
+ * Linux only (/proc); elsewhere it does nothing. Returns how many were killed.
+ */
+export function killMarked(marker: string): number {
+  const needle = Buffer.from(`${RUN_MARKER_VAR}=${marker}\0`);
+  let killed = 0;
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return 0;
+  }
+  for (const p of pids) {
+    const pid = Number(p);
+    if (pid === process.pid) continue;
     try {
-      process.kill(pid, sig);
+      const env = readFileSync(`/proc/${p}/environ`);
+      if (env.includes(needle)) {
+        process.kill(pid, 'SIGKILL');
+        killed++;
+      }
     } catch {
-      /* already gone */
+      /* gone, or not ours to read */
     }
   }
+  return killed;
 }
 
 /**

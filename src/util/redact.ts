@@ -13,16 +13,16 @@ const PATTERNS: Array<[RegExp, string]> = [
   [/\b(x-api-key)(["']?\s*[:=]\s*["']?)[^\s"',}]{4,}/gi, `$1$2${REDACTED}`],
   [/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s:@"']+:[^/\s@"']+@/gi, `$1${REDACTED}@`],
   [
-    /\b([A-Za-z0-9_]*(?:API[_-]?KEY|AUTH[_-]?TOKEN|ACCESS[_-]?TOKEN|SECRET(?:[_-]?ACCESS)?(?:[_-]?KEY)?|PASSWORD|PASSWD)[A-Za-z0-9_]*)(\\?["']?\s*[:=]\s*\\?["']?)(?!\[REDACTED\])[^\s"'\\,}]{4,}/gi,
+    // The separator may end in a quote (escaped or not), never in a lone backslash, so an
+    // escape sequence such as \n in JSON text is never cut in two.
+    /\b([A-Za-z0-9_]*(?:API[_-]?KEY|AUTH[_-]?TOKEN|ACCESS[_-]?TOKEN|SECRET(?:[_-]?ACCESS)?(?:[_-]?KEY)?|PASSWORD|PASSWD)[A-Za-z0-9_]*)(\\?["']?\s*[:=]\s*(?:\\?["'])?)(?!\[REDACTED\])[^\s"'\\,}]{4,}/gi,
     `$1$2${REDACTED}`,
   ],
 ];
 
 /** Names of environment variables whose values are treated as secrets. */
 export function isSecretName(name: string): boolean {
-  return /(API[_-]?KEY|AUTH[_-]?TOKEN|ACCESS[_-]?TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE[_-]?KEY|SESSION[_-]?TOKEN)/i.test(
-    name,
-  );
+  return /(TOKEN|API[_-]?KEY|_KEY$|^KEY$|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|PRIVATE[_-]?KEY|AUTH)/i.test(name);
 }
 
 export interface Redactor {
@@ -36,7 +36,9 @@ function escapeRegExp(s: string): string {
 
 /** Build a redactor for the given secret values (values shorter than 4 chars are ignored). */
 export function makeRedactor(secretValues: Iterable<string>): Redactor {
-  const secrets = [...new Set([...secretValues].filter((v) => v.length >= 4))].sort(
+  // A secret with a quote or a backslash appears escaped inside JSON text: match both forms.
+  const forms = [...secretValues].flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]);
+  const secrets = [...new Set(forms.filter((v) => v.length >= 4))].sort(
     (a, b) => b.length - a.length,
   );
   const literal = secrets.length > 0 ? new RegExp(secrets.map(escapeRegExp).join('|'), 'g') : null;
@@ -54,4 +56,35 @@ export function secretsFromEnv(env: NodeJS.ProcessEnv | Record<string, string | 
   const out: string[] = [];
   for (const [k, v] of Object.entries(env)) if (v && isSecretName(k)) out.push(v);
   return out;
+}
+
+/** Redact every string inside a JSON-able value (keys kept): the result is always valid JSON. */
+export function redactValue<T>(value: T, redact: (s: string) => string): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redact(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
+/**
+ * Redact one line of JSONL. Text redaction first; if that would turn a valid JSON
+ * line into an invalid one, redact the decoded strings instead and re-serialise.
+ */
+export function redactJsonLine(line: string, redact: (s: string) => string): string {
+  const out = redact(line);
+  if (out === line) return out;
+  try {
+    JSON.parse(out);
+    return out;
+  } catch {
+    try {
+      return JSON.stringify(redactValue(JSON.parse(line) as unknown, redact));
+    } catch {
+      return out; // the line was not JSON to begin with
+    }
+  }
 }

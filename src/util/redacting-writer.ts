@@ -1,5 +1,6 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { LineSplitter } from './lines.js';
+import { redactJsonLine } from './redact.js';
 
 /**
  * Appends a process's output to a file as it arrives: each complete line is
@@ -45,7 +46,7 @@ export class RedactingLineWriter {
   }
 
   private emit(line: string, newline: boolean): void {
-    const red = this.redact(line);
+    const red = redactJsonLine(line, this.redact);
     const text = (this.pendingNewline ? '\n' : '') + red + (newline ? '\n' : '');
     this.pendingNewline = false;
     this.bytes += Buffer.byteLength(text);

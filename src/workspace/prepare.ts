@@ -66,6 +66,12 @@ export async function installValidation(opts: {
   validationDir: string | null;
   dataDir: string | null;
 }): Promise<void> {
-  if (opts.validationDir) await cp(opts.validationDir, path.join(opts.workspace, 'validation'), { recursive: true });
-  if (opts.dataDir) await cp(opts.dataDir, path.join(opts.workspace, 'data'), { recursive: true });
+  // Whatever the agent left under these names goes first: it must not be able to plant
+  // a module that a validator would import.
+  for (const [dir, name] of [[opts.validationDir, 'validation'], [opts.dataDir, 'data']] as const) {
+    if (!dir) continue;
+    const dest = path.join(opts.workspace, name);
+    await rm(dest, { recursive: true, force: true });
+    await cp(dir, dest, { recursive: true });
+  }
 }

@@ -1,15 +1,18 @@
-import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listFiles } from '../util/hash.js';
 
-const SKIP_DIRS = new Set(['.claude', '.git', 'node_modules', 'validation', 'data', '__pycache__', '.venv', 'venv']);
+/** Skipped at any depth. */
+const SKIP_DIRS = new Set(['.claude', '.git', 'node_modules', '__pycache__', '.venv', 'venv']);
+/** Skipped at the top only: the validators and data skillbench copied in. */
+const SKIP_TOP = new Set(['validation', 'data']);
 const SKIP_FILES = new Set(['_test_context.json', '_test_results.json']);
 const MAX_BYTES = 1_000_000;
 
 export function isSavedPath(rel: string): boolean {
   const parts = rel.split('/');
   if (parts.slice(0, -1).some((p) => SKIP_DIRS.has(p))) return false;
-  if (SKIP_DIRS.has(parts[0] ?? '')) return false;
+  if (parts.length > 1 && SKIP_TOP.has(parts[0] ?? '')) return false;
   return !SKIP_FILES.has(parts[parts.length - 1] ?? '');
 }
 
@@ -35,16 +38,17 @@ export async function saveWorkspace(
 ): Promise<{ saved: string[]; skipped: string[] }> {
   const saved: string[] = [];
   const skipped: string[] = [];
-  const files = await listFiles(workspace, (rel) => {
-    const top = rel.split('/')[0] ?? '';
-    return SKIP_DIRS.has(rel.split('/').pop() ?? '') || (rel === top && SKIP_DIRS.has(top));
-  });
+  const files = await listFiles(workspace, (rel) => SKIP_DIRS.has(rel.split('/').pop() ?? '') || (SKIP_TOP.has(rel) && !rel.includes('/')));
   for (const rel of files) {
     if (!isSavedPath(rel)) continue;
     const src = path.join(workspace, rel);
     try {
+      if ((await stat(src)).size > MAX_BYTES || !(await isText(src))) {
+        skipped.push(rel);
+        continue;
+      }
       const buf = await readFile(src);
-      if (buf.length > MAX_BYTES || !(await isText(src))) {
+      if (buf.length > MAX_BYTES) {
         skipped.push(rel);
         continue;
       }

@@ -229,6 +229,25 @@ describe('driver outcomes with stand-in binaries', () => {
     expect(t.exit_code).toBe(exit);
   });
 
+  it('kills processes that left the process group (setsid, nohup) when the turn ends', async () => {
+    const p = await prepare('fake-escape');
+    const pidFile = path.join(root, 'escaped.pid');
+    const body = `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 1000' >/dev/null 2>&1 < /dev/null &
+while [ ! -s ${pidFile} ]; do :; done
+echo '{"type":"result","subtype":"success","is_error":false,"result":"ok"}'`;
+    const t = await turn(p, 'x', { bin: await fakeBin('escape', body) });
+    await p.stdout.close();
+    expect(t.outcome).toBe('completed');
+    const pid = Number((await readFile(pidFile, 'utf8')).trim());
+    expect(pid).toBeGreaterThan(1);
+    // Gone, or a zombie awaiting its (new) parent: either way no longer running.
+    const state = await readFile(`/proc/${pid}/stat`, 'utf8').then(
+      (s) => s.slice(s.lastIndexOf(')') + 2, s.lastIndexOf(')') + 3),
+      () => 'gone',
+    );
+    expect(['gone', 'Z', 'X']).toContain(state);
+  });
+
   it('spawn_error for a missing binary', async () => {
     const p = await prepare('fake-missing');
     const t = await turn(p, 'x', { bin: path.join(root, 'does-not-exist') });

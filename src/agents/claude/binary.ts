@@ -10,8 +10,16 @@ export interface ResolvedBinary {
 function isExecutable(p: string): boolean {
   try {
     accessSync(p, constants.X_OK);
-    // The npm package ships a small placeholder until its postinstall has run.
-    return statSync(p).isFile() && statSync(p).size > 100_000;
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The npm package ships a small placeholder until its postinstall has run: skip it. */
+function isRealPackageBinary(p: string): boolean {
+  try {
+    return isExecutable(p) && statSync(p).size > 100_000;
   } catch {
     return false;
   }
@@ -37,7 +45,7 @@ function fromPackage(): string | null {
       /* not installed for this platform */
     }
   }
-  return candidates.find(isExecutable) ?? null;
+  return candidates.find(isRealPackageBinary) ?? null;
 }
 
 function fromPath(envPath: string | undefined): string | null {

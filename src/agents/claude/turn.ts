@@ -1,4 +1,5 @@
-import { runProcess } from '../../util/process.js';
+import { randomUUID } from 'node:crypto';
+import { killMarked, runProcess, RUN_MARKER_VAR } from '../../util/process.js';
 import { RedactingLineWriter } from '../../util/redacting-writer.js';
 import { StreamWatcher } from './watcher.js';
 
@@ -54,16 +55,19 @@ export function claudeArgs(r: Pick<TurnRequest, 'prompt' | 'resume' | 'model' | 
 export async function runClaudeTurn(r: TurnRequest): Promise<TurnResult> {
   const watcher = new StreamWatcher();
   r.stdout.onLine = (line) => watcher.push(line);
+  // Every process of this turn carries the marker, so none outlives it.
+  const marker = randomUUID();
   const proc = await runProcess({
     cmd: r.bin,
     args: claudeArgs(r),
     cwd: r.workspace,
-    env: r.env,
+    env: { ...r.env, [RUN_MARKER_VAR]: marker },
     timeoutMs: r.timeoutMs,
     signal: r.signal,
     onStdout: (c) => r.stdout.write(c),
     onStderr: (c) => r.stderr.write(c),
   });
+  killMarked(marker);
   // Any partial last line is still written (verbatim) and seen by the watcher.
   const rest = r.stdout.endTurn();
   r.stderr.endTurn();

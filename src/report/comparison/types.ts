@@ -229,6 +229,8 @@ export interface PairedSection {
   flip_rate: Record<string, number | null>;
   /** interval excludes 0 and sign-test p < alpha */
   distinguishable: boolean;
+  /** fewest tasks with which the two-sided sign test can reach p < alpha (all tasks one way) */
+  sign_test_min_tasks: number;
   /** runs per treatment for a two-proportion test at alpha 0.05, power 0.8; null when the rates are equal or unknown */
   reps_needed: number | null;
   conclusion: string;

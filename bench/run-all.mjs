@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// Runs every benchmark in bench/, one after the other, against the BUILT package (dist/).
+// `npm run bench` builds first and then runs this.
+//
+//   node bench/run-all.mjs [--full] [--only parser,run-overhead]
+//
+// --full  the benchmarks' own (larger) defaults: a 100 MB transcript for the parser bench.
+// --only  a comma-separated subset, by name.
+// Benchmarks are not tests: no target failure changes the exit code. The exit code is 1
+// only when a benchmark could not run (a crash, or runs that did not pass).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const full = process.argv.includes('--full');
+const onlyIdx = process.argv.indexOf('--only');
+const only = onlyIdx >= 0 ? (process.argv[onlyIdx + 1] ?? '').split(',').filter(Boolean) : null;
+
+const BENCHES = [
+  {
+    name: 'parser',
+    script: 'bench/parser/parser-bench.mjs',
+    // Small by default so that `npm run bench` stays a few minutes; --full for the 100 MB figure.
+    args: full ? [] : ['--mb', '20', '--reps', '2'],
+    result: 'bench/results/parser.md',
+  },
+  {
+    name: 'run-overhead',
+    script: 'bench/run-overhead.mjs',
+    args: [],
+    result: 'bench/results/run-overhead.md',
+  },
+];
+
+const unknown = (only ?? []).filter((n) => !BENCHES.some((b) => b.name === n));
+if (unknown.length) {
+  console.error(`--only: unknown benchmark(s) ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.name).join(', ')}`);
+  process.exit(2);
+}
+if (!existsSync(path.join(root, 'dist/index.js'))) {
+  console.error('missing dist/: build first (npm run build), or use npm run bench');
+  process.exit(2);
+}
+
+function runScript(script, args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(root, script), ...args], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', (e) => resolve({ code: null, error: e.message }));
+    child.on('close', (code, signal) => resolve({ code, error: signal ? `killed by ${signal}` : null }));
+  });
+}
+
+const done = [];
+for (const b of BENCHES.filter((x) => !only || only.includes(x.name))) {
+  console.log(`\n=== ${b.name}: node ${[b.script, ...b.args].join(' ')}`);
+  const t0 = performance.now();
+  const r = await runScript(b.script, b.args);
+  const s = (performance.now() - t0) / 1000;
+  done.push({ ...b, ok: r.code === 0, detail: r.code === 0 ? '' : r.error ?? `exit ${r.code}`, s });
+}
+
+console.log('\n=== benchmark results');
+for (const b of done) {
+  console.log(`${b.ok ? 'ok    ' : 'FAILED'} ${b.name.padEnd(13)} ${b.s.toFixed(0).padStart(4)} s  ${b.ok ? b.result : b.detail}`);
+}
+console.log('What each one measures and the targets: bench/README.md');
+process.exit(done.every((b) => b.ok) ? 0 : 1);

@@ -1,0 +1,98 @@
+import type { RunReport } from '../../core/report.js';
+import type { Metadata } from '../../store/metadata.js';
+import { taskOrder, treatmentOrder } from '../group.js';
+import { analysisSet, perTaskOutcomes } from '../outcomes.js';
+import { attributionSection } from './attribution.js';
+import { consistencyWarnings } from './consistency.js';
+import { pairedSection } from './paired.js';
+import { passKSection } from './passk-bootstrap.js';
+import { dataQualityRow, listedRun, runCountRow, sensitivityRow } from './quality.js';
+import { CONTROL, resolveRoles } from './roles.js';
+import { rubricSection } from './rubric.js';
+import { sourceEvidenceRow } from './source-evidence.js';
+import { taskOutcomeRows } from './task-outcomes.js';
+import {
+  ALPHA,
+  BOOTSTRAP_LEVEL,
+  BOOTSTRAP_REPLICATES,
+  COMPARISON_SCHEMA,
+  DIMENSION_PASS_SCORE,
+  MAX_EXCLUDED_SHARE,
+  POWER,
+  REGRESSION_TOLERANCE,
+  type Comparison,
+} from './types.js';
+import { decideVerdict } from './verdict.js';
+import { runtimeRow, spendRow } from './usage.js';
+
+export interface ComparisonInput {
+  reports: RunReport[];
+  metadata: Metadata | null;
+  candidate?: string | undefined;
+  baseline?: string | undefined;
+  control?: string | undefined;
+  ks?: number[] | undefined;
+  /** bootstrap seed (default 1) */
+  seed?: number | undefined;
+}
+
+/**
+ * Every number of the comparison report, as plain JSON data. Pure and deterministic
+ * (the bootstrap is seeded). Treatments follow metadata.treatments (CONTROL first without
+ * metadata), then any others seen. Throws InputError when fewer than two treatments have
+ * reports or a named treatment has none.
+ */
+export function buildComparison(input: ComparisonInput): Comparison {
+  const seed = input.seed ?? 1;
+  const treatments = treatmentOrder(input.reports, input.metadata?.treatments ?? [CONTROL]);
+  const roles = resolveRoles(treatments, input);
+  const tasks = taskOrder(input.reports);
+  // Task (first seen), then treatment in the experiment's order, then rep.
+  const reports = [...input.reports].sort(
+    (a, b) =>
+      tasks.indexOf(a.task) - tasks.indexOf(b.task) || treatments.indexOf(a.treatment) - treatments.indexOf(b.treatment) || a.rep - b.rep,
+  );
+  const analysis = analysisSet(reports);
+  const ofT = (rs: RunReport[], t: string): RunReport[] => rs.filter((r) => r.treatment === t);
+  const data_quality = treatments.map((t) => dataQualityRow(reports, t));
+  const rubric = rubricSection(analysis, treatments, roles);
+  const quality = (t: string) => data_quality.find((q) => q.treatment === t) ?? dataQualityRow(reports, t);
+  const flips = Object.fromEntries(treatments.map((t) => [t, perTaskOutcomes(reports, t, 'overall').outcomes]));
+  return {
+    schema: COMPARISON_SCHEMA,
+    experiment_id: input.metadata?.experiment_id ?? reports[0]?.experiment_id ?? null,
+    treatments,
+    roles,
+    settings: {
+      seed,
+      replicates: BOOTSTRAP_REPLICATES,
+      level: BOOTSTRAP_LEVEL,
+      alpha: ALPHA,
+      power: POWER,
+      regression_tolerance: REGRESSION_TOLERANCE,
+      dimension_pass_score: DIMENSION_PASS_SCORE,
+      max_excluded_share: MAX_EXCLUDED_SHARE,
+    },
+    warnings: consistencyWarnings(reports, tasks),
+    data_quality,
+    run_counts: treatments.map((t) => runCountRow(reports, t)),
+    pass_k: passKSection(reports, treatments, input.ks, seed),
+    task_outcomes: taskOutcomeRows(analysis, tasks, treatments),
+    spend: treatments.map((t) => spendRow(ofT(analysis, t), t)),
+    runtime: treatments.map((t) => runtimeRow(ofT(analysis, t), t)),
+    source_evidence: reports.map(sourceEvidenceRow),
+    rubric,
+    excluded_runs: reports.filter((r) => !r.sample_quality.include_in_analysis).map(listedRun),
+    flagged_runs: reports.filter((r) => r.sample_quality.status === 'flagged' && r.sample_quality.include_in_analysis).map(listedRun),
+    sensitivity: treatments.map((t) => sensitivityRow(reports, t)),
+    attribution: attributionSection(analysis, treatments),
+    verdict: decideVerdict(roles, rubric, quality(roles.candidate), quality(roles.baseline)),
+    paired: pairedSection(
+      roles,
+      perTaskOutcomes(reports, roles.candidate, 'overall'),
+      perTaskOutcomes(reports, roles.baseline, 'overall'),
+      flips,
+      seed,
+    ),
+  };
+}

@@ -1,0 +1,61 @@
+import path from 'node:path';
+import { InputError } from '../../core/errors.js';
+import { experimentPaths } from '../../store/layout.js';
+import { readMetadata } from '../../store/metadata.js';
+import { readReports } from '../../store/read.js';
+import { writeFileAtomic, writeJsonAtomic } from '../../util/fs.js';
+import { treatmentOrder } from '../group.js';
+import { buildComparison, type ComparisonInput } from './build.js';
+import { CONTROL } from './roles.js';
+import { renderComparisonMarkdown } from './render.js';
+import type { Comparison } from './types.js';
+
+export interface WriteComparisonOptions {
+  candidate?: string | undefined;
+  baseline?: string | undefined;
+  control?: string | undefined;
+  ks?: number[] | undefined;
+  /** markdown file (default <outDir>/comparison_report.md); the JSON goes beside it with a .json extension */
+  out?: string | undefined;
+  seed?: number | undefined;
+}
+
+/** Where the JSON goes: <outDir>/comparison.json by default, else `out` with its extension replaced by .json. */
+export function comparisonJsonPath(outDir: string, out: string | undefined): string {
+  if (out === undefined) return experimentPaths(outDir).comparisonJson;
+  const ext = path.extname(out);
+  return ext.toLowerCase() === '.json' ? `${out}.json` : `${ext ? out.slice(0, -ext.length) : out}.json`;
+}
+
+/** buildComparison, with input errors naming the results folder. */
+function build(input: ComparisonInput, outDir: string): Comparison {
+  try {
+    return buildComparison(input);
+  } catch (e) {
+    if (e instanceof InputError) throw new InputError(`${outDir}: ${e.message}`, { file: outDir, ...(e.details.field ? { field: e.details.field } : {}) });
+    throw e;
+  }
+}
+
+/**
+ * Read a results folder's stored reports and metadata, and write comparison_report.md and
+ * comparison.json (atomically). Returns the files written.
+ */
+export async function writeComparison(outDir: string, opts: WriteComparisonOptions = {}): Promise<string[]> {
+  const paths = experimentPaths(outDir);
+  const metadata = await readMetadata(paths.metadata);
+  const { reports: all } = await readReports(outDir);
+  // As in the summary: reports outside the planned matrix (left by an older plan) are ignored.
+  const planned = metadata?.matrix ? new Set(metadata.matrix.map((r) => r.run_id)) : null;
+  const reports = planned ? all.filter((r) => planned.has(r.run_id)) : all;
+  if (reports.length === 0) throw new InputError(`${outDir}: no run reports found: run a suite first`, { file: outDir });
+  const treatments = treatmentOrder(reports, metadata?.treatments ?? [CONTROL]);
+  if (treatments.length < 2)
+    throw new InputError(`${outDir}: only one treatment (${treatments.join(', ')}): a comparison needs two`, { file: outDir, field: 'treatments' });
+  const comparison = build({ reports, metadata, candidate: opts.candidate, baseline: opts.baseline, control: opts.control, ks: opts.ks, seed: opts.seed }, outDir);
+  const md = opts.out ?? paths.comparison;
+  const json = comparisonJsonPath(outDir, opts.out);
+  await writeJsonAtomic(json, comparison);
+  await writeFileAtomic(md, renderComparisonMarkdown(comparison));
+  return [md, json];
+}
