@@ -10,3 +10,4 @@ export { resolveClaudeBinary } from './agents/claude/binary.js';
 export { InputError, SkillbenchError } from './core/errors.js';
 export { RunReportSchema, type RunReport } from './core/report.js';
 export { EvidenceSchema, type Evidence } from './core/evidence.js';
+export { buildComparison, renderComparisonMarkdown, writeComparison, type Comparison } from './report/comparison/index.js';

@@ -5,6 +5,7 @@ import {
   runSuite,
   serveModel,
   SKILLBENCH_VERSION,
+  writeComparison,
   writeExperimentReports,
 } from '../index.js';
 import { makeProgress } from './progress.js';
@@ -142,6 +143,20 @@ async function main(argv: string[]): Promise<number> {
     .option('--ks <list>', 'k values for pass@k / pass^k', parseKs)
     .action(async (dir: string, f: { ks?: number[] }) => {
       const files = await writeExperimentReports(dir, { ks: f.ks });
+      process.stdout.write(`${files.join('\n')}\n`);
+    });
+
+  program
+    .command('compare')
+    .description('Write comparison_report.md and comparison.json for a results folder, from its stored runs.')
+    .argument('<dir>', 'results folder')
+    .option('--candidate <treatment>', 'the treatment under test (default: the first that is not CONTROL)')
+    .option('--baseline <treatment>', 'what it is compared with (default: the next one, else CONTROL)')
+    .option('--control <treatment>', 'the no-skill context (default: CONTROL)')
+    .option('--ks <list>', 'k values for pass@k / pass^k', parseKs)
+    .option('--out <file>', 'markdown file to write (default DIR/comparison_report.md; the JSON goes beside it)')
+    .action(async (dir: string, f: { candidate?: string; baseline?: string; control?: string; ks?: number[]; out?: string }) => {
+      const files = await writeComparison(dir, f);
       process.stdout.write(`${files.join('\n')}\n`);
     });
 

@@ -88,7 +88,7 @@ export const RunReportSchema = z.object({
   schema: z.literal(REPORT_SCHEMA),
   run_id: z.string(),
   /** The UUID given to the instruction template and the validators as {run_id}. */
-  run_uuid: z.string().nullable(),
+  run_uuid: z.string().nullable().default(null),
   experiment_id: z.string(),
   task: z.string(),
   treatment: z.string(),

@@ -2,6 +2,7 @@ import { experimentPaths } from '../store/layout.js';
 import { readMetadata } from '../store/metadata.js';
 import { readReports } from '../store/read.js';
 import { renderSummaryMarkdown } from '../report/summary-md.js';
+import { writeComparison } from '../report/comparison/index.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { InputError } from '../core/errors.js';
 import path from 'node:path';
@@ -29,5 +30,8 @@ export async function writeExperimentReports(outDir: string, opts: { ks?: number
     ks: opts.ks,
   });
   await writeFileAtomic(paths.summary, summary);
-  return [paths.summary];
+  const files = [paths.summary];
+  // With two or more treatments, the comparison comes with every run's reports.
+  if (new Set(reports.map((r) => r.treatment)).size >= 2) files.push(...(await writeComparison(outDir, { ks: opts.ks })));
+  return files;
 }

@@ -44,11 +44,14 @@ function build(input: ComparisonInput, outDir: string): Comparison {
 export async function writeComparison(outDir: string, opts: WriteComparisonOptions = {}): Promise<string[]> {
   const paths = experimentPaths(outDir);
   const metadata = await readMetadata(paths.metadata);
-  const { reports: all } = await readReports(outDir);
+  const { reports: all, problems } = await readReports(outDir);
   // As in the summary: reports outside the planned matrix (left by an older plan) are ignored.
   const planned = metadata?.matrix ? new Set(metadata.matrix.map((r) => r.run_id)) : null;
   const reports = planned ? all.filter((r) => planned.has(r.run_id)) : all;
-  if (reports.length === 0) throw new InputError(`${outDir}: no run reports found: run a suite first`, { file: outDir });
+  if (reports.length === 0) {
+    const why = problems[0] ? `; ${problems.length} report(s) could not be read, e.g. ${problems[0].file}: ${problems[0].message}` : '';
+    throw new InputError(`${outDir}: no run reports found: run a suite first${why}`, { file: outDir });
+  }
   const treatments = treatmentOrder(reports, metadata?.treatments ?? [CONTROL]);
   if (treatments.length < 2)
     throw new InputError(`${outDir}: only one treatment (${treatments.join(', ')}): a comparison needs two`, { file: outDir, field: 'treatments' });
