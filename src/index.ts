@@ -11,3 +11,5 @@ export { InputError, SkillbenchError } from './core/errors.js';
 export { RunReportSchema, type RunReport } from './core/report.js';
 export { EvidenceSchema, type Evidence } from './core/evidence.js';
 export { buildComparison, renderComparisonMarkdown, writeComparison, type Comparison } from './report/comparison/index.js';
+export { rescoreResults, type RescoreOptions, type RescoreResult } from './runner/rescore.js';
+export { evaluateRun } from './runner/evaluate.js';

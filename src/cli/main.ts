@@ -2,6 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import {
   InputError,
+  rescoreResults,
   runSuite,
   serveModel,
   SKILLBENCH_VERSION,
@@ -158,6 +159,19 @@ async function main(argv: string[]): Promise<number> {
     .action(async (dir: string, f: { candidate?: string; baseline?: string; control?: string; ks?: number[]; out?: string }) => {
       const files = await writeComparison(dir, f);
       process.stdout.write(`${files.join('\n')}\n`);
+    });
+
+  program
+    .command('rescore')
+    .description('Recompute validators\' interpretation, rubric scores, sample quality, attribution and every report from stored runs, without running an agent.')
+    .argument('<dir>', 'results folder')
+    .option('--profile <name>', 'score every run with this profile')
+    .option('--ks <list>', 'k values for pass@k / pass^k', parseKs)
+    .action(async (dir: string, f: { profile?: string; ks?: number[] }) => {
+      const res = await rescoreResults(dir, { profile: f.profile, ks: f.ks });
+      process.stdout.write(
+        `${res.reports.length} runs re-scored, ${res.changed.length} changed\n${res.files.map((x) => `  ${x}`).join('\n')}\n`,
+      );
     });
 
   const model = program.command('model').description('The scripted model server.');

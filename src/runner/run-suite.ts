@@ -14,6 +14,7 @@ import { loadSuite, renderInstruction, selectNames, type Suite, type SuiteWarnin
 import { readJsonFile, writeJsonAtomic } from '../util/fs.js';
 import { makeRedactor, secretsFromEnv } from '../util/redact.js';
 import { agentVersion } from './agent-version.js';
+import { writeSuiteSnapshot } from './snapshot.js';
 import type { Endpoint, RunContext } from './context.js';
 import { writeExperimentReports } from './finish.js';
 import { runPool } from './pool.js';
@@ -242,6 +243,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     total_passed: null as number | null,
   };
   await writeJsonAtomic(paths.metadata, metadata);
+  await writeSuiteSnapshot(outDir, suite);
   opts.onProgress?.({ type: 'plan', total: planned.length, toRun: toRun.length, reused: reused.length, outDir, experimentId });
 
   const fresh: RunReport[] = [];

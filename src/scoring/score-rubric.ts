@@ -1,4 +1,33 @@
-import type { DimensionDef, DimensionResult, RubricInput, RubricProfile, RubricResult } from './types.js';
+import { splitChecks } from './checks-split.js';
+import type { DimensionDef, DimensionResult, RubricInput, RubricProfile, RubricResult, ScoringInput } from './types.js';
+import { existsOnlyView } from './workspace-view.js';
+
+/** Fill in every optional part of a `RubricInput` (see `ScoringInput`). Pure. */
+export function toScoringInput(input: RubricInput): ScoringInput {
+  const fileExists = input.fileExists ?? input.workspace?.exists.bind(input.workspace) ?? (() => false);
+  const workspace = input.workspace ?? existsOnlyView(fileExists);
+  const i = input.interaction;
+  return {
+    ...input,
+    treatment: input.treatment ?? '',
+    workspace,
+    fileExists,
+    task: {
+      ...input.task,
+      skill_package_path: input.task.skill_package_path ?? null,
+      route_conformance_expected_node_order: input.task.route_conformance_expected_node_order ?? null,
+      generated_node_skills: input.task.generated_node_skills ?? null,
+    },
+    interaction: {
+      ...i,
+      decision_points: i.decision_points ?? 0,
+      deterministic_replies: i.deterministic_replies ?? 0,
+      simulated_replies: i.simulated_replies ?? 0,
+    },
+    reply_counts_known: i.deterministic_replies !== undefined || i.simulated_replies !== undefined,
+    checks: splitChecks(input.baseline),
+  };
+}
 
 /** Two decimals, as every rubric line prints scores. */
 export function formatScore(x: number): string {
@@ -14,7 +43,7 @@ export function formatWeightedLine(weighted: number): string {
   return `[RUBRIC] weighted_score: ${formatScore(weighted)}`;
 }
 
-function evaluateDimension(profile: RubricProfile, def: DimensionDef, input: RubricInput): DimensionResult {
+function evaluateDimension(profile: RubricProfile, def: DimensionDef, input: ScoringInput): DimensionResult {
   if (!Number.isFinite(def.weight) || def.weight < 0) {
     throw new Error(`rubric ${profile.name}: dimension ${def.name} has an invalid weight ${def.weight}`);
   }
@@ -51,7 +80,8 @@ export function rubricAverage(dims: readonly DimensionResult[]): number | null {
 }
 
 /**
- * Score a run against a rubric profile. Pure (the only outside lookup is `input.fileExists`).
+ * Score a run against a rubric profile. Pure (the only outside lookups are `input.fileExists`
+ * and `input.workspace`).
  * A dimension's score is its explicit `score`, else passed/total of its checks, else the
  * profile's `emptyChecks`; `na` makes it N/A. Throws a plain Error (a harness bug, not user
  * input) for duplicate dimension names, bad weights or a score outside [0, 1].
@@ -62,7 +92,8 @@ export function scoreRubric(profile: RubricProfile, input: RubricInput): RubricR
     if (seen.has(d.name)) throw new Error(`rubric ${profile.name}: duplicate dimension ${d.name}`);
     seen.add(d.name);
   }
-  const dimensions = profile.dimensions.map((def) => evaluateDimension(profile, def, input));
+  const full = toScoringInput(input);
+  const dimensions = profile.dimensions.map((def) => evaluateDimension(profile, def, full));
   const weighted = weightedScore(dimensions);
   return {
     profile: profile.name,
@@ -70,6 +101,6 @@ export function scoreRubric(profile: RubricProfile, input: RubricInput): RubricR
     weighted_score: weighted,
     rubric_avg: rubricAverage(dimensions),
     rubric_lines: [...dimensions.map(formatRubricLine), formatWeightedLine(weighted)],
-    hard_failures: profile.hardFailures ? profile.hardFailures(input, dimensions) : [],
+    hard_failures: profile.hardFailures ? profile.hardFailures(full, dimensions) : [],
   };
 }

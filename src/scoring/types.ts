@@ -1,18 +1,83 @@
 import type { Evidence } from '../core/evidence.js';
 
-/** Everything a rubric may look at. Pure data plus one lookup the runner supplies. */
+/**
+ * A read-only view of the run's workspace after the agent ran. Paths are workspace-relative,
+ * POSIX separators. Implementations: `makeFsWorkspaceView` (fs-view.ts, does I/O) and
+ * `makeMemoryWorkspaceView` (workspace-view.ts, pure, for tests).
+ */
+export interface WorkspaceView {
+  /** The path exists (file or folder), or the glob (`*?[`, `**`) matches at least one file or folder. */
+  exists(pathOrGlob: string): boolean;
+  /** UTF-8 text; null when missing, unreadable, binary (contains NUL), larger than 1 MiB, or escaping the workspace. */
+  read(rel: string): string | null;
+  /** Every file's relative path (symlinks listed, never followed into), sorted. */
+  list(): string[];
+  /** The path itself is a symbolic link. */
+  isSymlink(rel: string): boolean;
+}
+
+export type InteractionMode = 'none' | 'auto_user' | 'interactive';
+
+export interface RubricInteraction {
+  mode: InteractionMode;
+  max_turns: number;
+  /** Subject turns actually run; null when unknown. */
+  actual_turns: number | null;
+  /** Decision points detected in the subject's turns (auto_user loop). */
+  decision_points?: number;
+  /** Replies taken from `decision_reply` / `decision_replies`. */
+  deterministic_replies?: number;
+  /** Replies written by the simulated user. */
+  simulated_replies?: number;
+}
+
+export interface RubricTask {
+  required_skills: string[];
+  expected_artifacts: { paths: string[] }[];
+  require_skill_invocation: boolean;
+  /** Workspace-relative folder of the Skill package an authoring run must produce. */
+  skill_package_path?: string | null;
+  route_conformance_expected_node_order?: string[] | null;
+  /** Workspace-relative SKILL.md paths (or folders) of the node Skills, when not the default names. */
+  generated_node_skills?: string[] | null;
+}
+
+/**
+ * Everything a rubric may look at, as the runner passes it. Pure data plus lookups. The fields
+ * marked optional were added for the comet-workflow / authoring-skill / declarative profiles;
+ * `scoreRubric` fills them in (see `ScoringInput`), so older callers keep working.
+ */
 export interface RubricInput {
   evidence: Evidence;
   /** Real validator checks only (no [RUBRIC] lines). */
   baseline: { passed: string[]; failed: string[] };
-  task: {
-    required_skills: string[];
-    expected_artifacts: { paths: string[] }[];
-    require_skill_invocation: boolean;
-  };
-  interaction: { mode: 'none' | 'auto_user'; max_turns: number; actual_turns: number | null };
-  /** Does this workspace-relative path exist / does this glob (`*?[`) match at least one file? */
+  task: RubricTask;
+  interaction: RubricInteraction;
+  /** Treatment name (e.g. `CONTROL`); default "". */
+  treatment?: string;
+  /** The workspace after the run; default: a view that only knows `fileExists`. */
+  workspace?: WorkspaceView;
+  /** Does this workspace-relative path exist / does this glob match? Default: `workspace.exists`. */
+  fileExists?: (relPathOrGlob: string) => boolean;
+}
+
+/** Validator checks split by facts 6.5. */
+export interface CheckSplit {
+  business: { passed: string[]; failed: string[] };
+  workflow: { passed: string[]; failed: string[] };
+}
+
+/** What dimensions see: a `RubricInput` with every optional part filled in. */
+export interface ScoringInput extends RubricInput {
+  task: Required<RubricTask>;
+  interaction: Required<RubricInteraction>;
+  treatment: string;
+  workspace: WorkspaceView;
   fileExists: (relPathOrGlob: string) => boolean;
+  /** `splitChecks(baseline)`. */
+  checks: CheckSplit;
+  /** True when the runner passed reply counts (deterministic/simulated); false when they were defaulted to 0. */
+  reply_counts_known: boolean;
 }
 
 /** One binary check behind a dimension's score. */
@@ -36,7 +101,7 @@ export interface DimensionDef {
   weight: number;
   /** One line for documentation and reports. */
   description?: string;
-  evaluate: (input: RubricInput) => DimensionEvaluation;
+  evaluate: (input: ScoringInput) => DimensionEvaluation;
 }
 
 export interface DimensionResult {
@@ -55,7 +120,11 @@ export interface RubricProfile {
   /** Score and reason of a dimension that returns no checks and no explicit score or N/A. */
   emptyChecks: { score: number; reason: string };
   /** Failures that make the run fail (they are not rubric lines). */
-  hardFailures?: (input: RubricInput, dims: DimensionResult[]) => string[];
+  hardFailures?: (input: ScoringInput, dims: DimensionResult[]) => string[];
+  /** CONTROL is a business-only baseline: `checksForRun` drops its workflow checks (comet-workflow). */
+  controlBusinessOnly?: boolean;
+  /** Where a suite profile came from (absolute file); absent for built-ins. */
+  source?: string;
 }
 
 export interface RubricResult {

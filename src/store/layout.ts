@@ -16,6 +16,8 @@ export function runPaths(outDir: string, runId: string) {
     validation: path.join(dir, 'validation.json'),
     workspace: path.join(dir, 'workspace'),
     simulator: path.join(dir, 'simulator.jsonl'),
+    /** Files in the workspace before the agent ran (to tell created from modified on rescore). */
+    baseline: path.join(dir, 'baseline-files.json'),
   };
 }
 
@@ -26,5 +28,9 @@ export function experimentPaths(outDir: string) {
     comparison: path.join(outDir, 'comparison_report.md'),
     comparisonJson: path.join(outDir, 'comparison.json'),
     modelLog: path.join(outDir, 'model-requests.jsonl'),
+    /** The parsed task and treatment specs of the run, for rescore. */
+    suiteSnapshot: path.join(outDir, 'suite.json'),
+    /** A copy of the suite's profiles/ folder, for rescore. */
+    profiles: path.join(outDir, 'profiles'),
   };
 }

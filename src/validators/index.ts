@@ -5,3 +5,4 @@ export { artifactFailure, checkArtifacts, isGlobPattern } from './check-artifact
 export { VALIDATOR_EXTENSIONS, validatorCommand } from './interpreter.js';
 export { CONTEXT_FILE, RESULTS_FILE, VALIDATION_DIR, contextJson, runValidators } from './run-validators.js';
 export type { RunValidatorsOptions } from './run-validators.js';
+export { reinterpretValidation, StoredValidationSchema } from './reinterpret.js';

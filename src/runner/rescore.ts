@@ -1,0 +1,133 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { InputError } from '../core/errors.js';
+import { REPORT_SCHEMA, RunReportSchema, type RunReport } from '../core/report.js';
+import { parseEvidenceFile } from '../evidence/index.js';
+import { resolveProfile, scoreRubric } from '../scoring/index.js';
+import { runPaths } from '../store/layout.js';
+import { readJsonFile, writeJsonAtomic } from '../util/fs.js';
+import { reinterpretValidation, StoredValidationSchema } from '../validators/index.js';
+import { evaluateRun } from './evaluate.js';
+import { writeExperimentReports } from './finish.js';
+import { rubricTaskInput, workspaceFileExists } from './run-one.js';
+import { readSuiteSnapshot } from './snapshot.js';
+import { tailOf } from './tail.js';
+
+export interface RescoreOptions {
+  /** Score every run with this profile instead of the one it was scored with. */
+  profile?: string | undefined;
+  ks?: number[] | undefined;
+  onProgress?: (message: string) => void;
+}
+
+export interface RescoreResult {
+  reports: RunReport[];
+  changed: string[];
+  files: string[];
+}
+
+async function readStoredReport(file: string): Promise<RunReport> {
+  const json = await readJsonFile(file).catch((e: unknown) => {
+    throw new InputError(`${file}: cannot read: ${String(e)}`, { file });
+  });
+  const schema = json !== null && typeof json === 'object' && 'schema' in json ? json.schema : undefined;
+  if (schema !== REPORT_SCHEMA)
+    throw new InputError(
+      `${file}: report schema ${JSON.stringify(schema)} is not one this skillbench can migrate (it reads ${REPORT_SCHEMA}); run the suite again`,
+      { file, field: 'schema' },
+    );
+  // v1 reports written before run_uuid existed are migrated by the schema's default.
+  const parsed = RunReportSchema.safeParse(json);
+  if (!parsed.success)
+    throw new InputError(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, {
+      file,
+    });
+  return parsed.data;
+}
+
+/**
+ * Recompute every run's evaluation from what is stored — the raw stdout, the
+ * saved workspace and the validators' output — and render the reports again.
+ * No agent and no validator runs.
+ */
+export async function rescoreResults(outDir: string, opts: RescoreOptions = {}): Promise<RescoreResult> {
+  const snapshot = await readSuiteSnapshot(outDir);
+  let ids: string[];
+  try {
+    ids = (await readdir(`${outDir}/runs`, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  } catch {
+    throw new InputError(`${outDir}: not a skillbench results folder (no runs/ folder)`, { file: outDir });
+  }
+  const reports: RunReport[] = [];
+  const changed: string[] = [];
+  for (const id of ids) {
+    const paths = runPaths(outDir, id);
+    const hasReport = await readFile(paths.report).then(() => true, () => false);
+    if (!hasReport) continue; // an incomplete run: nothing to rescore
+    const old = await readStoredReport(paths.report);
+    const task = snapshot.tasks.find((t) => t.name === old.task);
+    const treatment = snapshot.treatments.find((t) => t.name === old.treatment);
+    const profileName = opts.profile ?? old.rubric?.profile ?? old.events_summary?.profile ?? 'generic';
+    const profile = resolveProfile(profileName);
+    const baseline = await readJsonFile(paths.baseline).then(
+      (v) => new Set(Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []),
+      () => new Set<string>(),
+    );
+    const evidence = old.artifacts.events ? await parseEvidenceFile(paths.stdout, { preexisting: baseline }) : null;
+    let validation = null;
+    if (old.artifacts.validation) {
+      const parsed = StoredValidationSchema.safeParse(await readJsonFile(paths.validation).catch(() => null));
+      if (!parsed.success) throw new InputError(`${paths.validation}: not a validation record this skillbench can read`, { file: paths.validation });
+      validation = reinterpretValidation(parsed.data);
+    }
+    const harnessError = old.status === 'errored' && old.outcome === 'harness_error' && old.agent_outcome !== 'spawn_error' && old.agent_outcome !== 'aborted'
+      ? old.outcome_detail
+      : null;
+    const rubric =
+      evidence && validation && task && treatment
+        ? scoreRubric(profile, {
+            evidence,
+            baseline: { passed: validation.passed, failed: validation.failed },
+            task: rubricTaskInput(task, treatment),
+            interaction: {
+              mode: old.interaction?.mode ?? 'none',
+              max_turns: old.interaction?.max_turns ?? task.interaction.max_turns,
+              actual_turns: old.interaction?.actual_turns ?? 1,
+            },
+            fileExists: workspaceFileExists(paths.workspace),
+          })
+        : null;
+    const report = evaluateRun({
+      spec: { run_id: old.run_id, task: old.task, treatment: old.treatment, rep: old.rep },
+      experimentId: old.experiment_id,
+      runUuid: old.run_uuid,
+      task,
+      treatment,
+      profileName,
+      agent:
+        old.agent_outcome === 'not_run'
+          ? null
+          : { outcome: old.agent_outcome, exit_code: old.exit_code, detail: old.outcome_detail, interaction: old.interaction },
+      evidence,
+      validation,
+      rubric,
+      harnessError,
+      stdoutTail: await tailOf(paths.stdout),
+      stderrTail: await tailOf(paths.stderr),
+      model: old.model,
+      agentInfo: old.agent,
+      suiteHash: old.hashes.suite,
+      timing: old.timing,
+      artifacts: old.artifacts,
+    });
+    const before = JSON.stringify({ ...old, timestamp: '' });
+    const after = JSON.stringify({ ...report, timestamp: '' });
+    if (before !== after) changed.push(id);
+    if (evidence) await writeJsonAtomic(paths.events, evidence);
+    await writeJsonAtomic(paths.report, report);
+    reports.push(report);
+    opts.onProgress?.(`${before !== after ? 'rescored' : 'unchanged'} ${id}`);
+  }
+  if (reports.length === 0) throw new InputError(`${outDir}: no run reports found: run a suite first`, { file: outDir });
+  const files = await writeExperimentReports(outDir, { ks: opts.ks });
+  return { reports, changed, files };
+}
