@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { assembleDump, MAX_FILE_BYTES, skipReasonForPath, type DumpFile, type DumpResult } from './dump-text.js';
+import { assembleDump, fileChunk, MAX_DUMP_CHARS, MAX_FILE_BYTES, skipReasonForPath, type DumpFile, type DumpResult } from './dump-text.js';
 
 /**
  * Collects the workspace for the judge (facts 7.3): a sorted walk that skips
@@ -118,10 +118,20 @@ export async function listDumpCandidates(root: string): Promise<{ files: string[
 export async function dumpWorkspace(root: string): Promise<WorkspaceDump> {
   const { files, skipped } = await listDumpCandidates(root);
   const read: DumpFile[] = [];
+  const unread: string[] = [];
+  let chars = 0;
   for (const rel of files) {
+    // Once the budget is spent the rest is not even read.
+    if (chars > MAX_DUMP_CHARS) {
+      unread.push(rel);
+      continue;
+    }
     const r = await readInsideText(root, rel);
-    if (r.ok) read.push({ rel, text: r.text });
-    else skipped.push({ rel, reason: r.reason });
+    if (r.ok) {
+      read.push({ rel, text: r.text });
+      chars += fileChunk(rel, r.text).length;
+    } else skipped.push({ rel, reason: r.reason });
   }
-  return { ...assembleDump(read), skipped };
+  const dump = assembleDump(read);
+  return { ...dump, overBudget: [...dump.overBudget, ...unread], skipped };
 }

@@ -1,0 +1,119 @@
+/**
+ * Everything a run page shows, as plain JSON data (the `/api/runs/<id>` body and the
+ * per-run entries embedded in summary.html). Pure.
+ */
+import type { Evidence } from '../../core/evidence.js';
+import type { RunReport } from '../../core/report.js';
+import { isRecord, numOf, recOf, strOf } from '../../evidence/narrow.js';
+import { buildTimeline, timelineFromEvidence, type Timeline } from './timeline.js';
+
+export const RUN_PAGE_SCHEMA = 'skillbench.html.run.v1';
+
+export interface WorkspaceFile {
+  /** relative to runs/<id>/workspace, `/`-separated */
+  path: string;
+  size: number;
+  /** the text, when embedded (static report, small text files); else fetched from the viewer */
+  content?: string;
+}
+
+export interface JudgeScore {
+  name: string;
+  score: number | null;
+  reason: string | null;
+}
+
+/** Evidence without its tool calls (the timeline carries them). */
+export type EvidenceDigest = Omit<Evidence, 'tool_calls'>;
+
+export interface RunPageData {
+  schema: typeof RUN_PAGE_SCHEMA;
+  run_id: string;
+  report: RunReport;
+  /** judge scores per rubric dimension when report.json has a `judge` section (parsed defensively), else null */
+  judge: { model: string | null; scores: JudgeScore[] } | null;
+  evidence: EvidenceDigest | null;
+  timeline: Timeline;
+  files: WorkspaceFile[];
+  /** more workspace files exist than are listed */
+  files_truncated: boolean;
+  stderr_tail: string | null;
+}
+
+export interface RunPageInput {
+  report: RunReport;
+  /** report.json as parsed JSON (for fields the schema does not know, e.g. judge) */
+  rawReport: unknown;
+  evidence: Evidence | null;
+  stdout: string | null;
+  stderr: string | null;
+  files: WorkspaceFile[];
+  filesTruncated: boolean;
+  maxText?: number;
+}
+
+function judgeScore(name: string, v: unknown): JudgeScore | null {
+  if (typeof v === 'number') return { name, score: v, reason: null };
+  const r = recOf(v);
+  if (!r) return null;
+  const score = numOf(r.score) ?? numOf(r.value);
+  return { name, score, reason: strOf(r.reason) ?? strOf(r.rationale) };
+}
+
+/**
+ * The judge section of a report, whatever of these shapes it has: `{dimensions: [{name, score, reason}]}`,
+ * `{scores: {dim: number | {score, reason}}}` or `{dim: number | {score, reason}}`. Null when absent or unusable.
+ */
+export function parseJudge(rawReport: unknown): RunPageData['judge'] {
+  const root = recOf(rawReport);
+  const j = root ? recOf(root.judge) : null;
+  if (!j) return null;
+  const model = strOf(j.model);
+  const scores: JudgeScore[] = [];
+  if (Array.isArray(j.dimensions)) {
+    for (const d of j.dimensions) {
+      const r = recOf(d);
+      const name = r ? (strOf(r.name) ?? strOf(r.dimension)) : null;
+      const s = r && name ? judgeScore(name, r) : null;
+      if (s) scores.push(s);
+    }
+  } else {
+    const map = recOf(j.scores) ?? recOf(j.dimensions) ?? j;
+    for (const [name, v] of Object.entries(map)) {
+      if (name === 'model' || (map === j && !(typeof v === 'number' || isRecord(v)))) continue;
+      const s = judgeScore(name, v);
+      if (s && (s.score !== null || s.reason !== null)) scores.push(s);
+    }
+  }
+  return scores.length === 0 && model === null ? null : { model, scores };
+}
+
+function interactionTurns(r: RunReport): Array<Record<string, unknown>> {
+  return r.interaction?.turns ?? [];
+}
+
+/** Assemble a run page. The timeline comes from stdout.jsonl, else from events.json. */
+export function buildRunPage(input: RunPageInput): RunPageData {
+  const opts = { maxText: input.maxText ?? 20_000, interactionTurns: interactionTurns(input.report) };
+  let timeline: Timeline;
+  if (input.stdout !== null && input.stdout.length > 0) timeline = buildTimeline(input.stdout, opts);
+  else if (input.evidence) timeline = timelineFromEvidence(input.evidence, opts);
+  else timeline = buildTimeline('', opts);
+  let evidence: EvidenceDigest | null = null;
+  if (input.evidence) {
+    const { tool_calls: _drop, ...rest } = input.evidence;
+    evidence = rest;
+  }
+  const tail = input.stderr === null || input.stderr.trim() === '' ? null : input.stderr.slice(-4000);
+  return {
+    schema: RUN_PAGE_SCHEMA,
+    run_id: input.report.run_id,
+    report: input.report,
+    judge: parseJudge(input.rawReport),
+    evidence,
+    timeline,
+    files: input.files,
+    files_truncated: input.filesTruncated,
+    stderr_tail: tail,
+  };
+}

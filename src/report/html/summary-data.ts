@@ -1,0 +1,166 @@
+/**
+ * The data embedded in summary.html / comparison_report.html and served as `/api/summary`.
+ * Kept small: one compact row per run; run pages are separate (embedded up to a budget, or
+ * fetched lazily from the viewer). Pure.
+ */
+import type { RunReport } from '../../core/report.js';
+import type { ReadProblem } from '../../store/read.js';
+import type { Metadata } from '../../store/metadata.js';
+import { passKSection } from '../comparison/passk-bootstrap.js';
+import { dataQualityRow } from '../comparison/quality.js';
+import { taskOutcomeRows } from '../comparison/task-outcomes.js';
+import type { Comparison, DataQualityRow, PassKSection, TaskOutcomeRow } from '../comparison/types.js';
+import { orderDimensions } from '../format.js';
+import { taskOrder, treatmentOrder } from '../group.js';
+import { analysisSet } from '../outcomes.js';
+import type { RunPageData } from './run-data.js';
+
+export const HTML_DATA_SCHEMA = 'skillbench.html.v1';
+
+export type HtmlView = 'summary' | 'comparison';
+export type HtmlMode = 'static' | 'served';
+
+/** One run, as the overview lists it. */
+export interface RunRow {
+  id: string;
+  task: string;
+  treatment: string;
+  rep: number;
+  status: RunReport['status'];
+  outcome: RunReport['outcome'];
+  checks_passed: number;
+  checks_failed: number;
+  /** the first failed check (for the list) */
+  first_failure: string | null;
+  weighted_score: number | null;
+  tokens: number | null;
+  cost_usd: number | null;
+  turns: number | null;
+  duration_s: number | null;
+  quality: RunReport['sample_quality']['status'];
+  reason_code: string;
+  skills: string[];
+}
+
+export interface ReasonCount {
+  treatment: string;
+  status: RunReport['sample_quality']['status'];
+  reason_code: string;
+  count: number;
+}
+
+export interface HtmlData {
+  schema: typeof HTML_DATA_SCHEMA;
+  view: HtmlView;
+  mode: HtmlMode;
+  experiment: {
+    id: string | null;
+    started_at: string | null;
+    completed_at: string | null;
+    suite: string | null;
+    agent_version: string | null;
+    model: string | null;
+  };
+  treatments: string[];
+  tasks: string[];
+  dimensions: string[];
+  runs: RunRow[];
+  pass_k: PassKSection;
+  task_outcomes: TaskOutcomeRow[];
+  data_quality: DataQualityRow[];
+  reason_counts: ReasonCount[];
+  /** the candidate vs baseline comparison (comparison.json, or built when there are 2+ treatments), else null */
+  comparison: Comparison | null;
+  /** run id -> page, for the runs embedded in a static file */
+  run_pages: Record<string, RunPageData>;
+  /** runs whose page is not embedded (served mode: all of them; they are fetched on demand) */
+  run_pages_omitted: number;
+  /** reports that could not be read */
+  problems: ReadProblem[];
+}
+
+export interface HtmlDataInput {
+  view: HtmlView;
+  mode: HtmlMode;
+  reports: RunReport[];
+  metadata: Metadata | null;
+  comparison: Comparison | null;
+  problems?: ReadProblem[];
+  runPages?: Record<string, RunPageData>;
+  ks?: number[];
+  seed?: number;
+}
+
+export function runRow(r: RunReport): RunRow {
+  const es = r.events_summary;
+  return {
+    id: r.run_id,
+    task: r.task,
+    treatment: r.treatment,
+    rep: r.rep,
+    status: r.status,
+    outcome: r.outcome,
+    checks_passed: r.checks_passed.length,
+    checks_failed: r.checks_failed.length,
+    first_failure: r.checks_failed[0] ?? null,
+    weighted_score: r.rubric?.weighted_score ?? null,
+    tokens: es?.total_tokens ?? null,
+    cost_usd: es?.total_cost_usd ?? null,
+    turns: es?.num_turns ?? null,
+    duration_s: es?.duration_seconds ?? null,
+    quality: r.sample_quality.status,
+    reason_code: r.sample_quality.reason_code,
+    skills: es?.skills_invoked ?? [],
+  };
+}
+
+function reasonCounts(reports: RunReport[]): ReasonCount[] {
+  const m = new Map<string, ReasonCount>();
+  for (const r of reports) {
+    const key = `${r.treatment}\u0000${r.sample_quality.status}\u0000${r.sample_quality.reason_code}`;
+    const cur = m.get(key);
+    if (cur) cur.count += 1;
+    else m.set(key, { treatment: r.treatment, status: r.sample_quality.status, reason_code: r.sample_quality.reason_code, count: 1 });
+  }
+  return [...m.values()];
+}
+
+/** The overview data of a results folder. */
+export function buildHtmlData(input: HtmlDataInput): HtmlData {
+  const treatments = input.comparison?.treatments ?? treatmentOrder(input.reports, input.metadata?.treatments ?? []);
+  const tasks = taskOrder(input.reports);
+  const order = (a: RunReport, b: RunReport) =>
+    tasks.indexOf(a.task) - tasks.indexOf(b.task) || treatments.indexOf(a.treatment) - treatments.indexOf(b.treatment) || a.rep - b.rep;
+  const reports = [...input.reports].sort(order);
+  const pages = input.runPages ?? {};
+  return {
+    schema: HTML_DATA_SCHEMA,
+    view: input.view,
+    mode: input.mode,
+    experiment: {
+      id: input.metadata?.experiment_id ?? reports[0]?.experiment_id ?? null,
+      started_at: input.metadata?.started_at ?? null,
+      completed_at: input.metadata?.completed_at ?? null,
+      suite: input.metadata?.suite.path ?? null,
+      agent_version: input.metadata?.versions.claude ?? reports[0]?.agent.version ?? null,
+      model: input.metadata?.model ?? null,
+    },
+    treatments,
+    tasks,
+    dimensions: orderDimensions(reports.flatMap((r) => r.rubric?.dimensions.map((d) => d.name) ?? [])),
+    runs: reports.map(runRow),
+    pass_k: input.comparison?.pass_k ?? passKSection(reports, treatments, input.ks, input.seed ?? 1),
+    task_outcomes: input.comparison?.task_outcomes ?? taskOutcomeRows(analysisSet(reports), tasks, treatments),
+    data_quality: input.comparison?.data_quality ?? treatments.map((t) => dataQualityRow(reports, t)),
+    reason_counts: reasonCounts(reports),
+    comparison: input.comparison,
+    run_pages: pages,
+    run_pages_omitted: reports.filter((r) => !(r.run_id in pages)).length,
+    problems: input.problems ?? [],
+  };
+}
+
+/** The order in which run pages are embedded until the budget is spent: failed and errored runs first, then the rest. */
+export function embedOrder(rows: ReadonlyArray<Pick<RunRow, 'id' | 'status'>>): string[] {
+  return [...rows.filter((r) => r.status !== 'passed'), ...rows.filter((r) => r.status === 'passed')].map((r) => r.id);
+}
