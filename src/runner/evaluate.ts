@@ -99,6 +99,7 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     failed: checksFailed,
     skills_invoked: a.evidence?.skills_invoked ?? [],
     profile: a.profileName,
+    treatment_skills: a.treatment?.skills.map((s) => s.name),
   });
   const sample = classifySample({
     outcome,

@@ -32,3 +32,18 @@ describe('attributeFailures', () => {
     expect(attributeFailures({ failed: [], skills_invoked: [], profile: 'generic' })).toEqual([]);
   });
 });
+
+describe('no-skill baselines (CONTROL)', () => {
+  it.each([
+    ['Required skill not invoked: greeter', 'workflow'],
+    ['hello_exact: wrong greeting', 'model'],
+    ['Artifact not found via validator', 'task'],
+  ] as const)('%s -> %s', (check, bucket) => {
+    const [a] = attributeFailures({ failed: [check], skills_invoked: [], profile: 'generic', treatment_skills: [] });
+    expect(a?.bucket).toBe(bucket);
+  });
+  it('keeps the harness bucket when the treatment did install a skill', () => {
+    const [a] = attributeFailures({ failed: ['x failed'], skills_invoked: [], profile: 'generic', treatment_skills: ['greeter'] });
+    expect(a?.bucket).toBe('harness');
+  });
+});
