@@ -56,6 +56,14 @@ interface RunFlags {
   keepWorkspaces?: boolean;
   ks?: number[];
   exitZero?: boolean;
+  judge?: boolean;
+  judgeModel?: string;
+  judgeBaseUrl?: string;
+  judgeSamples?: number;
+}
+
+function judgeFlags(f: { judge?: boolean; judgeModel?: string; judgeBaseUrl?: string; judgeSamples?: number }) {
+  return { judge: f.judge, judgeModel: f.judgeModel, judgeBaseUrl: f.judgeBaseUrl, judgeSamples: f.judgeSamples };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -88,6 +96,11 @@ async function main(argv: string[]): Promise<number> {
     .option('--keep-workspaces', 'keep each run\'s temporary workspace for debugging')
     .option('--ks <list>', 'k values for pass@k / pass^k, e.g. 1,2,5', parseKs)
     .option('--exit-zero', 'exit 0 even when some runs fail (bad input still exits 2)')
+    .option('--judge', 'add the LLM judge overlay (also BENCH_LLM_JUDGE=1 or a judge section in skillbench.yaml)')
+    .option('--no-judge', 'no LLM judge, whatever the environment or suite says')
+    .option('--judge-model <id>', 'the judge model (BENCH_JUDGE_MODEL)')
+    .option('--judge-base-url <url>', 'the judge endpoint (BENCH_JUDGE_BASE_URL)')
+    .option('--judge-samples <n>', 'ask the judge N times and record mean and spread', intArg('--judge-samples'))
     .action(async (suite: string, f: RunFlags) => {
       const stop = new AbortController();
       const kill = new AbortController();
@@ -120,6 +133,7 @@ async function main(argv: string[]): Promise<number> {
           timeoutSec: f.timeout,
           keepWorkspaces: f.keepWorkspaces,
           ks: f.ks,
+          judgeFlags: judgeFlags(f),
           stopSignal: stop.signal,
           killSignal: kill.signal,
           onWarning: (w) => process.stderr.write(`warning: ${w.file}${w.field ? `: ${w.field}` : ''}: ${w.message}\n`),
@@ -167,8 +181,14 @@ async function main(argv: string[]): Promise<number> {
     .argument('<dir>', 'results folder')
     .option('--profile <name>', 'score every run with this profile')
     .option('--ks <list>', 'k values for pass@k / pass^k', parseKs)
-    .action(async (dir: string, f: { profile?: string; ks?: number[] }) => {
-      const res = await rescoreResults(dir, { profile: f.profile, ks: f.ks });
+    .option('--judge', 'judge every run again (answers are cached in DIR/judge-cache/)')
+    .option('--no-judge', 'keep the stored judge blocks, whatever the environment says')
+    .option('--judge-model <id>', 'the judge model (BENCH_JUDGE_MODEL)')
+    .option('--judge-base-url <url>', 'the judge endpoint (BENCH_JUDGE_BASE_URL)')
+    .option('--judge-samples <n>', 'ask the judge N times', intArg('--judge-samples'))
+    .option('--model-script <file>', 'serve the judge from this model script')
+    .action(async (dir: string, f: { profile?: string; ks?: number[]; judge?: boolean; judgeModel?: string; judgeBaseUrl?: string; judgeSamples?: number; modelScript?: string }) => {
+      const res = await rescoreResults(dir, { profile: f.profile, ks: f.ks, judgeFlags: judgeFlags(f), modelScript: f.modelScript });
       process.stdout.write(
         `${res.reports.length} runs re-scored, ${res.changed.length} changed\n${res.files.map((x) => `  ${x}`).join('\n')}\n`,
       );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JudgeBlockSchema } from './judge.js';
 
 export const REPORT_SCHEMA = 'skillbench.report.v1';
 
@@ -108,6 +109,8 @@ export const RunReportSchema = z.object({
   sample_quality: SampleQualitySchema,
   failure_attribution: z.array(AttributionSchema),
   interaction: InteractionSchema.nullable(),
+  /** The LLM judge's overlay (null when the judge is off); never changes rule scores. */
+  judge: JudgeBlockSchema.nullable().default(null),
   model: z.string().nullable(),
   agent: z.object({ name: z.literal('claude-code'), bin: z.string().nullable(), version: z.string().nullable() }),
   hashes: z.object({ task: z.string(), suite: z.string() }),

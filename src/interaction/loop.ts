@@ -78,12 +78,12 @@ export interface InteractionRecord {
   /** Subject turns started. */
   actual_turns: number;
   decision_points: number;
-  /** Replies taken from decision_replies or decision_reply. */
+  /** Replies from decision_replies or decision_reply that a subject turn received. */
   deterministic_replies: number;
-  /** Replies produced by the simulator (including fallbacks for a blank answer). */
+  /** Simulator replies (including fallbacks for a blank answer) that a subject turn received. */
   simulated_replies: number;
   completion_signals: number;
-  /** Continue prompts sent because a result was neither complete nor a decision point. */
+  /** Continue prompts a subject turn received because the previous result was neither complete nor a decision point. */
   nudges: number;
   fresh_resume_boundaries: number;
   /** Distinct session ids per role, in first-seen order. */
@@ -176,6 +176,10 @@ export async function runInteractionLoop(opts: InteractionLoopOptions): Promise<
     if ('stop' in ctx) return end(ctx.stop, ctx.detail);
     log(`[loop] turn ${turn}/${maxTurns}`);
     rec.actual_turns = turn;
+    // A reply counts once a turn delivers it.
+    if (source === 'decision_reply') rec.deterministic_replies++;
+    else if (source === 'simulator') rec.simulated_replies++;
+    else if (source === 'nudge') rec.nudges++;
     const resumed = session !== null;
     let res: TurnResult;
     try {
@@ -256,12 +260,10 @@ export async function runInteractionLoop(opts: InteractionLoopOptions): Promise<
           return end('decision_queue_exhausted', `decision point at turn ${turn} after all ${config.decision_replies.length} decision_replies were used`);
         }
         queueIndex++;
-        rec.deterministic_replies++;
         prompt = next.trim() === '' ? FALLBACK_REPLY : next;
         source = 'decision_reply';
         log('[loop] deterministic decision reply applied');
       } else if (config.decision_reply !== null) {
-        rec.deterministic_replies++;
         prompt = config.decision_reply;
         source = 'decision_reply';
         log('[loop] deterministic decision reply applied');
@@ -284,7 +286,6 @@ export async function runInteractionLoop(opts: InteractionLoopOptions): Promise<
           if (sim.outcome === 'timeout' && pastDeadline()) return end('timeout', `simulator at turn ${turn}: ${sim.detail}`);
           return end('simulator_error', `simulator at turn ${turn} ${sim.outcome}: ${sim.detail}`);
         }
-        rec.simulated_replies++;
         prompt = blank || sim.text === null ? FALLBACK_REPLY : sim.text;
         source = 'simulator';
         log(`[loop] simulated reply (${prompt.length} chars)`);
@@ -294,7 +295,6 @@ export async function runInteractionLoop(opts: InteractionLoopOptions): Promise<
 
     if (last) break;
     log('[loop] no decision point and not complete; nudging to continue');
-    rec.nudges++;
     prompt = config.continue_prompt;
     source = 'nudge';
   }

@@ -76,6 +76,11 @@ function causeText(e: unknown): string {
   return cause && cause !== msg ? `${msg}: ${cause}` : msg;
 }
 
+/** 120000 -> 120, 1500 -> 2, 10 -> 0.01 */
+export function seconds(ms: number): number {
+  return ms >= 1000 ? Math.round(ms / 1000) : ms / 1000;
+}
+
 export function httpTransport(o: HttpTransportOptions): JudgeTransport {
   const url = messagesUrl(o.baseUrl);
   const doFetch = o.fetchImpl ?? fetch;
@@ -100,7 +105,7 @@ export function httpTransport(o: HttpTransportOptions): JudgeTransport {
       if (!res.ok) return { ok: false, error: httpErrorText(res.status, body) };
       return replyFromBody(body);
     } catch (e) {
-      if (timedOut) return { ok: false, error: `timeout after ${Math.round(o.timeoutMs / 1000)}s` };
+      if (timedOut) return { ok: false, error: `timeout after ${seconds(o.timeoutMs)}s` };
       if (signal?.aborted) return { ok: false, error: 'judge call cancelled' };
       return { ok: false, error: causeText(e) };
     } finally {

@@ -1,6 +1,7 @@
 import type { ResolvedBinary } from '../agents/claude/binary.js';
 import type { Suite } from '../suite/index.js';
 import type { Redactor } from '../util/redact.js';
+import type { JudgeCache, JudgeConfig } from '../judge/index.js';
 
 export type Role = 'subject' | 'simulator' | 'judge';
 
@@ -27,6 +28,9 @@ export interface RunContext {
   timeoutSecOverride: number | null;
   keepWorkspaces: boolean;
   tmpBase?: string | undefined;
+  /** The LLM judge (disabled unless asked for) and its answer cache. */
+  judgeFor: (run: { task: string; treatment: string; rep: number }) => JudgeConfig;
+  judgeCache: JudgeCache | null;
   /** Aborted on the second Ctrl-C: running agents are killed. */
   signal: AbortSignal;
 }

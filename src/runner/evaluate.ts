@@ -1,5 +1,6 @@
 import { attributeFailures, classifySample } from '../analysis/index.js';
 import type { Evidence } from '../core/evidence.js';
+import type { JudgeBlock } from '../core/judge.js';
 import { REPORT_SCHEMA, type Outcome, type RunReport } from '../core/report.js';
 import type { RunSpec } from '../plan/matrix.js';
 import type { RubricResult } from '../scoring/index.js';
@@ -27,6 +28,7 @@ export interface EvaluateInput {
   evidence: Evidence | null;
   validation: ValidationReport | null;
   rubric: RubricResult | null;
+  judge: JudgeBlock | null;
   harnessError: string | null;
   stdoutTail: string;
   stderrTail: string;
@@ -150,6 +152,7 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     sample_quality: sample,
     failure_attribution: attribution,
     interaction: a.agent?.interaction ?? null,
+    judge: a.judge,
     model: a.model,
     agent: a.agentInfo,
     hashes: { task: a.task?.hash ?? '', suite: a.suiteHash },

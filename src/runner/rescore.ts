@@ -9,12 +9,22 @@ import { reinterpretValidation, StoredValidationSchema } from '../validators/ind
 import { evaluateRun } from './evaluate.js';
 import { writeExperimentReports } from './finish.js';
 import { rubricTaskInput, workspaceFileExists } from './run-one.js';
-import { readSuiteSnapshot } from './snapshot.js';
+import { readSuiteSnapshot, type SuiteSnapshot } from './snapshot.js';
+import { setupJudge, type JudgeFlags } from './judge-setup.js';
+import { runJudge } from '../judge/index.js';
+import { loadModelScript, startModelServer } from '../model/index.js';
+import { makeRedactor, secretsFromEnv } from '../util/redact.js';
+import { resolveClaudeBinary } from '../agents/claude/binary.js';
 import { tailOf } from './tail.js';
 
 export interface RescoreOptions {
   /** Score every run with this profile instead of the one it was scored with. */
   profile?: string | undefined;
+  /** Judge again (answers cached in DIR/judge-cache/); without it a stored judge block is kept. */
+  judgeFlags?: JudgeFlags | undefined;
+  /** A scripted model to serve the judge. */
+  modelScript?: string | undefined;
+  hostEnv?: Record<string, string | undefined>;
   ks?: number[] | undefined;
   onProgress?: (message: string) => void;
 }
@@ -51,6 +61,27 @@ async function readStoredReport(file: string): Promise<RunReport> {
  */
 export async function rescoreResults(outDir: string, opts: RescoreOptions = {}): Promise<RescoreResult> {
   const snapshot = await readSuiteSnapshot(outDir);
+  const hostEnv = opts.hostEnv ?? process.env;
+  const server = opts.modelScript
+    ? await startModelServer({ script: await loadModelScript(opts.modelScript), scriptFile: opts.modelScript })
+    : null;
+  try {
+    return await rescoreWith(outDir, snapshot, opts, hostEnv, server?.url ?? null);
+  } finally {
+    await server?.close();
+  }
+}
+
+async function rescoreWith(
+  outDir: string,
+  snapshot: SuiteSnapshot,
+  opts: RescoreOptions,
+  hostEnv: Record<string, string | undefined>,
+  serverUrl: string | null,
+): Promise<RescoreResult> {
+  const judge = setupJudge({ flags: opts.judgeFlags ?? {}, hostEnv, suiteSection: undefined, outDir, scriptedServerUrl: serverUrl });
+  const redact = makeRedactor(secretsFromEnv(hostEnv));
+  const bin = resolveClaudeBinary({ env: hostEnv });
   let ids: string[];
   try {
     ids = (await readdir(`${outDir}/runs`, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
@@ -96,6 +127,20 @@ export async function rescoreResults(outDir: string, opts: RescoreOptions = {}):
             fileExists: workspaceFileExists(paths.workspace),
           })
         : null;
+    const judgeBlock =
+      judge.config.enabled && validation && task
+        ? await runJudge({
+            config: judge.judgeFor(old),
+            profile: profileName,
+            workspace: paths.workspace,
+            baseline: { passed: validation.passed, failed: [...validation.failed, ...(rubric?.hard_failures ?? [])] },
+            rubricCriteria: task.evaluation.rubric_criteria,
+            cache: judge.cache ?? undefined,
+            redact,
+            hostEnv,
+            claudeBin: 'error' in bin ? undefined : bin.path,
+          })
+        : old.judge;
     const report = evaluateRun({
       spec: { run_id: old.run_id, task: old.task, treatment: old.treatment, rep: old.rep },
       experimentId: old.experiment_id,
@@ -110,6 +155,7 @@ export async function rescoreResults(outDir: string, opts: RescoreOptions = {}):
       evidence,
       validation,
       rubric,
+      judge: judgeBlock,
       harnessError,
       stdoutTail: await tailOf(paths.stdout),
       stderrTail: await tailOf(paths.stderr),

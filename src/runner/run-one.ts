@@ -9,6 +9,8 @@ import { errorMessage } from '../core/errors.js';
 import type { Evidence } from '../core/evidence.js';
 import type { RunReport } from '../core/report.js';
 import { parseEvidenceFile } from '../evidence/index.js';
+import type { JudgeBlock } from '../core/judge.js';
+import { runJudge } from '../judge/index.js';
 import type { RunSpec } from '../plan/matrix.js';
 import { resolveProfile, scoreRubric, type RubricResult } from '../scoring/index.js';
 import { runPaths } from '../store/layout.js';
@@ -73,6 +75,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
   let evidence: Evidence | null = null;
   let validation: ValidationReport | null = null;
   let rubric: RubricResult | null = null;
+  let judge: JudgeBlock | null = null;
   let profileName = ctx.profileOverride ?? 'generic';
   let dirs: Awaited<ReturnType<typeof createRunDirs>> | null = null;
   let workspaceSaved = false;
@@ -155,6 +158,20 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       interaction: { mode: 'none', max_turns: task.interaction.max_turns, actual_turns: 1 },
       fileExists: workspaceFileExists(ws),
     });
+    judge = await runJudge({
+      config: ctx.judgeFor(spec),
+      profile: profileName,
+      workspace: ws,
+      baseline: { passed: validation.passed, failed: [...validation.failed, ...rubric.hard_failures] },
+      rubricCriteria: task.evaluation.rubric_criteria,
+      instruction: prompt,
+      cache: ctx.judgeCache ?? undefined,
+      signal: ctx.signal,
+      redact: ctx.redact,
+      hostEnv: ctx.hostEnv,
+      claudeBin: ctx.bin.path,
+      scratchDir: dirs.root,
+    });
     await saveWorkspace(ws, paths.workspace, ctx.redact);
     workspaceSaved = true;
   } catch (e) {
@@ -178,6 +195,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     evidence,
     validation,
     rubric,
+    judge,
     harnessError,
     stdoutTail: await tailOf(paths.stdout),
     stderrTail: await tailOf(paths.stderr),

@@ -15,6 +15,7 @@ import { readJsonFile, writeJsonAtomic } from '../util/fs.js';
 import { makeRedactor, secretsFromEnv } from '../util/redact.js';
 import { agentVersion } from './agent-version.js';
 import { writeSuiteSnapshot } from './snapshot.js';
+import { setupJudge, type JudgeFlags } from './judge-setup.js';
 import type { Endpoint, RunContext } from './context.js';
 import { writeExperimentReports } from './finish.js';
 import { runPool } from './pool.js';
@@ -41,6 +42,8 @@ export interface RunOptions {
   timeoutSec?: number | undefined;
   keepWorkspaces?: boolean | undefined;
   ks?: number[] | undefined;
+  /** --judge / --no-judge, --judge-model, --judge-base-url, --judge-samples */
+  judgeFlags?: JudgeFlags | undefined;
   hostEnv?: Record<string, string | undefined>;
   cwd?: string;
   /** First Ctrl-C: no new runs start. */
@@ -205,6 +208,18 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
 
   const version = await agentVersion(bin.path, { PATH: hostEnv.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir() }, cwd);
   const kill = opts.killSignal ?? new AbortController().signal;
+  const judge = setupJudge({
+    flags: opts.judgeFlags ?? {},
+    hostEnv,
+    suiteSection: cfg.judge,
+    outDir,
+    scriptedServerUrl: server?.url ?? null,
+  });
+  if (judge.config.enabled)
+    opts.onProgress?.({
+      type: 'note',
+      message: 'skipped' in judge.config ? `LLM judge skipped: ${judge.config.skipped}` : `LLM judge on: ${judge.config.model} via ${judge.config.transport}`,
+    });
   const ctx: RunContext = {
     experimentId,
     outDir,
@@ -220,6 +235,8 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     redact,
     timeoutSecOverride: opts.timeoutSec ?? cfg.timeout_sec ?? null,
     keepWorkspaces: opts.keepWorkspaces ?? false,
+    judgeFor: judge.judgeFor,
+    judgeCache: judge.cache,
     signal: kill,
   };
   const startedAt = firstStartedAt ?? new Date().toISOString();

@@ -7,6 +7,7 @@ import { validatorCommand } from './interpreter.js';
 import { normalizeValidatorResult } from './normalize-result.js';
 import { pickValidatorJson } from './pick-json.js';
 import { runProcess } from './run-process.js';
+import type { Launcher } from '../sandbox/types.js';
 import type { ValidationReport, ValidatorOutcome, ValidatorStatus } from './types.js';
 
 export const CONTEXT_FILE = '_test_context.json';
@@ -29,6 +30,8 @@ export interface RunValidatorsOptions {
   signal?: AbortSignal;
   /** Applied to captured output, check messages and raw results. */
   redact?: (s: string) => string;
+  /** Runs each script inside a sandbox (src/sandbox); absent: spawned directly. */
+  launcher?: Launcher | undefined;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -110,11 +113,13 @@ async function runOne(opts: RunValidatorsOptions, script: string, redact: (s: st
   await writeFileAtomic(path.join(ws, CONTEXT_FILE), contextJson(opts.context));
   await rm(path.join(ws, RESULTS_FILE), { force: true });
 
+  const spec = { cmd: cmd.file, args: cmd.args, cwd: ws, env: opts.env };
+  const launched = opts.launcher ? opts.launcher(spec) : spec;
   const run = await runProcess({
-    file: cmd.file,
-    args: cmd.args,
-    cwd: ws,
-    env: opts.env,
+    file: launched.cmd,
+    args: launched.args,
+    cwd: launched.cwd,
+    env: launched.env,
     timeoutMs: Math.round(opts.timeoutSec * 1000),
     signal: opts.signal,
   });

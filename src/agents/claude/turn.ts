@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { killMarked, runProcess, RUN_MARKER_VAR } from '../../util/process.js';
 import { RedactingLineWriter } from '../../util/redacting-writer.js';
+import type { Launcher } from '../../sandbox/types.js';
 import { StreamWatcher } from './watcher.js';
 
 /** How one agent process ended. Each failure mode is distinct and recorded. */
@@ -27,6 +28,8 @@ export interface TurnRequest {
   signal?: AbortSignal | undefined;
   stdout: RedactingLineWriter;
   stderr: RedactingLineWriter;
+  /** Runs the agent inside a sandbox (src/sandbox); absent: spawned directly. */
+  launcher?: Launcher | undefined;
 }
 
 export interface TurnResult {
@@ -57,11 +60,13 @@ export async function runClaudeTurn(r: TurnRequest): Promise<TurnResult> {
   r.stdout.onLine = (line) => watcher.push(line);
   // Every process of this turn carries the marker, so none outlives it.
   const marker = randomUUID();
+  const spec = { cmd: r.bin, args: claudeArgs(r), cwd: r.workspace, env: { ...r.env, [RUN_MARKER_VAR]: marker } };
+  const launched = r.launcher ? r.launcher(spec) : spec;
   const proc = await runProcess({
-    cmd: r.bin,
-    args: claudeArgs(r),
-    cwd: r.workspace,
-    env: { ...r.env, [RUN_MARKER_VAR]: marker },
+    cmd: launched.cmd,
+    args: launched.args,
+    cwd: launched.cwd,
+    env: launched.env,
     timeoutMs: r.timeoutMs,
     signal: r.signal,
     onStdout: (c) => r.stdout.write(c),

@@ -1,3 +1,4 @@
+import { judgeOverlay } from './judge-overlay.js';
 import type { RunReport } from '../../core/report.js';
 import type { Metadata } from '../../store/metadata.js';
 import { taskOrder, treatmentOrder } from '../group.js';
@@ -94,5 +95,6 @@ export function buildComparison(input: ComparisonInput): Comparison {
       flips,
       seed,
     ),
+    judge_overlay: judgeOverlay(analysis, treatments),
   };
 }

@@ -1,3 +1,4 @@
+import { renderJudgeOverlay } from './judge-overlay.js';
 import { cell, f2, int, secs, table, usd } from '../format.js';
 import { passKMarkdown } from '../passk-md.js';
 import { interval, percent, pValue, signed } from './fmt.js';
@@ -275,6 +276,7 @@ export function renderComparisonMarkdown(c: Comparison): string {
     attribution(c.attribution),
     verdict(c),
     paired(c),
-  ];
+    renderJudgeOverlay(c.judge_overlay ?? []),
+  ].filter((x): x is string => x !== null);
   return `${parts.join('\n\n').trimEnd()}\n`;
 }

@@ -1,3 +1,4 @@
+import type { JudgeOverlayRow } from './judge-overlay.js';
 /**
  * The shape of comparison.json (schema `skillbench.comparison.v1`, docs/comparison-schema.md).
  * Plain JSON data: every number the markdown report shows is one of these fields.
@@ -267,4 +268,6 @@ export interface Comparison {
   attribution: AttributionTreatment[];
   verdict: Verdict;
   paired: PairedSection;
+  /** LLM-judge overlay rows; empty when no run was judged. */
+  judge_overlay: JudgeOverlayRow[];
 }

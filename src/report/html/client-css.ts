@@ -9,7 +9,7 @@ export const CLIENT_CSS = String.raw`
 --pass-bg:#12361f;--pass-fg:#7ee2a0;--fail-bg:#4a1418;--fail-fg:#ffa198;--warn-bg:#3d2e00;--warn-fg:#f2cc60;--err-bg:#3b1216;--skill-bg:#0c2d4a;--skill-fg:#a5d6ff;--focus:#ff7bd5;color-scheme:dark}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
-header.top{display:flex;flex-wrap:wrap;gap:12px;align-items:center;justify-content:space-between;padding:10px 20px;border-bottom:1px solid var(--line);background:var(--panel);position:sticky;top:0;z-index:5}
+header.top{display:flex;flex-wrap:wrap;gap:12px;align-items:center;justify-content:space-between;padding:10px 20px;border-bottom:1px solid var(--line);background:var(--panel)}
 header.top h1{font-size:18px;margin:0}
 header.top nav{display:flex;gap:12px;align-items:center}
 main{max-width:1400px;margin:0 auto;padding:12px 20px 60px}
@@ -26,7 +26,8 @@ figure .chart{position:relative;height:280px}
 figcaption{font-weight:600;margin-bottom:6px;display:flex;justify-content:space-between;gap:8px;flex-wrap:wrap}
 table{border-collapse:collapse;width:100%}
 th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
-th{background:var(--panel);position:sticky;top:0}
+th{background:var(--panel)}
+.scroll th{position:sticky;top:0;z-index:1}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 .scroll{overflow:auto;max-height:70vh;border:1px solid var(--line);border-radius:8px}
 tr.run{cursor:pointer}

@@ -117,11 +117,12 @@ function baseName(dir: string): string {
 function sdkState(input: ScoringInput, changeDir: string | null, workflow: WorkflowKind): SdkState {
   if (changeDir === null) return { mode: 'none' };
   const file = `${changeDir}/.comet.yaml`;
-  if (input.workspace.isSymlink(file)) {
-    // A symlinked state file is only SDK state when it would claim to be; we cannot tell safely.
-    return input.workspace.exists(file) ? { mode: 'invalid', reason: 'SDK state is a symlink' } : { mode: 'none' };
-  }
   const text = input.workspace.read(file);
+  if (input.workspace.isSymlink(file)) {
+    // Managed-run state must be a regular file. A link we cannot read (e.g. it leaves the
+    // workspace) or that claims to be SDK state is refused; any other link is plain state.
+    return text === null || text.replace(/\r\n/g, '\n').startsWith(SDK_HEADER) ? { mode: 'invalid', reason: 'SDK state is a symlink' } : { mode: 'none' };
+  }
   if (text === null) {
     return input.workspace.exists(file) ? { mode: 'invalid', reason: 'unreadable SDK checkpoint' } : { mode: 'none' };
   }
@@ -159,7 +160,18 @@ export function isNativeRun(input: ScoringInput, files: readonly string[]): bool
   return files.some((f) => NATIVE_STATE_RE.test(f));
 }
 
+const memo = new WeakMap<ScoringInput, CometContext>();
+
+/** The run's comet context (computed once per scoring input). */
 export function cometContext(input: ScoringInput): CometContext {
+  const hit = memo.get(input);
+  if (hit !== undefined) return hit;
+  const ctx = computeContext(input);
+  memo.set(input, ctx);
+  return ctx;
+}
+
+function computeContext(input: ScoringInput): CometContext {
   const files = input.workspace.list();
   const classic = changeDirs(files, CLASSIC_CHANGES_ROOT);
   const docs = changeDirs(files, DOCS_CHANGES_ROOT);

@@ -96,6 +96,10 @@ async function drive(opts: {
       };
     },
   });
+  // Every turn after the first received exactly one reply, nudge or continue prompt.
+  const continues = rec.turns.filter((t) => t.prompt_source === 'continue').length;
+  expect(rec.deterministic_replies + rec.simulated_replies + rec.nudges + continues).toBe(Math.max(0, rec.actual_turns - 1));
+  expect(rec.turns).toHaveLength(rec.actual_turns);
   return { rec, calls, log };
 }
 
@@ -280,7 +284,8 @@ describe('runInteractionLoop', () => {
     // subject at 0 (left 250), simulator at 100 (150), subject at 200 (50), then 300 >= 250
     expect(calls.subject.map((c) => c.ctx.timeoutMs)).toEqual([250, 50]);
     expect(calls.simulator.map((c) => c.ctx.timeoutMs)).toEqual([150]);
-    expect(rec).toMatchObject({ end_reason: 'timeout', actual_turns: 2 });
+    // the nudge chosen after turn 2 was never delivered
+    expect(rec).toMatchObject({ end_reason: 'timeout', actual_turns: 2, simulated_replies: 1, nudges: 0 });
   });
 
   it('passes no limit when there is no deadline', async () => {

@@ -1,5 +1,6 @@
 import { EvidenceSchema } from '../../../src/core/evidence.js';
 import type { Evidence } from '../../../src/core/evidence.js';
+import { makeMemoryWorkspaceView } from '../../../src/scoring/index.js';
 import type { RubricInput } from '../../../src/scoring/index.js';
 
 /** A schema-valid Evidence with nothing in it, plus overrides. */
@@ -42,11 +43,26 @@ export interface InputOverrides {
   task?: Partial<RubricInput['task']>;
   interaction?: Partial<RubricInput['interaction']>;
   files?: string[];
+  /** An in-memory workspace (path -> text); when set, `files` is ignored and fileExists uses it. */
+  ws?: Record<string, string>;
+  symlinks?: string[];
+  treatment?: string;
 }
 
 /** A RubricInput; `files` are the paths that exist (a glob matches by a simple prefix*suffix rule). */
 export function rubricInput(o: InputOverrides = {}): RubricInput {
   const files = o.files ?? [];
+  if (o.ws !== undefined) {
+    const workspace = makeMemoryWorkspaceView(o.ws, { symlinks: o.symlinks ?? [] });
+    return {
+      evidence: evidence(o.evidence),
+      baseline: { passed: [], failed: [], ...o.baseline },
+      task: { required_skills: [], expected_artifacts: [], require_skill_invocation: false, ...o.task },
+      interaction: { mode: 'none', max_turns: 12, actual_turns: null, ...o.interaction },
+      treatment: o.treatment ?? 'WITH_SKILL',
+      workspace,
+    };
+  }
   return {
     evidence: evidence(o.evidence),
     baseline: { passed: [], failed: [], ...o.baseline },

@@ -180,11 +180,21 @@ describe('custom profiles', () => {
 describe('resolveProfile', () => {
   it('finds built-ins', () => {
     expect(resolveProfile('generic')).toBe(genericProfile);
-    expect(Object.keys(builtinProfiles)).toEqual(['generic']);
+    expect(Object.keys(builtinProfiles)).toEqual(['generic', 'comet-workflow', 'authoring-skill']);
+    expect(resolveProfile('comet-workflow').name).toBe('comet-workflow');
+    expect(resolveProfile('authoring-skill').name).toBe('authoring-skill');
+  });
+
+  it('a suite profile with a built-in name overrides it, and suite names are listed', () => {
+    const mine: RubricProfile = { name: 'generic', dimensions: [], emptyChecks: { score: 0, reason: 'x' } };
+    const extra: RubricProfile = { name: 'extra', dimensions: [], emptyChecks: { score: 0, reason: 'x' } };
+    expect(resolveProfile('generic', { generic: mine, extra })).toBe(mine);
+    expect(resolveProfile('extra', { generic: mine, extra })).toBe(extra);
+    expect(() => resolveProfile('nope', { extra })).toThrow('Profile not found: nope. Available: authoring-skill, comet-workflow, extra, generic');
   });
 
   it.each(['nope', 'toString', '__proto__'])('unknown name %s is an InputError', (name) => {
     expect(() => resolveProfile(name)).toThrow(InputError);
-    expect(() => resolveProfile(name)).toThrow(`Profile not found: ${name}. Available: generic`);
+    expect(() => resolveProfile(name)).toThrow(`Profile not found: ${name}. Available: authoring-skill, comet-workflow, generic`);
   });
 });

@@ -1,0 +1,74 @@
+/**
+ * The simulated user: one fresh, stateless `claude -p` per decision point.
+ * It runs in an empty folder of its own (no Skills, no CLAUDE.md, never the
+ * subject's workspace), with its own config, HOME and tmp dirs, without
+ * `--resume`, without session transcripts on disk, and with the file and shell
+ * tools denied. Its stream goes to its own file, never the subject's.
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import { buildAgentEnv, type AgentEnvInput } from '../agents/claude/env.js';
+import { runClaudeTurn } from '../agents/claude/turn.js';
+import { RedactingLineWriter } from '../util/redacting-writer.js';
+import type { CallContext, Simulate, SimulatorReply } from './loop.js';
+
+export interface SimulatorDirs {
+  /** An empty folder used only as the simulator's cwd; emptied before every call. */
+  cwd: string;
+  home: string;
+  configDir: string;
+  tmpDir: string;
+}
+
+export interface ClaudeSimulatorOptions {
+  bin: string;
+  /** buildAgentEnv inputs except the dirs: host env, the simulator's endpoint and credential, declared vars. */
+  env: Omit<AgentEnvInput, 'home' | 'configDir' | 'tmpDir' | 'model'>;
+  dirs: SimulatorDirs;
+  /** The run's simulator.jsonl. */
+  stdout: RedactingLineWriter;
+  /** Where its stderr goes; discarded when absent. */
+  stderr?: RedactingLineWriter | undefined;
+  /** `--simulator-model`; default: the endpoint's default model. */
+  model?: string | undefined;
+  /** Limit for one simulator call; the loop's remaining time caps it further. */
+  timeoutMs: number;
+}
+
+/** Tools the simulator may not use (the `permissions.deny` setting holds even with skipped permissions). */
+export const SIMULATOR_DENIED_TOOLS = ['Bash', 'Edit', 'Write', 'Read', 'Glob', 'Grep', 'NotebookEdit', 'Skill', 'Agent', 'WebFetch', 'WebSearch'];
+
+export function simulatorExtraArgs(): string[] {
+  return ['--no-session-persistence', '--settings', JSON.stringify({ permissions: { deny: SIMULATOR_DENIED_TOOLS } })];
+}
+
+export function makeClaudeSimulator(opts: ClaudeSimulatorOptions): Simulate {
+  const env = buildAgentEnv({
+    ...opts.env,
+    home: opts.dirs.home,
+    configDir: opts.dirs.configDir,
+    tmpDir: opts.dirs.tmpDir,
+    model: opts.model,
+  });
+  return async (input: string, _turn: number, ctx: CallContext): Promise<SimulatorReply> => {
+    await rm(opts.dirs.cwd, { recursive: true, force: true });
+    for (const d of [opts.dirs.cwd, opts.dirs.home, opts.dirs.configDir, opts.dirs.tmpDir]) await mkdir(d, { recursive: true });
+    const sink = opts.stderr ?? new RedactingLineWriter('/dev/null', (s) => s);
+    try {
+      const r = await runClaudeTurn({
+        bin: opts.bin,
+        workspace: opts.dirs.cwd,
+        prompt: input,
+        env,
+        model: opts.model,
+        extraArgs: simulatorExtraArgs(),
+        timeoutMs: Math.min(opts.timeoutMs, ctx.timeoutMs ?? opts.timeoutMs),
+        signal: ctx.signal,
+        stdout: opts.stdout,
+        stderr: sink,
+      });
+      return { text: r.result_text, session_id: r.session_id, outcome: r.outcome, detail: r.detail };
+    } finally {
+      if (!opts.stderr) await sink.close();
+    }
+  };
+}

@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { isActiveJudge, JudgeCache, resolveJudgeConfig, type JudgeConfig } from '../judge/index.js';
+import { runBaseUrl } from '../model/index.js';
+
+export interface JudgeFlags {
+  judge?: boolean | undefined;
+  judgeModel?: string | undefined;
+  judgeBaseUrl?: string | undefined;
+  judgeSamples?: number | undefined;
+}
+
+export interface JudgeSetup {
+  /** The judge settings for one run (per-run endpoint when the scripted model serves it). */
+  judgeFor: (run: { task: string; treatment: string; rep: number }) => JudgeConfig;
+  cache: JudgeCache | null;
+  config: JudgeConfig;
+}
+
+/**
+ * Resolve the judge once for an experiment. With a scripted model server and no
+ * judge endpoint of the user's own, the scripted server plays the judge (role
+ * `judge`), each run through its own base URL.
+ */
+export function setupJudge(opts: {
+  flags: JudgeFlags;
+  hostEnv: Record<string, string | undefined>;
+  suiteSection: unknown;
+  outDir: string;
+  scriptedServerUrl: string | null;
+}): JudgeSetup {
+  const scripted = opts.scriptedServerUrl !== null && !opts.hostEnv.BENCH_JUDGE_BASE_URL && !opts.flags.judgeBaseUrl;
+  const env = scripted
+    ? { ...opts.hostEnv, BENCH_JUDGE_BASE_URL: opts.scriptedServerUrl ?? '', BENCH_JUDGE_API_KEY: 'sk-skillbench-scripted' }
+    : opts.hostEnv;
+  const config = resolveJudgeConfig({
+    env,
+    cli: opts.flags,
+    suite: opts.suiteSection,
+    suiteFile: 'skillbench.yaml',
+  });
+  const cache = config.enabled ? new JudgeCache(path.join(opts.outDir, 'judge-cache')) : null;
+  const url = opts.scriptedServerUrl;
+  const judgeFor = (run: { task: string; treatment: string; rep: number }): JudgeConfig =>
+    scripted && url && isActiveJudge(config) ? { ...config, baseUrl: runBaseUrl(url, { ...run, role: 'judge' }) } : config;
+  return { judgeFor, cache, config };
+}

@@ -1,0 +1,69 @@
+/** Argument building for the bubblewrap sandbox. Pure. */
+import path from 'node:path';
+import { isUnder } from './path-map.js';
+import type { LaunchSpec, NetworkPolicy, RunDirsLike } from './types.js';
+
+/** Host folders hidden behind an empty tmpfs (besides the results folder). */
+export const HIDDEN_HOST_DIRS = ['/tmp', '/root', '/home', '/var/tmp', '/run/user'];
+/** Hidden folders that stay writable (a private, empty scratch space). */
+export const SCRATCH_DIRS = ['/tmp', '/var/tmp'];
+
+export interface BwrapLayout {
+  runDirs: RunDirsLike;
+  resultsDir: string;
+  network: NetworkPolicy;
+  /** Host paths re-exposed read-only after hiding (e.g. the agent binary's folder when it lives under /root). */
+  exposeReadOnly: string[];
+  /** Folders that exist on this host (a tmpfs can only hide a folder that exists or can be created). */
+  existing: (p: string) => boolean;
+}
+
+/**
+ * The folders to hide: the fixed list, the results folder and the folder holding the run dirs
+ * (other runs' workspaces live beside this one), dropping any inside another one.
+ */
+export function hiddenDirs(resultsDir: string, runRoot: string): string[] {
+  const parent = path.dirname(path.resolve(runRoot));
+  const all = [...HIDDEN_HOST_DIRS, path.resolve(resultsDir), ...(parent === '/' ? [] : [parent])];
+  const unique = [...new Set(all)];
+  return unique.filter((d) => !unique.some((o) => o !== d && isUnder(d, o)));
+}
+
+/**
+ * `bwrap` arguments before the command: host root read-only, a private /dev, /proc and pid
+ * namespace, the hidden folders behind tmpfs, then the run's own dirs bound writable (the only
+ * writable places), the read-only exposures, and the network policy.
+ */
+export function bwrapArgs(l: BwrapLayout): string[] {
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  const hidden = hiddenDirs(l.resultsDir, l.runDirs.root).filter((d) => l.existing(d));
+  for (const d of hidden) args.push('--tmpfs', d);
+  for (const p of l.exposeReadOnly) args.push('--ro-bind-try', p, p);
+  // The run root holds the workspace, home, config and tmp dirs (and the validators' HOME made later).
+  args.push('--bind', l.runDirs.root, l.runDirs.root);
+  for (const w of [l.runDirs.workspace, l.runDirs.home, l.runDirs.config, l.runDirs.tmp]) {
+    if (!isUnder(w, l.runDirs.root)) args.push('--bind', w, w);
+  }
+  // Hidden folders are empty and read-only (writing there fails), except the private scratch dirs.
+  for (const d of hidden) if (!SCRATCH_DIRS.includes(d)) args.push('--remount-ro', d);
+  args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--new-session');
+  if (l.network === 'none') args.push('--unshare-net');
+  return args;
+}
+
+/** Commands that live under a hidden folder run by name (found on PATH inside). */
+export function bwrapCommand(cmd: string, l: Pick<BwrapLayout, 'resultsDir' | 'exposeReadOnly' | 'runDirs'>): string {
+  if (!path.isAbsolute(cmd)) return cmd;
+  if (l.exposeReadOnly.some((e) => isUnder(cmd, e)) || isUnder(cmd, l.runDirs.root)) return cmd;
+  return hiddenDirs(l.resultsDir, l.runDirs.root).some((d) => isUnder(cmd, d)) ? path.basename(cmd) : cmd;
+}
+
+/** The host spec that runs `spec` inside bwrap; env and cwd are unchanged (the same paths exist inside). */
+export function bwrapSpec(spec: LaunchSpec, l: BwrapLayout & { bwrapBin: string }): LaunchSpec {
+  return {
+    cmd: l.bwrapBin,
+    args: [...bwrapArgs(l), '--chdir', spec.cwd, '--', bwrapCommand(spec.cmd, l), ...spec.args],
+    cwd: spec.cwd,
+    env: spec.env,
+  };
+}

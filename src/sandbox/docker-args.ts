@@ -1,0 +1,107 @@
+/** Argument building for the docker sandbox. Pure. */
+import path from 'node:path';
+import { mapEnvValues, mapPath, type PathMapping } from './path-map.js';
+import type { LaunchSpec, NetworkPolicy, RunDirsLike, SandboxLimits } from './types.js';
+
+/** Where things live inside the container. */
+export const IN_WORKSPACE = '/workspace';
+export const IN_RUN_ROOT = '/skillbench/run';
+export const IN_AGENT_DIR = '/opt/skillbench/agent';
+export const IN_BIN_DIR = '/opt/skillbench/bin';
+export const IN_NODE = `${IN_BIN_DIR}/node`;
+export const CONTAINER_PATH = `${IN_BIN_DIR}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`;
+
+export interface DockerLayout {
+  runDirs: RunDirsLike;
+  /** The agent binary as given, and its resolved real path (its folder is mounted read-only). */
+  agentBin: string;
+  agentBinReal: string;
+  /** The host node binary (validators in .js) as given and resolved. */
+  nodeBin: string;
+  nodeBinReal: string;
+}
+
+/** Host run dirs -> container paths: the workspace at /workspace, the rest of the run root under /skillbench/run. */
+export function dockerPathMappings(l: DockerLayout): PathMapping[] {
+  return [
+    { host: l.runDirs.workspace, inside: IN_WORKSPACE },
+    { host: l.runDirs.root, inside: IN_RUN_ROOT },
+  ];
+}
+
+export function agentInside(l: DockerLayout): string {
+  return path.posix.join(IN_AGENT_DIR, path.basename(l.agentBinReal));
+}
+
+/** Docker container names: [a-zA-Z0-9][a-zA-Z0-9_.-]*. */
+export function containerName(runName: string, rand: string): string {
+  const safe = runName.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[^A-Za-z0-9]+/, '').slice(0, 80);
+  return `skillbench-${safe || 'run'}-${rand}`;
+}
+
+export interface DockerRunInput {
+  name: string;
+  image: string;
+  layout: DockerLayout;
+  limits: SandboxLimits;
+  network: NetworkPolicy;
+  /** Host uid:gid when not root (files in the workspace stay the user's); null for root. */
+  user: string | null;
+}
+
+/** `docker run -d ...` for the per-run container that idles until commands are exec'd into it. */
+export function dockerRunArgs(i: DockerRunInput): string[] {
+  const l = i.layout;
+  const args = ['run', '-d', '--name', i.name, '--label', 'skillbench=1', '--init'];
+  args.push('--network', i.network === 'host' ? 'host' : 'none');
+  if (i.limits.cpus !== null) args.push('--cpus', String(i.limits.cpus));
+  if (i.limits.memory !== null) args.push('--memory', i.limits.memory, '--memory-swap', i.limits.memory);
+  if (i.limits.pids !== null) args.push('--pids-limit', String(i.limits.pids));
+  if (i.user !== null) args.push('--user', i.user);
+  args.push('-v', `${l.runDirs.root}:${IN_RUN_ROOT}`);
+  args.push('-v', `${l.runDirs.workspace}:${IN_WORKSPACE}`);
+  args.push('-v', `${path.dirname(l.agentBinReal)}:${IN_AGENT_DIR}:ro`);
+  args.push('-v', `${l.nodeBinReal}:${IN_NODE}:ro`);
+  args.push('-w', IN_WORKSPACE, '--entrypoint', 'sleep', i.image, 'infinity');
+  return args;
+}
+
+/**
+ * The command inside the container for a host command: the agent binary and this node map to
+ * their mounts; other absolute commands outside the standard system folders run by name (found
+ * on the container's PATH); run-dir paths map to their mounts.
+ */
+export function commandInside(cmd: string, l: DockerLayout, mappings: readonly PathMapping[]): string {
+  if (cmd === l.agentBin || cmd === l.agentBinReal) return agentInside(l);
+  if (cmd === l.nodeBin || cmd === l.nodeBinReal) return IN_NODE;
+  if (!path.isAbsolute(cmd)) return cmd;
+  const mapped = mapPath(cmd, mappings);
+  if (mapped !== cmd) return mapped;
+  if (/^\/(usr\/)?s?bin\//.test(cmd)) return cmd;
+  return path.basename(cmd);
+}
+
+/**
+ * `docker exec -i -w <dir> -e NAME ... <container> cmd args` for one host command. Every variable is
+ * passed by name (`-e NAME`): its value travels in the docker client's own environment, never on
+ * the command line nor in a file. PATH is the container's own. Returns the spec to spawn on the host.
+ */
+export function dockerExecSpec(spec: LaunchSpec, o: { dockerBin: string; container: string; layout: DockerLayout; hostEnv: Record<string, string> }): LaunchSpec {
+  const mappings = dockerPathMappings(o.layout);
+  const inner = mapEnvValues(spec.env, mappings);
+  inner.PATH = CONTAINER_PATH;
+  const names = Object.keys(inner).sort();
+  const args = ['exec', '-i', '-w', mapPath(spec.cwd, mappings)];
+  for (const n of names) args.push('-e', n);
+  args.push(o.container, commandInside(spec.cmd, o.layout, mappings), ...spec.args.map((a) => mapPath(a, mappings)));
+  // The docker client's environment: what it needs itself, then the values it forwards by name.
+  const env: Record<string, string> = {};
+  for (const k of ['DOCKER_HOST', 'DOCKER_CONFIG', 'DOCKER_CONTEXT', 'DOCKER_TLS_VERIFY', 'DOCKER_CERT_PATH']) {
+    const v = o.hostEnv[k];
+    if (v !== undefined) env[k] = v;
+  }
+  Object.assign(env, inner);
+  // PATH is set inside by value, but `-e PATH` takes it from here: keep the container's PATH.
+  env.PATH = CONTAINER_PATH;
+  return { cmd: o.dockerBin, args, cwd: spec.cwd, env };
+}

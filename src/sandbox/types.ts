@@ -1,0 +1,107 @@
+import { z } from 'zod';
+
+/** One process to start: what the harness would spawn without a sandbox. */
+export interface LaunchSpec {
+  cmd: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+}
+
+/**
+ * Turns a host command into the command that runs it inside a sandbox. Pure and synchronous:
+ * the sandbox is already started. The identity launcher is `local`.
+ */
+export type Launcher = (spec: LaunchSpec) => LaunchSpec;
+
+export const SANDBOX_KINDS = ['local', 'bwrap', 'docker'] as const;
+export type SandboxKind = (typeof SANDBOX_KINDS)[number];
+export type SandboxChoice = SandboxKind | 'auto';
+
+/** `host`: the run shares the host's network (it reaches the loopback model endpoint); `none`: no network at all. */
+export type NetworkPolicy = 'host' | 'none';
+
+export const SandboxLimitsSchema = z.object({
+  cpus: z.number().nullable(),
+  memory: z.string().nullable(),
+  pids: z.number().int().nullable(),
+});
+export type SandboxLimits = z.infer<typeof SandboxLimitsSchema>;
+
+/** What the report records about a run's isolation (`report.sandbox`). */
+export const SandboxRecordSchema = z.object({
+  kind: z.enum(SANDBOX_KINDS),
+  /** Why this kind was used (the `auto` reason, or "requested"). */
+  why: z.string(),
+  /** docker: the immutable image id (`sha256:<64 hex>`); otherwise null. */
+  image_id: z.string().nullable(),
+  /** docker: the image tag that was run; otherwise null. */
+  image_tag: z.string().nullable(),
+  /** `claude --version` run inside the sandbox (bwrap, docker); null for local. */
+  agent_version_inside: z.string().nullable(),
+  /** Resource limits applied (docker only); null when none are enforced. */
+  limits: SandboxLimitsSchema.nullable(),
+  network_policy: z.string(),
+  protects: z.array(z.string()),
+  does_not_protect: z.array(z.string()),
+  /** Out-of-memory kills seen in the sandbox by the end of the run (docker: the cgroup counter); null when unknown. */
+  oom_kills: z.number().int().nullable(),
+});
+export type SandboxRecord = z.infer<typeof SandboxRecordSchema>;
+
+export interface RunDirsLike {
+  root: string;
+  workspace: string;
+  home: string;
+  config: string;
+  tmp: string;
+}
+
+export interface SandboxTask {
+  /** The task's environment/ folder (a Dockerfile there is built for docker); null when none. */
+  environmentDir: string | null;
+  cpus?: number | undefined;
+  /** Docker syntax: `256m`, `1g`. */
+  memory?: string | undefined;
+  pids?: number | undefined;
+}
+
+export interface SandboxOptions {
+  runDirs: RunDirsLike;
+  task: SandboxTask;
+  /** The agent binary on the host (the one `runClaudeTurn` is given). */
+  agentBin: string;
+  /** The results folder (hidden from bwrap; never mounted into docker). */
+  resultsDir: string;
+  /** The model endpoint base URL the agent uses (recorded; must be reachable under the network policy). */
+  modelEndpoint?: string | undefined;
+  /** Default `host` (the scripted model server listens on host loopback). */
+  network?: NetworkPolicy | undefined;
+  /** Used in the docker image tag; `agentBin --version` is run on the host when absent. */
+  agentVersion?: string | undefined;
+  /** Why this kind was chosen (copied to the record). */
+  why?: string | undefined;
+  /** docker: a unique part of the container name (the run id); sanitised. */
+  runName?: string | undefined;
+  /** Extra host paths made visible read-only inside bwrap even when under a hidden folder. */
+  exposeReadOnly?: string[] | undefined;
+  /** docker: base image used when the task has no Dockerfile. Default `skillbench-base:bookworm`. */
+  baseImage?: string | undefined;
+  /** Build / start / inspect commands are cancelled with this signal. */
+  signal?: AbortSignal | undefined;
+}
+
+export interface Sandbox {
+  kind: SandboxKind;
+  /** Complete after start(); `oom_kills` is refreshed by stop(). */
+  record: SandboxRecord;
+  launcher: Launcher;
+  /** docker: build/reuse the image, start the container, record image id and agent version inside. */
+  start(): Promise<void>;
+  /** Idempotent; removes the container (docker). Never throws. */
+  stop(): Promise<void>;
+  /** OOM kills so far (docker: read from the container's cgroup); null when unknown. */
+  oomKills(): Promise<number | null>;
+}
+
+export const DEFAULT_BASE_IMAGE = 'skillbench-base:bookworm';

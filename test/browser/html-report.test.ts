@@ -1,0 +1,162 @@
+/**
+ * summary.html of the demo's results folder in headless Chromium (from disk, file://), and
+ * the `view` server. Builds the results with the BUILT CLI (`npm run build` first).
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeHtmlReports } from '../../src/report/html/write.js';
+import { serveResults, type ServedResults } from '../../src/viewer/server.js';
+import { makeSandbox, REPO_ROOT, runCli, type Sandbox } from '../helpers/cli.js';
+import { launchChromium } from './chromium.js';
+
+const SHOTS = path.join(REPO_ROOT, 'test-output');
+let sb: Sandbox;
+let out: string;
+let files: string[];
+let ctx: BrowserContext;
+let page: Page;
+const pageErrors: string[] = [];
+
+/** Does the canvas have any non-transparent pixel? */
+function canvasPainted(p: Page, id: string): Promise<unknown> {
+  // A string expression: the test code is compiled without the DOM library.
+  return p.evaluate(`(() => {
+    const c = document.getElementById(${JSON.stringify(id)});
+    if (!(c instanceof HTMLCanvasElement) || c.width === 0 || c.height === 0) return false;
+    const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    for (let i = 3; i < px.length; i += 4) if (px[i] > 0) return true;
+    return false;
+  })()`);
+}
+
+beforeAll(async () => {
+  sb = await makeSandbox('html');
+  out = sb.dir('results');
+  const demo = path.join(REPO_ROOT, 'examples', 'demo-suite');
+  const env = sb.env({ IS_SANDBOX: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1' });
+  const res = await runCli(
+    ['run', demo, '--model-script', path.join(demo, 'model-script.yaml'), '--count', '2', '--out', out, '--exit-zero', '--env', 'CLAUDE_CODE_MAX_RETRIES=0'],
+    { env },
+  );
+  if (res.code !== 0) throw new Error(`demo run failed (${res.code}): ${res.stderr}`);
+  files = await writeHtmlReports(out);
+  await mkdir(SHOTS, { recursive: true });
+  ctx = await launchChromium();
+  page = await ctx.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+}, 600_000);
+
+afterAll(async () => {
+  await ctx?.close();
+  await sb?.remove();
+});
+
+describe('summary.html from disk', () => {
+  it('writes summary.html and comparison_report.html', () => {
+    expect(files.map((f) => path.basename(f))).toEqual(['summary.html', 'comparison_report.html']);
+  });
+
+  it('is self-contained: no external scripts, styles or fetches', async () => {
+    const html = await readFile(path.join(out, 'summary.html'), 'utf8');
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=|https?:\/\/[^"'\s]*\.(js|css)\b/);
+  });
+
+  it('renders the charts and the outcome matrix', async () => {
+    await page.goto(`file://${path.join(out, 'summary.html')}`);
+    await page.waitForSelector('html[data-ready]');
+    for (const id of ['chart-passk', 'chart-rubric', 'chart-frontier', 'chart-quality']) expect(await canvasPainted(page, id), id).toBe(true);
+    const cell = (task: string, t: string) => page.locator(`#outcome-matrix td[data-task="${task}"][data-treatment="${t}"]`).getAttribute('data-cn');
+    expect(await cell('add-function', 'CONTROL')).toBe('2/2');
+    expect(await cell('hello-file', 'CONTROL')).toBe('0/2');
+    expect(await cell('changelog-entry', 'CONTROL')).toBe('0/2');
+    expect(await cell('hello-file', 'WITH_SKILL')).toBe('2/2');
+    expect(await page.locator('#outcome-matrix td.cell').count()).toBe(6);
+    // colour is never the only carrier: the symbol is in the text
+    expect(await page.locator('#outcome-matrix td[data-task="hello-file"][data-treatment="CONTROL"] .cn').textContent()).toContain('\u2717');
+    await page.screenshot({ path: path.join(SHOTS, 'html-summary.png'), fullPage: true });
+  });
+
+  it('opens a failed run from the keyboard and shows its failed check and a tool call output', async () => {
+    const row = page.locator('tr.run[data-run="hello-file-CONTROL-r1"]');
+    await row.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#run-page h2');
+    const failed = await page.locator('#run-page ul.checks li.fail').first().textContent();
+    expect(failed).toContain('hello_exact');
+    const tool = page.locator('#timeline details.tool').first();
+    await tool.locator('summary').click();
+    expect(await tool.locator('pre.tool-output').textContent()).toMatch(/File created successfully|hello/);
+    await page.screenshot({ path: path.join(SHOTS, 'html-run.png'), fullPage: true });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#runs-table');
+  });
+
+  it('switches to the dark theme and works at 1280px without horizontal scrolling', async () => {
+    await page.click('#theme-toggle'); // auto -> dark
+    expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
+    const bg = await page.evaluate('getComputedStyle(document.body).backgroundColor');
+    expect(bg).toBe('rgb(13, 17, 23)');
+    expect(await canvasPainted(page, 'chart-passk')).toBe(true);
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await page.screenshot({ path: path.join(SHOTS, 'html-summary-dark.png'), fullPage: false });
+  });
+
+  it('comparison_report.html shows the verdict', async () => {
+    await page.goto(`file://${path.join(out, 'comparison_report.html')}`);
+    await page.waitForSelector('#verdict');
+    expect(await page.locator('#verdict').textContent()).toMatch(/WITH_SKILL/);
+    expect(await canvasPainted(page, 'chart-rubric')).toBe(true);
+  });
+
+  it('had no script errors', () => expect(pageErrors).toEqual([]));
+});
+
+describe('skillbench view server', () => {
+  let srv: ServedResults;
+  beforeAll(async () => {
+    srv = await serveResults(out, { pollMs: 200 });
+  });
+  afterAll(async () => {
+    await srv?.close();
+  });
+
+  it('serves the summary and loads a run page lazily from /api/runs/<id>', async () => {
+    const p = await ctx.newPage();
+    const apiCalls: string[] = [];
+    p.on('request', (r) => {
+      if (r.url().includes('/api/runs/')) apiCalls.push(r.url());
+    });
+    await p.goto(srv.url);
+    await p.waitForSelector('html[data-ready]');
+    expect(await canvasPainted(p, 'chart-passk')).toBe(true);
+    await p.locator('tr.run[data-run="changelog-entry-CONTROL-r1"] a').click();
+    await p.waitForSelector('#timeline');
+    expect(await p.locator('#run-page ul.checks li.fail').first().textContent()).toContain('entry_present');
+    expect(apiCalls.some((u) => u.endsWith('/api/runs/changelog-entry-CONTROL-r1'))).toBe(true);
+    const btn = p.locator('#run-page .files button').first();
+    await btn.click();
+    await p.waitForSelector('#file-view pre');
+    await p.close();
+  });
+
+  it('refuses path escapes and unknown runs', async () => {
+    const get = (u: string) => fetch(new URL(u, srv.url)).then((r) => r.status);
+    expect(await get('/api/runs/hello-file-CONTROL-r1/files/..%2F..%2F..%2Fmetadata.json')).toBe(400);
+    expect(await get('/api/runs/..%2Fx')).toBe(400);
+    expect(await get('/api/runs/no-such-run')).toBe(404);
+    expect(await get('/api/summary')).toBe(200);
+  });
+
+  it('tells a watching page when the folder changes (live refresh)', async () => {
+    const p = await ctx.newPage();
+    await p.goto(srv.url);
+    await p.waitForSelector('html[data-ready]');
+    const refreshed = p.waitForSelector('html[data-refreshed]', { timeout: 30_000 });
+    const meta = path.join(out, 'metadata.json');
+    await writeFile(meta, `${(await readFile(meta, 'utf8')).trimEnd()}\n\n`);
+    await refreshed;
+    await p.close();
+  });
+});
