@@ -13,3 +13,8 @@ export { EvidenceSchema, type Evidence } from './core/evidence.js';
 export { buildComparison, renderComparisonMarkdown, writeComparison, type Comparison } from './report/comparison/index.js';
 export { rescoreResults, type RescoreOptions, type RescoreResult } from './runner/rescore.js';
 export { evaluateRun } from './runner/evaluate.js';
+export { runDoctor, renderDoctor } from './doctor/index.js';
+export { createSandbox, chooseSandbox, probeSandboxes, type Sandbox, type SandboxChoice } from './sandbox/index.js';
+export { writeCiOutputs, type CiOptions, type CiResult } from './runner/ci-outputs.js';
+export { writeHtmlReports } from './report/html/write.js';
+export { serveResults } from './viewer/server.js';

@@ -6,6 +6,11 @@ import {
   runSuite,
   serveModel,
   SKILLBENCH_VERSION,
+  renderDoctor,
+  runDoctor,
+  serveResults,
+  writeCiOutputs,
+  writeHtmlReports,
   writeComparison,
   writeExperimentReports,
 } from '../index.js';
@@ -60,6 +65,41 @@ interface RunFlags {
   judgeModel?: string;
   judgeBaseUrl?: string;
   judgeSamples?: number;
+  interactionMode?: string;
+  maxTurns?: number;
+  simulatorPrompt?: string;
+  simulatorModel?: string;
+  sandbox?: 'local' | 'bwrap' | 'docker' | 'auto';
+  html?: boolean;
+  junit?: string;
+  failUnder?: string[];
+}
+
+interface CiFlags {
+  html?: boolean;
+  junit?: string;
+  failUnder?: string[];
+}
+
+function withCiOptions(cmd: Command, junit = true): Command {
+  cmd.option('--html', 'write summary.html and comparison_report.html (the default)').option('--no-html', 'no HTML reports');
+  if (junit)
+    cmd
+      .option('--junit <file>', 'write JUnit XML: one testcase per run')
+      .option('--fail-under <metric=min>', 'exit 1 below a threshold, e.g. pass@1=0.8, weighted_score=0.7, WITH_SKILL:pass_rate=0.9 (repeatable)', collect);
+  return cmd;
+}
+
+/** JUnit, thresholds and the GitHub step summary; returns 1 when a threshold failed. */
+async function ciOutputs(dir: string, f: CiFlags): Promise<number> {
+  const ci = await writeCiOutputs(dir, { junit: f.junit, failUnder: f.failUnder });
+  for (const file of ci.files) process.stdout.write(`  ${file}\n`);
+  if (ci.thresholds) {
+    for (const fail of ci.thresholds.failures) process.stderr.write(`threshold failed: ${fail}\n`);
+    process.stdout.write(`${ci.thresholds.line}\n`);
+    return ci.thresholds.ok ? 0 : 1;
+  }
+  return 0;
 }
 
 function judgeFlags(f: { judge?: boolean; judgeModel?: string; judgeBaseUrl?: string; judgeSamples?: number }) {
@@ -76,8 +116,8 @@ async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .showHelpAfterError();
 
-  program
-    .command('run')
+  withCiOptions(program
+    .command('run'))
     .description('Run a suite: tasks × treatments × repetitions, each in its own workspace, then write the reports.')
     .argument('<suite>', 'suite folder (with tasks/), or a single task folder')
     .option('--task <list>', 'tasks to run: comma-separated names, * as a wildcard')
@@ -96,6 +136,14 @@ async function main(argv: string[]): Promise<number> {
     .option('--keep-workspaces', 'keep each run\'s temporary workspace for debugging')
     .option('--ks <list>', 'k values for pass@k / pass^k, e.g. 1,2,5', parseKs)
     .option('--exit-zero', 'exit 0 even when some runs fail (bad input still exits 2)')
+    .option('--sandbox <kind>', 'isolation: local (default), bwrap, docker, or auto', (v) => {
+      if (!['local', 'bwrap', 'docker', 'auto'].includes(v)) throw new InvalidArgumentError('--sandbox must be local, bwrap, docker or auto');
+      return v as 'local' | 'bwrap' | 'docker' | 'auto';
+    })
+    .option('--interaction-mode <mode>', 'none (single turn) or auto_user (the subject plus a simulated user)')
+    .option('--max-turns <n>', 'subject turns at most in auto_user mode', intArg('--max-turns'))
+    .option('--simulator-prompt <text>', "the simulated user's instructions (overrides the task's and the profile's)")
+    .option('--simulator-model <id>', 'model for the simulated user (endpoint: SKILLBENCH_SIMULATOR_BASE_URL, default the subject\'s)')
     .option('--judge', 'add the LLM judge overlay (also BENCH_LLM_JUDGE=1 or a judge section in skillbench.yaml)')
     .option('--no-judge', 'no LLM judge, whatever the environment or suite says')
     .option('--judge-model <id>', 'the judge model (BENCH_JUDGE_MODEL)')
@@ -134,6 +182,10 @@ async function main(argv: string[]): Promise<number> {
           keepWorkspaces: f.keepWorkspaces,
           ks: f.ks,
           judgeFlags: judgeFlags(f),
+          interaction: { mode: f.interactionMode, maxTurns: f.maxTurns, simulatorPrompt: f.simulatorPrompt },
+          simulatorModel: f.simulatorModel,
+          sandbox: f.sandbox,
+          html: f.html,
           stopSignal: stop.signal,
           killSignal: kill.signal,
           onWarning: (w) => process.stderr.write(`warning: ${w.file}${w.field ? `: ${w.field}` : ''}: ${w.message}\n`),
@@ -146,23 +198,26 @@ async function main(argv: string[]): Promise<number> {
             `\nResults: ${res.outDir}\n${res.files.map((f) => `  ${f}`).join('\n')}\n`,
         );
         exitCode = passed === res.planned.length || f.exitZero ? 0 : 1;
+        const ci = await ciOutputs(res.outDir, f);
+        if (ci !== 0) exitCode = ci;
       } finally {
         process.off('SIGINT', onSigint);
       }
     });
 
-  program
+  withCiOptions(program
     .command('report')
     .description('Render the reports of a results folder again from its stored runs, without running anything.')
     .argument('<dir>', 'results folder')
-    .option('--ks <list>', 'k values for pass@k / pass^k', parseKs)
-    .action(async (dir: string, f: { ks?: number[] }) => {
-      const files = await writeExperimentReports(dir, { ks: f.ks });
+    .option('--ks <list>', 'k values for pass@k / pass^k', parseKs))
+    .action(async (dir: string, f: { ks?: number[] } & CiFlags) => {
+      const files = await writeExperimentReports(dir, { ks: f.ks, html: f.html });
       process.stdout.write(`${files.join('\n')}\n`);
+      exitCode = await ciOutputs(dir, f);
     });
 
-  program
-    .command('compare')
+  withCiOptions(program
+    .command('compare'), false)
     .description('Write comparison_report.md and comparison.json for a results folder, from its stored runs.')
     .argument('<dir>', 'results folder')
     .option('--candidate <treatment>', 'the treatment under test (default: the first that is not CONTROL)')
@@ -170,13 +225,14 @@ async function main(argv: string[]): Promise<number> {
     .option('--control <treatment>', 'the no-skill context (default: CONTROL)')
     .option('--ks <list>', 'k values for pass@k / pass^k', parseKs)
     .option('--out <file>', 'markdown file to write (default DIR/comparison_report.md; the JSON goes beside it)')
-    .action(async (dir: string, f: { candidate?: string; baseline?: string; control?: string; ks?: number[]; out?: string }) => {
+    .action(async (dir: string, f: { candidate?: string; baseline?: string; control?: string; ks?: number[]; out?: string; html?: boolean }) => {
       const files = await writeComparison(dir, f);
+      if (f.html !== false) files.push(...(await writeHtmlReports(dir)));
       process.stdout.write(`${files.join('\n')}\n`);
     });
 
-  program
-    .command('rescore')
+  withCiOptions(program
+    .command('rescore'))
     .description('Recompute validators\' interpretation, rubric scores, sample quality, attribution and every report from stored runs, without running an agent.')
     .argument('<dir>', 'results folder')
     .option('--profile <name>', 'score every run with this profile')
@@ -187,11 +243,42 @@ async function main(argv: string[]): Promise<number> {
     .option('--judge-base-url <url>', 'the judge endpoint (BENCH_JUDGE_BASE_URL)')
     .option('--judge-samples <n>', 'ask the judge N times', intArg('--judge-samples'))
     .option('--model-script <file>', 'serve the judge from this model script')
-    .action(async (dir: string, f: { profile?: string; ks?: number[]; judge?: boolean; judgeModel?: string; judgeBaseUrl?: string; judgeSamples?: number; modelScript?: string }) => {
-      const res = await rescoreResults(dir, { profile: f.profile, ks: f.ks, judgeFlags: judgeFlags(f), modelScript: f.modelScript });
+    .action(async (dir: string, f: { profile?: string; ks?: number[]; judge?: boolean; judgeModel?: string; judgeBaseUrl?: string; judgeSamples?: number; modelScript?: string } & CiFlags) => {
+      const res = await rescoreResults(dir, { profile: f.profile, ks: f.ks, judgeFlags: judgeFlags(f), modelScript: f.modelScript, html: f.html });
       process.stdout.write(
         `${res.reports.length} runs re-scored, ${res.changed.length} changed\n${res.files.map((x) => `  ${x}`).join('\n')}\n`,
       );
+      exitCode = await ciOutputs(dir, f);
+    });
+
+  program
+    .command('view')
+    .description('Serve a results folder on 127.0.0.1 (summary, comparison, run pages; refreshes while a run is in progress).')
+    .argument('<dir>', 'results folder')
+    .option('--port <n>', 'port (default: a free one)', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('--port must be a whole number from 0 to 65535');
+      return n;
+    })
+    .action(async (dir: string, f: { port?: number }) => {
+      const server = await serveResults(dir, { port: f.port });
+      process.stdout.write(`${server.url}\n`);
+      await new Promise<void>((resolve) => {
+        const stopNow = (): void => void server.close().then(resolve);
+        process.once('SIGINT', stopNow);
+        process.once('SIGTERM', stopNow);
+      });
+    });
+
+  program
+    .command('doctor')
+    .description('Check what skillbench needs on this machine (claude, Docker, bubblewrap, browser, model endpoint) and how to fix each gap.')
+    .option('--agent-bin <path>', 'the claude binary to check')
+    .option('--model-script <file>', 'a model script to check')
+    .action(async (f: { agentBin?: string; modelScript?: string }) => {
+      const report = await runDoctor({ agentBin: f.agentBin, modelScript: f.modelScript });
+      process.stdout.write(renderDoctor(report));
+      exitCode = report.checks.some((c) => c.status === 'fail') ? 1 : 0;
     });
 
   const model = program.command('model').description('The scripted model server.');

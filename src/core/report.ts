@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { JudgeBlockSchema } from './judge.js';
+import { SandboxRecordSchema } from './sandbox.js';
 
 export const REPORT_SCHEMA = 'skillbench.report.v1';
 
@@ -112,6 +113,8 @@ export const RunReportSchema = z.object({
   /** The LLM judge's overlay (null when the judge is off); never changes rule scores. */
   judge: JudgeBlockSchema.nullable().default(null),
   model: z.string().nullable(),
+  /** How the run was isolated (null: written before sandboxes were recorded). */
+  sandbox: SandboxRecordSchema.nullable().default(null),
   agent: z.object({ name: z.literal('claude-code'), bin: z.string().nullable(), version: z.string().nullable() }),
   hashes: z.object({ task: z.string(), suite: z.string() }),
   timing: z.object({ started_at: z.string(), finished_at: z.string(), wall_ms: z.number() }),

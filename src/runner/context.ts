@@ -1,6 +1,8 @@
 import type { ResolvedBinary } from '../agents/claude/binary.js';
 import type { Suite } from '../suite/index.js';
 import type { Redactor } from '../util/redact.js';
+import type { RubricProfile } from '../scoring/index.js';
+import type { SandboxChoice, SandboxProbe } from '../sandbox/index.js';
 import type { JudgeCache, JudgeConfig } from '../judge/index.js';
 
 export type Role = 'subject' | 'simulator' | 'judge';
@@ -21,6 +23,8 @@ export interface RunContext {
   endpoint: (run: { task: string; treatment: string; rep: number }, role: Role) => Endpoint;
   model: string | null;
   profileOverride: string | null;
+  /** The suite's own profiles (profiles/*.toml), over the built-ins. */
+  suiteProfiles: Record<string, RubricProfile>;
   declaredEnv: Record<string, string>;
   passEnv: string[];
   hostEnv: Record<string, string | undefined>;
@@ -28,6 +32,15 @@ export interface RunContext {
   timeoutSecOverride: number | null;
   keepWorkspaces: boolean;
   tmpBase?: string | undefined;
+  /** Dual-agent settings from the command line and the environment. */
+  interaction: {
+    cli: { mode?: string | undefined; maxTurns?: number | undefined; simulatorPrompt?: string | undefined };
+    envPromptFileText: string | null;
+    suitePromptFileText: string | null;
+    simulatorModel: string | null;
+  };
+  /** --sandbox (or the suite's/task's setting) and what this machine offers. */
+  sandbox: { choice: SandboxChoice; probe: SandboxProbe | null };
   /** The LLM judge (disabled unless asked for) and its answer cache. */
   judgeFor: (run: { task: string; treatment: string; rep: number }) => JudgeConfig;
   judgeCache: JudgeCache | null;

@@ -1,6 +1,7 @@
 import { attributeFailures, classifySample } from '../analysis/index.js';
 import type { Evidence } from '../core/evidence.js';
 import type { JudgeBlock } from '../core/judge.js';
+import type { SandboxRecord } from '../core/sandbox.js';
 import { REPORT_SCHEMA, type Outcome, type RunReport } from '../core/report.js';
 import type { RunSpec } from '../plan/matrix.js';
 import type { RubricResult } from '../scoring/index.js';
@@ -29,6 +30,7 @@ export interface EvaluateInput {
   validation: ValidationReport | null;
   rubric: RubricResult | null;
   judge: JudgeBlock | null;
+  sandbox: SandboxRecord | null;
   harnessError: string | null;
   stdoutTail: string;
   stderrTail: string;
@@ -42,6 +44,7 @@ export interface EvaluateInput {
 /** The run's outcome as a whole. */
 export function runOutcome(agent: AgentSummary | null, harnessError: string | null): Outcome {
   if (harnessError !== null || agent === null) return 'harness_error';
+  if (agent.outcome === 'simulator_error') return 'harness_error';
   switch (agent.outcome) {
     case 'completed':
       return 'completed';
@@ -50,6 +53,7 @@ export function runOutcome(agent: AgentSummary | null, harnessError: string | nu
     case 'spawn_error':
     case 'aborted':
     case 'not_run':
+    case 'simulator_error': // the simulated user failed: no verdict on the subject
       return 'harness_error';
     default:
       return 'agent_error';
@@ -63,6 +67,7 @@ export function agentFailureCheck(agent: AgentSummary): string | null {
     case 'spawn_error':
     case 'aborted':
     case 'not_run':
+    case 'simulator_error':
       return null;
     case 'timeout':
       return `Agent timed out: ${agent.detail}`;
@@ -89,6 +94,9 @@ export function evaluateRun(a: EvaluateInput): RunReport {
   if (a.agent) {
     const f = agentFailureCheck(a.agent);
     if (f) checksFailed.push(f);
+    if (a.agent.interaction?.end_reason === 'decision_queue_exhausted')
+      checksFailed.push(`Deterministic decision reply queue exhausted after ${a.agent.interaction.actual_turns} turns`);
+    if (a.agent.outcome === 'simulator_error' && !a.harnessError) checksFailed.push(`Simulated user failed: ${a.agent.detail}`);
   }
   if (a.validation) {
     checksPassed.push(...a.validation.passed);
@@ -154,6 +162,7 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     interaction: a.agent?.interaction ?? null,
     judge: a.judge,
     model: a.model,
+    sandbox: a.sandbox,
     agent: a.agentInfo,
     hashes: { task: a.task?.hash ?? '', suite: a.suiteHash },
     timing: a.timing,

@@ -3,6 +3,7 @@ import { readMetadata } from '../store/metadata.js';
 import { readReports } from '../store/read.js';
 import { renderSummaryMarkdown } from '../report/summary-md.js';
 import { writeComparison } from '../report/comparison/index.js';
+import { writeHtmlReports } from '../report/html/write.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { InputError } from '../core/errors.js';
 import path from 'node:path';
@@ -11,7 +12,10 @@ import path from 'node:path';
  * Render the experiment-level reports from what is stored (report.json files and
  * metadata.json). Used at the end of `run` and by `report`: no agent runs.
  */
-export async function writeExperimentReports(outDir: string, opts: { ks?: number[] | undefined } = {}): Promise<string[]> {
+export async function writeExperimentReports(
+  outDir: string,
+  opts: { ks?: number[] | undefined; html?: boolean | undefined } = {},
+): Promise<string[]> {
   const paths = experimentPaths(outDir);
   const meta = await readMetadata(paths.metadata);
   const { reports: all } = await readReports(outDir);
@@ -33,5 +37,6 @@ export async function writeExperimentReports(outDir: string, opts: { ks?: number
   const files = [paths.summary];
   // With two or more treatments, the comparison comes with every run's reports.
   if (new Set(reports.map((r) => r.treatment)).size >= 2) files.push(...(await writeComparison(outDir, { ks: opts.ks })));
+  if (opts.html !== false) files.push(...(await writeHtmlReports(outDir)));
   return files;
 }

@@ -2,13 +2,15 @@ import { readdir, readFile } from 'node:fs/promises';
 import { InputError } from '../core/errors.js';
 import { REPORT_SCHEMA, RunReportSchema, type RunReport } from '../core/report.js';
 import { parseEvidenceFile } from '../evidence/index.js';
-import { resolveProfile, scoreRubric } from '../scoring/index.js';
+import { checksForRun, loadSuiteProfiles, resolveProfile, scoreRubric } from '../scoring/index.js';
+import { makeFsWorkspaceView } from '../scoring/fs-view.js';
+import path from 'node:path';
 import { runPaths } from '../store/layout.js';
 import { readJsonFile, writeJsonAtomic } from '../util/fs.js';
 import { reinterpretValidation, StoredValidationSchema } from '../validators/index.js';
 import { evaluateRun } from './evaluate.js';
 import { writeExperimentReports } from './finish.js';
-import { rubricTaskInput, workspaceFileExists } from './run-one.js';
+import { interactionInput, rubricTaskInput, workspaceFileExists } from './run-one.js';
 import { readSuiteSnapshot, type SuiteSnapshot } from './snapshot.js';
 import { setupJudge, type JudgeFlags } from './judge-setup.js';
 import { runJudge } from '../judge/index.js';
@@ -26,6 +28,7 @@ export interface RescoreOptions {
   modelScript?: string | undefined;
   hostEnv?: Record<string, string | undefined>;
   ks?: number[] | undefined;
+  html?: boolean | undefined;
   onProgress?: (message: string) => void;
 }
 
@@ -79,6 +82,8 @@ async function rescoreWith(
   hostEnv: Record<string, string | undefined>,
   serverUrl: string | null,
 ): Promise<RescoreResult> {
+  // The profiles kept in the results folder: edit them there and rescore.
+  const suiteProfiles = await loadSuiteProfiles(snapshot.profiles.map((p) => ({ name: p.name, file: path.join(outDir, p.file) })));
   const judge = setupJudge({ flags: opts.judgeFlags ?? {}, hostEnv, suiteSection: undefined, outDir, scriptedServerUrl: serverUrl });
   const redact = makeRedactor(secretsFromEnv(hostEnv));
   const bin = resolveClaudeBinary({ env: hostEnv });
@@ -98,7 +103,7 @@ async function rescoreWith(
     const task = snapshot.tasks.find((t) => t.name === old.task);
     const treatment = snapshot.treatments.find((t) => t.name === old.treatment);
     const profileName = opts.profile ?? old.rubric?.profile ?? old.events_summary?.profile ?? 'generic';
-    const profile = resolveProfile(profileName);
+    const profile = resolveProfile(profileName, suiteProfiles);
     const baseline = await readJsonFile(paths.baseline).then(
       (v) => new Set(Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []),
       () => new Set<string>(),
@@ -108,7 +113,9 @@ async function rescoreWith(
     if (old.artifacts.validation) {
       const parsed = StoredValidationSchema.safeParse(await readJsonFile(paths.validation).catch(() => null));
       if (!parsed.success) throw new InputError(`${paths.validation}: not a validation record this skillbench can read`, { file: paths.validation });
-      validation = reinterpretValidation(parsed.data);
+      const raw = reinterpretValidation(parsed.data);
+      const checks = checksForRun(profile, old.treatment, raw);
+      validation = { ...raw, passed: checks.passed, failed: checks.failed };
     }
     const harnessError = old.status === 'errored' && old.outcome === 'harness_error' && old.agent_outcome !== 'spawn_error' && old.agent_outcome !== 'aborted'
       ? old.outcome_detail
@@ -119,11 +126,11 @@ async function rescoreWith(
             evidence,
             baseline: { passed: validation.passed, failed: validation.failed },
             task: rubricTaskInput(task, treatment),
-            interaction: {
-              mode: old.interaction?.mode ?? 'none',
-              max_turns: old.interaction?.max_turns ?? task.interaction.max_turns,
-              actual_turns: old.interaction?.actual_turns ?? 1,
-            },
+            treatment: old.treatment,
+            interaction: interactionInput(
+              old.interaction ?? { mode: 'none', max_turns: task.interaction.max_turns, actual_turns: 1 },
+            ),
+            workspace: makeFsWorkspaceView(paths.workspace),
             fileExists: workspaceFileExists(paths.workspace),
           })
         : null;
@@ -156,6 +163,7 @@ async function rescoreWith(
       validation,
       rubric,
       judge: judgeBlock,
+      sandbox: old.sandbox,
       harnessError,
       stdoutTail: await tailOf(paths.stdout),
       stderrTail: await tailOf(paths.stderr),
@@ -174,6 +182,6 @@ async function rescoreWith(
     opts.onProgress?.(`${before !== after ? 'rescored' : 'unchanged'} ${id}`);
   }
   if (reports.length === 0) throw new InputError(`${outDir}: no run reports found: run a suite first`, { file: outDir });
-  const files = await writeExperimentReports(outDir, { ks: opts.ks });
+  const files = await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html });
   return { reports, changed, files };
 }

@@ -3,8 +3,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { globSync } from 'tinyglobby';
-import { buildAgentEnv } from '../agents/claude/env.js';
-import { runClaudeTurn, type TurnResult } from '../agents/claude/turn.js';
 import { errorMessage } from '../core/errors.js';
 import type { Evidence } from '../core/evidence.js';
 import type { RunReport } from '../core/report.js';
@@ -12,7 +10,8 @@ import { parseEvidenceFile } from '../evidence/index.js';
 import type { JudgeBlock } from '../core/judge.js';
 import { runJudge } from '../judge/index.js';
 import type { RunSpec } from '../plan/matrix.js';
-import { resolveProfile, scoreRubric, type RubricResult } from '../scoring/index.js';
+import { checksForRun, resolveProfile, scoreRubric, type RubricResult } from '../scoring/index.js';
+import { makeFsWorkspaceView } from '../scoring/fs-view.js';
 import { runPaths } from '../store/layout.js';
 import { renderInstruction, type TaskSpec, type TreatmentSpec } from '../suite/index.js';
 import { resolveInside, writeJsonAtomic } from '../util/fs.js';
@@ -21,9 +20,19 @@ import { RedactingLineWriter } from '../util/redacting-writer.js';
 import { runValidators, type ValidationReport } from '../validators/index.js';
 import { createRunDirs, installValidation, prepareWorkspace, removeRunDirs } from '../workspace/prepare.js';
 import { saveWorkspace } from '../workspace/save.js';
+import { chooseSandbox, createSandbox, type Sandbox } from '../sandbox/index.js';
 import type { RunContext } from './context.js';
 import { evaluateRun, type AgentSummary } from './evaluate.js';
 import { tailOf } from './tail.js';
+import { runAgentPhase } from './agent-phase.js';
+
+/** Prefixed to comet-workflow prompts (facts 1.3): the run must go through the Skill. */
+export const COMET_CONTRACT = [
+  '## Eval harness requirement',
+  '',
+  'Begin by invoking the `/comet` Skill (slash command) with this request. Do not simulate the workflow in prose:',
+  'the run is invalid unless the Comet Skill is invoked and leaves real OpenSpec/Comet artifacts.',
+].join('\n');
 
 /** A file-existence check over a workspace folder, refusing paths that leave it. */
 export function workspaceFileExists(ws: string): (p: string) => boolean {
@@ -37,21 +46,33 @@ export function workspaceFileExists(ws: string): (p: string) => boolean {
   };
 }
 
-/** The inputs of the rubric that come from the task and treatment. */
-export function rubricTaskInput(task: TaskSpec, treatment: TreatmentSpec) {
+/** The rubric's view of how the conversation went. */
+export function interactionInput(r: {
+  mode: string;
+  max_turns: number;
+  actual_turns: number;
+  decision_points?: unknown;
+  deterministic_replies?: unknown;
+  simulated_replies?: unknown;
+}) {
+  const n = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
   return {
-    required_skills: treatment.required_skills ?? task.evaluation.required_skills,
-    expected_artifacts: treatment.expected_artifacts ?? task.evaluation.expected_artifacts,
-    require_skill_invocation: treatment.require_skill_invocation ?? task.evaluation.require_skill_invocation,
+    mode: r.mode === 'auto_user' ? ('auto_user' as const) : ('none' as const),
+    max_turns: r.max_turns,
+    actual_turns: r.actual_turns,
+    decision_points: n(r.decision_points),
+    deterministic_replies: n(r.deterministic_replies),
+    simulated_replies: n(r.simulated_replies),
   };
 }
 
-function singleTurnSummary(turn: TurnResult, maxTurns: number): AgentSummary {
+/** The inputs of the rubric that come from the task and treatment. */
+export function rubricTaskInput(task: TaskSpec, treatment: TreatmentSpec) {
   return {
-    outcome: turn.outcome,
-    exit_code: turn.exit_code,
-    detail: turn.detail,
-    interaction: { mode: 'none', max_turns: maxTurns, actual_turns: 1, end_reason: turn.outcome, turns: [] },
+    skill_package_path: task.evaluation.skill_package_path ?? null,
+    required_skills: treatment.required_skills ?? task.evaluation.required_skills,
+    expected_artifacts: treatment.expected_artifacts ?? task.evaluation.expected_artifacts,
+    require_skill_invocation: treatment.require_skill_invocation ?? task.evaluation.require_skill_invocation,
   };
 }
 
@@ -74,12 +95,14 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
   let agent: AgentSummary | null = null;
   let evidence: Evidence | null = null;
   let validation: ValidationReport | null = null;
+  let scoredValidation: ValidationReport | null = null;
   let rubric: RubricResult | null = null;
   let judge: JudgeBlock | null = null;
   let profileName = ctx.profileOverride ?? 'generic';
   let dirs: Awaited<ReturnType<typeof createRunDirs>> | null = null;
   let workspaceSaved = false;
   let runUuid: string | null = null;
+  let sandbox: Sandbox | null = null;
   try {
     if (!task || !treatment) throw new Error(`unknown task or treatment for ${spec.run_id}`);
     profileName = ctx.profileOverride ?? treatment.profile ?? task.evaluation.inferred_profile;
@@ -91,38 +114,40 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       claudeMd: treatment.claude_md,
     });
     await writeJsonAtomic(paths.baseline, [...preexisting].sort());
+    const hasDockerfile = task.environment_dir !== null && existsSync(path.join(task.environment_dir, 'Dockerfile'));
+    const chosen = chooseSandbox(ctx.sandbox.choice, { hasDockerfile }, ctx.sandbox.probe ?? { dockerDaemon: false, bwrap: false });
+    sandbox = await createSandbox(chosen.kind, {
+      runDirs: dirs,
+      task: { environmentDir: task.environment_dir, cpus: task.environment.cpus, memory: task.environment.memory, pids: task.environment.pids },
+      agentBin: ctx.bin.path,
+      resultsDir: ctx.outDir,
+      modelEndpoint: ctx.endpoint(spec, 'subject').baseUrl,
+      agentVersion: ctx.agentVersion ?? undefined,
+      runName: spec.run_id,
+      why: chosen.why,
+      signal: ctx.signal,
+    });
+    await sandbox.start();
     // One id for the run's template and its validators' context (facts 1.3 and 1.6).
     runUuid = randomUUID();
-    const prompt = renderInstruction(task, { run_id: runUuid });
-    const endpoint = ctx.endpoint(spec, 'subject');
-    const env = buildAgentEnv({
-      hostEnv: ctx.hostEnv,
-      home: dirs.home,
-      configDir: dirs.config,
-      tmpDir: dirs.tmp,
-      baseUrl: endpoint.baseUrl,
-      apiKey: endpoint.apiKey,
-      authToken: endpoint.authToken,
-      model: ctx.model ?? undefined,
-      declared: ctx.declaredEnv,
-      passEnv: ctx.passEnv,
-    });
-    const timeoutSec = ctx.timeoutSecOverride ?? task.environment.timeout_sec;
-    const turn = await runClaudeTurn({
-      bin: ctx.bin.path,
-      workspace: dirs.workspace,
+    const rendered = renderInstruction(task, { run_id: runUuid });
+    const prompt = profileName === 'comet-workflow' ? `${COMET_CONTRACT}\n\n${rendered}` : rendered;
+    const phase = await runAgentPhase({
+      ctx,
+      spec,
+      task,
+      profileName,
+      dirs,
       prompt,
-      env,
-      model: ctx.model ?? undefined,
-      timeoutMs: timeoutSec * 1000,
-      signal: ctx.signal,
       stdout,
       stderr,
+      simulatorFile: paths.simulator,
+      launcher: sandbox.launcher,
     });
-    agent = singleTurnSummary(turn, task.interaction.max_turns);
+    agent = phase.summary;
     await stdout.close();
     await stderr.close();
-    if (turn.outcome === 'aborted') return null;
+    if (phase.aborted) return null;
     evidence = await parseEvidenceFile(paths.stdout, { workspace: dirs.workspace, preexisting });
     await installValidation({ workspace: dirs.workspace, validationDir: task.validation_dir, dataDir: task.data_dir });
     const ws = dirs.workspace;
@@ -150,19 +175,26 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       },
       signal: ctx.signal,
       redact: ctx.redact,
+      launcher: sandbox.launcher,
     });
-    rubric = scoreRubric(resolveProfile(profileName), {
+    const profile = resolveProfile(profileName, ctx.suiteProfiles);
+    // CONTROL under comet-workflow is judged on business checks only (facts 6.5).
+    const checks = checksForRun(profile, treatment.name, validation);
+    scoredValidation = { ...validation, passed: checks.passed, failed: checks.failed };
+    rubric = scoreRubric(profile, {
       evidence,
-      baseline: { passed: validation.passed, failed: validation.failed },
+      baseline: { passed: checks.passed, failed: checks.failed },
       task: rubricTaskInput(task, treatment),
-      interaction: { mode: 'none', max_turns: task.interaction.max_turns, actual_turns: 1 },
+      treatment: treatment.name,
+      interaction: interactionInput(phase.record),
+      workspace: makeFsWorkspaceView(ws),
       fileExists: workspaceFileExists(ws),
     });
     judge = await runJudge({
       config: ctx.judgeFor(spec),
       profile: profileName,
       workspace: ws,
-      baseline: { passed: validation.passed, failed: [...validation.failed, ...rubric.hard_failures] },
+      baseline: { passed: checks.passed, failed: [...checks.failed, ...rubric.hard_failures] },
       rubricCriteria: task.evaluation.rubric_criteria,
       instruction: prompt,
       cache: ctx.judgeCache ?? undefined,
@@ -179,6 +211,8 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
   } finally {
     await stdout.close().catch(() => undefined);
     await stderr.close().catch(() => undefined);
+    // The container (if any) goes before the run's folders, whatever happened.
+    await sandbox?.stop();
     if (dirs && !ctx.keepWorkspaces) await removeRunDirs(dirs).catch(() => undefined);
   }
   if (evidence) await writeJsonAtomic(paths.events, redactValue(evidence, ctx.redact));
@@ -193,9 +227,10 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     profileName,
     agent,
     evidence,
-    validation,
+    validation: scoredValidation,
     rubric,
     judge,
+    sandbox: sandbox?.record ?? null,
     harnessError,
     stdoutTail: await tailOf(paths.stdout),
     stderrTail: await tailOf(paths.stderr),

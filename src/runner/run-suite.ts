@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveClaudeBinary } from '../agents/claude/binary.js';
 import { errorMessage, InputError } from '../core/errors.js';
-import { resolveProfile } from '../scoring/index.js';
+import { loadSuiteProfiles, resolveProfile, type RubricProfile } from '../scoring/index.js';
 import type { RunReport } from '../core/report.js';
 import { loadModelScript, runBaseUrl, startModelServer, type ModelServer } from '../model/index.js';
 import { planRuns, type RunSpec } from '../plan/matrix.js';
@@ -16,6 +16,7 @@ import { makeRedactor, secretsFromEnv } from '../util/redact.js';
 import { agentVersion } from './agent-version.js';
 import { writeSuiteSnapshot } from './snapshot.js';
 import { setupJudge, type JudgeFlags } from './judge-setup.js';
+import { probeSandboxes, type SandboxChoice } from '../sandbox/index.js';
 import type { Endpoint, RunContext } from './context.js';
 import { writeExperimentReports } from './finish.js';
 import { runPool } from './pool.js';
@@ -44,6 +45,14 @@ export interface RunOptions {
   ks?: number[] | undefined;
   /** --judge / --no-judge, --judge-model, --judge-base-url, --judge-samples */
   judgeFlags?: JudgeFlags | undefined;
+  /** --interaction-mode, --max-turns, --simulator-prompt */
+  interaction?: { mode?: string | undefined; maxTurns?: number | undefined; simulatorPrompt?: string | undefined } | undefined;
+  /** Write summary.html / comparison_report.html (default true). */
+  html?: boolean | undefined;
+  /** --sandbox local|bwrap|docker|auto (default: the suite's `sandbox`, else local) */
+  sandbox?: SandboxChoice | undefined;
+  /** --simulator-model */
+  simulatorModel?: string | undefined;
   hostEnv?: Record<string, string | undefined>;
   cwd?: string;
   /** First Ctrl-C: no new runs start. */
@@ -76,8 +85,19 @@ function experimentIdNow(): string {
   return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}-${randomBytes(3).toString('hex')}`;
 }
 
+/** The simulator prompt file named by BENCH_SIMULATOR_PROMPT_FILE: a missing file is an input error. */
+async function readPromptFile(name: string | undefined, cwd: string, field: string): Promise<string | null> {
+  if (!name) return null;
+  const file = path.resolve(cwd, name);
+  try {
+    return await readFile(file, 'utf8');
+  } catch {
+    throw new InputError(`${field}=${name}: cannot read ${file}`, { file, field });
+  }
+}
+
 /** Fail before any agent runs: every planned run must have a profile and a renderable prompt. */
-function preflight(suite: Suite, planned: RunSpec[], profileOverride: string | null): void {
+function preflight(suite: Suite, planned: RunSpec[], profileOverride: string | null, profiles: Record<string, RubricProfile>): void {
   const checked = new Set<string>();
   for (const r of planned) {
     const key = `${r.task}\0${r.treatment}`;
@@ -88,8 +108,9 @@ function preflight(suite: Suite, planned: RunSpec[], profileOverride: string | n
     if (!task || !tr) continue;
     const profile = profileOverride ?? tr.profile ?? task.evaluation.inferred_profile;
     try {
-      resolveProfile(profile);
+      resolveProfile(profile, profiles);
     } catch (e) {
+      if (profileOverride) throw new InputError(`--profile ${profileOverride}: ${errorMessage(e)}`, { field: '--profile' });
       throw new InputError(`${task.rel_dir}/task.toml: [evaluation].profile: ${errorMessage(e)}`, { file: `${task.rel_dir}/task.toml`, field: '[evaluation].profile' });
     }
     renderInstruction(task, { run_id: '00000000-0000-4000-8000-000000000000' });
@@ -131,7 +152,8 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       throw new InputError(`two runs would share the id ${r.run_id}: rename a task or treatment so that <task>-<TREATMENT> is unique`, { field: 'task' });
     seen.add(r.run_id);
   }
-  preflight(suite, planned, opts.profile ?? cfg.profile ?? null);
+  const suiteProfiles = await loadSuiteProfiles(suite.profiles);
+  preflight(suite, planned, opts.profile ?? cfg.profile ?? null, suiteProfiles);
 
   const bin = resolveClaudeBinary({ agentBin: opts.agentBin, env: hostEnv });
   if ('error' in bin) throw new InputError(bin.error, { field: '--agent-bin' });
@@ -199,8 +221,8 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   } else {
     if (!hostEnv.ANTHROPIC_API_KEY && !hostEnv.ANTHROPIC_AUTH_TOKEN)
       throw new InputError('no model endpoint: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (and ANTHROPIC_BASE_URL), or pass --model-script FILE', { field: '--model-script' });
-    endpoint = (): Endpoint => ({
-      baseUrl: hostEnv.ANTHROPIC_BASE_URL,
+    endpoint = (_run, role): Endpoint => ({
+      baseUrl: role === 'simulator' ? (hostEnv.SKILLBENCH_SIMULATOR_BASE_URL ?? hostEnv.ANTHROPIC_BASE_URL) : hostEnv.ANTHROPIC_BASE_URL,
       apiKey: hostEnv.ANTHROPIC_API_KEY,
       authToken: hostEnv.ANTHROPIC_AUTH_TOKEN,
     });
@@ -208,6 +230,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
 
   const version = await agentVersion(bin.path, { PATH: hostEnv.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir() }, cwd);
   const kill = opts.killSignal ?? new AbortController().signal;
+  const sandboxChoice: SandboxChoice = opts.sandbox ?? 'local';
   const judge = setupJudge({
     flags: opts.judgeFlags ?? {},
     hostEnv,
@@ -229,12 +252,20 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     endpoint,
     model,
     profileOverride: opts.profile ?? cfg.profile ?? null,
+    suiteProfiles,
     declaredEnv,
     passEnv,
     hostEnv,
     redact,
     timeoutSecOverride: opts.timeoutSec ?? cfg.timeout_sec ?? null,
     keepWorkspaces: opts.keepWorkspaces ?? false,
+    interaction: {
+      cli: opts.interaction ?? {},
+      envPromptFileText: await readPromptFile(hostEnv.BENCH_SIMULATOR_PROMPT_FILE, cwd, 'BENCH_SIMULATOR_PROMPT_FILE'),
+      suitePromptFileText: suite.simulatorInstructionFile ? await readFile(suite.simulatorInstructionFile, 'utf8') : null,
+      simulatorModel: opts.simulatorModel ?? null,
+    },
+    sandbox: { choice: sandboxChoice, probe: sandboxChoice === 'local' ? null : await probeSandboxes() },
     judgeFor: judge.judgeFor,
     judgeCache: judge.cache,
     signal: kill,
@@ -285,6 +316,6 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;
   metadata.total_passed = reports.filter((r) => r.passed).length;
   await writeJsonAtomic(paths.metadata, metadata);
-  const files = await writeExperimentReports(outDir, { ks: opts.ks });
+  const files = await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html });
   return { outDir, experimentId, planned, reports, incomplete, files };
 }

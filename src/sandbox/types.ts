@@ -1,4 +1,3 @@
-import { z } from 'zod';
 
 /** One process to start: what the harness would spawn without a sandbox. */
 export interface LaunchSpec {
@@ -14,40 +13,19 @@ export interface LaunchSpec {
  */
 export type Launcher = (spec: LaunchSpec) => LaunchSpec;
 
-export const SANDBOX_KINDS = ['local', 'bwrap', 'docker'] as const;
-export type SandboxKind = (typeof SANDBOX_KINDS)[number];
+export {
+  SANDBOX_KINDS,
+  SandboxLimitsSchema,
+  SandboxRecordSchema,
+  type SandboxKind,
+  type SandboxLimits,
+  type SandboxRecord,
+} from '../core/sandbox.js';
+import type { SandboxKind, SandboxRecord } from '../core/sandbox.js';
 export type SandboxChoice = SandboxKind | 'auto';
 
 /** `host`: the run shares the host's network (it reaches the loopback model endpoint); `none`: no network at all. */
 export type NetworkPolicy = 'host' | 'none';
-
-export const SandboxLimitsSchema = z.object({
-  cpus: z.number().nullable(),
-  memory: z.string().nullable(),
-  pids: z.number().int().nullable(),
-});
-export type SandboxLimits = z.infer<typeof SandboxLimitsSchema>;
-
-/** What the report records about a run's isolation (`report.sandbox`). */
-export const SandboxRecordSchema = z.object({
-  kind: z.enum(SANDBOX_KINDS),
-  /** Why this kind was used (the `auto` reason, or "requested"). */
-  why: z.string(),
-  /** docker: the immutable image id (`sha256:<64 hex>`); otherwise null. */
-  image_id: z.string().nullable(),
-  /** docker: the image tag that was run; otherwise null. */
-  image_tag: z.string().nullable(),
-  /** `claude --version` run inside the sandbox (bwrap, docker); null for local. */
-  agent_version_inside: z.string().nullable(),
-  /** Resource limits applied (docker only); null when none are enforced. */
-  limits: SandboxLimitsSchema.nullable(),
-  network_policy: z.string(),
-  protects: z.array(z.string()),
-  does_not_protect: z.array(z.string()),
-  /** Out-of-memory kills seen in the sandbox by the end of the run (docker: the cgroup counter); null when unknown. */
-  oom_kills: z.number().int().nullable(),
-});
-export type SandboxRecord = z.infer<typeof SandboxRecordSchema>;
 
 export interface RunDirsLike {
   root: string;

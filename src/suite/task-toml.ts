@@ -117,9 +117,13 @@ export function readTaskToml(raw: Record<string, unknown>, ctx: FileCtx, dirName
   if (mode !== undefined && modeValue === undefined) {
     inter.expected(inter.field('mode'), INTERACTION_MODES.map((m) => JSON.stringify(m)).join(' or '), mode);
   }
+  const maxTurns = inter.number('max_turns', { positive: true, integer: true });
   const interaction = {
     mode: modeValue ?? (inferred === COMET_WORKFLOW_PROFILE ? 'auto_user' : 'none'),
-    max_turns: inter.number('max_turns', { positive: true, integer: true }) ?? 12,
+    max_turns: maxTurns ?? 12,
+    // Whether task.toml set them, so that profile defaults (authoring-skill: 8 turns) can apply.
+    mode_set: modeValue !== undefined,
+    max_turns_set: maxTurns !== undefined,
     simulator_prompt: orNull(inter.string('simulator_prompt')),
     decision_patterns: inter.stringList('decision_patterns') ?? [],
     decision_reply: orNull(inter.string('decision_reply')),

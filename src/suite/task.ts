@@ -91,13 +91,15 @@ export async function loadTask(dir: string, ctx: TaskLoadContext): Promise<TaskS
     }
   }
 
-  // skill_package_path: a folder, relative to the task folder.
+  // skill_package_path: a folder in the WORKSPACE (the agent creates the package
+  // during the run), so it is checked only for escaping, never for existence.
   let skillPackage: string | undefined;
   if (sections.evaluation.skill_package_path !== undefined) {
-    skillPackage = path.resolve(dir, sections.evaluation.skill_package_path);
-    if ((await pathKind(skillPackage)) !== 'dir') {
+    skillPackage = sections.evaluation.skill_package_path;
+    const why = unsafePathReason(skillPackage);
+    if (why !== null) {
       const field = '[evaluation].skill_package_path';
-      problems.error({ file: tomlFile, field, message: `${field}: folder not found: ${skillPackage}` });
+      problems.error({ file: tomlFile, field, message: `${field}: ${why}` });
     }
   }
 

@@ -71,6 +71,8 @@ export const TaskSpecSchema = z.object({
   interaction: z.object({
     mode: z.enum(INTERACTION_MODES),
     max_turns: z.number().int().positive(),
+    mode_set: z.boolean().default(false),
+    max_turns_set: z.boolean().default(false),
     simulator_prompt: z.string().nullable(),
     decision_patterns: z.array(z.string()),
     decision_reply: z.string().nullable(),

@@ -80,7 +80,8 @@ describe('loadSuite on the load-basic fixture', () => {
         require_skill_invocation: true,
         rubric_criteria: ['Is tidy'],
         native_terminal: 'active-blocked',
-        skill_package_path: path.join(dir, 'pkg'),
+        // A workspace path: the agent makes the package during the run.
+        skill_package_path: 'pkg',
       },
       interaction: {
         mode: 'auto_user',
