@@ -24,6 +24,22 @@ function intArg(name: string) {
   };
 }
 
+function portArg(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('--port must be a whole number from 0 to 65535');
+  return n;
+}
+
+/** Print a server's URL and keep it up until Ctrl-C or SIGTERM. */
+async function serveUntilInterrupted(server: { url: string; close(): Promise<void> }): Promise<void> {
+  process.stdout.write(`${server.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stopNow = (): void => void server.close().then(resolve);
+    process.once('SIGINT', stopNow);
+    process.once('SIGTERM', stopNow);
+  });
+}
+
 function collect(v: string, prev: string[] = []): string[] {
   return [...prev, v];
 }
@@ -255,19 +271,9 @@ async function main(argv: string[]): Promise<number> {
     .command('view')
     .description('Serve a results folder on 127.0.0.1 (summary, comparison, run pages; refreshes while a run is in progress).')
     .argument('<dir>', 'results folder')
-    .option('--port <n>', 'port (default: a free one)', (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('--port must be a whole number from 0 to 65535');
-      return n;
-    })
+    .option('--port <n>', 'port (default: a free one)', portArg)
     .action(async (dir: string, f: { port?: number }) => {
-      const server = await serveResults(dir, { port: f.port });
-      process.stdout.write(`${server.url}\n`);
-      await new Promise<void>((resolve) => {
-        const stopNow = (): void => void server.close().then(resolve);
-        process.once('SIGINT', stopNow);
-        process.once('SIGTERM', stopNow);
-      });
+      await serveUntilInterrupted(await serveResults(dir, { port: f.port }));
     });
 
   program
@@ -286,20 +292,10 @@ async function main(argv: string[]): Promise<number> {
     .command('serve')
     .description('Serve the Anthropic Messages API from a script, on 127.0.0.1, until interrupted.')
     .requiredOption('--script <file>', 'model script (YAML or JSON)')
-    .option('--port <n>', 'port (default: a free one)', (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('--port must be a whole number from 0 to 65535');
-      return n;
-    })
+    .option('--port <n>', 'port (default: a free one)', portArg)
     .option('--record <file>', 'append every request and reply to this JSONL file')
     .action(async (f: { script: string; port?: number; record?: string }) => {
-      const server = await serveModel({ scriptFile: f.script, port: f.port, recordFile: f.record });
-      process.stdout.write(`${server.url}\n`);
-      await new Promise<void>((resolve) => {
-        const stopNow = (): void => void server.close().then(resolve);
-        process.once('SIGINT', stopNow);
-        process.once('SIGTERM', stopNow);
-      });
+      await serveUntilInterrupted(await serveModel({ scriptFile: f.script, port: f.port, recordFile: f.record }));
     });
 
   try {
