@@ -18,3 +18,4 @@ export { createSandbox, chooseSandbox, probeSandboxes, type Sandbox, type Sandbo
 export { writeCiOutputs, type CiOptions, type CiResult } from './runner/ci-outputs.js';
 export { writeHtmlReports } from './report/html/write.js';
 export { serveResults } from './viewer/server.js';
+export { parseThresholds, evaluateThresholds } from './report/thresholds.js';

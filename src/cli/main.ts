@@ -6,6 +6,7 @@ import {
   runSuite,
   serveModel,
   SKILLBENCH_VERSION,
+  parseThresholds,
   renderDoctor,
   runDoctor,
   serveResults,
@@ -174,6 +175,8 @@ async function main(argv: string[]): Promise<number> {
           stop.abort();
         } else kill.abort();
       };
+      // A bad threshold is bad input: say so before any agent runs.
+      parseThresholds(f.failUnder ?? []);
       process.on('SIGINT', onSigint);
       process.on('SIGTERM', () => {
         stop.abort();

@@ -100,6 +100,8 @@ export const RunReportSchema = z.object({
   outcome: OutcomeSchema,
   agent_outcome: z.string(),
   outcome_detail: z.string(),
+  /** The harness fault, when the run errored because of skillbench (or its machine). */
+  harness_error: z.string().nullable().default(null),
   exit_code: z.number().int().nullable(),
   checks_passed: z.array(z.string()),
   checks_failed: z.array(z.string()),

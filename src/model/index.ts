@@ -7,3 +7,4 @@ export { requestFacts, type RequestFacts } from './request-facts.js';
 export { selectStep, type Selection } from './select-step.js';
 export type { ModelScript, Rule, Step, Block, Fault, When } from './script.js';
 export { ModelScriptFileSchema, type ModelScriptFile, type Role } from './script-schema.js';
+export { scriptServesRole } from './script.js';

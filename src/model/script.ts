@@ -86,3 +86,8 @@ export interface ModelScript {
 }
 
 export type { AfterLast, Count, Role, StopReason };
+
+/** Does some rule of the script name this role explicitly (e.g. a `role: judge` rule)? */
+export function scriptServesRole(script: ModelScript, role: Role): boolean {
+  return script.rules.some((r) => r.when.role?.includes(role) ?? false);
+}

@@ -80,12 +80,23 @@ function aggregatedByTreatment(reports: RunReport[], treatments: string[]): stri
   return table(['Treatment', 'Reps Passed', 'Checks', 'weighted_score', 'Avg Turns', 'Avg Duration', 'Tokens', 'Cost', 'Skills', 'Scripts'], rows);
 }
 
+/** The dual-agent loop in one line (auto_user runs only). */
+function interactionLine(r: RunReport): string[] {
+  const i = r.interaction;
+  if (!i || i.mode !== 'auto_user') return [];
+  const n = (k: string): string => (typeof i[k] === 'number' ? String(i[k]) : '—');
+  return [
+    `- Interaction: turns ${i.actual_turns}/${i.max_turns} · decision points ${n('decision_points')} · simulated replies ${n('simulated_replies')} · deterministic replies ${n('deterministic_replies')} · nudges ${n('nudges')} · ended ${i.end_reason}`,
+  ];
+}
+
 function runLine(r: RunReport): string[] {
   const ch = checksOf([r]);
   const es = r.events_summary;
   const out = [
     `**Run ${r.rep} — ${r.task}:** ${r.status.toUpperCase()} · ${ch.passed}/${ch.total} checks (${pct(ch.passed, ch.total)}) · outcome ${r.outcome} · sample ${r.sample_quality.status} (${r.sample_quality.reason_code}) · run_id \`${r.run_id}\``,
     `- Metrics: turns=${es?.num_turns ?? '—'} tools=${es?.tool_calls ?? '—'} duration=${secs(es?.duration_seconds)} tokens=${int(es?.total_tokens)} cost=${usd(es?.total_cost_usd)} weighted_score=${f2(r.rubric?.weighted_score)}`,
+    ...interactionLine(r),
     `- Skills invoked: ${es?.skills_invoked.join(', ') || 'none'}`,
     `- Scripts used: ${es?.scripts_used.join(', ') || 'none'}`,
     `- Passed checks (${r.checks_passed.length}):`,

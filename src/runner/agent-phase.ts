@@ -1,4 +1,5 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { buildAgentEnv } from '../agents/claude/env.js';
 import { runClaudeTurn, type TurnResult } from '../agents/claude/turn.js';
@@ -88,10 +89,14 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
   });
   const timeoutMs = (ctx.timeoutSecOverride ?? task.environment.timeout_sec) * 1000;
   const state: { last: TurnResult | null } = { last: null };
-  const simRoot = path.join(dirs.root, 'simulator');
-  const simDirs = { cwd: path.join(simRoot, 'cwd'), home: path.join(simRoot, 'home'), configDir: path.join(simRoot, 'config'), tmpDir: path.join(simRoot, 'tmp') };
+  // The simulator's folders live outside the run root, which a sandboxed subject can write to:
+  // nothing the subject leaves can reach the simulator (its settings, hooks or prompt).
+  let simRoot: string | null = null;
   let simOut: RedactingLineWriter | null = null;
+  let simDirs = { cwd: '', home: '', configDir: '', tmpDir: '' };
   if (config.mode === 'auto_user') {
+    simRoot = await mkdtemp(path.join(os.tmpdir(), 'skillbench-simulator-'));
+    simDirs = { cwd: path.join(simRoot, 'cwd'), home: path.join(simRoot, 'home'), configDir: path.join(simRoot, 'config'), tmpDir: path.join(simRoot, 'tmp') };
     await Promise.all(Object.values(simDirs).map((d) => mkdir(d, { recursive: true })));
     simOut = new RedactingLineWriter(a.simulatorFile, ctx.redact);
   }
@@ -144,5 +149,6 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
     };
   } finally {
     await simOut?.close();
+    if (simRoot) await rm(simRoot, { recursive: true, force: true }).catch(() => undefined);
   }
 }

@@ -40,7 +40,9 @@ export interface RunContext {
     simulatorModel: string | null;
   };
   /** --sandbox (or the suite's/task's setting) and what this machine offers. */
-  sandbox: { choice: SandboxChoice; probe: SandboxProbe | null };
+  sandbox: { cli: SandboxChoice | null; suite: SandboxChoice | null; probe: SandboxProbe | null };
+  /** A line for the user (e.g. which sandbox was chosen and why). */
+  note: (message: string) => void;
   /** The LLM judge (disabled unless asked for) and its answer cache. */
   judgeFor: (run: { task: string; treatment: string; rep: number }) => JudgeConfig;
   judgeCache: JudgeCache | null;

@@ -103,6 +103,8 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     checksFailed.push(...a.validation.failed);
   }
   if (a.rubric) checksFailed.push(...a.rubric.hard_failures);
+  if ((a.sandbox?.oom_kills ?? 0) > 0)
+    checksFailed.push(`Out of memory: ${a.sandbox?.oom_kills} process(es) killed at the memory limit (${a.sandbox?.limits?.memory ?? 'unknown'})`);
   if (a.harnessError) checksFailed.push(`Harness error: ${a.harnessError}`);
   const outcome = runOutcome(a.agent, a.harnessError);
   const attribution = attributeFailures({
@@ -138,6 +140,7 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     outcome,
     agent_outcome: a.agent?.outcome ?? 'not_run',
     outcome_detail: a.harnessError ?? a.agent?.detail ?? '',
+    harness_error: a.harnessError,
     exit_code: a.agent?.exit_code ?? null,
     checks_passed: checksPassed,
     checks_failed: checksFailed,

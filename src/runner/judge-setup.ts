@@ -27,6 +27,8 @@ export function setupJudge(opts: {
   suiteSection: unknown;
   outDir: string;
   scriptedServerUrl: string | null;
+  /** Whether the scripted model has a `role: judge` rule. */
+  scriptHasJudge?: boolean;
 }): JudgeSetup {
   const scripted = opts.scriptedServerUrl !== null && !opts.hostEnv.BENCH_JUDGE_BASE_URL && !opts.flags.judgeBaseUrl;
   const env = scripted
@@ -38,6 +40,11 @@ export function setupJudge(opts: {
     suite: opts.suiteSection,
     suiteFile: 'skillbench.yaml',
   });
+  // A scripted model with no judge rule would answer the judge with a subject's step: say so instead.
+  if (scripted && isActiveJudge(config) && opts.scriptHasJudge === false) {
+    const skipped: JudgeConfig = { enabled: true, skipped: 'the model script has no `role: judge` rule to play the judge' };
+    return { judgeFor: () => skipped, cache: null, config: skipped };
+  }
   const cache = config.enabled ? new JudgeCache(path.join(opts.outDir, 'judge-cache')) : null;
   const url = opts.scriptedServerUrl;
   const judgeFor = (run: { task: string; treatment: string; rep: number }): JudgeConfig =>

@@ -10,12 +10,13 @@ import { readJsonFile, writeJsonAtomic } from '../util/fs.js';
 import { reinterpretValidation, StoredValidationSchema } from '../validators/index.js';
 import { evaluateRun } from './evaluate.js';
 import { writeExperimentReports } from './finish.js';
-import { interactionInput, rubricTaskInput, workspaceFileExists } from './run-one.js';
+import { COMET_CONTRACT, interactionInput, rubricTaskInput, workspaceFileExists } from './run-one.js';
 import { readSuiteSnapshot, type SuiteSnapshot } from './snapshot.js';
 import { setupJudge, type JudgeFlags } from './judge-setup.js';
 import { runJudge } from '../judge/index.js';
-import { loadModelScript, startModelServer } from '../model/index.js';
-import { makeRedactor, secretsFromEnv } from '../util/redact.js';
+import { loadModelScript, scriptServesRole, startModelServer } from '../model/index.js';
+import { makeRedactor, redactValue, secretsFromEnv } from '../util/redact.js';
+import { renderInstruction, type TaskSpec } from '../suite/index.js';
 import { resolveClaudeBinary } from '../agents/claude/binary.js';
 import { tailOf } from './tail.js';
 
@@ -36,6 +37,13 @@ export interface RescoreResult {
   reports: RunReport[];
   changed: string[];
   files: string[];
+}
+
+/** The prompt the run gave the agent (its {run_id} is the stored run_uuid). */
+function instructionOf(task: TaskSpec, profile: string, runUuid: string | null): string | undefined {
+  if (runUuid === null) return undefined;
+  const rendered = renderInstruction(task, { run_id: runUuid });
+  return profile === 'comet-workflow' ? `${COMET_CONTRACT}\n\n${rendered}` : rendered;
 }
 
 async function readStoredReport(file: string): Promise<RunReport> {
@@ -65,11 +73,10 @@ async function readStoredReport(file: string): Promise<RunReport> {
 export async function rescoreResults(outDir: string, opts: RescoreOptions = {}): Promise<RescoreResult> {
   const snapshot = await readSuiteSnapshot(outDir);
   const hostEnv = opts.hostEnv ?? process.env;
-  const server = opts.modelScript
-    ? await startModelServer({ script: await loadModelScript(opts.modelScript), scriptFile: opts.modelScript })
-    : null;
+  const script = opts.modelScript ? await loadModelScript(opts.modelScript) : null;
+  const server = script ? await startModelServer({ script, scriptFile: opts.modelScript }) : null;
   try {
-    return await rescoreWith(outDir, snapshot, opts, hostEnv, server?.url ?? null);
+    return await rescoreWith(outDir, snapshot, opts, hostEnv, server?.url ?? null, script ? scriptServesRole(script, 'judge') : false);
   } finally {
     await server?.close();
   }
@@ -81,10 +88,11 @@ async function rescoreWith(
   opts: RescoreOptions,
   hostEnv: Record<string, string | undefined>,
   serverUrl: string | null,
+  scriptHasJudge: boolean,
 ): Promise<RescoreResult> {
   // The profiles kept in the results folder: edit them there and rescore.
   const suiteProfiles = await loadSuiteProfiles(snapshot.profiles.map((p) => ({ name: p.name, file: path.join(outDir, p.file) })));
-  const judge = setupJudge({ flags: opts.judgeFlags ?? {}, hostEnv, suiteSection: undefined, outDir, scriptedServerUrl: serverUrl });
+  const judge = setupJudge({ flags: opts.judgeFlags ?? {}, hostEnv, suiteSection: undefined, outDir, scriptedServerUrl: serverUrl, scriptHasJudge });
   const redact = makeRedactor(secretsFromEnv(hostEnv));
   const bin = resolveClaudeBinary({ env: hostEnv });
   let ids: string[];
@@ -117,9 +125,7 @@ async function rescoreWith(
       const checks = checksForRun(profile, old.treatment, raw);
       validation = { ...raw, passed: checks.passed, failed: checks.failed };
     }
-    const harnessError = old.status === 'errored' && old.outcome === 'harness_error' && old.agent_outcome !== 'spawn_error' && old.agent_outcome !== 'aborted'
-      ? old.outcome_detail
-      : null;
+    const harnessError = old.harness_error;
     const rubric =
       evidence && validation && task && treatment
         ? scoreRubric(profile, {
@@ -142,6 +148,7 @@ async function rescoreWith(
             workspace: paths.workspace,
             baseline: { passed: validation.passed, failed: [...validation.failed, ...(rubric?.hard_failures ?? [])] },
             rubricCriteria: task.evaluation.rubric_criteria,
+            instruction: instructionOf(task, profileName, old.run_uuid),
             cache: judge.cache ?? undefined,
             redact,
             hostEnv,
@@ -176,8 +183,8 @@ async function rescoreWith(
     const before = JSON.stringify({ ...old, timestamp: '' });
     const after = JSON.stringify({ ...report, timestamp: '' });
     if (before !== after) changed.push(id);
-    if (evidence) await writeJsonAtomic(paths.events, evidence);
-    await writeJsonAtomic(paths.report, report);
+    if (evidence) await writeJsonAtomic(paths.events, redactValue(evidence, redact));
+    await writeJsonAtomic(paths.report, redactValue(report, redact));
     reports.push(report);
     opts.onProgress?.(`${before !== after ? 'rescored' : 'unchanged'} ${id}`);
   }

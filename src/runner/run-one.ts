@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { globSync } from 'tinyglobby';
 import { errorMessage } from '../core/errors.js';
@@ -103,6 +104,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
   let workspaceSaved = false;
   let runUuid: string | null = null;
   let sandbox: Sandbox | null = null;
+  let validatorHome: string | null = null;
   try {
     if (!task || !treatment) throw new Error(`unknown task or treatment for ${spec.run_id}`);
     profileName = ctx.profileOverride ?? treatment.profile ?? task.evaluation.inferred_profile;
@@ -115,7 +117,9 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     });
     await writeJsonAtomic(paths.baseline, [...preexisting].sort());
     const hasDockerfile = task.environment_dir !== null && existsSync(path.join(task.environment_dir, 'Dockerfile'));
-    const chosen = chooseSandbox(ctx.sandbox.choice, { hasDockerfile }, ctx.sandbox.probe ?? { dockerDaemon: false, bwrap: false });
+    const choice = ctx.sandbox.cli ?? task.environment.sandbox ?? ctx.sandbox.suite ?? 'local';
+    const chosen = chooseSandbox(choice, { hasDockerfile }, ctx.sandbox.probe ?? { dockerDaemon: false, bwrap: false });
+    if (choice !== 'local') ctx.note(`sandbox for ${task.name}: ${chosen.kind} (${chosen.why})`);
     sandbox = await createSandbox(chosen.kind, {
       runDirs: dirs,
       task: { environmentDir: task.environment_dir, cpus: task.environment.cpus, memory: task.environment.memory, pids: task.environment.pids },
@@ -151,8 +155,8 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     evidence = await parseEvidenceFile(paths.stdout, { workspace: dirs.workspace, preexisting });
     await installValidation({ workspace: dirs.workspace, validationDir: task.validation_dir, dataDir: task.data_dir });
     const ws = dirs.workspace;
-    const validatorHome = path.join(dirs.root, 'validator-home');
-    await mkdir(validatorHome, { recursive: true });
+    // Outside the run root the agent could write to: made fresh, after the agent has finished.
+    validatorHome = await mkdtemp(path.join(os.tmpdir(), 'skillbench-validator-home-'));
     validation = await runValidators({
       workspace: ws,
       scripts: task.validation.test_scripts,
@@ -167,8 +171,8 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
         treatment_name: spec.treatment,
         rep: spec.rep,
         profile: profileName,
-        required_skills: task.evaluation.required_skills,
-        expected_artifacts: task.evaluation.expected_artifacts,
+        required_skills: rubricTaskInput(task, treatment).required_skills,
+        expected_artifacts: rubricTaskInput(task, treatment).expected_artifacts,
         target_artifacts: task.validation.target_artifacts,
         interaction: agent.interaction,
         events: evidence,
@@ -190,10 +194,13 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       workspace: makeFsWorkspaceView(ws),
       fileExists: workspaceFileExists(ws),
     });
+    await saveWorkspace(ws, paths.workspace, ctx.redact);
+    workspaceSaved = true;
+    // The judge reads the saved (text, redacted) workspace: exactly what rescore will see.
     judge = await runJudge({
       config: ctx.judgeFor(spec),
       profile: profileName,
-      workspace: ws,
+      workspace: paths.workspace,
       baseline: { passed: checks.passed, failed: [...checks.failed, ...rubric.hard_failures] },
       rubricCriteria: task.evaluation.rubric_criteria,
       instruction: prompt,
@@ -204,8 +211,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       claudeBin: ctx.bin.path,
       scratchDir: dirs.root,
     });
-    await saveWorkspace(ws, paths.workspace, ctx.redact);
-    workspaceSaved = true;
+
   } catch (e) {
     harnessError = errorMessage(e);
   } finally {
@@ -214,6 +220,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     // The container (if any) goes before the run's folders, whatever happened.
     await sandbox?.stop();
     if (dirs && !ctx.keepWorkspaces) await removeRunDirs(dirs).catch(() => undefined);
+    if (validatorHome) await rm(validatorHome, { recursive: true, force: true }).catch(() => undefined);
   }
   if (evidence) await writeJsonAtomic(paths.events, redactValue(evidence, ctx.redact));
   if (validation) await writeJsonAtomic(paths.validation, redactValue(validation, ctx.redact));

@@ -6,7 +6,7 @@ import { resolveClaudeBinary } from '../agents/claude/binary.js';
 import { errorMessage, InputError } from '../core/errors.js';
 import { loadSuiteProfiles, resolveProfile, type RubricProfile } from '../scoring/index.js';
 import type { RunReport } from '../core/report.js';
-import { loadModelScript, runBaseUrl, startModelServer, type ModelServer } from '../model/index.js';
+import { loadModelScript, runBaseUrl, scriptServesRole, startModelServer, type ModelServer } from '../model/index.js';
 import { planRuns, type RunSpec } from '../plan/matrix.js';
 import { experimentPaths } from '../store/layout.js';
 import { readReports } from '../store/read.js';
@@ -17,6 +17,7 @@ import { agentVersion } from './agent-version.js';
 import { writeSuiteSnapshot } from './snapshot.js';
 import { setupJudge, type JudgeFlags } from './judge-setup.js';
 import { probeSandboxes, type SandboxChoice } from '../sandbox/index.js';
+import { resolveInteraction } from '../interaction/index.js';
 import type { Endpoint, RunContext } from './context.js';
 import { writeExperimentReports } from './finish.js';
 import { runPool } from './pool.js';
@@ -97,7 +98,13 @@ async function readPromptFile(name: string | undefined, cwd: string, field: stri
 }
 
 /** Fail before any agent runs: every planned run must have a profile and a renderable prompt. */
-function preflight(suite: Suite, planned: RunSpec[], profileOverride: string | null, profiles: Record<string, RubricProfile>): void {
+function preflight(
+  suite: Suite,
+  planned: RunSpec[],
+  profileOverride: string | null,
+  profiles: Record<string, RubricProfile>,
+  interaction: RunOptions['interaction'],
+): void {
   const checked = new Set<string>();
   for (const r of planned) {
     const key = `${r.task}\0${r.treatment}`;
@@ -114,6 +121,20 @@ function preflight(suite: Suite, planned: RunSpec[], profileOverride: string | n
       throw new InputError(`${task.rel_dir}/task.toml: [evaluation].profile: ${errorMessage(e)}`, { file: `${task.rel_dir}/task.toml`, field: '[evaluation].profile' });
     }
     renderInstruction(task, { run_id: '00000000-0000-4000-8000-000000000000' });
+    resolveInteraction({
+      profile,
+      task: {
+        mode: task.interaction.mode_set ? task.interaction.mode : null,
+        maxTurns: task.interaction.max_turns_set ? task.interaction.max_turns : null,
+        simulatorPrompt: task.interaction.simulator_prompt,
+        decisionPatterns: task.interaction.decision_patterns,
+        decisionReply: task.interaction.decision_reply,
+        decisionReplies: task.interaction.decision_replies,
+        continuePrompt: task.interaction.continue_prompt,
+        freshResumeMarker: task.interaction.fresh_resume_marker,
+      },
+      cli: interaction,
+    });
   }
 }
 
@@ -153,7 +174,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     seen.add(r.run_id);
   }
   const suiteProfiles = await loadSuiteProfiles(suite.profiles);
-  preflight(suite, planned, opts.profile ?? cfg.profile ?? null, suiteProfiles);
+  preflight(suite, planned, opts.profile ?? cfg.profile ?? null, suiteProfiles, opts.interaction);
 
   const bin = resolveClaudeBinary({ agentBin: opts.agentBin, env: hostEnv });
   if ('error' in bin) throw new InputError(bin.error, { field: '--agent-bin' });
@@ -206,10 +227,12 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   // The model endpoint: a scripted server for this run's lifetime, or the environment's.
   const scriptFile = opts.modelScript ?? cfg.model_script ?? undefined;
   let server: ModelServer | null = null;
+  let scriptHasJudge = false;
   const model = opts.model ?? cfg.model ?? hostEnv.ANTHROPIC_MODEL ?? null;
   let endpoint: RunContext['endpoint'];
   if (scriptFile) {
     const script = await loadModelScript(path.resolve(cwd, scriptFile));
+    scriptHasJudge = scriptServesRole(script, 'judge');
     server = await startModelServer({
       script,
       scriptFile: path.resolve(cwd, scriptFile),
@@ -230,13 +253,16 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
 
   const version = await agentVersion(bin.path, { PATH: hostEnv.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir() }, cwd);
   const kill = opts.killSignal ?? new AbortController().signal;
-  const sandboxChoice: SandboxChoice = opts.sandbox ?? 'local';
+  // --sandbox, else the task's [environment] sandbox, else the suite's, else local.
+  const choices = planned.map((r) => opts.sandbox ?? suite.tasks.find((t) => t.name === r.task)?.environment.sandbox ?? cfg.sandbox ?? 'local');
+  const needsProbe = choices.some((c) => c !== 'local');
   const judge = setupJudge({
     flags: opts.judgeFlags ?? {},
     hostEnv,
     suiteSection: cfg.judge,
     outDir,
     scriptedServerUrl: server?.url ?? null,
+    scriptHasJudge,
   });
   if (judge.config.enabled)
     opts.onProgress?.({
@@ -265,7 +291,15 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       suitePromptFileText: suite.simulatorInstructionFile ? await readFile(suite.simulatorInstructionFile, 'utf8') : null,
       simulatorModel: opts.simulatorModel ?? null,
     },
-    sandbox: { choice: sandboxChoice, probe: sandboxChoice === 'local' ? null : await probeSandboxes() },
+    sandbox: { cli: opts.sandbox ?? null, suite: cfg.sandbox ?? null, probe: needsProbe ? await probeSandboxes() : null },
+    note: (() => {
+      const said = new Set<string>();
+      return (message: string): void => {
+        if (said.has(message)) return;
+        said.add(message);
+        opts.onProgress?.({ type: 'note', message });
+      };
+    })(),
     judgeFor: judge.judgeFor,
     judgeCache: judge.cache,
     signal: kill,

@@ -1,3 +1,4 @@
+import { SANDBOX_CHOICES } from './types.js';
 import path from 'node:path';
 import { describe, type FileCtx, isRecord, Table } from './fields.js';
 import type { SuiteConfig } from './types.js';
@@ -49,6 +50,12 @@ export function readSuiteConfig(raw: unknown, ctx: FileCtx, root: string): Suite
   if (treatment !== undefined && treatment !== '') config.treatment = treatment;
   const timeout = t.number('timeout_sec', { positive: true });
   if (timeout !== undefined) config.timeout_sec = timeout;
+  const sandbox = t.raw('sandbox');
+  if (sandbox !== undefined) {
+    const kind = SANDBOX_CHOICES.find((k) => k === sandbox);
+    if (kind === undefined) t.expected(t.field('sandbox'), SANDBOX_CHOICES.map((k) => JSON.stringify(k)).join(' or '), sandbox);
+    else config.sandbox = kind;
+  }
   const script = t.string('model_script');
   if (script !== undefined && script !== '') config.model_script = path.resolve(root, script);
 

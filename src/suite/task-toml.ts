@@ -1,3 +1,4 @@
+import { SANDBOX_CHOICES } from './types.js';
 import { readExpectedArtifacts, readWorkspacePaths } from './artifacts.js';
 import { type FileCtx, Table } from './fields.js';
 import {
@@ -83,6 +84,12 @@ export function readTaskToml(raw: Record<string, unknown>, ctx: FileCtx, dirName
   else if (memory !== undefined) env.expected(env.field('memory'), 'a size such as "512m" or "2g", or a number of bytes', memory);
   const pids = env.number('pids', { positive: true, integer: true });
   if (pids !== undefined) environment.pids = pids;
+  const sandbox = env.raw('sandbox');
+  if (sandbox !== undefined) {
+    const kind = SANDBOX_CHOICES.find((k) => k === sandbox);
+    if (kind === undefined) env.expected(env.field('sandbox'), SANDBOX_CHOICES.map((k) => JSON.stringify(k)).join(' or '), sandbox);
+    else environment.sandbox = kind;
+  }
 
   // [validation]
   const validation = {

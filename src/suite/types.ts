@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+export const SANDBOX_CHOICES = ['local', 'bwrap', 'docker', 'auto'] as const;
+
 /**
  * The loaded, normalised shape of a suite. snake_case fields mirror task.toml and
  * the treatment YAML files, so a spec can be compared with the file it came from.
@@ -47,6 +49,8 @@ export const TaskSpecSchema = z.object({
     /** Docker-style size, e.g. "2g"; a bare number in task.toml is kept as bytes ("1048576"). */
     memory: z.string().optional(),
     pids: z.number().int().positive().optional(),
+    /** The task's own --sandbox default (the command line wins). */
+    sandbox: z.enum(SANDBOX_CHOICES).optional(),
   }),
   validation: z.object({
     /** Paths relative to the task's validation/ folder; each exists there. */
@@ -133,6 +137,7 @@ export const SuiteConfigSchema = z.object({
   task: z.string().optional(),
   treatment: z.string().optional(),
   timeout_sec: z.number().positive().optional(),
+  sandbox: z.enum(SANDBOX_CHOICES).optional(),
   /** Absolute (resolved against the suite root). */
   model_script: z.string().optional(),
   /** Set for the agent. */
