@@ -46,6 +46,11 @@ export interface ActiveJudgeConfig {
   samples: number;
   maxTokens: number;
   timeoutMs: number;
+  /**
+   * What identifies the endpoint in the answer cache, when the base URL does not (a scripted
+   * model server gets a new port each time). Default: the base URL.
+   */
+  cacheEndpoint?: string | undefined;
 }
 
 export type JudgeConfig = { enabled: false } | { enabled: true; skipped: string } | ActiveJudgeConfig;

@@ -126,7 +126,7 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
     head.prompt_kind = 'generic';
   }
   prompt = redact(prompt);
-  const key = judgeCacheKey({ model: c.model, prompt, transport: c.transport, samples: c.samples, maxTokens: c.maxTokens, baseUrl: c.baseUrl });
+  const key = judgeCacheKey({ model: c.model, prompt, transport: c.transport, samples: c.samples, maxTokens: c.maxTokens, baseUrl: c.cacheEndpoint ?? c.baseUrl });
   head.prompt_hash = key;
 
   const hit = i.cache ? await i.cache.get(key) : null;

@@ -29,6 +29,8 @@ export function setupJudge(opts: {
   scriptedServerUrl: string | null;
   /** Whether the scripted model has a `role: judge` rule. */
   scriptHasJudge?: boolean;
+  /** Identifies the scripted model for the judge cache (e.g. a hash of the script). */
+  scriptId?: string;
 }): JudgeSetup {
   const scripted = opts.scriptedServerUrl !== null && !opts.hostEnv.BENCH_JUDGE_BASE_URL && !opts.flags.judgeBaseUrl;
   const env = scripted
@@ -48,6 +50,8 @@ export function setupJudge(opts: {
   const cache = config.enabled ? new JudgeCache(path.join(opts.outDir, 'judge-cache')) : null;
   const url = opts.scriptedServerUrl;
   const judgeFor = (run: { task: string; treatment: string; rep: number }): JudgeConfig =>
-    scripted && url && isActiveJudge(config) ? { ...config, baseUrl: runBaseUrl(url, { ...run, role: 'judge' }) } : config;
+    scripted && url && isActiveJudge(config)
+      ? { ...config, baseUrl: runBaseUrl(url, { ...run, role: 'judge' }), cacheEndpoint: `scripted-model:${opts.scriptId ?? ''}:${run.task}/${run.treatment}/${run.rep}` }
+      : config;
   return { judgeFor, cache, config };
 }

@@ -19,6 +19,7 @@ import { makeRedactor, redactValue, secretsFromEnv } from '../util/redact.js';
 import { renderInstruction, type TaskSpec } from '../suite/index.js';
 import { resolveClaudeBinary } from '../agents/claude/binary.js';
 import { tailOf } from './tail.js';
+import { sha256 } from '../util/hash.js';
 
 export interface RescoreOptions {
   /** Score every run with this profile instead of the one it was scored with. */
@@ -76,7 +77,8 @@ export async function rescoreResults(outDir: string, opts: RescoreOptions = {}):
   const script = opts.modelScript ? await loadModelScript(opts.modelScript) : null;
   const server = script ? await startModelServer({ script, scriptFile: opts.modelScript }) : null;
   try {
-    return await rescoreWith(outDir, snapshot, opts, hostEnv, server?.url ?? null, script ? scriptServesRole(script, 'judge') : false);
+    const scriptId = opts.modelScript ? sha256(await readFile(opts.modelScript)) : '';
+    return await rescoreWith(outDir, snapshot, opts, hostEnv, server?.url ?? null, script ? scriptServesRole(script, 'judge') : false, scriptId);
   } finally {
     await server?.close();
   }
@@ -89,10 +91,11 @@ async function rescoreWith(
   hostEnv: Record<string, string | undefined>,
   serverUrl: string | null,
   scriptHasJudge: boolean,
+  scriptId: string,
 ): Promise<RescoreResult> {
   // The profiles kept in the results folder: edit them there and rescore.
   const suiteProfiles = await loadSuiteProfiles(snapshot.profiles.map((p) => ({ name: p.name, file: path.join(outDir, p.file) })));
-  const judge = setupJudge({ flags: opts.judgeFlags ?? {}, hostEnv, suiteSection: undefined, outDir, scriptedServerUrl: serverUrl, scriptHasJudge });
+  const judge = setupJudge({ flags: opts.judgeFlags ?? {}, hostEnv, suiteSection: undefined, outDir, scriptedServerUrl: serverUrl, scriptHasJudge, scriptId });
   const redact = makeRedactor(secretsFromEnv(hostEnv));
   const bin = resolveClaudeBinary({ env: hostEnv });
   let ids: string[];

@@ -14,6 +14,7 @@ import { loadSuite, renderInstruction, selectNames, type Suite, type SuiteWarnin
 import { readJsonFile, writeJsonAtomic } from '../util/fs.js';
 import { makeRedactor, secretsFromEnv } from '../util/redact.js';
 import { agentVersion } from './agent-version.js';
+import { sha256 } from '../util/hash.js';
 import { writeSuiteSnapshot } from './snapshot.js';
 import { setupJudge, type JudgeFlags } from './judge-setup.js';
 import { probeSandboxes, type SandboxChoice } from '../sandbox/index.js';
@@ -228,11 +229,13 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const scriptFile = opts.modelScript ?? cfg.model_script ?? undefined;
   let server: ModelServer | null = null;
   let scriptHasJudge = false;
+  let scriptId = '';
   const model = opts.model ?? cfg.model ?? hostEnv.ANTHROPIC_MODEL ?? null;
   let endpoint: RunContext['endpoint'];
   if (scriptFile) {
     const script = await loadModelScript(path.resolve(cwd, scriptFile));
     scriptHasJudge = scriptServesRole(script, 'judge');
+    scriptId = sha256(await readFile(path.resolve(cwd, scriptFile)));
     server = await startModelServer({
       script,
       scriptFile: path.resolve(cwd, scriptFile),
@@ -263,6 +266,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     outDir,
     scriptedServerUrl: server?.url ?? null,
     scriptHasJudge,
+    scriptId,
   });
   if (judge.config.enabled)
     opts.onProgress?.({

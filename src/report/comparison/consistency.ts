@@ -22,6 +22,14 @@ function describe(values: ConsistencyWarning['values'], unset: string, short = (
   return values.map((v) => `${v.value === null ? unset : short(v.value)} (${v.runs} run(s): ${v.treatments.join(', ')})`).join('; ');
 }
 
+/** The sandbox kind with its limits, e.g. `docker cpus=2 memory=512m pids=-`; null when not recorded. */
+export function sandboxKey(r: RunReport): Value {
+  const s = r.sandbox;
+  if (!s) return null;
+  const l = s.limits;
+  return l ? `${s.kind} cpus=${l.cpus ?? '-'} memory=${l.memory ?? '-'} pids=${l.pids ?? '-'}` : s.kind;
+}
+
 const hashPrefix = (h: string): string => `${h.replace(/^sha256:/, '').slice(0, 12)}…`;
 
 /**
@@ -36,6 +44,10 @@ export function consistencyWarnings(reports: RunReport[], tasks: string[]): Cons
   const models = distinct(reports, (r) => r.model);
   if (models.length > 1)
     out.push({ kind: 'model', task: null, values: models, message: `different model ids: ${describe(models, '(CLI default)')}` });
+  // Isolation and resources change scores (container resources alone moved Terminal-Bench by 6 points).
+  const sandboxes = distinct(reports, (r) => sandboxKey(r));
+  if (sandboxes.length > 1)
+    out.push({ kind: 'sandbox', task: null, values: sandboxes, message: `different sandboxes or resource limits: ${describe(sandboxes, '(not recorded)')}` });
   for (const task of tasks) {
     const hashes = distinct(
       reports.filter((r) => r.task === task),

@@ -27,7 +27,7 @@ export interface Roles {
 }
 
 export interface ConsistencyWarning {
-  kind: 'agent_version' | 'model' | 'task_content';
+  kind: 'agent_version' | 'model' | 'task_content' | 'sandbox';
   /** The task for `task_content`, else null. */
   task: string | null;
   /** Each distinct value (null = not recorded) with the runs that used it. */

@@ -247,6 +247,29 @@ describe('warning block', () => {
       kinds: ['task_content'],
       text: '> - task task-a changed between runs: aaaaaaaaaaaa… (3 run(s): CONTROL, CAND); bbbbbbbbbbbb… (1 run(s): CAND)',
     },
+    {
+      name: 'sandboxes or limits differ',
+      reports: [
+        ...base.slice(0, 3),
+        {
+          ...makeReport({ treatment: 'CAND', rep: 2 }),
+          sandbox: {
+            kind: 'docker' as const,
+            why: 'requested',
+            image_id: null,
+            image_tag: null,
+            agent_version_inside: null,
+            limits: { cpus: 2, memory: '512m', pids: null },
+            network_policy: 'host',
+            protects: [],
+            does_not_protect: [],
+            oom_kills: 0,
+          },
+        },
+      ],
+      kinds: ['sandbox'],
+      text: '> - different sandboxes or resource limits: (not recorded) (3 run(s): CONTROL, CAND); docker cpus=2 memory=512m pids=- (1 run(s): CAND)',
+    },
   ])('$name', ({ reports, kinds, text }) => {
     const c = build(reports);
     expect(c.warnings.map((w) => w.kind)).toEqual(kinds);
