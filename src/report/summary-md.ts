@@ -33,8 +33,19 @@ function checksOf(runs: RunReport[]): { passed: number; total: number } {
   return { passed, total };
 }
 
-function resultsTable(cells: Cell[], dims: string[]): string {
-  const header = ['Task', 'Treatment', 'Runs', 'Passed', 'Checks', ...dims, 'weighted_score', 'RubricAvg', 'Turns', 'Duration', 'Tools', 'Tokens', 'Cost'];
+/** Judge dimensions seen in any run, in first-seen order. */
+function judgeDims(reports: RunReport[]): string[] {
+  const out: string[] = [];
+  for (const r of reports) for (const d of r.judge?.dimensions ?? []) if (!out.includes(d.name)) out.push(d.name);
+  return out;
+}
+
+function judgeCell(runs: RunReport[], dim: string): string {
+  return f2(meanOf(runs.map((r) => r.judge?.dimensions.find((d) => d.name === dim)?.score)));
+}
+
+function resultsTable(cells: Cell[], dims: string[], jdims: string[]): string {
+  const header = ['Task', 'Treatment', 'Runs', 'Passed', 'Checks', ...dims, 'weighted_score', 'RubricAvg', ...jdims.map((d) => `judge:${d}`), 'Turns', 'Duration', 'Tools', 'Tokens', 'Cost'];
   const rows = cells.map((c) => {
     const ch = checksOf(c.runs);
     const es = c.runs.map((r) => r.events_summary);
@@ -47,6 +58,7 @@ function resultsTable(cells: Cell[], dims: string[]): string {
       ...dims.map((d) => dimCell(c.runs, d)),
       f2(meanOf(c.runs.map((r) => r.rubric?.weighted_score))),
       f2(meanOf(c.runs.map((r) => r.rubric?.rubric_avg))),
+      ...jdims.map((d) => judgeCell(c.runs, d)),
       f2(meanOf(es.map((e) => e?.num_turns))),
       secs(meanOf(es.map((e) => e?.duration_seconds))),
       f2(meanOf(es.map((e) => e?.tool_calls))),
@@ -105,6 +117,7 @@ function runLine(r: RunReport): string[] {
     ...r.checks_failed.map((c) => `  - ${c}`),
   ];
   if (r.rubric_lines.length > 0) out.push('- Rubric:', ...r.rubric_lines.map((l) => `  - ${l}`));
+  if (r.judge) out.push('- LLM judge (overlay; rule scores unchanged):', ...r.judge.lines.map((l) => `  - ${l}`));
   return out;
 }
 
@@ -131,7 +144,7 @@ export function renderSummaryMarkdown(s: SummaryInput): string {
     '',
     '_Checks count validator checks and hard failures only; `[RUBRIC]` lines are scores, not checks. With repetitions, rubric columns, turns, duration and tools are means; tokens and cost are sums._',
     '',
-    resultsTable(cells, dims),
+    resultsTable(cells, dims, judgeDims(s.reports)),
     '',
     '## Summary',
     '',
