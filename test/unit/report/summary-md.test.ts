@@ -74,7 +74,7 @@ describe('summary.md', () => {
         transport: 'http',
         profile: 'generic',
         prompt_kind: 'generic',
-        dimensions: [{ name: 'output_quality', score: 0.7, reason: 'ok', samples: [0.7], spread: { min: 0.7, max: 0.7, stdev: null } }],
+        dimensions: [{ name: 'output_quality', score: 0.7, reason: 'ok', samples: [0.7], spread: { min: 0.7, max: 0.7, stdev: 0 } }],
         lines: ['[RUBRIC-JUDGE] output_quality: 0.70 - ok', '[RUBRIC-JUDGE] status: enabled_and_successful'],
         samples_requested: 1,
         samples_parsed: 1,
