@@ -2,7 +2,7 @@
 // Runs every benchmark in bench/, one after the other, against the BUILT package (dist/).
 // `npm run bench` builds first and then runs this.
 //
-//   node bench/run-all.mjs [--full] [--only parser,run-overhead]
+//   node bench/run-all.mjs [--full] [--only parser,run-overhead,sandbox,html]
 //
 // --full  the benchmarks' own (larger) defaults: a 100 MB transcript for the parser bench.
 // --only  a comma-separated subset, by name.
@@ -33,6 +33,22 @@ const BENCHES = [
     args: [],
     result: 'bench/results/run-overhead.md',
   },
+  {
+    name: 'sandbox',
+    // TypeScript, run through tsx; needs bubblewrap and Docker (bash .ci/setup-sandbox.sh).
+    script: 'node_modules/tsx/dist/cli.mjs',
+    args: ['bench/sandbox/sandbox-overhead.ts', full ? '5' : '3'],
+    result: 'bench/results/sandbox.md',
+    needs: () => (existsSync('/usr/bin/bwrap') ? null : 'bubblewrap is not installed (bash .ci/setup-sandbox.sh)'),
+  },
+  {
+    name: 'html',
+    // 1,000 runs and 50 MB of transcripts in Chromium; needs /usr/bin/chromium.
+    script: 'bench/html/run.mjs',
+    args: [],
+    result: 'bench/results/html.md',
+    needs: () => (existsSync('/usr/bin/chromium') ? null : 'no /usr/bin/chromium (apt-get install chromium)'),
+  },
 ];
 
 const unknown = (only ?? []).filter((n) => !BENCHES.some((b) => b.name === n));
@@ -55,6 +71,12 @@ function runScript(script, args) {
 
 const done = [];
 for (const b of BENCHES.filter((x) => !only || only.includes(x.name))) {
+  const missing = b.needs?.() ?? null;
+  if (missing) {
+    console.log(`\n=== ${b.name}: not run: ${missing}`);
+    done.push({ ...b, ok: true, detail: '', s: 0, skipped: missing });
+    continue;
+  }
   console.log(`\n=== ${b.name}: node ${[b.script, ...b.args].join(' ')}`);
   const t0 = performance.now();
   const r = await runScript(b.script, b.args);
@@ -64,7 +86,8 @@ for (const b of BENCHES.filter((x) => !only || only.includes(x.name))) {
 
 console.log('\n=== benchmark results');
 for (const b of done) {
-  console.log(`${b.ok ? 'ok    ' : 'FAILED'} ${b.name.padEnd(13)} ${b.s.toFixed(0).padStart(4)} s  ${b.ok ? b.result : b.detail}`);
+  const word = b.skipped ? 'SKIP  ' : b.ok ? 'ok    ' : 'FAILED';
+  console.log(`${word} ${b.name.padEnd(13)} ${b.s.toFixed(0).padStart(4)} s  ${b.skipped ?? (b.ok ? b.result : b.detail)}`);
 }
 console.log('What each one measures and the targets: bench/README.md');
 process.exit(done.every((b) => b.ok) ? 0 : 1);
