@@ -1,4 +1,4 @@
-import type { ProgressEvent } from '../runner/run-suite.js';
+import type { ProgressEvent } from '../index.js';
 
 /**
  * Progress on stderr: a live status line on a terminal, one plain line per
