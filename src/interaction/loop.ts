@@ -127,7 +127,7 @@ function pushUnique(list: string[], id: string | null): void {
 }
 
 function failedTurn(outcome: TurnOutcome, detail: string): TurnResult {
-  return { outcome, exit_code: null, signal: null, session_id: null, result_text: null, is_error: null, lines: 0, duration_ms: 0, detail };
+  return { outcome, exit_code: null, signal: null, session_id: null, result_text: null, is_error: null, lines: 0, duration_ms: 0, stdout_file: '', stderr_file: '', detail };
 }
 
 export async function runInteractionLoop(opts: InteractionLoopOptions): Promise<InteractionRecord> {

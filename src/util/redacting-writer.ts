@@ -19,7 +19,8 @@ export class RedactingLineWriter {
   onLine: ((line: string) => void) | null = null;
 
   constructor(
-    file: string,
+    /** The file the lines go to. */
+    readonly file: string,
     private readonly redact: (s: string) => string,
   ) {
     this.out = createWriteStream(file, { flags: 'a' });

@@ -131,6 +131,8 @@ describe('claude driver with the real CLI', () => {
     expect(t1.exit_code).toBe(0);
     expect(t1.result_text).toBe('All done.');
     expect(t1.session_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(t1.stdout_file).toBe(path.join(p.out, 'stdout.jsonl'));
+    expect(t1.stderr_file).toBe(path.join(p.out, 'stderr.txt'));
     expect(await readFile(path.join(p.ws, 'bash.txt'), 'utf8')).toBe('from-bash\n');
     expect(await readFile(path.join(p.ws, 'new.txt'), 'utf8')).toBe('brand new\n');
     expect(await readFile(path.join(p.ws, 'notes.txt'), 'utf8')).toBe('new line\n');

@@ -41,6 +41,9 @@ export interface TurnResult {
   is_error: boolean | null;
   lines: number;
   duration_ms: number;
+  /** The raw (redacted) stdout and stderr files this turn appended to. */
+  stdout_file: string;
+  stderr_file: string;
   /** Why, in words, for the report. */
   detail: string;
 }
@@ -86,6 +89,8 @@ export async function runClaudeTurn(r: TurnRequest): Promise<TurnResult> {
     is_error: w.resultIsError,
     lines: w.lines,
     duration_ms: proc.durationMs,
+    stdout_file: r.stdout.file,
+    stderr_file: r.stderr.file,
   };
   if (proc.spawnError) return { ...base, outcome: 'spawn_error', detail: `could not start ${r.bin}: ${proc.spawnError}` };
   if (proc.killedFor === 'timeout')

@@ -79,6 +79,8 @@ async function drive(opts: {
         is_error: outcome !== 'completed',
         lines: 3,
         duration_ms: 10,
+        stdout_file: 'stdout.jsonl',
+        stderr_file: 'stderr.txt',
         detail: outcome,
       };
       return r;
