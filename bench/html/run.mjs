@@ -12,6 +12,12 @@ import { serveResults } from '../../dist/viewer/server.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RUNS = 1000, TASKS = 50, TREATMENTS = ['CONTROL', 'WITH_SKILL'], BYTES_PER_RUN = 50_000;
 const BUDGET_FIRST_VIEW_MS = 3000;
+// Figures of the viewer before the summary was built at start-up and staged (same machine, same measure: performance.now() once the page is loaded and marked drawn).
+const BEFORE = [
+  '"First view" is performance.now() once the page has loaded and marked itself drawn (data-ready), the same measure as before; "drawn at" and "complete" are when the page set data-ready and data-complete.',
+  '',
+  'Before (server read the 1,000 reports one by one and computed the comparison on the first request; charts drawn after the 1,000-row tables): first view cold 3576 ms, warm 1805 ms, run page 216 ms, scroll 58.9 fps (worst frame 66.6 ms).',
+];
 
 function transcript(i) {
   const lines = [JSON.stringify({ type: 'system', subtype: 'init', session_id: `s${i}`, model: 'claude-test' })];
@@ -57,14 +63,25 @@ const srv = await serveResults(dir);
 const udd = await mkdtemp(path.join(tmpdir(), 'skillbench-chromium-'));
 const ctx = await chromium.launchPersistentContext(udd, { executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1280, height: 900 },
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+// When the page marks itself drawn (data-ready: first view) and complete (data-complete: comparison and bootstrap intervals filled in).
+await ctx.addInitScript(`new MutationObserver(() => {
+  const el = document.documentElement;
+  if (el.hasAttribute('data-ready') && !window.__readyAt) window.__readyAt = performance.now();
+  if (el.hasAttribute('data-complete') && !window.__completeAt) window.__completeAt = performance.now();
+}).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-ready', 'data-complete'] })`);
 const page = await ctx.newPage();
 const rows = [];
-for (const label of ['cold (server builds the summary)', 'warm (cached summary)']) {
-  await page.goto(srv.url);
+async function firstView(url, label) {
+  await page.goto(url);
   await page.waitForSelector('html[data-ready]');
-  const ms = await page.evaluate('performance.now()');
-  rows.push([`first view, ${label}`, `${Math.round(ms)} ms`]);
+  const seen = await page.evaluate('performance.now()'); // as measured before the staged view existed
+  await page.waitForSelector('html[data-complete]', { timeout: 60_000 });
+  const t = await page.evaluate('({ ready: window.__readyAt, complete: window.__completeAt })');
+  rows.push([`first view, ${label}`, `${Math.round(seen)} ms (drawn at ${Math.round(t.ready)} ms; complete with comparison and intervals at ${Math.round(t.complete)} ms)`]);
 }
+// cold: the server was started just before the browser launched (as skillbench view does)
+await firstView(srv.url, 'cold (server started as the browser launched)');
+await firstView(srv.url, 'warm (cached summary)');
 const t0 = Date.now();
 await page.goto(srv.url + '#run/task-00-CONTROL-r1');
 await page.waitForSelector('#timeline');
@@ -77,11 +94,15 @@ const frames = await page.evaluate(`new Promise((resolve) => {
   requestAnimationFrame(step);
 })`);
 rows.push(['scroll of the 1,000-row runs table (2 s)', `${(frames.frames / frames.secs).toFixed(1)} fps, worst frame ${frames.worst.toFixed(1)} ms`]);
+// worst case: a second server on the same folder, opened the moment it listens (its summary is not built yet)
+const srv2 = await serveResults(dir);
+await firstView(srv2.url, 'cold (page requested the moment the server listens)');
+await srv2.close();
 const summaryBytes = (await (await fetch(srv.url + 'api/summary')).text()).length;
 rows.push(['/api/summary size', `${(summaryBytes / 1024).toFixed(0)} KB`]);
 await ctx.close(); await srv.close(); await rm(udd, { recursive: true, force: true }); await rm(dir, { recursive: true, force: true });
 
-const md = [`# HTML viewer benchmark`, '', `${RUNS} runs, ${(bytes / 1e6).toFixed(1)} MB of transcripts, Chromium headless at 1280×900, 2-core machine. Budget for the first view: ${BUDGET_FIRST_VIEW_MS} ms.`, '', '| Measure | Value |', '|---|---|', ...rows.map(([a, b]) => `| ${a} | ${b} |`), ''].join('\n');
+const md = [`# HTML viewer benchmark`, '', `${RUNS} runs, ${(bytes / 1e6).toFixed(1)} MB of transcripts, Chromium headless at 1280×900, 2-core machine. Budget for the first view: ${BUDGET_FIRST_VIEW_MS} ms.`, '', '| Measure | Value |', '|---|---|', ...rows.map(([a, b]) => `| ${a} | ${b} |`), '', ...BEFORE, ''].join('\n');
 console.log(md);
 await mkdir(path.join(ROOT, 'bench', 'results'), { recursive: true });
 await writeFile(path.join(ROOT, 'bench', 'results', 'html.md'), md);

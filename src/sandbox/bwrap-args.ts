@@ -1,7 +1,8 @@
 /** Argument building for the bubblewrap sandbox. Pure. */
 import path from 'node:path';
 import { isUnder } from './path-map.js';
-import type { LaunchSpec, NetworkPolicy, RunDirsLike } from './types.js';
+import { INNER_RELAY_SOURCE, rewriteEndpointEnv, type NetworkPlan, type RelayTarget } from './network.js';
+import type { LaunchSpec, RunDirsLike } from './types.js';
 
 /** Host folders hidden behind an empty tmpfs (besides the results folder). */
 export const HIDDEN_HOST_DIRS = ['/tmp', '/root', '/home', '/var/tmp', '/run/user'];
@@ -11,7 +12,10 @@ export const SCRATCH_DIRS = ['/tmp', '/var/tmp'];
 export interface BwrapLayout {
   runDirs: RunDirsLike;
   resultsDir: string;
-  network: NetworkPolicy;
+  /** `host` shares the host's network; `none` and `relay` get a namespace with only loopback. */
+  network: NetworkPlan['mode'];
+  /** `relay`: the endpoint, the run dir's unix socket and the node that runs the inner relay. */
+  relay?: { target: RelayTarget; socketPath: string; nodeBin: string } | null | undefined;
   /** Host paths re-exposed read-only after hiding (e.g. the agent binary's folder when it lives under /root). */
   exposeReadOnly: string[];
   /** Folders that exist on this host (a tmpfs can only hide a folder that exists or can be created). */
@@ -47,7 +51,7 @@ export function bwrapArgs(l: BwrapLayout): string[] {
   // Hidden folders are empty and read-only (writing there fails), except the private scratch dirs.
   for (const d of hidden) if (!SCRATCH_DIRS.includes(d)) args.push('--remount-ro', d);
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--new-session');
-  if (l.network === 'none') args.push('--unshare-net');
+  if (l.network !== 'host') args.push('--unshare-net');
   return args;
 }
 
@@ -58,12 +62,27 @@ export function bwrapCommand(cmd: string, l: Pick<BwrapLayout, 'resultsDir' | 'e
   return hiddenDirs(l.resultsDir, l.runDirs.root).some((d) => isUnder(cmd, d)) ? path.basename(cmd) : cmd;
 }
 
-/** The host spec that runs `spec` inside bwrap; env and cwd are unchanged (the same paths exist inside). */
+/**
+ * The host spec that runs `spec` inside bwrap; cwd is unchanged (the same paths exist inside).
+ * Under `relay`, a command whose environment names the model endpoint (ANTHROPIC_BASE_URL ...)
+ * gets those variables rewritten to http://127.0.0.1:<inner port>/<same path> and runs as
+ * `node -e <inner relay> <socket> <inner port> cmd args`: the relay listens inside the command's
+ * own network namespace before the command starts, and exits with its status. Other commands
+ * (validators) run as they are, with loopback only.
+ */
 export function bwrapSpec(spec: LaunchSpec, l: BwrapLayout & { bwrapBin: string }): LaunchSpec {
-  return {
-    cmd: l.bwrapBin,
-    args: [...bwrapArgs(l), '--chdir', spec.cwd, '--', bwrapCommand(spec.cmd, l), ...spec.args],
-    cwd: spec.cwd,
-    env: spec.env,
-  };
+  const cmd = bwrapCommand(spec.cmd, l);
+  const head = [...bwrapArgs(l), '--chdir', spec.cwd, '--'];
+  if (l.network === 'relay' && l.relay) {
+    const r = rewriteEndpointEnv(spec.env, l.relay.target);
+    if (r.changed) {
+      return {
+        cmd: l.bwrapBin,
+        args: [...head, l.relay.nodeBin, '-e', INNER_RELAY_SOURCE, l.relay.socketPath, String(l.relay.target.innerPort), cmd, ...spec.args],
+        cwd: spec.cwd,
+        env: r.env,
+      };
+    }
+  }
+  return { cmd: l.bwrapBin, args: [...head, cmd, ...spec.args], cwd: spec.cwd, env: spec.env };
 }

@@ -1,9 +1,12 @@
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { InputError } from '../core/errors.js';
-import { bwrapArgs, bwrapSpec, type BwrapLayout } from './bwrap-args.js';
+import { InputError, SkillbenchError, errorMessage } from '../core/errors.js';
+import { bwrapArgs, bwrapSpec, hiddenDirs, type BwrapLayout } from './bwrap-args.js';
 import { capture, firstLine, whichSync } from './exec.js';
+import { planNetwork, RELAY_SOCKET_NAME } from './network.js';
+import { isUnder } from './path-map.js';
 import { protectionOf } from './protection.js';
+import { startHostRelay, type HostRelay } from './relay.js';
 import type { Sandbox, SandboxOptions, SandboxRecord } from './types.js';
 
 function realOrSelf(p: string): string {
@@ -14,13 +17,18 @@ function realOrSelf(p: string): string {
   }
 }
 
-export function bwrapLayout(opts: SandboxOptions): BwrapLayout {
+export function bwrapLayout(opts: SandboxOptions, nodeBin: string = realOrSelf(process.execPath)): BwrapLayout {
   const agentDirs = [path.dirname(path.resolve(opts.agentBin)), path.dirname(realOrSelf(opts.agentBin))];
+  const plan = planNetwork(opts.network ?? 'model-only', opts.modelEndpoint);
+  const resultsDir = path.resolve(opts.resultsDir);
+  // The inner relay runs with the host node: exposed read-only when it lives under a hidden folder.
+  const nodeHidden = plan.relay !== null && hiddenDirs(resultsDir, opts.runDirs.root).some((d) => isUnder(nodeBin, d));
   return {
     runDirs: opts.runDirs,
-    resultsDir: path.resolve(opts.resultsDir),
-    network: opts.network ?? 'host',
-    exposeReadOnly: [...new Set([...agentDirs, ...(opts.exposeReadOnly ?? [])])],
+    resultsDir,
+    network: plan.mode,
+    relay: plan.relay ? { target: plan.relay, socketPath: path.join(opts.runDirs.root, RELAY_SOCKET_NAME), nodeBin } : null,
+    exposeReadOnly: [...new Set([...agentDirs, ...(nodeHidden ? [nodeBin] : []), ...(opts.exposeReadOnly ?? [])])],
     existing: existsSync,
   };
 }
@@ -28,7 +36,8 @@ export function bwrapLayout(opts: SandboxOptions): BwrapLayout {
 export function createBwrapSandbox(opts: SandboxOptions): Sandbox {
   const bwrapBin = whichSync('bwrap') ?? 'bwrap';
   const layout = { ...bwrapLayout(opts), bwrapBin };
-  const prot = protectionOf('bwrap', layout.network, opts.modelEndpoint);
+  const plan = planNetwork(opts.network ?? 'model-only', opts.modelEndpoint);
+  const prot = protectionOf('bwrap', plan, opts.modelEndpoint);
   const record: SandboxRecord = {
     kind: 'bwrap',
     why: opts.why ?? 'requested',
@@ -41,6 +50,7 @@ export function createBwrapSandbox(opts: SandboxOptions): Sandbox {
     does_not_protect: prot.does_not_protect,
     oom_kills: null,
   };
+  let relay: HostRelay | null = null;
   return {
     kind: 'bwrap',
     record,
@@ -56,9 +66,17 @@ export function createBwrapSandbox(opts: SandboxOptions): Sandbox {
         throw new InputError(`bwrap sandbox: cannot start the agent inside bubblewrap: ${v.stderr.trim() || firstLine(v)}`, { field: 'sandbox' });
       }
       record.agent_version_inside = v.stdout.trim();
+      if (layout.relay) {
+        try {
+          relay = await startHostRelay(layout.relay.socketPath, layout.relay.target);
+        } catch (e) {
+          throw new SkillbenchError('sandbox', `bwrap sandbox: cannot start the model relay on ${layout.relay.socketPath}: ${errorMessage(e)}`);
+        }
+      }
     },
     async stop() {
-      // Nothing persists: every sandboxed process dies with its bwrap (pid namespace).
+      // Every sandboxed process (inner relays included) dies with its bwrap (pid namespace).
+      await relay?.close();
     },
     oomKills: () => Promise.resolve(null),
   };

@@ -1,7 +1,8 @@
 /** Argument building for the docker sandbox. Pure. */
 import path from 'node:path';
 import { mapEnvValues, mapPath, type PathMapping } from './path-map.js';
-import type { LaunchSpec, NetworkPolicy, RunDirsLike, SandboxLimits } from './types.js';
+import { INNER_PROBE_SOURCE, INNER_RELAY_SOURCE, RELAY_SOCKET_NAME, rewriteEndpointEnv, type NetworkPlan, type RelayTarget } from './network.js';
+import type { LaunchSpec, RunDirsLike, SandboxLimits } from './types.js';
 
 /** Where things live inside the container. */
 export const IN_WORKSPACE = '/workspace';
@@ -44,7 +45,8 @@ export interface DockerRunInput {
   image: string;
   layout: DockerLayout;
   limits: SandboxLimits;
-  network: NetworkPolicy;
+  /** `host` -> `--network host`; `none` and `relay` -> `--network none` (loopback only). */
+  network: NetworkPlan['mode'];
   /** Host uid:gid when not root (files in the workspace stay the user's); null for root. */
   user: string | null;
 }
@@ -81,14 +83,32 @@ export function commandInside(cmd: string, l: DockerLayout, mappings: readonly P
   return path.basename(cmd);
 }
 
+/** The relay's unix socket inside the container (the run root is mounted at /skillbench/run). */
+export const IN_RELAY_SOCKET = `${IN_RUN_ROOT}/${RELAY_SOCKET_NAME}`;
+
+/** `docker exec -d <container> node -e <inner relay> <socket> <port>`: the long-lived inner relay. */
+export function relayExecArgs(container: string, relay: RelayTarget): string[] {
+  return ['exec', '-d', container, IN_NODE, '-e', INNER_RELAY_SOURCE, IN_RELAY_SOCKET, String(relay.innerPort)];
+}
+
+/** `docker exec <container> node -e <probe> <port>`: exits 0 once the inner relay accepts connections. */
+export function relayProbeArgs(container: string, relay: RelayTarget): string[] {
+  return ['exec', container, IN_NODE, '-e', INNER_PROBE_SOURCE, String(relay.innerPort)];
+}
+
 /**
  * `docker exec -i -w <dir> -e NAME ... <container> cmd args` for one host command. Every variable is
  * passed by name (`-e NAME`): its value travels in the docker client's own environment, never on
- * the command line nor in a file. PATH is the container's own. Returns the spec to spawn on the host.
+ * the command line nor in a file. PATH is the container's own. Endpoint URLs are rewritten to the
+ * inner relay when one runs. Returns the spec to spawn on the host.
  */
-export function dockerExecSpec(spec: LaunchSpec, o: { dockerBin: string; container: string; layout: DockerLayout; hostEnv: Record<string, string> }): LaunchSpec {
+export function dockerExecSpec(
+  spec: LaunchSpec,
+  o: { dockerBin: string; container: string; layout: DockerLayout; hostEnv: Record<string, string>; relay?: RelayTarget | null | undefined },
+): LaunchSpec {
   const mappings = dockerPathMappings(o.layout);
-  const inner = mapEnvValues(spec.env, mappings);
+  // Under `relay`, endpoint URLs point at the inner relay (127.0.0.1:<inner port>, same path).
+  const inner = mapEnvValues(o.relay ? rewriteEndpointEnv(spec.env, o.relay).env : spec.env, mappings);
   inner.PATH = CONTAINER_PATH;
   const names = Object.keys(inner).sort();
   const args = ['exec', '-i', '-w', mapPath(spec.cwd, mappings)];

@@ -2,12 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { InputError, SkillbenchError } from '../core/errors.js';
+import { InputError, SkillbenchError, errorMessage } from '../core/errors.js';
 import { hashTree } from '../util/hash.js';
 import { capture, firstLine, hostToolEnv, whichSync } from './exec.js';
-import { containerName, dockerExecSpec, dockerRunArgs, agentInside, type DockerLayout } from './docker-args.js';
+import { containerName, dockerExecSpec, dockerRunArgs, agentInside, relayExecArgs, relayProbeArgs, type DockerLayout } from './docker-args.js';
 import { parseAgentVersion, parseOomKills, taskImageTag } from './image-tag.js';
+import { planNetwork, RELAY_SOCKET_NAME } from './network.js';
 import { protectionOf } from './protection.js';
+import { startHostRelay, type HostRelay } from './relay.js';
 import { DEFAULT_BASE_IMAGE, type Sandbox, type SandboxLimits, type SandboxOptions, type SandboxRecord } from './types.js';
 
 /** Containers started by this process and not yet removed: removed on process exit as a last resort. */
@@ -77,9 +79,10 @@ export function createDockerSandbox(opts: SandboxOptions): Sandbox {
     nodeBinReal: realOrSelf(nodeBin),
   };
   const name = containerName(opts.runName ?? path.basename(opts.runDirs.root), randomBytes(4).toString('hex'));
-  const network = opts.network ?? 'host';
+  const plan = planNetwork(opts.network ?? 'model-only', opts.modelEndpoint);
+  const network = plan.mode;
   const limits = dockerLimits(opts.task);
-  const prot = protectionOf('docker', network, opts.modelEndpoint);
+  const prot = protectionOf('docker', plan, opts.modelEndpoint);
   const record: SandboxRecord = {
     kind: 'docker',
     why: opts.why ?? 'requested',
@@ -94,6 +97,7 @@ export function createDockerSandbox(opts: SandboxOptions): Sandbox {
   };
   const hostEnv = hostToolEnv();
   let started = false;
+  let relay: HostRelay | null = null;
   let stopping: Promise<void> | null = null;
 
   const oomKills = async (): Promise<number | null> => {
@@ -113,6 +117,7 @@ export function createDockerSandbox(opts: SandboxOptions): Sandbox {
       // Always: a start() cut short may have created the container already.
       await capture(dockerBin, ['rm', '-f', name], { timeoutMs: 30_000 });
       live.delete(name);
+      await relay?.close();
     })();
     return stopping;
   };
@@ -149,12 +154,27 @@ export function createDockerSandbox(opts: SandboxOptions): Sandbox {
       await stop();
       throw new SkillbenchError('sandbox', `docker sandbox: the agent binary does not run inside ${image}: ${v.stderr.trim() || firstLine(v)}`);
     }
+    if (plan.relay) {
+      // Host side: the run root's unix socket -> the endpoint; inside: 127.0.0.1:<inner port> -> the socket.
+      try {
+        relay = await startHostRelay(path.join(opts.runDirs.root, RELAY_SOCKET_NAME), plan.relay);
+      } catch (e) {
+        await stop();
+        throw new SkillbenchError('sandbox', `docker sandbox: cannot start the model relay: ${errorMessage(e)}`);
+      }
+      const d = await capture(dockerBin, relayExecArgs(name, plan.relay), { timeoutMs: 30_000, signal: opts.signal });
+      const p = d.code === 0 ? await capture(dockerBin, relayProbeArgs(name, plan.relay), { timeoutMs: 30_000, signal: opts.signal }) : d;
+      if (p.code !== 0) {
+        await stop();
+        throw new SkillbenchError('sandbox', `docker sandbox: the model relay did not start inside the container: ${p.stderr.trim() || firstLine(p)}`);
+      }
+    }
   };
 
   return {
     kind: 'docker',
     record,
-    launcher: (spec) => dockerExecSpec(spec, { dockerBin, container: name, layout, hostEnv }),
+    launcher: (spec) => dockerExecSpec(spec, { dockerBin, container: name, layout, hostEnv, relay: plan.relay }),
     start,
     stop,
     oomKills,

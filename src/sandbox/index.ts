@@ -4,11 +4,13 @@ export { chooseSandbox, type SandboxChoiceResult, type SandboxProbe } from './ch
 export { probeSandboxes } from './probe.js';
 export { taskImageTag, parseMemory, parseOomKills, parseAgentVersion } from './image-tag.js';
 export { ensureTaskImage } from './docker.js';
+export { planNetwork, relayTarget, rewriteEndpointEnv, type NetworkPlan, type RelayTarget } from './network.js';
 export {
   SandboxRecordSchema,
   SandboxLimitsSchema,
   SANDBOX_KINDS,
   DEFAULT_BASE_IMAGE,
+  NETWORK_POLICIES,
   type Launcher,
   type LaunchSpec,
   type NetworkPolicy,

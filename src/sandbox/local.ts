@@ -1,9 +1,10 @@
+import { planNetwork } from './network.js';
 import { protectionOf } from './protection.js';
 import type { Sandbox, SandboxOptions, SandboxRecord } from './types.js';
 
 /** No isolation beyond the run's own dirs and built environment: the launcher is the identity. */
 export function createLocalSandbox(opts: SandboxOptions): Sandbox {
-  const prot = protectionOf('local', 'host', opts.modelEndpoint);
+  const prot = protectionOf('local', planNetwork('host', opts.modelEndpoint), opts.modelEndpoint);
   const record: SandboxRecord = {
     kind: 'local',
     why: opts.why ?? 'requested',

@@ -24,8 +24,13 @@ export {
 import type { SandboxKind, SandboxRecord } from '../core/sandbox.js';
 export type SandboxChoice = SandboxKind | 'auto';
 
-/** `host`: the run shares the host's network (it reaches the loopback model endpoint); `none`: no network at all. */
-export type NetworkPolicy = 'host' | 'none';
+/**
+ * `model-only` (default for bwrap and docker): a network namespace with only loopback, and the
+ * model endpoint relayed into it (docs/sandbox.md); `host`: the run shares the host's network
+ * (an explicit opt-out); `none`: loopback only, nothing relayed.
+ */
+export type NetworkPolicy = 'model-only' | 'host' | 'none';
+export const NETWORK_POLICIES = ['model-only', 'host', 'none'] as const;
 
 export interface RunDirsLike {
   root: string;
@@ -53,7 +58,7 @@ export interface SandboxOptions {
   resultsDir: string;
   /** The model endpoint base URL the agent uses (recorded; must be reachable under the network policy). */
   modelEndpoint?: string | undefined;
-  /** Default `host` (the scripted model server listens on host loopback). */
+  /** Default `model-only`. Ignored by `local` (always the host network). */
   network?: NetworkPolicy | undefined;
   /** Used in the docker image tag; `agentBin --version` is run on the host when absent. */
   agentVersion?: string | undefined;

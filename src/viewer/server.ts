@@ -5,7 +5,12 @@
  *
  *   GET /                      summary page (overview data embedded, no run pages)
  *   GET /comparison            comparison page (404 without 2+ treatments)
- *   GET /api/summary[?view=]   overview data (HtmlData, mode "served")
+ *   GET /api/summary[?view=][&wait=0]   overview data (HtmlData, mode "served"); complete
+ *                              (comparison, bootstrap intervals) unless wait=0
+ *
+ * The summary is built as soon as the server starts. While the comparison (the bootstrap)
+ * is still being computed, GET / serves the page with the quick data (`pending: true`),
+ * and the page fills in the rest from /api/summary.
  *   GET /api/runs/<id>         run page data (report, evidence without tool calls, timeline, workspace file list)
  *   GET /api/runs/<id>/files/<path>   one workspace file (text/plain; path escapes refused)
  *   GET /api/events            text/event-stream; `event: change` whenever the folder changes
@@ -14,7 +19,11 @@ import { realpath, readFile, readdir, stat } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { chartJsSource } from '../report/html/chart-asset.js';
-import { loadResults } from '../report/html/load.js';
+import type { Comparison } from '../report/comparison/types.js';
+import { CONTROL } from '../report/comparison/roles.js';
+import { treatmentOrder } from '../report/group.js';
+import { comparisonOf, hasTwoTreatments, loadInputs, type LoadedInputs } from '../report/html/load.js';
+import { mapPool, READ_CONCURRENCY, type ReportCache } from '../report/html/read-reports.js';
 import { renderHtmlPage } from '../report/html/page.js';
 import { readRunPage } from '../report/html/read-run.js';
 import { buildHtmlData, type HtmlData, type HtmlView } from '../report/html/summary-data.js';
@@ -39,16 +48,14 @@ const RUN_ID = /^[A-Za-z0-9._-]+$/;
 
 /** A cheap fingerprint of the folder: metadata.json and every report.json's mtime and size. */
 export async function folderSignature(dir: string): Promise<string> {
-  const parts: string[] = [];
   const st = await stat(experimentPaths(dir).metadata).catch(() => null);
-  parts.push(st ? `${st.mtimeMs}:${st.size}` : '-');
   const runs = await readdir(path.join(dir, 'runs')).catch(() => [] as string[]);
   runs.sort();
-  for (const id of runs) {
+  const parts = await mapPool(runs, READ_CONCURRENCY, async (id) => {
     const r = await stat(runPaths(dir, id).report).catch(() => null);
-    parts.push(r ? `${id}:${r.mtimeMs}:${r.size}` : `${id}:-`);
-  }
-  return parts.join('|');
+    return r ? `${id}:${r.mtimeMs}:${r.size}` : `${id}:-`;
+  });
+  return [st ? `${st.mtimeMs}:${st.size}` : '-', ...parts].join('|');
 }
 
 function send(res: http.ServerResponse, status: number, type: string, body: string | Buffer): void {
@@ -60,32 +67,98 @@ function sendJson(res: http.ServerResponse, status: number, value: unknown): voi
   send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
 }
 
+/** The complete overview data of the folder as it was at `sig`. */
+interface Built {
+  sig: string;
+  data: Record<HtmlView, HtmlData | null>;
+}
+
 export async function serveResults(dir: string, opts: ServeOptions = {}): Promise<ServedResults> {
   const root = path.resolve(dir);
   const pollMs = opts.pollMs ?? 1000;
-  let cache: { sig: string; data: Record<HtmlView, HtmlData | null> } | null = null;
+  // Parsed reports by run id: a refresh re-reads only the reports that changed.
+  const reportCache: ReportCache = new Map();
+  /** the complete overview data of the folder as it was at `sig` */
+  let full: Built | null = null;
+  /** the comparison being computed, for the folder at `sig` */
+  let building: { sig: string; done: Promise<Built> } | null = null;
+  let loading: Promise<LoadedInputs> | null = null;
   const clients = new Set<http.ServerResponse>();
   let lastSig: string | null = null;
   let timer: NodeJS.Timeout | null = null;
   let port = 0;
+  let closed = false;
 
-  async function summary(view: HtmlView): Promise<HtmlData | null> {
-    const sig = await folderSignature(root);
-    if (!cache || cache.sig !== sig) {
-      const loaded = await loadResults(root);
-      const make = (v: HtmlView): HtmlData =>
-        buildHtmlData({ view: v, mode: 'served', reports: loaded.reports, metadata: loaded.metadata, comparison: loaded.comparison, problems: loaded.problems });
-      cache = { sig, data: { summary: make('summary'), comparison: loaded.comparison ? make('comparison') : null } };
-    }
-    return cache.data[view];
+  /** The folder's current inputs (reports parsed once per change); concurrent callers share one read. */
+  function load(): Promise<LoadedInputs> {
+    loading ??= loadInputs(root, { cache: reportCache }).finally(() => {
+      loading = null;
+    });
+    return loading;
+  }
+
+  function make(inputs: LoadedInputs, view: HtmlView, comparison: Comparison | null, pending: boolean): HtmlData {
+    return buildHtmlData({
+      view,
+      mode: 'served',
+      reports: inputs.reports,
+      metadata: inputs.metadata,
+      comparison,
+      problems: inputs.problems,
+      pending,
+      treatments: treatmentOrder(inputs.reports, inputs.metadata?.treatments ?? [CONTROL]),
+      ...(inputs.choices ? { ks: inputs.choices.pass_k.ks, seed: inputs.choices.settings.seed } : {}),
+    });
+  }
+
+  /** Start (or join) computing the complete data for these inputs: the bootstrap runs after the current I/O turn, so a quick page already on its way goes out first. */
+  function buildFull(inputs: LoadedInputs): Promise<Built> {
+    if (full?.sig === inputs.signature) return Promise.resolve(full);
+    if (building?.sig === inputs.signature) return building.done;
+    const sig = inputs.signature;
+    const done = new Promise<Built>((resolve, reject) => {
+      setImmediate(() => {
+        try {
+          const comparison = comparisonOf(inputs);
+          const built: Built = { sig, data: { summary: make(inputs, 'summary', comparison, false), comparison: comparison ? make(inputs, 'comparison', comparison, false) : null } };
+          // a newer build may have finished first: keep the newest folder state
+          if (building?.sig === sig || full === null) full = built;
+          resolve(built);
+        } catch (e) {
+          reject(e);
+        } finally {
+          if (building?.sig === sig) building = null;
+        }
+      });
+    });
+    building = { sig, done };
+    return done;
+  }
+
+  /**
+   * Overview data of the folder as it is now. `wait`: the complete data (comparison and
+   * bootstrap intervals). Otherwise, while those are still being computed, the quick data
+   * (runs, outcomes, pass@k point estimates; `pending: true`) so that the page can draw.
+   */
+  async function summary(view: HtmlView, wait: boolean): Promise<HtmlData | null> {
+    const inputs = await load();
+    if (full?.sig === inputs.signature) return full.data[view];
+    const done = buildFull(inputs);
+    if (wait) return (await done).data[view];
+    if (view === 'comparison' && !hasTwoTreatments(inputs)) return null;
+    return make(inputs, view, null, true);
   }
 
   async function poll(): Promise<void> {
-    const sig = await folderSignature(root).catch(() => null);
-    if (sig === null || sig === lastSig) return;
+    const inputs = await load().catch(() => null);
+    if (inputs === null || closed) return;
+    const sig = inputs.signature;
+    if (sig === lastSig) return;
     const first = lastSig === null;
     lastSig = sig;
     if (first) return;
+    // start on the new numbers now: the pages ask for them as soon as they hear of the change
+    buildFull(inputs).catch(() => undefined);
     for (const c of clients) c.write(`event: change\ndata: ${JSON.stringify({ at: new Date().toISOString() })}\n\n`);
   }
 
@@ -121,12 +194,12 @@ export async function serveResults(dir: string, opts: ServeOptions = {}): Promis
     const p = url.pathname;
     if (p === '/' || p === '/index.html' || p === '/summary.html' || p === '/comparison' || p === '/comparison_report.html') {
       const view: HtmlView = p.startsWith('/comparison') ? 'comparison' : 'summary';
-      const data = await summary(view);
+      const data = await summary(view, false);
       if (!data) return send(res, 404, 'text/plain; charset=utf-8', 'No comparison: the results have fewer than two treatments.');
       return send(res, 200, 'text/html; charset=utf-8', renderHtmlPage(data, { chartJs: chartJsSource() }));
     }
     if (p === '/api/summary') {
-      const data = await summary(url.searchParams.get('view') === 'comparison' ? 'comparison' : 'summary');
+      const data = await summary(url.searchParams.get('view') === 'comparison' ? 'comparison' : 'summary', url.searchParams.get('wait') !== '0');
       return data ? sendJson(res, 200, data) : sendJson(res, 404, { error: 'no comparison' });
     }
     if (p === '/api/events') {
@@ -134,7 +207,7 @@ export async function serveResults(dir: string, opts: ServeOptions = {}): Promis
       res.write('retry: 2000\n\n');
       clients.add(res);
       req.on('close', () => clients.delete(res));
-      lastSig ??= await folderSignature(root).catch(() => null);
+      lastSig ??= await load().then((i) => i.signature).catch(() => null);
       startPolling();
       return;
     }
@@ -168,9 +241,14 @@ export async function serveResults(dir: string, opts: ServeOptions = {}): Promis
   });
   const addr = server.address();
   port = addr !== null && typeof addr === 'object' ? addr.port : 0;
+  // Build the summary now, not on the first request: by the time a browser asks, it is (nearly) ready.
+  void load()
+    .then((inputs) => (closed ? null : buildFull(inputs)))
+    .catch(() => undefined);
   return {
     url: `http://127.0.0.1:${port}/`,
     close: async () => {
+      closed = true;
       if (timer) clearInterval(timer);
       for (const c of clients) c.end();
       clients.clear();

@@ -7,6 +7,10 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readReports } from '../../src/store/read.js';
+import { chartJsSource } from '../../src/report/html/chart-asset.js';
+import { loadInputs } from '../../src/report/html/load.js';
+import { renderHtmlPage } from '../../src/report/html/page.js';
+import { buildHtmlData } from '../../src/report/html/summary-data.js';
 import { writeHtmlReports } from '../../src/report/html/write.js';
 import { serveResults, type ServedResults } from '../../src/viewer/server.js';
 import { makeSandbox, REPO_ROOT, runCli, type Sandbox } from '../helpers/cli.js';
@@ -159,6 +163,30 @@ describe('skillbench view server', () => {
       await p.waitForSelector('#file-view pre');
       expect(await p.locator('#file-view pre').textContent()).not.toMatch(/could not load/);
     }
+    await p.close();
+  });
+
+  it('draws a quick first view, then fills in the comparison and intervals from /api/summary', async () => {
+    // The page as the server sends it while the bootstrap is still running (served deterministically here).
+    const inputs = await loadInputs(out);
+    const quick = buildHtmlData({ view: 'summary', mode: 'served', reports: inputs.reports, metadata: inputs.metadata, comparison: null, problems: inputs.problems, pending: true });
+    const p = await ctx.newPage();
+    await p.route(srv.url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: renderHtmlPage(quick, { chartJs: chartJsSource() }) }));
+    const summaryCalls: string[] = [];
+    p.on('request', (r) => {
+      if (r.url().includes('/api/summary')) summaryCalls.push(r.url());
+    });
+    await p.goto(srv.url);
+    await p.waitForSelector('html[data-ready]');
+    await p.waitForSelector('html[data-complete]', { timeout: 30_000 });
+    expect(summaryCalls).toHaveLength(1);
+    expect(await p.locator('#pending-note').count()).toBe(0);
+    expect(await canvasPainted(p, 'chart-passk')).toBe(true);
+    expect(await p.locator('#verdict').count()).toBe(1);
+    expect(await p.locator('header.top').count()).toBe(1);
+    expect(await p.locator('header.top a[href="/comparison"]').count()).toBe(1);
+    const intervals = await p.evaluate(`fetch('/api/summary').then((r) => r.json()).then((d) => d.pending === false && d.pass_k.bootstrap.length > 0)`);
+    expect(intervals).toBe(true);
     await p.close();
   });
 

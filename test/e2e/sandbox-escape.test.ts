@@ -1,12 +1,18 @@
 /**
  * Escape attempts per sandbox (real claude binary, scripted model). The agent's Bash tries to
  * write into the results folder (via /tmp/..) and into the host's home folder, to read a file
- * planted in the host's home folder, and to read another run's workspace. bwrap and docker must
- * block each one; `local` does NOT (asserted, so that docs/sandbox.md stays honest).
+ * planted in the host's home folder, to read another run's workspace, and to reach the network
+ * beyond the model endpoint: an HTTP service on another host loopback port (with node's fetch and
+ * with bash's /dev/tcp) and an external address. bwrap and docker must block each one (their
+ * default network policy is "model endpoint only"; the turn completing shows the model endpoint
+ * itself is reached through the relay); `local` does NOT (asserted, so that docs/sandbox.md stays
+ * honest).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,12 +32,16 @@ const kinds: SandboxKind[] = ['local', ...(probe.bwrap || inCi ? (['bwrap'] as c
 const tag = randomBytes(4).toString('hex');
 const PLANTED_SECRET = `planted-home-secret-${tag}`;
 const SIBLING_SECRET = `sibling-run-secret-${tag}`;
+const LOOPBACK_SECRET = `loopback-service-secret-${tag}`;
+let loopback: Server;
+let loopbackPort = 0;
 let base: string;
 let resultsDir: string;
 let planted: string;
 let siblingFile: string;
 let server: ModelServer;
 const outputs = new Map<SandboxKind, string>();
+const policies = new Map<SandboxKind, string>();
 
 function homeEscape(kind: SandboxKind): string {
   return path.join(homedir(), `skillbench-escape-${kind}-${tag}`);
@@ -46,10 +56,20 @@ function attempt(kind: SandboxKind): string {
     `echo x > ${homeEscape(kind)}; echo "W_HOME:$?"`,
     `cat ${planted}; echo "R_HOME:$?"`,
     `cat ${siblingFile}; echo "R_SIBLING:$?"`,
+    // Another service on the host's loopback: node's fetch, then bash's /dev/tcp.
+    `node -e "fetch('http://127.0.0.1:${loopbackPort}/').then((r) => r.text()).then((t) => console.log('N_FETCH:0 ' + t), (e) => console.log('N_FETCH:1 ' + (e.cause && e.cause.code)))"`,
+    `(exec 3<>/dev/tcp/127.0.0.1/${loopbackPort} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3); echo "N_TCP:$?"`,
+    // An external address (TEST-NET-1: never routed; bounded so an offline host network cannot hang).
+    `timeout 3 bash -c 'exec 3<>/dev/tcp/192.0.2.1/80'; echo "N_EXT:$?"`,
   ].join('; ');
 }
 
 beforeAll(async () => {
+  loopback = createServer((_req, res) => res.end(LOOPBACK_SECRET));
+  await new Promise<void>((resolve) => loopback.listen(0, '127.0.0.1', resolve));
+  const addr: AddressInfo | string | null = loopback.address();
+  if (addr === null || typeof addr === 'string') throw new Error('no loopback port');
+  loopbackPort = addr.port;
   base = await mkdtemp(path.join(tmpdir(), 'skillbench-sbx-escape-'));
   resultsDir = path.join(base, 'results');
   await mkdir(resultsDir, { recursive: true });
@@ -73,11 +93,13 @@ beforeAll(async () => {
     const r = await runInSandbox({ kind, scriptTask: `escape-${kind}`, serverUrl: server.url, base, runName: `escape-${kind}`, noEnvironment: true });
     expect(r.turn.outcome).toBe('completed');
     outputs.set(kind, (await toolOutputs(r.stdoutFile)).join('\n'));
+    policies.set(kind, r.record.network_policy);
   }
 });
 
 afterAll(async () => {
   await server.close();
+  await new Promise<void>((resolve) => loopback.close(() => resolve()));
   for (const k of kinds) await rm(homeEscape(k), { force: true });
   await rm(planted, { force: true });
   await rm(base, { recursive: true, force: true });
@@ -103,6 +125,15 @@ describe('escape attempts', () => {
     expect(out).not.toContain(SIBLING_SECRET);
   });
 
+  it.each(kinds.filter((k) => k !== 'local'))('%s reaches only the model endpoint: other loopback services and external addresses fail', (kind) => {
+    const out = outputs.get(kind) ?? '';
+    expect(policies.get(kind)).toMatch(/^model endpoint only \(loopback relay\); no other network/);
+    expect(out).toMatch(/N_FETCH:1 ECONNREFUSED/);
+    expect(status(out, 'N_TCP')).not.toBe(0);
+    expect(status(out, 'N_EXT')).not.toBe(0);
+    expect(out).not.toContain(LOOPBACK_SECRET);
+  });
+
   it('local does NOT block them (documented as unprotected)', () => {
     const out = outputs.get('local') ?? '';
     expect(status(out, 'W_RESULTS')).toBe(0);
@@ -111,5 +142,10 @@ describe('escape attempts', () => {
     expect(existsSync(homeEscape('local'))).toBe(true);
     expect(out).toContain(PLANTED_SECRET);
     expect(out).toContain(SIBLING_SECRET);
+    // The network is the host's: the other loopback service answers both attempts.
+    expect(policies.get('local')).toMatch(/^host network, unrestricted/);
+    expect(out).toMatch(new RegExp(`N_FETCH:0 ${LOOPBACK_SECRET}`));
+    expect(status(out, 'N_TCP')).toBe(0);
+    expect(out.split(LOOPBACK_SECRET).length - 1).toBe(2);
   });
 });

@@ -97,6 +97,9 @@ describe('the same task under every sandbox', () => {
     const rec = results.get(kind)?.record;
     if (!rec) throw new Error('missing');
     expect(rec.does_not_protect.length).toBeGreaterThan(0);
+    // bwrap and docker by default: loopback-only namespace, the model endpoint relayed in.
+    if (kind === 'local') expect(rec.network_policy).toMatch(/^host network/);
+    else expect(rec.network_policy).toMatch(/^model endpoint only \(loopback relay\); no other network/);
     if (kind === 'local') expect(rec.agent_version_inside).toBeNull();
     else expect(rec.agent_version_inside).toBe('2.1.328 (Claude Code)');
     if (kind === 'docker') {

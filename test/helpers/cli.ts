@@ -96,6 +96,8 @@ export interface CliResult {
 
 export interface StartedCli {
   child: ChildProcess;
+  /** What the CLI has printed on stderr so far. */
+  stderrSoFar: () => string;
   /** Settles when the process has exited and its output is closed. */
   done: Promise<CliResult>;
 }
@@ -120,7 +122,7 @@ export function startCli(args: string[], opts: { env: Record<string, string>; de
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
-  return { child, done };
+  return { child, done, stderrSoFar: () => stderr };
 }
 
 export function runCli(args: string[], opts: { env: Record<string, string> }): Promise<CliResult> {

@@ -96,7 +96,7 @@ export async function runClaudeTurn(r: TurnRequest): Promise<TurnResult> {
   if (proc.killedFor === 'timeout')
     return { ...base, outcome: 'timeout', detail: `Timeout after ${Math.round(r.timeoutMs / 1000)}s: process tree killed` };
   if (proc.killedFor === 'abort') return { ...base, outcome: 'aborted', detail: 'run cancelled: process tree killed' };
-  if (w.lines === 0 && !rest)
+  if (w.lines === 0 && !rest && proc.signal === null)
     return { ...base, outcome: 'empty_output', detail: `agent printed nothing on stdout (exit ${String(proc.exitCode)})` };
   if (w.hasResult) {
     if (w.resultIsError || proc.exitCode !== 0)

@@ -41,12 +41,21 @@ export const CLIENT_JS = String.raw`
   }
   function num(x) { return typeof x === 'number' && isFinite(x); }
   function f2(x) { return num(x) ? x.toFixed(2) : '\u2014'; }
-  function fint(x) { return num(x) ? Math.round(x).toLocaleString('en-US') : '\u2014'; }
+  var INT_FMT = typeof Intl !== 'undefined' ? new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }) : null;
+  function fint(x) { return num(x) ? (INT_FMT ? INT_FMT.format(Math.round(x)) : String(Math.round(x))) : '\u2014'; }
   function usd(x) { return num(x) ? '$' + x.toFixed(4) : '\u2014'; }
   function secs(x) { return num(x) ? x.toFixed(1) + 's' : '\u2014'; }
   function pct(x) { return num(x) ? (100 * x).toFixed(1) + '%' : '\u2014'; }
   function mean(xs) { var v = xs.filter(num); return v.length ? v.reduce(function (a, b) { return a + b; }, 0) / v.length : null; }
-  function cssVar(n) { return getComputedStyle(document.documentElement).getPropertyValue(n).trim(); }
+  // Theme colours, read once per render before the DOM is rebuilt: reading computed style
+  // after building 10,000 nodes forces a full style recalculation on every call.
+  var CSS_VARS = ['--fg', '--line', '--fail-fg'];
+  var cssCache = null;
+  function readCssVars() {
+    var cs = getComputedStyle(document.documentElement); cssCache = {};
+    CSS_VARS.forEach(function (n) { cssCache[n] = cs.getPropertyValue(n).trim(); });
+  }
+  function cssVar(n) { if (!cssCache || !(n in cssCache)) readCssVars(); return cssCache[n] || ''; }
   function tIndex(t) { var i = DATA.treatments.indexOf(t); return i < 0 ? 0 : i; }
   function tColor(t) { return PALETTE[tIndex(t) % PALETTE.length]; }
   function tShape(t) { return SHAPES[tIndex(t) % SHAPES.length]; }
@@ -139,7 +148,7 @@ export const CLIENT_JS = String.raw`
       ds.push({ label: row.treatment + ' pass@k', data: pk.ks.map(function (k) { return row.pass_at_k[k]; }), borderColor: c, backgroundColor: c, pointStyle: tShape(row.treatment), pointRadius: 5, intervals: iv('pass_at_k'), dodge: 0 });
       ds.push({ label: row.treatment + ' pass^k', data: pk.ks.map(function (k) { return row.pass_hat_k_unbiased[k]; }), borderColor: c, backgroundColor: c, borderDash: [6, 4], pointStyle: tShape(row.treatment), pointRadius: 5, intervals: iv('pass_hat_k_unbiased'), dodge: dodge });
     });
-    var f = figure('chart-passk', 'pass@k and pass^k by k', 'Solid lines: pass@k (at least one of k attempts passes). Dashed: pass^k (all k pass, unbiased). Bars: 95% bootstrap intervals over tasks and runs.');
+    var f = figure('chart-passk', 'pass@k and pass^k by k', 'Solid lines: pass@k (at least one of k attempts passes). Dashed: pass^k (all k pass, unbiased). Bars: 95% bootstrap intervals over tasks and runs' + (DATA.pending ? ' (still being computed).' : '.'));
     return { el: f.el, draw: function () { addChart(f.canvas, { type: 'line', data: { labels: labels, datasets: ds }, options: { scales: { x: { offset: true }, y: { min: 0, max: 1, title: { display: true, text: 'probability' } } }, plugins: { legend: { labels: { usePointStyle: true } } } }, plugins: [intervalPlugin] }); } };
   }
 
@@ -286,19 +295,23 @@ export const CLIENT_JS = String.raw`
     var parts = [];
     if (DATA.problems.length) parts.push(h('div', { class: 'note', text: DATA.problems.length + ' report(s) could not be read, e.g. ' + DATA.problems[0].file + ': ' + DATA.problems[0].message }));
     if (!SERVED && DATA.run_pages_omitted > 0) parts.push(h('div', { class: 'note', id: 'omitted-note', text: DATA.run_pages_omitted + ' run page(s) are not embedded in this file to keep it small; open the folder with \u201cskillbench view DIR\u201d to see every run.' }));
+    if (DATA.pending) parts.push(h('div', { class: 'note', id: 'pending-note', role: 'status', text: 'Computing the comparison and the bootstrap intervals… they appear here when ready.' }));
     if (DATA.view === 'comparison') parts.push(comparisonBlock());
     parts.push(h('h2', { text: 'Treatments' }), treatmentTable());
     if (DATA.view !== 'comparison' && DATA.comparison) parts.push(comparisonBlock());
     if (DATA.pass_k.warning) parts.push(h('div', { class: 'note', text: DATA.pass_k.warning.replace(/[_\x60]/g, '') }));
     var figs = [passKChart(), rubricChart(), frontierChart(), qualityChart()].filter(Boolean);
     parts.push(h('h2', { text: 'Charts' }), h('div', { class: 'grid' }, figs.map(function (f) { return f.el; })));
+    // Draw the charts before the large tables are in the document: Chart.js reads computed
+    // styles, and each read would otherwise recalculate the styles of thousands of rows.
+    append(main, parts); parts = [];
+    figs.forEach(function (f) { f.draw(); });
     parts.push(h('h2', { text: 'Task \u00d7 treatment outcomes' }), h('p', { class: 'meta', text: '\u2713 all passed, \u2717 none passed, \u25D0 mixed (with a flip flag); c/n counts analysis-set runs. Links open each run.' }), matrixTable());
     if (DATA.reason_counts.some(function (r) { return r.status !== 'included'; }))
       parts.push(h('h3', { text: 'Flagged and excluded runs by reason' }), h('table', null, [h('thead', null, h('tr', null, ['Treatment', 'Status', 'Reason', 'Runs'].map(function (x) { return h('th', { text: x }); }))),
         h('tbody', null, DATA.reason_counts.filter(function (r) { return r.status !== 'included'; }).map(function (r) { return h('tr', null, [h('td', { text: r.treatment }), h('td', null, h('span', { class: 'badge st-' + r.status, text: r.status })), h('td', { text: r.reason_code }), h('td', { class: 'num', text: r.count })]); }))]));
     parts.push(h('h2', { text: 'Runs' }), runsTable());
     append(main, parts);
-    figs.forEach(function (f) { f.draw(); });
     window.scrollTo(0, overviewState.scrollY);
   }
 
@@ -429,6 +442,7 @@ export const CLIENT_JS = String.raw`
   }
 
   function route() {
+    readCssVars();
     var m = /^#run\/(.+)$/.exec(location.hash);
     if (m) showRun(decodeURIComponent(m[1])); else showOverview();
   }
@@ -436,17 +450,36 @@ export const CLIENT_JS = String.raw`
     if (e.key === 'Escape' && /^#run\//.test(location.hash)) { location.hash = ''; }
   });
   window.addEventListener('hashchange', route);
-  document.body.insertBefore(header(), main);
+  function renderHeader() {
+    var old = document.querySelector('header.top');
+    var el = header();
+    if (old) old.replaceWith(el); else document.body.insertBefore(el, main);
+  }
+  // New overview data (the complete data after a quick first view, or a live refresh).
+  function applyData(d) {
+    DATA = d; pageCache = {};
+    renderHeader();
+    readCssVars();
+    if (!/^#run\//.test(location.hash)) { overviewState.scrollY = window.scrollY; showOverview(); }
+    if (!DATA.pending) document.documentElement.setAttribute('data-complete', '1');
+  }
+  function fetchSummary() {
+    return fetch('/api/summary?view=' + DATA.view).then(function (r) { if (!r.ok) throw new Error('HTTP ' + r.status); return r.json(); });
+  }
+  renderHeader();
   route();
   document.documentElement.setAttribute('data-ready', '1');
+  if (!DATA.pending) document.documentElement.setAttribute('data-complete', '1');
+  // The server sent the page before the comparison and bootstrap intervals were computed: fetch them.
+  else if (SERVED) fetchSummary().then(applyData, function (e) {
+    var note = document.getElementById('pending-note'); if (note) note.textContent = 'Could not load the comparison: ' + e.message + '. Reload the page to try again.';
+  });
 
   if (SERVED && typeof EventSource !== 'undefined') {
     var es = new EventSource('/api/events');
     es.addEventListener('change', function () {
-      fetch('/api/summary?view=' + DATA.view).then(function (r) { return r.json(); }).then(function (d) {
-        DATA = d; pageCache = {};
-        var live = document.getElementById('live'); if (live) live.textContent = d.experiment.completed_at ? 'complete' : 'live: run in progress';
-        if (!/^#run\//.test(location.hash)) { overviewState.scrollY = window.scrollY; showOverview(); }
+      fetchSummary().then(function (d) {
+        applyData(d);
         document.documentElement.setAttribute('data-refreshed', String(Date.now()));
       });
     });

@@ -1,14 +1,16 @@
 /** Read a results folder into the overview data (I/O). Shared by writeHtmlReports and the viewer. */
+import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import type { RunReport } from '../../core/report.js';
 import { experimentPaths } from '../../store/layout.js';
 import { readMetadata, type Metadata } from '../../store/metadata.js';
-import { readReports, type ReadProblem } from '../../store/read.js';
+import type { ReadProblem } from '../../store/read.js';
 import { readJsonFile } from '../../util/fs.js';
 import { buildComparison } from '../comparison/build.js';
 import { CONTROL } from '../comparison/roles.js';
 import type { Comparison } from '../comparison/types.js';
 import { treatmentOrder } from '../group.js';
+import { readReportsPooled, type ReportCache } from './read-reports.js';
 
 /** The choices a stored comparison.json was made with (the numbers are rebuilt from the reports: same seed, same result). */
 const StoredChoicesSchema = z.object({
@@ -17,6 +19,18 @@ const StoredChoicesSchema = z.object({
   settings: z.object({ seed: z.number().int() }),
   pass_k: z.object({ ks: z.array(z.number().int().positive()) }),
 });
+export type StoredChoices = z.infer<typeof StoredChoicesSchema>;
+
+/** What a results folder holds, before the (costly) comparison is computed. */
+export interface LoadedInputs {
+  reports: RunReport[];
+  problems: ReadProblem[];
+  metadata: Metadata | null;
+  /** comparison.json's roles, seed and ks, when that file exists and parses */
+  choices: StoredChoices | null;
+  /** fingerprint of metadata.json, comparison.json and every report.json (mtime and size) */
+  signature: string;
+}
 
 export interface LoadedResults {
   reports: RunReport[];
@@ -27,31 +41,59 @@ export interface LoadedResults {
   hasComparisonFile: boolean;
 }
 
-/** Reports of the planned matrix (as summary.md does), metadata and the comparison. */
-export async function loadResults(outDir: string): Promise<LoadedResults> {
+async function stamp(file: string): Promise<string> {
+  const st = await stat(file).catch(() => null);
+  return st ? `${st.mtimeMs}:${st.size}` : '-';
+}
+
+/** Reports of the planned matrix (as summary.md does), metadata and comparison.json's choices. Reports are read concurrently; pass a cache to skip unchanged ones. */
+export async function loadInputs(outDir: string, opts: { cache?: ReportCache } = {}): Promise<LoadedInputs> {
   const paths = experimentPaths(outDir);
-  const metadata = await readMetadata(paths.metadata);
-  const { reports: all, problems } = await readReports(outDir);
+  const [metaStamp, cmpStamp] = await Promise.all([stamp(paths.metadata), stamp(paths.comparisonJson)]);
+  const [metadata, storedRaw, read] = await Promise.all([
+    readMetadata(paths.metadata),
+    readJsonFile(paths.comparisonJson).catch(() => null),
+    readReportsPooled(outDir, opts.cache ? { cache: opts.cache } : {}),
+  ]);
   const planned = metadata?.matrix ? new Set(metadata.matrix.map((r) => r.run_id)) : null;
-  const reports = planned ? all.filter((r) => planned.has(r.run_id)) : all;
-  const stored = StoredChoicesSchema.safeParse(await readJsonFile(paths.comparisonJson).catch(() => null));
-  const choices = stored.success ? stored.data : null;
-  let comparison: Comparison | null = null;
-  if (treatmentOrder(reports, metadata?.treatments ?? [CONTROL]).length >= 2) {
-    const base = { reports, metadata };
-    const withChoices = choices
-      ? { ...base, candidate: choices.roles.candidate, baseline: choices.roles.baseline, control: choices.roles.control ?? undefined, seed: choices.settings.seed, ks: choices.pass_k.ks }
-      : base;
+  const reports = planned ? read.reports.filter((r) => planned.has(r.run_id)) : read.reports;
+  const stored = StoredChoicesSchema.safeParse(storedRaw);
+  return { reports, problems: read.problems, metadata, choices: stored.success ? stored.data : null, signature: `${metaStamp}|${cmpStamp}|${read.signature}` };
+}
+
+/** Will comparisonOf build a comparison (2+ treatments have reports)? Pure. */
+export function hasTwoTreatments(inputs: Pick<LoadedInputs, 'reports' | 'metadata'>): boolean {
+  return treatmentOrder(inputs.reports, inputs.metadata?.treatments ?? [CONTROL]).length >= 2;
+}
+
+/** The comparison of loaded inputs (the bootstrap: the costly part). Pure. */
+export function comparisonOf(inputs: Pick<LoadedInputs, 'reports' | 'metadata' | 'choices'>): Comparison | null {
+  if (!hasTwoTreatments(inputs)) return null;
+  const { reports, metadata, choices } = inputs;
+  const base = { reports, metadata };
+  const withChoices = choices
+    ? { ...base, candidate: choices.roles.candidate, baseline: choices.roles.baseline, control: choices.roles.control ?? undefined, seed: choices.settings.seed, ks: choices.pass_k.ks }
+    : base;
+  try {
+    return buildComparison(withChoices);
+  } catch {
+    // the stored roles no longer match the reports: fall back to the defaults
     try {
-      comparison = buildComparison(withChoices);
+      return buildComparison(base);
     } catch {
-      // the stored roles no longer match the reports: fall back to the defaults
-      try {
-        comparison = buildComparison(base);
-      } catch {
-        comparison = null;
-      }
+      return null;
     }
   }
-  return { reports, problems, metadata, comparison, hasComparisonFile: choices !== null };
+}
+
+/** Reports of the planned matrix (as summary.md does), metadata and the comparison. */
+export async function loadResults(outDir: string): Promise<LoadedResults> {
+  const inputs = await loadInputs(outDir);
+  return {
+    reports: inputs.reports,
+    problems: inputs.problems,
+    metadata: inputs.metadata,
+    comparison: comparisonOf(inputs),
+    hasComparisonFile: inputs.choices !== null,
+  };
 }

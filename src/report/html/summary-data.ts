@@ -11,6 +11,7 @@ import { dataQualityRow } from '../comparison/quality.js';
 import { taskOutcomeRows } from '../comparison/task-outcomes.js';
 import type { Comparison, DataQualityRow, PassKSection, TaskOutcomeRow } from '../comparison/types.js';
 import { orderDimensions } from '../format.js';
+import { computePassK } from '../passk.js';
 import { taskOrder, treatmentOrder } from '../group.js';
 import { analysisSet } from '../outcomes.js';
 import type { RunPageData } from './run-data.js';
@@ -77,6 +78,12 @@ export interface HtmlData {
   run_pages_omitted: number;
   /** reports that could not be read */
   problems: ReadProblem[];
+  /**
+   * Served mode only: this is the first, quick view. The comparison and the bootstrap
+   * intervals are still being computed (pass_k has point estimates and no intervals,
+   * comparison is null); the page fetches /api/summary for the complete data.
+   */
+  pending: boolean;
 }
 
 export interface HtmlDataInput {
@@ -89,6 +96,10 @@ export interface HtmlDataInput {
   runPages?: Record<string, RunPageData>;
   ks?: number[];
   seed?: number;
+  /** leave out the bootstrap intervals (the quick first view while the comparison is computed) */
+  pending?: boolean;
+  /** treatment order when there is no comparison (default: metadata.treatments, then any others seen) */
+  treatments?: string[];
 }
 
 export function runRow(r: RunReport): RunRow {
@@ -127,7 +138,7 @@ function reasonCounts(reports: RunReport[]): ReasonCount[] {
 
 /** The overview data of a results folder. */
 export function buildHtmlData(input: HtmlDataInput): HtmlData {
-  const treatments = input.comparison?.treatments ?? treatmentOrder(input.reports, input.metadata?.treatments ?? []);
+  const treatments = input.comparison?.treatments ?? input.treatments ?? treatmentOrder(input.reports, input.metadata?.treatments ?? []);
   const tasks = taskOrder(input.reports);
   const order = (a: RunReport, b: RunReport) =>
     tasks.indexOf(a.task) - tasks.indexOf(b.task) || treatments.indexOf(a.treatment) - treatments.indexOf(b.treatment) || a.rep - b.rep;
@@ -149,7 +160,9 @@ export function buildHtmlData(input: HtmlDataInput): HtmlData {
     tasks,
     dimensions: orderDimensions(reports.flatMap((r) => r.rubric?.dimensions.map((d) => d.name) ?? [])),
     runs: reports.map(runRow),
-    pass_k: input.comparison?.pass_k ?? passKSection(reports, treatments, input.ks, input.seed ?? 1),
+    pass_k:
+      input.comparison?.pass_k ??
+      (input.pending ? { ...computePassK(reports, treatments, input.ks), bootstrap: [] } : passKSection(reports, treatments, input.ks, input.seed ?? 1)),
     task_outcomes: input.comparison?.task_outcomes ?? taskOutcomeRows(analysisSet(reports), tasks, treatments),
     data_quality: input.comparison?.data_quality ?? treatments.map((t) => dataQualityRow(reports, t)),
     reason_counts: reasonCounts(reports),
@@ -157,6 +170,7 @@ export function buildHtmlData(input: HtmlDataInput): HtmlData {
     run_pages: pages,
     run_pages_omitted: reports.filter((r) => !(r.run_id in pages)).length,
     problems: input.problems ?? [],
+    pending: input.pending === true && input.comparison === null,
   };
 }
 

@@ -6,6 +6,7 @@ import { parseMemory, parseOomKills, taskImageTag } from '../../../src/sandbox/i
 import { mapPath } from '../../../src/sandbox/path-map.js';
 import { SandboxRecordSchema } from '../../../src/sandbox/types.js';
 import { protectionOf } from '../../../src/sandbox/protection.js';
+import { planNetwork } from '../../../src/sandbox/network.js';
 
 const runDirs = { root: '/tmp/runs/r1', workspace: '/tmp/runs/r1/workspace', home: '/tmp/runs/r1/home', config: '/tmp/runs/r1/config', tmp: '/tmp/runs/r1/tmp' };
 
@@ -166,7 +167,7 @@ describe('docker arguments', () => {
 
 describe('records', () => {
   it.each(['local', 'bwrap', 'docker'] as const)('%s: the protection record parses and names its gaps', (kind) => {
-    const p = protectionOf(kind, 'host', 'http://127.0.0.1:1234/runs/a');
+    const p = protectionOf(kind, planNetwork('host', 'http://127.0.0.1:1234/runs/a'), 'http://127.0.0.1:1234/runs/a');
     const rec = { kind, why: 'requested', image_id: null, image_tag: null, agent_version_inside: null, limits: null, oom_kills: null, ...p };
     expect(SandboxRecordSchema.parse(rec)).toEqual(rec);
     expect(p.does_not_protect.length).toBeGreaterThan(0);

@@ -1,0 +1,96 @@
+/**
+ * Read every runs/<id>/report.json of a results folder with a bounded pool of concurrent
+ * reads, reusing the parse of a report whose file did not change (same mtime and size)
+ * since the last call with the same cache. Same result as store/read.ts readReports
+ * (reports sorted by task, treatment, rep; unreadable ones listed as problems; a run
+ * without a report skipped), plus a fingerprint of the files read. I/O.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { InputError } from '../../core/errors.js';
+import { RunReportSchema, type RunReport } from '../../core/report.js';
+import { runPaths } from '../../store/layout.js';
+import type { ReadProblem } from '../../store/read.js';
+
+/** Concurrent file reads (enough to keep the disk busy, few enough not to exhaust descriptors). */
+export const READ_CONCURRENCY = 16;
+
+type Entry = { kind: 'report'; report: RunReport } | { kind: 'problem'; problem: ReadProblem };
+
+/** Parsed reports by run id, with the file stamp they were parsed from. */
+export type ReportCache = Map<string, { stamp: string; entry: Entry }>;
+
+export interface PooledReports {
+  reports: RunReport[];
+  problems: ReadProblem[];
+  /** `<id>:<mtimeMs>:<size>` of every run folder in id order (`<id>:-` without a report) */
+  signature: string;
+}
+
+/** Run `fn` over `items` with at most `limit` calls in flight; results in input order. */
+export async function mapPool<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T, i);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, () => worker()));
+  return out;
+}
+
+function parseReport(file: string, text: string): Entry {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return { kind: 'problem', problem: { file, message: `not valid JSON: ${String(e)}` } };
+  }
+  const parsed = RunReportSchema.safeParse(json);
+  if (parsed.success) return { kind: 'report', report: parsed.data };
+  return { kind: 'problem', problem: { file, message: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ') } };
+}
+
+export async function readReportsPooled(outDir: string, opts: { concurrency?: number; cache?: ReportCache } = {}): Promise<PooledReports> {
+  let ids: string[];
+  try {
+    ids = (await readdir(path.join(outDir, 'runs'), { withFileTypes: true }))
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+  } catch {
+    throw new InputError(`${outDir}: not a skillbench results folder (no runs/ folder)`, { file: outDir });
+  }
+  const cache = opts.cache;
+  const read = await mapPool(ids, opts.concurrency ?? READ_CONCURRENCY, async (id): Promise<{ stamp: string; entry: Entry | null }> => {
+    const file = runPaths(outDir, id).report;
+    const st = await stat(file).catch(() => null);
+    if (!st || !st.isFile()) return { stamp: `${id}:-`, entry: null };
+    const stamp = `${id}:${st.mtimeMs}:${st.size}`;
+    const hit = cache?.get(id);
+    if (hit && hit.stamp === stamp) return { stamp, entry: hit.entry };
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      return { stamp: `${id}:-`, entry: null }; // a run without a report is incomplete: not an error
+    }
+    const entry = parseReport(file, text);
+    cache?.set(id, { stamp, entry });
+    return { stamp, entry };
+  });
+  if (cache) {
+    const live = new Set(ids);
+    for (const id of [...cache.keys()]) if (!live.has(id)) cache.delete(id);
+  }
+  const reports: RunReport[] = [];
+  const problems: ReadProblem[] = [];
+  for (const { entry } of read) {
+    if (entry?.kind === 'report') reports.push(entry.report);
+    else if (entry?.kind === 'problem') problems.push(entry.problem);
+  }
+  reports.sort((a, b) => a.task.localeCompare(b.task) || a.treatment.localeCompare(b.treatment) || a.rep - b.rep);
+  return { reports, problems, signature: read.map((r) => r.stamp).join('|') };
+}

@@ -1,0 +1,131 @@
+/** The network plan of a sandbox: which namespace, and the model-endpoint relay. Pure. */
+import type { NetworkPolicy } from './types.js';
+
+/** The relay's unix socket, in the run root (bound into bwrap at its host path; mounted in docker). */
+export const RELAY_SOCKET_NAME = '.skillbench-model.sock';
+/** Inner relay port when the endpoint's own port is privileged (< 1024) or absent. */
+export const FALLBACK_INNER_PORT = 41_080;
+
+export interface RelayTarget {
+  /** Where the host side of the relay connects (the real endpoint). */
+  host: string;
+  port: number;
+  /** The endpoint's origin as `URL.origin` gives it, e.g. `http://127.0.0.1:4100`. */
+  origin: string;
+  /** The loopback port the inner relay listens on inside the sandbox's network namespace. */
+  innerPort: number;
+}
+
+export interface NetworkPlan {
+  /** `host`: share the host's network; `none`: loopback only, nothing relayed; `relay`: loopback only + the model relay. */
+  mode: 'host' | 'none' | 'relay';
+  relay: RelayTarget | null;
+  /** Why `model-only` fell back to the host network (null otherwise). */
+  fallback: string | null;
+}
+
+/** The relay target of a plain `http://` endpoint; null for https, unset or unparsable endpoints. */
+export function relayTarget(endpoint: string | undefined): RelayTarget | null {
+  if (!endpoint) return null;
+  let u: URL;
+  try {
+    u = new URL(endpoint);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== 'http:' || !u.hostname) return null;
+  const port = u.port ? Number(u.port) : 80;
+  const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
+  return { host, port, origin: u.origin, innerPort: port >= 1024 ? port : FALLBACK_INNER_PORT };
+}
+
+/**
+ * `model-only` (the default) relays a plain-http endpoint and cuts everything else; an https or
+ * unknown endpoint cannot be relayed (the agent checks its certificate against the host name), so
+ * it falls back to the host network and says why. `host` and `none` are taken as asked.
+ */
+export function planNetwork(requested: NetworkPolicy, endpoint: string | undefined): NetworkPlan {
+  if (requested === 'host') return { mode: 'host', relay: null, fallback: null };
+  if (requested === 'none') return { mode: 'none', relay: null, fallback: null };
+  const relay = relayTarget(endpoint);
+  if (relay) return { mode: 'relay', relay, fallback: null };
+  const what = endpoint ? `the model endpoint ${redactUrl(endpoint)} is not a plain http:// URL` : 'no model endpoint URL is known (the agent uses its default https endpoint)';
+  return { mode: 'host', relay: null, fallback: `${what}, which the loopback relay cannot forward` };
+}
+
+/** The inner relay's URL for an endpoint URL, keeping path and query verbatim. */
+export function innerOrigin(relay: RelayTarget): string {
+  return `http://127.0.0.1:${relay.innerPort}`;
+}
+
+/**
+ * Every variable whose value is a URL on the relayed endpoint's origin (ANTHROPIC_BASE_URL and
+ * any SKILLBENCH_/ANTHROPIC_ endpoint variable) is rewritten to the inner relay, path and query
+ * kept verbatim. `changed` says whether any was (only such commands need the relay).
+ */
+export function rewriteEndpointEnv(env: Record<string, string>, relay: RelayTarget): { env: Record<string, string>; changed: boolean } {
+  const out: Record<string, string> = {};
+  let changed = false;
+  for (const [k, v] of Object.entries(env)) {
+    const m = /^https?:\/\/[^/?#]*/i.exec(v);
+    let origin: string | null = null;
+    if (m) {
+      try {
+        origin = new URL(v).origin;
+      } catch {
+        origin = null;
+      }
+    }
+    if (m && origin === relay.origin) {
+      out[k] = `${innerOrigin(relay)}${v.slice(m[0].length)}`;
+      changed = true;
+    } else {
+      out[k] = v;
+    }
+  }
+  return { env: out, changed };
+}
+
+/** A URL without user:password. */
+export function redactUrl(u: string): string {
+  return u.replace(/\/\/[^/@]*@/, '//');
+}
+
+/**
+ * The relay that runs inside the sandbox, as a `node -e` program (CommonJS; no file needed).
+ * argv: `<socket path> <port> [cmd args...]`. It listens on 127.0.0.1:<port> and pipes every
+ * connection to the unix socket (connected by its name from the socket's folder, so long paths
+ * work). Without a command it serves until killed; with one it starts the command once listening
+ * (stdio inherited, cwd and env its own), forwards SIGTERM/SIGINT/SIGHUP to it, and exits with
+ * its status (128 + signal number when it was killed).
+ */
+export const INNER_RELAY_SOURCE = `
+const net = require('net'), path = require('path'), os = require('os'), cp = require('child_process');
+const [sock, portText, ...cmd] = process.argv.slice(1);
+const dir = path.dirname(sock), name = path.basename(sock);
+const cwd = process.cwd();
+process.chdir(dir);
+const server = net.createServer((c) => {
+  const u = net.connect({ path: name });
+  const end = () => { c.destroy(); u.destroy(); };
+  c.on('error', end); u.on('error', end); c.on('close', end); u.on('close', end);
+  c.pipe(u); u.pipe(c);
+});
+server.on('error', (e) => { process.stderr.write('skillbench relay: ' + e.message + '\\n'); process.exit(125); });
+server.listen(Number(portText), '127.0.0.1', () => {
+  if (cmd.length === 0) return;
+  server.unref();
+  const child = cp.spawn(cmd[0], cmd.slice(1), { stdio: 'inherit', cwd });
+  for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(s, () => child.kill(s));
+  child.on('error', (e) => { process.stderr.write('skillbench relay: cannot start ' + cmd[0] + ': ' + e.message + '\\n'); process.exit(127); });
+  child.on('exit', (code, sig) => process.exit(code !== null ? code : 128 + (os.constants.signals[sig] || 0)));
+});
+`;
+
+/** A `node -e` probe: exits 0 once 127.0.0.1:<port> accepts a connection, 1 after ~10 s. */
+export const INNER_PROBE_SOURCE = `
+const net = require('net'); const port = Number(process.argv[1]); const until = Date.now() + 10000;
+const tryOnce = () => { const s = net.connect(port, '127.0.0.1'); s.on('connect', () => { s.destroy(); process.exit(0); });
+  s.on('error', () => { if (Date.now() > until) process.exit(1); setTimeout(tryOnce, 25); }); };
+tryOnce();
+`;
