@@ -102,7 +102,7 @@ export function cliTransport(o: CliTransportOptions): JudgeTransport {
           if (stderr.length < 4000) stderr += c.toString('utf8');
         },
       });
-      killMarked(marker);
+      await killMarked(marker);
       if (proc.spawnError) return { ok: false, error: `could not start ${o.bin}: ${proc.spawnError}` };
       if (proc.killedFor === 'timeout') return { ok: false, error: `timeout after ${Math.round(o.config.timeoutMs / 1000)}s` };
       if (proc.killedFor === 'abort') return { ok: false, error: 'judge call cancelled' };

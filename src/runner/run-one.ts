@@ -129,6 +129,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       agentVersion: ctx.agentVersion ?? undefined,
       runName: spec.run_id,
       why: chosen.why,
+      network: task.environment.network,
       signal: ctx.signal,
     });
     await sandbox.start();

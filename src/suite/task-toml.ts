@@ -1,4 +1,4 @@
-import { SANDBOX_CHOICES } from './types.js';
+import { NETWORK_CHOICES, SANDBOX_CHOICES } from './types.js';
 import { readExpectedArtifacts, readWorkspacePaths } from './artifacts.js';
 import { type FileCtx, Table } from './fields.js';
 import {
@@ -89,6 +89,12 @@ export function readTaskToml(raw: Record<string, unknown>, ctx: FileCtx, dirName
     const kind = SANDBOX_CHOICES.find((k) => k === sandbox);
     if (kind === undefined) env.expected(env.field('sandbox'), SANDBOX_CHOICES.map((k) => JSON.stringify(k)).join(' or '), sandbox);
     else environment.sandbox = kind;
+  }
+  const network = env.raw('network');
+  if (network !== undefined) {
+    const n = NETWORK_CHOICES.find((k) => k === network);
+    if (n === undefined) env.expected(env.field('network'), NETWORK_CHOICES.map((k) => JSON.stringify(k)).join(' or '), network);
+    else environment.network = n;
   }
 
   // [validation]

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 export const SANDBOX_CHOICES = ['local', 'bwrap', 'docker', 'auto'] as const;
+export const NETWORK_CHOICES = ['model-only', 'host', 'none'] as const;
 
 /**
  * The loaded, normalised shape of a suite. snake_case fields mirror task.toml and
@@ -51,6 +52,8 @@ export const TaskSpecSchema = z.object({
     pids: z.number().int().positive().optional(),
     /** The task's own --sandbox default (the command line wins). */
     sandbox: z.enum(SANDBOX_CHOICES).optional(),
+    /** bwrap/docker network: only the model endpoint (default), the host's network, or none. */
+    network: z.enum(NETWORK_CHOICES).optional(),
   }),
   validation: z.object({
     /** Paths relative to the task's validation/ folder; each exists there. */

@@ -43,9 +43,9 @@ export const RUN_MARKER_VAR = 'SKILLBENCH_RUN_MARKER';
  * any group), so the marker, which every descendant inherits, is what finds them.
  * Linux only (/proc); elsewhere it does nothing. Returns how many were killed.
  */
-export function killMarked(marker: string): number {
+export async function killMarked(marker: string): Promise<number> {
   const needle = Buffer.from(`${RUN_MARKER_VAR}=${marker}\0`);
-  let killed = 0;
+  const killed: number[] = [];
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
@@ -59,13 +59,30 @@ export function killMarked(marker: string): number {
       const env = readFileSync(`/proc/${p}/environ`);
       if (env.includes(needle)) {
         process.kill(pid, 'SIGKILL');
-        killed++;
+        killed.push(pid);
       }
     } catch {
       /* gone, or not ours to read */
     }
   }
-  return killed;
+  // SIGKILL is delivered asynchronously: return once each one is gone (or a zombie
+  // waiting for its parent), so that nothing of the run is still running afterwards.
+  const deadline = Date.now() + 5000;
+  for (const pid of killed) {
+    while (isRunning(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  }
+  return killed.length;
+}
+
+/** A process that exists and is not a zombie. */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
 }
 
 /**

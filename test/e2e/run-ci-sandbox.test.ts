@@ -43,7 +43,7 @@ describe('--sandbox bwrap from the command line, with JUnit and thresholds', () 
     expect(r.passed).toBe(true);
     expect(r.sandbox?.kind).toBe('bwrap');
     expect(r.sandbox?.why).toBe('requested');
-    expect(r.sandbox?.network_policy).toMatch(/host network/);
+    expect(r.sandbox?.network_policy).toMatch(/^model endpoint only \(loopback relay\); no other network/);
     expect(r.sandbox?.agent_version_inside).toMatch(/^2\.1\.328/);
   });
 

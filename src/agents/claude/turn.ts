@@ -75,7 +75,7 @@ export async function runClaudeTurn(r: TurnRequest): Promise<TurnResult> {
     onStdout: (c) => r.stdout.write(c),
     onStderr: (c) => r.stderr.write(c),
   });
-  killMarked(marker);
+  await killMarked(marker);
   // Any partial last line is still written (verbatim) and seen by the watcher.
   const rest = r.stdout.endTurn();
   r.stderr.endTurn();
