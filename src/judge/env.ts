@@ -1,3 +1,4 @@
+import { buildAgentEnv } from '../agents/claude/env.js';
 import type { ActiveJudgeConfig } from './config.js';
 
 /**
@@ -14,7 +15,6 @@ export interface JudgeEnvInput {
   tmpDir: string;
 }
 
-const LOCALE = ['LANG', 'LC_ALL', 'LC_CTYPE', 'TZ'];
 /** Not credentials: honoured so that tests and users can make the judge fail fast. */
 const RETRY_VARS = ['CLAUDE_CODE_MAX_RETRIES', 'API_TIMEOUT_MS'];
 
@@ -26,27 +26,21 @@ const RETRY_VARS = ['CLAUDE_CODE_MAX_RETRIES', 'API_TIMEOUT_MS'];
 export const JUDGE_PLACEHOLDER_KEY = 'skillbench-judge-no-credential';
 
 export function buildJudgeEnv(i: JudgeEnvInput): Record<string, string> {
-  const env: Record<string, string> = {
-    PATH: i.hostEnv.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-    HOME: i.home,
-    CLAUDE_CONFIG_DIR: i.configDir,
-    CLAUDE_CODE_TMPDIR: i.tmpDir,
-    TMPDIR: i.tmpDir,
-    IS_SANDBOX: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_AUTOUPDATER: '1',
-    COMET_EVAL_AGENT_ROLE: 'judge',
-    ANTHROPIC_MODEL: i.config.model,
-  };
-  for (const k of [...LOCALE, ...RETRY_VARS]) {
-    const v = i.hostEnv[k];
-    if (v !== undefined) env[k] = v;
-  }
-  if (i.config.baseUrl !== null) env.ANTHROPIC_BASE_URL = i.config.baseUrl;
   const cred = i.config.credential;
-  if (cred?.kind === 'token') env.ANTHROPIC_AUTH_TOKEN = cred.value;
-  else if (cred?.kind === 'api_key') env.ANTHROPIC_API_KEY = cred.value;
-  else env.ANTHROPIC_API_KEY = JUDGE_PLACEHOLDER_KEY;
-  return env;
+  // The same built environment as any agent of skillbench's (src/agents/claude/env.ts),
+  // with the judge's endpoint and credential, and no declared variable of the subject's.
+  return {
+    ...buildAgentEnv({
+      hostEnv: i.hostEnv,
+      home: i.home,
+      configDir: i.configDir,
+      tmpDir: i.tmpDir,
+      baseUrl: i.config.baseUrl ?? undefined,
+      authToken: cred?.kind === 'token' ? cred.value : undefined,
+      apiKey: cred?.kind === 'api_key' ? cred.value : cred ? undefined : JUDGE_PLACEHOLDER_KEY,
+      model: i.config.model,
+      passEnv: RETRY_VARS,
+    }),
+    COMET_EVAL_AGENT_ROLE: 'judge',
+  };
 }

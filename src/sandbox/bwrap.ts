@@ -5,7 +5,7 @@ import { bwrapArgs, bwrapSpec, hiddenDirs, type BwrapLayout } from './bwrap-args
 import { capture, firstLine, whichSync } from './exec.js';
 import { planNetwork, RELAY_SOCKET_NAME } from './network.js';
 import { isUnder } from './path-map.js';
-import { protectionOf } from './protection.js';
+import { plainRecord, protectionOf } from './protection.js';
 import { startHostRelay, type HostRelay } from './relay.js';
 import type { Sandbox, SandboxOptions, SandboxRecord } from './types.js';
 
@@ -38,18 +38,7 @@ export function createBwrapSandbox(opts: SandboxOptions): Sandbox {
   const layout = { ...bwrapLayout(opts), bwrapBin };
   const plan = planNetwork(opts.network ?? 'model-only', opts.modelEndpoint);
   const prot = protectionOf('bwrap', plan, opts.modelEndpoint);
-  const record: SandboxRecord = {
-    kind: 'bwrap',
-    why: opts.why ?? 'requested',
-    image_id: null,
-    image_tag: null,
-    agent_version_inside: null,
-    limits: null,
-    network_policy: prot.network_policy,
-    protects: prot.protects,
-    does_not_protect: prot.does_not_protect,
-    oom_kills: null,
-  };
+  const record: SandboxRecord = plainRecord('bwrap', opts.why, prot);
   let relay: HostRelay | null = null;
   return {
     kind: 'bwrap',

@@ -1,3 +1,4 @@
+import type { SandboxRecord } from './types.js';
 import { redactUrl, type NetworkPlan } from './network.js';
 import type { SandboxKind } from './types.js';
 
@@ -92,5 +93,21 @@ export function protectionOf(kind: SandboxKind, plan: NetworkPlan, modelEndpoint
       'the kernel (a container, not a VM); the container runs as root when the harness does',
       'resources when [environment] sets no limits',
     ],
+  };
+}
+
+/** The record of a sandbox that has no image and no limits (local, bwrap). */
+export function plainRecord(kind: 'local' | 'bwrap', why: string | undefined, prot: ReturnType<typeof protectionOf>): SandboxRecord {
+  return {
+    kind,
+    why: why ?? 'requested',
+    image_id: null,
+    image_tag: null,
+    agent_version_inside: null,
+    limits: null,
+    network_policy: prot.network_policy,
+    protects: prot.protects,
+    does_not_protect: prot.does_not_protect,
+    oom_kills: null,
   };
 }

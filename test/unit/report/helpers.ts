@@ -135,3 +135,31 @@ export function makeMetadata(treatments: string[]): Metadata {
     versions: { skillbench: '0.1.0', claude: '2.1.328' },
   };
 }
+
+/** A successful judge block with these dimension scores. */
+export function makeJudgeBlock(scores: Record<string, number>): NonNullable<RunReport['judge']> {
+  return {
+    status: 'enabled_and_successful',
+    reason: '',
+    model: 'j',
+    transport: 'http',
+    profile: 'generic',
+    prompt_kind: 'generic',
+    dimensions: Object.entries(scores).map(([name, score]) => ({
+      name,
+      score,
+      reason: 'r',
+      samples: [score],
+      spread: { min: score, max: score, stdev: 0 },
+    })),
+    lines: Object.entries(scores).map(([name, score]) => `[RUBRIC-JUDGE] ${name}: ${score.toFixed(2)} - r`),
+    samples_requested: 1,
+    samples_parsed: 1,
+    calls: 1,
+    repairs: 0,
+    tokens: null,
+    cost_usd: null,
+    cached: false,
+    prompt_hash: null,
+  };
+}

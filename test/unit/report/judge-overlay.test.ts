@@ -1,31 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../../src/core/report.js';
 import { judgeOverlay, renderJudgeOverlay } from '../../../src/report/comparison/judge-overlay.js';
-import { makeReport } from './helpers.js';
+import { makeJudgeBlock, makeReport } from './helpers.js';
 
 function judged(treatment: string, scores: Record<string, number>, completion: number | null): RunReport {
   const base = makeReport({ treatment, dims: completion === null ? false : { completion } });
-  return {
-    ...base,
-    judge: {
-      status: 'enabled_and_successful',
-      reason: '',
-      model: 'j',
-      transport: 'http',
-      profile: 'generic',
-      prompt_kind: 'generic',
-      dimensions: Object.entries(scores).map(([name, score]) => ({ name, score, reason: 'r', samples: [score], spread: { min: score, max: score, stdev: 0 } })),
-      lines: [],
-      samples_requested: 1,
-      samples_parsed: 1,
-      calls: 1,
-      repairs: 0,
-      tokens: null,
-      cost_usd: null,
-      cached: false,
-      prompt_hash: null,
-    },
-  };
+  return { ...base, judge: makeJudgeBlock(scores) };
 }
 
 describe('LLM-judge overlay (rule vs judge)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../../src/core/report.js';
 import { renderSummaryMarkdown } from '../../../src/report/summary-md.js';
-import { makeReport, reps } from './helpers.js';
+import { makeJudgeBlock, makeReport, reps } from './helpers.js';
 
 function summary(reports: RunReport[]): string {
   return renderSummaryMarkdown({
@@ -68,22 +68,8 @@ describe('summary.md', () => {
     const judged: RunReport = {
       ...makeReport({ treatment: 'CAND' }),
       judge: {
-        status: 'enabled_and_successful',
-        reason: '',
-        model: 'j',
-        transport: 'http',
-        profile: 'generic',
-        prompt_kind: 'generic',
-        dimensions: [{ name: 'output_quality', score: 0.7, reason: 'ok', samples: [0.7], spread: { min: 0.7, max: 0.7, stdev: 0 } }],
+        ...makeJudgeBlock({ output_quality: 0.7 }),
         lines: ['[RUBRIC-JUDGE] output_quality: 0.70 - ok', '[RUBRIC-JUDGE] status: enabled_and_successful'],
-        samples_requested: 1,
-        samples_parsed: 1,
-        calls: 1,
-        repairs: 0,
-        tokens: null,
-        cost_usd: null,
-        cached: false,
-        prompt_hash: null,
       },
     };
     const md = summary([makeReport({ treatment: 'CONTROL' }), judged]);
