@@ -187,12 +187,14 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const paths = experimentPaths(outDir);
   let reused: RunReport[] = [];
   let firstStartedAt: string | null = null;
+  let keptRoles: unknown = undefined;
   if (opts.resume) {
     const prev = await readJsonFile(paths.metadata).catch(() => null);
     if (prev && typeof prev === 'object' && 'experiment_id' in prev && typeof prev.experiment_id === 'string')
       experimentId = prev.experiment_id;
     if (prev && typeof prev === 'object' && 'started_at' in prev && typeof prev.started_at === 'string')
       firstStartedAt = prev.started_at;
+    if (prev && typeof prev === 'object' && 'comparison_roles' in prev) keptRoles = prev.comparison_roles;
     const wanted = new Set(planned.map((r) => r.run_id));
     // A stored run is reused only when its task and skills are unchanged.
     const current = (r: RunReport): boolean => {
@@ -327,6 +329,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     agent_bin: { path: bin.path, source: bin.source },
     total_runs: planned.length,
     total_passed: null as number | null,
+    ...(keptRoles !== undefined ? { comparison_roles: keptRoles } : {}),
   };
   await writeJsonAtomic(paths.metadata, metadata);
   await writeSuiteSnapshot(outDir, suite);

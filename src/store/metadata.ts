@@ -13,6 +13,10 @@ export const MetadataSchema = z
     versions: z.object({ skillbench: z.string(), claude: z.string().nullable() }).passthrough(),
     /** The planned runs; reports outside it (left by an older plan) are not summarised. */
     matrix: z.array(z.object({ run_id: z.string() }).passthrough()).optional(),
+    /** Treatment roles chosen with `compare --candidate/--baseline/--control`, reused by report and rescore. */
+    comparison_roles: z
+      .object({ candidate: z.string().optional(), baseline: z.string().optional(), control: z.string().optional() })
+      .optional(),
   })
   .passthrough();
 export type Metadata = z.infer<typeof MetadataSchema>;

@@ -3,7 +3,7 @@ import { InputError } from '../../core/errors.js';
 import { experimentPaths } from '../../store/layout.js';
 import { readMetadata } from '../../store/metadata.js';
 import { readReports } from '../../store/read.js';
-import { writeFileAtomic, writeJsonAtomic } from '../../util/fs.js';
+import { readJsonFile, writeFileAtomic, writeJsonAtomic } from '../../util/fs.js';
 import { treatmentOrder } from '../group.js';
 import { buildComparison, type ComparisonInput } from './build.js';
 import { CONTROL } from './roles.js';
@@ -55,7 +55,16 @@ export async function writeComparison(outDir: string, opts: WriteComparisonOptio
   const treatments = treatmentOrder(reports, metadata?.treatments ?? [CONTROL]);
   if (treatments.length < 2)
     throw new InputError(`${outDir}: only one treatment (${treatments.join(', ')}): a comparison needs two`, { file: outDir, field: 'treatments' });
-  const comparison = build({ reports, metadata, candidate: opts.candidate, baseline: opts.baseline, control: opts.control, ks: opts.ks, seed: opts.seed }, outDir);
+  // Roles given now are kept in metadata.json, so that `report` and `rescore` compare the same way.
+  const given = { candidate: opts.candidate, baseline: opts.baseline, control: opts.control };
+  const chosen = given.candidate || given.baseline || given.control;
+  const roles = chosen ? given : (metadata?.comparison_roles ?? {});
+  const comparison = build({ reports, metadata, ...roles, ks: opts.ks, seed: opts.seed }, outDir);
+  if (chosen && metadata) {
+    const raw = await readJsonFile(paths.metadata).catch(() => null);
+    if (raw !== null && typeof raw === 'object' && !Array.isArray(raw))
+      await writeJsonAtomic(paths.metadata, { ...raw, comparison_roles: JSON.parse(JSON.stringify(given)) as unknown });
+  }
   const md = opts.out ?? paths.comparison;
   const json = comparisonJsonPath(outDir, opts.out);
   await writeJsonAtomic(json, comparison);

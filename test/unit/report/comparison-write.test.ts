@@ -42,6 +42,15 @@ describe('writeComparison', () => {
     expect(await readFile(out, 'utf8')).toContain('- Candidate: `B`\n- Baseline: `A`');
   });
 
+  it('keeps roles chosen once in metadata.json, so that a later render compares the same way', async () => {
+    await store([...reps('CONTROL', 1, [1]), ...reps('A', 1, [1]), ...reps('B', 1, [])], ['CONTROL', 'A', 'B']);
+    await writeComparison(dir, { candidate: 'B', baseline: 'A' });
+    const meta: unknown = JSON.parse(await readFile(path.join(dir, 'metadata.json'), 'utf8'));
+    expect(meta).toMatchObject({ comparison_roles: { candidate: 'B', baseline: 'A' } });
+    await writeComparison(dir);
+    expect(await readFile(path.join(dir, 'comparison_report.md'), 'utf8')).toContain('- Candidate: `B`\n- Baseline: `A`');
+  });
+
   it('ignores reports outside the planned matrix of metadata.json', async () => {
     const reports = [...reps('CONTROL', 2, [1]), ...reps('WITH', 2, [1, 2]), ...reps('OLD', 1, [1])];
     await store(reports, null);
