@@ -210,7 +210,8 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       redact: ctx.redact,
       hostEnv: ctx.hostEnv,
       claudeBin: ctx.bin.path,
-      scratchDir: dirs.root,
+      // The judge's own folder is made outside the run root, which the agent could write to
+      // (a planted CLAUDE.md in an ancestor folder would reach a CLI judge).
     });
 
   } catch (e) {

@@ -4,8 +4,12 @@ import { isUnder } from './path-map.js';
 import { INNER_RELAY_SOURCE, rewriteEndpointEnv, type NetworkPlan, type RelayTarget } from './network.js';
 import type { LaunchSpec, RunDirsLike } from './types.js';
 
-/** Host folders hidden behind an empty tmpfs (besides the results folder). */
-export const HIDDEN_HOST_DIRS = ['/tmp', '/root', '/home', '/var/tmp', '/run/user'];
+/**
+ * Host folders hidden behind an empty tmpfs (besides the results folder). `/run` (and a
+ * `/var/run` that is not a symlink to it) goes too: it holds unix sockets such as the Docker
+ * daemon's, which a network namespace does not isolate.
+ */
+export const HIDDEN_HOST_DIRS = ['/tmp', '/root', '/home', '/var/tmp', '/run', '/var/run'];
 /** Hidden folders that stay writable (a private, empty scratch space). */
 export const SCRATCH_DIRS = ['/tmp', '/var/tmp'];
 

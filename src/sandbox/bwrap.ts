@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { InputError, SkillbenchError, errorMessage } from '../core/errors.js';
 import { bwrapArgs, bwrapSpec, hiddenDirs, type BwrapLayout } from './bwrap-args.js';
@@ -29,8 +29,17 @@ export function bwrapLayout(opts: SandboxOptions, nodeBin: string = realOrSelf(p
     network: plan.mode,
     relay: plan.relay ? { target: plan.relay, socketPath: path.join(opts.runDirs.root, RELAY_SOCKET_NAME), nodeBin } : null,
     exposeReadOnly: [...new Set([...agentDirs, ...(nodeHidden ? [nodeBin] : []), ...(opts.exposeReadOnly ?? [])])],
-    existing: existsSync,
+    // /var/run is usually a symlink to /run, which is hidden already.
+    existing: (p: string) => (p === '/var/run' ? isRealDir(p) : existsSync(p)),
   };
+}
+
+function isRealDir(p: string): boolean {
+  try {
+    return lstatSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 export function createBwrapSandbox(opts: SandboxOptions): Sandbox {

@@ -75,7 +75,13 @@ export async function startHostRelay(socketPath: string, target: { host: string;
     throw e;
   }
   server.on('error', () => undefined);
-  chmodSync(socketPath, 0o600);
+  try {
+    chmodSync(socketPath, 0o600);
+  } catch (e) {
+    server.close();
+    cleanupShort();
+    throw e;
+  }
   let closing: Promise<void> | null = null;
   return {
     socketPath,

@@ -44,7 +44,8 @@ export const RUN_MARKER_VAR = 'SKILLBENCH_RUN_MARKER';
  * Linux only (/proc); elsewhere it does nothing. Returns how many were killed.
  */
 export async function killMarked(marker: string): Promise<number> {
-  const needle = Buffer.from(`${RUN_MARKER_VAR}=${marker}\0`);
+  // NUL before and after: the whole variable, not a longer name that ends the same way.
+  const needle = Buffer.from(`\0${RUN_MARKER_VAR}=${marker}\0`);
   const killed: number[] = [];
   let pids: string[];
   try {
@@ -56,7 +57,7 @@ export async function killMarked(marker: string): Promise<number> {
     const pid = Number(p);
     if (pid === process.pid) continue;
     try {
-      const env = readFileSync(`/proc/${p}/environ`);
+      const env = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${p}/environ`)]);
       if (env.includes(needle)) {
         process.kill(pid, 'SIGKILL');
         killed.push(pid);

@@ -144,6 +144,8 @@ export async function serveResults(dir: string, opts: ServeOptions = {}): Promis
     const inputs = await load();
     if (full?.sig === inputs.signature) return full.data[view];
     const done = buildFull(inputs);
+    // Not awaited on the quick path: a failure there must not become an unhandled rejection.
+    done.catch(() => undefined);
     if (wait) return (await done).data[view];
     if (view === 'comparison' && !hasTwoTreatments(inputs)) return null;
     return make(inputs, view, null, true);
@@ -235,6 +237,8 @@ export async function serveResults(dir: string, opts: ServeOptions = {}): Promis
       else res.end();
     });
   });
+  // Not a results folder (or unreadable): an input error before anything listens.
+  const first = await load();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
@@ -242,7 +246,7 @@ export async function serveResults(dir: string, opts: ServeOptions = {}): Promis
   const addr = server.address();
   port = addr !== null && typeof addr === 'object' ? addr.port : 0;
   // Build the summary now, not on the first request: by the time a browser asks, it is (nearly) ready.
-  void load()
+  void Promise.resolve(first)
     .then((inputs) => (closed ? null : buildFull(inputs)))
     .catch(() => undefined);
   return {

@@ -58,8 +58,18 @@ export async function writeComparison(outDir: string, opts: WriteComparisonOptio
   // Roles given now are kept in metadata.json, so that `report` and `rescore` compare the same way.
   const given = { candidate: opts.candidate, baseline: opts.baseline, control: opts.control };
   const chosen = given.candidate || given.baseline || given.control;
-  const roles = chosen ? given : (metadata?.comparison_roles ?? {});
-  const comparison = build({ reports, metadata, ...roles, ks: opts.ks, seed: opts.seed }, outDir);
+  const stored = metadata?.comparison_roles ?? {};
+  let comparison: Comparison;
+  if (chosen) comparison = build({ reports, metadata, ...given, ks: opts.ks, seed: opts.seed }, outDir);
+  else {
+    // Stored roles may name a treatment that is no longer in the folder: then the defaults.
+    try {
+      comparison = buildComparison({ reports, metadata, ...stored, ks: opts.ks, seed: opts.seed });
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      comparison = build({ reports, metadata, ks: opts.ks, seed: opts.seed }, outDir);
+    }
+  }
   if (chosen && metadata) {
     const raw = await readJsonFile(paths.metadata).catch(() => null);
     if (raw !== null && typeof raw === 'object' && !Array.isArray(raw))

@@ -51,6 +51,16 @@ describe('writeComparison', () => {
     expect(await readFile(path.join(dir, 'comparison_report.md'), 'utf8')).toContain('- Candidate: `B`\n- Baseline: `A`');
   });
 
+  it('falls back to the default roles when the stored ones name a treatment no longer there', async () => {
+    await store([...reps('CONTROL', 1, [1]), ...reps('A', 1, [1])], ['CONTROL', 'A']);
+    const meta: unknown = JSON.parse(await readFile(path.join(dir, 'metadata.json'), 'utf8'));
+    await writeFile(path.join(dir, 'metadata.json'), JSON.stringify({ ...(meta as object), comparison_roles: { candidate: 'GONE' } }));
+    await writeComparison(dir);
+    expect(await readFile(path.join(dir, 'comparison_report.md'), 'utf8')).toContain('- Candidate: `A`');
+    // Named on the command line, an unknown treatment is still an error.
+    await expect(writeComparison(dir, { candidate: 'GONE' })).rejects.toThrow(InputError);
+  });
+
   it('ignores reports outside the planned matrix of metadata.json', async () => {
     const reports = [...reps('CONTROL', 2, [1]), ...reps('WITH', 2, [1, 2]), ...reps('OLD', 1, [1])];
     await store(reports, null);

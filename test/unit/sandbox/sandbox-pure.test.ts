@@ -71,7 +71,7 @@ describe('bwrap arguments', () => {
   const layout = { runDirs, resultsDir: '/work/results', network: 'host' as const, exposeReadOnly: ['/root/.local/bin'], existing: () => true };
 
   it('hides the home folders, the results folder and the runs folder; nested ones are folded', () => {
-    expect(hiddenDirs('/work/results', runDirs.root)).toEqual(['/tmp', '/root', '/home', '/var/tmp', '/run/user', '/work/results']);
+    expect(hiddenDirs('/work/results', runDirs.root)).toEqual(['/tmp', '/root', '/home', '/var/tmp', '/run', '/var/run', '/work/results']);
     expect(hiddenDirs('/data/results', '/data/runs/r1')).toContain('/data/runs');
   });
 
