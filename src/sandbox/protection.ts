@@ -67,6 +67,7 @@ export function protectionOf(kind: SandboxKind, plan: NetworkPlan, modelEndpoint
         'the host filesystem is read-only; the run dir (workspace, HOME, config, tmp) is the only writable place',
         'a private /tmp, /dev and /proc; a private pid, ipc and uts namespace; a new session (no terminal injection)',
         "the host home folders (/root, /home), the results folder and the folder of other runs' dirs are hidden (empty tmpfs)",
+        'host unix sockets under /run and /var/run (the Docker daemon, D-Bus ...) are hidden (empty tmpfs)',
         'the whole sandbox dies with the harness (--die-with-parent, pid namespace)',
         ...net.protects,
       ],
