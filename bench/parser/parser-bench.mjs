@@ -191,8 +191,8 @@ try {
     `Ratio (b)/(a) time: **${(pb.ms / fa.ms).toFixed(2)}x** (parser throughput ${((rate(pb) / rate(fa)) * 100).toFixed(0)}% of the floor).`,
     '',
     `The evidence kept by (b) serialises to ${pb.info.evidence_json_mb.toFixed(1)} MB of JSON: tool outputs and input strings are`,
-    'capped at 20,000 characters each, but every tool call is kept, so memory grows with the number of calls,',
-    'not with the size of the transcript.',
+    'capped at 20,000 characters each, and once 32 million characters of tool text are kept every further text is',
+    'cut to 500: memory is bounded whatever the transcript size (every tool call is still recorded).',
     '',
   ].join('\n');
   await mkdir(path.dirname(outFile), { recursive: true });

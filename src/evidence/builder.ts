@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { ApiRetry, Evidence, ModelUsage, ResultEvent, ToolCall } from '../core/evidence.js';
 import { deriveLists, type WriteKind } from './derive.js';
 import { arrOf, boolOf, isRecord, numOf, recOf, strOf, type JsonRecord } from './narrow.js';
-import { capStrings, capText, toolResultText } from './text.js';
+import { capStrings, capText, MAX_TOOL_TEXT, toolResultText } from './text.js';
 import { addNullable, contextTokensOf, mergeModelUsage, TokenSum } from './usage.js';
 
 export interface EvidenceOptions {
@@ -15,6 +15,8 @@ export interface EvidenceOptions {
   workspace?: string;
   /** Relative paths that existed in the workspace before the agent ran. */
   preexisting?: ReadonlySet<string>;
+  /** Tool text kept at full size before later texts are cut short (default TOOL_TEXT_BUDGET). */
+  toolTextBudget?: number;
 }
 
 const KNOWN_TYPES = new Set(['system', 'assistant', 'user', 'result', 'stream_event']);
@@ -29,8 +31,31 @@ interface PendingResult {
   writeKind: WriteKind | null;
 }
 
+/**
+ * Total characters of tool text (outputs and input strings) kept at full size in one
+ * evidence value. Past it, each further text is cut to SMALL_TOOL_TEXT: memory stays
+ * bounded whatever the transcript's size; every call is still recorded.
+ */
+export const TOOL_TEXT_BUDGET = 32_000_000;
+export const SMALL_TOOL_TEXT = 500;
+
 export class EvidenceBuilder {
+  /** Tool text kept so far (characters), against the budget. */
+  private textKept = 0;
+  private readonly budget: number;
   private readonly workspace: string | null;
+
+  /** The cap for the next tool text: the normal one while the budget lasts, then a small one. */
+  private textCap(): number {
+    return this.textKept < this.budget ? MAX_TOOL_TEXT : SMALL_TOOL_TEXT;
+  }
+
+  private keepText(text: string): string {
+    const kept = capText(text, this.textCap());
+    this.textKept += kept.length;
+    return kept;
+  }
+
   private readonly preexisting: ReadonlySet<string>;
 
   // diagnostics
@@ -72,6 +97,7 @@ export class EvidenceBuilder {
 
   constructor(opts: EvidenceOptions = {}) {
     this.workspace = opts.workspace ?? null;
+    this.budget = opts.toolTextBudget ?? TOOL_TEXT_BUDGET;
     this.preexisting = new Set(
       [...(opts.preexisting ?? [])].map((p) => path.posix.normalize(p).replace(/\/$/, '')),
     );
@@ -191,7 +217,8 @@ export class EvidenceBuilder {
   private onToolUse(block: JsonRecord): void {
     const id = strOf(block.id);
     if (id !== null && this.callIndex.has(id)) return; // the same block repeated
-    const input = capStrings(block.input);
+    const input = capStrings(block.input, this.textCap());
+    this.textKept += JSON.stringify(input ?? null).length;
     const call: ToolCall = {
       id,
       name: strOf(block.name) ?? '',
@@ -225,7 +252,7 @@ export class EvidenceBuilder {
       if (id === null) continue;
       const text = toolResultText(block.content);
       const result: PendingResult = {
-        output: text === null ? null : capText(text),
+        output: text === null ? null : this.keepText(text),
         is_error: boolOf(block.is_error) === true,
         writeKind,
       };
