@@ -12,7 +12,7 @@
  * explicitly by BENCH_SIMULATOR_PROMPT_FILE replaces the task's prompt too.)
  */
 import { InputError } from '../core/errors.js';
-import { DEFAULT_CONTINUE_PROMPT } from '../suite/types.js';
+import { DEFAULT_CONTINUE_PROMPT, type TaskSpec } from '../suite/types.js';
 
 export { DEFAULT_CONTINUE_PROMPT };
 
@@ -164,5 +164,19 @@ export function resolveInteraction(input: InteractionInput): InteractionConfig {
     decision_replies: [...t.decisionReplies],
     continue_prompt: nonBlank(t.continuePrompt) ? t.continuePrompt : DEFAULT_CONTINUE_PROMPT,
     fresh_resume_marker: nonBlank(t.freshResumeMarker) ? t.freshResumeMarker : null,
+  };
+}
+
+/** The task's `[interaction]` table as resolveInteraction reads it (unset mode and max_turns as null). */
+export function taskInteractionSettings(i: TaskSpec['interaction']): InteractionInput['task'] {
+  return {
+    mode: i.mode_set ? i.mode : null,
+    maxTurns: i.max_turns_set ? i.max_turns : null,
+    simulatorPrompt: i.simulator_prompt,
+    decisionPatterns: i.decision_patterns,
+    decisionReply: i.decision_reply,
+    decisionReplies: i.decision_replies,
+    continuePrompt: i.continue_prompt,
+    freshResumeMarker: i.fresh_resume_marker,
   };
 }

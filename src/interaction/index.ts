@@ -9,6 +9,7 @@ export {
   PROFILE_INTERACTION_DEFAULTS,
   profileInteractionDefaults,
   resolveInteraction,
+  taskInteractionSettings,
   type InteractionConfig,
   type InteractionInput,
   type InteractionMode,

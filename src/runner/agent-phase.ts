@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildAgentEnv } from '../agents/claude/env.js';
 import { runClaudeTurn, type TurnResult } from '../agents/claude/turn.js';
-import { makeClaudeSimulator, resolveInteraction, runInteractionLoop, type InteractionRecord } from '../interaction/index.js';
+import { makeClaudeSimulator, resolveInteraction, runInteractionLoop, taskInteractionSettings, type InteractionRecord } from '../interaction/index.js';
 import type { RunSpec } from '../plan/matrix.js';
 import type { TaskSpec } from '../suite/index.js';
 import { RedactingLineWriter } from '../util/redacting-writer.js';
@@ -55,16 +55,7 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
   const { ctx, spec, task, dirs } = a;
   const config = resolveInteraction({
     profile: a.profileName,
-    task: {
-      mode: task.interaction.mode_set ? task.interaction.mode : null,
-      maxTurns: task.interaction.max_turns_set ? task.interaction.max_turns : null,
-      simulatorPrompt: task.interaction.simulator_prompt,
-      decisionPatterns: task.interaction.decision_patterns,
-      decisionReply: task.interaction.decision_reply,
-      decisionReplies: task.interaction.decision_replies,
-      continuePrompt: task.interaction.continue_prompt,
-      freshResumeMarker: task.interaction.fresh_resume_marker,
-    },
+    task: taskInteractionSettings(task.interaction),
     cli: ctx.interaction.cli,
     envPromptFileText: ctx.interaction.envPromptFileText,
     suitePromptFileText: ctx.interaction.suitePromptFileText,

@@ -18,7 +18,7 @@ import { sha256 } from '../util/hash.js';
 import { writeSuiteSnapshot } from './snapshot.js';
 import { setupJudge, type JudgeFlags } from './judge-setup.js';
 import { probeSandboxes, type SandboxChoice } from '../sandbox/index.js';
-import { resolveInteraction } from '../interaction/index.js';
+import { resolveInteraction, taskInteractionSettings } from '../interaction/index.js';
 import type { Endpoint, RunContext } from './context.js';
 import { writeExperimentReports } from './finish.js';
 import { runPool } from './pool.js';
@@ -124,16 +124,7 @@ function preflight(
     renderInstruction(task, { run_id: '00000000-0000-4000-8000-000000000000' });
     resolveInteraction({
       profile,
-      task: {
-        mode: task.interaction.mode_set ? task.interaction.mode : null,
-        maxTurns: task.interaction.max_turns_set ? task.interaction.max_turns : null,
-        simulatorPrompt: task.interaction.simulator_prompt,
-        decisionPatterns: task.interaction.decision_patterns,
-        decisionReply: task.interaction.decision_reply,
-        decisionReplies: task.interaction.decision_replies,
-        continuePrompt: task.interaction.continue_prompt,
-        freshResumeMarker: task.interaction.fresh_resume_marker,
-      },
+      task: taskInteractionSettings(task.interaction),
       cli: interaction,
     });
   }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { authoringSkillProfile, formatRubricLine, makeMemoryWorkspaceView, scoreRubric } from '../../../src/scoring/index.js';
 import type { RubricInput, RubricResult } from '../../../src/scoring/index.js';
 import { makeFsWorkspaceView } from '../../../src/scoring/fs-view.js';
-import { rubricInput } from './helpers.js';
+import { expectDimensions, rubricInput } from './helpers.js';
 import type { InputOverrides } from './helpers.js';
 
 const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/workspaces/authoring-complete');
@@ -51,21 +51,7 @@ function input(files: Record<string, string>, o: InputOverrides = {}): RubricInp
 }
 
 function expectDims(r: RubricResult, e: Expect): void {
-  const rows = r.dimensions.map((d) => [d.name, d.score === null ? null : Number(d.score.toFixed(4)), formatRubricLine(d)]);
-  const want = Object.entries(e).map(([name, [s, reason]]) => [
-    name,
-    s === null ? null : Number(s.toFixed(4)),
-    `[RUBRIC] ${name}: ${s === null ? 'N/A' : s.toFixed(2)} - ${reason}`,
-  ]);
-  expect(rows).toEqual(want);
-  let num = 0;
-  let den = 0;
-  for (const [name, [s]] of Object.entries(e)) {
-    if (s === null) continue;
-    num += s * W[name as keyof typeof W];
-    den += W[name as keyof typeof W];
-  }
-  expect(r.weighted_score).toBeCloseTo(den > 0 ? num / den : 0, 10);
+  expectDimensions(r, W, e);
 }
 
 describe('authoring-skill profile', () => {

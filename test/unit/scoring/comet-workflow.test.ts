@@ -11,7 +11,7 @@ import {
 import type { RubricInput, RubricResult } from '../../../src/scoring/index.js';
 import { makeFsWorkspaceView } from '../../../src/scoring/fs-view.js';
 import { canonicalJson, sha256 } from '../../../src/util/hash.js';
-import { rubricInput, toolCalls } from './helpers.js';
+import { expectDimensions, rubricInput, toolCalls } from './helpers.js';
 import type { InputOverrides } from './helpers.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/workspaces');
@@ -35,24 +35,8 @@ function score(input: RubricInput): RubricResult {
   return scoreRubric(cometWorkflowProfile, input);
 }
 
-/** Every dimension's score and its `[RUBRIC]` line, and the weighted score computed by hand from the table. */
 function expectDims(r: RubricResult, e: Expect): void {
-  const rows = r.dimensions.map((d) => [d.name, d.score === null ? null : Number(d.score.toFixed(4)), formatRubricLine(d)]);
-  const want = Object.entries(e).map(([name, [s, reason]]) => [
-    name,
-    s === null ? null : Number(s.toFixed(4)),
-    `[RUBRIC] ${name}: ${s === null ? 'N/A' : s.toFixed(2)} - ${reason}`,
-  ]);
-  expect(rows).toEqual(want);
-  let num = 0;
-  let den = 0;
-  for (const [name, [s]] of Object.entries(e)) {
-    if (s === null) continue;
-    const w = W[name as keyof typeof W];
-    num += s * w;
-    den += w;
-  }
-  expect(r.weighted_score).toBeCloseTo(den > 0 ? num / den : 0, 10);
+  expectDimensions(r, W, e);
 }
 
 describe('comet-workflow profile', () => {

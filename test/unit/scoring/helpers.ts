@@ -1,6 +1,7 @@
 import { EvidenceSchema } from '../../../src/core/evidence.js';
 import type { Evidence } from '../../../src/core/evidence.js';
-import { makeMemoryWorkspaceView } from '../../../src/scoring/index.js';
+import { expect } from 'vitest';
+import { formatRubricLine, makeMemoryWorkspaceView, type RubricResult } from '../../../src/scoring/index.js';
 import type { RubricInput } from '../../../src/scoring/index.js';
 
 /** A schema-valid Evidence with nothing in it, plus overrides. */
@@ -75,4 +76,27 @@ export function rubricInput(o: InputOverrides = {}): RubricInput {
       return files.some((f) => f.startsWith(pre) && f.endsWith(post));
     },
   };
+}
+
+/**
+ * Every dimension's score and its `[RUBRIC]` line as expected (`[score or null, reason]` per
+ * dimension, in order), and the weighted score computed by hand from `weights`.
+ */
+export function expectDimensions(r: RubricResult, weights: Record<string, number>, e: Record<string, [number | null, string]>): void {
+  const rows = r.dimensions.map((d) => [d.name, d.score === null ? null : Number(d.score.toFixed(4)), formatRubricLine(d)]);
+  const want = Object.entries(e).map(([name, [s, reason]]) => [
+    name,
+    s === null ? null : Number(s.toFixed(4)),
+    `[RUBRIC] ${name}: ${s === null ? 'N/A' : s.toFixed(2)} - ${reason}`,
+  ]);
+  expect(rows).toEqual(want);
+  let num = 0;
+  let den = 0;
+  for (const [name, [s]] of Object.entries(e)) {
+    if (s === null) continue;
+    const w = weights[name] ?? 0;
+    num += s * w;
+    den += w;
+  }
+  expect(r.weighted_score).toBeCloseTo(den > 0 ? num / den : 0, 10);
 }
