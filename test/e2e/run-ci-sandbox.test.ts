@@ -15,8 +15,9 @@ let out: string;
 let junit: string;
 let res: CliResult;
 
-function containers(): string {
-  return execFileSync('docker', ['ps', '-a', '--filter', 'name=skillbench-', '--format', '{{.Names}}'], { encoding: 'utf8' }).trim();
+/** This run's containers only: other test files may have sandboxes of their own running meanwhile. */
+function containers(runId: string): string {
+  return execFileSync('docker', ['ps', '-a', '--filter', `name=skillbench-${runId}-`, '--format', '{{.Names}}'], { encoding: 'utf8' }).trim();
 }
 
 beforeAll(async () => {
@@ -87,6 +88,6 @@ describe('a task that asks for docker with a 256 MB limit', () => {
     // The limit covers the whole container, the agent included: whichever process the kernel
     // kills (the allocating command, or the agent itself), the run ends promptly and says so.
     expect(r.checks_failed.some((c) => /137|ALLOC_EXIT/.test(c)) || r.outcome === 'completed').toBe(true);
-    expect(containers()).toBe('');
+    expect(containers('oom-CONTROL-r1')).toBe('');
   });
 });
