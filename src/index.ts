@@ -1,21 +1,38 @@
 /** skillbench's library API. The CLI is a thin layer over these calls. */
-export { runSuite, SKILLBENCH_VERSION, type RunOptions, type RunSummary, type ProgressEvent } from './runner/run-suite.js';
-export { writeExperimentReports } from './runner/finish.js';
-export { loadSuite, selectNames } from './suite/index.js';
-export { loadModelScript, startModelServer, runBaseUrl, type ModelServer } from './model/index.js';
-export { serveModel } from './model/serve-command.js';
-export { parseEvidence, parseEvidenceFile } from './evidence/index.js';
-export { readReports } from './store/read.js';
-export { resolveClaudeBinary } from './agents/claude/binary.js';
-export { InputError, SkillbenchError } from './core/errors.js';
-export { RunReportSchema, type RunReport } from './core/report.js';
-export { EvidenceSchema, type Evidence } from './core/evidence.js';
-export { buildComparison, renderComparisonMarkdown, writeComparison, type Comparison } from './report/comparison/index.js';
-export { rescoreResults, type RescoreOptions, type RescoreResult } from './runner/rescore.js';
-export { evaluateRun } from './runner/evaluate.js';
-export { runDoctor, renderDoctor } from './doctor/index.js';
-export { createSandbox, chooseSandbox, probeSandboxes, type Sandbox, type SandboxChoice } from './sandbox/index.js';
-export { writeCiOutputs, type CiOptions, type CiResult } from './runner/ci-outputs.js';
-export { writeHtmlReports } from './report/html/write.js';
-export { serveResults } from './viewer/server.js';
-export { parseThresholds, evaluateThresholds } from './report/thresholds.js';
+export {
+  runSuite,
+  SKILLBENCH_VERSION,
+  type RunOptions,
+  type RunSummary,
+  type ProgressEvent,
+} from "./runner/run-suite.js";
+export { writeExperimentReports } from "./runner/finish.js";
+export { loadSuite, selectNames } from "./suite/index.js";
+export { loadModelScript, startModelServer, runBaseUrl, type ModelServer } from "./model/index.js";
+export { serveModel } from "./model/serve-command.js";
+export { parseEvidence, parseEvidenceFile } from "./evidence/index.js";
+export { readReports } from "./store/read.js";
+export { resolveClaudeBinary } from "./agents/claude/binary.js";
+export { InputError, SkillbenchError } from "./core/errors.js";
+export { RunReportSchema, type RunReport } from "./core/report.js";
+export { EvidenceSchema, type Evidence } from "./core/evidence.js";
+export {
+  buildComparison,
+  renderComparisonMarkdown,
+  writeComparison,
+  type Comparison,
+} from "./report/comparison/index.js";
+export { rescoreResults, type RescoreOptions, type RescoreResult } from "./runner/rescore.js";
+export { evaluateRun } from "./runner/evaluate.js";
+export { runDoctor, renderDoctor } from "./doctor/index.js";
+export {
+  createSandbox,
+  chooseSandbox,
+  probeSandboxes,
+  type Sandbox,
+  type SandboxChoice,
+} from "./sandbox/index.js";
+export { writeCiOutputs, type CiOptions, type CiResult } from "./runner/ci-outputs.js";
+export { writeHtmlReports } from "./report/html/write.js";
+export { serveResults } from "./viewer/server.js";
+export { parseThresholds, evaluateThresholds } from "./report/thresholds.js";

@@ -3,7 +3,7 @@
  * rule wins, all regexes case-insensitive on the check text. Pure.
  */
 
-export type AttributionBucket = 'harness' | 'workflow' | 'task' | 'model';
+export type AttributionBucket = "harness" | "workflow" | "task" | "model";
 
 export interface Attribution {
   bucket: AttributionBucket;
@@ -28,27 +28,34 @@ export const TASK_ASSUMPTION_RE = /artifact path|not found in archive|validator|
 export const WORKFLOW_STATE_RE = /\.comet\.yaml|guard|state|transition|archive/i;
 
 export const ATTRIBUTION_REASONS = {
-  skill_never_invoked: 'target Skill was never invoked, so workflow quality is not observable',
-  skill_contract: 'Skill invocation contract failed',
-  task_assumption: 'task or validator path assumption failed',
-  workflow_state: 'workflow state or guard evidence failed',
-  generic_not_run: 'generic Skill target did not run',
-  no_skill_baseline: 'the treatment installs no Skill, so the required one cannot be invoked (by design)',
-  model: 'task failed after observable workflow execution',
+  skill_never_invoked: "target Skill was never invoked, so workflow quality is not observable",
+  skill_contract: "Skill invocation contract failed",
+  task_assumption: "task or validator path assumption failed",
+  workflow_state: "workflow state or guard evidence failed",
+  generic_not_run: "generic Skill target did not run",
+  no_skill_baseline:
+    "the treatment installs no Skill, so the required one cannot be invoked (by design)",
+  model: "task failed after observable workflow execution",
 } as const;
 
-function attributeOne(check: string, invokedAny: boolean, profile: string, baseline: boolean): Attribution {
+function attributeOne(
+  check: string,
+  invokedAny: boolean,
+  profile: string,
+  baseline: boolean,
+): Attribution {
   const R = ATTRIBUTION_REASONS;
   if (SKILL_NOT_INVOKED_RE.test(check)) {
-    if (baseline) return { bucket: 'workflow', check, reason: R.no_skill_baseline };
+    if (baseline) return { bucket: "workflow", check, reason: R.no_skill_baseline };
     return invokedAny
-      ? { bucket: 'workflow', check, reason: R.skill_contract }
-      : { bucket: 'harness', check, reason: R.skill_never_invoked };
+      ? { bucket: "workflow", check, reason: R.skill_contract }
+      : { bucket: "harness", check, reason: R.skill_never_invoked };
   }
-  if (TASK_ASSUMPTION_RE.test(check)) return { bucket: 'task', check, reason: R.task_assumption };
-  if (WORKFLOW_STATE_RE.test(check)) return { bucket: 'workflow', check, reason: R.workflow_state };
-  if (profile === 'generic' && !invokedAny && !baseline) return { bucket: 'harness', check, reason: R.generic_not_run };
-  return { bucket: 'model', check, reason: R.model };
+  if (TASK_ASSUMPTION_RE.test(check)) return { bucket: "task", check, reason: R.task_assumption };
+  if (WORKFLOW_STATE_RE.test(check)) return { bucket: "workflow", check, reason: R.workflow_state };
+  if (profile === "generic" && !invokedAny && !baseline)
+    return { bucket: "harness", check, reason: R.generic_not_run };
+  return { bucket: "model", check, reason: R.model };
 }
 
 /**

@@ -4,7 +4,7 @@ export {
   type Attribution,
   type AttributionBucket,
   type AttributionInput,
-} from './attribution.js';
+} from "./attribution.js";
 export {
   classifySample,
   type SampleQuality,
@@ -13,12 +13,17 @@ export {
   type SampleConfidence,
   type RunOutcome,
   type ApiErrorInfo,
-} from './sample-quality.js';
+} from "./sample-quality.js";
 export {
   hasResultEvent,
   findResultEvents,
   lastResultEvent,
   apiErrorOf,
   type ResultEventInfo,
-} from './result-event.js';
-export { HARD_NOISE_RULES, OUTER_FAILURE_RE, VALIDATOR_ASSUMPTION_RE, type HardNoiseCode } from './noise-patterns.js';
+} from "./result-event.js";
+export {
+  HARD_NOISE_RULES,
+  OUTER_FAILURE_RE,
+  VALIDATOR_ASSUMPTION_RE,
+  type HardNoiseCode,
+} from "./noise-patterns.js";

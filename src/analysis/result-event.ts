@@ -5,10 +5,10 @@
  * line and JSON that is not an object (a bare number, string, array or null) are
  * skipped, never a crash (a weak point of the original, facts §14).
  */
-import { z } from 'zod';
+import { z } from "zod";
 
 const ResultLineSchema = z.object({
-  type: z.literal('result'),
+  type: z.literal("result"),
   // A field of the wrong type is treated as absent: the line is still a result event.
   is_error: z.boolean().optional().catch(undefined),
   subtype: z.string().optional().catch(undefined),
@@ -30,7 +30,7 @@ export interface ResultEventInfo {
 
 function parseLine(line: string): unknown {
   const trimmed = line.trim();
-  if (!trimmed.startsWith('{')) return undefined;
+  if (!trimmed.startsWith("{")) return undefined;
   try {
     const value: unknown = JSON.parse(trimmed);
     return value;
@@ -49,16 +49,16 @@ function toInfo(value: unknown, line: number): ResultEventInfo | null {
     subtype: d.subtype ?? null,
     terminal_reason: d.terminal_reason ?? null,
     api_error_status: d.api_error_status ?? null,
-    result: typeof d.result === 'string' ? d.result : null,
+    result: typeof d.result === "string" ? d.result : null,
   };
 }
 
 /** All `result` events in stdout (a multi-turn run has one per turn), in order. */
 export function findResultEvents(stdout: string): ResultEventInfo[] {
   const out: ResultEventInfo[] = [];
-  const lines = stdout.split('\n');
+  const lines = stdout.split("\n");
   for (let i = 0; i < lines.length; i++) {
-    const info = toInfo(parseLine(lines[i] ?? ''), i + 1);
+    const info = toInfo(parseLine(lines[i] ?? ""), i + 1);
     if (info) out.push(info);
   }
   return out;
@@ -72,7 +72,7 @@ export function lastResultEvent(stdout: string): ResultEventInfo | null {
 
 /** True when some stdout line parses as a JSON object whose `type` is "result". */
 export function hasResultEvent(stdout: string): boolean {
-  for (const line of stdout.split('\n')) {
+  for (const line of stdout.split("\n")) {
     const value = parseLine(line);
     // toInfo validates with z.object, which rejects arrays, null and primitives.
     if (toInfo(value, 0) !== null) return true;
@@ -86,7 +86,9 @@ export function hasResultEvent(stdout: string): boolean {
  * retries), its status and message; otherwise null. Feed this to `classifySample` as
  * `api_error`.
  */
-export function apiErrorOf(result: ResultEventInfo | null): { status: number | null; message: string } | null {
-  if (!result || result.terminal_reason !== 'api_error') return null;
-  return { status: result.api_error_status, message: result.result ?? '' };
+export function apiErrorOf(
+  result: ResultEventInfo | null,
+): { status: number | null; message: string } | null {
+  if (!result || result.terminal_reason !== "api_error") return null;
+  return { status: result.api_error_status, message: result.result ?? "" };
 }

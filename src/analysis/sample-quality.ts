@@ -14,7 +14,7 @@
  *  7. otherwise                                   -> included valid_signal (high)
  * Excluded runs leave the analysis set; flagged and included runs stay in it.
  */
-import type { Attribution } from './attribution.js';
+import type { Attribution } from "./attribution.js";
 import {
   HARD_NOISE_RULES,
   OUTER_FAILURE_RE,
@@ -22,10 +22,10 @@ import {
   matchHardNoise,
   matchLine,
   type HardNoiseCode,
-} from './noise-patterns.js';
+} from "./noise-patterns.js";
 
-export type SampleStatus = 'included' | 'flagged' | 'excluded';
-export type SampleConfidence = 'high' | 'medium' | 'low';
+export type SampleStatus = "included" | "flagged" | "excluded";
+export type SampleConfidence = "high" | "medium" | "low";
 
 export interface SampleQuality {
   status: SampleStatus;
@@ -36,7 +36,7 @@ export interface SampleQuality {
   evidence: string[];
 }
 
-export type RunOutcome = 'completed' | 'agent_error' | 'timeout' | 'harness_error';
+export type RunOutcome = "completed" | "agent_error" | "timeout" | "harness_error";
 
 export interface ApiErrorInfo {
   /** HTTP status reported by the agent (`api_error_status`), if any. */
@@ -74,12 +74,36 @@ function cut(s: string): string {
   return s.trim().slice(0, EVIDENCE_MAX);
 }
 
-function excluded(reason_code: string, reason: string, evidence: string[], confidence: SampleConfidence = 'high'): SampleQuality {
-  return { status: 'excluded', reason_code, reason, include_in_analysis: false, confidence, evidence };
+function excluded(
+  reason_code: string,
+  reason: string,
+  evidence: string[],
+  confidence: SampleConfidence = "high",
+): SampleQuality {
+  return {
+    status: "excluded",
+    reason_code,
+    reason,
+    include_in_analysis: false,
+    confidence,
+    evidence,
+  };
 }
 
-function flagged(reason_code: string, reason: string, evidence: string[], confidence: SampleConfidence): SampleQuality {
-  return { status: 'flagged', reason_code, reason, include_in_analysis: true, confidence, evidence };
+function flagged(
+  reason_code: string,
+  reason: string,
+  evidence: string[],
+  confidence: SampleConfidence,
+): SampleQuality {
+  return {
+    status: "flagged",
+    reason_code,
+    reason,
+    include_in_analysis: true,
+    confidence,
+    evidence,
+  };
 }
 
 function reasonOf(code: HardNoiseCode): string {
@@ -87,32 +111,35 @@ function reasonOf(code: HardNoiseCode): string {
 }
 
 function timeoutEvidence(input: SampleInput): string | null {
-  if (input.outcome === 'timeout') return `outcome timeout (exit code ${input.exit_code ?? 'none'})`;
-  if (input.exit_code === 124) return 'exit code 124';
+  if (input.outcome === "timeout")
+    return `outcome timeout (exit code ${input.exit_code ?? "none"})`;
+  if (input.exit_code === 124) return "exit code 124";
   return null;
 }
 
 function classifyApiError(api: ApiErrorInfo): SampleQuality {
-  const evidence = [cut(`api_error_status ${api.status ?? 'none'}: ${api.message}`)];
+  const evidence = [cut(`api_error_status ${api.status ?? "none"}: ${api.message}`)];
   let code: HardNoiseCode | null = null;
-  if (api.status === 429) code = 'rate_limited';
-  else if (api.status === 401 || api.status === 403) code = 'auth_failure';
-  else code = matchHardNoise(api.message, ['runner_timeout', 'container_failure'])?.rule.code ?? null;
+  if (api.status === 429) code = "rate_limited";
+  else if (api.status === 401 || api.status === 403) code = "auth_failure";
+  else
+    code = matchHardNoise(api.message, ["runner_timeout", "container_failure"])?.rule.code ?? null;
   if (code !== null) return excluded(code, reasonOf(code), evidence);
   const known = api.status === null || api.status >= 500;
   return excluded(
-    'api_error',
-    'Model API returned an error and the agent stopped before finishing',
+    "api_error",
+    "Model API returned an error and the agent stopped before finishing",
     evidence,
-    known ? 'high' : 'medium',
+    known ? "high" : "medium",
   );
 }
 
 function hardNoiseWithoutResult(input: SampleInput): SampleQuality | null {
-  const text = [input.stderr, input.stdout_tail, ...input.failed].join('\n');
+  const text = [input.stderr, input.stdout_tail, ...input.failed].join("\n");
   const timeout = timeoutEvidence(input);
   for (const rule of HARD_NOISE_RULES) {
-    if (rule.code === 'runner_timeout' && timeout !== null) return excluded(rule.code, rule.reason, [timeout]);
+    if (rule.code === "runner_timeout" && timeout !== null)
+      return excluded(rule.code, rule.reason, [timeout]);
     for (const re of rule.patterns) {
       const line = matchLine(re, text);
       if (line !== null) return excluded(rule.code, rule.reason, [line]);
@@ -122,37 +149,42 @@ function hardNoiseWithoutResult(input: SampleInput): SampleQuality | null {
 }
 
 function softFlag(input: SampleInput): SampleQuality | null {
-  const text = [input.stderr, ...input.failed].join('\n');
+  const text = [input.stderr, ...input.failed].join("\n");
   if (input.has_result) {
     const line = matchHardNoise(text)?.line ?? matchLine(OUTER_FAILURE_RE, text);
     if (line !== null) {
       return flagged(
-        'completed_run_mentions_outer_failure',
-        'Run completed, but stderr or failed checks mention an infrastructure failure',
+        "completed_run_mentions_outer_failure",
+        "Run completed, but stderr or failed checks mention an infrastructure failure",
         [line],
-        'medium',
+        "medium",
       );
     }
   }
-  const harness = input.attribution.filter((a) => a.bucket === 'harness');
+  const harness = input.attribution.filter((a) => a.bucket === "harness");
   if (harness.length > 0) {
     return flagged(
-      'harness_trigger_suspect',
-      'A failure is attributed to the harness: the target Skill may not have been triggered',
+      "harness_trigger_suspect",
+      "A failure is attributed to the harness: the target Skill may not have been triggered",
       harness.map((a) => cut(`${a.check} -> ${a.reason}`)),
-      'medium',
+      "medium",
     );
   }
   const validatorLine = matchLine(VALIDATOR_ASSUMPTION_RE, text);
-  if (validatorLine !== null && input.attribution.some((a) => a.bucket === 'task')) {
-    return flagged('validator_assumption', 'A task or validator path assumption failed', [validatorLine], 'medium');
+  if (validatorLine !== null && input.attribution.some((a) => a.bucket === "task")) {
+    return flagged(
+      "validator_assumption",
+      "A task or validator path assumption failed",
+      [validatorLine],
+      "medium",
+    );
   }
   if (input.has_result && (input.total_tokens === null || input.total_cost_usd === null)) {
     return flagged(
-      'partial_observability',
-      'Result event present but token or cost telemetry is missing',
-      ['result event present but telemetry missing'],
-      'medium',
+      "partial_observability",
+      "Result event present but token or cost telemetry is missing",
+      ["result event present but telemetry missing"],
+      "medium",
     );
   }
   return null;
@@ -160,11 +192,11 @@ function softFlag(input: SampleInput): SampleQuality | null {
 
 /** Classify one run for the analysis set. */
 export function classifySample(input: SampleInput): SampleQuality {
-  if (input.outcome === 'harness_error') {
-    const msg = input.harness_error?.trim() ?? '';
+  if (input.outcome === "harness_error") {
+    const msg = input.harness_error?.trim() ?? "";
     return excluded(
-      'harness_error',
-      msg.length > 0 ? cut(msg) : 'Harness failed before the run could be evaluated',
+      "harness_error",
+      msg.length > 0 ? cut(msg) : "Harness failed before the run could be evaluated",
       msg.length > 0 ? [cut(msg)] : [],
     );
   }
@@ -176,10 +208,10 @@ export function classifySample(input: SampleInput): SampleQuality {
     const timeout = timeoutEvidence(input);
     if (timeout !== null) {
       return flagged(
-        'runner_timeout',
-        'Runner timed out after a complete result event; the outcome is kept',
-        [timeout, 'result event present'],
-        'medium',
+        "runner_timeout",
+        "Runner timed out after a complete result event; the outcome is kept",
+        [timeout, "result event present"],
+        "medium",
       );
     }
   }
@@ -188,18 +220,18 @@ export function classifySample(input: SampleInput): SampleQuality {
   if (!input.has_result) {
     const first = input.failed[0];
     return flagged(
-      'partial_observability',
-      'No result event: the run is judged only by its checks',
-      [first !== undefined ? cut(first) : 'no result event and no failed checks'],
-      'low',
+      "partial_observability",
+      "No result event: the run is judged only by its checks",
+      [first !== undefined ? cut(first) : "no result event and no failed checks"],
+      "low",
     );
   }
   return {
-    status: 'included',
-    reason_code: 'valid_signal',
-    reason: 'Run completed with validator evidence',
+    status: "included",
+    reason_code: "valid_signal",
+    reason: "Run completed with validator evidence",
     include_in_analysis: true,
-    confidence: 'high',
-    evidence: ['result event present'],
+    confidence: "high",
+    evidence: ["result event present"],
   };
 }

@@ -1,28 +1,33 @@
-import { InvalidArgumentError } from 'commander';
-import { InputError } from '../index.js';
+import { InvalidArgumentError } from "commander";
+import { InputError } from "../index.js";
 
 /** Argument parsers and helpers shared by the commands. */
 export function intArg(name: string) {
   return (v: string): number => {
     const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive whole number`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new InvalidArgumentError(`${name} must be a positive whole number`);
     return n;
   };
 }
 
 export function portArg(v: string): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('--port must be a whole number from 0 to 65535');
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError("--port must be a whole number from 0 to 65535");
   return n;
 }
 
 /** Print a server's URL and keep it up until Ctrl-C or SIGTERM. */
-export async function serveUntilInterrupted(server: { url: string; close(): Promise<void> }): Promise<void> {
+export async function serveUntilInterrupted(server: {
+  url: string;
+  close(): Promise<void>;
+}): Promise<void> {
   process.stdout.write(`${server.url}\n`);
   await new Promise<void>((resolve) => {
     const stopNow = (): void => void server.close().then(resolve);
-    process.once('SIGINT', stopNow);
-    process.once('SIGTERM', stopNow);
+    process.once("SIGINT", stopNow);
+    process.once("SIGTERM", stopNow);
   });
 }
 
@@ -33,16 +38,16 @@ export function collect(v: string, prev: string[] = []): string[] {
 export function parseEnvPairs(pairs: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const p of pairs) {
-    const i = p.indexOf('=');
-    if (i <= 0) throw new InputError(`--env ${p}: expected KEY=VALUE`, { field: '--env' });
+    const i = p.indexOf("=");
+    if (i <= 0) throw new InputError(`--env ${p}: expected KEY=VALUE`, { field: "--env" });
     out[p.slice(0, i)] = p.slice(i + 1);
   }
   return out;
 }
 
 export function parseKs(v: string): number[] {
-  const ks = v.split(',').map((s) => Number(s.trim()));
-  if (ks.some((k) => !Number.isInteger(k) || k < 1)) throw new InvalidArgumentError('--ks takes positive whole numbers, e.g. 1,2,5');
+  const ks = v.split(",").map((s) => Number(s.trim()));
+  if (ks.some((k) => !Number.isInteger(k) || k < 1))
+    throw new InvalidArgumentError("--ks takes positive whole numbers, e.g. 1,2,5");
   return ks;
 }
-

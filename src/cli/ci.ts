@@ -1,6 +1,6 @@
-import type { Command } from 'commander';
-import { writeCiOutputs } from '../index.js';
-import { collect } from './args.js';
+import type { Command } from "commander";
+import { writeCiOutputs } from "../index.js";
+import { collect } from "./args.js";
 
 export interface CiFlags {
   html?: boolean;
@@ -9,11 +9,17 @@ export interface CiFlags {
 }
 
 export function withCiOptions(cmd: Command, junit = true): Command {
-  cmd.option('--html', 'write summary.html and comparison_report.html (the default)').option('--no-html', 'no HTML reports');
+  cmd
+    .option("--html", "write summary.html and comparison_report.html (the default)")
+    .option("--no-html", "no HTML reports");
   if (junit)
     cmd
-      .option('--junit <file>', 'write JUnit XML: one testcase per run')
-      .option('--fail-under <metric=min>', 'exit 1 below a threshold, e.g. pass@1=0.8, weighted_score=0.7, WITH_SKILL:pass_rate=0.9 (repeatable)', collect);
+      .option("--junit <file>", "write JUnit XML: one testcase per run")
+      .option(
+        "--fail-under <metric=min>",
+        "exit 1 below a threshold, e.g. pass@1=0.8, weighted_score=0.7, WITH_SKILL:pass_rate=0.9 (repeatable)",
+        collect,
+      );
   return cmd;
 }
 
@@ -29,7 +35,16 @@ export async function ciOutputs(dir: string, f: CiFlags): Promise<number> {
   return 0;
 }
 
-export function judgeFlags(f: { judge?: boolean; judgeModel?: string; judgeBaseUrl?: string; judgeSamples?: number }) {
-  return { judge: f.judge, judgeModel: f.judgeModel, judgeBaseUrl: f.judgeBaseUrl, judgeSamples: f.judgeSamples };
+export function judgeFlags(f: {
+  judge?: boolean;
+  judgeModel?: string;
+  judgeBaseUrl?: string;
+  judgeSamples?: number;
+}) {
+  return {
+    judge: f.judge,
+    judgeModel: f.judgeModel,
+    judgeBaseUrl: f.judgeBaseUrl,
+    judgeSamples: f.judgeSamples,
+  };
 }
-

@@ -1,16 +1,16 @@
 #!/usr/bin/env node
-import { Command, CommanderError } from 'commander';
-import { InputError, SKILLBENCH_VERSION } from '../index.js';
-import { registerResults } from './commands/results.js';
-import { registerRun } from './commands/run.js';
-import { registerServe } from './commands/serve.js';
+import { Command, CommanderError } from "commander";
+import { InputError, SKILLBENCH_VERSION } from "../index.js";
+import { registerResults } from "./commands/results.js";
+import { registerRun } from "./commands/run.js";
+import { registerServe } from "./commands/serve.js";
 
 async function main(argv: string[]): Promise<number> {
   const ctx = { exitCode: 0 };
   const program = new Command();
   program
-    .name('skillbench')
-    .description('Evaluate whether an agent Skill makes a coding agent better, and how reliably.')
+    .name("skillbench")
+    .description("Evaluate whether an agent Skill makes a coding agent better, and how reliably.")
     .version(SKILLBENCH_VERSION)
     .exitOverride()
     .showHelpAfterError();
@@ -23,14 +23,21 @@ async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0) return 0;
+      if (
+        e.code === "commander.helpDisplayed" ||
+        e.code === "commander.version" ||
+        e.exitCode === 0
+      )
+        return 0;
       return 2;
     }
     if (e instanceof InputError) {
       process.stderr.write(`skillbench: error: ${e.message}\n`);
       return 2;
     }
-    process.stderr.write(`skillbench: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.stderr.write(
+      `skillbench: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+    );
     return 3;
   }
   return ctx.exitCode;

@@ -1,10 +1,13 @@
-import type { ProgressEvent } from '../index.js';
+import type { ProgressEvent } from "../index.js";
 
 /**
  * Progress on stderr: a live status line on a terminal, one plain line per
  * finished run elsewhere (CI, a pipe).
  */
-export function makeProgress(stream: NodeJS.WriteStream, live: boolean): (e: ProgressEvent) => void {
+export function makeProgress(
+  stream: NodeJS.WriteStream,
+  live: boolean,
+): (e: ProgressEvent) => void {
   const started = Date.now();
   let total = 0;
   let done = 0;
@@ -22,36 +25,38 @@ export function makeProgress(stream: NodeJS.WriteStream, live: boolean): (e: Pro
   timer?.unref();
   return (e) => {
     switch (e.type) {
-      case 'plan':
+      case "plan":
         total = e.toRun;
         stream.write(
           `skillbench: ${e.total} runs planned (${e.toRun} to run, ${e.reused} already complete) → ${e.outDir}\n`,
         );
         break;
-      case 'start':
+      case "start":
         running.add(e.run.run_id);
         redraw();
         break;
-      case 'end': {
+      case "end": {
         running.delete(e.run.run_id);
         done++;
         const r = e.report;
-        let word = 'CANCELLED';
+        let word = "CANCELLED";
         if (r) {
-          if (r.status === 'passed') passed++;
-          else if (r.status === 'errored') errored++;
+          if (r.status === "passed") passed++;
+          else if (r.status === "errored") errored++;
           else failed++;
           word = r.status.toUpperCase();
         }
-        const extra = r && !r.passed ? ` — ${r.checks_failed[0] ?? ''}`.slice(0, 160) : '';
-        if (live) stream.write('\r\x1b[2K');
-        stream.write(`${word.padEnd(9)} ${e.run.run_id} (${((r?.timing.wall_ms ?? 0) / 1000).toFixed(1)}s)${extra}\n`);
+        const extra = r && !r.passed ? ` — ${r.checks_failed[0] ?? ""}`.slice(0, 160) : "";
+        if (live) stream.write("\r\x1b[2K");
+        stream.write(
+          `${word.padEnd(9)} ${e.run.run_id} (${((r?.timing.wall_ms ?? 0) / 1000).toFixed(1)}s)${extra}\n`,
+        );
         if (done === total && timer) clearInterval(timer);
         redraw();
         break;
       }
-      case 'note':
-        if (live) stream.write('\r\x1b[2K');
+      case "note":
+        if (live) stream.write("\r\x1b[2K");
         stream.write(`${e.message}\n`);
         break;
     }

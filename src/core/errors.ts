@@ -10,15 +10,15 @@ export class SkillbenchError extends Error {
     readonly details: { file?: string; field?: string; line?: number } = {},
   ) {
     super(message);
-    this.name = 'SkillbenchError';
+    this.name = "SkillbenchError";
   }
 }
 
 /** Bad input from the user: exit code 2. The message names the file and field. */
 export class InputError extends SkillbenchError {
   constructor(message: string, details: { file?: string; field?: string; line?: number } = {}) {
-    super('input', message, details);
-    this.name = 'InputError';
+    super("input", message, details);
+    this.name = "InputError";
   }
 }
 

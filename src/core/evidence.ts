@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from "zod";
 
 /** One tool call of the agent, paired with its tool_result by tool_use_id. */
 export const ToolCallSchema = z.object({
@@ -81,7 +81,7 @@ export type ParseDiagnostics = z.infer<typeof ParseDiagnosticsSchema>;
  * agent's stream-json output. Pure data: re-derivable from stdout.jsonl at any time.
  */
 export const EvidenceSchema = z.object({
-  schema: z.literal('skillbench.evidence.v1'),
+  schema: z.literal("skillbench.evidence.v1"),
   agent: z.object({
     claude_code_version: z.string().nullable(),
     model: z.string().nullable(),

@@ -1,11 +1,11 @@
 /** The judge block of a run report (see src/judge/ for how it is produced). */
-import { z } from 'zod';
+import { z } from "zod";
 
 /** The judge's transports: a direct Messages API call, or the `claude` CLI. */
-export const JudgeTransportNameSchema = z.enum(['http', 'cli']);
+export const JudgeTransportNameSchema = z.enum(["http", "cli"]);
 export type JudgeTransportName = z.infer<typeof JudgeTransportNameSchema>;
 
-export const JudgeStatusSchema = z.enum(['enabled_and_successful', 'failed', 'skipped']);
+export const JudgeStatusSchema = z.enum(["enabled_and_successful", "failed", "skipped"]);
 export type JudgeStatus = z.infer<typeof JudgeStatusSchema>;
 
 /** Spread of one dimension's scores over the samples that answered. */
@@ -39,7 +39,7 @@ export const JudgeBlockSchema = z.object({
   /** generic, comet-workflow, authoring-skill or a custom profile name. */
   profile: z.string(),
   /** `generic` (task_completion, output_quality, instruction_adherence, custom_N) or `comet`. */
-  prompt_kind: z.enum(['generic', 'comet']).nullable(),
+  prompt_kind: z.enum(["generic", "comet"]).nullable(),
   model: z.string().nullable(),
   transport: JudgeTransportNameSchema.nullable(),
   dimensions: z.array(JudgeDimensionSchema),

@@ -1,8 +1,8 @@
-import { z } from 'zod';
-import { JudgeBlockSchema } from './judge.js';
-import { SandboxRecordSchema } from './sandbox.js';
+import { z } from "zod";
+import { JudgeBlockSchema } from "./judge.js";
+import { SandboxRecordSchema } from "./sandbox.js";
 
-export const REPORT_SCHEMA = 'skillbench.report.v1';
+export const REPORT_SCHEMA = "skillbench.report.v1";
 
 export const DimensionSchema = z.object({
   name: z.string(),
@@ -22,24 +22,24 @@ export const RubricSchema = z.object({
 });
 
 export const SampleQualitySchema = z.object({
-  status: z.enum(['included', 'flagged', 'excluded']),
+  status: z.enum(["included", "flagged", "excluded"]),
   reason_code: z.string(),
   reason: z.string(),
   include_in_analysis: z.boolean(),
-  confidence: z.enum(['high', 'medium', 'low']),
+  confidence: z.enum(["high", "medium", "low"]),
   evidence: z.array(z.string()),
 });
 export type SampleQualityRecord = z.infer<typeof SampleQualitySchema>;
 
 export const AttributionSchema = z.object({
-  bucket: z.enum(['harness', 'workflow', 'task', 'model']),
+  bucket: z.enum(["harness", "workflow", "task", "model"]),
   check: z.string(),
   reason: z.string(),
 });
 
 export const SkillSourceSchema = z.object({
   name: z.string(),
-  source_type: z.enum(['path', 'inline']),
+  source_type: z.enum(["path", "inline"]),
   path: z.string().nullable(),
   hash: z.string(),
 });
@@ -70,16 +70,18 @@ export const EventsSummarySchema = z.object({
 });
 export type EventsSummary = z.infer<typeof EventsSummarySchema>;
 
-export const InteractionSchema = z.object({
-  mode: z.enum(['none', 'auto_user']),
-  max_turns: z.number().int(),
-  actual_turns: z.number().int(),
-  end_reason: z.string(),
-  turns: z.array(z.record(z.string(), z.unknown())),
-}).passthrough();
+export const InteractionSchema = z
+  .object({
+    mode: z.enum(["none", "auto_user"]),
+    max_turns: z.number().int(),
+    actual_turns: z.number().int(),
+    end_reason: z.string(),
+    turns: z.array(z.record(z.string(), z.unknown())),
+  })
+  .passthrough();
 
 /** Outcome of the run as a whole (the agent's, or the harness's when it failed). */
-export const OutcomeSchema = z.enum(['completed', 'agent_error', 'timeout', 'harness_error']);
+export const OutcomeSchema = z.enum(["completed", "agent_error", "timeout", "harness_error"]);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
 /**
@@ -96,7 +98,7 @@ export const RunReportSchema = z.object({
   treatment: z.string(),
   rep: z.number().int().positive(),
   passed: z.boolean(),
-  status: z.enum(['passed', 'failed', 'errored']),
+  status: z.enum(["passed", "failed", "errored"]),
   outcome: OutcomeSchema,
   agent_outcome: z.string(),
   outcome_detail: z.string(),
@@ -117,7 +119,11 @@ export const RunReportSchema = z.object({
   model: z.string().nullable(),
   /** How the run was isolated (null: written before sandboxes were recorded). */
   sandbox: SandboxRecordSchema.nullable().default(null),
-  agent: z.object({ name: z.literal('claude-code'), bin: z.string().nullable(), version: z.string().nullable() }),
+  agent: z.object({
+    name: z.literal("claude-code"),
+    bin: z.string().nullable(),
+    version: z.string().nullable(),
+  }),
   hashes: z.object({ task: z.string(), suite: z.string() }),
   timing: z.object({ started_at: z.string(), finished_at: z.string(), wall_ms: z.number() }),
   artifacts: z.object({

@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import { z } from "zod";
 
 /** The isolation record of a run (report.sandbox); produced by src/sandbox. */
-export const SANDBOX_KINDS = ['local', 'bwrap', 'docker'] as const;
+export const SANDBOX_KINDS = ["local", "bwrap", "docker"] as const;
 export type SandboxKind = (typeof SANDBOX_KINDS)[number];
 
 export const SandboxLimitsSchema = z.object({
@@ -31,4 +31,3 @@ export const SandboxRecordSchema = z.object({
   oom_kills: z.number().int().nullable(),
 });
 export type SandboxRecord = z.infer<typeof SandboxRecordSchema>;
-

@@ -1,75 +1,175 @@
-import { existsSync } from 'node:fs';
-import { resolveClaudeBinary } from '../agents/claude/binary.js';
-import { capture, whichSync } from '../sandbox/exec.js';
-import { DEFAULT_BASE_IMAGE } from '../sandbox/types.js';
-import { worstStatus } from './render.js';
-import type { DoctorCheck, DoctorOptions, DoctorReport } from './types.js';
+import { existsSync } from "node:fs";
+import { resolveClaudeBinary } from "../agents/claude/binary.js";
+import { capture, whichSync } from "../sandbox/exec.js";
+import { DEFAULT_BASE_IMAGE } from "../sandbox/types.js";
+import { worstStatus } from "./render.js";
+import type { DoctorCheck, DoctorOptions, DoctorReport } from "./types.js";
 
-const SETUP = 'run .ci/setup-sandbox.sh as root (docs/sandbox.md)';
+const SETUP = "run .ci/setup-sandbox.sh as root (docs/sandbox.md)";
 
 async function claudeCheck(o: DoctorOptions): Promise<DoctorCheck> {
   const b = resolveClaudeBinary({ agentBin: o.agentBin, env: o.env ?? process.env });
-  if ('error' in b) return { name: 'claude binary', status: 'fail', detail: b.error, fix: 'npm install (the pinned @anthropic-ai/claude-code), or pass --agent-bin / SKILLBENCH_CLAUDE_BIN' };
-  const v = await capture(b.path, ['--version'], { timeoutMs: 30_000 });
-  if (v.code !== 0) return { name: 'claude binary', status: 'fail', detail: `${b.path} (from ${b.source}) does not run: ${(v.error ?? v.stderr).trim().slice(0, 200)}`, fix: 'reinstall @anthropic-ai/claude-code' };
-  return { name: 'claude binary', status: 'ok', detail: `${v.stdout.trim()} at ${b.path} (from ${b.source})`, fix: null };
+  if ("error" in b)
+    return {
+      name: "claude binary",
+      status: "fail",
+      detail: b.error,
+      fix: "npm install (the pinned @anthropic-ai/claude-code), or pass --agent-bin / SKILLBENCH_CLAUDE_BIN",
+    };
+  const v = await capture(b.path, ["--version"], { timeoutMs: 30_000 });
+  if (v.code !== 0)
+    return {
+      name: "claude binary",
+      status: "fail",
+      detail: `${b.path} (from ${b.source}) does not run: ${(v.error ?? v.stderr).trim().slice(0, 200)}`,
+      fix: "reinstall @anthropic-ai/claude-code",
+    };
+  return {
+    name: "claude binary",
+    status: "ok",
+    detail: `${v.stdout.trim()} at ${b.path} (from ${b.source})`,
+    fix: null,
+  };
 }
 
 async function dockerChecks(o: DoctorOptions): Promise<DoctorCheck[]> {
-  const docker = whichSync('docker');
-  if (!docker) return [{ name: 'docker', status: 'warn', detail: 'the docker client is not installed: --sandbox docker is unavailable', fix: SETUP }];
-  const info = await capture(docker, ['info', '--format', '{{.ServerVersion}}'], { timeoutMs: 10_000 });
-  if (info.code !== 0) return [{ name: 'docker', status: 'warn', detail: 'the docker daemon does not answer', fix: `start dockerd, or ${SETUP}` }];
-  const out: DoctorCheck[] = [{ name: 'docker', status: 'ok', detail: `daemon ${info.stdout.trim()} answers`, fix: null }];
+  const docker = whichSync("docker");
+  if (!docker)
+    return [
+      {
+        name: "docker",
+        status: "warn",
+        detail: "the docker client is not installed: --sandbox docker is unavailable",
+        fix: SETUP,
+      },
+    ];
+  const info = await capture(docker, ["info", "--format", "{{.ServerVersion}}"], {
+    timeoutMs: 10_000,
+  });
+  if (info.code !== 0)
+    return [
+      {
+        name: "docker",
+        status: "warn",
+        detail: "the docker daemon does not answer",
+        fix: `start dockerd, or ${SETUP}`,
+      },
+    ];
+  const out: DoctorCheck[] = [
+    { name: "docker", status: "ok", detail: `daemon ${info.stdout.trim()} answers`, fix: null },
+  ];
   const image = o.baseImage ?? DEFAULT_BASE_IMAGE;
-  const img = await capture(docker, ['image', 'inspect', '-f', '{{.Id}}', image], { timeoutMs: 10_000 });
+  const img = await capture(docker, ["image", "inspect", "-f", "{{.Id}}", image], {
+    timeoutMs: 10_000,
+  });
   out.push(
     img.code === 0
-      ? { name: 'docker base image', status: 'ok', detail: `${image} ${img.stdout.trim().slice(0, 19)}`, fix: null }
-      : { name: 'docker base image', status: 'warn', detail: `${image} is missing (tasks FROM it cannot build)`, fix: SETUP },
+      ? {
+          name: "docker base image",
+          status: "ok",
+          detail: `${image} ${img.stdout.trim().slice(0, 19)}`,
+          fix: null,
+        }
+      : {
+          name: "docker base image",
+          status: "warn",
+          detail: `${image} is missing (tasks FROM it cannot build)`,
+          fix: SETUP,
+        },
   );
   return out;
 }
 
 async function bwrapCheck(): Promise<DoctorCheck> {
-  const bwrap = whichSync('bwrap');
-  if (!bwrap) return { name: 'bubblewrap', status: 'warn', detail: 'not installed: --sandbox bwrap is unavailable', fix: 'apt-get install bubblewrap' };
-  const r = await capture(bwrap, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', 'true'], { timeoutMs: 10_000 });
-  if (r.code !== 0) return { name: 'bubblewrap', status: 'warn', detail: `installed but cannot start a sandbox: ${r.stderr.trim().slice(0, 200)}`, fix: 'enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1) or run as root' };
-  return { name: 'bubblewrap', status: 'ok', detail: `${bwrap} starts a sandbox`, fix: null };
+  const bwrap = whichSync("bwrap");
+  if (!bwrap)
+    return {
+      name: "bubblewrap",
+      status: "warn",
+      detail: "not installed: --sandbox bwrap is unavailable",
+      fix: "apt-get install bubblewrap",
+    };
+  const r = await capture(
+    bwrap,
+    ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "true"],
+    { timeoutMs: 10_000 },
+  );
+  if (r.code !== 0)
+    return {
+      name: "bubblewrap",
+      status: "warn",
+      detail: `installed but cannot start a sandbox: ${r.stderr.trim().slice(0, 200)}`,
+      fix: "enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1) or run as root",
+    };
+  return { name: "bubblewrap", status: "ok", detail: `${bwrap} starts a sandbox`, fix: null };
 }
 
 function browserCheck(o: DoctorOptions): DoctorCheck {
-  const p = o.chromium ?? '/usr/bin/chromium';
+  const p = o.chromium ?? "/usr/bin/chromium";
   return existsSync(p)
-    ? { name: 'browser (HTML tests)', status: 'ok', detail: p, fix: null }
-    : { name: 'browser (HTML tests)', status: 'warn', detail: `${p} not found: the HTML report tests cannot run`, fix: 'apt-get install chromium' };
+    ? { name: "browser (HTML tests)", status: "ok", detail: p, fix: null }
+    : {
+        name: "browser (HTML tests)",
+        status: "warn",
+        detail: `${p} not found: the HTML report tests cannot run`,
+        fix: "apt-get install chromium",
+      };
 }
 
 async function pythonCheck(o: DoctorOptions): Promise<DoctorCheck> {
-  const py = whichSync('python3', (o.env ?? process.env).PATH);
-  if (!py) return { name: 'python3', status: 'warn', detail: 'not found: .py validators cannot run', fix: 'apt-get install python3' };
-  const v = await capture(py, ['--version'], { timeoutMs: 10_000 });
-  return { name: 'python3', status: v.code === 0 ? 'ok' : 'warn', detail: `${(v.stdout || v.stderr).trim()} at ${py}`, fix: v.code === 0 ? null : 'reinstall python3' };
+  const py = whichSync("python3", (o.env ?? process.env).PATH);
+  if (!py)
+    return {
+      name: "python3",
+      status: "warn",
+      detail: "not found: .py validators cannot run",
+      fix: "apt-get install python3",
+    };
+  const v = await capture(py, ["--version"], { timeoutMs: 10_000 });
+  return {
+    name: "python3",
+    status: v.code === 0 ? "ok" : "warn",
+    detail: `${(v.stdout || v.stderr).trim()} at ${py}`,
+    fix: v.code === 0 ? null : "reinstall python3",
+  };
 }
 
 function endpointCheck(o: DoctorOptions): DoctorCheck {
   const env = o.env ?? process.env;
-  if (o.modelScript) return { name: 'model endpoint', status: 'ok', detail: `scripted model (${o.modelScript})`, fix: null };
+  if (o.modelScript)
+    return {
+      name: "model endpoint",
+      status: "ok",
+      detail: `scripted model (${o.modelScript})`,
+      fix: null,
+    };
   const url = env.ANTHROPIC_BASE_URL;
   const key = env.ANTHROPIC_API_KEY ?? env.ANTHROPIC_AUTH_TOKEN;
-  if (key) return { name: 'model endpoint', status: 'ok', detail: `${url ?? 'https://api.anthropic.com (default)'} with a credential set`, fix: null };
+  if (key)
+    return {
+      name: "model endpoint",
+      status: "ok",
+      detail: `${url ?? "https://api.anthropic.com (default)"} with a credential set`,
+      fix: null,
+    };
   return {
-    name: 'model endpoint',
-    status: 'warn',
-    detail: url ? `${url} but no ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN` : 'no ANTHROPIC_BASE_URL or API key configured',
-    fix: 'use --model-script <file> to run offline, or set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL)',
+    name: "model endpoint",
+    status: "warn",
+    detail: url
+      ? `${url} but no ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN`
+      : "no ANTHROPIC_BASE_URL or API key configured",
+    fix: "use --model-script <file> to run offline, or set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL)",
   };
 }
 
 /** Check everything a user needs; never throws. Missing sandboxes are warnings (local still works). */
 export async function runDoctor(o: DoctorOptions = {}): Promise<DoctorReport> {
-  const [claude, docker, bwrap, python] = await Promise.all([claudeCheck(o), dockerChecks(o), bwrapCheck(), pythonCheck(o)]);
+  const [claude, docker, bwrap, python] = await Promise.all([
+    claudeCheck(o),
+    dockerChecks(o),
+    bwrapCheck(),
+    pythonCheck(o),
+  ]);
   const checks = [claude, ...docker, bwrap, browserCheck(o), python, endpointCheck(o)];
   return { checks, status: worstStatus(checks) };
 }

@@ -1,4 +1,4 @@
-export type CheckStatus = 'ok' | 'warn' | 'fail';
+export type CheckStatus = "ok" | "warn" | "fail";
 
 export interface DoctorCheck {
   name: string;

@@ -3,12 +3,12 @@
  * (`claude -p … --output-format stream-json --verbose`). Pure: lines in, Evidence out.
  * Keeps only the evidence being built, never the raw text. Never throws on bad input.
  */
-import path from 'node:path';
-import type { ApiRetry, Evidence, ModelUsage, ResultEvent, ToolCall } from '../core/evidence.js';
-import { deriveLists, type WriteKind } from './derive.js';
-import { arrOf, boolOf, isRecord, numOf, recOf, strOf, type JsonRecord } from './narrow.js';
-import { capStrings, capText, MAX_TOOL_TEXT, toolResultText } from './text.js';
-import { addNullable, contextTokensOf, mergeModelUsage, TokenSum } from './usage.js';
+import path from "node:path";
+import type { ApiRetry, Evidence, ModelUsage, ResultEvent, ToolCall } from "../core/evidence.js";
+import { deriveLists, type WriteKind } from "./derive.js";
+import { arrOf, boolOf, isRecord, numOf, recOf, strOf, type JsonRecord } from "./narrow.js";
+import { capStrings, capText, MAX_TOOL_TEXT, toolResultText } from "./text.js";
+import { addNullable, contextTokensOf, mergeModelUsage, TokenSum } from "./usage.js";
 
 export interface EvidenceOptions {
   /** Absolute path of the agent's cwd; paths inside it are made relative. */
@@ -19,9 +19,9 @@ export interface EvidenceOptions {
   toolTextBudget?: number;
 }
 
-const KNOWN_TYPES = new Set(['system', 'assistant', 'user', 'result', 'stream_event']);
+const KNOWN_TYPES = new Set(["system", "assistant", "user", "result", "stream_event"]);
 /** Key in `diagnostics.unknown_types` for object lines without a string `type`. */
-export const MISSING_TYPE = '(missing)';
+export const MISSING_TYPE = "(missing)";
 /** At most this many tool results are held while waiting for their tool_use. */
 const MAX_PENDING_RESULTS = 1000;
 
@@ -99,7 +99,7 @@ export class EvidenceBuilder {
     this.workspace = opts.workspace ?? null;
     this.budget = opts.toolTextBudget ?? TOOL_TEXT_BUDGET;
     this.preexisting = new Set(
-      [...(opts.preexisting ?? [])].map((p) => path.posix.normalize(p).replace(/\/$/, '')),
+      [...(opts.preexisting ?? [])].map((p) => path.posix.normalize(p).replace(/\/$/, "")),
     );
   }
 
@@ -108,8 +108,11 @@ export class EvidenceBuilder {
     this.lines += 1;
     const lineNo = this.lines;
     // trim() only when needed: it copies, and lines can be megabytes long
-    const text = line.length > 0 && (line.charCodeAt(0) <= 32 || line.charCodeAt(line.length - 1) <= 32) ? line.trim() : line;
-    if (text === '') {
+    const text =
+      line.length > 0 && (line.charCodeAt(0) <= 32 || line.charCodeAt(line.length - 1) <= 32)
+        ? line.trim()
+        : line;
+    if (text === "") {
       this.lastLineBad = false;
       return;
     }
@@ -136,7 +139,7 @@ export class EvidenceBuilder {
 
   private onEvent(ev: JsonRecord, lineNo: number): void {
     const sid = strOf(ev.session_id);
-    if (sid !== null && sid !== '') this.sessionIds.add(sid);
+    if (sid !== null && sid !== "") this.sessionIds.add(sid);
     const type = strOf(ev.type);
     if (type === null || !KNOWN_TYPES.has(type)) {
       const key = type ?? MISSING_TYPE;
@@ -144,16 +147,16 @@ export class EvidenceBuilder {
       return;
     }
     switch (type) {
-      case 'system':
+      case "system":
         this.onSystem(ev, lineNo);
         break;
-      case 'assistant':
+      case "assistant":
         this.onAssistant(ev);
         break;
-      case 'user':
+      case "user":
         this.onUser(ev);
         break;
-      case 'result':
+      case "result":
         this.onResult(ev, lineNo);
         break;
       default:
@@ -163,12 +166,12 @@ export class EvidenceBuilder {
 
   private onSystem(ev: JsonRecord, lineNo: number): void {
     switch (strOf(ev.subtype)) {
-      case 'init':
+      case "init":
         this.version ??= strOf(ev.claude_code_version);
         this.model ??= strOf(ev.model);
         this.cwd ??= strOf(ev.cwd);
         break;
-      case 'api_retry':
+      case "api_retry":
         this.apiRetries.push({
           line: lineNo,
           attempt: numOf(ev.attempt),
@@ -178,7 +181,7 @@ export class EvidenceBuilder {
           error: strOf(ev.error),
         });
         break;
-      case 'permission_denied':
+      case "permission_denied":
         this.deniedEventsThisTurn += 1;
         break;
       default:
@@ -191,16 +194,17 @@ export class EvidenceBuilder {
     if (msg === null) return;
     const isSubagent = strOf(ev.parent_tool_use_id) !== null;
     const msgModel = strOf(msg.model);
-    if (msgModel !== null && msgModel !== '<synthetic>') this.firstAssistantModel ??= msgModel;
+    if (msgModel !== null && msgModel !== "<synthetic>") this.firstAssistantModel ??= msgModel;
     if (!isSubagent) {
       const ctx = contextTokensOf(msg.usage);
       if (ctx !== null) this.peakContext = Math.max(this.peakContext ?? 0, ctx);
     }
     const msgId = strOf(msg.id);
-    const content = typeof msg.content === 'string' ? [{ type: 'text', text: msg.content }] : arrOf(msg.content);
+    const content =
+      typeof msg.content === "string" ? [{ type: "text", text: msg.content }] : arrOf(msg.content);
     for (const block of content ?? []) {
       if (!isRecord(block)) continue;
-      if (block.type === 'text') {
+      if (block.type === "text") {
         const text = strOf(block.text);
         if (text === null || isSubagent) continue;
         if (msgId !== null && msgId === this.lastTextMessageId) this.lastTextParts.push(text);
@@ -208,7 +212,7 @@ export class EvidenceBuilder {
           this.lastTextMessageId = msgId;
           this.lastTextParts = [text];
         }
-      } else if (block.type === 'tool_use') {
+      } else if (block.type === "tool_use") {
         this.onToolUse(block);
       }
     }
@@ -221,7 +225,7 @@ export class EvidenceBuilder {
     this.textKept += JSON.stringify(input ?? null).length;
     const call: ToolCall = {
       id,
-      name: strOf(block.name) ?? '',
+      name: strOf(block.name) ?? "",
       input: isRecord(input) ? input : {},
       output: null,
       is_error: null,
@@ -241,12 +245,12 @@ export class EvidenceBuilder {
     const msg = recOf(ev.message);
     const content = msg === null ? null : arrOf(msg.content);
     if (content === null) return;
-    const results = content.filter((b): b is JsonRecord => isRecord(b) && b.type === 'tool_result');
+    const results = content.filter((b): b is JsonRecord => isRecord(b) && b.type === "tool_result");
     // Claude's own view of the tool's effect; only attributable when the event has one result.
     const meta = recOf(ev.tool_use_result);
     const metaType = meta === null ? null : strOf(meta.type);
     const writeKind: WriteKind | null =
-      results.length === 1 && (metaType === 'create' || metaType === 'update') ? metaType : null;
+      results.length === 1 && (metaType === "create" || metaType === "update") ? metaType : null;
     for (const block of results) {
       const id = strOf(block.tool_use_id);
       if (id === null) continue;
@@ -258,7 +262,8 @@ export class EvidenceBuilder {
       };
       const index = this.callIndex.get(id);
       if (index !== undefined) this.applyResult(index, result);
-      else if (!this.pending.has(id) && this.pending.size < MAX_PENDING_RESULTS) this.pending.set(id, result);
+      else if (!this.pending.has(id) && this.pending.size < MAX_PENDING_RESULTS)
+        this.pending.set(id, result);
     }
   }
 
@@ -277,7 +282,7 @@ export class EvidenceBuilder {
     this.results.push({
       line: lineNo,
       subtype,
-      is_error: flag ?? subtype !== 'success',
+      is_error: flag ?? subtype !== "success",
       result: strOf(ev.result),
       num_turns: numOf(ev.num_turns),
       duration_ms: numOf(ev.duration_ms),
@@ -311,12 +316,20 @@ export class EvidenceBuilder {
   finish(opts: { truncated?: boolean } = {}): Evidence {
     const calls = this.calls.map((c) => ({ ...c }));
     const roots = [this.workspace, this.cwd].filter((r): r is string => r !== null);
-    const lists = deriveLists(calls, { roots, preexisting: this.preexisting, writeKinds: this.writeKinds });
+    const lists = deriveLists(calls, {
+      roots,
+      preexisting: this.preexisting,
+      writeKinds: this.writeKinds,
+    });
     const last = this.results[this.results.length - 1];
-    const fallbackText = this.lastTextParts.length > 0 ? this.lastTextParts.join('\n') : null;
+    const fallbackText = this.lastTextParts.length > 0 ? this.lastTextParts.join("\n") : null;
     return {
-      schema: 'skillbench.evidence.v1',
-      agent: { claude_code_version: this.version, model: this.model ?? this.firstAssistantModel, cwd: this.cwd },
+      schema: "skillbench.evidence.v1",
+      agent: {
+        claude_code_version: this.version,
+        model: this.model ?? this.firstAssistantModel,
+        cwd: this.cwd,
+      },
       tool_calls: calls,
       ...lists,
       session_ids: [...this.sessionIds],

@@ -2,11 +2,11 @@
  * Derive the file/command/skill lists of the evidence from the ordered tool calls.
  * Pure.
  */
-import type { ToolCall } from '../core/evidence.js';
-import { strOf } from './narrow.js';
-import { findSkillPaths, relativize } from './paths.js';
+import type { ToolCall } from "../core/evidence.js";
+import { strOf } from "./narrow.js";
+import { findSkillPaths, relativize } from "./paths.js";
 
-export type WriteKind = 'create' | 'update';
+export type WriteKind = "create" | "update";
 
 export interface SkillFileTouch {
   skill: string;
@@ -32,20 +32,20 @@ export interface DeriveOptions {
   writeKinds: ReadonlyMap<number, WriteKind>;
 }
 
-const EDIT_TOOLS = new Set(['Edit', 'MultiEdit', 'NotebookEdit']);
+const EDIT_TOOLS = new Set(["Edit", "MultiEdit", "NotebookEdit"]);
 /** Input fields of the listing/searching tools that name paths (Grep's `pattern` is a regex, not a path). */
 const LIST_TOOL_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['Glob', ['path', 'pattern']],
-  ['Grep', ['path', 'glob']],
-  ['LS', ['path']],
+  ["Glob", ["path", "pattern"]],
+  ["Grep", ["path", "glob"]],
+  ["LS", ["path"]],
 ]);
 
 /** Name of the skill a Skill tool call asks for (`skill`, or older `command` / `name` forms). */
 export function skillNameOf(input: Record<string, unknown>): string | null {
   const raw = strOf(input.skill) ?? strOf(input.command) ?? strOf(input.name);
   if (raw === null) return null;
-  const name = raw.trim().replace(/^\//, '').split(/\s/, 1)[0] ?? '';
-  return name === '' ? null : name;
+  const name = raw.trim().replace(/^\//, "").split(/\s/, 1)[0] ?? "";
+  return name === "" ? null : name;
 }
 
 export function deriveLists(calls: readonly ToolCall[], opts: DeriveOptions): DerivedLists {
@@ -71,35 +71,36 @@ export function deriveLists(calls: readonly ToolCall[], opts: DeriveOptions): De
     const failed = call.is_error === true;
     const input = call.input;
     switch (call.name) {
-      case 'Bash': {
+      case "Bash": {
         const command = strOf(input.command);
         if (command === null) break;
         commands.add(command);
-        touch(command, 'Bash', false);
+        touch(command, "Bash", false);
         break;
       }
-      case 'Read': {
+      case "Read": {
         const file = strOf(input.file_path);
         if (file === null) break;
-        touch(file, 'Read', true);
+        touch(file, "Read", true);
         if (failed) break;
         const p = rel(file);
         read.add(p);
         seen.add(p);
         break;
       }
-      case 'Write': {
+      case "Write": {
         const file = strOf(input.file_path);
         if (file === null || failed) break;
         const p = rel(file);
         const kind =
-          opts.writeKinds.get(index) ?? (opts.preexisting.has(p) || seen.has(p) ? 'update' : 'create');
-        if (kind === 'create') created.add(p);
+          opts.writeKinds.get(index) ??
+          (opts.preexisting.has(p) || seen.has(p) ? "update" : "create");
+        if (kind === "create") created.add(p);
         else if (!created.has(p)) modified.add(p);
         seen.add(p);
         break;
       }
-      case 'Skill': {
+      case "Skill": {
         const name = skillNameOf(input);
         if (name !== null && !failed) skills.add(name);
         break;
@@ -114,7 +115,7 @@ export function deriveLists(calls: readonly ToolCall[], opts: DeriveOptions): De
         } else {
           for (const key of LIST_TOOL_FIELDS.get(call.name) ?? []) {
             const v = strOf(input[key]);
-            if (v !== null) touch(v, call.name, key === 'path');
+            if (v !== null) touch(v, call.name, key === "path");
           }
         }
       }

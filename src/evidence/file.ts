@@ -1,17 +1,17 @@
 /** Streaming file reader for transcripts: bounded memory (one line at a time). */
-import { createReadStream } from 'node:fs';
-import type { Evidence } from '../core/evidence.js';
-import { errorMessage, InputError } from '../core/errors.js';
-import { EvidenceBuilder, type EvidenceOptions } from './builder.js';
-import { LineSplitter } from './lines.js';
+import { createReadStream } from "node:fs";
+import type { Evidence } from "../core/evidence.js";
+import { errorMessage, InputError } from "../core/errors.js";
+import { EvidenceBuilder, type EvidenceOptions } from "./builder.js";
+import { LineSplitter } from "./lines.js";
 
 export async function parseEvidenceFile(file: string, opts?: EvidenceOptions): Promise<Evidence> {
   const builder = new EvidenceBuilder(opts);
   const splitter = new LineSplitter((line) => builder.pushLine(line));
   try {
-    const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
+    const stream = createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 20 });
     for await (const chunk of stream) {
-      if (typeof chunk === 'string') splitter.push(chunk);
+      if (typeof chunk === "string") splitter.push(chunk);
     }
   } catch (e) {
     throw new InputError(`${file}: cannot read transcript: ${errorMessage(e)}`, { file });

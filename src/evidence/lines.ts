@@ -7,19 +7,19 @@ export class LineSplitter {
   /** Feed a chunk; calls onLine for every line it completes (without the `\n`). */
   push(chunk: string): void {
     let start = 0;
-    let nl = chunk.indexOf('\n');
+    let nl = chunk.indexOf("\n");
     while (nl !== -1) {
       const part = chunk.slice(start, nl);
       if (this.pieces.length > 0) {
         this.pieces.push(part);
-        const line = this.pieces.join('');
+        const line = this.pieces.join("");
         this.pieces = [];
         this.onLine(line);
       } else {
         this.onLine(part);
       }
       start = nl + 1;
-      nl = chunk.indexOf('\n', start);
+      nl = chunk.indexOf("\n", start);
     }
     if (start < chunk.length) this.pieces.push(start === 0 ? chunk : chunk.slice(start));
   }
@@ -30,7 +30,7 @@ export class LineSplitter {
    */
   end(): boolean {
     if (this.pieces.length === 0) return false;
-    const line = this.pieces.join('');
+    const line = this.pieces.join("");
     this.pieces = [];
     this.onLine(line);
     return true;

@@ -5,7 +5,7 @@
 export type JsonRecord = Record<string, unknown>;
 
 export function isRecord(v: unknown): v is JsonRecord {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 export function recOf(v: unknown): JsonRecord | null {
@@ -13,12 +13,12 @@ export function recOf(v: unknown): JsonRecord | null {
 }
 
 export function strOf(v: unknown): string | null {
-  return typeof v === 'string' ? v : null;
+  return typeof v === "string" ? v : null;
 }
 
 /** A finite number; booleans and numeric strings are not numbers. */
 export function numOf(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+  return typeof v === "number" && Number.isFinite(v) ? v : null;
 }
 
 export function arrOf(v: unknown): readonly unknown[] | null {
@@ -27,7 +27,7 @@ export function arrOf(v: unknown): readonly unknown[] | null {
 
 /** `true` and `"true"` are true; `false` and `"false"` are false; anything else is null. */
 export function boolOf(v: unknown): boolean | null {
-  if (v === true || v === 'true') return true;
-  if (v === false || v === 'false') return false;
+  if (v === true || v === "true") return true;
+  if (v === false || v === "false") return false;
   return null;
 }

@@ -1,7 +1,7 @@
 /** Whole-text entry points. Pure. */
-import type { Evidence } from '../core/evidence.js';
-import { EvidenceBuilder, type EvidenceOptions } from './builder.js';
-import { LineSplitter } from './lines.js';
+import type { Evidence } from "../core/evidence.js";
+import { EvidenceBuilder, type EvidenceOptions } from "./builder.js";
+import { LineSplitter } from "./lines.js";
 
 /**
  * Parse a whole stream-json transcript (lines split on `\n`). A last line without a
@@ -20,7 +20,7 @@ export function resultTextOf(evidence: Evidence): string | null {
   if (evidence.result_text !== null) return evidence.result_text;
   for (let i = evidence.results.length - 1; i >= 0; i -= 1) {
     const r = evidence.results[i]?.result;
-    if (typeof r === 'string') return r;
+    if (typeof r === "string") return r;
   }
   return null;
 }

@@ -1,5 +1,5 @@
 /** Path normalisation and skill-path detection. Pure (POSIX paths: the agent runs on Linux). */
-import path from 'node:path';
+import path from "node:path";
 
 /**
  * Make `p` relative to the first root that contains it (POSIX separators, `.` for
@@ -9,20 +9,21 @@ import path from 'node:path';
 export function relativize(p: string, roots: readonly string[]): string {
   if (!path.posix.isAbsolute(p)) {
     const n = path.posix.normalize(p);
-    return n.endsWith('/') && n.length > 1 ? n.slice(0, -1) : n;
+    return n.endsWith("/") && n.length > 1 ? n.slice(0, -1) : n;
   }
   const abs = path.posix.normalize(p);
   for (const root of roots) {
     if (!path.posix.isAbsolute(root)) continue;
     const r = path.posix.relative(root, abs);
-    if (r === '') return '.';
-    if (r !== '..' && !r.startsWith('../') && !path.posix.isAbsolute(r)) return r;
+    if (r === "") return ".";
+    if (r !== ".." && !r.startsWith("../") && !path.posix.isAbsolute(r)) return r;
   }
-  return abs.length > 1 && abs.endsWith('/') ? abs.slice(0, -1) : abs;
+  return abs.length > 1 && abs.endsWith("/") ? abs.slice(0, -1) : abs;
 }
 
 /** Skill folders of the agents we know: `.claude/skills/<name>`, `.agents/skills/<name>`, ... */
-const SKILL_PATH = /\.(?:claude|agents|qoder|codebuddy)\/skills\/([^/\\\s"'`;|&<>()$*?[\]{}]+)(?=$|[/\s"'`;|&<>()])/g;
+const SKILL_PATH =
+  /\.(?:claude|agents|qoder|codebuddy)\/skills\/([^/\\\s"'`;|&<>()$*?[\]{}]+)(?=$|[/\s"'`;|&<>()])/g;
 /** Characters that end a path token inside a shell command. */
 const TOKEN_END = /[\s"'`;|&<>()]/;
 
@@ -42,7 +43,7 @@ export function findSkillPaths(text: string): SkillPathMatch[] {
   SKILL_PATH.lastIndex = 0;
   for (let m = SKILL_PATH.exec(text); m !== null; m = SKILL_PATH.exec(text)) {
     const skill = m[1];
-    if (skill === undefined || skill === '.' || skill === '..') continue;
+    if (skill === undefined || skill === "." || skill === "..") continue;
     let start = m.index;
     while (start > 0 && !TOKEN_END.test(text.charAt(start - 1))) start -= 1;
     let end = m.index + m[0].length;

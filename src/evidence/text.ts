@@ -1,5 +1,5 @@
 /** Text helpers for tool inputs and outputs. Pure. */
-import { isRecord } from './narrow.js';
+import { isRecord } from "./narrow.js";
 
 /** Longest tool output (and longest string inside a tool input) kept, in UTF-16 code units. */
 export const MAX_TOOL_TEXT = 20_000;
@@ -13,7 +13,7 @@ export function capText(s: string, max: number = MAX_TOOL_TEXT): string {
   // Copy the kept prefix: V8 keeps a slice's parent string alive, and the parent may be megabytes.
   // (A JSON round trip copies exactly, lone surrogates included.)
   const copy: unknown = JSON.parse(JSON.stringify(s.slice(0, end)));
-  const kept = typeof copy === 'string' ? copy : s.slice(0, end);
+  const kept = typeof copy === "string" ? copy : s.slice(0, end);
   return `${kept}\n[skillbench: truncated ${s.length - end} characters]`;
 }
 
@@ -23,22 +23,22 @@ export function capText(s: string, max: number = MAX_TOOL_TEXT): string {
  * `[image]`). Anything else is null.
  */
 export function toolResultText(content: unknown): string | null {
-  if (typeof content === 'string') return content;
+  if (typeof content === "string") return content;
   if (!Array.isArray(content)) return null;
   const parts: string[] = [];
   for (const block of content) {
-    if (typeof block === 'string') parts.push(block);
+    if (typeof block === "string") parts.push(block);
     else if (isRecord(block)) {
-      if (typeof block.text === 'string') parts.push(block.text);
-      else if (typeof block.type === 'string') parts.push(`[${block.type}]`);
+      if (typeof block.text === "string") parts.push(block.text);
+      else if (typeof block.type === "string") parts.push(`[${block.type}]`);
     }
   }
-  return parts.join('\n');
+  return parts.join("\n");
 }
 
 /** A copy of a JSON value whose long strings are capped (depth-limited; deeper values are dropped). */
 export function capStrings(value: unknown, max: number = MAX_TOOL_TEXT, depth = 0): unknown {
-  if (typeof value === 'string') return capText(value, max);
+  if (typeof value === "string") return capText(value, max);
   if (depth > 32) return null;
   if (Array.isArray(value)) return value.map((v) => capStrings(v, max, depth + 1));
   if (isRecord(value)) {

@@ -1,14 +1,14 @@
 /** Token, cost and per-model usage accumulation across result events. Pure. */
-import type { ModelUsage, Tokens } from '../core/evidence.js';
-import { isRecord, numOf, type JsonRecord } from './narrow.js';
+import type { ModelUsage, Tokens } from "../core/evidence.js";
+import { isRecord, numOf, type JsonRecord } from "./narrow.js";
 
 const ADDITIVE = [
-  'inputTokens',
-  'outputTokens',
-  'cacheReadInputTokens',
-  'cacheCreationInputTokens',
-  'webSearchRequests',
-  'costUSD',
+  "inputTokens",
+  "outputTokens",
+  "cacheReadInputTokens",
+  "cacheCreationInputTokens",
+  "webSearchRequests",
+  "costUSD",
 ] as const;
 
 function maxOrNull(a: number | null, b: number | null): number | null {
@@ -48,7 +48,7 @@ export function mergeModelUsage(into: Map<string, ModelUsage>, raw: JsonRecord):
 
 /** Running sum of the four token counters of result `usage` objects; null until one is seen. */
 export class TokenSum {
-  private t: Omit<Tokens, 'total'> | null = null;
+  private t: Omit<Tokens, "total"> | null = null;
 
   add(usage: unknown): void {
     if (!isRecord(usage)) return;
@@ -68,14 +68,24 @@ export class TokenSum {
   value(): Tokens | null {
     if (this.t === null) return null;
     const { input, output, cache_read, cache_creation } = this.t;
-    return { input, output, cache_read, cache_creation, total: input + output + cache_read + cache_creation };
+    return {
+      input,
+      output,
+      cache_read,
+      cache_creation,
+      total: input + output + cache_read + cache_creation,
+    };
   }
 }
 
 /** Context size of one assistant message: input + cache_read + cache_creation, or null without usage. */
 export function contextTokensOf(usage: unknown): number | null {
   if (!isRecord(usage)) return null;
-  const parts = [usage.input_tokens, usage.cache_read_input_tokens, usage.cache_creation_input_tokens].map(numOf);
+  const parts = [
+    usage.input_tokens,
+    usage.cache_read_input_tokens,
+    usage.cache_creation_input_tokens,
+  ].map(numOf);
   if (parts.every((p) => p === null)) return null;
   return parts.reduce<number>((a, b) => a + (b ?? 0), 0);
 }

@@ -11,25 +11,25 @@
  * replaces only the profile default, never a task's own prompt; a file named
  * explicitly by BENCH_SIMULATOR_PROMPT_FILE replaces the task's prompt too.)
  */
-import { InputError } from '../core/errors.js';
-import { DEFAULT_CONTINUE_PROMPT, type TaskSpec } from '../suite/types.js';
+import { InputError } from "../core/errors.js";
+import { DEFAULT_CONTINUE_PROMPT, type TaskSpec } from "../suite/types.js";
 
 export { DEFAULT_CONTINUE_PROMPT };
 
-export type InteractionMode = 'none' | 'auto_user';
+export type InteractionMode = "none" | "auto_user";
 
 export const COMET_SIMULATOR_PROMPT = [
-  'You are simulating a developer user inside an automated evaluation. The assistant is running the Comet',
-  'development workflow and has paused to ask you something. Reply SHORT (1-3 sentences): approve reasonable',
-  'plans, names and approaches; when offered options, pick the most sensible default; ask for clarification',
-  'only when it is genuinely unclear what to build. Never refuse; keep the workflow moving. Do not write code',
-  'or files yourself.',
-].join(' ');
+  "You are simulating a developer user inside an automated evaluation. The assistant is running the Comet",
+  "development workflow and has paused to ask you something. Reply SHORT (1-3 sentences): approve reasonable",
+  "plans, names and approaches; when offered options, pick the most sensible default; ask for clarification",
+  "only when it is genuinely unclear what to build. Never refuse; keep the workflow moving. Do not write code",
+  "or files yourself.",
+].join(" ");
 
 export const GENERIC_SIMULATOR_PROMPT = [
-  'You are a concise developer user. Answer the assistant\'s question in 1-3 sentences, choose reasonable',
-  'defaults when offered options, and keep the task moving. Do not write code or files yourself.',
-].join(' ');
+  "You are a concise developer user. Answer the assistant's question in 1-3 sentences, choose reasonable",
+  "defaults when offered options, and keep the task moving. Do not write code or files yourself.",
+].join(" ");
 
 export interface ProfileInteractionDefaults {
   mode: InteractionMode;
@@ -39,12 +39,16 @@ export interface ProfileInteractionDefaults {
 
 /** Built-in profiles; any other name (a custom TOML profile) gets CUSTOM_PROFILE_DEFAULTS. */
 export const PROFILE_INTERACTION_DEFAULTS: Readonly<Record<string, ProfileInteractionDefaults>> = {
-  generic: { mode: 'none', max_turns: 12, simulator_prompt: GENERIC_SIMULATOR_PROMPT },
-  'comet-workflow': { mode: 'auto_user', max_turns: 12, simulator_prompt: COMET_SIMULATOR_PROMPT },
-  'authoring-skill': { mode: 'auto_user', max_turns: 8, simulator_prompt: GENERIC_SIMULATOR_PROMPT },
+  generic: { mode: "none", max_turns: 12, simulator_prompt: GENERIC_SIMULATOR_PROMPT },
+  "comet-workflow": { mode: "auto_user", max_turns: 12, simulator_prompt: COMET_SIMULATOR_PROMPT },
+  "authoring-skill": {
+    mode: "auto_user",
+    max_turns: 8,
+    simulator_prompt: GENERIC_SIMULATOR_PROMPT,
+  },
 };
 export const CUSTOM_PROFILE_DEFAULTS: ProfileInteractionDefaults = {
-  mode: 'none',
+  mode: "none",
   max_turns: 12,
   simulator_prompt: GENERIC_SIMULATOR_PROMPT,
 };
@@ -56,10 +60,10 @@ export function profileInteractionDefaults(profile: string): ProfileInteractionD
 }
 
 /** Sent when the simulator (or a deterministic reply) produced no text. */
-export const FALLBACK_REPLY = 'Yes, please proceed with the recommended option.';
+export const FALLBACK_REPLY = "Yes, please proceed with the recommended option.";
 
-export type SettingSource = 'cli' | 'task' | 'profile';
-export type SimulatorPromptSource = 'cli' | 'env_file' | 'task' | 'suite_file' | 'profile';
+export type SettingSource = "cli" | "task" | "profile";
+export type SimulatorPromptSource = "cli" | "env_file" | "task" | "suite_file" | "profile";
 
 export interface InteractionInput {
   /** The resolved profile name (after --profile, treatment and task). */
@@ -107,18 +111,21 @@ export interface InteractionConfig {
 
 function parseMode(v: string, what: string): InteractionMode {
   const m = v.trim().toLowerCase();
-  if (m === 'none') return 'none';
-  if (m === 'auto_user' || m === 'interactive') return 'auto_user';
-  throw new InputError(`${what}: expected "none" or "auto_user", got ${JSON.stringify(v)}`, { field: what });
+  if (m === "none") return "none";
+  if (m === "auto_user" || m === "interactive") return "auto_user";
+  throw new InputError(`${what}: expected "none" or "auto_user", got ${JSON.stringify(v)}`, {
+    field: what,
+  });
 }
 
 function checkTurns(n: number, what: string): number {
-  if (!Number.isInteger(n) || n < 1) throw new InputError(`${what}: expected a positive integer, got ${String(n)}`, { field: what });
+  if (!Number.isInteger(n) || n < 1)
+    throw new InputError(`${what}: expected a positive integer, got ${String(n)}`, { field: what });
   return n;
 }
 
 function nonBlank(s: string | null | undefined): s is string {
-  return typeof s === 'string' && s.trim() !== '';
+  return typeof s === "string" && s.trim() !== "";
 }
 
 export function resolveInteraction(input: InteractionInput): InteractionConfig {
@@ -127,23 +134,26 @@ export function resolveInteraction(input: InteractionInput): InteractionConfig {
   const t = input.task;
 
   let mode = defaults.mode;
-  let mode_source: SettingSource = 'profile';
-  if (t.mode !== null) [mode, mode_source] = [t.mode, 'task'];
-  if (cli.mode !== undefined) [mode, mode_source] = [parseMode(cli.mode, '--interaction-mode'), 'cli'];
+  let mode_source: SettingSource = "profile";
+  if (t.mode !== null) [mode, mode_source] = [t.mode, "task"];
+  if (cli.mode !== undefined)
+    [mode, mode_source] = [parseMode(cli.mode, "--interaction-mode"), "cli"];
 
   let max_turns = defaults.max_turns;
-  let max_turns_source: SettingSource = 'profile';
-  if (t.maxTurns !== null) [max_turns, max_turns_source] = [checkTurns(t.maxTurns, '[interaction].max_turns'), 'task'];
-  if (cli.maxTurns !== undefined) [max_turns, max_turns_source] = [checkTurns(cli.maxTurns, '--max-turns'), 'cli'];
+  let max_turns_source: SettingSource = "profile";
+  if (t.maxTurns !== null)
+    [max_turns, max_turns_source] = [checkTurns(t.maxTurns, "[interaction].max_turns"), "task"];
+  if (cli.maxTurns !== undefined)
+    [max_turns, max_turns_source] = [checkTurns(cli.maxTurns, "--max-turns"), "cli"];
 
   const candidates: Array<[string | null | undefined, SimulatorPromptSource]> = [
-    [cli.simulatorPrompt, 'cli'],
-    [input.envPromptFileText, 'env_file'],
-    [t.simulatorPrompt, 'task'],
-    [input.suitePromptFileText, 'suite_file'],
+    [cli.simulatorPrompt, "cli"],
+    [input.envPromptFileText, "env_file"],
+    [t.simulatorPrompt, "task"],
+    [input.suitePromptFileText, "suite_file"],
   ];
   let simulator_prompt = defaults.simulator_prompt;
-  let simulator_prompt_source: SimulatorPromptSource = 'profile';
+  let simulator_prompt_source: SimulatorPromptSource = "profile";
   for (const [text, source] of candidates) {
     if (nonBlank(text)) {
       simulator_prompt = text.trim();
@@ -159,7 +169,7 @@ export function resolveInteraction(input: InteractionInput): InteractionConfig {
     max_turns_source,
     simulator_prompt,
     simulator_prompt_source,
-    decision_patterns: t.decisionPatterns.filter((p) => p !== ''),
+    decision_patterns: t.decisionPatterns.filter((p) => p !== ""),
     decision_reply: nonBlank(t.decisionReply) ? t.decisionReply : null,
     decision_replies: [...t.decisionReplies],
     continue_prompt: nonBlank(t.continuePrompt) ? t.continuePrompt : DEFAULT_CONTINUE_PROMPT,
@@ -168,7 +178,7 @@ export function resolveInteraction(input: InteractionInput): InteractionConfig {
 }
 
 /** The task's `[interaction]` table as resolveInteraction reads it (unset mode and max_turns as null). */
-export function taskInteractionSettings(i: TaskSpec['interaction']): InteractionInput['task'] {
+export function taskInteractionSettings(i: TaskSpec["interaction"]): InteractionInput["task"] {
   return {
     mode: i.mode_set ? i.mode : null,
     maxTurns: i.max_turns_set ? i.max_turns : null,

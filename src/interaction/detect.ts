@@ -10,19 +10,25 @@
  * semantics, so the translation is faithful for detection.
  */
 
-const WH = 'how|what|which|would|could|can|should|is|are|do|does|will|where|when|who';
-const ZH_WH = '是否|怎样|如何|哪个|哪种|要不要';
+const WH = "how|what|which|would|could|can|should|is|are|do|does|will|where|when|who";
+const ZH_WH = "是否|怎样|如何|哪个|哪种|要不要";
 /** Sentence start: the line start, or after `.`, `!`, `。`, `！` and optional white space. */
-const START = '(?:^|[.!。！]\\s*)';
+const START = "(?:^|[.!。！]\\s*)";
 
 /** The whole text ends with a question mark (ASCII or full-width), then only white space. */
 export const QUESTION = /[?？]\s*$/iu;
 
 /** Per line: an interrogative word followed by a question, or a Chinese interrogative up to `？`. */
-export const INTERROGATIVE = new RegExp(`(?:^|\\s)(?:${WH})\\s+[^?？]*[?？]|(?:${ZH_WH})[^？]*？`, 'iu');
+export const INTERROGATIVE = new RegExp(
+  `(?:^|\\s)(?:${WH})\\s+[^?？]*[?？]|(?:${ZH_WH})[^？]*？`,
+  "iu",
+);
 
 /** Per line: `Question: how ...`, `**Question:** which ...`, `问题：`-style labels (ASCII colon). */
-export const LABELLED = new RegExp(`(?:question|问题)[*\\s]*:[*\\s]*(?:whether|${WH}|${ZH_WH})`, 'iu');
+export const LABELLED = new RegExp(
+  `(?:question|问题)[*\\s]*:[*\\s]*(?:whether|${WH}|${ZH_WH})`,
+  "iu",
+);
 
 /** Per line: requests for confirmation, choice or input (each alternative of facts 5.5). */
 export const REQUEST = new RegExp(
@@ -32,42 +38,42 @@ export const REQUEST = new RegExp(
     `(?:please\\s+)?(?:reply|respond)[^.!?。！？]*(?:confirm|approve)`,
     `${START}(?:please\\s+)?reply\\s+one\\s+of\\s+`,
     `${START}(?:please\\s+)?reply\\s+[^\\p{L}\\p{N}]*Q[0-9]+:`,
-  ].join('|'),
-  'iu',
+  ].join("|"),
+  "iu",
 );
 
 /** Whole text: a task's extra decision pattern only counts when the text also says this. */
 export const UNRESOLVED = new RegExp(
-  '(?:^|[^\\p{L}\\p{N}_])(?:unresolved|blocking|need your (?:input|answer|decision|preference)|waiting for your (?:input|answer|decision|preference))(?:[^\\p{L}\\p{N}_]|$)',
-  'iu',
+  "(?:^|[^\\p{L}\\p{N}_])(?:unresolved|blocking|need your (?:input|answer|decision|preference)|waiting for your (?:input|answer|decision|preference))(?:[^\\p{L}\\p{N}_]|$)",
+  "iu",
 );
 
 /** Whole text: a negated completion statement; checked before COMPLETION and wins. */
 export const NEGATED = new RegExp(
   [
-    '(?:archive|workflow|change)(?:\\s+is)?\\s+not\\s+(?:complete|completed|archived)',
-    'not\\s+(?:yet\\s+)?(?:complete|completed|archived)',
-    'not\\s+completed\\s+through\\s+archive',
-    'not\\s+(?:\\S+\\s+){0,3}archived',
-  ].join('|'),
-  'iu',
+    "(?:archive|workflow|change)(?:\\s+is)?\\s+not\\s+(?:complete|completed|archived)",
+    "not\\s+(?:yet\\s+)?(?:complete|completed|archived)",
+    "not\\s+completed\\s+through\\s+archive",
+    "not\\s+(?:\\S+\\s+){0,3}archived",
+  ].join("|"),
+  "iu",
 );
 
 /** Whole text: an explicit workflow/archive completion statement. */
 export const COMPLETION = new RegExp(
   [
-    'archive(?:d)?(?:\\s+is)?\\s+(?:complete|completed)',
-    'change(?:\\s+is)?\\s+archived',
-    'native\\s+change[^\\p{Cc}]*archived',
-    'archived\\s+(?:at|to)',
-    'completed\\s+through\\s+archive',
-    'completed\\s+through\\s+all\\s+phases\\s+and\\s+archived',
-    'terminal\\s+archived\\s+state',
-    'fully\\s+archived',
-    'workflow(?:\\s+is)?\\s+(?:complete|completed)',
-    'all\\s+(?:5|five)\\s+phases(?:\\s+are)?\\s+(?:complete|completed|recorded)',
-  ].join('|'),
-  'iu',
+    "archive(?:d)?(?:\\s+is)?\\s+(?:complete|completed)",
+    "change(?:\\s+is)?\\s+archived",
+    "native\\s+change[^\\p{Cc}]*archived",
+    "archived\\s+(?:at|to)",
+    "completed\\s+through\\s+archive",
+    "completed\\s+through\\s+all\\s+phases\\s+and\\s+archived",
+    "terminal\\s+archived\\s+state",
+    "fully\\s+archived",
+    "workflow(?:\\s+is)?\\s+(?:complete|completed)",
+    "all\\s+(?:5|five)\\s+phases(?:\\s+are)?\\s+(?:complete|completed|recorded)",
+  ].join("|"),
+  "iu",
 );
 
 /**
@@ -79,15 +85,15 @@ export const COMPLETION = new RegExp(
  * when the whole text also matches UNRESOLVED.
  */
 export function decisionReason(text: string, extraPatterns: readonly string[] = []): string | null {
-  if (QUESTION.test(text)) return 'question';
-  for (const line of text.split('\n')) {
-    if (INTERROGATIVE.test(line)) return 'interrogative';
-    if (LABELLED.test(line)) return 'labelled';
-    if (REQUEST.test(line)) return 'request';
+  if (QUESTION.test(text)) return "question";
+  for (const line of text.split("\n")) {
+    if (INTERROGATIVE.test(line)) return "interrogative";
+    if (LABELLED.test(line)) return "labelled";
+    if (REQUEST.test(line)) return "request";
   }
   const lower = text.toLowerCase();
   for (const p of extraPatterns) {
-    if (p !== '' && lower.includes(p.toLowerCase()) && UNRESOLVED.test(text)) return `pattern:${p}`;
+    if (p !== "" && lower.includes(p.toLowerCase()) && UNRESOLVED.test(text)) return `pattern:${p}`;
   }
   return null;
 }

@@ -1,5 +1,5 @@
 /** The dual-agent `auto_user` loop. See docs/interaction.md. */
-export { decisionReason, isCompletion, isDecisionPoint } from './detect.js';
+export { decisionReason, isCompletion, isDecisionPoint } from "./detect.js";
 export {
   COMET_SIMULATOR_PROMPT,
   CUSTOM_PROFILE_DEFAULTS,
@@ -15,7 +15,7 @@ export {
   type InteractionMode,
   type SettingSource,
   type SimulatorPromptSource,
-} from './config.js';
+} from "./config.js";
 export {
   runInteractionLoop,
   simulatorInput,
@@ -31,5 +31,11 @@ export {
   type SimulatorReply,
   type SubjectTurn,
   type TurnRecord,
-} from './loop.js';
-export { makeClaudeSimulator, simulatorExtraArgs, SIMULATOR_DENIED_TOOLS, type ClaudeSimulatorOptions, type SimulatorDirs } from './simulator.js';
+} from "./loop.js";
+export {
+  makeClaudeSimulator,
+  simulatorExtraArgs,
+  SIMULATOR_DENIED_TOOLS,
+  type ClaudeSimulatorOptions,
+  type SimulatorDirs,
+} from "./simulator.js";

@@ -4,10 +4,10 @@
  * back with `--resume`. The agent calls are injected, so the loop itself only
  * decides what to send next and records what happened. See docs/interaction.md.
  */
-import type { TurnOutcome, TurnResult } from '../agents/claude/turn.js';
-import { errorMessage } from '../core/errors.js';
-import { FALLBACK_REPLY, type InteractionConfig, type InteractionMode } from './config.js';
-import { decisionReason, isCompletion } from './detect.js';
+import type { TurnOutcome, TurnResult } from "../agents/claude/turn.js";
+import { errorMessage } from "../core/errors.js";
+import { FALLBACK_REPLY, type InteractionConfig, type InteractionMode } from "./config.js";
+import { decisionReason, isCompletion } from "./detect.js";
 
 /** Limits for one agent call, derived from the loop's deadline and signal. */
 export interface CallContext {
@@ -16,7 +16,12 @@ export interface CallContext {
   signal: AbortSignal | undefined;
 }
 
-export type SubjectTurn = (prompt: string, resumeSession: string | null, turn: number, ctx: CallContext) => Promise<TurnResult>;
+export type SubjectTurn = (
+  prompt: string,
+  resumeSession: string | null,
+  turn: number,
+  ctx: CallContext,
+) => Promise<TurnResult>;
 
 export interface SimulatorReply {
   text: string | null;
@@ -28,19 +33,19 @@ export interface SimulatorReply {
 export type Simulate = (input: string, turn: number, ctx: CallContext) => Promise<SimulatorReply>;
 
 export type EndReason =
-  | 'completed'
-  | 'max_turns'
-  | 'empty_result'
-  | 'subject_error'
-  | 'simulator_error'
-  | 'timeout'
-  | 'decision_queue_exhausted'
-  | 'aborted'
+  | "completed"
+  | "max_turns"
+  | "empty_result"
+  | "subject_error"
+  | "simulator_error"
+  | "timeout"
+  | "decision_queue_exhausted"
+  | "aborted"
   /** mode `none`: the one turn ran (whatever its result text). */
-  | 'single_turn';
+  | "single_turn";
 
 /** Where a turn's prompt came from. */
-export type PromptSource = 'task' | 'continue' | 'decision_reply' | 'simulator' | 'nudge';
+export type PromptSource = "task" | "continue" | "decision_reply" | "simulator" | "nudge";
 
 export interface SimulatorCall {
   session_id: string | null;
@@ -123,18 +128,30 @@ function clip(s: string | null): string | null {
 }
 
 function pushUnique(list: string[], id: string | null): void {
-  if (id !== null && id !== '' && !list.includes(id)) list.push(id);
+  if (id !== null && id !== "" && !list.includes(id)) list.push(id);
 }
 
 function failedTurn(outcome: TurnOutcome, detail: string): TurnResult {
-  return { outcome, exit_code: null, signal: null, session_id: null, result_text: null, is_error: null, lines: 0, duration_ms: 0, stdout_file: '', stderr_file: '', detail };
+  return {
+    outcome,
+    exit_code: null,
+    signal: null,
+    session_id: null,
+    result_text: null,
+    is_error: null,
+    lines: 0,
+    duration_ms: 0,
+    stdout_file: "",
+    stderr_file: "",
+    detail,
+  };
 }
 
 export async function runInteractionLoop(opts: InteractionLoopOptions): Promise<InteractionRecord> {
   const { config } = opts;
   const now = opts.now ?? Date.now;
   const log = opts.log ?? (() => undefined);
-  const maxTurns = config.mode === 'none' ? 1 : config.max_turns;
+  const maxTurns = config.mode === "none" ? 1 : config.max_turns;
   const rec: InteractionRecord = {
     mode: config.mode,
     max_turns: config.max_turns,
@@ -146,8 +163,8 @@ export async function runInteractionLoop(opts: InteractionLoopOptions): Promise<
     nudges: 0,
     fresh_resume_boundaries: 0,
     role_sessions: { subject: [], simulator: [] },
-    end_reason: 'max_turns',
-    end_detail: '',
+    end_reason: "max_turns",
+    end_detail: "",
     turns: [],
   };
   const end = (reason: EndReason, detail: string): InteractionRecord => {
@@ -158,39 +175,39 @@ export async function runInteractionLoop(opts: InteractionLoopOptions): Promise<
   };
   /** The limits for the next call, or why no call may start. */
   const callContext = (): CallContext | { stop: EndReason; detail: string } => {
-    if (opts.signal?.aborted) return { stop: 'aborted', detail: 'run cancelled' };
+    if (opts.signal?.aborted) return { stop: "aborted", detail: "run cancelled" };
     if (opts.deadlineMs === undefined) return { timeoutMs: undefined, signal: opts.signal };
     const left = opts.deadlineMs - now();
-    if (left <= 0) return { stop: 'timeout', detail: 'loop deadline reached' };
+    if (left <= 0) return { stop: "timeout", detail: "loop deadline reached" };
     return { timeoutMs: left, signal: opts.signal };
   };
   const pastDeadline = (): boolean => opts.deadlineMs !== undefined && now() >= opts.deadlineMs;
 
   let session: string | null = null;
   let prompt = opts.taskPrompt;
-  let source: PromptSource = 'task';
+  let source: PromptSource = "task";
   let queueIndex = 0;
 
   for (let turn = 1; turn <= maxTurns; turn++) {
     const ctx = callContext();
-    if ('stop' in ctx) return end(ctx.stop, ctx.detail);
+    if ("stop" in ctx) return end(ctx.stop, ctx.detail);
     log(`[loop] turn ${turn}/${maxTurns}`);
     rec.actual_turns = turn;
     // A reply counts once a turn delivers it.
-    if (source === 'decision_reply') rec.deterministic_replies++;
-    else if (source === 'simulator') rec.simulated_replies++;
-    else if (source === 'nudge') rec.nudges++;
+    if (source === "decision_reply") rec.deterministic_replies++;
+    else if (source === "simulator") rec.simulated_replies++;
+    else if (source === "nudge") rec.nudges++;
     const resumed = session !== null;
     let res: TurnResult;
     try {
       res = await opts.subjectTurn(prompt, session, turn, ctx);
     } catch (e) {
-      res = failedTurn('spawn_error', `subject turn threw: ${errorMessage(e)}`);
+      res = failedTurn("spawn_error", `subject turn threw: ${errorMessage(e)}`);
     }
-    const text = res.result_text ?? '';
+    const text = res.result_text ?? "";
     const entry: TurnRecord = {
       turn,
-      prompt: clip(prompt) ?? '',
+      prompt: clip(prompt) ?? "",
       prompt_source: source,
       session_id: res.session_id,
       resumed,
@@ -207,43 +224,43 @@ export async function runInteractionLoop(opts: InteractionLoopOptions): Promise<
     pushUnique(rec.role_sessions.subject, res.session_id);
     if (res.session_id) log(`[loop] role-session subject ${res.session_id}`);
 
-    if (res.outcome !== 'completed') {
+    if (res.outcome !== "completed") {
       log(`[loop] subject turn ${turn} failed (${res.outcome})`);
-      if (res.outcome === 'aborted') return end('aborted', res.detail);
-      if (res.outcome === 'timeout') return end('timeout', `subject turn ${turn}: ${res.detail}`);
-      return end('subject_error', `subject turn ${turn} ${res.outcome}: ${res.detail}`);
+      if (res.outcome === "aborted") return end("aborted", res.detail);
+      if (res.outcome === "timeout") return end("timeout", `subject turn ${turn}: ${res.detail}`);
+      return end("subject_error", `subject turn ${turn} ${res.outcome}: ${res.detail}`);
     }
     session = res.session_id ?? session;
 
-    if (config.mode === 'none') {
+    if (config.mode === "none") {
       entry.decision = decisionReason(text, config.decision_patterns);
-      entry.completion = text.trim() !== '' && isCompletion(text);
+      entry.completion = text.trim() !== "" && isCompletion(text);
       if (entry.decision !== null) rec.decision_points++;
       if (entry.completion) rec.completion_signals++;
-      return end('single_turn', 'single-turn mode: one subject turn');
+      return end("single_turn", "single-turn mode: one subject turn");
     }
 
-    if (text.trim() === '') {
-      log('[loop] no result text; ending');
-      return end('empty_result', `subject turn ${turn} returned no result text`);
+    if (text.trim() === "") {
+      log("[loop] no result text; ending");
+      return end("empty_result", `subject turn ${turn} returned no result text`);
     }
 
     const last = turn === maxTurns;
     if (config.fresh_resume_marker !== null && text.includes(config.fresh_resume_marker)) {
-      log('[loop] fresh resume boundary detected; starting a new subject session');
+      log("[loop] fresh resume boundary detected; starting a new subject session");
       entry.fresh_resume = true;
       rec.fresh_resume_boundaries++;
       session = null;
       prompt = config.continue_prompt;
-      source = 'continue';
+      source = "continue";
       continue;
     }
 
     if (isCompletion(text)) {
-      log('[loop] workflow completion detected; ending');
+      log("[loop] workflow completion detected; ending");
       entry.completion = true;
       rec.completion_signals++;
-      return end('completed', `subject turn ${turn} reported completion`);
+      return end("completed", `subject turn ${turn} reported completion`);
     }
 
     const reason = decisionReason(text, config.decision_patterns);
@@ -256,47 +273,61 @@ export async function runInteractionLoop(opts: InteractionLoopOptions): Promise<
       if (config.decision_replies.length > 0) {
         const next = config.decision_replies[queueIndex];
         if (next === undefined) {
-          log('[loop] deterministic decision reply queue exhausted');
-          return end('decision_queue_exhausted', `decision point at turn ${turn} after all ${config.decision_replies.length} decision_replies were used`);
+          log("[loop] deterministic decision reply queue exhausted");
+          return end(
+            "decision_queue_exhausted",
+            `decision point at turn ${turn} after all ${config.decision_replies.length} decision_replies were used`,
+          );
         }
         queueIndex++;
-        prompt = next.trim() === '' ? FALLBACK_REPLY : next;
-        source = 'decision_reply';
-        log('[loop] deterministic decision reply applied');
+        prompt = next.trim() === "" ? FALLBACK_REPLY : next;
+        source = "decision_reply";
+        log("[loop] deterministic decision reply applied");
       } else if (config.decision_reply !== null) {
         prompt = config.decision_reply;
-        source = 'decision_reply';
-        log('[loop] deterministic decision reply applied');
+        source = "decision_reply";
+        log("[loop] deterministic decision reply applied");
       } else {
         const simCtx = callContext();
-        if ('stop' in simCtx) return end(simCtx.stop, simCtx.detail);
+        if ("stop" in simCtx) return end(simCtx.stop, simCtx.detail);
         let sim: SimulatorReply;
         try {
           sim = await opts.simulate(simulatorInput(config.simulator_prompt, text), turn, simCtx);
         } catch (e) {
-          sim = { text: null, session_id: null, outcome: 'spawn_error', detail: `simulator threw: ${errorMessage(e)}` };
+          sim = {
+            text: null,
+            session_id: null,
+            outcome: "spawn_error",
+            detail: `simulator threw: ${errorMessage(e)}`,
+          };
         }
-        const blank = sim.text === null || sim.text.trim() === '';
-        entry.simulator = { session_id: sim.session_id, outcome: sim.outcome, detail: sim.detail, fallback: sim.outcome === 'completed' && blank };
+        const blank = sim.text === null || sim.text.trim() === "";
+        entry.simulator = {
+          session_id: sim.session_id,
+          outcome: sim.outcome,
+          detail: sim.detail,
+          fallback: sim.outcome === "completed" && blank,
+        };
         pushUnique(rec.role_sessions.simulator, sim.session_id);
         if (sim.session_id) log(`[loop] role-session simulator ${sim.session_id}`);
-        if (sim.outcome !== 'completed') {
+        if (sim.outcome !== "completed") {
           log(`[loop] simulator turn failed (${sim.outcome})`);
-          if (sim.outcome === 'aborted') return end('aborted', sim.detail);
-          if (sim.outcome === 'timeout' && pastDeadline()) return end('timeout', `simulator at turn ${turn}: ${sim.detail}`);
-          return end('simulator_error', `simulator at turn ${turn} ${sim.outcome}: ${sim.detail}`);
+          if (sim.outcome === "aborted") return end("aborted", sim.detail);
+          if (sim.outcome === "timeout" && pastDeadline())
+            return end("timeout", `simulator at turn ${turn}: ${sim.detail}`);
+          return end("simulator_error", `simulator at turn ${turn} ${sim.outcome}: ${sim.detail}`);
         }
         prompt = blank || sim.text === null ? FALLBACK_REPLY : sim.text;
-        source = 'simulator';
+        source = "simulator";
         log(`[loop] simulated reply (${prompt.length} chars)`);
       }
       continue;
     }
 
     if (last) break;
-    log('[loop] no decision point and not complete; nudging to continue');
+    log("[loop] no decision point and not complete; nudging to continue");
     prompt = config.continue_prompt;
-    source = 'nudge';
+    source = "nudge";
   }
-  return end('max_turns', `stopped after max_turns (${maxTurns}) subject turns`);
+  return end("max_turns", `stopped after max_turns (${maxTurns}) subject turns`);
 }

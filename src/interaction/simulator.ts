@@ -5,11 +5,11 @@
  * `--resume`, without session transcripts on disk, and with the file and shell
  * tools denied. Its stream goes to its own file, never the subject's.
  */
-import { mkdir, rm } from 'node:fs/promises';
-import { buildAgentEnv, type AgentEnvInput } from '../agents/claude/env.js';
-import { runClaudeTurn } from '../agents/claude/turn.js';
-import { RedactingLineWriter } from '../util/redacting-writer.js';
-import type { CallContext, Simulate, SimulatorReply } from './loop.js';
+import { mkdir, rm } from "node:fs/promises";
+import { buildAgentEnv, type AgentEnvInput } from "../agents/claude/env.js";
+import { runClaudeTurn } from "../agents/claude/turn.js";
+import { RedactingLineWriter } from "../util/redacting-writer.js";
+import type { CallContext, Simulate, SimulatorReply } from "./loop.js";
 
 export interface SimulatorDirs {
   /** An empty folder used only as the simulator's cwd; emptied before every call. */
@@ -22,7 +22,7 @@ export interface SimulatorDirs {
 export interface ClaudeSimulatorOptions {
   bin: string;
   /** buildAgentEnv inputs except the dirs: host env, the simulator's endpoint and credential, declared vars. */
-  env: Omit<AgentEnvInput, 'home' | 'configDir' | 'tmpDir' | 'model'>;
+  env: Omit<AgentEnvInput, "home" | "configDir" | "tmpDir" | "model">;
   dirs: SimulatorDirs;
   /** The run's simulator.jsonl. */
   stdout: RedactingLineWriter;
@@ -35,10 +35,26 @@ export interface ClaudeSimulatorOptions {
 }
 
 /** Tools the simulator may not use (the `permissions.deny` setting holds even with skipped permissions). */
-export const SIMULATOR_DENIED_TOOLS = ['Bash', 'Edit', 'Write', 'Read', 'Glob', 'Grep', 'NotebookEdit', 'Skill', 'Agent', 'WebFetch', 'WebSearch'];
+export const SIMULATOR_DENIED_TOOLS = [
+  "Bash",
+  "Edit",
+  "Write",
+  "Read",
+  "Glob",
+  "Grep",
+  "NotebookEdit",
+  "Skill",
+  "Agent",
+  "WebFetch",
+  "WebSearch",
+];
 
 export function simulatorExtraArgs(): string[] {
-  return ['--no-session-persistence', '--settings', JSON.stringify({ permissions: { deny: SIMULATOR_DENIED_TOOLS } })];
+  return [
+    "--no-session-persistence",
+    "--settings",
+    JSON.stringify({ permissions: { deny: SIMULATOR_DENIED_TOOLS } }),
+  ];
 }
 
 export function makeClaudeSimulator(opts: ClaudeSimulatorOptions): Simulate {
@@ -51,8 +67,9 @@ export function makeClaudeSimulator(opts: ClaudeSimulatorOptions): Simulate {
   });
   return async (input: string, _turn: number, ctx: CallContext): Promise<SimulatorReply> => {
     await rm(opts.dirs.cwd, { recursive: true, force: true });
-    for (const d of [opts.dirs.cwd, opts.dirs.home, opts.dirs.configDir, opts.dirs.tmpDir]) await mkdir(d, { recursive: true });
-    const sink = opts.stderr ?? new RedactingLineWriter('/dev/null', (s) => s);
+    for (const d of [opts.dirs.cwd, opts.dirs.home, opts.dirs.configDir, opts.dirs.tmpDir])
+      await mkdir(d, { recursive: true });
+    const sink = opts.stderr ?? new RedactingLineWriter("/dev/null", (s) => s);
     try {
       const r = await runClaudeTurn({
         bin: opts.bin,
@@ -66,7 +83,12 @@ export function makeClaudeSimulator(opts: ClaudeSimulatorOptions): Simulate {
         stdout: opts.stdout,
         stderr: sink,
       });
-      return { text: r.result_text, session_id: r.session_id, outcome: r.outcome, detail: r.detail };
+      return {
+        text: r.result_text,
+        session_id: r.session_id,
+        outcome: r.outcome,
+        detail: r.detail,
+      };
     } finally {
       if (!opts.stderr) await sink.close();
     }

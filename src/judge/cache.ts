@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { canonicalJson, sha256 } from '../util/hash.js';
-import { writeJsonAtomic } from '../util/fs.js';
-import { JudgeBlockSchema, type JudgeBlock } from './types.js';
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { canonicalJson, sha256 } from "../util/hash.js";
+import { writeJsonAtomic } from "../util/fs.js";
+import { JudgeBlockSchema, type JudgeBlock } from "./types.js";
 
 /**
  * A file cache of judge verdicts, one JSON file per key in a folder given by
@@ -38,7 +38,8 @@ export class JudgeCache {
   constructor(readonly dir: string) {}
 
   private file(key: string): string {
-    if (!/^[0-9a-f]{64}$/.test(key)) throw new Error(`judge cache key must be a sha256 hex digest, got ${key}`);
+    if (!/^[0-9a-f]{64}$/.test(key))
+      throw new Error(`judge cache key must be a sha256 hex digest, got ${key}`);
     return path.join(this.dir, `${key}.json`);
   }
 
@@ -46,7 +47,7 @@ export class JudgeCache {
   async get(key: string): Promise<JudgeBlock | null> {
     let text: string;
     try {
-      text = await readFile(this.file(key), 'utf8');
+      text = await readFile(this.file(key), "utf8");
     } catch {
       return null;
     }

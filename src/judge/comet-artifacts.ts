@@ -1,14 +1,14 @@
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
-import { readInsideText } from './workspace-dump.js';
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { readInsideText } from "./workspace-dump.js";
 
 /**
  * The change artifacts the comet judge reads (facts 7.2). Unlike the original,
  * both layouts are searched: `openspec/changes/` and `docs/openspec/changes/`.
  */
-export const CHANGE_ROOTS = ['openspec/changes', 'docs/openspec/changes'];
+export const CHANGE_ROOTS = ["openspec/changes", "docs/openspec/changes"];
 export const NO_CHANGE_DIR_REASON =
-  'no change directory (a folder holding proposal.md) under openspec/changes/ or docs/openspec/changes/';
+  "no change directory (a folder holding proposal.md) under openspec/changes/ or docs/openspec/changes/";
 
 export interface CometArtifacts {
   /** Relative to the workspace, POSIX separators. */
@@ -27,7 +27,10 @@ const EXTRA_CHARS = 2000;
 async function subdirs(root: string, rel: string): Promise<string[]> {
   try {
     const entries = await readdir(path.join(root, rel), { withFileTypes: true });
-    return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    return entries
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
   } catch {
     return [];
   }
@@ -36,7 +39,10 @@ async function subdirs(root: string, rel: string): Promise<string[]> {
 async function filesIn(root: string, rel: string, ext: string): Promise<string[]> {
   try {
     const entries = await readdir(path.join(root, rel), { withFileTypes: true });
-    return entries.filter((e) => e.isFile() && e.name.endsWith(ext)).map((e) => `${rel}/${e.name}`).sort();
+    return entries
+      .filter((e) => e.isFile() && e.name.endsWith(ext))
+      .map((e) => `${rel}/${e.name}`)
+      .sort();
   } catch {
     return [];
   }
@@ -49,7 +55,7 @@ async function hasFile(root: string, rel: string): Promise<boolean> {
 /** The first change folder holding proposal.md; else any archived change; else null. */
 export async function findChangeDir(root: string): Promise<string | null> {
   for (const base of CHANGE_ROOTS) {
-    for (const d of (await subdirs(root, base)).filter((n) => n !== 'archive')) {
+    for (const d of (await subdirs(root, base)).filter((n) => n !== "archive")) {
       if (await hasFile(root, `${base}/${d}/proposal.md`)) return `${base}/${d}`;
     }
     for (const d of await subdirs(root, `${base}/archive`)) {
@@ -85,20 +91,20 @@ export async function readCometArtifacts(root: string): Promise<CometArtifacts |
   const proposal = await readCapped(root, `${changeDir}/proposal.md`, MAIN_CHARS);
   let design = await readCapped(root, `${changeDir}/design.md`, MAIN_CHARS);
   if (design === null) {
-    const spec = (await filesIn(root, 'docs/superpowers/specs', '.md'))[0];
+    const spec = (await filesIn(root, "docs/superpowers/specs", ".md"))[0];
     if (spec !== undefined) design = await readCapped(root, spec, MAIN_CHARS);
   }
   const tasks = await readCapped(root, `${changeDir}/tasks.md`, MAIN_CHARS);
-  const reportFile = (await filesIn(root, 'docs/superpowers/reports', '.md'))[0];
+  const reportFile = (await filesIn(root, "docs/superpowers/reports", ".md"))[0];
   const report = reportFile !== undefined ? await readCapped(root, reportFile, EXTRA_CHARS) : null;
   const specFile = await firstSpec(root, changeDir);
   const spec = specFile !== null ? await readCapped(root, specFile, EXTRA_CHARS) : null;
   return {
     changeDir,
-    proposal: proposal ?? '(missing: proposal.md)',
-    design: design ?? '(missing: design.md)',
-    tasks: tasks ?? '(missing: tasks.md)',
-    report: report ?? '(none)',
-    spec: spec ?? '(none)',
+    proposal: proposal ?? "(missing: proposal.md)",
+    design: design ?? "(missing: design.md)",
+    tasks: tasks ?? "(missing: tasks.md)",
+    report: report ?? "(none)",
+    spec: spec ?? "(none)",
   };
 }

@@ -1,6 +1,6 @@
-import { z } from 'zod';
-import { InputError } from '../core/errors.js';
-import type { JudgeTransportName } from './types.js';
+import { z } from "zod";
+import { InputError } from "../core/errors.js";
+import type { JudgeTransportName } from "./types.js";
 
 /**
  * Resolves whether and how the LLM judge runs. Pure: the environment, the CLI
@@ -12,9 +12,9 @@ export const DEFAULT_JUDGE_MAX_TOKENS = 2048;
 export const DEFAULT_JUDGE_TIMEOUT_MS = 120_000;
 export const MAX_JUDGE_SAMPLES = 20;
 
-export const MISSING_MODEL_REASON = 'BENCH_JUDGE_MODEL is required when BENCH_LLM_JUDGE=1';
+export const MISSING_MODEL_REASON = "BENCH_JUDGE_MODEL is required when BENCH_LLM_JUDGE=1";
 export const MISSING_CREDENTIAL_REASON =
-  'BENCH_JUDGE_AUTH_TOKEN or BENCH_JUDGE_API_KEY is required when BENCH_JUDGE_BASE_URL is not set';
+  "BENCH_JUDGE_AUTH_TOKEN or BENCH_JUDGE_API_KEY is required when BENCH_JUDGE_BASE_URL is not set";
 
 /** The suite config's `judge:` section (skillbench.yaml). Credentials never live in a file. */
 export const SuiteJudgeSectionSchema = z.strictObject({
@@ -33,7 +33,7 @@ export interface JudgeCliOptions {
 }
 
 export interface JudgeCredential {
-  kind: 'token' | 'api_key';
+  kind: "token" | "api_key";
   value: string;
 }
 
@@ -53,31 +53,38 @@ export interface ActiveJudgeConfig {
   cacheEndpoint?: string | undefined;
 }
 
-export type JudgeConfig = { enabled: false } | { enabled: true; skipped: string } | ActiveJudgeConfig;
+export type JudgeConfig =
+  { enabled: false } | { enabled: true; skipped: string } | ActiveJudgeConfig;
 
 export function isActiveJudge(c: JudgeConfig): c is ActiveJudgeConfig {
-  return c.enabled && !('skipped' in c);
+  return c.enabled && !("skipped" in c);
 }
 
-const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
+const TRUTHY = new Set(["1", "true", "yes", "on"]);
 
 export function envFlagOn(value: string | undefined): boolean {
   return value !== undefined && TRUTHY.has(value.trim().toLowerCase());
 }
 
 function nonEmpty(v: string | undefined): string | undefined {
-  return v !== undefined && v.trim() !== '' ? v.trim() : undefined;
+  return v !== undefined && v.trim() !== "" ? v.trim() : undefined;
 }
 
 /** Parse the suite's `judge` section (null/undefined: none). `true`/`false` are shorthands for `{enabled}`. */
-export function parseSuiteJudgeSection(raw: unknown, file = 'skillbench.yaml'): SuiteJudgeSection | null {
+export function parseSuiteJudgeSection(
+  raw: unknown,
+  file = "skillbench.yaml",
+): SuiteJudgeSection | null {
   if (raw === undefined || raw === null) return null;
-  if (typeof raw === 'boolean') return { enabled: raw };
+  if (typeof raw === "boolean") return { enabled: raw };
   const r = SuiteJudgeSectionSchema.safeParse(raw);
   if (!r.success) {
     const issue = r.error.issues[0];
-    const where = ['judge', ...(issue?.path ?? []).map(String)].join('.');
-    throw new InputError(`${file}: ${where}: ${issue?.message ?? 'invalid judge section'}`, { file, field: where });
+    const where = ["judge", ...(issue?.path ?? []).map(String)].join(".");
+    throw new InputError(`${file}: ${where}: ${issue?.message ?? "invalid judge section"}`, {
+      file,
+      field: where,
+    });
   }
   return r.data;
 }
@@ -104,25 +111,35 @@ export function resolveJudgeConfig(i: ResolveJudgeConfigInput): JudgeConfig {
 
   const samples = i.cli.judgeSamples ?? section?.samples ?? 1;
   if (!Number.isInteger(samples) || samples < 1 || samples > MAX_JUDGE_SAMPLES) {
-    throw new InputError(`--judge-samples must be an integer from 1 to ${MAX_JUDGE_SAMPLES}, got ${String(samples)}`, {
-      field: '--judge-samples',
-    });
+    throw new InputError(
+      `--judge-samples must be an integer from 1 to ${MAX_JUDGE_SAMPLES}, got ${String(samples)}`,
+      {
+        field: "--judge-samples",
+      },
+    );
   }
   const model = cliModel ?? section?.model ?? nonEmpty(i.env.BENCH_JUDGE_MODEL);
   if (model === undefined) return { enabled: true, skipped: MISSING_MODEL_REASON };
   const baseUrl = cliBase ?? section?.base_url ?? nonEmpty(i.env.BENCH_JUDGE_BASE_URL) ?? null;
   if (baseUrl !== null && !/^https?:\/\/[^\s]+$/i.test(baseUrl)) {
-    throw new InputError(`judge base URL must be an http(s) URL, got ${JSON.stringify(baseUrl)}`, { field: 'judge.base_url' });
+    throw new InputError(`judge base URL must be an http(s) URL, got ${JSON.stringify(baseUrl)}`, {
+      field: "judge.base_url",
+    });
   }
   const token = nonEmpty(i.env.BENCH_JUDGE_AUTH_TOKEN);
   const key = nonEmpty(i.env.BENCH_JUDGE_API_KEY);
   const credential: JudgeCredential | null =
-    token !== undefined ? { kind: 'token', value: token } : key !== undefined ? { kind: 'api_key', value: key } : null;
-  if (credential === null && baseUrl === null) return { enabled: true, skipped: MISSING_CREDENTIAL_REASON };
+    token !== undefined
+      ? { kind: "token", value: token }
+      : key !== undefined
+        ? { kind: "api_key", value: key }
+        : null;
+  if (credential === null && baseUrl === null)
+    return { enabled: true, skipped: MISSING_CREDENTIAL_REASON };
   return {
     enabled: true,
     model,
-    transport: baseUrl !== null && credential !== null ? 'http' : 'cli',
+    transport: baseUrl !== null && credential !== null ? "http" : "cli",
     baseUrl,
     credential,
     samples,

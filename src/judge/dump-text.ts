@@ -7,7 +7,7 @@ export const MAX_FILE_CHARS = 3_000;
 export const MAX_DUMP_CHARS = 20_000;
 /** A last, truncated chunk is added only when more than this many characters remain. */
 export const MIN_TRUNCATED_CHUNK = 200;
-export const EMPTY_WORKSPACE = '(no workspace files found)';
+export const EMPTY_WORKSPACE = "(no workspace files found)";
 
 export interface DumpFile {
   /** Relative path, POSIX separators. */
@@ -30,7 +30,7 @@ export function fileChunk(rel: string, text: string): string {
 }
 
 export function assembleDump(files: readonly DumpFile[], budget = MAX_DUMP_CHARS): DumpResult {
-  let text = '';
+  let text = "";
   const included: string[] = [];
   const cut: string[] = [];
   const overBudget: string[] = [];
@@ -56,23 +56,33 @@ export function assembleDump(files: readonly DumpFile[], budget = MAX_DUMP_CHARS
     included.push(f.rel);
     if (f.text.length > MAX_FILE_CHARS) cut.push(f.rel);
   }
-  return { text: text === '' ? EMPTY_WORKSPACE : text, included, cut, overBudget };
+  return { text: text === "" ? EMPTY_WORKSPACE : text, included, cut, overBudget };
 }
 
 /** Directory names never descended into, anywhere in the tree. */
-export const SKIP_DIRS = new Set(['.git', 'node_modules', '.comet', '__pycache__', '.pytest_cache', 'venv', '.venv', 'env']);
+export const SKIP_DIRS = new Set([
+  ".git",
+  "node_modules",
+  ".comet",
+  "__pycache__",
+  ".pytest_cache",
+  "venv",
+  ".venv",
+  "env",
+]);
 /** The harness's own files, anywhere in the tree. */
-export const HARNESS_FILES = new Set(['_test_context.json', '_test_results.json']);
+export const HARNESS_FILES = new Set(["_test_context.json", "_test_results.json"]);
 /** The harness's own folders at the workspace root. */
-export const HARNESS_ROOT_DIRS = new Set(['validation', 'data']);
+export const HARNESS_ROOT_DIRS = new Set(["validation", "data"]);
 
 /** Why a path is left out by name alone, or null. `rel` uses POSIX separators. */
 export function skipReasonForPath(rel: string, isDir: boolean): string | null {
-  const parts = rel.split('/');
+  const parts = rel.split("/");
   const name = parts[parts.length - 1] ?? rel;
-  if (parts.some((p) => p.startsWith('.'))) return 'dot path';
-  if (parts.some((p, i) => SKIP_DIRS.has(p) && (isDir || i < parts.length - 1))) return 'skipped folder';
-  if (isDir && parts.length === 1 && HARNESS_ROOT_DIRS.has(name)) return 'harness folder';
-  if (!isDir && HARNESS_FILES.has(name)) return 'harness file';
+  if (parts.some((p) => p.startsWith("."))) return "dot path";
+  if (parts.some((p, i) => SKIP_DIRS.has(p) && (isDir || i < parts.length - 1)))
+    return "skipped folder";
+  if (isDir && parts.length === 1 && HARNESS_ROOT_DIRS.has(name)) return "harness folder";
+  if (!isDir && HARNESS_FILES.has(name)) return "harness file";
   return null;
 }

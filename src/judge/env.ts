@@ -1,5 +1,5 @@
-import { buildAgentEnv } from '../agents/claude/env.js';
-import type { ActiveJudgeConfig } from './config.js';
+import { buildAgentEnv } from "../agents/claude/env.js";
+import type { ActiveJudgeConfig } from "./config.js";
 
 /**
  * The judge CLI's environment is built, never inherited: nothing of the
@@ -16,14 +16,14 @@ export interface JudgeEnvInput {
 }
 
 /** Not credentials: honoured so that tests and users can make the judge fail fast. */
-const RETRY_VARS = ['CLAUDE_CODE_MAX_RETRIES', 'API_TIMEOUT_MS'];
+const RETRY_VARS = ["CLAUDE_CODE_MAX_RETRIES", "API_TIMEOUT_MS"];
 
 /**
  * Used as ANTHROPIC_API_KEY when the judge has a base URL but no credential (an
  * endpoint that needs none, such as a local proxy): the CLI refuses to start
  * without some key. It is never a real secret.
  */
-export const JUDGE_PLACEHOLDER_KEY = 'skillbench-judge-no-credential';
+export const JUDGE_PLACEHOLDER_KEY = "skillbench-judge-no-credential";
 
 export function buildJudgeEnv(i: JudgeEnvInput): Record<string, string> {
   const cred = i.config.credential;
@@ -36,11 +36,11 @@ export function buildJudgeEnv(i: JudgeEnvInput): Record<string, string> {
       configDir: i.configDir,
       tmpDir: i.tmpDir,
       baseUrl: i.config.baseUrl ?? undefined,
-      authToken: cred?.kind === 'token' ? cred.value : undefined,
-      apiKey: cred?.kind === 'api_key' ? cred.value : cred ? undefined : JUDGE_PLACEHOLDER_KEY,
+      authToken: cred?.kind === "token" ? cred.value : undefined,
+      apiKey: cred?.kind === "api_key" ? cred.value : cred ? undefined : JUDGE_PLACEHOLDER_KEY,
       model: i.config.model,
       passEnv: RETRY_VARS,
     }),
-    COMET_EVAL_AGENT_ROLE: 'judge',
+    COMET_EVAL_AGENT_ROLE: "judge",
   };
 }

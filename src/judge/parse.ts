@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from "zod";
 
 /**
  * Parses a judge answer: a JSON block `{"scores": {"<dim>": {"score", "reason"}}}`
@@ -15,7 +15,7 @@ export interface ParsedScore {
 }
 
 export type ParsedVerdict =
-  | { ok: true; via: 'json' | 'lines'; scores: ParsedScore[]; missing: string[] }
+  | { ok: true; via: "json" | "lines"; scores: ParsedScore[]; missing: string[] }
   | { ok: false; reason: string };
 
 const ScoreEntrySchema = z.union([
@@ -29,11 +29,12 @@ export function clampScore(n: number): number {
 }
 
 function oneLine(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
+  return s.replace(/\s+/g, " ").trim();
 }
 
 function toScore(v: number | string): number | null {
-  const n = typeof v === 'number' ? v : /^-?(\d+\.?\d*|\.\d+)$/.test(v.trim()) ? Number(v.trim()) : NaN;
+  const n =
+    typeof v === "number" ? v : /^-?(\d+\.?\d*|\.\d+)$/.test(v.trim()) ? Number(v.trim()) : NaN;
   return Number.isFinite(n) ? clampScore(n) : null;
 }
 
@@ -42,11 +43,12 @@ function jsonCandidates(text: string): string[] {
   const out: string[] = [];
   const fence = /```([a-zA-Z]*)[ \t]*\r?\n([\s\S]*?)```/g;
   const fenced: Array<{ lang: string; body: string }> = [];
-  for (const m of text.matchAll(fence)) fenced.push({ lang: (m[1] ?? '').toLowerCase(), body: m[2] ?? '' });
-  out.push(...fenced.filter((f) => f.lang === 'json').map((f) => f.body));
-  out.push(...fenced.filter((f) => f.lang !== 'json').map((f) => f.body));
-  const first = text.indexOf('{');
-  const last = text.lastIndexOf('}');
+  for (const m of text.matchAll(fence))
+    fenced.push({ lang: (m[1] ?? "").toLowerCase(), body: m[2] ?? "" });
+  out.push(...fenced.filter((f) => f.lang === "json").map((f) => f.body));
+  out.push(...fenced.filter((f) => f.lang !== "json").map((f) => f.body));
+  const first = text.indexOf("{");
+  const last = text.lastIndexOf("}");
   if (first !== -1 && last > first) out.push(text.slice(first, last + 1));
   return out;
 }
@@ -66,9 +68,9 @@ function fromJson(text: string, dims: readonly string[]): ParsedScore[] {
       if (!Object.hasOwn(v.data.scores, name)) continue;
       const e = ScoreEntrySchema.safeParse(v.data.scores[name]);
       if (!e.success) continue;
-      const score = toScore(typeof e.data === 'number' ? e.data : e.data.score);
+      const score = toScore(typeof e.data === "number" ? e.data : e.data.score);
       if (score === null) continue;
-      const reason = typeof e.data === 'number' ? '' : oneLine(e.data.reason ?? '');
+      const reason = typeof e.data === "number" ? "" : oneLine(e.data.reason ?? "");
       scores.push({ name, score, reason });
     }
     if (scores.length > 0) return scores;
@@ -80,7 +82,7 @@ function fromLines(text: string, dims: readonly string[]): ParsedScore[] {
   const found = new Map<string, ParsedScore>();
   for (const line of text.split(/\r?\n/)) {
     for (const m of line.matchAll(JUDGE_LINE_RE)) {
-      const [, name = '', scoreText = '', reason = ''] = m;
+      const [, name = "", scoreText = "", reason = ""] = m;
       if (!dims.includes(name) || found.has(name)) continue;
       const score = toScore(scoreText);
       if (score === null) continue;
@@ -94,18 +96,18 @@ function fromLines(text: string, dims: readonly string[]): ParsedScore[] {
 }
 
 export function parseJudgeAnswer(text: string, dims: readonly string[]): ParsedVerdict {
-  let via: 'json' | 'lines' = 'json';
+  let via: "json" | "lines" = "json";
   let scores = fromJson(text, dims);
   if (scores.length === 0) {
-    via = 'lines';
+    via = "lines";
     scores = fromLines(text, dims);
   }
   if (scores.length === 0) {
     const head = oneLine(text).slice(0, 120);
     return {
       ok: false,
-      reason: `no parseable verdict for ${dims.join(', ')} (expected a JSON scores block or [RUBRIC-JUDGE] lines)${
-        head ? `; answer began: ${JSON.stringify(head)}` : '; the answer was empty'
+      reason: `no parseable verdict for ${dims.join(", ")} (expected a JSON scores block or [RUBRIC-JUDGE] lines)${
+        head ? `; answer began: ${JSON.stringify(head)}` : "; the answer was empty"
       }`,
     };
   }
@@ -115,17 +117,23 @@ export function parseJudgeAnswer(text: string, dims: readonly string[]): ParsedV
 
 /** `[RUBRIC-JUDGE] <dim>: <0.00> - <reason>` */
 export function judgeLine(name: string, score: number, reason: string): string {
-  return `[RUBRIC-JUDGE] ${name}: ${score.toFixed(2)} - ${oneLine(reason) || 'no reason given'}`;
+  return `[RUBRIC-JUDGE] ${name}: ${score.toFixed(2)} - ${oneLine(reason) || "no reason given"}`;
 }
 
-export function judgeStatusLine(status: 'enabled_and_successful' | 'failed' | 'skipped', reason = ''): string {
+export function judgeStatusLine(
+  status: "enabled_and_successful" | "failed" | "skipped",
+  reason = "",
+): string {
   const r = oneLine(reason);
-  return status === 'enabled_and_successful' || r === ''
+  return status === "enabled_and_successful" || r === ""
     ? `[RUBRIC-JUDGE] status: ${status}`
     : `[RUBRIC-JUDGE] status: ${status} - ${r}`;
 }
 
 /** The lines of one verdict, in dimension order, then the success status line. */
 export function verdictLines(scores: readonly ParsedScore[]): string[] {
-  return [...scores.map((s) => judgeLine(s.name, s.score, s.reason)), judgeStatusLine('enabled_and_successful')];
+  return [
+    ...scores.map((s) => judgeLine(s.name, s.score, s.reason)),
+    judgeStatusLine("enabled_and_successful"),
+  ];
 }

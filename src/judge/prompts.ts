@@ -1,9 +1,13 @@
-import type { CometArtifacts } from './comet-artifacts.js';
+import type { CometArtifacts } from "./comet-artifacts.js";
 
 /** The judge prompts (facts 7.2 and 7.3) and the repair prompt. Pure. */
 
-export const GENERIC_DIMENSIONS = ['task_completion', 'output_quality', 'instruction_adherence'] as const;
-export const COMET_DIMENSIONS = ['artifact_quality', 'spec_drift', 'main_flow'] as const;
+export const GENERIC_DIMENSIONS = [
+  "task_completion",
+  "output_quality",
+  "instruction_adherence",
+] as const;
+export const COMET_DIMENSIONS = ["artifact_quality", "spec_drift", "main_flow"] as const;
 export const MAX_FAILED_CHECKS = 10;
 const MAX_INSTRUCTION_CHARS = 4000;
 
@@ -26,29 +30,34 @@ function isCheck(line: string): boolean {
 export function baselineText(b: Baseline): string {
   const passed = b.passed.filter(isCheck);
   const failed = b.failed.filter(isCheck);
-  if (passed.length === 0 && failed.length === 0) return 'Baseline validation results:\n(no baseline checks)';
-  const lines = [`Baseline validation results:`, `Passed: ${passed.length}, Failed: ${failed.length}`];
+  if (passed.length === 0 && failed.length === 0)
+    return "Baseline validation results:\n(no baseline checks)";
+  const lines = [
+    `Baseline validation results:`,
+    `Passed: ${passed.length}, Failed: ${failed.length}`,
+  ];
   if (failed.length > 0) {
-    lines.push('Failed checks:');
+    lines.push("Failed checks:");
     for (const f of failed.slice(0, MAX_FAILED_CHECKS)) lines.push(`- ${f}`);
-    if (failed.length > MAX_FAILED_CHECKS) lines.push(`- (${failed.length - MAX_FAILED_CHECKS} more)`);
+    if (failed.length > MAX_FAILED_CHECKS)
+      lines.push(`- (${failed.length - MAX_FAILED_CHECKS} more)`);
   }
-  return lines.join('\n');
+  return lines.join("\n");
 }
 
 /** The strict answer format asked for, with the line format as the accepted fallback. */
 export function answerFormat(dims: readonly string[]): string {
-  const example = `{"scores": {${dims.map((d) => `"${d}": {"score": 0.00, "reason": "..."}`).join(', ')}}}`;
+  const example = `{"scores": {${dims.map((d) => `"${d}": {"score": 0.00, "reason": "..."}`).join(", ")}}}`;
   return [
-    `Score ALL ${dims.length} dimensions (${dims.join(', ')}) from 0.00 to 1.00.`,
-    'Each reason must cite the artifacts in at most 25 words.',
-    'Answer with ONLY one fenced JSON block, exactly in this form:',
-    '```json',
+    `Score ALL ${dims.length} dimensions (${dims.join(", ")}) from 0.00 to 1.00.`,
+    "Each reason must cite the artifacts in at most 25 words.",
+    "Answer with ONLY one fenced JSON block, exactly in this form:",
+    "```json",
     example,
-    '```',
+    "```",
     `If you cannot produce JSON, output instead EXACTLY ${dims.length} lines, one per dimension:`,
     ...dims.map((d) => `[RUBRIC-JUDGE] ${d}: <score> - <reason>`),
-  ].join('\n');
+  ].join("\n");
 }
 
 export interface GenericPromptInput {
@@ -64,66 +73,85 @@ export function buildGenericPrompt(i: GenericPromptInput): string {
   const parts = [
     "You are an impartial judge scoring an AI agent's task execution.",
     `Read the evidence below and score ${dims.length} dimensions from 0.00 to 1.00.`,
-    '',
-    'Criteria:',
-    '- task_completion: 1.0 = all requirements met, artifacts correct, baseline checks pass; 0.5 = partial; 0.0 = not done.',
-    '- output_quality: 1.0 = well-structured, non-trivial work; 0.5 = shallow; 0.0 = missing or a stub.',
-    '- instruction_adherence: 1.0 = followed all instructions and constraints; 0.5 = minor deviations; 0.0 = significant violations or dangerous commands.',
+    "",
+    "Criteria:",
+    "- task_completion: 1.0 = all requirements met, artifacts correct, baseline checks pass; 0.5 = partial; 0.0 = not done.",
+    "- output_quality: 1.0 = well-structured, non-trivial work; 0.5 = shallow; 0.0 = missing or a stub.",
+    "- instruction_adherence: 1.0 = followed all instructions and constraints; 0.5 = minor deviations; 0.0 = significant violations or dangerous commands.",
   ];
   if (i.rubricCriteria.length > 0) {
-    parts.push('', 'Additional task-specific criteria:');
+    parts.push("", "Additional task-specific criteria:");
     i.rubricCriteria.forEach((c, n) => parts.push(`- custom_${n}: ${c}`));
   }
   if (i.instruction) {
-    parts.push('', 'Task instruction given to the agent:', i.instruction.slice(0, MAX_INSTRUCTION_CHARS));
+    parts.push(
+      "",
+      "Task instruction given to the agent:",
+      i.instruction.slice(0, MAX_INSTRUCTION_CHARS),
+    );
   }
-  parts.push('', baselineText(i.baseline), '', '=== Workspace artifacts ===', i.workspaceDump, '', answerFormat(dims));
-  return parts.join('\n');
+  parts.push(
+    "",
+    baselineText(i.baseline),
+    "",
+    "=== Workspace artifacts ===",
+    i.workspaceDump,
+    "",
+    answerFormat(dims),
+  );
+  return parts.join("\n");
 }
 
 export function buildCometPrompt(a: CometArtifacts): string {
   const dims = [...COMET_DIMENSIONS];
   return [
-    'You are an impartial judge scoring a software-development workflow run.',
+    "You are an impartial judge scoring a software-development workflow run.",
     `Read the artifacts of the change in ${a.changeDir} and score three dimensions from 0.00 to 1.00.`,
-    '',
-    'Criteria:',
-    '- artifact_quality: 1.0 = the proposal states a real problem, goals, scope and non-goals; the design weighs at least 2 alternatives with trade-offs and risks; tasks are actionable; tests have real assertions. 0.5 = shallow or boilerplate. 0.0 = missing.',
-    '- spec_drift: 1.0 = delta specs reconciled with the implementation; 0.9 = no spec change was needed; 0.5 = unreconciled drift; 0.0 = contradicts the implementation.',
-    '- main_flow: 1.0 = evidence of all 5 workflow phases; 0.5 = 2-3 phases; 0.0 = fewer than 2.',
-    '',
-    '=== proposal.md ===',
+    "",
+    "Criteria:",
+    "- artifact_quality: 1.0 = the proposal states a real problem, goals, scope and non-goals; the design weighs at least 2 alternatives with trade-offs and risks; tasks are actionable; tests have real assertions. 0.5 = shallow or boilerplate. 0.0 = missing.",
+    "- spec_drift: 1.0 = delta specs reconciled with the implementation; 0.9 = no spec change was needed; 0.5 = unreconciled drift; 0.0 = contradicts the implementation.",
+    "- main_flow: 1.0 = evidence of all 5 workflow phases; 0.5 = 2-3 phases; 0.0 = fewer than 2.",
+    "",
+    "=== proposal.md ===",
     a.proposal,
-    '',
-    '=== design.md ===',
+    "",
+    "=== design.md ===",
     a.design,
-    '',
-    '=== tasks.md ===',
+    "",
+    "=== tasks.md ===",
     a.tasks,
-    '',
-    '=== report ===',
+    "",
+    "=== report ===",
     a.report,
-    '',
-    '=== spec.md ===',
+    "",
+    "=== spec.md ===",
     a.spec,
-    '',
+    "",
     answerFormat(dims),
-  ].join('\n');
+  ].join("\n");
 }
 
 const MAX_BAD_ANSWER_CHARS = 2000;
 
 /** The one repair attempt: the original prompt, the unparseable answer, the format again. */
-export function buildRepairPrompt(prompt: string, badAnswer: string, dims: readonly string[]): string {
-  const bad = badAnswer.length > MAX_BAD_ANSWER_CHARS ? `${badAnswer.slice(0, MAX_BAD_ANSWER_CHARS)}[...]` : badAnswer;
+export function buildRepairPrompt(
+  prompt: string,
+  badAnswer: string,
+  dims: readonly string[],
+): string {
+  const bad =
+    badAnswer.length > MAX_BAD_ANSWER_CHARS
+      ? `${badAnswer.slice(0, MAX_BAD_ANSWER_CHARS)}[...]`
+      : badAnswer;
   return [
     prompt,
-    '',
-    '=== Your previous answer ===',
+    "",
+    "=== Your previous answer ===",
     bad,
-    '=== End of previous answer ===',
-    '',
-    'Your previous answer could not be parsed. Answer again, following the required format exactly.',
+    "=== End of previous answer ===",
+    "",
+    "Your previous answer could not be parsed. Answer again, following the required format exactly.",
     answerFormat(dims),
-  ].join('\n');
+  ].join("\n");
 }

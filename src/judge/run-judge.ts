@@ -1,10 +1,10 @@
-import { resolveClaudeBinary } from '../agents/claude/binary.js';
-import { redactValue } from '../util/redact.js';
-import { aggregateVerdicts } from './aggregate.js';
-import { judgeCacheKey, type JudgeCache } from './cache.js';
-import { readCometArtifacts, NO_CHANGE_DIR_REASON } from './comet-artifacts.js';
-import type { ActiveJudgeConfig, JudgeConfig } from './config.js';
-import { judgeLine, judgeStatusLine, parseJudgeAnswer, type ParsedScore } from './parse.js';
+import { resolveClaudeBinary } from "../agents/claude/binary.js";
+import { redactValue } from "../util/redact.js";
+import { aggregateVerdicts } from "./aggregate.js";
+import { judgeCacheKey, type JudgeCache } from "./cache.js";
+import { readCometArtifacts, NO_CHANGE_DIR_REASON } from "./comet-artifacts.js";
+import type { ActiveJudgeConfig, JudgeConfig } from "./config.js";
+import { judgeLine, judgeStatusLine, parseJudgeAnswer, type ParsedScore } from "./parse.js";
 import {
   buildCometPrompt,
   buildGenericPrompt,
@@ -12,11 +12,11 @@ import {
   COMET_DIMENSIONS,
   genericDimensions,
   type Baseline,
-} from './prompts.js';
-import { cliTransport } from './transport-cli.js';
-import { httpTransport } from './transport-http.js';
-import type { JudgeBlock, JudgeReply, JudgeTransport } from './types.js';
-import { dumpWorkspace } from './workspace-dump.js';
+} from "./prompts.js";
+import { cliTransport } from "./transport-cli.js";
+import { httpTransport } from "./transport-http.js";
+import type { JudgeBlock, JudgeReply, JudgeTransport } from "./types.js";
+import { dumpWorkspace } from "./workspace-dump.js";
 
 /**
  * Runs the LLM judge over one run's workspace. Never throws for a judge
@@ -24,7 +24,7 @@ import { dumpWorkspace } from './workspace-dump.js';
  * attempt) becomes a `failed` block that says why. Never touches rule scores.
  */
 
-export const COMET_PROFILE = 'comet-workflow';
+export const COMET_PROFILE = "comet-workflow";
 
 export interface RunJudgeInput {
   config: JudgeConfig;
@@ -52,8 +52,8 @@ export interface RunJudgeInput {
 
 function blankBlock(profile: string): JudgeBlock {
   return {
-    status: 'skipped',
-    reason: '',
+    status: "skipped",
+    reason: "",
     profile,
     prompt_kind: null,
     model: null,
@@ -73,15 +73,22 @@ function blankBlock(profile: string): JudgeBlock {
 
 function makeTransport(c: ActiveJudgeConfig, i: RunJudgeInput): JudgeTransport | { error: string } {
   if (i.transport) return i.transport;
-  if (c.transport === 'http') {
-    if (c.baseUrl === null || c.credential === null) return { error: 'http transport needs a base URL and a credential' };
-    return httpTransport({ baseUrl: c.baseUrl, credential: c.credential, model: c.model, maxTokens: c.maxTokens, timeoutMs: c.timeoutMs });
+  if (c.transport === "http") {
+    if (c.baseUrl === null || c.credential === null)
+      return { error: "http transport needs a base URL and a credential" };
+    return httpTransport({
+      baseUrl: c.baseUrl,
+      credential: c.credential,
+      model: c.model,
+      maxTokens: c.maxTokens,
+      timeoutMs: c.timeoutMs,
+    });
   }
   const hostEnv = i.hostEnv ?? process.env;
   let bin = i.claudeBin;
   if (bin === undefined) {
     const r = resolveClaudeBinary({ env: hostEnv });
-    if ('error' in r) return { error: r.error };
+    if ("error" in r) return { error: r.error };
     bin = r.path;
   }
   return cliTransport({ bin, config: c, hostEnv, scratchDir: i.scratchDir });
@@ -94,7 +101,11 @@ class Usage {
   add(r: JudgeReply): void {
     this.calls += 1;
     if (!r.ok) return;
-    if (r.tokens) this.tokens = { input: (this.tokens?.input ?? 0) + r.tokens.input, output: (this.tokens?.output ?? 0) + r.tokens.output };
+    if (r.tokens)
+      this.tokens = {
+        input: (this.tokens?.input ?? 0) + r.tokens.input,
+        output: (this.tokens?.output ?? 0) + r.tokens.output,
+      };
     if (r.costUsd !== null) this.cost = (this.cost ?? 0) + r.costUsd;
   }
 }
@@ -104,42 +115,76 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
   if (!c.enabled) return null;
   const redact = i.redact ?? ((s: string) => s);
   const finish = (b: JudgeBlock): JudgeBlock => redactValue(b, redact);
-  if ('skipped' in c) {
-    return finish({ ...blankBlock(i.profile), reason: c.skipped, lines: [judgeStatusLine('skipped', c.skipped)] });
+  if ("skipped" in c) {
+    return finish({
+      ...blankBlock(i.profile),
+      reason: c.skipped,
+      lines: [judgeStatusLine("skipped", c.skipped)],
+    });
   }
-  const head: JudgeBlock = { ...blankBlock(i.profile), model: c.model, transport: c.transport, samples_requested: c.samples };
+  const head: JudgeBlock = {
+    ...blankBlock(i.profile),
+    model: c.model,
+    transport: c.transport,
+    samples_requested: c.samples,
+  };
 
   let prompt: string;
   let dims: string[];
   if (i.profile === COMET_PROFILE) {
     const artifacts = await readCometArtifacts(i.workspace);
     if (artifacts === null) {
-      return finish({ ...head, prompt_kind: 'comet', reason: NO_CHANGE_DIR_REASON, lines: [judgeStatusLine('skipped', NO_CHANGE_DIR_REASON)] });
+      return finish({
+        ...head,
+        prompt_kind: "comet",
+        reason: NO_CHANGE_DIR_REASON,
+        lines: [judgeStatusLine("skipped", NO_CHANGE_DIR_REASON)],
+      });
     }
     prompt = buildCometPrompt(artifacts);
     dims = [...COMET_DIMENSIONS];
-    head.prompt_kind = 'comet';
+    head.prompt_kind = "comet";
   } else {
     const dump = await dumpWorkspace(i.workspace);
-    prompt = buildGenericPrompt({ baseline: i.baseline, rubricCriteria: i.rubricCriteria, workspaceDump: dump.text, instruction: i.instruction });
+    prompt = buildGenericPrompt({
+      baseline: i.baseline,
+      rubricCriteria: i.rubricCriteria,
+      workspaceDump: dump.text,
+      instruction: i.instruction,
+    });
     dims = genericDimensions(i.rubricCriteria);
-    head.prompt_kind = 'generic';
+    head.prompt_kind = "generic";
   }
   prompt = redact(prompt);
-  const key = judgeCacheKey({ model: c.model, prompt, transport: c.transport, samples: c.samples, maxTokens: c.maxTokens, baseUrl: c.cacheEndpoint ?? c.baseUrl });
+  const key = judgeCacheKey({
+    model: c.model,
+    prompt,
+    transport: c.transport,
+    samples: c.samples,
+    maxTokens: c.maxTokens,
+    baseUrl: c.cacheEndpoint ?? c.baseUrl,
+  });
   head.prompt_hash = key;
 
   const hit = i.cache ? await i.cache.get(key) : null;
   if (hit) {
-    return finish({ ...hit, profile: i.profile, cached: true, calls: 0, repairs: 0, tokens: { input: 0, output: 0 }, cost_usd: 0 });
+    return finish({
+      ...hit,
+      profile: i.profile,
+      cached: true,
+      calls: 0,
+      repairs: 0,
+      tokens: { input: 0, output: 0 },
+      cost_usd: 0,
+    });
   }
 
   const failWith = (reason: string, u?: Usage, repairs = 0): JudgeBlock =>
     finish({
       ...head,
-      status: 'failed',
+      status: "failed",
       reason,
-      lines: [judgeStatusLine('failed', reason)],
+      lines: [judgeStatusLine("failed", reason)],
       calls: u?.calls ?? 0,
       repairs,
       tokens: u?.tokens ?? null,
@@ -147,7 +192,7 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
     });
 
   const transport = makeTransport(c, i);
-  if ('error' in transport) return failWith(transport.error);
+  if ("error" in transport) return failWith(transport.error);
 
   const usage = new Usage();
   const verdicts: ParsedScore[][] = [];
@@ -155,7 +200,7 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
   let repairs = 0;
   for (let s = 0; s < c.samples; s++) {
     if (i.signal?.aborted) {
-      failures.push('judge call cancelled');
+      failures.push("judge call cancelled");
       break;
     }
     const first = await transport(prompt, i.signal);
@@ -184,21 +229,28 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
   }
 
   if (verdicts.length === 0) {
-    const first = failures[0] ?? 'no verdict';
-    const reason = c.samples > 1 && failures.length > 1 ? `all ${failures.length} samples failed; first: ${first}` : first;
+    const first = failures[0] ?? "no verdict";
+    const reason =
+      c.samples > 1 && failures.length > 1
+        ? `all ${failures.length} samples failed; first: ${first}`
+        : first;
     return failWith(reason, usage, repairs);
   }
   const dimensions = aggregateVerdicts(dims, verdicts);
   const notes: string[] = [];
   const missing = dims.filter((d) => !dimensions.some((x) => x.name === d));
-  if (missing.length > 0) notes.push(`not scored: ${missing.join(', ')}`);
-  if (failures.length > 0) notes.push(`${failures.length} of ${c.samples} samples failed; first: ${failures[0] ?? ''}`);
+  if (missing.length > 0) notes.push(`not scored: ${missing.join(", ")}`);
+  if (failures.length > 0)
+    notes.push(`${failures.length} of ${c.samples} samples failed; first: ${failures[0] ?? ""}`);
   const block: JudgeBlock = finish({
     ...head,
-    status: 'enabled_and_successful',
-    reason: notes.join('; '),
+    status: "enabled_and_successful",
+    reason: notes.join("; "),
     dimensions,
-    lines: [...dimensions.map((d) => judgeLine(d.name, d.score, d.reason)), judgeStatusLine('enabled_and_successful')],
+    lines: [
+      ...dimensions.map((d) => judgeLine(d.name, d.score, d.reason)),
+      judgeStatusLine("enabled_and_successful"),
+    ],
     samples_parsed: verdicts.length,
     calls: usage.calls,
     repairs,

@@ -1,12 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { z } from 'zod';
-import { killMarked, runProcess, RUN_MARKER_VAR } from '../util/process.js';
-import type { ActiveJudgeConfig } from './config.js';
-import { buildJudgeEnv } from './env.js';
-import type { JudgeReply, JudgeTransport } from './types.js';
+import { randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { z } from "zod";
+import { killMarked, runProcess, RUN_MARKER_VAR } from "../util/process.js";
+import type { ActiveJudgeConfig } from "./config.js";
+import { buildJudgeEnv } from "./env.js";
+import type { JudgeReply, JudgeTransport } from "./types.js";
 
 /**
  * The judge through the `claude` CLI (facts 7.1, transport B): `claude -p ""`
@@ -16,33 +16,35 @@ import type { JudgeReply, JudgeTransport } from './types.js';
 
 export function judgeCliArgs(model: string): string[] {
   return [
-    '-p',
-    '',
-    '--output-format',
-    'stream-json',
-    '--verbose',
-    '--dangerously-skip-permissions',
-    '--model',
+    "-p",
+    "",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--dangerously-skip-permissions",
+    "--model",
     model,
-    '--tools',
-    '',
-    '--no-session-persistence',
+    "--tools",
+    "",
+    "--no-session-persistence",
   ];
 }
 
 const ResultEventSchema = z.looseObject({
-  type: z.literal('result'),
+  type: z.literal("result"),
   is_error: z.boolean().optional(),
   result: z.string().nullable().optional(),
   total_cost_usd: z.number().optional(),
-  usage: z.looseObject({ input_tokens: z.number().optional(), output_tokens: z.number().optional() }).optional(),
+  usage: z
+    .looseObject({ input_tokens: z.number().optional(), output_tokens: z.number().optional() })
+    .optional(),
   errors: z.array(z.string()).optional(),
 });
 
 /** The last `result` event of a stream-json transcript as a reply; null when there is none. Pure. */
 export function replyFromStream(stdout: string): JudgeReply | null {
   let found: z.infer<typeof ResultEventSchema> | null = null;
-  for (const line of stdout.split('\n')) {
+  for (const line of stdout.split("\n")) {
     if (!line.includes('"result"')) continue;
     let raw: unknown;
     try {
@@ -55,13 +57,13 @@ export function replyFromStream(stdout: string): JudgeReply | null {
   }
   if (found === null) return null;
   if (found.is_error === true) {
-    const why = found.result ?? found.errors?.join('; ') ?? 'unknown error';
+    const why = found.result ?? found.errors?.join("; ") ?? "unknown error";
     return { ok: false, error: `claude judge reported an error: ${why.slice(0, 300)}` };
   }
   const u = found.usage;
   return {
     ok: true,
-    text: found.result ?? '',
+    text: found.result ?? "",
     tokens: u ? { input: u.input_tokens ?? 0, output: u.output_tokens ?? 0 } : null,
     costUsd: found.total_cost_usd ?? null,
   };
@@ -79,14 +81,25 @@ export function cliTransport(o: CliTransportOptions): JudgeTransport {
   return async (prompt, signal): Promise<JudgeReply> => {
     const parent = o.scratchDir ?? os.tmpdir();
     await mkdir(parent, { recursive: true });
-    const root = await mkdtemp(path.join(parent, 'skillbench-judge-'));
+    const root = await mkdtemp(path.join(parent, "skillbench-judge-"));
     try {
-      const dirs = { cwd: path.join(root, 'cwd'), home: path.join(root, 'home'), cfg: path.join(root, 'config'), tmp: path.join(root, 'tmp') };
+      const dirs = {
+        cwd: path.join(root, "cwd"),
+        home: path.join(root, "home"),
+        cfg: path.join(root, "config"),
+        tmp: path.join(root, "tmp"),
+      };
       await Promise.all(Object.values(dirs).map((d) => mkdir(d, { recursive: true })));
-      const env = buildJudgeEnv({ hostEnv: o.hostEnv, config: o.config, home: dirs.home, configDir: dirs.cfg, tmpDir: dirs.tmp });
+      const env = buildJudgeEnv({
+        hostEnv: o.hostEnv,
+        config: o.config,
+        home: dirs.home,
+        configDir: dirs.cfg,
+        tmpDir: dirs.tmp,
+      });
       const marker = randomUUID();
       const out: Buffer[] = [];
-      let stderr = '';
+      let stderr = "";
       const proc = await runProcess({
         cmd: o.bin,
         args: judgeCliArgs(o.config.model),
@@ -99,19 +112,21 @@ export function cliTransport(o: CliTransportOptions): JudgeTransport {
           out.push(c);
         },
         onStderr: (c) => {
-          if (stderr.length < 4000) stderr += c.toString('utf8');
+          if (stderr.length < 4000) stderr += c.toString("utf8");
         },
       });
       await killMarked(marker);
-      if (proc.spawnError) return { ok: false, error: `could not start ${o.bin}: ${proc.spawnError}` };
-      if (proc.killedFor === 'timeout') return { ok: false, error: `timeout after ${Math.round(o.config.timeoutMs / 1000)}s` };
-      if (proc.killedFor === 'abort') return { ok: false, error: 'judge call cancelled' };
-      const reply = replyFromStream(Buffer.concat(out).toString('utf8'));
+      if (proc.spawnError)
+        return { ok: false, error: `could not start ${o.bin}: ${proc.spawnError}` };
+      if (proc.killedFor === "timeout")
+        return { ok: false, error: `timeout after ${Math.round(o.config.timeoutMs / 1000)}s` };
+      if (proc.killedFor === "abort") return { ok: false, error: "judge call cancelled" };
+      const reply = replyFromStream(Buffer.concat(out).toString("utf8"));
       if (reply) return reply;
-      const tail = stderr.replace(/\s+/g, ' ').trim().slice(-300);
+      const tail = stderr.replace(/\s+/g, " ").trim().slice(-300);
       return {
         ok: false,
-        error: `claude judge exited ${String(proc.exitCode ?? proc.signal)} without a result event${tail ? `: ${tail}` : ''}`,
+        error: `claude judge exited ${String(proc.exitCode ?? proc.signal)} without a result event${tail ? `: ${tail}` : ""}`,
       };
     } finally {
       await rm(root, { recursive: true, force: true, maxRetries: 3 });

@@ -9,11 +9,16 @@ export {
   type JudgeSpread,
   type JudgeStatus,
   type JudgeTransportName,
-} from '../core/judge.js';
+} from "../core/judge.js";
 
 /** One answer from a transport. Never thrown: failures are values. */
 export type JudgeReply =
-  | { ok: true; text: string; tokens: { input: number; output: number } | null; costUsd: number | null }
+  | {
+      ok: true;
+      text: string;
+      tokens: { input: number; output: number } | null;
+      costUsd: number | null;
+    }
   | { ok: false; error: string };
 
 /** Sends one prompt (a single user message) to the judge model. */

@@ -1,7 +1,15 @@
-import type { Dirent } from 'node:fs';
-import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
-import path from 'node:path';
-import { assembleDump, fileChunk, MAX_DUMP_CHARS, MAX_FILE_BYTES, skipReasonForPath, type DumpFile, type DumpResult } from './dump-text.js';
+import type { Dirent } from "node:fs";
+import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import {
+  assembleDump,
+  fileChunk,
+  MAX_DUMP_CHARS,
+  MAX_FILE_BYTES,
+  skipReasonForPath,
+  type DumpFile,
+  type DumpResult,
+} from "./dump-text.js";
 
 /**
  * Collects the workspace for the judge (facts 7.3): a sorted walk that skips
@@ -21,7 +29,7 @@ export interface WorkspaceDump extends DumpResult {
 
 function isInside(root: string, p: string): boolean {
   const r = path.relative(root, p);
-  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+  return r === "" || (!r.startsWith("..") && !path.isAbsolute(r));
 }
 
 /**
@@ -37,13 +45,13 @@ export async function readInsideText(
   try {
     const realRoot = await realpath(root);
     const abs = path.resolve(realRoot, rel);
-    if (!isInside(realRoot, abs)) return { ok: false, reason: 'outside the workspace' };
+    if (!isInside(realRoot, abs)) return { ok: false, reason: "outside the workspace" };
     const real = await realpath(abs);
-    if (!isInside(realRoot, real)) return { ok: false, reason: 'symlink leaves the workspace' };
+    if (!isInside(realRoot, real)) return { ok: false, reason: "symlink leaves the workspace" };
     const st = await stat(real);
-    if (!st.isFile()) return { ok: false, reason: 'not a regular file' };
+    if (!st.isFile()) return { ok: false, reason: "not a regular file" };
     if (st.size > maxBytes) return { ok: false, reason: `larger than ${maxBytes} bytes` };
-    const fh = await open(real, 'r');
+    const fh = await open(real, "r");
     let buf: Buffer;
     try {
       buf = await fh.readFile();
@@ -51,16 +59,18 @@ export async function readInsideText(
       await fh.close();
     }
     if (buf.length > maxBytes) return { ok: false, reason: `larger than ${maxBytes} bytes` };
-    if (buf.includes(0)) return { ok: false, reason: 'binary' };
-    return { ok: true, text: buf.toString('utf8') };
+    if (buf.includes(0)) return { ok: false, reason: "binary" };
+    return { ok: true, text: buf.toString("utf8") };
   } catch (e) {
-    const code = e instanceof Error && 'code' in e ? String(e.code) : 'error';
+    const code = e instanceof Error && "code" in e ? String(e.code) : "error";
     return { ok: false, reason: `unreadable (${code})` };
   }
 }
 
 /** Relative paths of the candidate files, sorted; the names skipped and why. */
-export async function listDumpCandidates(root: string): Promise<{ files: string[]; skipped: SkippedFile[] }> {
+export async function listDumpCandidates(
+  root: string,
+): Promise<{ files: string[]; skipped: SkippedFile[] }> {
   const files: string[] = [];
   const skipped: SkippedFile[] = [];
   const realRoot = await realpath(root);
@@ -91,16 +101,16 @@ export async function listDumpCandidates(root: string): Promise<{ files: string[
         try {
           target = await realpath(path.join(realRoot, r));
         } catch {
-          skipped.push({ rel: r, reason: 'dangling symlink' });
+          skipped.push({ rel: r, reason: "dangling symlink" });
           continue;
         }
         if (!isInside(realRoot, target)) {
-          skipped.push({ rel: r, reason: 'symlink leaves the workspace' });
+          skipped.push({ rel: r, reason: "symlink leaves the workspace" });
           continue;
         }
         const tst = await stat(target);
         if (!tst.isFile()) {
-          skipped.push({ rel: r, reason: 'symlink to a folder (not followed)' });
+          skipped.push({ rel: r, reason: "symlink to a folder (not followed)" });
           continue;
         }
         files.push(r);
@@ -109,7 +119,7 @@ export async function listDumpCandidates(root: string): Promise<{ files: string[
       }
     }
   }
-  await walk('');
+  await walk("");
   files.sort();
   return { files, skipped };
 }

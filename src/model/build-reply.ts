@@ -1,11 +1,11 @@
-import { sha256 } from '../util/hash.js';
-import type { ModelScript, StopReason, Step } from './script.js';
+import { sha256 } from "../util/hash.js";
+import type { ModelScript, StopReason, Step } from "./script.js";
 
 /** Build the Messages API reply for a scripted step. Pure and deterministic. */
 
 export type ApiBlock =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+  | { type: "text"; text: string }
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
 
 export interface ApiUsage {
   input_tokens: number;
@@ -16,8 +16,8 @@ export interface ApiUsage {
 
 export interface ApiMessage {
   id: string;
-  type: 'message';
-  role: 'assistant';
+  type: "message";
+  role: "assistant";
   model: string;
   content: ApiBlock[];
   stop_reason: StopReason;
@@ -25,38 +25,55 @@ export interface ApiMessage {
   usage: ApiUsage;
 }
 
-export const FALLBACK_MODEL = 'skillbench-mock';
+export const FALLBACK_MODEL = "skillbench-mock";
 
 /**
  * @param seed identifies the exchange (run, role, rule, step, position); ids are
  *   derived from it, so a retried request gets the same ids.
  */
-export function buildReply(script: ModelScript, step: Step, requestModel: string | null, seed: string): ApiMessage {
+export function buildReply(
+  script: ModelScript,
+  step: Step,
+  requestModel: string | null,
+  seed: string,
+): ApiMessage {
   const content = step.content.map((b, i): ApiBlock => {
-    if (b.type === 'text') return { type: 'text', text: b.text };
-    return { type: 'tool_use', id: b.id ?? `toolu_${sha256(`${seed}|${i}`).slice(0, 24)}`, name: b.name, input: b.input };
+    if (b.type === "text") return { type: "text", text: b.text };
+    return {
+      type: "tool_use",
+      id: b.id ?? `toolu_${sha256(`${seed}|${i}`).slice(0, 24)}`,
+      name: b.name,
+      input: b.input,
+    };
   });
   const d = script.defaults.usage;
   const outputTokens =
-    step.usage.output_tokens ?? d.output_tokens ?? Math.max(1, Math.ceil(JSON.stringify(content).length / 4));
+    step.usage.output_tokens ??
+    d.output_tokens ??
+    Math.max(1, Math.ceil(JSON.stringify(content).length / 4));
   return {
     id: `msg_${sha256(seed).slice(0, 24)}`,
-    type: 'message',
-    role: 'assistant',
+    type: "message",
+    role: "assistant",
     model: step.model ?? script.defaults.model ?? requestModel ?? FALLBACK_MODEL,
     content,
-    stop_reason: step.stopReason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'),
+    stop_reason:
+      step.stopReason ?? (content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn"),
     stop_sequence: null,
     usage: {
       input_tokens: step.usage.input_tokens ?? d.input_tokens,
       output_tokens: outputTokens,
       cache_read_input_tokens: step.usage.cache_read_input_tokens ?? d.cache_read_input_tokens,
-      cache_creation_input_tokens: step.usage.cache_creation_input_tokens ?? d.cache_creation_input_tokens,
+      cache_creation_input_tokens:
+        step.usage.cache_creation_input_tokens ?? d.cache_creation_input_tokens,
     },
   };
 }
 
 /** Anthropic-style error body: `{type: "error", error: {type, message}}`. */
-export function errorBody(errorType: string, message: string): { type: 'error'; error: { type: string; message: string } } {
-  return { type: 'error', error: { type: errorType, message } };
+export function errorBody(
+  errorType: string,
+  message: string,
+): { type: "error"; error: { type: string; message: string } } {
+  return { type: "error", error: { type: errorType, message } };
 }

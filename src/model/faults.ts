@@ -1,4 +1,4 @@
-import type { Fault } from './script.js';
+import type { Fault } from "./script.js";
 
 /**
  * The fault to play on the `attempt`-th (1-based) request for a step, or null for

@@ -8,41 +8,52 @@ import type {
   ToolUseInput,
   UsageInput,
   WhenInput,
-} from './script-schema.js';
-import type { Block, Fault, IntMatcher, ModelScript, Rule, RuleStep, Step, TextMatcher, Usage, When } from './script.js';
+} from "./script-schema.js";
+import type {
+  Block,
+  Fault,
+  IntMatcher,
+  ModelScript,
+  Rule,
+  RuleStep,
+  Step,
+  TextMatcher,
+  Usage,
+  When,
+} from "./script.js";
 
 /** Turn a schema-valid script file into the `ModelScript` the server plays. Pure. */
 
 const ERROR_TYPES: Record<number, string> = {
-  400: 'invalid_request_error',
-  401: 'authentication_error',
-  403: 'permission_error',
-  404: 'not_found_error',
-  413: 'request_too_large',
-  429: 'rate_limit_error',
-  500: 'api_error',
-  529: 'overloaded_error',
+  400: "invalid_request_error",
+  401: "authentication_error",
+  403: "permission_error",
+  404: "not_found_error",
+  413: "request_too_large",
+  429: "rate_limit_error",
+  500: "api_error",
+  529: "overloaded_error",
 };
 
 export function defaultErrorType(status: number): string {
-  return ERROR_TYPES[status] ?? (status < 500 ? 'invalid_request_error' : 'api_error');
+  return ERROR_TYPES[status] ?? (status < 500 ? "invalid_request_error" : "api_error");
 }
 
 function textMatcher(m: TextMatcherInput): TextMatcher[] {
   const list = Array.isArray(m) ? m : [m];
   return list.map((x): TextMatcher => {
-    if (typeof x === 'string') return { kind: 'contains', value: x };
-    if ('contains' in x) return { kind: 'contains', value: x.contains };
-    if ('equals' in x) return { kind: 'equals', value: x.equals };
-    return { kind: 'regex', re: new RegExp(x.regex, x.flags) };
+    if (typeof x === "string") return { kind: "contains", value: x };
+    if ("contains" in x) return { kind: "contains", value: x.contains };
+    if ("equals" in x) return { kind: "equals", value: x.equals };
+    return { kind: "regex", re: new RegExp(x.regex, x.flags) };
   });
 }
 
 function intMatcher(m: IntMatcherInput): IntMatcher {
-  if (typeof m === 'number') return { kind: 'values', values: [m] };
-  if (Array.isArray(m)) return { kind: 'values', values: m };
-  if ('every' in m) return { kind: 'every', every: m.every, offset: m.offset ?? 0 };
-  return { kind: 'range', min: m.min ?? null, max: m.max ?? null };
+  if (typeof m === "number") return { kind: "values", values: [m] };
+  if (Array.isArray(m)) return { kind: "values", values: m };
+  if ("every" in m) return { kind: "every", every: m.every, offset: m.offset ?? 0 };
+  return { kind: "range", min: m.min ?? null, max: m.max ?? null };
 }
 
 function list<T>(v: T | T[]): T[] {
@@ -66,7 +77,7 @@ function normalizeWhen(w: WhenInput | undefined): When {
 }
 
 function toolBlock(t: ToolUseInput): Block {
-  return { type: 'tool_use', name: t.name, input: t.input ?? {}, id: t.id ?? null };
+  return { type: "tool_use", name: t.name, input: t.input ?? {}, id: t.id ?? null };
 }
 
 function normalizeUsage(u: UsageInput | undefined): Partial<Usage> {
@@ -74,24 +85,31 @@ function normalizeUsage(u: UsageInput | undefined): Partial<Usage> {
   if (!u) return out;
   if (u.input_tokens !== undefined) out.input_tokens = u.input_tokens;
   if (u.output_tokens !== undefined) out.output_tokens = u.output_tokens;
-  if (u.cache_read_input_tokens !== undefined) out.cache_read_input_tokens = u.cache_read_input_tokens;
-  if (u.cache_creation_input_tokens !== undefined) out.cache_creation_input_tokens = u.cache_creation_input_tokens;
+  if (u.cache_read_input_tokens !== undefined)
+    out.cache_read_input_tokens = u.cache_read_input_tokens;
+  if (u.cache_creation_input_tokens !== undefined)
+    out.cache_creation_input_tokens = u.cache_creation_input_tokens;
   return out;
 }
 
 function normalizeFault(f: FaultInput, defaultTimes: number | null): Fault {
   const base = { delayMs: f.delay_ms ?? 0, times: f.times ?? defaultTimes };
-  if (f.hang) return { ...base, kind: 'hang' };
+  if (f.hang) return { ...base, kind: "hang" };
   if (f.cut !== undefined) {
     const cut = f.cut === true ? {} : f.cut;
-    return { ...base, kind: 'cut', afterEvents: cut.after_events ?? null, clean: cut.clean ?? false };
+    return {
+      ...base,
+      kind: "cut",
+      afterEvents: cut.after_events ?? null,
+      clean: cut.clean ?? false,
+    };
   }
   const status = f.status ?? 500;
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(f.headers ?? {})) headers[k.toLowerCase()] = String(v);
   return {
     ...base,
-    kind: 'status',
+    kind: "status",
     status,
     errorType: f.error_type ?? defaultErrorType(status),
     message: f.message ?? `scripted fault: HTTP ${status}`,
@@ -100,19 +118,25 @@ function normalizeFault(f: FaultInput, defaultTimes: number | null): Fault {
   };
 }
 
-type PlainStepInput = Omit<StepInput, 'by_rep'>;
+type PlainStepInput = Omit<StepInput, "by_rep">;
 
 function normalizeStep(s: PlainStepInput): Step {
   let content: Block[];
   if (s.content !== undefined) {
-    content = s.content.map((b): Block => ('text' in b ? { type: 'text', text: b.text } : toolBlock(b.tool_use)));
+    content = s.content.map((b): Block =>
+      "text" in b ? { type: "text", text: b.text } : toolBlock(b.tool_use),
+    );
   } else {
     content = [];
-    if (s.text !== undefined) content.push({ type: 'text', text: s.text });
+    if (s.text !== undefined) content.push({ type: "text", text: s.text });
     if (s.tool_use !== undefined) for (const t of list(s.tool_use)) content.push(toolBlock(t));
   }
   const faults =
-    s.fault === undefined ? [] : Array.isArray(s.fault) ? s.fault.map((f) => normalizeFault(f, 1)) : [normalizeFault(s.fault, null)];
+    s.fault === undefined
+      ? []
+      : Array.isArray(s.fault)
+        ? s.fault.map((f) => normalizeFault(f, 1))
+        : [normalizeFault(s.fault, null)];
   return {
     content,
     stopReason: s.stop_reason ?? null,
@@ -124,8 +148,8 @@ function normalizeStep(s: PlainStepInput): Step {
 }
 
 function normalizeRuleStep(s: StepInput): RuleStep {
-  if (s.by_rep !== undefined) return { kind: 'by_rep', alternatives: s.by_rep.map(normalizeStep) };
-  return { kind: 'plain', step: normalizeStep(s) };
+  if (s.by_rep !== undefined) return { kind: "by_rep", alternatives: s.by_rep.map(normalizeStep) };
+  return { kind: "plain", step: normalizeStep(s) };
 }
 
 function normalizeRule(r: RuleInput, index: number, file: ModelScriptFile): Rule {
@@ -135,8 +159,8 @@ function normalizeRule(r: RuleInput, index: number, file: ModelScriptFile): Rule
     name: r.name ?? `rules[${index}]`,
     when: normalizeWhen(r.when),
     steps: steps.map(normalizeRuleStep),
-    count: r.count ?? file.defaults?.count ?? 'conversation',
-    afterLast: r.after_last ?? (r.reply ? 'repeat' : (file.defaults?.after_last ?? 'error')),
+    count: r.count ?? file.defaults?.count ?? "conversation",
+    afterLast: r.after_last ?? (r.reply ? "repeat" : (file.defaults?.after_last ?? "error")),
   };
 }
 

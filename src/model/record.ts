@@ -1,11 +1,17 @@
-import { appendFile, mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { makeRedactor, REDACTED, redactJsonLine } from '../util/redact.js';
-import { contentText, isRecord } from './request-facts.js';
+import { appendFile, mkdir } from "node:fs/promises";
+import path from "node:path";
+import { makeRedactor, REDACTED, redactJsonLine } from "../util/redact.js";
+import { contentText, isRecord } from "./request-facts.js";
 
 /** The JSONL exchange log of the model server. */
 
-const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+const SECRET_HEADERS = new Set([
+  "x-api-key",
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+]);
 const HEAD_CHARS = 300;
 
 /** Header values with credentials replaced; returns the secret values found too. */
@@ -17,10 +23,10 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
   const secrets: string[] = [];
   for (const [k, v] of Object.entries(headers)) {
     if (v === undefined) continue;
-    const value = Array.isArray(v) ? v.join(', ') : v;
+    const value = Array.isArray(v) ? v.join(", ") : v;
     if (SECRET_HEADERS.has(k.toLowerCase())) {
       out[k] = REDACTED;
-      secrets.push(value, value.replace(/^Bearer\s+/i, ''));
+      secrets.push(value, value.replace(/^Bearer\s+/i, ""));
     } else {
       out[k] = value;
     }
@@ -29,7 +35,9 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
 }
 
 function summariseText(text: string): string {
-  return text.length <= HEAD_CHARS ? text : `${text.slice(0, HEAD_CHARS)}[... ${text.length - HEAD_CHARS} more chars]`;
+  return text.length <= HEAD_CHARS
+    ? text
+    : `${text.slice(0, HEAD_CHARS)}[... ${text.length - HEAD_CHARS} more chars]`;
 }
 
 /**
@@ -40,17 +48,17 @@ export function summariseRequestBody(body: unknown): unknown {
   if (!isRecord(body)) return body;
   const out: Record<string, unknown> = { ...body };
   if (body.system !== undefined) {
-    const text = typeof body.system === 'string' ? body.system : contentText(body.system);
+    const text = typeof body.system === "string" ? body.system : contentText(body.system);
     out.system = { chars: text.length, head: summariseText(text) };
   }
   if (Array.isArray(body.tools)) {
-    out.tools = body.tools.map((t) => (isRecord(t) && typeof t.name === 'string' ? t.name : '?'));
+    out.tools = body.tools.map((t) => (isRecord(t) && typeof t.name === "string" ? t.name : "?"));
   }
   if (Array.isArray(body.messages)) {
     out.messages = body.messages.map((m) => {
-      if (!isRecord(m) || m.role !== 'system') return m;
+      if (!isRecord(m) || m.role !== "system") return m;
       const text = contentText(m.content);
-      return { role: 'system', content: summariseText(text), chars: text.length };
+      return { role: "system", content: summariseText(text), chars: text.length };
     });
   }
   return out;
@@ -64,7 +72,10 @@ export interface Recorder {
   readonly errors: string[];
 }
 
-export function createRecorder(file: string | undefined, extraSecrets: readonly string[] = []): Recorder {
+export function createRecorder(
+  file: string | undefined,
+  extraSecrets: readonly string[] = [],
+): Recorder {
   const errors: string[] = [];
   const noteError = (e: unknown): void => {
     errors.push(e instanceof Error ? e.message : String(e));
@@ -77,9 +88,7 @@ export function createRecorder(file: string | undefined, extraSecrets: readonly 
     write(entry, secrets) {
       if (!file) return;
       const line = `${redactJsonLine(JSON.stringify(entry), makeRedactor([...secrets, ...extraSecrets]))}\n`;
-      chain = chain
-        .then(() => appendFile(file, line))
-        .catch(noteError);
+      chain = chain.then(() => appendFile(file, line)).catch(noteError);
     },
     flush() {
       return chain;

@@ -28,16 +28,16 @@ export interface RequestFacts {
 }
 
 export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function blocksOf(content: unknown): unknown[] {
-  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  if (typeof content === "string") return [{ type: "text", text: content }];
   return Array.isArray(content) ? content : [];
 }
 
 function blockText(b: unknown): string | null {
-  return isRecord(b) && b.type === 'text' && typeof b.text === 'string' ? b.text : null;
+  return isRecord(b) && b.type === "text" && typeof b.text === "string" ? b.text : null;
 }
 
 /** Text of a content value (string or blocks), text blocks joined with newlines. */
@@ -47,23 +47,23 @@ export function contentText(content: unknown): string {
     const t = blockText(b);
     if (t !== null) parts.push(t);
   }
-  return parts.join('\n');
+  return parts.join("\n");
 }
 
 const REMINDER = /^\s*<system-reminder>/;
 
 function userTurnText(m: Record<string, unknown>): string | null {
   const blocks = blocksOf(m.content);
-  if (blocks.some((b) => isRecord(b) && b.type === 'tool_result')) return null;
+  if (blocks.some((b) => isRecord(b) && b.type === "tool_result")) return null;
   const texts: string[] = [];
   for (const b of blocks) {
     const t = blockText(b);
     if (t !== null && !REMINDER.test(t)) texts.push(t);
   }
-  return texts.length > 0 ? texts.join('\n') : null;
+  return texts.length > 0 ? texts.join("\n") : null;
 }
 
-const SKILL_HEADER = 'The following skills are available for use with the Skill tool:';
+const SKILL_HEADER = "The following skills are available for use with the Skill tool:";
 
 /** Skill names in the CLI's skill listing (`- name: description` lines after the header). */
 export function parseSkillListing(text: string): string[] {
@@ -73,10 +73,10 @@ export function parseSkillListing(text: string): string[] {
     const i = text.indexOf(SKILL_HEADER, from);
     if (i < 0) break;
     from = i + SKILL_HEADER.length;
-    const rest = text.slice(from).replace(/^\s*\n/, '');
+    const rest = text.slice(from).replace(/^\s*\n/, "");
     const end = rest.search(/\n\s*\n/);
     const section = end < 0 ? rest : rest.slice(0, end);
-    for (const line of section.split('\n')) {
+    for (const line of section.split("\n")) {
       const m = /^- (\S+):(?:\s|$)/.exec(line);
       if (m?.[1] && !out.includes(m[1])) out.push(m[1]);
     }
@@ -94,20 +94,20 @@ export function requestFacts(body: unknown): RequestFacts {
   let toolResultIsError: boolean | null = null;
   const systemParts: string[] = [];
   const allText: string[] = [];
-  if (typeof b.system === 'string') systemParts.push(b.system);
+  if (typeof b.system === "string") systemParts.push(b.system);
   else systemParts.push(contentText(b.system));
 
   for (const m of messages) {
-    if (m.role === 'assistant') {
+    if (m.role === "assistant") {
       position++;
       turnPosition++;
       continue;
     }
-    if (m.role === 'system') {
+    if (m.role === "system") {
       systemParts.push(contentText(m.content));
       continue;
     }
-    if (m.role !== 'user') continue;
+    if (m.role !== "user") continue;
     const turn = userTurnText(m);
     if (turn !== null) {
       userText = turn;
@@ -116,19 +116,19 @@ export function requestFacts(body: unknown): RequestFacts {
     for (const blk of blocksOf(m.content)) {
       const t = blockText(blk);
       if (t !== null) allText.push(t);
-      if (isRecord(blk) && blk.type === 'tool_result') {
-        toolResult = typeof blk.content === 'string' ? blk.content : contentText(blk.content);
-        toolResultIsError = typeof blk.is_error === 'boolean' ? blk.is_error : false;
+      if (isRecord(blk) && blk.type === "tool_result") {
+        toolResult = typeof blk.content === "string" ? blk.content : contentText(blk.content);
+        toolResultIsError = typeof blk.is_error === "boolean" ? blk.is_error : false;
       }
     }
   }
-  const systemText = systemParts.filter((s) => s.length > 0).join('\n');
+  const systemText = systemParts.filter((s) => s.length > 0).join("\n");
   const tools: string[] = [];
   if (Array.isArray(b.tools)) {
-    for (const t of b.tools) if (isRecord(t) && typeof t.name === 'string') tools.push(t.name);
+    for (const t of b.tools) if (isRecord(t) && typeof t.name === "string") tools.push(t.name);
   }
   return {
-    model: typeof b.model === 'string' ? b.model : null,
+    model: typeof b.model === "string" ? b.model : null,
     stream: b.stream === true,
     position,
     turnPosition,
@@ -137,7 +137,7 @@ export function requestFacts(body: unknown): RequestFacts {
     toolResultIsError,
     systemText,
     tools,
-    skills: parseSkillListing([systemText, ...allText].join('\n\n')),
+    skills: parseSkillListing([systemText, ...allText].join("\n\n")),
     messageCount: messages.length,
   };
 }

@@ -1,4 +1,4 @@
-import { RoleSchema, type Role } from './script-schema.js';
+import { RoleSchema, type Role } from "./script-schema.js";
 
 /** Which run (and which role in it) a request belongs to, taken from its URL path. Pure. */
 export interface RunRef {
@@ -8,16 +8,16 @@ export interface RunRef {
   role: Role;
 }
 
-export const DEFAULT_RUN: RunRef = { task: null, treatment: null, rep: 1, role: 'subject' };
+export const DEFAULT_RUN: RunRef = { task: null, treatment: null, rep: 1, role: "subject" };
 
 /** `${serverUrl}/runs/<task>/<treatment>/<rep>/<role>`, each segment URL-encoded. */
 export function runBaseUrl(
   serverUrl: string,
-  run: { task: string; treatment: string; rep: number; role: 'subject' | 'simulator' | 'judge' },
+  run: { task: string; treatment: string; rep: number; role: "subject" | "simulator" | "judge" },
 ): string {
-  const base = serverUrl.replace(/\/+$/, '');
+  const base = serverUrl.replace(/\/+$/, "");
   const seg = [run.task, run.treatment, String(run.rep), run.role].map(encodeURIComponent);
-  return `${base}/runs/${seg.join('/')}`;
+  return `${base}/runs/${seg.join("/")}`;
 }
 
 export type ParsedRunPath = { ok: true; run: RunRef; rest: string } | { ok: false; error: string };
@@ -27,31 +27,44 @@ export type ParsedRunPath = { ok: true; run: RunRef; rest: string } | { ok: fals
  * A path without the `/runs/` prefix belongs to DEFAULT_RUN.
  */
 export function parseRunPath(pathname: string): ParsedRunPath {
-  if (pathname !== '/runs' && !pathname.startsWith('/runs/')) return { ok: true, run: { ...DEFAULT_RUN }, rest: pathname };
-  const parts = pathname.split('/').slice(2);
+  if (pathname !== "/runs" && !pathname.startsWith("/runs/"))
+    return { ok: true, run: { ...DEFAULT_RUN }, rest: pathname };
+  const parts = pathname.split("/").slice(2);
   if (parts.length < 4) {
-    return { ok: false, error: `path ${pathname} must look like /runs/<task>/<treatment>/<rep>/<role>/v1/messages` };
+    return {
+      ok: false,
+      error: `path ${pathname} must look like /runs/<task>/<treatment>/<rep>/<role>/v1/messages`,
+    };
   }
   const decoded: string[] = [];
   for (const p of parts.slice(0, 4)) {
     try {
       decoded.push(decodeURIComponent(p));
     } catch {
-      return { ok: false, error: `path ${pathname}: bad URL encoding in segment ${JSON.stringify(p)}` };
+      return {
+        ok: false,
+        error: `path ${pathname}: bad URL encoding in segment ${JSON.stringify(p)}`,
+      };
     }
   }
-  const [task = '', treatment = '', repText = '', roleText = ''] = decoded;
+  const [task = "", treatment = "", repText = "", roleText = ""] = decoded;
   if (!/^[1-9][0-9]*$/.test(repText)) {
-    return { ok: false, error: `path ${pathname}: rep must be a positive integer, got ${JSON.stringify(repText)}` };
+    return {
+      ok: false,
+      error: `path ${pathname}: rep must be a positive integer, got ${JSON.stringify(repText)}`,
+    };
   }
   const role = RoleSchema.safeParse(roleText);
   if (!role.success) {
-    return { ok: false, error: `path ${pathname}: role must be subject, simulator or judge, got ${JSON.stringify(roleText)}` };
+    return {
+      ok: false,
+      error: `path ${pathname}: role must be subject, simulator or judge, got ${JSON.stringify(roleText)}`,
+    };
   }
-  const rest = `/${parts.slice(4).join('/')}`;
+  const rest = `/${parts.slice(4).join("/")}`;
   return { ok: true, run: { task, treatment, rep: Number(repText), role: role.data }, rest };
 }
 
 export function runLabel(run: RunRef): string {
-  return `task=${run.task ?? '-'} treatment=${run.treatment ?? '-'} rep=${run.rep} role=${run.role}`;
+  return `task=${run.task ?? "-"} treatment=${run.treatment ?? "-"} rep=${run.rep} role=${run.role}`;
 }

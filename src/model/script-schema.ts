@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from "zod";
 
 /**
  * The model-script file format (YAML or JSON), as written by users. Pure.
@@ -13,27 +13,32 @@ const EqualsSchema = z.strictObject({ equals: z.string() });
 const RegexSchema = z
   .strictObject({
     regex: z.string(),
-    flags: z.string().regex(REGEX_FLAGS, { error: 'flags may only use the letters i, m, s, u' }).optional(),
+    flags: z
+      .string()
+      .regex(REGEX_FLAGS, { error: "flags may only use the letters i, m, s, u" })
+      .optional(),
   })
   .superRefine((v, ctx) => {
     try {
       new RegExp(v.regex, v.flags);
     } catch (e) {
       ctx.addIssue({
-        code: 'custom',
-        path: ['regex'],
+        code: "custom",
+        path: ["regex"],
         message: `invalid regular expression: ${e instanceof Error ? e.message : String(e)}`,
       });
     }
   });
 
 const SingleTextMatcherSchema = z.union([z.string(), ContainsSchema, EqualsSchema, RegexSchema], {
-  error: 'expected a string (substring), {contains}, {equals} or {regex, flags}',
+  error: "expected a string (substring), {contains}, {equals} or {regex, flags}",
 });
 /** A string is a case-sensitive substring; a list matches when any entry matches. */
 export const TextMatcherSchema = z.union(
   [SingleTextMatcherSchema, z.array(SingleTextMatcherSchema).min(1)],
-  { error: 'expected a string (substring), {contains}, {equals}, {regex, flags} or a list of them' },
+  {
+    error: "expected a string (substring), {contains}, {equals}, {regex, flags} or a list of them",
+  },
 );
 export type TextMatcherInput = z.infer<typeof TextMatcherSchema>;
 
@@ -41,18 +46,18 @@ const Int = z.number().int();
 const EverySchema = z.strictObject({ every: Int.min(1), offset: Int.min(0).optional() });
 const RangeSchema = z
   .strictObject({ min: Int.optional(), max: Int.optional() })
-  .refine((v) => v.min !== undefined || v.max !== undefined, { error: 'give min, max or both' });
+  .refine((v) => v.min !== undefined || v.max !== undefined, { error: "give min, max or both" });
 /** Integer matcher (rep, position): a number, a list, `{every, offset}` or `{min, max}`. */
 export const IntMatcherSchema = z.union([Int, z.array(Int).min(1), EverySchema, RangeSchema], {
-  error: 'expected an integer, a list of integers, {every, offset} or {min, max}',
+  error: "expected an integer, a list of integers, {every, offset} or {min, max}",
 });
 export type IntMatcherInput = z.infer<typeof IntMatcherSchema>;
 
 const StringOrListSchema = z.union([z.string(), z.array(z.string()).min(1)], {
-  error: 'expected a string or a list of strings',
+  error: "expected a string or a list of strings",
 });
 
-export const RoleSchema = z.enum(['subject', 'simulator', 'judge']);
+export const RoleSchema = z.enum(["subject", "simulator", "judge"]);
 export type Role = z.infer<typeof RoleSchema>;
 
 export const WhenSchema = z.strictObject({
@@ -61,7 +66,7 @@ export const WhenSchema = z.strictObject({
   rep: IntMatcherSchema.optional(),
   role: z
     .union([RoleSchema, z.array(RoleSchema).min(1)], {
-      error: 'expected subject, simulator, judge or a list of them',
+      error: "expected subject, simulator, judge or a list of them",
     })
     .optional(),
   /** Conversation position: number of assistant messages already in the request. */
@@ -94,22 +99,25 @@ export type ToolUseInput = z.infer<typeof ToolUseSchema>;
 
 const BlockSchema = z.union(
   [z.strictObject({ text: z.string() }), z.strictObject({ tool_use: ToolUseSchema })],
-  { error: 'expected a block {text: ...} or {tool_use: {name, input}}' },
+  { error: "expected a block {text: ...} or {tool_use: {name, input}}" },
 );
 
 export const StopReasonSchema = z.enum([
-  'end_turn',
-  'tool_use',
-  'max_tokens',
-  'stop_sequence',
-  'pause_turn',
-  'refusal',
+  "end_turn",
+  "tool_use",
+  "max_tokens",
+  "stop_sequence",
+  "pause_turn",
+  "refusal",
 ]);
 export type StopReason = z.infer<typeof StopReasonSchema>;
 
 const CutSchema = z.union(
-  [z.literal(true), z.strictObject({ after_events: Int.min(1).optional(), clean: z.boolean().optional() })],
-  { error: 'expected true or {after_events, clean}' },
+  [
+    z.literal(true),
+    z.strictObject({ after_events: Int.min(1).optional(), clean: z.boolean().optional() }),
+  ],
+  { error: "expected true or {after_events, clean}" },
 );
 
 export const FaultSchema = z
@@ -125,13 +133,16 @@ export const FaultSchema = z
     times: Int.min(1).optional(),
   })
   .superRefine((f, ctx) => {
-    const kinds = [f.status !== undefined, f.cut !== undefined, f.hang !== undefined].filter(Boolean).length;
+    const kinds = [f.status !== undefined, f.cut !== undefined, f.hang !== undefined].filter(
+      Boolean,
+    ).length;
     if (kinds !== 1) {
-      ctx.addIssue({ code: 'custom', message: 'a fault needs exactly one of status, cut or hang' });
+      ctx.addIssue({ code: "custom", message: "a fault needs exactly one of status, cut or hang" });
     }
     if (f.status === undefined) {
-      for (const k of ['error_type', 'message', 'body', 'headers'] as const) {
-        if (f[k] !== undefined) ctx.addIssue({ code: 'custom', path: [k], message: `${k} is only allowed with status` });
+      for (const k of ["error_type", "message", "body", "headers"] as const) {
+        if (f[k] !== undefined)
+          ctx.addIssue({ code: "custom", path: [k], message: `${k} is only allowed with status` });
       }
     }
   });
@@ -157,17 +168,25 @@ function checkPlainStep(
   ctx: z.RefinementCtx,
 ): void {
   if (s.content !== undefined && (s.text !== undefined || s.tool_use !== undefined)) {
-    ctx.addIssue({ code: 'custom', path: ['content'], message: 'use either content or text/tool_use, not both' });
+    ctx.addIssue({
+      code: "custom",
+      path: ["content"],
+      message: "use either content or text/tool_use, not both",
+    });
   }
   if (hasReply(s)) return;
   const f = s.fault;
   if (f === undefined) {
-    ctx.addIssue({ code: 'custom', message: 'a step needs text, tool_use, content, by_rep or fault' });
+    ctx.addIssue({
+      code: "custom",
+      message: "a step needs text, tool_use, content, by_rep or fault",
+    });
   } else if (Array.isArray(f) || f.times !== undefined) {
     ctx.addIssue({
-      code: 'custom',
-      path: ['fault'],
-      message: 'this fault ends after some attempts, so the step also needs a reply (text, tool_use or content)',
+      code: "custom",
+      path: ["fault"],
+      message:
+        "this fault ends after some attempts, so the step also needs a reply (text, tool_use or content)",
     });
   }
 }
@@ -178,9 +197,13 @@ export const StepSchema = z
   .strictObject({ ...replyFields, by_rep: z.array(PlainStepSchema).min(1).optional() })
   .superRefine((s, ctx) => {
     if (s.by_rep !== undefined) {
-      const others = Object.entries(s).filter(([k, v]) => k !== 'by_rep' && v !== undefined);
+      const others = Object.entries(s).filter(([k, v]) => k !== "by_rep" && v !== undefined);
       if (others.length > 0) {
-        ctx.addIssue({ code: 'custom', path: ['by_rep'], message: 'a by_rep step may not have other fields' });
+        ctx.addIssue({
+          code: "custom",
+          path: ["by_rep"],
+          message: "a by_rep step may not have other fields",
+        });
       }
       return;
     }
@@ -188,9 +211,9 @@ export const StepSchema = z
   });
 export type StepInput = z.infer<typeof StepSchema>;
 
-export const AfterLastSchema = z.enum(['error', 'repeat', 'next']);
+export const AfterLastSchema = z.enum(["error", "repeat", "next"]);
 export type AfterLast = z.infer<typeof AfterLastSchema>;
-export const CountSchema = z.enum(['conversation', 'turn']);
+export const CountSchema = z.enum(["conversation", "turn"]);
 export type Count = z.infer<typeof CountSchema>;
 
 export const RuleSchema = z
@@ -204,7 +227,7 @@ export const RuleSchema = z
   })
   .superRefine((r, ctx) => {
     if ((r.steps === undefined) === (r.reply === undefined)) {
-      ctx.addIssue({ code: 'custom', message: 'a rule needs exactly one of steps or reply' });
+      ctx.addIssue({ code: "custom", message: "a rule needs exactly one of steps or reply" });
     }
   });
 export type RuleInput = z.infer<typeof RuleSchema>;

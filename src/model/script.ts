@@ -1,16 +1,16 @@
-import type { AfterLast, Count, Role, StopReason } from './script-schema.js';
+import type { AfterLast, Count, Role, StopReason } from "./script-schema.js";
 
 /** The normalised, validated script the server plays (built by `normalizeScript`). */
 
 export type TextMatcher =
-  | { kind: 'contains'; value: string }
-  | { kind: 'equals'; value: string }
-  | { kind: 'regex'; re: RegExp };
+  | { kind: "contains"; value: string }
+  | { kind: "equals"; value: string }
+  | { kind: "regex"; re: RegExp };
 
 export type IntMatcher =
-  | { kind: 'values'; values: number[] }
-  | { kind: 'every'; every: number; offset: number }
-  | { kind: 'range'; min: number | null; max: number | null };
+  | { kind: "values"; values: number[] }
+  | { kind: "every"; every: number; offset: number }
+  | { kind: "range"; min: number | null; max: number | null };
 
 export interface When {
   task?: string[];
@@ -28,8 +28,8 @@ export interface When {
 }
 
 export type Block =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; name: string; input: Record<string, unknown>; id: string | null };
+  | { type: "text"; text: string }
+  | { type: "tool_use"; name: string; input: Record<string, unknown>; id: string | null };
 
 export interface Usage {
   input_tokens: number;
@@ -46,7 +46,7 @@ interface FaultBase {
 }
 export type Fault =
   | (FaultBase & {
-      kind: 'status';
+      kind: "status";
       status: number;
       errorType: string;
       message: string;
@@ -54,8 +54,8 @@ export type Fault =
       body: unknown;
       headers: Record<string, string>;
     })
-  | (FaultBase & { kind: 'cut'; afterEvents: number | null; clean: boolean })
-  | (FaultBase & { kind: 'hang' });
+  | (FaultBase & { kind: "cut"; afterEvents: number | null; clean: boolean })
+  | (FaultBase & { kind: "hang" });
 
 export interface Step {
   content: Block[];
@@ -66,7 +66,7 @@ export interface Step {
   faults: Fault[];
 }
 
-export type RuleStep = { kind: 'plain'; step: Step } | { kind: 'by_rep'; alternatives: Step[] };
+export type RuleStep = { kind: "plain"; step: Step } | { kind: "by_rep"; alternatives: Step[] };
 
 export interface Rule {
   index: number;

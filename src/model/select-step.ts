@@ -1,16 +1,16 @@
-import type { RequestFacts } from './request-facts.js';
-import { runLabel, type RunRef } from './run-path.js';
-import type { IntMatcher, ModelScript, Rule, Step, TextMatcher, When } from './script.js';
+import type { RequestFacts } from "./request-facts.js";
+import { runLabel, type RunRef } from "./run-path.js";
+import type { IntMatcher, ModelScript, Rule, Step, TextMatcher, When } from "./script.js";
 
 /** Rule matching and step selection. Pure and stateless: the same request always picks the same step. */
 
 export function intMatches(m: IntMatcher, n: number): boolean {
   switch (m.kind) {
-    case 'values':
+    case "values":
       return m.values.includes(n);
-    case 'every':
+    case "every":
       return ((n % m.every) + m.every) % m.every === m.offset % m.every;
-    case 'range':
+    case "range":
       return (m.min === null || n >= m.min) && (m.max === null || n <= m.max);
   }
 }
@@ -19,11 +19,11 @@ export function textMatches(list: TextMatcher[], text: string | null): boolean {
   if (text === null) return false;
   return list.some((m) => {
     switch (m.kind) {
-      case 'contains':
+      case "contains":
         return text.includes(m.value);
-      case 'equals':
+      case "equals":
         return text.trim() === m.value.trim();
-      case 'regex':
+      case "regex":
         return m.re.test(text);
     }
   });
@@ -31,7 +31,8 @@ export function textMatches(list: TextMatcher[], text: string | null): boolean {
 
 export function whenMatches(when: When, run: RunRef, facts: RequestFacts): boolean {
   if (when.task && (run.task === null || !when.task.includes(run.task))) return false;
-  if (when.treatment && (run.treatment === null || !when.treatment.includes(run.treatment))) return false;
+  if (when.treatment && (run.treatment === null || !when.treatment.includes(run.treatment)))
+    return false;
   if (when.rep && !intMatches(when.rep, run.rep)) return false;
   if (when.role && !when.role.includes(run.role)) return false;
   if (when.position && !intMatches(when.position, facts.position)) return false;
@@ -45,7 +46,7 @@ export function whenMatches(when: When, run: RunRef, facts: RequestFacts): boole
 
 export type Selection =
   | {
-      kind: 'step';
+      kind: "step";
       rule: Rule;
       /** Index into rule.steps actually played (the last one when repeating). */
       stepIndex: number;
@@ -55,12 +56,12 @@ export type Selection =
       alternative: number | null;
       step: Step;
     }
-  | { kind: 'no_match'; message: string }
-  | { kind: 'past_end'; rule: Rule; sequenceIndex: number; message: string };
+  | { kind: "no_match"; message: string }
+  | { kind: "past_end"; rule: Rule; sequenceIndex: number; message: string };
 
 export function snippet(text: string | null, max = 200): string {
-  if (text === null) return '(none)';
-  const t = text.replace(/\s+/g, ' ').trim();
+  if (text === null) return "(none)";
+  const t = text.replace(/\s+/g, " ").trim();
   return JSON.stringify(t.length > max ? `${t.slice(0, max)}...` : t);
 }
 
@@ -75,16 +76,16 @@ export function selectStep(script: ModelScript, run: RunRef, facts: RequestFacts
   const exhausted: string[] = [];
   for (const rule of script.rules) {
     if (!whenMatches(rule.when, run, facts)) continue;
-    const seq = rule.count === 'turn' ? facts.turnPosition : facts.position;
+    const seq = rule.count === "turn" ? facts.turnPosition : facts.position;
     let stepIndex = seq;
     if (seq >= rule.steps.length) {
-      if (rule.afterLast === 'next') {
+      if (rule.afterLast === "next") {
         exhausted.push(rule.name);
         continue;
       }
-      if (rule.afterLast === 'error') {
+      if (rule.afterLast === "error") {
         return {
-          kind: 'past_end',
+          kind: "past_end",
           rule,
           sequenceIndex: seq,
           message:
@@ -97,14 +98,23 @@ export function selectStep(script: ModelScript, run: RunRef, facts: RequestFacts
     }
     const rs = rule.steps[stepIndex];
     if (!rs) continue;
-    if (rs.kind === 'plain') return { kind: 'step', rule, stepIndex, sequenceIndex: seq, alternative: null, step: rs.step };
+    if (rs.kind === "plain")
+      return {
+        kind: "step",
+        rule,
+        stepIndex,
+        sequenceIndex: seq,
+        alternative: null,
+        step: rs.step,
+      };
     const alternative = (run.rep - 1) % rs.alternatives.length;
     const step = rs.alternatives[alternative];
-    if (step) return { kind: 'step', rule, stepIndex, sequenceIndex: seq, alternative, step };
+    if (step) return { kind: "step", rule, stepIndex, sequenceIndex: seq, alternative, step };
   }
-  const tail = exhausted.length > 0 ? ` (matched but past their last step: ${exhausted.join(', ')})` : '';
+  const tail =
+    exhausted.length > 0 ? ` (matched but past their last step: ${exhausted.join(", ")})` : "";
   return {
-    kind: 'no_match',
+    kind: "no_match",
     message: `skillbench model script: no rule matched this request${tail} (${describe(run, facts)}).`,
   };
 }

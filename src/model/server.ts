@@ -1,13 +1,13 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import { buildReply, errorBody, FALLBACK_MODEL, type ApiMessage } from './build-reply.js';
-import { faultForAttempt } from './faults.js';
-import { createRecorder, redactHeaders, summariseRequestBody } from './record.js';
-import { requestFacts, type RequestFacts } from './request-facts.js';
-import { parseRunPath, runLabel, DEFAULT_RUN, type RunRef } from './run-path.js';
-import type { Fault, ModelScript } from './script.js';
-import { selectStep, type Selection } from './select-step.js';
-import { cutPoint, encodeSseEvent, sseEvents } from './sse.js';
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { buildReply, errorBody, FALLBACK_MODEL, type ApiMessage } from "./build-reply.js";
+import { faultForAttempt } from "./faults.js";
+import { createRecorder, redactHeaders, summariseRequestBody } from "./record.js";
+import { requestFacts, type RequestFacts } from "./request-facts.js";
+import { parseRunPath, runLabel, DEFAULT_RUN, type RunRef } from "./run-path.js";
+import type { Fault, ModelScript } from "./script.js";
+import { selectStep, type Selection } from "./select-step.js";
+import { cutPoint, encodeSseEvent, sseEvents } from "./sse.js";
 
 export interface ModelServer {
   url: string;
@@ -54,23 +54,38 @@ function factsForRecord(f: RequestFacts): Entry {
 
 function faultForRecord(f: Fault): Entry {
   const base = { kind: f.kind, times: f.times, delay_ms: f.delayMs };
-  if (f.kind === 'status') return { ...base, status: f.status, error_type: f.errorType, message: f.message, headers: f.headers };
-  if (f.kind === 'cut') return { ...base, after_events: f.afterEvents, clean: f.clean };
+  if (f.kind === "status")
+    return {
+      ...base,
+      status: f.status,
+      error_type: f.errorType,
+      message: f.message,
+      headers: f.headers,
+    };
+  if (f.kind === "cut") return { ...base, after_events: f.afterEvents, clean: f.clean };
   return base;
 }
 
-function readBody(req: IncomingMessage): Promise<{ ok: true; text: string } | { ok: false; tooLarge: true }> {
+function readBody(
+  req: IncomingMessage,
+): Promise<{ ok: true; text: string } | { ok: false; tooLarge: true }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
-    req.on('data', (c: Buffer) => {
+    req.on("data", (c: Buffer) => {
       size += c.length;
       if (size > MAX_BODY_BYTES) tooLarge = true;
       else chunks.push(c);
     });
-    req.on('end', () => resolve(tooLarge ? { ok: false, tooLarge: true } : { ok: true, text: Buffer.concat(chunks).toString('utf8') }));
-    req.on('error', reject);
+    req.on("end", () =>
+      resolve(
+        tooLarge
+          ? { ok: false, tooLarge: true }
+          : { ok: true, text: Buffer.concat(chunks).toString("utf8") },
+      ),
+    );
+    req.on("error", reject);
   });
 }
 
@@ -89,7 +104,7 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
     return new Promise((resolve) => {
       const t = setTimeout(() => {
         timers.delete(t);
-        res.off('close', onClose);
+        res.off("close", onClose);
         resolve(!closing && !res.destroyed);
       }, ms);
       const onClose = (): void => {
@@ -98,13 +113,22 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
         resolve(false);
       };
       timers.add(t);
-      res.once('close', onClose);
+      res.once("close", onClose);
     });
   }
 
-  function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  function sendJson(
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void {
     const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+    res.writeHead(status, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(text),
+      ...headers,
+    });
     res.end(text);
   }
 
@@ -112,14 +136,14 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
     const started = Date.now();
     const n = ++seq;
     const requestId = `req_skillbench_${n}`;
-    res.setHeader('request-id', requestId);
+    res.setHeader("request-id", requestId);
     const { headers, secrets } = redactHeaders(req.headers);
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const entry: Entry = {
       time: new Date().toISOString(),
       seq: n,
       run: null,
-      method: req.method ?? 'GET',
+      method: req.method ?? "GET",
       path: `${url.pathname}${url.search}`,
       headers,
       request: null,
@@ -150,55 +174,87 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
     const parsed = parseRunPath(url.pathname);
     const run: RunRef = parsed.ok ? parsed.run : DEFAULT_RUN;
     entry.run = run;
-    if (!body.ok) return fail(413, 'request_too_large', 'request body is larger than 64 MB', 'bad_request');
-    if (!parsed.ok) return fail(400, 'invalid_request_error', `skillbench model server: ${parsed.error}`, 'bad_request');
-    const rest = parsed.rest.replace(/\/+$/, '') || '/';
-    const method = req.method ?? 'GET';
+    if (!body.ok)
+      return fail(413, "request_too_large", "request body is larger than 64 MB", "bad_request");
+    if (!parsed.ok)
+      return fail(
+        400,
+        "invalid_request_error",
+        `skillbench model server: ${parsed.error}`,
+        "bad_request",
+      );
+    const rest = parsed.rest.replace(/\/+$/, "") || "/";
+    const method = req.method ?? "GET";
 
-    if (method === 'GET' && (rest === '/' || rest === '/health')) {
-      sendJson(res, 200, { ok: true, server: 'skillbench-model', script: opts.scriptFile ?? script.source });
-      return finish(200, { outcome: 'other' });
+    if (method === "GET" && (rest === "/" || rest === "/health")) {
+      sendJson(res, 200, {
+        ok: true,
+        server: "skillbench-model",
+        script: opts.scriptFile ?? script.source,
+      });
+      return finish(200, { outcome: "other" });
     }
-    if (method === 'GET' && rest === '/v1/models') {
+    if (method === "GET" && rest === "/v1/models") {
       const id = script.defaults.model ?? FALLBACK_MODEL;
       sendJson(res, 200, {
-        data: [{ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' }],
+        data: [{ type: "model", id, display_name: id, created_at: "2025-01-01T00:00:00Z" }],
         has_more: false,
         first_id: id,
         last_id: id,
       });
-      return finish(200, { outcome: 'other' });
+      return finish(200, { outcome: "other" });
     }
-    const isMessages = rest === '/v1/messages';
-    const isCount = rest === '/v1/messages/count_tokens';
+    const isMessages = rest === "/v1/messages";
+    const isCount = rest === "/v1/messages/count_tokens";
     if (!isMessages && !isCount) {
-      return fail(404, 'not_found_error', `skillbench model server: no such endpoint ${method} ${rest}`, 'not_found');
+      return fail(
+        404,
+        "not_found_error",
+        `skillbench model server: no such endpoint ${method} ${rest}`,
+        "not_found",
+      );
     }
-    if (method !== 'POST') return fail(405, 'invalid_request_error', `skillbench model server: use POST for ${rest}`, 'bad_request');
+    if (method !== "POST")
+      return fail(
+        405,
+        "invalid_request_error",
+        `skillbench model server: use POST for ${rest}`,
+        "bad_request",
+      );
 
     let json: unknown;
     try {
       json = JSON.parse(body.text);
     } catch {
-      return fail(400, 'invalid_request_error', 'skillbench model server: request body is not JSON', 'bad_request');
+      return fail(
+        400,
+        "invalid_request_error",
+        "skillbench model server: request body is not JSON",
+        "bad_request",
+      );
     }
     entry.request = summariseRequestBody(json);
     if (isCount) {
       const input_tokens = Math.max(1, Math.ceil(body.text.length / 4));
       sendJson(res, 200, { input_tokens });
-      return finish(200, { outcome: 'count_tokens', reply: { input_tokens } });
+      return finish(200, { outcome: "count_tokens", reply: { input_tokens } });
     }
 
     const facts = requestFacts(json);
     entry.facts = factsForRecord(facts);
     const sel: Selection = selectStep(script, run, facts);
-    if (sel.kind === 'no_match') return fail(500, 'api_error', sel.message, 'no_match');
-    if (sel.kind === 'past_end') {
-      Object.assign(entry, { rule: { index: sel.rule.index, name: sel.rule.name }, sequence_index: sel.sequenceIndex });
-      return fail(500, 'api_error', sel.message, 'past_end');
+    if (sel.kind === "no_match") return fail(500, "api_error", sel.message, "no_match");
+    if (sel.kind === "past_end") {
+      Object.assign(entry, {
+        rule: { index: sel.rule.index, name: sel.rule.name },
+        sequence_index: sel.sequenceIndex,
+      });
+      return fail(500, "api_error", sel.message, "past_end");
     }
 
-    const key = [run.task, run.treatment, run.rep, run.role, sel.rule.index, sel.stepIndex].join('\u0000');
+    const key = [run.task, run.treatment, run.rep, run.role, sel.rule.index, sel.stepIndex].join(
+      "\u0000",
+    );
     const attempt = (attempts.get(key) ?? 0) + 1;
     attempts.set(key, attempt);
     Object.assign(entry, {
@@ -210,33 +266,39 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
     });
     const step = sel.step;
     const fault = faultForAttempt(step.faults, attempt);
-    const seed = [runLabel(run), sel.rule.index, sel.stepIndex, facts.position, facts.messageCount].join('|');
+    const seed = [
+      runLabel(run),
+      sel.rule.index,
+      sel.stepIndex,
+      facts.position,
+      facts.messageCount,
+    ].join("|");
     const reply: ApiMessage = buildReply(script, step, facts.model, seed);
 
     if (!(await wait(step.delayMs + (fault?.delayMs ?? 0), res))) {
-      return finish(null, { outcome: 'client_gone', fault: fault ? faultForRecord(fault) : null });
+      return finish(null, { outcome: "client_gone", fault: fault ? faultForRecord(fault) : null });
     }
 
-    if (fault?.kind === 'hang') {
+    if (fault?.kind === "hang") {
       // Never answer; close() destroys the socket.
-      return finish(null, { outcome: 'fault', fault: faultForRecord(fault) });
+      return finish(null, { outcome: "fault", fault: faultForRecord(fault) });
     }
-    if (fault?.kind === 'status') {
+    if (fault?.kind === "status") {
       const h = { ...fault.headers };
       if (fault.body === undefined) {
         sendJson(res, fault.status, errorBody(fault.errorType, fault.message), h);
       } else {
-        const text = typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
+        const text = typeof fault.body === "string" ? fault.body : JSON.stringify(fault.body);
         res.writeHead(fault.status, {
-          'content-type': typeof fault.body === 'string' ? 'text/plain' : 'application/json',
-          'content-length': Buffer.byteLength(text),
+          "content-type": typeof fault.body === "string" ? "text/plain" : "application/json",
+          "content-length": Buffer.byteLength(text),
           ...h,
         });
         res.end(text);
       }
-      return finish(fault.status, { outcome: 'fault', fault: faultForRecord(fault) });
+      return finish(fault.status, { outcome: "fault", fault: faultForRecord(fault) });
     }
-    if (fault?.kind === 'cut') {
+    if (fault?.kind === "cut") {
       let sent: number;
       let total: number;
       let partial: string;
@@ -244,14 +306,14 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
         const events = sseEvents(reply);
         total = events.length;
         sent = cutPoint(total, fault.afterEvents);
-        partial = events.slice(0, sent).map(encodeSseEvent).join('');
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        partial = events.slice(0, sent).map(encodeSseEvent).join("");
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       } else {
         const text = JSON.stringify(reply);
         total = text.length;
         sent = Math.floor(total / 2);
         partial = text.slice(0, sent);
-        res.writeHead(200, { 'content-type': 'application/json' });
+        res.writeHead(200, { "content-type": "application/json" });
       }
       if (fault.clean) {
         res.end(partial);
@@ -259,36 +321,40 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
         // Let the partial data reach the client, then drop the connection.
         res.write(partial, () => res.socket?.destroy());
       }
-      return finish(200, { outcome: 'fault', fault: { ...faultForRecord(fault), sent, total }, reply });
+      return finish(200, {
+        outcome: "fault",
+        fault: { ...faultForRecord(fault), sent, total },
+        reply,
+      });
     }
 
     if (facts.stream) {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.end(sseEvents(reply).map(encodeSseEvent).join(''));
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      res.end(sseEvents(reply).map(encodeSseEvent).join(""));
     } else {
       sendJson(res, 200, reply);
     }
-    return finish(200, { outcome: 'reply', reply });
+    return finish(200, { outcome: "reply", reply });
   }
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
       const message = `skillbench model server: internal error: ${e instanceof Error ? e.message : String(e)}`;
-      if (!res.headersSent) sendJson(res, 500, errorBody('api_error', message));
+      if (!res.headersSent) sendJson(res, 500, errorBody("api_error", message));
       else res.destroy();
     });
   });
-  server.on('connection', (s: Socket) => {
+  server.on("connection", (s: Socket) => {
     sockets.add(s);
-    s.on('close', () => sockets.delete(s));
+    s.on("close", () => sockets.delete(s));
   });
 
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject);
       const addr = server.address();
-      const port = addr !== null && typeof addr === 'object' ? addr.port : 0;
+      const port = addr !== null && typeof addr === "object" ? addr.port : 0;
       let closed: Promise<void> | null = null;
       resolve({
         url: `http://127.0.0.1:${port}`,

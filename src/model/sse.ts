@@ -1,4 +1,4 @@
-import type { ApiMessage } from './build-reply.js';
+import type { ApiMessage } from "./build-reply.js";
 
 /** Server-sent-event encoding of a Messages API reply, as the streaming API sends it. Pure. */
 
@@ -14,7 +14,7 @@ export function splitChunks(s: string, parts = 3): string[] {
   const n = Math.max(1, Math.min(parts, chars.length));
   const size = Math.ceil(chars.length / n);
   const out: string[] = [];
-  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
+  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(""));
   return out;
 }
 
@@ -22,13 +22,13 @@ export function sseEvents(msg: ApiMessage): SseEvent[] {
   const u = msg.usage;
   const events: SseEvent[] = [
     {
-      event: 'message_start',
+      event: "message_start",
       data: {
-        type: 'message_start',
+        type: "message_start",
         message: {
           id: msg.id,
-          type: 'message',
-          role: 'assistant',
+          type: "message",
+          role: "assistant",
           model: msg.model,
           content: [],
           stop_reason: null,
@@ -44,29 +44,43 @@ export function sseEvents(msg: ApiMessage): SseEvent[] {
     },
   ];
   msg.content.forEach((b, index) => {
-    if (b.type === 'text') {
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } });
+    if (b.type === "text") {
+      events.push({
+        event: "content_block_start",
+        data: { type: "content_block_start", index, content_block: { type: "text", text: "" } },
+      });
       for (const text of splitChunks(b.text)) {
-        events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text } } });
+        events.push({
+          event: "content_block_delta",
+          data: { type: "content_block_delta", index, delta: { type: "text_delta", text } },
+        });
       }
     } else {
       events.push({
-        event: 'content_block_start',
-        data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } },
+        event: "content_block_start",
+        data: {
+          type: "content_block_start",
+          index,
+          content_block: { type: "tool_use", id: b.id, name: b.name, input: {} },
+        },
       });
       for (const partial_json of splitChunks(JSON.stringify(b.input))) {
         events.push({
-          event: 'content_block_delta',
-          data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } },
+          event: "content_block_delta",
+          data: {
+            type: "content_block_delta",
+            index,
+            delta: { type: "input_json_delta", partial_json },
+          },
         });
       }
     }
-    events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
+    events.push({ event: "content_block_stop", data: { type: "content_block_stop", index } });
   });
   events.push({
-    event: 'message_delta',
+    event: "message_delta",
     data: {
-      type: 'message_delta',
+      type: "message_delta",
       delta: { stop_reason: msg.stop_reason, stop_sequence: null },
       usage: {
         input_tokens: u.input_tokens,
@@ -76,7 +90,7 @@ export function sseEvents(msg: ApiMessage): SseEvent[] {
       },
     },
   });
-  events.push({ event: 'message_stop', data: { type: 'message_stop' } });
+  events.push({ event: "message_stop", data: { type: "message_stop" } });
   return events;
 }
 

@@ -34,7 +34,8 @@ export function planRuns(p: PlanInput): RunSpec[] {
       chosen = defaults.length > 0 ? defaults : p.treatments;
     }
     for (const tr of chosen)
-      for (let rep = 1; rep <= p.count; rep++) runs.push({ run_id: runId(t.name, tr, rep), task: t.name, treatment: tr, rep });
+      for (let rep = 1; rep <= p.count; rep++)
+        runs.push({ run_id: runId(t.name, tr, rep), task: t.name, treatment: tr, rep });
   }
   return runs;
 }

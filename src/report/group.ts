@@ -1,4 +1,4 @@
-import type { RunReport } from '../core/report.js';
+import type { RunReport } from "../core/report.js";
 
 export interface Cell {
   task: string;
@@ -25,7 +25,9 @@ export function groupCells(reports: RunReport[], treatments: string[]): Cell[] {
   const cells: Cell[] = [];
   for (const task of taskOrder(reports))
     for (const treatment of treatments) {
-      const runs = reports.filter((r) => r.task === task && r.treatment === treatment).sort((a, b) => a.rep - b.rep);
+      const runs = reports
+        .filter((r) => r.task === task && r.treatment === treatment)
+        .sort((a, b) => a.rep - b.rep);
       if (runs.length > 0) cells.push({ task, treatment, runs });
     }
   return cells;

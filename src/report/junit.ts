@@ -5,7 +5,7 @@
  * Validates against test/fixtures/junit/junit.xsd (Jenkins style; <properties> also allowed
  * inside <testcase>, as pytest, GitLab and the Jenkins JUnit plugin read them). Pure.
  */
-import type { RunReport } from '../core/report.js';
+import type { RunReport } from "../core/report.js";
 
 export interface JUnitOptions {
   /** <testsuites name> (default "skillbench") */
@@ -19,70 +19,90 @@ export interface JUnitOptions {
 /** XML 1.0 text/attribute escaping; characters XML 1.0 cannot carry become U+FFFD. */
 export function xmlEscape(s: string): string {
   return s
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;')
-    .replace(/\n/g, '&#10;')
-    .replace(/\r/g, '&#13;')
-    .replace(/\t/g, '&#9;');
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "\uFFFD")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;")
+    .replace(/\n/g, "&#10;")
+    .replace(/\r/g, "&#13;")
+    .replace(/\t/g, "&#9;");
 }
 
 /** Escaping for element text (newlines kept as they are). */
 function xmlText(s: string): string {
-  return xmlEscape(s).replace(/&#10;/g, '\n').replace(/&#9;/g, '\t');
+  return xmlEscape(s).replace(/&#10;/g, "\n").replace(/&#9;/g, "\t");
 }
 
 const attr = (name: string, v: string | number): string => ` ${name}="${xmlEscape(String(v))}"`;
 const secs = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
 
-export type JUnitKind = 'passed' | 'failure' | 'skipped' | 'error';
+export type JUnitKind = "passed" | "failure" | "skipped" | "error";
 
 /** How a run appears in JUnit: excluded runs are skipped (whatever their status), then errored, failed, passed. */
 export function junitKind(r: RunReport): JUnitKind {
-  if (!r.sample_quality.include_in_analysis) return 'skipped';
-  if (r.status === 'errored') return 'error';
-  if (r.status === 'failed' || r.checks_failed.length > 0) return 'failure';
-  return 'passed';
+  if (!r.sample_quality.include_in_analysis) return "skipped";
+  if (r.status === "errored") return "error";
+  if (r.status === "failed" || r.checks_failed.length > 0) return "failure";
+  return "passed";
 }
 
 function properties(r: RunReport, indent: string): string[] {
   const es = r.events_summary;
   const props: Array<[string, string]> = [
-    ['treatment', r.treatment],
-    ['rep', String(r.rep)],
-    ['run_id', r.run_id],
-    ['weighted_score', r.rubric ? String(r.rubric.weighted_score) : ''],
-    ['tokens', es?.total_tokens === null || es?.total_tokens === undefined ? '' : String(es.total_tokens)],
-    ['cost_usd', es?.total_cost_usd === null || es?.total_cost_usd === undefined ? '' : String(es.total_cost_usd)],
-    ['outcome', r.outcome],
-    ['sample_quality', r.sample_quality.status],
+    ["treatment", r.treatment],
+    ["rep", String(r.rep)],
+    ["run_id", r.run_id],
+    ["weighted_score", r.rubric ? String(r.rubric.weighted_score) : ""],
+    [
+      "tokens",
+      es?.total_tokens === null || es?.total_tokens === undefined ? "" : String(es.total_tokens),
+    ],
+    [
+      "cost_usd",
+      es?.total_cost_usd === null || es?.total_cost_usd === undefined
+        ? ""
+        : String(es.total_cost_usd),
+    ],
+    ["outcome", r.outcome],
+    ["sample_quality", r.sample_quality.status],
   ];
   return [
     `${indent}<properties>`,
-    ...props.map(([n, v]) => `${indent}  <property${attr('name', n)}${attr('value', v)}/>`),
+    ...props.map(([n, v]) => `${indent}  <property${attr("name", n)}${attr("value", v)}/>`),
     `${indent}</properties>`,
   ];
 }
 
 function testcase(r: RunReport): string[] {
-  const i = '    ';
+  const i = "    ";
   const kind = junitKind(r);
-  const out = [`${i}<testcase${attr('name', `${r.treatment} r${r.rep}`)}${attr('classname', r.task)}${attr('time', secs(r.timing.wall_ms))}>`];
+  const out = [
+    `${i}<testcase${attr("name", `${r.treatment} r${r.rep}`)}${attr("classname", r.task)}${attr("time", secs(r.timing.wall_ms))}>`,
+  ];
   out.push(...properties(r, `${i}  `));
-  if (kind === 'skipped') {
-    out.push(`${i}  <skipped${attr('message', `${r.sample_quality.reason_code}: ${r.sample_quality.reason}`)}/>`);
-  } else if (kind === 'error') {
+  if (kind === "skipped") {
+    out.push(
+      `${i}  <skipped${attr("message", `${r.sample_quality.reason_code}: ${r.sample_quality.reason}`)}/>`,
+    );
+  } else if (kind === "error") {
     const msg = r.outcome_detail || r.outcome;
-    out.push(`${i}  <error${attr('message', msg)}${attr('type', r.outcome)}>${xmlText([msg, ...r.checks_failed].join('\n'))}</error>`);
-  } else if (kind === 'failure') {
-    const checks = r.checks_failed.length > 0 ? r.checks_failed : [r.outcome_detail || 'run failed'];
-    for (const c of checks) out.push(`${i}  <failure${attr('message', c)}${attr('type', 'check')}>${xmlText(c)}</failure>`);
+    out.push(
+      `${i}  <error${attr("message", msg)}${attr("type", r.outcome)}>${xmlText([msg, ...r.checks_failed].join("\n"))}</error>`,
+    );
+  } else if (kind === "failure") {
+    const checks =
+      r.checks_failed.length > 0 ? r.checks_failed : [r.outcome_detail || "run failed"];
+    for (const c of checks)
+      out.push(
+        `${i}  <failure${attr("message", c)}${attr("type", "check")}>${xmlText(c)}</failure>`,
+      );
   }
-  if (kind !== 'skipped' && r.checks_passed.length > 0)
-    out.push(`${i}  <system-out>${xmlText(`passed checks:\n${r.checks_passed.map((c) => `  ${c}`).join('\n')}`)}</system-out>`);
+  if (kind !== "skipped" && r.checks_passed.length > 0)
+    out.push(
+      `${i}  <system-out>${xmlText(`passed checks:\n${r.checks_passed.map((c) => `  ${c}`).join("\n")}`)}</system-out>`,
+    );
   out.push(`${i}</testcase>`);
   return out;
 }
@@ -98,9 +118,9 @@ export function junitCounts(reports: RunReport[]): JUnitCounts {
   const kinds = reports.map(junitKind);
   return {
     tests: reports.length,
-    failures: kinds.filter((k) => k === 'failure').length,
-    errors: kinds.filter((k) => k === 'error').length,
-    skipped: kinds.filter((k) => k === 'skipped').length,
+    failures: kinds.filter((k) => k === "failure").length,
+    errors: kinds.filter((k) => k === "error").length,
+    skipped: kinds.filter((k) => k === "skipped").length,
   };
 }
 
@@ -113,20 +133,22 @@ export function renderJUnit(reports: RunReport[], opts: JUnitOptions = {}): stri
   const wall = reports.reduce((a, r) => a + r.timing.wall_ms, 0);
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attr('name', opts.name ?? 'skillbench')}${attr('tests', total.tests)}${attr('failures', total.failures)}${attr('errors', total.errors)}${attr('time', secs(wall))}>`,
+    `<testsuites${attr("name", opts.name ?? "skillbench")}${attr("tests", total.tests)}${attr("failures", total.failures)}${attr("errors", total.errors)}${attr("time", secs(wall))}>`,
   ];
   treatments.forEach((t, id) => {
-    const runs = reports.filter((r) => r.treatment === t).sort((a, b) => a.task.localeCompare(b.task) || a.rep - b.rep);
+    const runs = reports
+      .filter((r) => r.treatment === t)
+      .sort((a, b) => a.task.localeCompare(b.task) || a.rep - b.rep);
     const c = junitCounts(runs);
     const started = runs.map((r) => r.timing.started_at).sort()[0] ?? new Date(0).toISOString();
     // xs:dateTime without the zone designator, as the Jenkins schema wants.
-    const ts = (opts.timestamp ?? started).replace(/(\.\d+)?(Z|[+-]\d\d:\d\d)$/, '');
+    const ts = (opts.timestamp ?? started).replace(/(\.\d+)?(Z|[+-]\d\d:\d\d)$/, "");
     out.push(
-      `  <testsuite${attr('name', t)}${attr('tests', c.tests)}${attr('failures', c.failures)}${attr('errors', c.errors)}${attr('skipped', c.skipped)}${attr('time', secs(runs.reduce((a, r) => a + r.timing.wall_ms, 0)))}${attr('timestamp', ts)}${attr('id', id)}>`,
+      `  <testsuite${attr("name", t)}${attr("tests", c.tests)}${attr("failures", c.failures)}${attr("errors", c.errors)}${attr("skipped", c.skipped)}${attr("time", secs(runs.reduce((a, r) => a + r.timing.wall_ms, 0)))}${attr("timestamp", ts)}${attr("id", id)}>`,
     );
     for (const r of runs) out.push(...testcase(r));
-    out.push('  </testsuite>');
+    out.push("  </testsuite>");
   });
-  out.push('</testsuites>', '');
-  return out.join('\n');
+  out.push("</testsuites>", "");
+  return out.join("\n");
 }

@@ -1,13 +1,13 @@
-import type { RunReport } from '../core/report.js';
-import type { PerTaskOutcomes } from '../stats/index.js';
-import { taskOrder } from './group.js';
+import type { RunReport } from "../core/report.js";
+import type { PerTaskOutcomes } from "../stats/index.js";
+import { taskOrder } from "./group.js";
 
-export type Metric = 'overall' | 'business' | 'workflow';
+export type Metric = "overall" | "business" | "workflow";
 
 /** Did a run succeed on a metric? null = the metric does not apply to this run. */
 export function metricSuccess(r: RunReport, metric: Metric): boolean | null {
-  if (metric === 'overall') return r.checks_failed.length === 0;
-  const dim = metric === 'business' ? 'business_completion' : 'workflow_completion';
+  if (metric === "overall") return r.checks_failed.length === 0;
+  const dim = metric === "business" ? "business_completion" : "workflow_completion";
   const d = r.rubric?.dimensions.find((x) => x.name === dim);
   if (!d || d.score === null) return null;
   return d.score >= 1.0;
@@ -19,7 +19,11 @@ export function analysisSet(reports: RunReport[]): RunReport[] {
 }
 
 /** perTask[i][r]: outcome of run r of task i, for one treatment and metric (analysis set only). */
-export function perTaskOutcomes(reports: RunReport[], treatment: string, metric: Metric): { tasks: string[]; outcomes: PerTaskOutcomes } {
+export function perTaskOutcomes(
+  reports: RunReport[],
+  treatment: string,
+  metric: Metric,
+): { tasks: string[]; outcomes: PerTaskOutcomes } {
   const rs = analysisSet(reports).filter((r) => r.treatment === treatment);
   const tasks: string[] = [];
   const outcomes: PerTaskOutcomes = [];
@@ -37,8 +41,8 @@ export function perTaskOutcomes(reports: RunReport[], treatment: string, metric:
 }
 
 export function metricsPresent(reports: RunReport[]): Metric[] {
-  const out: Metric[] = ['overall'];
-  if (reports.some((r) => metricSuccess(r, 'business') !== null)) out.push('business');
-  if (reports.some((r) => metricSuccess(r, 'workflow') !== null)) out.push('workflow');
+  const out: Metric[] = ["overall"];
+  if (reports.some((r) => metricSuccess(r, "business") !== null)) out.push("business");
+  if (reports.some((r) => metricSuccess(r, "workflow") !== null)) out.push("workflow");
   return out;
 }

@@ -1,20 +1,20 @@
-import type { RunReport } from '../core/report.js';
-import { f2, table } from './format.js';
-import { computePassK, type PassKTable } from './passk.js';
+import type { RunReport } from "../core/report.js";
+import { f2, table } from "./format.js";
+import { computePassK, type PassKTable } from "./passk.js";
 
 export function passKMarkdown(t: PassKTable): string {
   const header = [
-    'Metric',
-    'Treatment',
+    "Metric",
+    "Treatment",
     ...t.ks.map((k) => `pass@${k}`),
     ...t.ks.map((k) => `pass^${k} strict`),
     ...t.ks.map((k) => `pass^${k} unbiased`),
-    'pass rate [95% Wilson]',
-    'c/n',
+    "pass rate [95% Wilson]",
+    "c/n",
   ];
   const rows = t.rows.map((r) =>
     r.n === 0
-      ? [r.metric, r.treatment, ...header.slice(2).map(() => '/')]
+      ? [r.metric, r.treatment, ...header.slice(2).map(() => "/")]
       : [
           r.metric,
           r.treatment,
@@ -26,19 +26,23 @@ export function passKMarkdown(t: PassKTable): string {
         ],
   );
   const out = [
-    '## pass@k / pass^k — capability vs reliability',
-    '',
-    '- **pass@k**: probability that at least 1 of k attempts succeeds (capability ceiling); unbiased estimator 1 − C(n−c,k)/C(n,k).',
-    '- **pass^k strict**: 1 only when every observed run passed (the original harness\'s definition).',
-    '- **pass^k unbiased**: probability that all k attempts succeed, C(c,k)/C(n,k) (τ-bench, Inspect).',
-    '- The gap between pass@k and pass^k measures instability. Estimators are computed per task and averaged over tasks (a task with fewer than k runs is left out for that k); c/n pools all analysis-set runs. Excluded runs are not counted.',
-    '',
+    "## pass@k / pass^k — capability vs reliability",
+    "",
+    "- **pass@k**: probability that at least 1 of k attempts succeeds (capability ceiling); unbiased estimator 1 − C(n−c,k)/C(n,k).",
+    "- **pass^k strict**: 1 only when every observed run passed (the original harness's definition).",
+    "- **pass^k unbiased**: probability that all k attempts succeed, C(c,k)/C(n,k) (τ-bench, Inspect).",
+    "- The gap between pass@k and pass^k measures instability. Estimators are computed per task and averaged over tasks (a task with fewer than k runs is left out for that k); c/n pools all analysis-set runs. Excluded runs are not counted.",
+    "",
   ];
-  if (t.warning) out.push(t.warning, '');
+  if (t.warning) out.push(t.warning, "");
   out.push(table(header, rows));
-  return out.join('\n');
+  return out.join("\n");
 }
 
-export function renderPassKTable(reports: RunReport[], treatments: string[], ks?: number[]): string {
+export function renderPassKTable(
+  reports: RunReport[],
+  treatments: string[],
+  ks?: number[],
+): string {
   return passKMarkdown(computePassK(reports, treatments, ks));
 }

@@ -1,6 +1,6 @@
-import type { RunReport } from '../core/report.js';
-import { defaultKs, macroPassAtK, macroPassHatK, wilsonInterval } from '../stats/index.js';
-import { metricsPresent, perTaskOutcomes, type Metric } from './outcomes.js';
+import type { RunReport } from "../core/report.js";
+import { defaultKs, macroPassAtK, macroPassHatK, wilsonInterval } from "../stats/index.js";
+import { metricsPresent, perTaskOutcomes, type Metric } from "./outcomes.js";
 
 export interface PassKRow {
   metric: Metric;
@@ -23,10 +23,18 @@ export interface PassKTable {
 }
 
 /** pass@k / pass^k per metric and treatment over the analysis set, task-macro averaged. Pure. */
-export function computePassK(reports: RunReport[], treatments: string[], requestedKs?: number[]): PassKTable {
+export function computePassK(
+  reports: RunReport[],
+  treatments: string[],
+  requestedKs?: number[],
+): PassKTable {
   const metrics = metricsPresent(reports);
   const raw = metrics.flatMap((metric) =>
-    treatments.map((treatment) => ({ metric, treatment, ...perTaskOutcomes(reports, treatment, metric) })),
+    treatments.map((treatment) => ({
+      metric,
+      treatment,
+      ...perTaskOutcomes(reports, treatment, metric),
+    })),
   );
   // k is bounded by the runs one task has (pass@k of a task needs k of its runs).
   const maxN = Math.max(0, ...raw.flatMap((r) => r.outcomes.map((o) => o.length)));
@@ -39,8 +47,8 @@ export function computePassK(reports: RunReport[], treatments: string[], request
     const unb: Record<string, number | null> = {};
     for (const k of ks) {
       at[k] = n === 0 ? null : macroPassAtK(k)(outcomes);
-      strict[k] = n === 0 ? null : macroPassHatK(k, 'strict')(outcomes);
-      unb[k] = n === 0 ? null : macroPassHatK(k, 'unbiased')(outcomes);
+      strict[k] = n === 0 ? null : macroPassHatK(k, "strict")(outcomes);
+      unb[k] = n === 0 ? null : macroPassHatK(k, "unbiased")(outcomes);
     }
     return {
       metric,

@@ -1,7 +1,7 @@
-import type { RunReport } from '../core/report.js';
-import { cell, f2, int, meanOf, orderDimensions, pct, secs, sumOf, table, usd } from './format.js';
-import { dimScore, groupCells, treatmentOrder, type Cell } from './group.js';
-import { renderPassKTable } from './passk-md.js';
+import type { RunReport } from "../core/report.js";
+import { cell, f2, int, meanOf, orderDimensions, pct, secs, sumOf, table, usd } from "./format.js";
+import { dimScore, groupCells, treatmentOrder, type Cell } from "./group.js";
+import { renderPassKTable } from "./passk-md.js";
 
 export interface SummaryInput {
   experimentId: string;
@@ -17,9 +17,9 @@ export interface SummaryInput {
 
 function dimCell(runs: RunReport[], dim: string): string {
   const vals = runs.map((r) => dimScore(r, dim));
-  if (vals.every((v) => v === undefined)) return '/';
-  const nums = vals.filter((v): v is number => typeof v === 'number');
-  if (nums.length === 0) return 'N/A';
+  if (vals.every((v) => v === undefined)) return "/";
+  const nums = vals.filter((v): v is number => typeof v === "number");
+  if (nums.length === 0) return "N/A";
   return f2(meanOf(nums));
 }
 
@@ -36,7 +36,8 @@ function checksOf(runs: RunReport[]): { passed: number; total: number } {
 /** Judge dimensions seen in any run, in first-seen order. */
 function judgeDims(reports: RunReport[]): string[] {
   const out: string[] = [];
-  for (const r of reports) for (const d of r.judge?.dimensions ?? []) if (!out.includes(d.name)) out.push(d.name);
+  for (const r of reports)
+    for (const d of r.judge?.dimensions ?? []) if (!out.includes(d.name)) out.push(d.name);
   return out;
 }
 
@@ -45,7 +46,22 @@ function judgeCell(runs: RunReport[], dim: string): string {
 }
 
 function resultsTable(cells: Cell[], dims: string[], jdims: string[]): string {
-  const header = ['Task', 'Treatment', 'Runs', 'Passed', 'Checks', ...dims, 'weighted_score', 'RubricAvg', ...jdims.map((d) => `judge:${d}`), 'Turns', 'Duration', 'Tools', 'Tokens', 'Cost'];
+  const header = [
+    "Task",
+    "Treatment",
+    "Runs",
+    "Passed",
+    "Checks",
+    ...dims,
+    "weighted_score",
+    "RubricAvg",
+    ...jdims.map((d) => `judge:${d}`),
+    "Turns",
+    "Duration",
+    "Tools",
+    "Tokens",
+    "Cost",
+  ];
   const rows = cells.map((c) => {
     const ch = checksOf(c.runs);
     const es = c.runs.map((r) => r.events_summary);
@@ -85,20 +101,34 @@ function aggregatedByTreatment(reports: RunReport[], treatments: string[]): stri
       secs(meanOf(es.map((e) => e?.duration_seconds))),
       int(sumOf(es.map((e) => e?.total_tokens))),
       usd(sumOf(es.map((e) => e?.total_cost_usd))),
-      cell([...skills].join(', ') || '—'),
-      cell([...scripts].join(', ') || '—'),
+      cell([...skills].join(", ") || "—"),
+      cell([...scripts].join(", ") || "—"),
     ];
   });
-  return table(['Treatment', 'Reps Passed', 'Checks', 'weighted_score', 'Avg Turns', 'Avg Duration', 'Tokens', 'Cost', 'Skills', 'Scripts'], rows);
+  return table(
+    [
+      "Treatment",
+      "Reps Passed",
+      "Checks",
+      "weighted_score",
+      "Avg Turns",
+      "Avg Duration",
+      "Tokens",
+      "Cost",
+      "Skills",
+      "Scripts",
+    ],
+    rows,
+  );
 }
 
 /** The dual-agent loop in one line (auto_user runs only). */
 function interactionLine(r: RunReport): string[] {
   const i = r.interaction;
-  if (!i || i.mode !== 'auto_user') return [];
-  const n = (k: string): string => (typeof i[k] === 'number' ? String(i[k]) : '—');
+  if (!i || i.mode !== "auto_user") return [];
+  const n = (k: string): string => (typeof i[k] === "number" ? String(i[k]) : "—");
   return [
-    `- Interaction: turns ${i.actual_turns}/${i.max_turns} · decision points ${n('decision_points')} · simulated replies ${n('simulated_replies')} · deterministic replies ${n('deterministic_replies')} · nudges ${n('nudges')} · ended ${i.end_reason}`,
+    `- Interaction: turns ${i.actual_turns}/${i.max_turns} · decision points ${n("decision_points")} · simulated replies ${n("simulated_replies")} · deterministic replies ${n("deterministic_replies")} · nudges ${n("nudges")} · ended ${i.end_reason}`,
   ];
 }
 
@@ -107,17 +137,21 @@ function runLine(r: RunReport): string[] {
   const es = r.events_summary;
   const out = [
     `**Run ${r.rep} — ${r.task}:** ${r.status.toUpperCase()} · ${ch.passed}/${ch.total} checks (${pct(ch.passed, ch.total)}) · outcome ${r.outcome} · sample ${r.sample_quality.status} (${r.sample_quality.reason_code}) · run_id \`${r.run_id}\``,
-    `- Metrics: turns=${es?.num_turns ?? '—'} tools=${es?.tool_calls ?? '—'} duration=${secs(es?.duration_seconds)} tokens=${int(es?.total_tokens)} cost=${usd(es?.total_cost_usd)} weighted_score=${f2(r.rubric?.weighted_score)}`,
+    `- Metrics: turns=${es?.num_turns ?? "—"} tools=${es?.tool_calls ?? "—"} duration=${secs(es?.duration_seconds)} tokens=${int(es?.total_tokens)} cost=${usd(es?.total_cost_usd)} weighted_score=${f2(r.rubric?.weighted_score)}`,
     ...interactionLine(r),
-    `- Skills invoked: ${es?.skills_invoked.join(', ') || 'none'}`,
-    `- Scripts used: ${es?.scripts_used.join(', ') || 'none'}`,
+    `- Skills invoked: ${es?.skills_invoked.join(", ") || "none"}`,
+    `- Scripts used: ${es?.scripts_used.join(", ") || "none"}`,
     `- Passed checks (${r.checks_passed.length}):`,
     ...r.checks_passed.map((c) => `  - ${c}`),
     `- Failed checks (${r.checks_failed.length}):`,
     ...r.checks_failed.map((c) => `  - ${c}`),
   ];
-  if (r.rubric_lines.length > 0) out.push('- Rubric:', ...r.rubric_lines.map((l) => `  - ${l}`));
-  if (r.judge) out.push('- LLM judge (overlay; rule scores unchanged):', ...r.judge.lines.map((l) => `  - ${l}`));
+  if (r.rubric_lines.length > 0) out.push("- Rubric:", ...r.rubric_lines.map((l) => `  - ${l}`));
+  if (r.judge)
+    out.push(
+      "- LLM judge (overlay; rule scores unchanged):",
+      ...r.judge.lines.map((l) => `  - ${l}`),
+    );
   return out;
 }
 
@@ -125,44 +159,47 @@ function runLine(r: RunReport): string[] {
 export function renderSummaryMarkdown(s: SummaryInput): string {
   const treatments = treatmentOrder(s.reports, s.treatments);
   const cells = groupCells(s.reports, treatments);
-  const dims = orderDimensions(s.reports.flatMap((r) => r.rubric?.dimensions.map((d) => d.name) ?? []));
+  const dims = orderDimensions(
+    s.reports.flatMap((r) => r.rubric?.dimensions.map((d) => d.name) ?? []),
+  );
   const withReps = cells.some((c) => c.runs.length > 1);
   const total = s.reports.length;
   const passedRuns = s.reports.filter((r) => r.passed).length;
   const ch = checksOf(s.reports);
   const excluded = s.reports.filter((r) => !r.sample_quality.include_in_analysis).length;
   const lines: string[] = [
-    '# Experiment Results Summary',
-    '',
+    "# Experiment Results Summary",
+    "",
     `**Experiment ID:** ${s.experimentId}  `,
-    `**Started:** ${s.startedAt ?? '—'}  `,
-    `**Completed:** ${s.completedAt ?? 'incomplete'}  `,
-    `**Suite:** ${s.suite ?? '—'}  `,
-    `**Agent:** claude-code ${s.agentVersion ?? '(unknown version)'} · **Model:** ${s.model ?? 'CLI default'}`,
-    '',
-    withReps ? '## Results (with Repetitions)' : '## Results',
-    '',
-    '_Checks count validator checks and hard failures only; `[RUBRIC]` lines are scores, not checks. With repetitions, rubric columns, turns, duration and tools are means; tokens and cost are sums._',
-    '',
+    `**Started:** ${s.startedAt ?? "—"}  `,
+    `**Completed:** ${s.completedAt ?? "incomplete"}  `,
+    `**Suite:** ${s.suite ?? "—"}  `,
+    `**Agent:** claude-code ${s.agentVersion ?? "(unknown version)"} · **Model:** ${s.model ?? "CLI default"}`,
+    "",
+    withReps ? "## Results (with Repetitions)" : "## Results",
+    "",
+    "_Checks count validator checks and hard failures only; `[RUBRIC]` lines are scores, not checks. With repetitions, rubric columns, turns, duration and tools are means; tokens and cost are sums._",
+    "",
     resultsTable(cells, dims, judgeDims(s.reports)),
-    '',
-    '## Summary',
-    '',
+    "",
+    "## Summary",
+    "",
     `- Total Runs: ${total}`,
     `- Runs Passed: ${passedRuns}/${total} (${pct(passedRuns, total)})`,
     `- Checks Passed: ${ch.passed}/${ch.total} (${pct(ch.passed, ch.total)})`,
     `- Excluded from analysis (infrastructure noise or harness errors): ${excluded}`,
-    '',
+    "",
     renderPassKTable(s.reports, treatments, s.ks),
-    '',
+    "",
   ];
-  if (withReps) lines.push('## Aggregated by Treatment', '', aggregatedByTreatment(s.reports, treatments), '');
-  lines.push('## Treatment Details', '');
+  if (withReps)
+    lines.push("## Aggregated by Treatment", "", aggregatedByTreatment(s.reports, treatments), "");
+  lines.push("## Treatment Details", "");
   for (const t of treatments) {
     const runs = s.reports.filter((r) => r.treatment === t);
     const c = checksOf(runs);
-    lines.push(`### ${t} (${c.passed}/${c.total} checks, ${pct(c.passed, c.total)})`, '');
-    for (const r of runs) lines.push(...runLine(r), '');
+    lines.push(`### ${t} (${c.passed}/${c.total} checks, ${pct(c.passed, c.total)})`, "");
+    for (const r of runs) lines.push(...runLine(r), "");
   }
-  return `${lines.join('\n').trimEnd()}\n`;
+  return `${lines.join("\n").trimEnd()}\n`;
 }

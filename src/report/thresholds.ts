@@ -11,15 +11,19 @@
  * the only treatment. A value that cannot be computed (no runs, fewer than K runs per task)
  * fails the threshold. Comparison is `value >= MIN` (with a 1e-9 guard).
  */
-import { InputError } from '../core/errors.js';
-import type { RunReport } from '../core/report.js';
-import { CONTROL } from './comparison/roles.js';
-import { meanOf } from './format.js';
-import { treatmentOrder } from './group.js';
-import { analysisSet } from './outcomes.js';
-import { computePassK } from './passk.js';
+import { InputError } from "../core/errors.js";
+import type { RunReport } from "../core/report.js";
+import { CONTROL } from "./comparison/roles.js";
+import { meanOf } from "./format.js";
+import { treatmentOrder } from "./group.js";
+import { analysisSet } from "./outcomes.js";
+import { computePassK } from "./passk.js";
 
-export type ThresholdMetric = { kind: 'pass_at_k'; k: number } | { kind: 'pass_hat_k'; k: number } | { kind: 'pass_rate' } | { kind: 'weighted_score' };
+export type ThresholdMetric =
+  | { kind: "pass_at_k"; k: number }
+  | { kind: "pass_hat_k"; k: number }
+  | { kind: "pass_rate" }
+  | { kind: "weighted_score" };
 
 export interface Threshold {
   /** the text as given */
@@ -48,39 +52,42 @@ export interface ThresholdResult {
   line: string;
 }
 
-export const RESULT_LINE_PREFIX = 'skillbench-result: ';
+export const RESULT_LINE_PREFIX = "skillbench-result: ";
 
 export function metricName(m: ThresholdMetric): string {
-  if (m.kind === 'pass_at_k') return `pass@${m.k}`;
-  if (m.kind === 'pass_hat_k') return `pass^${m.k}`;
+  if (m.kind === "pass_at_k") return `pass@${m.k}`;
+  if (m.kind === "pass_hat_k") return `pass^${m.k}`;
   return m.kind;
 }
 
 function bad(spec: string, why: string): InputError {
-  return new InputError(`--fail-under ${spec}: ${why} (expected [TREATMENT:]METRIC=MIN with METRIC pass@K, pass^K, pass_rate or weighted_score, MIN in [0, 1])`, {
-    field: 'fail-under',
-  });
+  return new InputError(
+    `--fail-under ${spec}: ${why} (expected [TREATMENT:]METRIC=MIN with METRIC pass@K, pass^K, pass_rate or weighted_score, MIN in [0, 1])`,
+    {
+      field: "fail-under",
+    },
+  );
 }
 
 export function parseThreshold(spec: string): Threshold {
-  const eq = spec.lastIndexOf('=');
+  const eq = spec.lastIndexOf("=");
   if (eq < 0) throw bad(spec, 'no "="');
   const left = spec.slice(0, eq).trim();
   const right = spec.slice(eq + 1).trim();
   if (!/^(\d+(\.\d*)?|\.\d+)$/.test(right)) throw bad(spec, `MIN "${right}" is not a number`);
   const min = Number(right);
   if (min < 0 || min > 1) throw bad(spec, `MIN ${min} is outside [0, 1]`);
-  const colon = left.lastIndexOf(':');
+  const colon = left.lastIndexOf(":");
   const treatment = colon < 0 ? null : left.slice(0, colon).trim();
-  if (treatment === '') throw bad(spec, 'empty treatment before ":"');
+  if (treatment === "") throw bad(spec, 'empty treatment before ":"');
   const name = (colon < 0 ? left : left.slice(colon + 1)).trim();
   let metric: ThresholdMetric;
   const k = /^pass([@^])(\d+)$/.exec(name);
   if (k) {
     const n = Number(k[2]);
-    if (!Number.isInteger(n) || n < 1) throw bad(spec, 'K must be a positive integer');
-    metric = k[1] === '@' ? { kind: 'pass_at_k', k: n } : { kind: 'pass_hat_k', k: n };
-  } else if (name === 'pass_rate' || name === 'weighted_score') metric = { kind: name };
+    if (!Number.isInteger(n) || n < 1) throw bad(spec, "K must be a positive integer");
+    metric = k[1] === "@" ? { kind: "pass_at_k", k: n } : { kind: "pass_hat_k", k: n };
+  } else if (name === "pass_rate" || name === "weighted_score") metric = { kind: name };
   else throw bad(spec, `unknown metric "${name}"`);
   return { spec, treatment, metric, min };
 }
@@ -101,38 +108,56 @@ export function defaultCandidate(treatments: string[]): string | null {
   return treatments.find((t) => t !== CONTROL) ?? treatments[0] ?? null;
 }
 
-export function metricValue(reports: RunReport[], treatment: string, m: ThresholdMetric): number | null {
-  if (m.kind === 'pass_rate' || m.kind === 'weighted_score') {
+export function metricValue(
+  reports: RunReport[],
+  treatment: string,
+  m: ThresholdMetric,
+): number | null {
+  if (m.kind === "pass_rate" || m.kind === "weighted_score") {
     const runs = analysisSet(reports).filter((r) => r.treatment === treatment);
     if (runs.length === 0) return null;
-    if (m.kind === 'pass_rate') return runs.filter((r) => r.checks_failed.length === 0).length / runs.length;
+    if (m.kind === "pass_rate")
+      return runs.filter((r) => r.checks_failed.length === 0).length / runs.length;
     return meanOf(runs.map((r) => r.rubric?.weighted_score));
   }
   const t = computePassK(reports, [treatment], [m.k]);
   if (!t.ks.includes(m.k)) return null; // no task has K runs
-  const row = t.rows.find((r) => r.metric === 'overall');
+  const row = t.rows.find((r) => r.metric === "overall");
   if (!row) return null;
-  return (m.kind === 'pass_at_k' ? row.pass_at_k[m.k] : row.pass_hat_k_unbiased[m.k]) ?? null;
+  return (m.kind === "pass_at_k" ? row.pass_at_k[m.k] : row.pass_hat_k_unbiased[m.k]) ?? null;
 }
 
 function fmt(x: number | null): string {
-  return x === null ? 'not computable' : x.toFixed(3);
+  return x === null ? "not computable" : x.toFixed(3);
 }
 
 /** Check thresholds against stored reports (the same runs the summary counts). */
-export function evaluateThresholds(thresholds: Threshold[], reports: RunReport[], opts: EvaluateOptions = {}): ThresholdResult {
+export function evaluateThresholds(
+  thresholds: Threshold[],
+  reports: RunReport[],
+  opts: EvaluateOptions = {},
+): ThresholdResult {
   const treatments = treatmentOrder(reports, opts.treatments ?? [CONTROL]);
   const candidate = opts.candidate ?? defaultCandidate(treatments);
   const checks: ThresholdCheck[] = [];
   const failures: string[] = [];
   for (const th of thresholds) {
-    const targets = th.treatment === '*' ? treatments : [th.treatment ?? candidate];
+    const targets = th.treatment === "*" ? treatments : [th.treatment ?? candidate];
     for (const t of targets) {
       const metric = metricName(th.metric);
       if (t === null || !treatments.includes(t)) {
-        const label = t ?? '(no treatment)';
-        checks.push({ spec: th.spec, treatment: label, metric, value: null, min: th.min, ok: false });
-        failures.push(`${th.spec}: treatment ${label} has no runs (available: ${treatments.join(', ') || 'none'})`);
+        const label = t ?? "(no treatment)";
+        checks.push({
+          spec: th.spec,
+          treatment: label,
+          metric,
+          value: null,
+          min: th.min,
+          ok: false,
+        });
+        failures.push(
+          `${th.spec}: treatment ${label} has no runs (available: ${treatments.join(", ") || "none"})`,
+        );
         continue;
       }
       const value = metricValue(reports, t, th.metric);
@@ -146,7 +171,13 @@ export function evaluateThresholds(thresholds: Threshold[], reports: RunReport[]
     ok,
     runs: reports.length,
     passed: reports.filter((r) => r.passed).length,
-    thresholds: checks.map((c) => ({ treatment: c.treatment, metric: c.metric, value: c.value, min: c.min, ok: c.ok })),
+    thresholds: checks.map((c) => ({
+      treatment: c.treatment,
+      metric: c.metric,
+      value: c.value,
+      min: c.min,
+      ok: c.ok,
+    })),
   })}`;
   return { ok, checks, failures, line };
 }

@@ -1,16 +1,22 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { buildAgentEnv } from '../agents/claude/env.js';
-import { runClaudeTurn, type TurnResult } from '../agents/claude/turn.js';
-import { makeClaudeSimulator, resolveInteraction, runInteractionLoop, taskInteractionSettings, type InteractionRecord } from '../interaction/index.js';
-import type { RunSpec } from '../plan/matrix.js';
-import type { TaskSpec } from '../suite/index.js';
-import { RedactingLineWriter } from '../util/redacting-writer.js';
-import type { RunDirs } from '../workspace/prepare.js';
-import type { RunContext } from './context.js';
-import type { AgentSummary } from './evaluate.js';
-import type { Launcher } from '../sandbox/index.js';
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { buildAgentEnv } from "../agents/claude/env.js";
+import { runClaudeTurn, type TurnResult } from "../agents/claude/turn.js";
+import {
+  makeClaudeSimulator,
+  resolveInteraction,
+  runInteractionLoop,
+  taskInteractionSettings,
+  type InteractionRecord,
+} from "../interaction/index.js";
+import type { RunSpec } from "../plan/matrix.js";
+import type { TaskSpec } from "../suite/index.js";
+import { RedactingLineWriter } from "../util/redacting-writer.js";
+import type { RunDirs } from "../workspace/prepare.js";
+import type { RunContext } from "./context.js";
+import type { AgentSummary } from "./evaluate.js";
+import type { Launcher } from "../sandbox/index.js";
 
 export interface AgentPhaseInput {
   ctx: RunContext;
@@ -35,14 +41,14 @@ export interface AgentPhaseResult {
 /** The driver's word for the run, from how the loop ended and its last subject turn. */
 function summaryOutcome(rec: InteractionRecord, last: TurnResult | null): string {
   switch (rec.end_reason) {
-    case 'timeout':
-      return 'timeout';
-    case 'simulator_error':
-      return 'simulator_error';
-    case 'aborted':
-      return 'aborted';
+    case "timeout":
+      return "timeout";
+    case "simulator_error":
+      return "simulator_error";
+    case "aborted":
+      return "aborted";
     default:
-      return last?.outcome ?? 'not_run';
+      return last?.outcome ?? "not_run";
   }
 }
 
@@ -60,7 +66,7 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
     envPromptFileText: ctx.interaction.envPromptFileText,
     suitePromptFileText: ctx.interaction.suitePromptFileText,
   });
-  const envFor = (role: 'subject' | 'simulator') => {
+  const envFor = (role: "subject" | "simulator") => {
     const endpoint = ctx.endpoint(spec, role);
     return {
       hostEnv: ctx.hostEnv,
@@ -72,7 +78,7 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
     };
   };
   const subjectEnv = buildAgentEnv({
-    ...envFor('subject'),
+    ...envFor("subject"),
     home: dirs.home,
     configDir: dirs.config,
     tmpDir: dirs.tmp,
@@ -84,10 +90,15 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
   // nothing the subject leaves can reach the simulator (its settings, hooks or prompt).
   let simRoot: string | null = null;
   let simOut: RedactingLineWriter | null = null;
-  let simDirs = { cwd: '', home: '', configDir: '', tmpDir: '' };
-  if (config.mode === 'auto_user') {
-    simRoot = await mkdtemp(path.join(os.tmpdir(), 'skillbench-simulator-'));
-    simDirs = { cwd: path.join(simRoot, 'cwd'), home: path.join(simRoot, 'home'), configDir: path.join(simRoot, 'config'), tmpDir: path.join(simRoot, 'tmp') };
+  let simDirs = { cwd: "", home: "", configDir: "", tmpDir: "" };
+  if (config.mode === "auto_user") {
+    simRoot = await mkdtemp(path.join(os.tmpdir(), "skillbench-simulator-"));
+    simDirs = {
+      cwd: path.join(simRoot, "cwd"),
+      home: path.join(simRoot, "home"),
+      configDir: path.join(simRoot, "config"),
+      tmpDir: path.join(simRoot, "tmp"),
+    };
     await Promise.all(Object.values(simDirs).map((d) => mkdir(d, { recursive: true })));
     simOut = new RedactingLineWriter(a.simulatorFile, ctx.redact);
   }
@@ -115,13 +126,18 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
       simulate: simOut
         ? makeClaudeSimulator({
             bin: ctx.bin.path,
-            env: envFor('simulator'),
+            env: envFor("simulator"),
             dirs: simDirs,
             stdout: simOut,
             model: ctx.interaction.simulatorModel ?? undefined,
             timeoutMs,
           })
-        : async () => ({ text: null, session_id: null, outcome: 'spawn_error', detail: 'no simulator in single-turn mode' }),
+        : async () => ({
+            text: null,
+            session_id: null,
+            outcome: "spawn_error",
+            detail: "no simulator in single-turn mode",
+          }),
       signal: ctx.signal,
       deadlineMs: Date.now() + timeoutMs,
       log: (line) => a.stderr.write(`${line}\n`),
@@ -130,11 +146,14 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
     const outcome = summaryOutcome(record, lastTurn);
     return {
       record,
-      aborted: outcome === 'aborted' || lastTurn?.outcome === 'aborted',
+      aborted: outcome === "aborted" || lastTurn?.outcome === "aborted",
       summary: {
         outcome,
         exit_code: lastTurn ? lastTurn.exit_code : null,
-        detail: record.end_reason === 'single_turn' ? (lastTurn?.detail ?? record.end_detail) : `${record.end_reason}: ${record.end_detail}`,
+        detail:
+          record.end_reason === "single_turn"
+            ? (lastTurn?.detail ?? record.end_detail)
+            : `${record.end_reason}: ${record.end_detail}`,
         interaction: { ...record, turns: record.turns.map((t) => ({ ...t })) },
       },
     };

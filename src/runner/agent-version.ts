@@ -1,9 +1,20 @@
-import { runProcess } from '../util/process.js';
+import { runProcess } from "../util/process.js";
 
 /** `claude --version`, e.g. "2.1.328 (Claude Code)" -> "2.1.328". */
-export async function agentVersion(bin: string, env: Record<string, string>, cwd: string): Promise<string | null> {
-  let out = '';
-  const r = await runProcess({ cmd: bin, args: ['--version'], cwd, env, timeoutMs: 30_000, onStdout: (c) => (out += c.toString()) });
+export async function agentVersion(
+  bin: string,
+  env: Record<string, string>,
+  cwd: string,
+): Promise<string | null> {
+  let out = "";
+  const r = await runProcess({
+    cmd: bin,
+    args: ["--version"],
+    cwd,
+    env,
+    timeoutMs: 30_000,
+    onStdout: (c) => (out += c.toString()),
+  });
   if (r.exitCode !== 0) return null;
   const m = /(\d+\.\d+\.\d+\S*)/.exec(out);
   return m?.[1] ?? (out.trim() || null);

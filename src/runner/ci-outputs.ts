@@ -1,12 +1,12 @@
-import path from 'node:path';
-import { experimentPaths } from '../store/layout.js';
-import { readMetadata } from '../store/metadata.js';
-import { readReports } from '../store/read.js';
-import { renderJUnit } from '../report/junit.js';
-import { evaluateThresholds, parseThresholds, type ThresholdResult } from '../report/thresholds.js';
-import { appendStepSummary, renderStepSummary } from '../report/step-summary.js';
-import { writeFileAtomic } from '../util/fs.js';
-import { buildComparison, type Comparison } from '../report/comparison/index.js';
+import path from "node:path";
+import { experimentPaths } from "../store/layout.js";
+import { readMetadata } from "../store/metadata.js";
+import { readReports } from "../store/read.js";
+import { renderJUnit } from "../report/junit.js";
+import { evaluateThresholds, parseThresholds, type ThresholdResult } from "../report/thresholds.js";
+import { appendStepSummary, renderStepSummary } from "../report/step-summary.js";
+import { writeFileAtomic } from "../util/fs.js";
+import { buildComparison, type Comparison } from "../report/comparison/index.js";
 
 export interface CiOptions {
   /** --junit FILE */
@@ -29,9 +29,11 @@ export interface CiResult {
  * tables appended to $GITHUB_STEP_SUMMARY when it is set.
  */
 export async function writeCiOutputs(outDir: string, opts: CiOptions): Promise<CiResult> {
-  const thresholds = opts.failUnder && opts.failUnder.length > 0 ? parseThresholds(opts.failUnder) : null;
+  const thresholds =
+    opts.failUnder && opts.failUnder.length > 0 ? parseThresholds(opts.failUnder) : null;
   const env = opts.env ?? process.env;
-  if (!opts.junit && !thresholds && !env.GITHUB_STEP_SUMMARY) return { files: [], thresholds: null };
+  if (!opts.junit && !thresholds && !env.GITHUB_STEP_SUMMARY)
+    return { files: [], thresholds: null };
   const meta = await readMetadata(experimentPaths(outDir).metadata);
   const { reports: all } = await readReports(outDir);
   const planned = meta?.matrix ? new Set(meta.matrix.map((r) => r.run_id)) : null;
@@ -40,7 +42,10 @@ export async function writeCiOutputs(outDir: string, opts: CiOptions): Promise<C
   const files: string[] = [];
   if (opts.junit) {
     const file = path.resolve(opts.cwd ?? process.cwd(), opts.junit);
-    await writeFileAtomic(file, renderJUnit(reports, { treatments, name: meta?.experiment_id ?? path.basename(outDir) }));
+    await writeFileAtomic(
+      file,
+      renderJUnit(reports, { treatments, name: meta?.experiment_id ?? path.basename(outDir) }),
+    );
     files.push(file);
   }
   // Rebuilt from the reports (pure and seeded), rather than trusting a stored file.
@@ -53,10 +58,20 @@ export async function writeCiOutputs(outDir: string, opts: CiOptions): Promise<C
     }
   }
   const th = thresholds
-    ? evaluateThresholds(thresholds, reports, { treatments, candidate: comparison?.roles.candidate ?? undefined })
+    ? evaluateThresholds(thresholds, reports, {
+        treatments,
+        candidate: comparison?.roles.candidate ?? undefined,
+      })
     : null;
   const summaryFile = await appendStepSummary(
-    renderStepSummary({ experimentId: meta?.experiment_id ?? null, treatments, reports, comparison, thresholds: th, resultsLocation: outDir }),
+    renderStepSummary({
+      experimentId: meta?.experiment_id ?? null,
+      treatments,
+      reports,
+      comparison,
+      thresholds: th,
+      resultsLocation: outDir,
+    }),
     env,
   );
   if (summaryFile) files.push(summaryFile);

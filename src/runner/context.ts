@@ -1,11 +1,11 @@
-import type { ResolvedBinary } from '../agents/claude/binary.js';
-import type { Suite } from '../suite/index.js';
-import type { Redactor } from '../util/redact.js';
-import type { RubricProfile } from '../scoring/index.js';
-import type { SandboxChoice, SandboxProbe } from '../sandbox/index.js';
-import type { JudgeCache, JudgeConfig } from '../judge/index.js';
+import type { ResolvedBinary } from "../agents/claude/binary.js";
+import type { Suite } from "../suite/index.js";
+import type { Redactor } from "../util/redact.js";
+import type { RubricProfile } from "../scoring/index.js";
+import type { SandboxChoice, SandboxProbe } from "../sandbox/index.js";
+import type { JudgeCache, JudgeConfig } from "../judge/index.js";
 
-export type Role = 'subject' | 'simulator' | 'judge';
+export type Role = "subject" | "simulator" | "judge";
 
 export interface Endpoint {
   baseUrl?: string | undefined;
@@ -34,7 +34,11 @@ export interface RunContext {
   tmpBase?: string | undefined;
   /** Dual-agent settings from the command line and the environment. */
   interaction: {
-    cli: { mode?: string | undefined; maxTurns?: number | undefined; simulatorPrompt?: string | undefined };
+    cli: {
+      mode?: string | undefined;
+      maxTurns?: number | undefined;
+      simulatorPrompt?: string | undefined;
+    };
     envPromptFileText: string | null;
     suitePromptFileText: string | null;
     simulatorModel: string | null;

@@ -1,13 +1,13 @@
-import { attributeFailures, classifySample } from '../analysis/index.js';
-import type { Evidence } from '../core/evidence.js';
-import type { JudgeBlock } from '../core/judge.js';
-import type { SandboxRecord } from '../core/sandbox.js';
-import { REPORT_SCHEMA, type Outcome, type RunReport } from '../core/report.js';
-import type { RunSpec } from '../plan/matrix.js';
-import type { RubricResult } from '../scoring/index.js';
-import type { TaskSpec, TreatmentSpec } from '../suite/index.js';
-import type { ValidationReport } from '../validators/index.js';
-import { summarizeEvents } from './events-summary.js';
+import { attributeFailures, classifySample } from "../analysis/index.js";
+import type { Evidence } from "../core/evidence.js";
+import type { JudgeBlock } from "../core/judge.js";
+import type { SandboxRecord } from "../core/sandbox.js";
+import { REPORT_SCHEMA, type Outcome, type RunReport } from "../core/report.js";
+import type { RunSpec } from "../plan/matrix.js";
+import type { RubricResult } from "../scoring/index.js";
+import type { TaskSpec, TreatmentSpec } from "../suite/index.js";
+import type { ValidationReport } from "../validators/index.js";
+import { summarizeEvents } from "./events-summary.js";
 
 /** What the agent phase produced, as far as evaluation cares. */
 export interface AgentSummary {
@@ -15,7 +15,7 @@ export interface AgentSummary {
   outcome: string;
   exit_code: number | null;
   detail: string;
-  interaction: RunReport['interaction'];
+  interaction: RunReport["interaction"];
 }
 
 export interface EvaluateInput {
@@ -35,41 +35,41 @@ export interface EvaluateInput {
   stdoutTail: string;
   stderrTail: string;
   model: string | null;
-  agentInfo: RunReport['agent'];
+  agentInfo: RunReport["agent"];
   suiteHash: string;
-  timing: RunReport['timing'];
-  artifacts: RunReport['artifacts'];
+  timing: RunReport["timing"];
+  artifacts: RunReport["artifacts"];
 }
 
 /** The run's outcome as a whole. */
 export function runOutcome(agent: AgentSummary | null, harnessError: string | null): Outcome {
-  if (harnessError !== null || agent === null) return 'harness_error';
-  if (agent.outcome === 'simulator_error') return 'harness_error';
+  if (harnessError !== null || agent === null) return "harness_error";
+  if (agent.outcome === "simulator_error") return "harness_error";
   switch (agent.outcome) {
-    case 'completed':
-      return 'completed';
-    case 'timeout':
-      return 'timeout';
-    case 'spawn_error':
-    case 'aborted':
-    case 'not_run':
-    case 'simulator_error': // the simulated user failed: no verdict on the subject
-      return 'harness_error';
+    case "completed":
+      return "completed";
+    case "timeout":
+      return "timeout";
+    case "spawn_error":
+    case "aborted":
+    case "not_run":
+    case "simulator_error": // the simulated user failed: no verdict on the subject
+      return "harness_error";
     default:
-      return 'agent_error';
+      return "agent_error";
   }
 }
 
 /** The failed check that records the agent's own failure, if it failed. */
 export function agentFailureCheck(agent: AgentSummary): string | null {
   switch (agent.outcome) {
-    case 'completed':
-    case 'spawn_error':
-    case 'aborted':
-    case 'not_run':
-    case 'simulator_error':
+    case "completed":
+    case "spawn_error":
+    case "aborted":
+    case "not_run":
+    case "simulator_error":
       return null;
-    case 'timeout':
+    case "timeout":
       return `Agent timed out: ${agent.detail}`;
     default:
       return `Agent execution failed with exit code ${String(agent.exit_code)} (${agent.outcome}): ${agent.detail}`;
@@ -79,8 +79,8 @@ export function agentFailureCheck(agent: AgentSummary): string | null {
 /** Claude Code prints a result event even when the model API failed: that is noise, not the agent. */
 function apiErrorOf(e: Evidence | null): { status: number | null; message: string } | null {
   const last = e?.results[e.results.length - 1];
-  if (!last || last.terminal_reason !== 'api_error') return null;
-  return { status: last.api_error_status, message: last.result ?? '' };
+  if (!last || last.terminal_reason !== "api_error") return null;
+  return { status: last.api_error_status, message: last.result ?? "" };
 }
 
 /**
@@ -94,9 +94,12 @@ export function evaluateRun(a: EvaluateInput): RunReport {
   if (a.agent) {
     const f = agentFailureCheck(a.agent);
     if (f) checksFailed.push(f);
-    if (a.agent.interaction?.end_reason === 'decision_queue_exhausted')
-      checksFailed.push(`Deterministic decision reply queue exhausted after ${a.agent.interaction.actual_turns} turns`);
-    if (a.agent.outcome === 'simulator_error' && !a.harnessError) checksFailed.push(`Simulated user failed: ${a.agent.detail}`);
+    if (a.agent.interaction?.end_reason === "decision_queue_exhausted")
+      checksFailed.push(
+        `Deterministic decision reply queue exhausted after ${a.agent.interaction.actual_turns} turns`,
+      );
+    if (a.agent.outcome === "simulator_error" && !a.harnessError)
+      checksFailed.push(`Simulated user failed: ${a.agent.detail}`);
   }
   if (a.validation) {
     checksPassed.push(...a.validation.passed);
@@ -104,7 +107,9 @@ export function evaluateRun(a: EvaluateInput): RunReport {
   }
   if (a.rubric) checksFailed.push(...a.rubric.hard_failures);
   if ((a.sandbox?.oom_kills ?? 0) > 0)
-    checksFailed.push(`Out of memory: ${a.sandbox?.oom_kills} process(es) killed at the memory limit (${a.sandbox?.limits?.memory ?? 'unknown'})`);
+    checksFailed.push(
+      `Out of memory: ${a.sandbox?.oom_kills} process(es) killed at the memory limit (${a.sandbox?.limits?.memory ?? "unknown"})`,
+    );
   if (a.harnessError) checksFailed.push(`Harness error: ${a.harnessError}`);
   const outcome = runOutcome(a.agent, a.harnessError);
   const attribution = attributeFailures({
@@ -136,10 +141,10 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     treatment: a.spec.treatment,
     rep: a.spec.rep,
     passed,
-    status: outcome === 'harness_error' ? 'errored' : passed ? 'passed' : 'failed',
+    status: outcome === "harness_error" ? "errored" : passed ? "passed" : "failed",
     outcome,
-    agent_outcome: a.agent?.outcome ?? 'not_run',
-    outcome_detail: a.harnessError ?? a.agent?.detail ?? '',
+    agent_outcome: a.agent?.outcome ?? "not_run",
+    outcome_detail: a.harnessError ?? a.agent?.detail ?? "",
     harness_error: a.harnessError,
     exit_code: a.agent?.exit_code ?? null,
     checks_passed: checksPassed,
@@ -167,7 +172,7 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     model: a.model,
     sandbox: a.sandbox,
     agent: a.agentInfo,
-    hashes: { task: a.task?.hash ?? '', suite: a.suiteHash },
+    hashes: { task: a.task?.hash ?? "", suite: a.suiteHash },
     timing: a.timing,
     artifacts: a.artifacts,
     timestamp: a.timing.finished_at,

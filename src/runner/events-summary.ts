@@ -1,12 +1,13 @@
-import type { Evidence } from '../core/evidence.js';
-import type { EventsSummary } from '../core/report.js';
+import type { Evidence } from "../core/evidence.js";
+import type { EventsSummary } from "../core/report.js";
 
 const SCRIPT_RE = /(?:^|[\s/])([\w.-]+\.(?:py|sh|js|mjs|cjs|ts))\b/g;
 
 /** The report's view of the evidence (facts section 10.2, the fields that apply). Pure. */
 export function summarizeEvents(e: Evidence, profile: string): EventsSummary {
   const scripts = new Set<string>();
-  for (const c of e.commands_run) for (const m of c.matchAll(SCRIPT_RE)) if (m[1]) scripts.add(m[1]);
+  for (const c of e.commands_run)
+    for (const m of c.matchAll(SCRIPT_RE)) if (m[1]) scripts.add(m[1]);
   return {
     duration_seconds: e.duration_ms === null ? null : e.duration_ms / 1000,
     duration_api_seconds: e.duration_api_ms === null ? null : e.duration_api_ms / 1000,

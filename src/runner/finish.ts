@@ -1,12 +1,12 @@
-import { experimentPaths } from '../store/layout.js';
-import { readMetadata } from '../store/metadata.js';
-import { readReports } from '../store/read.js';
-import { renderSummaryMarkdown } from '../report/summary-md.js';
-import { writeComparison } from '../report/comparison/index.js';
-import { writeHtmlReports } from '../report/html/write.js';
-import { writeFileAtomic } from '../util/fs.js';
-import { InputError } from '../core/errors.js';
-import path from 'node:path';
+import { experimentPaths } from "../store/layout.js";
+import { readMetadata } from "../store/metadata.js";
+import { readReports } from "../store/read.js";
+import { renderSummaryMarkdown } from "../report/summary-md.js";
+import { writeComparison } from "../report/comparison/index.js";
+import { writeHtmlReports } from "../report/html/write.js";
+import { writeFileAtomic } from "../util/fs.js";
+import { InputError } from "../core/errors.js";
+import path from "node:path";
 
 /**
  * Render the experiment-level reports from what is stored (report.json files and
@@ -21,7 +21,11 @@ export async function writeExperimentReports(
   const { reports: all } = await readReports(outDir);
   const planned = meta?.matrix ? new Set(meta.matrix.map((r) => r.run_id)) : null;
   const reports = planned ? all.filter((r) => planned.has(r.run_id)) : all;
-  if (!meta && reports.length === 0) throw new InputError(`${outDir}: no metadata.json and no run reports: not a skillbench results folder`, { file: outDir });
+  if (!meta && reports.length === 0)
+    throw new InputError(
+      `${outDir}: no metadata.json and no run reports: not a skillbench results folder`,
+      { file: outDir },
+    );
   const summary = renderSummaryMarkdown({
     experimentId: meta?.experiment_id ?? path.basename(outDir),
     startedAt: meta?.started_at ?? null,
@@ -36,7 +40,8 @@ export async function writeExperimentReports(
   await writeFileAtomic(paths.summary, summary);
   const files = [paths.summary];
   // With two or more treatments, the comparison comes with every run's reports.
-  if (new Set(reports.map((r) => r.treatment)).size >= 2) files.push(...(await writeComparison(outDir, { ks: opts.ks })));
+  if (new Set(reports.map((r) => r.treatment)).size >= 2)
+    files.push(...(await writeComparison(outDir, { ks: opts.ks })));
   if (opts.html !== false) files.push(...(await writeHtmlReports(outDir)));
   return files;
 }

@@ -1,6 +1,6 @@
-import path from 'node:path';
-import { isActiveJudge, JudgeCache, resolveJudgeConfig, type JudgeConfig } from '../judge/index.js';
-import { runBaseUrl } from '../model/index.js';
+import path from "node:path";
+import { isActiveJudge, JudgeCache, resolveJudgeConfig, type JudgeConfig } from "../judge/index.js";
+import { runBaseUrl } from "../model/index.js";
 
 export interface JudgeFlags {
   judge?: boolean | undefined;
@@ -32,26 +32,40 @@ export function setupJudge(opts: {
   /** Identifies the scripted model for the judge cache (e.g. a hash of the script). */
   scriptId?: string;
 }): JudgeSetup {
-  const scripted = opts.scriptedServerUrl !== null && !opts.hostEnv.BENCH_JUDGE_BASE_URL && !opts.flags.judgeBaseUrl;
+  const scripted =
+    opts.scriptedServerUrl !== null &&
+    !opts.hostEnv.BENCH_JUDGE_BASE_URL &&
+    !opts.flags.judgeBaseUrl;
   const env = scripted
-    ? { ...opts.hostEnv, BENCH_JUDGE_BASE_URL: opts.scriptedServerUrl ?? '', BENCH_JUDGE_API_KEY: 'sk-skillbench-scripted' }
+    ? {
+        ...opts.hostEnv,
+        BENCH_JUDGE_BASE_URL: opts.scriptedServerUrl ?? "",
+        BENCH_JUDGE_API_KEY: "sk-skillbench-scripted",
+      }
     : opts.hostEnv;
   const config = resolveJudgeConfig({
     env,
     cli: opts.flags,
     suite: opts.suiteSection,
-    suiteFile: 'skillbench.yaml',
+    suiteFile: "skillbench.yaml",
   });
   // A scripted model with no judge rule would answer the judge with a subject's step: say so instead.
   if (scripted && isActiveJudge(config) && opts.scriptHasJudge === false) {
-    const skipped: JudgeConfig = { enabled: true, skipped: 'the model script has no `role: judge` rule to play the judge' };
+    const skipped: JudgeConfig = {
+      enabled: true,
+      skipped: "the model script has no `role: judge` rule to play the judge",
+    };
     return { judgeFor: () => skipped, cache: null, config: skipped };
   }
-  const cache = config.enabled ? new JudgeCache(path.join(opts.outDir, 'judge-cache')) : null;
+  const cache = config.enabled ? new JudgeCache(path.join(opts.outDir, "judge-cache")) : null;
   const url = opts.scriptedServerUrl;
   const judgeFor = (run: { task: string; treatment: string; rep: number }): JudgeConfig =>
     scripted && url && isActiveJudge(config)
-      ? { ...config, baseUrl: runBaseUrl(url, { ...run, role: 'judge' }), cacheEndpoint: `scripted-model:${opts.scriptId ?? ''}:${run.task}/${run.treatment}/${run.rep}` }
+      ? {
+          ...config,
+          baseUrl: runBaseUrl(url, { ...run, role: "judge" }),
+          cacheEndpoint: `scripted-model:${opts.scriptId ?? ""}:${run.task}/${run.treatment}/${run.rep}`,
+        }
       : config;
   return { judgeFor, cache, config };
 }

@@ -1,25 +1,30 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { InputError } from '../core/errors.js';
-import { REPORT_SCHEMA, RunReportSchema, type RunReport } from '../core/report.js';
-import { parseEvidenceFile } from '../evidence/index.js';
-import { checksForRun, loadSuiteProfiles, resolveProfile, scoreRubric } from '../scoring/index.js';
-import { makeFsWorkspaceView } from '../scoring/fs-view.js';
-import path from 'node:path';
-import { runPaths } from '../store/layout.js';
-import { readJsonFile, writeJsonAtomic } from '../util/fs.js';
-import { reinterpretValidation, StoredValidationSchema } from '../validators/index.js';
-import { evaluateRun } from './evaluate.js';
-import { writeExperimentReports } from './finish.js';
-import { COMET_CONTRACT, interactionInput, rubricTaskInput, workspaceFileExists } from './run-one.js';
-import { readSuiteSnapshot, type SuiteSnapshot } from './snapshot.js';
-import { setupJudge, type JudgeFlags } from './judge-setup.js';
-import { runJudge } from '../judge/index.js';
-import { loadModelScript, scriptServesRole, startModelServer } from '../model/index.js';
-import { makeRedactor, redactValue, secretsFromEnv } from '../util/redact.js';
-import { renderInstruction, type TaskSpec } from '../suite/index.js';
-import { resolveClaudeBinary } from '../agents/claude/binary.js';
-import { tailOf } from './tail.js';
-import { sha256 } from '../util/hash.js';
+import { readdir, readFile } from "node:fs/promises";
+import { InputError } from "../core/errors.js";
+import { REPORT_SCHEMA, RunReportSchema, type RunReport } from "../core/report.js";
+import { parseEvidenceFile } from "../evidence/index.js";
+import { checksForRun, loadSuiteProfiles, resolveProfile, scoreRubric } from "../scoring/index.js";
+import { makeFsWorkspaceView } from "../scoring/fs-view.js";
+import path from "node:path";
+import { runPaths } from "../store/layout.js";
+import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
+import { reinterpretValidation, StoredValidationSchema } from "../validators/index.js";
+import { evaluateRun } from "./evaluate.js";
+import { writeExperimentReports } from "./finish.js";
+import {
+  COMET_CONTRACT,
+  interactionInput,
+  rubricTaskInput,
+  workspaceFileExists,
+} from "./run-one.js";
+import { readSuiteSnapshot, type SuiteSnapshot } from "./snapshot.js";
+import { setupJudge, type JudgeFlags } from "./judge-setup.js";
+import { runJudge } from "../judge/index.js";
+import { loadModelScript, scriptServesRole, startModelServer } from "../model/index.js";
+import { makeRedactor, redactValue, secretsFromEnv } from "../util/redact.js";
+import { renderInstruction, type TaskSpec } from "../suite/index.js";
+import { resolveClaudeBinary } from "../agents/claude/binary.js";
+import { tailOf } from "./tail.js";
+import { sha256 } from "../util/hash.js";
 
 export interface RescoreOptions {
   /** Score every run with this profile instead of the one it was scored with. */
@@ -41,28 +46,36 @@ export interface RescoreResult {
 }
 
 /** The prompt the run gave the agent (its {run_id} is the stored run_uuid). */
-function instructionOf(task: TaskSpec, profile: string, runUuid: string | null): string | undefined {
+function instructionOf(
+  task: TaskSpec,
+  profile: string,
+  runUuid: string | null,
+): string | undefined {
   if (runUuid === null) return undefined;
   const rendered = renderInstruction(task, { run_id: runUuid });
-  return profile === 'comet-workflow' ? `${COMET_CONTRACT}\n\n${rendered}` : rendered;
+  return profile === "comet-workflow" ? `${COMET_CONTRACT}\n\n${rendered}` : rendered;
 }
 
 async function readStoredReport(file: string): Promise<RunReport> {
   const json = await readJsonFile(file).catch((e: unknown) => {
     throw new InputError(`${file}: cannot read: ${String(e)}`, { file });
   });
-  const schema = json !== null && typeof json === 'object' && 'schema' in json ? json.schema : undefined;
+  const schema =
+    json !== null && typeof json === "object" && "schema" in json ? json.schema : undefined;
   if (schema !== REPORT_SCHEMA)
     throw new InputError(
       `${file}: report schema ${JSON.stringify(schema)} is not one this skillbench can migrate (it reads ${REPORT_SCHEMA}); run the suite again`,
-      { file, field: 'schema' },
+      { file, field: "schema" },
     );
   // v1 reports written before run_uuid existed are migrated by the schema's default.
   const parsed = RunReportSchema.safeParse(json);
   if (!parsed.success)
-    throw new InputError(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, {
-      file,
-    });
+    throw new InputError(
+      `${file}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+      {
+        file,
+      },
+    );
   return parsed.data;
 }
 
@@ -71,14 +84,25 @@ async function readStoredReport(file: string): Promise<RunReport> {
  * saved workspace and the validators' output — and render the reports again.
  * No agent and no validator runs.
  */
-export async function rescoreResults(outDir: string, opts: RescoreOptions = {}): Promise<RescoreResult> {
+export async function rescoreResults(
+  outDir: string,
+  opts: RescoreOptions = {},
+): Promise<RescoreResult> {
   const snapshot = await readSuiteSnapshot(outDir);
   const hostEnv = opts.hostEnv ?? process.env;
   const script = opts.modelScript ? await loadModelScript(opts.modelScript) : null;
   const server = script ? await startModelServer({ script, scriptFile: opts.modelScript }) : null;
   try {
-    const scriptId = opts.modelScript ? sha256(await readFile(opts.modelScript)) : '';
-    return await rescoreWith(outDir, snapshot, opts, hostEnv, server?.url ?? null, script ? scriptServesRole(script, 'judge') : false, scriptId);
+    const scriptId = opts.modelScript ? sha256(await readFile(opts.modelScript)) : "";
+    return await rescoreWith(
+      outDir,
+      snapshot,
+      opts,
+      hostEnv,
+      server?.url ?? null,
+      script ? scriptServesRole(script, "judge") : false,
+      scriptId,
+    );
   } finally {
     await server?.close();
   }
@@ -94,36 +118,63 @@ async function rescoreWith(
   scriptId: string,
 ): Promise<RescoreResult> {
   // The profiles kept in the results folder: edit them there and rescore.
-  const suiteProfiles = await loadSuiteProfiles(snapshot.profiles.map((p) => ({ name: p.name, file: path.join(outDir, p.file) })));
-  const judge = setupJudge({ flags: opts.judgeFlags ?? {}, hostEnv, suiteSection: undefined, outDir, scriptedServerUrl: serverUrl, scriptHasJudge, scriptId });
+  const suiteProfiles = await loadSuiteProfiles(
+    snapshot.profiles.map((p) => ({ name: p.name, file: path.join(outDir, p.file) })),
+  );
+  const judge = setupJudge({
+    flags: opts.judgeFlags ?? {},
+    hostEnv,
+    suiteSection: undefined,
+    outDir,
+    scriptedServerUrl: serverUrl,
+    scriptHasJudge,
+    scriptId,
+  });
   const redact = makeRedactor(secretsFromEnv(hostEnv));
   const bin = resolveClaudeBinary({ env: hostEnv });
   let ids: string[];
   try {
-    ids = (await readdir(`${outDir}/runs`, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    ids = (await readdir(`${outDir}/runs`, { withFileTypes: true }))
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
   } catch {
-    throw new InputError(`${outDir}: not a skillbench results folder (no runs/ folder)`, { file: outDir });
+    throw new InputError(`${outDir}: not a skillbench results folder (no runs/ folder)`, {
+      file: outDir,
+    });
   }
   const reports: RunReport[] = [];
   const changed: string[] = [];
   for (const id of ids) {
     const paths = runPaths(outDir, id);
-    const hasReport = await readFile(paths.report).then(() => true, () => false);
+    const hasReport = await readFile(paths.report).then(
+      () => true,
+      () => false,
+    );
     if (!hasReport) continue; // an incomplete run: nothing to rescore
     const old = await readStoredReport(paths.report);
     const task = snapshot.tasks.find((t) => t.name === old.task);
     const treatment = snapshot.treatments.find((t) => t.name === old.treatment);
-    const profileName = opts.profile ?? old.rubric?.profile ?? old.events_summary?.profile ?? 'generic';
+    const profileName =
+      opts.profile ?? old.rubric?.profile ?? old.events_summary?.profile ?? "generic";
     const profile = resolveProfile(profileName, suiteProfiles);
     const baseline = await readJsonFile(paths.baseline).then(
-      (v) => new Set(Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []),
+      (v) => new Set(Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []),
       () => new Set<string>(),
     );
-    const evidence = old.artifacts.events ? await parseEvidenceFile(paths.stdout, { preexisting: baseline }) : null;
+    const evidence = old.artifacts.events
+      ? await parseEvidenceFile(paths.stdout, { preexisting: baseline })
+      : null;
     let validation = null;
     if (old.artifacts.validation) {
-      const parsed = StoredValidationSchema.safeParse(await readJsonFile(paths.validation).catch(() => null));
-      if (!parsed.success) throw new InputError(`${paths.validation}: not a validation record this skillbench can read`, { file: paths.validation });
+      const parsed = StoredValidationSchema.safeParse(
+        await readJsonFile(paths.validation).catch(() => null),
+      );
+      if (!parsed.success)
+        throw new InputError(
+          `${paths.validation}: not a validation record this skillbench can read`,
+          { file: paths.validation },
+        );
       const raw = reinterpretValidation(parsed.data);
       const checks = checksForRun(profile, old.treatment, raw);
       validation = { ...raw, passed: checks.passed, failed: checks.failed };
@@ -137,7 +188,11 @@ async function rescoreWith(
             task: rubricTaskInput(task, treatment),
             treatment: old.treatment,
             interaction: interactionInput(
-              old.interaction ?? { mode: 'none', max_turns: task.interaction.max_turns, actual_turns: 1 },
+              old.interaction ?? {
+                mode: "none",
+                max_turns: task.interaction.max_turns,
+                actual_turns: 1,
+              },
             ),
             workspace: makeFsWorkspaceView(paths.workspace),
             fileExists: workspaceFileExists(paths.workspace),
@@ -149,13 +204,16 @@ async function rescoreWith(
             config: judge.judgeFor(old),
             profile: profileName,
             workspace: paths.workspace,
-            baseline: { passed: validation.passed, failed: [...validation.failed, ...(rubric?.hard_failures ?? [])] },
+            baseline: {
+              passed: validation.passed,
+              failed: [...validation.failed, ...(rubric?.hard_failures ?? [])],
+            },
             rubricCriteria: task.evaluation.rubric_criteria,
             instruction: instructionOf(task, profileName, old.run_uuid),
             cache: judge.cache ?? undefined,
             redact,
             hostEnv,
-            claudeBin: 'error' in bin ? undefined : bin.path,
+            claudeBin: "error" in bin ? undefined : bin.path,
           })
         : old.judge;
     const report = evaluateRun({
@@ -166,9 +224,14 @@ async function rescoreWith(
       treatment,
       profileName,
       agent:
-        old.agent_outcome === 'not_run'
+        old.agent_outcome === "not_run"
           ? null
-          : { outcome: old.agent_outcome, exit_code: old.exit_code, detail: old.outcome_detail, interaction: old.interaction },
+          : {
+              outcome: old.agent_outcome,
+              exit_code: old.exit_code,
+              detail: old.outcome_detail,
+              interaction: old.interaction,
+            },
       evidence,
       validation,
       rubric,
@@ -183,15 +246,16 @@ async function rescoreWith(
       timing: old.timing,
       artifacts: old.artifacts,
     });
-    const before = JSON.stringify({ ...old, timestamp: '' });
-    const after = JSON.stringify({ ...report, timestamp: '' });
+    const before = JSON.stringify({ ...old, timestamp: "" });
+    const after = JSON.stringify({ ...report, timestamp: "" });
     if (before !== after) changed.push(id);
     if (evidence) await writeJsonAtomic(paths.events, redactValue(evidence, redact));
     await writeJsonAtomic(paths.report, redactValue(report, redact));
     reports.push(report);
-    opts.onProgress?.(`${before !== after ? 'rescored' : 'unchanged'} ${id}`);
+    opts.onProgress?.(`${before !== after ? "rescored" : "unchanged"} ${id}`);
   }
-  if (reports.length === 0) throw new InputError(`${outDir}: no run reports found: run a suite first`, { file: outDir });
+  if (reports.length === 0)
+    throw new InputError(`${outDir}: no run reports found: run a suite first`, { file: outDir });
   const files = await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html });
   return { reports, changed, files };
 }

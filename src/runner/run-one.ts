@@ -1,45 +1,50 @@
-import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { globSync } from 'tinyglobby';
-import { errorMessage } from '../core/errors.js';
-import type { Evidence } from '../core/evidence.js';
-import type { RunReport } from '../core/report.js';
-import { parseEvidenceFile } from '../evidence/index.js';
-import type { JudgeBlock } from '../core/judge.js';
-import { runJudge } from '../judge/index.js';
-import type { RunSpec } from '../plan/matrix.js';
-import { checksForRun, resolveProfile, scoreRubric, type RubricResult } from '../scoring/index.js';
-import { makeFsWorkspaceView } from '../scoring/fs-view.js';
-import { runPaths } from '../store/layout.js';
-import { renderInstruction, type TaskSpec, type TreatmentSpec } from '../suite/index.js';
-import { resolveInside, writeJsonAtomic } from '../util/fs.js';
-import { redactValue } from '../util/redact.js';
-import { RedactingLineWriter } from '../util/redacting-writer.js';
-import { runValidators, type ValidationReport } from '../validators/index.js';
-import { createRunDirs, installValidation, prepareWorkspace, removeRunDirs } from '../workspace/prepare.js';
-import { saveWorkspace } from '../workspace/save.js';
-import { chooseSandbox, createSandbox, type Sandbox } from '../sandbox/index.js';
-import type { RunContext } from './context.js';
-import { evaluateRun, type AgentSummary } from './evaluate.js';
-import { tailOf } from './tail.js';
-import { runAgentPhase } from './agent-phase.js';
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { globSync } from "tinyglobby";
+import { errorMessage } from "../core/errors.js";
+import type { Evidence } from "../core/evidence.js";
+import type { RunReport } from "../core/report.js";
+import { parseEvidenceFile } from "../evidence/index.js";
+import type { JudgeBlock } from "../core/judge.js";
+import { runJudge } from "../judge/index.js";
+import type { RunSpec } from "../plan/matrix.js";
+import { checksForRun, resolveProfile, scoreRubric, type RubricResult } from "../scoring/index.js";
+import { makeFsWorkspaceView } from "../scoring/fs-view.js";
+import { runPaths } from "../store/layout.js";
+import { renderInstruction, type TaskSpec, type TreatmentSpec } from "../suite/index.js";
+import { resolveInside, writeJsonAtomic } from "../util/fs.js";
+import { redactValue } from "../util/redact.js";
+import { RedactingLineWriter } from "../util/redacting-writer.js";
+import { runValidators, type ValidationReport } from "../validators/index.js";
+import {
+  createRunDirs,
+  installValidation,
+  prepareWorkspace,
+  removeRunDirs,
+} from "../workspace/prepare.js";
+import { saveWorkspace } from "../workspace/save.js";
+import { chooseSandbox, createSandbox, type Sandbox } from "../sandbox/index.js";
+import type { RunContext } from "./context.js";
+import { evaluateRun, type AgentSummary } from "./evaluate.js";
+import { tailOf } from "./tail.js";
+import { runAgentPhase } from "./agent-phase.js";
 
 /** Prefixed to comet-workflow prompts (facts 1.3): the run must go through the Skill. */
 export const COMET_CONTRACT = [
-  '## Eval harness requirement',
-  '',
-  'Begin by invoking the `/comet` Skill (slash command) with this request. Do not simulate the workflow in prose:',
-  'the run is invalid unless the Comet Skill is invoked and leaves real OpenSpec/Comet artifacts.',
-].join('\n');
+  "## Eval harness requirement",
+  "",
+  "Begin by invoking the `/comet` Skill (slash command) with this request. Do not simulate the workflow in prose:",
+  "the run is invalid unless the Comet Skill is invoked and leaves real OpenSpec/Comet artifacts.",
+].join("\n");
 
 /** A file-existence check over a workspace folder, refusing paths that leave it. */
 export function workspaceFileExists(ws: string): (p: string) => boolean {
   return (p: string): boolean => {
     if (/[*?[]/.test(p)) {
-      if (resolveInside(ws, p.replace(/[*?[\]]/g, 'x')) === null) return false;
+      if (resolveInside(ws, p.replace(/[*?[\]]/g, "x")) === null) return false;
       return globSync(p, { cwd: ws, dot: true, onlyFiles: false }).length > 0;
     }
     const abs = resolveInside(ws, p);
@@ -56,9 +61,9 @@ export function interactionInput(r: {
   deterministic_replies?: unknown;
   simulated_replies?: unknown;
 }) {
-  const n = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+  const n = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
   return {
-    mode: r.mode === 'auto_user' ? ('auto_user' as const) : ('none' as const),
+    mode: r.mode === "auto_user" ? ("auto_user" as const) : ("none" as const),
     max_turns: r.max_turns,
     actual_turns: r.actual_turns,
     decision_points: n(r.decision_points),
@@ -73,7 +78,8 @@ export function rubricTaskInput(task: TaskSpec, treatment: TreatmentSpec) {
     skill_package_path: task.evaluation.skill_package_path ?? null,
     required_skills: treatment.required_skills ?? task.evaluation.required_skills,
     expected_artifacts: treatment.expected_artifacts ?? task.evaluation.expected_artifacts,
-    require_skill_invocation: treatment.require_skill_invocation ?? task.evaluation.require_skill_invocation,
+    require_skill_invocation:
+      treatment.require_skill_invocation ?? task.evaluation.require_skill_invocation,
   };
 }
 
@@ -99,7 +105,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
   let scoredValidation: ValidationReport | null = null;
   let rubric: RubricResult | null = null;
   let judge: JudgeBlock | null = null;
-  let profileName = ctx.profileOverride ?? 'generic';
+  let profileName = ctx.profileOverride ?? "generic";
   let dirs: Awaited<ReturnType<typeof createRunDirs>> | null = null;
   let workspaceSaved = false;
   let runUuid: string | null = null;
@@ -116,16 +122,26 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       claudeMd: treatment.claude_md,
     });
     await writeJsonAtomic(paths.baseline, [...preexisting].sort());
-    const hasDockerfile = task.environment_dir !== null && existsSync(path.join(task.environment_dir, 'Dockerfile'));
-    const choice = ctx.sandbox.cli ?? task.environment.sandbox ?? ctx.sandbox.suite ?? 'local';
-    const chosen = chooseSandbox(choice, { hasDockerfile }, ctx.sandbox.probe ?? { dockerDaemon: false, bwrap: false });
-    if (choice !== 'local') ctx.note(`sandbox for ${task.name}: ${chosen.kind} (${chosen.why})`);
+    const hasDockerfile =
+      task.environment_dir !== null && existsSync(path.join(task.environment_dir, "Dockerfile"));
+    const choice = ctx.sandbox.cli ?? task.environment.sandbox ?? ctx.sandbox.suite ?? "local";
+    const chosen = chooseSandbox(
+      choice,
+      { hasDockerfile },
+      ctx.sandbox.probe ?? { dockerDaemon: false, bwrap: false },
+    );
+    if (choice !== "local") ctx.note(`sandbox for ${task.name}: ${chosen.kind} (${chosen.why})`);
     sandbox = await createSandbox(chosen.kind, {
       runDirs: dirs,
-      task: { environmentDir: task.environment_dir, cpus: task.environment.cpus, memory: task.environment.memory, pids: task.environment.pids },
+      task: {
+        environmentDir: task.environment_dir,
+        cpus: task.environment.cpus,
+        memory: task.environment.memory,
+        pids: task.environment.pids,
+      },
       agentBin: ctx.bin.path,
       resultsDir: ctx.outDir,
-      modelEndpoint: ctx.endpoint(spec, 'subject').baseUrl,
+      modelEndpoint: ctx.endpoint(spec, "subject").baseUrl,
       agentVersion: ctx.agentVersion ?? undefined,
       runName: spec.run_id,
       why: chosen.why,
@@ -136,7 +152,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     // One id for the run's template and its validators' context (facts 1.3 and 1.6).
     runUuid = randomUUID();
     const rendered = renderInstruction(task, { run_id: runUuid });
-    const prompt = profileName === 'comet-workflow' ? `${COMET_CONTRACT}\n\n${rendered}` : rendered;
+    const prompt = profileName === "comet-workflow" ? `${COMET_CONTRACT}\n\n${rendered}` : rendered;
     const phase = await runAgentPhase({
       ctx,
       spec,
@@ -154,17 +170,25 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     await stderr.close();
     if (phase.aborted) return null;
     evidence = await parseEvidenceFile(paths.stdout, { workspace: dirs.workspace, preexisting });
-    await installValidation({ workspace: dirs.workspace, validationDir: task.validation_dir, dataDir: task.data_dir });
+    await installValidation({
+      workspace: dirs.workspace,
+      validationDir: task.validation_dir,
+      dataDir: task.data_dir,
+    });
     const ws = dirs.workspace;
     // Outside the run root the agent could write to: made fresh, after the agent has finished.
-    validatorHome = await mkdtemp(path.join(os.tmpdir(), 'skillbench-validator-home-'));
+    validatorHome = await mkdtemp(path.join(os.tmpdir(), "skillbench-validator-home-"));
     validation = await runValidators({
       workspace: ws,
       scripts: task.validation.test_scripts,
       targetArtifacts: task.validation.target_artifacts,
       timeoutSec: task.validation.timeout,
       // A HOME of their own: nothing the agent left in its HOME can steer a validator.
-      env: { PATH: ctx.hostEnv.PATH ?? '/usr/bin:/bin', HOME: validatorHome, LANG: ctx.hostEnv.LANG ?? 'C.UTF-8' },
+      env: {
+        PATH: ctx.hostEnv.PATH ?? "/usr/bin:/bin",
+        HOME: validatorHome,
+        LANG: ctx.hostEnv.LANG ?? "C.UTF-8",
+      },
       context: {
         run_id: runUuid,
         run_name: spec.run_id,
@@ -213,7 +237,6 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       // The judge's own folder is made outside the run root, which the agent could write to
       // (a planted CLAUDE.md in an ancestor folder would reach a CLI judge).
     });
-
   } catch (e) {
     harnessError = errorMessage(e);
   } finally {
@@ -222,7 +245,8 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     // The container (if any) goes before the run's folders, whatever happened.
     await sandbox?.stop();
     if (dirs && !ctx.keepWorkspaces) await removeRunDirs(dirs).catch(() => undefined);
-    if (validatorHome) await rm(validatorHome, { recursive: true, force: true }).catch(() => undefined);
+    if (validatorHome)
+      await rm(validatorHome, { recursive: true, force: true }).catch(() => undefined);
   }
   if (evidence) await writeJsonAtomic(paths.events, redactValue(evidence, ctx.redact));
   if (validation) await writeJsonAtomic(paths.validation, redactValue(validation, ctx.redact));
@@ -244,7 +268,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     stdoutTail: await tailOf(paths.stdout),
     stderrTail: await tailOf(paths.stderr),
     model: ctx.model,
-    agentInfo: { name: 'claude-code', bin: ctx.bin.path, version: ctx.agentVersion },
+    agentInfo: { name: "claude-code", bin: ctx.bin.path, version: ctx.agentVersion },
     suiteHash: ctx.suite.hash,
     timing: {
       started_at: startedAt.toISOString(),
@@ -252,11 +276,11 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       wall_ms: finishedAt.getTime() - startedAt.getTime(),
     },
     artifacts: {
-      stdout: 'stdout.jsonl',
-      stderr: 'stderr.txt',
-      events: evidence ? 'events.json' : null,
-      validation: validation ? 'validation.json' : null,
-      workspace: workspaceSaved ? 'workspace' : null,
+      stdout: "stdout.jsonl",
+      stderr: "stderr.txt",
+      events: evidence ? "events.json" : null,
+      validation: validation ? "validation.json" : null,
+      workspace: workspaceSaved ? "workspace" : null,
     },
   });
   // The report is the run's commit point: written last, atomically.

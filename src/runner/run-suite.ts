@@ -1,30 +1,42 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { resolveClaudeBinary } from '../agents/claude/binary.js';
-import { errorMessage, InputError } from '../core/errors.js';
-import { loadSuiteProfiles, resolveProfile, type RubricProfile } from '../scoring/index.js';
-import type { RunReport } from '../core/report.js';
-import { loadModelScript, runBaseUrl, scriptServesRole, startModelServer, type ModelServer } from '../model/index.js';
-import { planRuns, type RunSpec } from '../plan/matrix.js';
-import { experimentPaths } from '../store/layout.js';
-import { readReports } from '../store/read.js';
-import { loadSuite, renderInstruction, selectNames, type Suite, type SuiteWarning } from '../suite/index.js';
-import { readJsonFile, writeJsonAtomic } from '../util/fs.js';
-import { makeRedactor, secretsFromEnv } from '../util/redact.js';
-import { agentVersion } from './agent-version.js';
-import { sha256 } from '../util/hash.js';
-import { writeSuiteSnapshot } from './snapshot.js';
-import { setupJudge, type JudgeFlags } from './judge-setup.js';
-import { probeSandboxes, type SandboxChoice } from '../sandbox/index.js';
-import { resolveInteraction, taskInteractionSettings } from '../interaction/index.js';
-import type { Endpoint, RunContext } from './context.js';
-import { writeExperimentReports } from './finish.js';
-import { runPool } from './pool.js';
-import { executeRun } from './run-one.js';
+import { randomBytes } from "node:crypto";
+import { mkdir, readdir, readFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { resolveClaudeBinary } from "../agents/claude/binary.js";
+import { errorMessage, InputError } from "../core/errors.js";
+import { loadSuiteProfiles, resolveProfile, type RubricProfile } from "../scoring/index.js";
+import type { RunReport } from "../core/report.js";
+import {
+  loadModelScript,
+  runBaseUrl,
+  scriptServesRole,
+  startModelServer,
+  type ModelServer,
+} from "../model/index.js";
+import { planRuns, type RunSpec } from "../plan/matrix.js";
+import { experimentPaths } from "../store/layout.js";
+import { readReports } from "../store/read.js";
+import {
+  loadSuite,
+  renderInstruction,
+  selectNames,
+  type Suite,
+  type SuiteWarning,
+} from "../suite/index.js";
+import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
+import { makeRedactor, secretsFromEnv } from "../util/redact.js";
+import { agentVersion } from "./agent-version.js";
+import { sha256 } from "../util/hash.js";
+import { writeSuiteSnapshot } from "./snapshot.js";
+import { setupJudge, type JudgeFlags } from "./judge-setup.js";
+import { probeSandboxes, type SandboxChoice } from "../sandbox/index.js";
+import { resolveInteraction, taskInteractionSettings } from "../interaction/index.js";
+import type { Endpoint, RunContext } from "./context.js";
+import { writeExperimentReports } from "./finish.js";
+import { runPool } from "./pool.js";
+import { executeRun } from "./run-one.js";
 
-export const SKILLBENCH_VERSION = '0.1.0';
+export const SKILLBENCH_VERSION = "0.1.0";
 
 export interface RunOptions {
   suite: string;
@@ -48,7 +60,13 @@ export interface RunOptions {
   /** --judge / --no-judge, --judge-model, --judge-base-url, --judge-samples */
   judgeFlags?: JudgeFlags | undefined;
   /** --interaction-mode, --max-turns, --simulator-prompt */
-  interaction?: { mode?: string | undefined; maxTurns?: number | undefined; simulatorPrompt?: string | undefined } | undefined;
+  interaction?:
+    | {
+        mode?: string | undefined;
+        maxTurns?: number | undefined;
+        simulatorPrompt?: string | undefined;
+      }
+    | undefined;
   /** Write summary.html / comparison_report.html (default true). */
   html?: boolean | undefined;
   /** --sandbox local|bwrap|docker|auto (default: the suite's `sandbox`, else local) */
@@ -66,10 +84,17 @@ export interface RunOptions {
 }
 
 export type ProgressEvent =
-  | { type: 'plan'; total: number; toRun: number; reused: number; outDir: string; experimentId: string }
-  | { type: 'start'; run: RunSpec }
-  | { type: 'end'; run: RunSpec; report: RunReport | null }
-  | { type: 'note'; message: string };
+  | {
+      type: "plan";
+      total: number;
+      toRun: number;
+      reused: number;
+      outDir: string;
+      experimentId: string;
+    }
+  | { type: "start"; run: RunSpec }
+  | { type: "end"; run: RunSpec; report: RunReport | null }
+  | { type: "note"; message: string };
 
 export interface RunSummary {
   outDir: string;
@@ -83,16 +108,20 @@ export interface RunSummary {
 
 function experimentIdNow(): string {
   const d = new Date();
-  const p = (n: number): string => String(n).padStart(2, '0');
-  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}-${randomBytes(3).toString('hex')}`;
+  const p = (n: number): string => String(n).padStart(2, "0");
+  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}-${randomBytes(3).toString("hex")}`;
 }
 
 /** The simulator prompt file named by BENCH_SIMULATOR_PROMPT_FILE: a missing file is an input error. */
-async function readPromptFile(name: string | undefined, cwd: string, field: string): Promise<string | null> {
+async function readPromptFile(
+  name: string | undefined,
+  cwd: string,
+  field: string,
+): Promise<string | null> {
   if (!name) return null;
   const file = path.resolve(cwd, name);
   try {
-    return await readFile(file, 'utf8');
+    return await readFile(file, "utf8");
   } catch {
     throw new InputError(`${field}=${name}: cannot read ${file}`, { file, field });
   }
@@ -104,7 +133,7 @@ function preflight(
   planned: RunSpec[],
   profileOverride: string | null,
   profiles: Record<string, RubricProfile>,
-  interaction: RunOptions['interaction'],
+  interaction: RunOptions["interaction"],
 ): void {
   const checked = new Set<string>();
   for (const r of planned) {
@@ -118,10 +147,16 @@ function preflight(
     try {
       resolveProfile(profile, profiles);
     } catch (e) {
-      if (profileOverride) throw new InputError(`--profile ${profileOverride}: ${errorMessage(e)}`, { field: '--profile' });
-      throw new InputError(`${task.rel_dir}/task.toml: [evaluation].profile: ${errorMessage(e)}`, { file: `${task.rel_dir}/task.toml`, field: '[evaluation].profile' });
+      if (profileOverride)
+        throw new InputError(`--profile ${profileOverride}: ${errorMessage(e)}`, {
+          field: "--profile",
+        });
+      throw new InputError(`${task.rel_dir}/task.toml: [evaluation].profile: ${errorMessage(e)}`, {
+        file: `${task.rel_dir}/task.toml`,
+        field: "[evaluation].profile",
+      });
     }
-    renderInstruction(task, { run_id: '00000000-0000-4000-8000-000000000000' });
+    renderInstruction(task, { run_id: "00000000-0000-4000-8000-000000000000" });
     resolveInteraction({
       profile,
       task: taskInteractionSettings(task.interaction),
@@ -132,8 +167,11 @@ function preflight(
 
 function positiveInt(name: string, v: unknown, file?: string): number | undefined {
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
-    throw new InputError(`${file ? `${file}: ` : ''}${name}: expected a positive whole number, got ${JSON.stringify(v)}`, { field: name });
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1)
+    throw new InputError(
+      `${file ? `${file}: ` : ""}${name}: expected a positive whole number, got ${JSON.stringify(v)}`,
+      { field: name },
+    );
   return v;
 }
 
@@ -141,14 +179,28 @@ function positiveInt(name: string, v: unknown, file?: string): number | undefine
 export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const hostEnv = opts.hostEnv ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
-  const suite: Suite = await loadSuite(path.resolve(cwd, opts.suite), { onWarning: opts.onWarning });
+  const suite: Suite = await loadSuite(path.resolve(cwd, opts.suite), {
+    onWarning: opts.onWarning,
+  });
   const cfg = suite.config;
-  const count = positiveInt('--count', opts.count) ?? positiveInt('count', cfg.count, 'skillbench.yaml') ?? 1;
-  const concurrency = positiveInt('--concurrency', opts.concurrency) ?? positiveInt('concurrency', cfg.concurrency, 'skillbench.yaml') ?? 1;
-  const taskNames = selectNames('task', suite.tasks.map((t) => t.name), opts.task ?? cfg.task ?? undefined);
+  const count =
+    positiveInt("--count", opts.count) ?? positiveInt("count", cfg.count, "skillbench.yaml") ?? 1;
+  const concurrency =
+    positiveInt("--concurrency", opts.concurrency) ??
+    positiveInt("concurrency", cfg.concurrency, "skillbench.yaml") ??
+    1;
+  const taskNames = selectNames(
+    "task",
+    suite.tasks.map((t) => t.name),
+    opts.task ?? cfg.task ?? undefined,
+  );
   const treatmentFilterText = opts.treatment ?? cfg.treatment ?? undefined;
   const treatmentFilter = treatmentFilterText
-    ? selectNames('treatment', suite.treatments.map((t) => t.name), treatmentFilterText)
+    ? selectNames(
+        "treatment",
+        suite.treatments.map((t) => t.name),
+        treatmentFilterText,
+      )
     : null;
   const planned = planRuns({
     tasks: suite.tasks
@@ -162,51 +214,76 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const seen = new Set<string>();
   for (const r of planned) {
     if (seen.has(r.run_id))
-      throw new InputError(`two runs would share the id ${r.run_id}: rename a task or treatment so that <task>-<TREATMENT> is unique`, { field: 'task' });
+      throw new InputError(
+        `two runs would share the id ${r.run_id}: rename a task or treatment so that <task>-<TREATMENT> is unique`,
+        { field: "task" },
+      );
     seen.add(r.run_id);
   }
   const suiteProfiles = await loadSuiteProfiles(suite.profiles);
   preflight(suite, planned, opts.profile ?? cfg.profile ?? null, suiteProfiles, opts.interaction);
 
   const bin = resolveClaudeBinary({ agentBin: opts.agentBin, env: hostEnv });
-  if ('error' in bin) throw new InputError(bin.error, { field: '--agent-bin' });
+  if ("error" in bin) throw new InputError(bin.error, { field: "--agent-bin" });
 
   let experimentId = experimentIdNow();
   const outOpt = opts.out ?? cfg.out ?? undefined;
-  if (opts.resume && !outOpt) throw new InputError('--resume needs --out DIR: the results folder of the interrupted run', { field: '--resume' });
-  const outDir = outOpt ? path.resolve(cwd, outOpt) : path.resolve(cwd, '.skillbench', 'runs', experimentId);
+  if (opts.resume && !outOpt)
+    throw new InputError("--resume needs --out DIR: the results folder of the interrupted run", {
+      field: "--resume",
+    });
+  const outDir = outOpt
+    ? path.resolve(cwd, outOpt)
+    : path.resolve(cwd, ".skillbench", "runs", experimentId);
   const paths = experimentPaths(outDir);
   let reused: RunReport[] = [];
   let firstStartedAt: string | null = null;
   let keptRoles: unknown = undefined;
   if (opts.resume) {
     const prev = await readJsonFile(paths.metadata).catch(() => null);
-    if (prev && typeof prev === 'object' && 'experiment_id' in prev && typeof prev.experiment_id === 'string')
+    if (
+      prev &&
+      typeof prev === "object" &&
+      "experiment_id" in prev &&
+      typeof prev.experiment_id === "string"
+    )
       experimentId = prev.experiment_id;
-    if (prev && typeof prev === 'object' && 'started_at' in prev && typeof prev.started_at === 'string')
+    if (
+      prev &&
+      typeof prev === "object" &&
+      "started_at" in prev &&
+      typeof prev.started_at === "string"
+    )
       firstStartedAt = prev.started_at;
-    if (prev && typeof prev === 'object' && 'comparison_roles' in prev) keptRoles = prev.comparison_roles;
+    if (prev && typeof prev === "object" && "comparison_roles" in prev)
+      keptRoles = prev.comparison_roles;
     const wanted = new Set(planned.map((r) => r.run_id));
     // A stored run is reused only when its task and skills are unchanged.
     const current = (r: RunReport): boolean => {
       const task = suite.tasks.find((t) => t.name === r.task);
       const tr = suite.treatments.find((t) => t.name === r.treatment);
       if (!task || !tr || r.hashes.task !== task.hash) return false;
-      const want = tr.skills.map((s) => `${s.name}@${s.hash}`).join(',');
-      return r.skill_sources.map((s) => `${s.name}@${s.hash}`).join(',') === want;
+      const want = tr.skills.map((s) => `${s.name}@${s.hash}`).join(",");
+      return r.skill_sources.map((s) => `${s.name}@${s.hash}`).join(",") === want;
     };
-    const stored = (await readReports(outDir).catch(() => ({ reports: [] as RunReport[] }))).reports;
-    reused = stored.filter((r) => wanted.has(r.run_id) && r.status !== 'errored' && current(r));
-    const stale = stored.filter((r) => wanted.has(r.run_id) && r.status !== 'errored' && !current(r));
+    const stored = (await readReports(outDir).catch(() => ({ reports: [] as RunReport[] })))
+      .reports;
+    reused = stored.filter((r) => wanted.has(r.run_id) && r.status !== "errored" && current(r));
+    const stale = stored.filter(
+      (r) => wanted.has(r.run_id) && r.status !== "errored" && !current(r),
+    );
     if (stale.length > 0)
-      opts.onProgress?.({ type: 'note', message: `${stale.length} stored run(s) are for a changed task or skill and will run again` });
+      opts.onProgress?.({
+        type: "note",
+        message: `${stale.length} stored run(s) are for a changed task or skill and will run again`,
+      });
   }
   if (!opts.resume) {
-    const existing = await readdir(path.join(outDir, 'runs')).catch(() => [] as string[]);
+    const existing = await readdir(path.join(outDir, "runs")).catch(() => [] as string[]);
     if (existing.length > 0)
       throw new InputError(
         `${outDir} already holds runs: pass --resume to complete it, or choose another --out`,
-        { file: outDir, field: '--out' },
+        { file: outDir, field: "--out" },
       );
   }
   await mkdir(outDir, { recursive: true });
@@ -222,12 +299,12 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const scriptFile = opts.modelScript ?? cfg.model_script ?? undefined;
   let server: ModelServer | null = null;
   let scriptHasJudge = false;
-  let scriptId = '';
+  let scriptId = "";
   const model = opts.model ?? cfg.model ?? hostEnv.ANTHROPIC_MODEL ?? null;
-  let endpoint: RunContext['endpoint'];
+  let endpoint: RunContext["endpoint"];
   if (scriptFile) {
     const script = await loadModelScript(path.resolve(cwd, scriptFile));
-    scriptHasJudge = scriptServesRole(script, 'judge');
+    scriptHasJudge = scriptServesRole(script, "judge");
     scriptId = sha256(await readFile(path.resolve(cwd, scriptFile)));
     server = await startModelServer({
       script,
@@ -236,22 +313,41 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       secrets: redact.secrets,
     });
     const url = server.url;
-    endpoint = (run, role): Endpoint => ({ baseUrl: runBaseUrl(url, { ...run, role }), apiKey: 'sk-skillbench-scripted' });
+    endpoint = (run, role): Endpoint => ({
+      baseUrl: runBaseUrl(url, { ...run, role }),
+      apiKey: "sk-skillbench-scripted",
+    });
   } else {
     if (!hostEnv.ANTHROPIC_API_KEY && !hostEnv.ANTHROPIC_AUTH_TOKEN)
-      throw new InputError('no model endpoint: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (and ANTHROPIC_BASE_URL), or pass --model-script FILE', { field: '--model-script' });
+      throw new InputError(
+        "no model endpoint: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (and ANTHROPIC_BASE_URL), or pass --model-script FILE",
+        { field: "--model-script" },
+      );
     endpoint = (_run, role): Endpoint => ({
-      baseUrl: role === 'simulator' ? (hostEnv.SKILLBENCH_SIMULATOR_BASE_URL ?? hostEnv.ANTHROPIC_BASE_URL) : hostEnv.ANTHROPIC_BASE_URL,
+      baseUrl:
+        role === "simulator"
+          ? (hostEnv.SKILLBENCH_SIMULATOR_BASE_URL ?? hostEnv.ANTHROPIC_BASE_URL)
+          : hostEnv.ANTHROPIC_BASE_URL,
       apiKey: hostEnv.ANTHROPIC_API_KEY,
       authToken: hostEnv.ANTHROPIC_AUTH_TOKEN,
     });
   }
 
-  const version = await agentVersion(bin.path, { PATH: hostEnv.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir() }, cwd);
+  const version = await agentVersion(
+    bin.path,
+    { PATH: hostEnv.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir() },
+    cwd,
+  );
   const kill = opts.killSignal ?? new AbortController().signal;
   // --sandbox, else the task's [environment] sandbox, else the suite's, else local.
-  const choices = planned.map((r) => opts.sandbox ?? suite.tasks.find((t) => t.name === r.task)?.environment.sandbox ?? cfg.sandbox ?? 'local');
-  const needsProbe = choices.some((c) => c !== 'local');
+  const choices = planned.map(
+    (r) =>
+      opts.sandbox ??
+      suite.tasks.find((t) => t.name === r.task)?.environment.sandbox ??
+      cfg.sandbox ??
+      "local",
+  );
+  const needsProbe = choices.some((c) => c !== "local");
   const judge = setupJudge({
     flags: opts.judgeFlags ?? {},
     hostEnv,
@@ -263,8 +359,11 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   });
   if (judge.config.enabled)
     opts.onProgress?.({
-      type: 'note',
-      message: 'skipped' in judge.config ? `LLM judge skipped: ${judge.config.skipped}` : `LLM judge on: ${judge.config.model} via ${judge.config.transport}`,
+      type: "note",
+      message:
+        "skipped" in judge.config
+          ? `LLM judge skipped: ${judge.config.skipped}`
+          : `LLM judge on: ${judge.config.model} via ${judge.config.transport}`,
     });
   const ctx: RunContext = {
     experimentId,
@@ -284,17 +383,27 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     keepWorkspaces: opts.keepWorkspaces ?? false,
     interaction: {
       cli: opts.interaction ?? {},
-      envPromptFileText: await readPromptFile(hostEnv.BENCH_SIMULATOR_PROMPT_FILE, cwd, 'BENCH_SIMULATOR_PROMPT_FILE'),
-      suitePromptFileText: suite.simulatorInstructionFile ? await readFile(suite.simulatorInstructionFile, 'utf8') : null,
+      envPromptFileText: await readPromptFile(
+        hostEnv.BENCH_SIMULATOR_PROMPT_FILE,
+        cwd,
+        "BENCH_SIMULATOR_PROMPT_FILE",
+      ),
+      suitePromptFileText: suite.simulatorInstructionFile
+        ? await readFile(suite.simulatorInstructionFile, "utf8")
+        : null,
       simulatorModel: opts.simulatorModel ?? null,
     },
-    sandbox: { cli: opts.sandbox ?? null, suite: cfg.sandbox ?? null, probe: needsProbe ? await probeSandboxes() : null },
+    sandbox: {
+      cli: opts.sandbox ?? null,
+      suite: cfg.sandbox ?? null,
+      probe: needsProbe ? await probeSandboxes() : null,
+    },
     note: (() => {
       const said = new Set<string>();
       return (message: string): void => {
         if (said.has(message)) return;
         said.add(message);
-        opts.onProgress?.({ type: 'note', message });
+        opts.onProgress?.({ type: "note", message });
       };
     })(),
     judgeFor: judge.judgeFor,
@@ -303,7 +412,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   };
   const startedAt = firstStartedAt ?? new Date().toISOString();
   const metadata = {
-    schema: 'skillbench.experiment.v1',
+    schema: "skillbench.experiment.v1",
     experiment_id: experimentId,
     started_at: startedAt,
     completed_at: null as string | null,
@@ -324,7 +433,14 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   };
   await writeJsonAtomic(paths.metadata, metadata);
   await writeSuiteSnapshot(outDir, suite);
-  opts.onProgress?.({ type: 'plan', total: planned.length, toRun: toRun.length, reused: reused.length, outDir, experimentId });
+  opts.onProgress?.({
+    type: "plan",
+    total: planned.length,
+    toRun: toRun.length,
+    reused: reused.length,
+    outDir,
+    experimentId,
+  });
 
   const fresh: RunReport[] = [];
   try {
@@ -332,18 +448,24 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       toRun,
       concurrency,
       async (spec) => {
-        opts.onProgress?.({ type: 'start', run: spec });
+        opts.onProgress?.({ type: "start", run: spec });
         const report = await executeRun(ctx, spec);
         if (report) fresh.push(report);
-        opts.onProgress?.({ type: 'end', run: spec, report });
+        opts.onProgress?.({ type: "end", run: spec, report });
       },
-      { stop: opts.stopSignal, onError: (spec, e) => opts.onProgress?.({ type: 'note', message: `${spec.run_id}: ${String(e)}` }) },
+      {
+        stop: opts.stopSignal,
+        onError: (spec, e) =>
+          opts.onProgress?.({ type: "note", message: `${spec.run_id}: ${String(e)}` }),
+      },
     );
   } finally {
     await server?.close();
   }
   const byId = new Map([...reused, ...fresh].map((r) => [r.run_id, r]));
-  const reports = planned.map((r) => byId.get(r.run_id)).filter((r): r is RunReport => r !== undefined);
+  const reports = planned
+    .map((r) => byId.get(r.run_id))
+    .filter((r): r is RunReport => r !== undefined);
   const incomplete = planned.filter((r) => !byId.has(r.run_id));
   metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;
   metadata.total_passed = reports.filter((r) => r.passed).length;

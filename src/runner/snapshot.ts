@@ -1,12 +1,12 @@
-import { cp, rm } from 'node:fs/promises';
-import { z } from 'zod';
-import { InputError } from '../core/errors.js';
-import { experimentPaths } from '../store/layout.js';
-import { TaskSpecSchema, TreatmentSpecSchema, type Suite } from '../suite/index.js';
-import { readJsonFile, writeJsonAtomic } from '../util/fs.js';
+import { cp, rm } from "node:fs/promises";
+import { z } from "zod";
+import { InputError } from "../core/errors.js";
+import { experimentPaths } from "../store/layout.js";
+import { TaskSpecSchema, TreatmentSpecSchema, type Suite } from "../suite/index.js";
+import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
 
 export const SuiteSnapshotSchema = z.object({
-  schema: z.literal('skillbench.suite-snapshot.v1'),
+  schema: z.literal("skillbench.suite-snapshot.v1"),
   root: z.string(),
   hash: z.string(),
   tasks: z.array(TaskSpecSchema),
@@ -23,14 +23,14 @@ export type SuiteSnapshot = z.infer<typeof SuiteSnapshotSchema>;
 export async function writeSuiteSnapshot(outDir: string, suite: Suite): Promise<void> {
   const paths = experimentPaths(outDir);
   await rm(paths.profiles, { recursive: true, force: true });
-  const profiles: SuiteSnapshot['profiles'] = [];
+  const profiles: SuiteSnapshot["profiles"] = [];
   for (const p of suite.profiles) {
     const rel = `profiles/${p.name}.toml`;
     await cp(p.file, `${outDir}/${rel}`);
     profiles.push({ name: p.name, file: rel });
   }
   const snapshot: SuiteSnapshot = {
-    schema: 'skillbench.suite-snapshot.v1',
+    schema: "skillbench.suite-snapshot.v1",
     root: suite.root,
     hash: suite.hash,
     tasks: suite.tasks,
@@ -51,7 +51,7 @@ export async function readSuiteSnapshot(outDir: string): Promise<SuiteSnapshot> 
   const parsed = SuiteSnapshotSchema.safeParse(json);
   if (!parsed.success)
     throw new InputError(
-      `${file}: not a suite snapshot this skillbench can read: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      `${file}: not a suite snapshot this skillbench can read: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
       { file },
     );
   return parsed.data;

@@ -1,23 +1,28 @@
 /** Argument building for the bubblewrap sandbox. Pure. */
-import path from 'node:path';
-import { isUnder } from './path-map.js';
-import { INNER_RELAY_SOURCE, rewriteEndpointEnv, type NetworkPlan, type RelayTarget } from './network.js';
-import type { LaunchSpec, RunDirsLike } from './types.js';
+import path from "node:path";
+import { isUnder } from "./path-map.js";
+import {
+  INNER_RELAY_SOURCE,
+  rewriteEndpointEnv,
+  type NetworkPlan,
+  type RelayTarget,
+} from "./network.js";
+import type { LaunchSpec, RunDirsLike } from "./types.js";
 
 /**
  * Host folders hidden behind an empty tmpfs (besides the results folder). `/run` (and a
  * `/var/run` that is not a symlink to it) goes too: it holds unix sockets such as the Docker
  * daemon's, which a network namespace does not isolate.
  */
-export const HIDDEN_HOST_DIRS = ['/tmp', '/root', '/home', '/var/tmp', '/run', '/var/run'];
+export const HIDDEN_HOST_DIRS = ["/tmp", "/root", "/home", "/var/tmp", "/run", "/var/run"];
 /** Hidden folders that stay writable (a private, empty scratch space). */
-export const SCRATCH_DIRS = ['/tmp', '/var/tmp'];
+export const SCRATCH_DIRS = ["/tmp", "/var/tmp"];
 
 export interface BwrapLayout {
   runDirs: RunDirsLike;
   resultsDir: string;
   /** `host` shares the host's network; `none` and `relay` get a namespace with only loopback. */
-  network: NetworkPlan['mode'];
+  network: NetworkPlan["mode"];
   /** `relay`: the endpoint, the run dir's unix socket and the node that runs the inner relay. */
   relay?: { target: RelayTarget; socketPath: string; nodeBin: string } | null | undefined;
   /** Host paths re-exposed read-only after hiding (e.g. the agent binary's folder when it lives under /root). */
@@ -32,7 +37,7 @@ export interface BwrapLayout {
  */
 export function hiddenDirs(resultsDir: string, runRoot: string): string[] {
   const parent = path.dirname(path.resolve(runRoot));
-  const all = [...HIDDEN_HOST_DIRS, path.resolve(resultsDir), ...(parent === '/' ? [] : [parent])];
+  const all = [...HIDDEN_HOST_DIRS, path.resolve(resultsDir), ...(parent === "/" ? [] : [parent])];
   const unique = [...new Set(all)];
   return unique.filter((d) => !unique.some((o) => o !== d && isUnder(d, o)));
 }
@@ -43,27 +48,38 @@ export function hiddenDirs(resultsDir: string, runRoot: string): string[] {
  * writable places), the read-only exposures, and the network policy.
  */
 export function bwrapArgs(l: BwrapLayout): string[] {
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
   const hidden = hiddenDirs(l.resultsDir, l.runDirs.root).filter((d) => l.existing(d));
-  for (const d of hidden) args.push('--tmpfs', d);
-  for (const p of l.exposeReadOnly) args.push('--ro-bind-try', p, p);
+  for (const d of hidden) args.push("--tmpfs", d);
+  for (const p of l.exposeReadOnly) args.push("--ro-bind-try", p, p);
   // The run root holds the workspace, home, config and tmp dirs (and the validators' HOME made later).
-  args.push('--bind', l.runDirs.root, l.runDirs.root);
+  args.push("--bind", l.runDirs.root, l.runDirs.root);
   for (const w of [l.runDirs.workspace, l.runDirs.home, l.runDirs.config, l.runDirs.tmp]) {
-    if (!isUnder(w, l.runDirs.root)) args.push('--bind', w, w);
+    if (!isUnder(w, l.runDirs.root)) args.push("--bind", w, w);
   }
   // Hidden folders are empty and read-only (writing there fails), except the private scratch dirs.
-  for (const d of hidden) if (!SCRATCH_DIRS.includes(d)) args.push('--remount-ro', d);
-  args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--new-session');
-  if (l.network !== 'host') args.push('--unshare-net');
+  for (const d of hidden) if (!SCRATCH_DIRS.includes(d)) args.push("--remount-ro", d);
+  args.push(
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--die-with-parent",
+    "--new-session",
+  );
+  if (l.network !== "host") args.push("--unshare-net");
   return args;
 }
 
 /** Commands that live under a hidden folder run by name (found on PATH inside). */
-export function bwrapCommand(cmd: string, l: Pick<BwrapLayout, 'resultsDir' | 'exposeReadOnly' | 'runDirs'>): string {
+export function bwrapCommand(
+  cmd: string,
+  l: Pick<BwrapLayout, "resultsDir" | "exposeReadOnly" | "runDirs">,
+): string {
   if (!path.isAbsolute(cmd)) return cmd;
   if (l.exposeReadOnly.some((e) => isUnder(cmd, e)) || isUnder(cmd, l.runDirs.root)) return cmd;
-  return hiddenDirs(l.resultsDir, l.runDirs.root).some((d) => isUnder(cmd, d)) ? path.basename(cmd) : cmd;
+  return hiddenDirs(l.resultsDir, l.runDirs.root).some((d) => isUnder(cmd, d))
+    ? path.basename(cmd)
+    : cmd;
 }
 
 /**
@@ -76,13 +92,22 @@ export function bwrapCommand(cmd: string, l: Pick<BwrapLayout, 'resultsDir' | 'e
  */
 export function bwrapSpec(spec: LaunchSpec, l: BwrapLayout & { bwrapBin: string }): LaunchSpec {
   const cmd = bwrapCommand(spec.cmd, l);
-  const head = [...bwrapArgs(l), '--chdir', spec.cwd, '--'];
-  if (l.network === 'relay' && l.relay) {
+  const head = [...bwrapArgs(l), "--chdir", spec.cwd, "--"];
+  if (l.network === "relay" && l.relay) {
     const r = rewriteEndpointEnv(spec.env, l.relay.target);
     if (r.changed) {
       return {
         cmd: l.bwrapBin,
-        args: [...head, l.relay.nodeBin, '-e', INNER_RELAY_SOURCE, l.relay.socketPath, String(l.relay.target.innerPort), cmd, ...spec.args],
+        args: [
+          ...head,
+          l.relay.nodeBin,
+          "-e",
+          INNER_RELAY_SOURCE,
+          l.relay.socketPath,
+          String(l.relay.target.innerPort),
+          cmd,
+          ...spec.args,
+        ],
         cwd: spec.cwd,
         env: r.env,
       };

@@ -1,13 +1,13 @@
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
-import path from 'node:path';
-import { InputError, SkillbenchError, errorMessage } from '../core/errors.js';
-import { bwrapArgs, bwrapSpec, hiddenDirs, type BwrapLayout } from './bwrap-args.js';
-import { capture, firstLine, whichSync } from './exec.js';
-import { planNetwork, RELAY_SOCKET_NAME } from './network.js';
-import { isUnder } from './path-map.js';
-import { plainRecord, protectionOf } from './protection.js';
-import { startHostRelay, type HostRelay } from './relay.js';
-import type { Sandbox, SandboxOptions, SandboxRecord } from './types.js';
+import { existsSync, lstatSync, realpathSync } from "node:fs";
+import path from "node:path";
+import { InputError, SkillbenchError, errorMessage } from "../core/errors.js";
+import { bwrapArgs, bwrapSpec, hiddenDirs, type BwrapLayout } from "./bwrap-args.js";
+import { capture, firstLine, whichSync } from "./exec.js";
+import { planNetwork, RELAY_SOCKET_NAME } from "./network.js";
+import { isUnder } from "./path-map.js";
+import { plainRecord, protectionOf } from "./protection.js";
+import { startHostRelay, type HostRelay } from "./relay.js";
+import type { Sandbox, SandboxOptions, SandboxRecord } from "./types.js";
 
 function realOrSelf(p: string): string {
   try {
@@ -17,20 +17,32 @@ function realOrSelf(p: string): string {
   }
 }
 
-export function bwrapLayout(opts: SandboxOptions, nodeBin: string = realOrSelf(process.execPath)): BwrapLayout {
-  const agentDirs = [path.dirname(path.resolve(opts.agentBin)), path.dirname(realOrSelf(opts.agentBin))];
-  const plan = planNetwork(opts.network ?? 'model-only', opts.modelEndpoint);
+export function bwrapLayout(
+  opts: SandboxOptions,
+  nodeBin: string = realOrSelf(process.execPath),
+): BwrapLayout {
+  const agentDirs = [
+    path.dirname(path.resolve(opts.agentBin)),
+    path.dirname(realOrSelf(opts.agentBin)),
+  ];
+  const plan = planNetwork(opts.network ?? "model-only", opts.modelEndpoint);
   const resultsDir = path.resolve(opts.resultsDir);
   // The inner relay runs with the host node: exposed read-only when it lives under a hidden folder.
-  const nodeHidden = plan.relay !== null && hiddenDirs(resultsDir, opts.runDirs.root).some((d) => isUnder(nodeBin, d));
+  const nodeHidden =
+    plan.relay !== null &&
+    hiddenDirs(resultsDir, opts.runDirs.root).some((d) => isUnder(nodeBin, d));
   return {
     runDirs: opts.runDirs,
     resultsDir,
     network: plan.mode,
-    relay: plan.relay ? { target: plan.relay, socketPath: path.join(opts.runDirs.root, RELAY_SOCKET_NAME), nodeBin } : null,
-    exposeReadOnly: [...new Set([...agentDirs, ...(nodeHidden ? [nodeBin] : []), ...(opts.exposeReadOnly ?? [])])],
+    relay: plan.relay
+      ? { target: plan.relay, socketPath: path.join(opts.runDirs.root, RELAY_SOCKET_NAME), nodeBin }
+      : null,
+    exposeReadOnly: [
+      ...new Set([...agentDirs, ...(nodeHidden ? [nodeBin] : []), ...(opts.exposeReadOnly ?? [])]),
+    ],
     // /var/run is usually a symlink to /run, which is hidden already.
-    existing: (p: string) => (p === '/var/run' ? isRealDir(p) : existsSync(p)),
+    existing: (p: string) => (p === "/var/run" ? isRealDir(p) : existsSync(p)),
   };
 }
 
@@ -43,32 +55,52 @@ function isRealDir(p: string): boolean {
 }
 
 export function createBwrapSandbox(opts: SandboxOptions): Sandbox {
-  const bwrapBin = whichSync('bwrap') ?? 'bwrap';
+  const bwrapBin = whichSync("bwrap") ?? "bwrap";
   const layout = { ...bwrapLayout(opts), bwrapBin };
-  const plan = planNetwork(opts.network ?? 'model-only', opts.modelEndpoint);
-  const prot = protectionOf('bwrap', plan, opts.modelEndpoint);
-  const record: SandboxRecord = plainRecord('bwrap', opts.why, prot);
+  const plan = planNetwork(opts.network ?? "model-only", opts.modelEndpoint);
+  const prot = protectionOf("bwrap", plan, opts.modelEndpoint);
+  const record: SandboxRecord = plainRecord("bwrap", opts.why, prot);
   let relay: HostRelay | null = null;
   return {
-    kind: 'bwrap',
+    kind: "bwrap",
     record,
     launcher: (spec) => bwrapSpec(spec, layout),
     async start() {
-      if (!whichSync('bwrap')) throw new InputError('bwrap sandbox: bubblewrap is not installed (apt-get install bubblewrap)', { field: 'sandbox' });
+      if (!whichSync("bwrap"))
+        throw new InputError(
+          "bwrap sandbox: bubblewrap is not installed (apt-get install bubblewrap)",
+          { field: "sandbox" },
+        );
       const spec = bwrapSpec(
-        { cmd: opts.agentBin, args: ['--version'], cwd: opts.runDirs.workspace, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: opts.runDirs.home } },
+        {
+          cmd: opts.agentBin,
+          args: ["--version"],
+          cwd: opts.runDirs.workspace,
+          env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: opts.runDirs.home },
+        },
         layout,
       );
-      const v = await capture(spec.cmd, spec.args, { env: spec.env, cwd: spec.cwd, timeoutMs: 60_000, signal: opts.signal });
+      const v = await capture(spec.cmd, spec.args, {
+        env: spec.env,
+        cwd: spec.cwd,
+        timeoutMs: 60_000,
+        signal: opts.signal,
+      });
       if (v.code !== 0) {
-        throw new InputError(`bwrap sandbox: cannot start the agent inside bubblewrap: ${v.stderr.trim() || firstLine(v)}`, { field: 'sandbox' });
+        throw new InputError(
+          `bwrap sandbox: cannot start the agent inside bubblewrap: ${v.stderr.trim() || firstLine(v)}`,
+          { field: "sandbox" },
+        );
       }
       record.agent_version_inside = v.stdout.trim();
       if (layout.relay) {
         try {
           relay = await startHostRelay(layout.relay.socketPath, layout.relay.target);
         } catch (e) {
-          throw new SkillbenchError('sandbox', `bwrap sandbox: cannot start the model relay on ${layout.relay.socketPath}: ${errorMessage(e)}`);
+          throw new SkillbenchError(
+            "sandbox",
+            `bwrap sandbox: cannot start the model relay on ${layout.relay.socketPath}: ${errorMessage(e)}`,
+          );
         }
       }
     },

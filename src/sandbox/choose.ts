@@ -1,4 +1,4 @@
-import type { SandboxChoice, SandboxKind } from './types.js';
+import type { SandboxChoice, SandboxKind } from "./types.js";
 
 /** What the machine offers, as found by `probeSandboxes` (src/sandbox/probe.ts). */
 export interface SandboxProbe {
@@ -22,9 +22,15 @@ export function chooseSandbox(
   task: { hasDockerfile: boolean },
   probe: SandboxProbe,
 ): SandboxChoiceResult {
-  if (choice !== 'auto') return { kind: choice, why: 'requested' };
-  if (task.hasDockerfile && probe.dockerDaemon) return { kind: 'docker', why: 'auto: the task has environment/Dockerfile and a Docker daemon answers' };
-  const noDocker = task.hasDockerfile ? 'the task has a Dockerfile but no Docker daemon answers' : 'the task has no environment/Dockerfile';
-  if (probe.bwrap) return { kind: 'bwrap', why: `auto: ${noDocker}; bubblewrap works` };
-  return { kind: 'local', why: `auto: ${noDocker}; bubblewrap is not usable; running unsandboxed` };
+  if (choice !== "auto") return { kind: choice, why: "requested" };
+  if (task.hasDockerfile && probe.dockerDaemon)
+    return {
+      kind: "docker",
+      why: "auto: the task has environment/Dockerfile and a Docker daemon answers",
+    };
+  const noDocker = task.hasDockerfile
+    ? "the task has a Dockerfile but no Docker daemon answers"
+    : "the task has no environment/Dockerfile";
+  if (probe.bwrap) return { kind: "bwrap", why: `auto: ${noDocker}; bubblewrap works` };
+  return { kind: "local", why: `auto: ${noDocker}; bubblewrap is not usable; running unsandboxed` };
 }

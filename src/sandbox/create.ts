@@ -1,7 +1,7 @@
-import { createBwrapSandbox } from './bwrap.js';
-import { createDockerSandbox } from './docker.js';
-import { createLocalSandbox } from './local.js';
-import type { Sandbox, SandboxKind, SandboxOptions } from './types.js';
+import { createBwrapSandbox } from "./bwrap.js";
+import { createDockerSandbox } from "./docker.js";
+import { createLocalSandbox } from "./local.js";
+import type { Sandbox, SandboxKind, SandboxOptions } from "./types.js";
 
 /**
  * Make a sandbox for one run. Nothing is started yet: call `start()` before the first launch and
@@ -9,11 +9,11 @@ import type { Sandbox, SandboxKind, SandboxOptions } from './types.js';
  */
 export function createSandbox(kind: SandboxKind, opts: SandboxOptions): Promise<Sandbox> {
   switch (kind) {
-    case 'local':
+    case "local":
       return Promise.resolve(createLocalSandbox(opts));
-    case 'bwrap':
+    case "bwrap":
       return Promise.resolve(createBwrapSandbox(opts));
-    case 'docker':
+    case "docker":
       return Promise.resolve(createDockerSandbox(opts));
   }
 }

@@ -1,14 +1,21 @@
 /** Argument building for the docker sandbox. Pure. */
-import path from 'node:path';
-import { mapEnvValues, mapPath, type PathMapping } from './path-map.js';
-import { INNER_PROBE_SOURCE, INNER_RELAY_SOURCE, RELAY_SOCKET_NAME, rewriteEndpointEnv, type NetworkPlan, type RelayTarget } from './network.js';
-import type { LaunchSpec, RunDirsLike, SandboxLimits } from './types.js';
+import path from "node:path";
+import { mapEnvValues, mapPath, type PathMapping } from "./path-map.js";
+import {
+  INNER_PROBE_SOURCE,
+  INNER_RELAY_SOURCE,
+  RELAY_SOCKET_NAME,
+  rewriteEndpointEnv,
+  type NetworkPlan,
+  type RelayTarget,
+} from "./network.js";
+import type { LaunchSpec, RunDirsLike, SandboxLimits } from "./types.js";
 
 /** Where things live inside the container. */
-export const IN_WORKSPACE = '/workspace';
-export const IN_RUN_ROOT = '/skillbench/run';
-export const IN_AGENT_DIR = '/opt/skillbench/agent';
-export const IN_BIN_DIR = '/opt/skillbench/bin';
+export const IN_WORKSPACE = "/workspace";
+export const IN_RUN_ROOT = "/skillbench/run";
+export const IN_AGENT_DIR = "/opt/skillbench/agent";
+export const IN_BIN_DIR = "/opt/skillbench/bin";
 export const IN_NODE = `${IN_BIN_DIR}/node`;
 export const CONTAINER_PATH = `${IN_BIN_DIR}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`;
 
@@ -36,8 +43,11 @@ export function agentInside(l: DockerLayout): string {
 
 /** Docker container names: [a-zA-Z0-9][a-zA-Z0-9_.-]*. */
 export function containerName(runName: string, rand: string): string {
-  const safe = runName.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[^A-Za-z0-9]+/, '').slice(0, 80);
-  return `skillbench-${safe || 'run'}-${rand}`;
+  const safe = runName
+    .replace(/[^A-Za-z0-9_.-]/g, "_")
+    .replace(/^[^A-Za-z0-9]+/, "")
+    .slice(0, 80);
+  return `skillbench-${safe || "run"}-${rand}`;
 }
 
 export interface DockerRunInput {
@@ -46,7 +56,7 @@ export interface DockerRunInput {
   layout: DockerLayout;
   limits: SandboxLimits;
   /** `host` -> `--network host`; `none` and `relay` -> `--network none` (loopback only). */
-  network: NetworkPlan['mode'];
+  network: NetworkPlan["mode"];
   /** Host uid:gid when not root (files in the workspace stay the user's); null for root. */
   user: string | null;
 }
@@ -54,17 +64,18 @@ export interface DockerRunInput {
 /** `docker run -d ...` for the per-run container that idles until commands are exec'd into it. */
 export function dockerRunArgs(i: DockerRunInput): string[] {
   const l = i.layout;
-  const args = ['run', '-d', '--name', i.name, '--label', 'skillbench=1', '--init'];
-  args.push('--network', i.network === 'host' ? 'host' : 'none');
-  if (i.limits.cpus !== null) args.push('--cpus', String(i.limits.cpus));
-  if (i.limits.memory !== null) args.push('--memory', i.limits.memory, '--memory-swap', i.limits.memory);
-  if (i.limits.pids !== null) args.push('--pids-limit', String(i.limits.pids));
-  if (i.user !== null) args.push('--user', i.user);
-  args.push('-v', `${l.runDirs.root}:${IN_RUN_ROOT}`);
-  args.push('-v', `${l.runDirs.workspace}:${IN_WORKSPACE}`);
-  args.push('-v', `${path.dirname(l.agentBinReal)}:${IN_AGENT_DIR}:ro`);
-  args.push('-v', `${l.nodeBinReal}:${IN_NODE}:ro`);
-  args.push('-w', IN_WORKSPACE, '--entrypoint', 'sleep', i.image, 'infinity');
+  const args = ["run", "-d", "--name", i.name, "--label", "skillbench=1", "--init"];
+  args.push("--network", i.network === "host" ? "host" : "none");
+  if (i.limits.cpus !== null) args.push("--cpus", String(i.limits.cpus));
+  if (i.limits.memory !== null)
+    args.push("--memory", i.limits.memory, "--memory-swap", i.limits.memory);
+  if (i.limits.pids !== null) args.push("--pids-limit", String(i.limits.pids));
+  if (i.user !== null) args.push("--user", i.user);
+  args.push("-v", `${l.runDirs.root}:${IN_RUN_ROOT}`);
+  args.push("-v", `${l.runDirs.workspace}:${IN_WORKSPACE}`);
+  args.push("-v", `${path.dirname(l.agentBinReal)}:${IN_AGENT_DIR}:ro`);
+  args.push("-v", `${l.nodeBinReal}:${IN_NODE}:ro`);
+  args.push("-w", IN_WORKSPACE, "--entrypoint", "sleep", i.image, "infinity");
   return args;
 }
 
@@ -73,7 +84,11 @@ export function dockerRunArgs(i: DockerRunInput): string[] {
  * their mounts; other absolute commands outside the standard system folders run by name (found
  * on the container's PATH); run-dir paths map to their mounts.
  */
-export function commandInside(cmd: string, l: DockerLayout, mappings: readonly PathMapping[]): string {
+export function commandInside(
+  cmd: string,
+  l: DockerLayout,
+  mappings: readonly PathMapping[],
+): string {
   if (cmd === l.agentBin || cmd === l.agentBinReal) return agentInside(l);
   if (cmd === l.nodeBin || cmd === l.nodeBinReal) return IN_NODE;
   if (!path.isAbsolute(cmd)) return cmd;
@@ -88,12 +103,21 @@ export const IN_RELAY_SOCKET = `${IN_RUN_ROOT}/${RELAY_SOCKET_NAME}`;
 
 /** `docker exec -d <container> node -e <inner relay> <socket> <port>`: the long-lived inner relay. */
 export function relayExecArgs(container: string, relay: RelayTarget): string[] {
-  return ['exec', '-d', container, IN_NODE, '-e', INNER_RELAY_SOURCE, IN_RELAY_SOCKET, String(relay.innerPort)];
+  return [
+    "exec",
+    "-d",
+    container,
+    IN_NODE,
+    "-e",
+    INNER_RELAY_SOURCE,
+    IN_RELAY_SOCKET,
+    String(relay.innerPort),
+  ];
 }
 
 /** `docker exec <container> node -e <probe> <port>`: exits 0 once the inner relay accepts connections. */
 export function relayProbeArgs(container: string, relay: RelayTarget): string[] {
-  return ['exec', container, IN_NODE, '-e', INNER_PROBE_SOURCE, String(relay.innerPort)];
+  return ["exec", container, IN_NODE, "-e", INNER_PROBE_SOURCE, String(relay.innerPort)];
 }
 
 /**
@@ -104,19 +128,38 @@ export function relayProbeArgs(container: string, relay: RelayTarget): string[] 
  */
 export function dockerExecSpec(
   spec: LaunchSpec,
-  o: { dockerBin: string; container: string; layout: DockerLayout; hostEnv: Record<string, string>; relay?: RelayTarget | null | undefined },
+  o: {
+    dockerBin: string;
+    container: string;
+    layout: DockerLayout;
+    hostEnv: Record<string, string>;
+    relay?: RelayTarget | null | undefined;
+  },
 ): LaunchSpec {
   const mappings = dockerPathMappings(o.layout);
   // Under `relay`, endpoint URLs point at the inner relay (127.0.0.1:<inner port>, same path).
-  const inner = mapEnvValues(o.relay ? rewriteEndpointEnv(spec.env, o.relay).env : spec.env, mappings);
+  const inner = mapEnvValues(
+    o.relay ? rewriteEndpointEnv(spec.env, o.relay).env : spec.env,
+    mappings,
+  );
   inner.PATH = CONTAINER_PATH;
   const names = Object.keys(inner).sort();
-  const args = ['exec', '-i', '-w', mapPath(spec.cwd, mappings)];
-  for (const n of names) args.push('-e', n);
-  args.push(o.container, commandInside(spec.cmd, o.layout, mappings), ...spec.args.map((a) => mapPath(a, mappings)));
+  const args = ["exec", "-i", "-w", mapPath(spec.cwd, mappings)];
+  for (const n of names) args.push("-e", n);
+  args.push(
+    o.container,
+    commandInside(spec.cmd, o.layout, mappings),
+    ...spec.args.map((a) => mapPath(a, mappings)),
+  );
   // The docker client's environment: what it needs itself, then the values it forwards by name.
   const env: Record<string, string> = {};
-  for (const k of ['DOCKER_HOST', 'DOCKER_CONFIG', 'DOCKER_CONTEXT', 'DOCKER_TLS_VERIFY', 'DOCKER_CERT_PATH']) {
+  for (const k of [
+    "DOCKER_HOST",
+    "DOCKER_CONFIG",
+    "DOCKER_CONTEXT",
+    "DOCKER_TLS_VERIFY",
+    "DOCKER_CERT_PATH",
+  ]) {
     const v = o.hostEnv[k];
     if (v !== undefined) env[k] = v;
   }

@@ -1,6 +1,6 @@
-import { accessSync, constants } from 'node:fs';
-import path from 'node:path';
-import { runProcess } from '../util/process.js';
+import { accessSync, constants } from "node:fs";
+import path from "node:path";
+import { runProcess } from "../util/process.js";
 
 export interface Captured {
   code: number | null;
@@ -14,7 +14,13 @@ export interface Captured {
 export async function capture(
   cmd: string,
   args: string[],
-  o: { env?: Record<string, string>; cwd?: string; timeoutMs?: number; signal?: AbortSignal | undefined; stdin?: string } = {},
+  o: {
+    env?: Record<string, string>;
+    cwd?: string;
+    timeoutMs?: number;
+    signal?: AbortSignal | undefined;
+    stdin?: string;
+  } = {},
 ): Promise<Captured> {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
@@ -30,13 +36,27 @@ export async function capture(
     onStderr: (c) => err.push(c),
   });
   const error = r.spawnError ?? (r.killedFor ? `${r.killedFor} after ${r.durationMs} ms` : null);
-  return { code: r.exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), error };
+  return {
+    code: r.exitCode,
+    stdout: Buffer.concat(out).toString("utf8"),
+    stderr: Buffer.concat(err).toString("utf8"),
+    error,
+  };
 }
 
 /** The environment for helper tools: PATH, HOME and the docker client's own variables only. */
 export function hostToolEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const k of ['PATH', 'HOME', 'LANG', 'DOCKER_HOST', 'DOCKER_CONFIG', 'DOCKER_CONTEXT', 'DOCKER_TLS_VERIFY', 'DOCKER_CERT_PATH']) {
+  for (const k of [
+    "PATH",
+    "HOME",
+    "LANG",
+    "DOCKER_HOST",
+    "DOCKER_CONFIG",
+    "DOCKER_CONTEXT",
+    "DOCKER_TLS_VERIFY",
+    "DOCKER_CERT_PATH",
+  ]) {
     const v = process.env[k];
     if (v !== undefined) env[k] = v;
   }
@@ -44,8 +64,11 @@ export function hostToolEnv(): Record<string, string> {
 }
 
 /** `name` on the host PATH (absolute), or null. */
-export function whichSync(name: string, pathVar: string | undefined = process.env.PATH): string | null {
-  for (const dir of (pathVar ?? '').split(path.delimiter)) {
+export function whichSync(
+  name: string,
+  pathVar: string | undefined = process.env.PATH,
+): string | null {
+  for (const dir of (pathVar ?? "").split(path.delimiter)) {
     if (!dir) continue;
     const p = path.join(dir, name);
     try {
@@ -61,5 +84,5 @@ export function whichSync(name: string, pathVar: string | undefined = process.en
 /** The first line of a tool's error output, for messages. */
 export function firstLine(c: Captured): string {
   const text = (c.error ?? c.stderr.trim()) || c.stdout.trim();
-  return text.split('\n')[0]?.slice(0, 300) ?? '';
+  return text.split("\n")[0]?.slice(0, 300) ?? "";
 }

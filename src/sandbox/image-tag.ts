@@ -1,4 +1,4 @@
-import { sha256 } from '../util/hash.js';
+import { sha256 } from "../util/hash.js";
 
 /**
  * `skillbench-task:<12 hex>`: sha256 of the build context's tree hash and the agent version
@@ -20,8 +20,8 @@ export function parseAgentVersion(out: string): string | null {
 export function parseMemory(s: string): number | null {
   const m = /^(\d+(?:\.\d+)?)\s*([bkmg]?)b?$/i.exec(s.trim());
   if (!m?.[1]) return null;
-  const unit = (m[2] ?? '').toLowerCase();
-  const mult = unit === 'g' ? 1024 ** 3 : unit === 'm' ? 1024 ** 2 : unit === 'k' ? 1024 : 1;
+  const unit = (m[2] ?? "").toLowerCase();
+  const mult = unit === "g" ? 1024 ** 3 : unit === "m" ? 1024 ** 2 : unit === "k" ? 1024 : 1;
   return Math.round(Number(m[1]) * mult);
 }
 

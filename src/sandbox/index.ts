@@ -1,10 +1,16 @@
 /** Isolation for the agent and the validators: local, bubblewrap, docker. See docs/sandbox.md. */
-export { createSandbox } from './create.js';
-export { chooseSandbox, type SandboxChoiceResult, type SandboxProbe } from './choose.js';
-export { probeSandboxes } from './probe.js';
-export { taskImageTag, parseMemory, parseOomKills, parseAgentVersion } from './image-tag.js';
-export { ensureTaskImage } from './docker.js';
-export { planNetwork, relayTarget, rewriteEndpointEnv, type NetworkPlan, type RelayTarget } from './network.js';
+export { createSandbox } from "./create.js";
+export { chooseSandbox, type SandboxChoiceResult, type SandboxProbe } from "./choose.js";
+export { probeSandboxes } from "./probe.js";
+export { taskImageTag, parseMemory, parseOomKills, parseAgentVersion } from "./image-tag.js";
+export { ensureTaskImage } from "./docker.js";
+export {
+  planNetwork,
+  relayTarget,
+  rewriteEndpointEnv,
+  type NetworkPlan,
+  type RelayTarget,
+} from "./network.js";
 export {
   SandboxRecordSchema,
   SandboxLimitsSchema,
@@ -21,4 +27,4 @@ export {
   type SandboxOptions,
   type SandboxRecord,
   type SandboxTask,
-} from './types.js';
+} from "./types.js";

@@ -1,8 +1,8 @@
 /** The network plan of a sandbox: which namespace, and the model-endpoint relay. Pure. */
-import type { NetworkPolicy } from './types.js';
+import type { NetworkPolicy } from "./types.js";
 
 /** The relay's unix socket, in the run root (bound into bwrap at its host path; mounted in docker). */
-export const RELAY_SOCKET_NAME = '.skillbench-model.sock';
+export const RELAY_SOCKET_NAME = ".skillbench-model.sock";
 /** Inner relay port when the endpoint's own port is privileged (< 1024) or absent. */
 export const FALLBACK_INNER_PORT = 41_080;
 
@@ -18,7 +18,7 @@ export interface RelayTarget {
 
 export interface NetworkPlan {
   /** `host`: share the host's network; `none`: loopback only, nothing relayed; `relay`: loopback only + the model relay. */
-  mode: 'host' | 'none' | 'relay';
+  mode: "host" | "none" | "relay";
   relay: RelayTarget | null;
   /** Why `model-only` fell back to the host network (null otherwise). */
   fallback: string | null;
@@ -33,9 +33,9 @@ export function relayTarget(endpoint: string | undefined): RelayTarget | null {
   } catch {
     return null;
   }
-  if (u.protocol !== 'http:' || !u.hostname) return null;
+  if (u.protocol !== "http:" || !u.hostname) return null;
   const port = u.port ? Number(u.port) : 80;
-  const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
+  const host = u.hostname.replace(/^\[(.*)\]$/, "$1");
   return { host, port, origin: u.origin, innerPort: port >= 1024 ? port : FALLBACK_INNER_PORT };
 }
 
@@ -45,12 +45,18 @@ export function relayTarget(endpoint: string | undefined): RelayTarget | null {
  * it falls back to the host network and says why. `host` and `none` are taken as asked.
  */
 export function planNetwork(requested: NetworkPolicy, endpoint: string | undefined): NetworkPlan {
-  if (requested === 'host') return { mode: 'host', relay: null, fallback: null };
-  if (requested === 'none') return { mode: 'none', relay: null, fallback: null };
+  if (requested === "host") return { mode: "host", relay: null, fallback: null };
+  if (requested === "none") return { mode: "none", relay: null, fallback: null };
   const relay = relayTarget(endpoint);
-  if (relay) return { mode: 'relay', relay, fallback: null };
-  const what = endpoint ? `the model endpoint ${redactUrl(endpoint)} is not a plain http:// URL` : 'no model endpoint URL is known (the agent uses its default https endpoint)';
-  return { mode: 'host', relay: null, fallback: `${what}, which the loopback relay cannot forward` };
+  if (relay) return { mode: "relay", relay, fallback: null };
+  const what = endpoint
+    ? `the model endpoint ${redactUrl(endpoint)} is not a plain http:// URL`
+    : "no model endpoint URL is known (the agent uses its default https endpoint)";
+  return {
+    mode: "host",
+    relay: null,
+    fallback: `${what}, which the loopback relay cannot forward`,
+  };
 }
 
 /** The inner relay's URL for an endpoint URL, keeping path and query verbatim. */
@@ -63,7 +69,10 @@ export function innerOrigin(relay: RelayTarget): string {
  * any SKILLBENCH_/ANTHROPIC_ endpoint variable) is rewritten to the inner relay, path and query
  * kept verbatim. `changed` says whether any was (only such commands need the relay).
  */
-export function rewriteEndpointEnv(env: Record<string, string>, relay: RelayTarget): { env: Record<string, string>; changed: boolean } {
+export function rewriteEndpointEnv(
+  env: Record<string, string>,
+  relay: RelayTarget,
+): { env: Record<string, string>; changed: boolean } {
   const out: Record<string, string> = {};
   let changed = false;
   for (const [k, v] of Object.entries(env)) {
@@ -88,7 +97,7 @@ export function rewriteEndpointEnv(env: Record<string, string>, relay: RelayTarg
 
 /** A URL without user:password. */
 export function redactUrl(u: string): string {
-  return u.replace(/\/\/[^/@]*@/, '//');
+  return u.replace(/\/\/[^/@]*@/, "//");
 }
 
 /**

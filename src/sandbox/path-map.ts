@@ -1,4 +1,4 @@
-import path from 'node:path';
+import path from "node:path";
 
 /** A host path prefix and where it appears inside the sandbox. */
 export interface PathMapping {
@@ -13,15 +13,19 @@ export interface PathMapping {
 export function mapPath(value: string, mappings: readonly PathMapping[]): string {
   const sorted = [...mappings].sort((a, b) => b.host.length - a.host.length);
   for (const m of sorted) {
-    const host = m.host.replace(/\/+$/, '');
+    const host = m.host.replace(/\/+$/, "");
     if (value === host) return m.inside;
-    if (value.startsWith(`${host}/`)) return path.posix.join(m.inside, value.slice(host.length + 1));
+    if (value.startsWith(`${host}/`))
+      return path.posix.join(m.inside, value.slice(host.length + 1));
   }
   return value;
 }
 
 /** Map the value of every `NAME=path` or bare path in a list. Pure. */
-export function mapEnvValues(env: Record<string, string>, mappings: readonly PathMapping[]): Record<string, string> {
+export function mapEnvValues(
+  env: Record<string, string>,
+  mappings: readonly PathMapping[],
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) out[k] = mapPath(v, mappings);
   return out;
@@ -30,5 +34,5 @@ export function mapEnvValues(env: Record<string, string>, mappings: readonly Pat
 /** True when `p` is `dir` or inside it (POSIX, normalised). Pure. */
 export function isUnder(p: string, dir: string): boolean {
   const rel = path.posix.relative(path.posix.normalize(dir), path.posix.normalize(p));
-  return rel === '' || (!rel.startsWith('../') && rel !== '..' && !path.posix.isAbsolute(rel));
+  return rel === "" || (!rel.startsWith("../") && rel !== ".." && !path.posix.isAbsolute(rel));
 }

@@ -1,8 +1,8 @@
 /** The host side of the model-endpoint relay: a unix socket in the run dir -> the endpoint's host:port. */
-import { chmodSync, mkdtempSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
+import { chmodSync, mkdtempSync, rmSync, symlinkSync, unlinkSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 
 export interface HostRelay {
   /** The socket's real path (in the run dir). */
@@ -29,14 +29,17 @@ function unlinkQuiet(p: string): void {
  * is reached through a short symlink to its folder in the host's tmp dir (bind follows it; the
  * socket file is created in the real folder). Only this one host:port is ever connected to.
  */
-export async function startHostRelay(socketPath: string, target: { host: string; port: number }): Promise<HostRelay> {
+export async function startHostRelay(
+  socketPath: string,
+  target: { host: string; port: number },
+): Promise<HostRelay> {
   unlinkQuiet(socketPath);
   let shortDir: string | null = null;
   let listenPath = socketPath;
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) {
-    shortDir = mkdtempSync(path.join(os.tmpdir(), 'sbr-'));
-    symlinkSync(path.dirname(socketPath), path.join(shortDir, 'd'));
-    listenPath = path.join(shortDir, 'd', path.basename(socketPath));
+    shortDir = mkdtempSync(path.join(os.tmpdir(), "sbr-"));
+    symlinkSync(path.dirname(socketPath), path.join(shortDir, "d"));
+    listenPath = path.join(shortDir, "d", path.basename(socketPath));
   }
   const open = new Set<net.Socket>();
   let count = 0;
@@ -52,8 +55,8 @@ export async function startHostRelay(socketPath: string, target: { host: string;
       open.delete(u);
     };
     for (const s of [c, u]) {
-      s.on('error', end);
-      s.on('close', end);
+      s.on("error", end);
+      s.on("close", end);
     }
     c.pipe(u);
     u.pipe(c);
@@ -64,9 +67,9 @@ export async function startHostRelay(socketPath: string, target: { host: string;
   };
   try {
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
+      server.once("error", reject);
       server.listen(listenPath, () => {
-        server.off('error', reject);
+        server.off("error", reject);
         resolve();
       });
     });
@@ -74,7 +77,7 @@ export async function startHostRelay(socketPath: string, target: { host: string;
     cleanupShort();
     throw e;
   }
-  server.on('error', () => undefined);
+  server.on("error", () => undefined);
   try {
     chmodSync(socketPath, 0o600);
   } catch (e) {

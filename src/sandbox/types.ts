@@ -1,4 +1,3 @@
-
 /** One process to start: what the harness would spawn without a sandbox. */
 export interface LaunchSpec {
   cmd: string;
@@ -20,17 +19,17 @@ export {
   type SandboxKind,
   type SandboxLimits,
   type SandboxRecord,
-} from '../core/sandbox.js';
-import type { SandboxKind, SandboxRecord } from '../core/sandbox.js';
-export type SandboxChoice = SandboxKind | 'auto';
+} from "../core/sandbox.js";
+import type { SandboxKind, SandboxRecord } from "../core/sandbox.js";
+export type SandboxChoice = SandboxKind | "auto";
 
 /**
  * `model-only` (default for bwrap and docker): a network namespace with only loopback, and the
  * model endpoint relayed into it (docs/sandbox.md); `host`: the run shares the host's network
  * (an explicit opt-out); `none`: loopback only, nothing relayed.
  */
-export type NetworkPolicy = 'model-only' | 'host' | 'none';
-export const NETWORK_POLICIES = ['model-only', 'host', 'none'] as const;
+export type NetworkPolicy = "model-only" | "host" | "none";
+export const NETWORK_POLICIES = ["model-only", "host", "none"] as const;
 
 export interface RunDirsLike {
   root: string;
@@ -87,4 +86,4 @@ export interface Sandbox {
   oomKills(): Promise<number | null>;
 }
 
-export const DEFAULT_BASE_IMAGE = 'skillbench-base:bookworm';
+export const DEFAULT_BASE_IMAGE = "skillbench-base:bookworm";

@@ -1,21 +1,21 @@
-import type { CheckSplit, RubricProfile } from './types.js';
+import type { CheckSplit, RubricProfile } from "./types.js";
 
 /** Check-name prefixes that make a validator message a workflow check (facts 6.5). */
 export const WORKFLOW_CHECK_PREFIXES: readonly string[] = [
-  'openspec_artifacts',
-  'comet_state',
-  'workflow_phases',
-  'tests_written',
-  'tests_exist',
-  'native_skill_invocation',
-  'native_artifacts',
-  'native_state',
-  'native_trajectory',
-  'native_isolation',
+  "openspec_artifacts",
+  "comet_state",
+  "workflow_phases",
+  "tests_written",
+  "tests_exist",
+  "native_skill_invocation",
+  "native_artifacts",
+  "native_state",
+  "native_trajectory",
+  "native_isolation",
 ];
 
 /** The CONTROL treatment's name (the business-only baseline). */
-export const CONTROL_TREATMENT = 'CONTROL';
+export const CONTROL_TREATMENT = "CONTROL";
 
 export function isWorkflowCheck(message: string): boolean {
   const m = message.trimStart();
@@ -23,10 +23,19 @@ export function isWorkflowCheck(message: string): boolean {
 }
 
 /** Split validator messages into business and workflow checks (facts 6.5). */
-export function splitChecks(baseline: { passed: readonly string[]; failed: readonly string[] }): CheckSplit {
+export function splitChecks(baseline: {
+  passed: readonly string[];
+  failed: readonly string[];
+}): CheckSplit {
   return {
-    business: { passed: baseline.passed.filter((m) => !isWorkflowCheck(m)), failed: baseline.failed.filter((m) => !isWorkflowCheck(m)) },
-    workflow: { passed: baseline.passed.filter(isWorkflowCheck), failed: baseline.failed.filter(isWorkflowCheck) },
+    business: {
+      passed: baseline.passed.filter((m) => !isWorkflowCheck(m)),
+      failed: baseline.failed.filter((m) => !isWorkflowCheck(m)),
+    },
+    workflow: {
+      passed: baseline.passed.filter(isWorkflowCheck),
+      failed: baseline.failed.filter(isWorkflowCheck),
+    },
   };
 }
 
@@ -38,7 +47,7 @@ export function splitChecks(baseline: { passed: readonly string[]; failed: reado
  * report and the rubric input.
  */
 export function checksForRun(
-  profile: Pick<RubricProfile, 'controlBusinessOnly'>,
+  profile: Pick<RubricProfile, "controlBusinessOnly">,
   treatment: string,
   baseline: { passed: readonly string[]; failed: readonly string[] },
 ): { passed: string[]; failed: string[]; dropped: string[] } {

@@ -1,11 +1,15 @@
-import type { WorkflowKind } from './comet/context.js';
-import type { DimensionEvaluation, ScoringInput } from './types.js';
+import type { WorkflowKind } from "./comet/context.js";
+import type { DimensionEvaluation, ScoringInput } from "./types.js";
 
 /** Tool names that ask the user a question (facts 6.3). */
-export const ASK_TOOL_NAMES: readonly string[] = ['AskUserQuestion', 'ask_user', 'AskFollowUpQuestion'];
+export const ASK_TOOL_NAMES: readonly string[] = [
+  "AskUserQuestion",
+  "ask_user",
+  "AskFollowUpQuestion",
+];
 
 /** Decision-bearing Comet state mutations per workflow kind (facts 6.3). */
-export const DECISION_MUTATION_RES: Record<'full' | 'preset', readonly RegExp[]> = {
+export const DECISION_MUTATION_RES: Record<"full" | "preset", readonly RegExp[]> = {
   full: [
     /transition\s+\S+\s+(?:open-complete|design-complete|build-complete|verify-pass|verify-fail|preset-escalate)/g,
     /set\s+\S+\s+(?:build_mode|isolation|tdd_mode|review_mode|build_pause)\s/g,
@@ -33,14 +37,17 @@ export function countAsks(input: ScoringInput): AskCount {
   const i = input.interaction;
   let replies = 0;
   if (input.reply_counts_known) replies = i.deterministic_replies + i.simulated_replies;
-  else if (i.mode !== 'none') replies = Math.max(0, (i.actual_turns ?? 1) - 1);
+  else if (i.mode !== "none") replies = Math.max(0, (i.actual_turns ?? 1) - 1);
   return { tools, replies, total: tools + replies };
 }
 
-export function countDecisionMutations(commands: readonly string[], workflow: WorkflowKind): number {
-  const text = commands.join('\n');
-  const res = DECISION_MUTATION_RES[workflow === 'full' ? 'full' : 'preset'];
-  return res.reduce((n, re) => n + [...text.matchAll(new RegExp(re.source, 'g'))].length, 0);
+export function countDecisionMutations(
+  commands: readonly string[],
+  workflow: WorkflowKind,
+): number {
+  const text = commands.join("\n");
+  const res = DECISION_MUTATION_RES[workflow === "full" ? "full" : "preset"];
+  return res.reduce((n, re) => n + [...text.matchAll(new RegExp(re.source, "g"))].length, 0);
 }
 
 /**
@@ -48,17 +55,23 @@ export function countDecisionMutations(commands: readonly string[], workflow: Wo
  * per two decision mutations? No commands → 0.0; no mutations → 1.0 (neutral); else one check
  * asks/mutations ≥ 0.5.
  */
-export function decisionPointCompliance(input: ScoringInput, workflow: WorkflowKind): DimensionEvaluation {
+export function decisionPointCompliance(
+  input: ScoringInput,
+  workflow: WorkflowKind,
+): DimensionEvaluation {
   const commands = input.evidence.commands_run;
-  if (commands.length === 0) return { checks: [], score: 0, reason: 'no commands captured' };
+  if (commands.length === 0) return { checks: [], score: 0, reason: "no commands captured" };
   const m = countDecisionMutations(commands, workflow);
   if (m === 0) {
-    return { checks: [{ name: 'no decision mutations', passed: true }], reason: `no ${workflow} decision mutations observed` };
+    return {
+      checks: [{ name: "no decision mutations", passed: true }],
+      reason: `no ${workflow} decision mutations observed`,
+    };
   }
   const a = countAsks(input);
   const ratio = a.total / m;
   return {
-    checks: [{ name: 'asks/mutations >= 0.5', passed: ratio >= 0.5 }],
+    checks: [{ name: "asks/mutations >= 0.5", passed: ratio >= 0.5 }],
     reason: `workflow=${workflow} ${a.total} asks (${a.tools} tool, ${a.replies} replies) for ${m} mutations (ratio=${ratio.toFixed(2)})`,
   };
 }

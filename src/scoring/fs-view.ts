@@ -1,9 +1,9 @@
-import { closeSync, lstatSync, openSync, readdirSync, readSync, realpathSync } from 'node:fs';
-import path from 'node:path';
-import { resolveInside } from '../util/fs.js';
-import { isGlob, matchGlob, normalizeRel } from './glob.js';
-import type { WorkspaceView } from './types.js';
-import { MAX_READ_BYTES } from './workspace-view.js';
+import { closeSync, lstatSync, openSync, readdirSync, readSync, realpathSync } from "node:fs";
+import path from "node:path";
+import { resolveInside } from "../util/fs.js";
+import { isGlob, matchGlob, normalizeRel } from "./glob.js";
+import type { WorkspaceView } from "./types.js";
+import { MAX_READ_BYTES } from "./workspace-view.js";
 
 /**
  * A `WorkspaceView` over a real folder (NOT pure: it reads the disk, synchronously, on demand).
@@ -32,7 +32,7 @@ export function makeFsWorkspaceView(dir: string): WorkspaceView {
         else if (e.isFile() || e.isSymbolicLink()) out.push(r);
       }
     };
-    walk('');
+    walk("");
     cache = out.sort();
     return cache;
   }
@@ -42,7 +42,7 @@ export function makeFsWorkspaceView(dir: string): WorkspaceView {
       realRoot ??= realpathSync(root);
       const real = realpathSync(abs);
       const r = path.relative(realRoot, real);
-      return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+      return r === "" || (!r.startsWith("..") && !path.isAbsolute(r));
     } catch {
       return false;
     }
@@ -66,7 +66,7 @@ export function makeFsWorkspaceView(dir: string): WorkspaceView {
       if (abs === null || !inside(abs)) return null;
       let fd: number | null = null;
       try {
-        fd = openSync(abs, 'r');
+        fd = openSync(abs, "r");
         const buf = Buffer.alloc(MAX_READ_BYTES + 1);
         let n = 0;
         for (;;) {
@@ -77,7 +77,7 @@ export function makeFsWorkspaceView(dir: string): WorkspaceView {
         }
         const bytes = buf.subarray(0, n);
         if (bytes.includes(0)) return null;
-        return bytes.toString('utf8');
+        return bytes.toString("utf8");
       } catch {
         return null;
       } finally {

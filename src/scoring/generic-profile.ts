@@ -6,26 +6,33 @@ import {
   interactionComplianceDimension,
   safetyBoundaryDimension,
   skillInvocationDimension,
-} from './dimensions.js';
-import type { DimensionResult, RubricInput, RubricProfile } from './types.js';
+} from "./dimensions.js";
+import type { DimensionResult, RubricInput, RubricProfile } from "./types.js";
 
 /**
  * When the task sets `require_skill_invocation` and skill_invocation is below 1.0 or N/A:
  * `Required skill not invoked: <skill>` for each required skill that was not invoked.
  */
-export function requiredSkillFailures(input: RubricInput, dims: readonly DimensionResult[], dimension = 'skill_invocation'): string[] {
+export function requiredSkillFailures(
+  input: RubricInput,
+  dims: readonly DimensionResult[],
+  dimension = "skill_invocation",
+): string[] {
   if (!input.task.require_skill_invocation) return [];
   const d = dims.find((x) => x.name === dimension);
   if (d !== undefined && d.score !== null && d.score >= 1) return [];
   const invoked = new Set(input.evidence.skills_invoked);
-  return [...new Set(input.task.required_skills)].filter((s) => !invoked.has(s)).map((s) => `Required skill not invoked: ${s}`);
+  return [...new Set(input.task.required_skills)]
+    .filter((s) => !invoked.has(s))
+    .map((s) => `Required skill not invoked: ${s}`);
 }
 
 /** The generic rubric (facts 6.2): 7 dimensions; empty check lists score 1.0. */
 export const genericProfile: RubricProfile = {
-  name: 'generic',
-  description: 'Skill-agnostic rubric: validator completion, skill use, artifacts, constraints, turns, efficiency, safety.',
-  emptyChecks: { score: 1, reason: 'no checks required' },
+  name: "generic",
+  description:
+    "Skill-agnostic rubric: validator completion, skill use, artifacts, constraints, turns, efficiency, safety.",
+  emptyChecks: { score: 1, reason: "no checks required" },
   dimensions: [
     completionDimension({ weight: 2.0 }),
     skillInvocationDimension({ weight: 1.0 }),

@@ -13,35 +13,35 @@ function escapeRe(ch: string): string {
 }
 
 export function globToRegExp(glob: string): RegExp {
-  let re = '';
+  let re = "";
   for (let i = 0; i < glob.length; i++) {
-    const ch = glob[i] ?? '';
-    if (ch === '*') {
-      if (glob[i + 1] === '*') {
-        const atStart = i === 0 || glob[i - 1] === '/';
-        const slashAfter = glob[i + 2] === '/';
+    const ch = glob[i] ?? "";
+    if (ch === "*") {
+      if (glob[i + 1] === "*") {
+        const atStart = i === 0 || glob[i - 1] === "/";
+        const slashAfter = glob[i + 2] === "/";
         if (atStart && slashAfter) {
-          re += '(?:[^/]+/)*';
+          re += "(?:[^/]+/)*";
           i += 2;
         } else {
-          re += '.*';
+          re += ".*";
           i += 1;
         }
       } else {
-        re += '[^/]*';
+        re += "[^/]*";
       }
-    } else if (ch === '?') {
-      re += '[^/]';
-    } else if (ch === '[') {
-      const close = glob.indexOf(']', i + 2);
+    } else if (ch === "?") {
+      re += "[^/]";
+    } else if (ch === "[") {
+      const close = glob.indexOf("]", i + 2);
       if (close < 0) {
-        re += '\\[';
+        re += "\\[";
         continue;
       }
       let body = glob.slice(i + 1, close);
-      const negate = body.startsWith('!') || body.startsWith('^');
+      const negate = body.startsWith("!") || body.startsWith("^");
       if (negate) body = body.slice(1);
-      re += `[${negate ? '^/' : ''}${body.replace(/\\/g, '\\\\').replace(/\]/g, '\\]')}]`;
+      re += `[${negate ? "^/" : ""}${body.replace(/\\/g, "\\\\").replace(/\]/g, "\\]")}]`;
       i = close;
     } else {
       re += escapeRe(ch);
@@ -54,15 +54,19 @@ export function globToRegExp(glob: string): RegExp {
 export function impliedDirs(files: readonly string[]): string[] {
   const dirs = new Set<string>();
   for (const f of files) {
-    const parts = f.split('/');
-    for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
+    const parts = f.split("/");
+    for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join("/"));
   }
   return [...dirs];
 }
 
 /** Normalise a relative path: strip `./`, collapse `//`, drop a trailing `/`. */
 export function normalizeRel(p: string): string {
-  return p.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/\/{2,}/g, '/').replace(/\/$/, '');
+  return p
+    .replace(/\\/g, "/")
+    .replace(/^(\.\/)+/, "")
+    .replace(/\/{2,}/g, "/")
+    .replace(/\/$/, "");
 }
 
 /** Files (and implied folders) matching the glob. */

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import type { DimensionDef, RubricCheck, RubricProfile, ScoringInput } from './types.js';
+import { z } from "zod";
+import type { DimensionDef, RubricCheck, RubricProfile, ScoringInput } from "./types.js";
 
 /**
  * Custom TOML profiles of facts 6.6 (`[hard_checks]` + `[[rubric]]` proxy entries). Every rubric
@@ -9,7 +9,9 @@ import type { DimensionDef, RubricCheck, RubricProfile, ScoringInput } from './t
  * so weighted_score is the plain mean of the normalised entries.
  */
 
-const ExitCode = z.literal(0, { error: 'must be 0 (the only exit code a passed completion check can confirm)' });
+const ExitCode = z.literal(0, {
+  error: "must be 0 (the only exit code a passed completion check can confirm)",
+});
 
 export const HardCheckProfileSchema = z
   .object({
@@ -28,13 +30,21 @@ export const HardCheckProfileSchema = z
       .array(
         z
           .object({
-            name: z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]*$/, 'must start with a letter and use only letters, digits, _ . -'),
+            name: z
+              .string()
+              .regex(
+                /^[A-Za-z][A-Za-z0-9_.-]*$/,
+                "must start with a letter and use only letters, digits, _ . -",
+              ),
             description: z.string().optional(),
             min_score: z.number().min(0).default(0),
             max_score: z.number().positive().default(2),
           })
           .strict()
-          .refine((r) => r.min_score <= r.max_score, { message: 'min_score must not exceed max_score', path: ['min_score'] }),
+          .refine((r) => r.min_score <= r.max_score, {
+            message: "min_score must not exceed max_score",
+            path: ["min_score"],
+          }),
       )
       .optional(),
     /** Interaction defaults for the runner (mode, max_turns, ...); not used by the rubric. */
@@ -44,9 +54,9 @@ export const HardCheckProfileSchema = z
 export type HardCheckProfileSpec = z.infer<typeof HardCheckProfileSchema>;
 
 export const EXIT_CODE_ALIASES: Record<string, readonly string[]> = {
-  check_public_less_exit_code: ['check-public-less', 'public-less-checker'],
-  stylelint_exit_code: ['stylelint'],
-  build_exit_code: ['build'],
+  check_public_less_exit_code: ["check-public-less", "public-less-checker"],
+  stylelint_exit_code: ["stylelint"],
+  build_exit_code: ["build"],
 };
 
 interface HardCheck {
@@ -59,18 +69,29 @@ export function runHardChecks(spec: HardCheckProfileSpec, input: ScoringInput): 
   const out: HardCheck[] = [];
   const missing = (hc.target_artifacts ?? []).filter((g) => !input.fileExists(g));
   out.push({
-    check: { name: '[HARD] target_artifacts', passed: missing.length === 0 },
-    message: missing.length === 0 ? '[HARD] target_artifacts: passed' : `[HARD] target_artifacts: missing ${missing.join(', ')}`,
+    check: { name: "[HARD] target_artifacts", passed: missing.length === 0 },
+    message:
+      missing.length === 0
+        ? "[HARD] target_artifacts: passed"
+        : `[HARD] target_artifacts: missing ${missing.join(", ")}`,
   });
   const passed = input.baseline.passed.map((m) => m.toLowerCase());
   const failed = input.baseline.failed.map((m) => m.toLowerCase());
-  for (const key of ['check_public_less_exit_code', 'stylelint_exit_code', 'build_exit_code'] as const) {
+  for (const key of [
+    "check_public_less_exit_code",
+    "stylelint_exit_code",
+    "build_exit_code",
+  ] as const) {
     if (hc[key] === undefined) continue;
     const aliases = EXIT_CODE_ALIASES[key] ?? [];
     const inFailed = failed.some((m) => aliases.some((a) => m.includes(a)));
     const inPassed = passed.some((m) => aliases.some((a) => m.includes(a)));
     const ok = inPassed && !inFailed;
-    const message = ok ? `[HARD] ${key}: 0` : inFailed ? `[HARD] ${key}: expected 0, completion reported failure` : `[HARD] ${key}: no completion evidence`;
+    const message = ok
+      ? `[HARD] ${key}: 0`
+      : inFailed
+        ? `[HARD] ${key}: expected 0, completion reported failure`
+        : `[HARD] ${key}: no completion evidence`;
     out.push({ check: { name: `[HARD] ${key}`, passed: ok }, message });
   }
   return out;
@@ -83,7 +104,11 @@ export function proxyScore(passedCount: number, total: number, min: number, max:
   return min;
 }
 
-export function hardCheckProfile(spec: HardCheckProfileSpec, fallbackName: string, source?: string): RubricProfile {
+export function hardCheckProfile(
+  spec: HardCheckProfileSpec,
+  fallbackName: string,
+  source?: string,
+): RubricProfile {
   const memo = new WeakMap<ScoringInput, HardCheck[]>();
   const checksOf = (input: ScoringInput): HardCheck[] => {
     let r = memo.get(input);
@@ -110,10 +135,13 @@ export function hardCheckProfile(spec: HardCheckProfileSpec, fallbackName: strin
   }));
   return {
     name: spec.name ?? fallbackName,
-    description: spec.description ?? 'Custom hard-check profile (facts 6.6)',
-    emptyChecks: { score: 0, reason: 'no checks' },
+    description: spec.description ?? "Custom hard-check profile (facts 6.6)",
+    emptyChecks: { score: 0, reason: "no checks" },
     dimensions,
-    hardFailures: (input) => checksOf(input).filter((c) => !c.check.passed).map((c) => c.message),
+    hardFailures: (input) =>
+      checksOf(input)
+        .filter((c) => !c.check.passed)
+        .map((c) => c.message),
     ...(source !== undefined ? { source } : {}),
   };
 }

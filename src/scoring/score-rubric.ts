@@ -1,21 +1,30 @@
-import { splitChecks } from './checks-split.js';
-import type { DimensionDef, DimensionResult, RubricInput, RubricProfile, RubricResult, ScoringInput } from './types.js';
-import { existsOnlyView } from './workspace-view.js';
+import { splitChecks } from "./checks-split.js";
+import type {
+  DimensionDef,
+  DimensionResult,
+  RubricInput,
+  RubricProfile,
+  RubricResult,
+  ScoringInput,
+} from "./types.js";
+import { existsOnlyView } from "./workspace-view.js";
 
 /** Fill in every optional part of a `RubricInput` (see `ScoringInput`). Pure. */
 export function toScoringInput(input: RubricInput): ScoringInput {
-  const fileExists = input.fileExists ?? input.workspace?.exists.bind(input.workspace) ?? (() => false);
+  const fileExists =
+    input.fileExists ?? input.workspace?.exists.bind(input.workspace) ?? (() => false);
   const workspace = input.workspace ?? existsOnlyView(fileExists);
   const i = input.interaction;
   return {
     ...input,
-    treatment: input.treatment ?? '',
+    treatment: input.treatment ?? "",
     workspace,
     fileExists,
     task: {
       ...input.task,
       skill_package_path: input.task.skill_package_path ?? null,
-      route_conformance_expected_node_order: input.task.route_conformance_expected_node_order ?? null,
+      route_conformance_expected_node_order:
+        input.task.route_conformance_expected_node_order ?? null,
       generated_node_skills: input.task.generated_node_skills ?? null,
     },
     interaction: {
@@ -36,27 +45,36 @@ export function formatScore(x: number): string {
 
 /** `[RUBRIC] <dim>: <score> - <reason>`; N/A as `[RUBRIC] <dim>: N/A - <reason>`. */
 export function formatRubricLine(d: DimensionResult): string {
-  return `[RUBRIC] ${d.name}: ${d.score === null ? 'N/A' : formatScore(d.score)} - ${d.reason}`;
+  return `[RUBRIC] ${d.name}: ${d.score === null ? "N/A" : formatScore(d.score)} - ${d.reason}`;
 }
 
 export function formatWeightedLine(weighted: number): string {
   return `[RUBRIC] weighted_score: ${formatScore(weighted)}`;
 }
 
-function evaluateDimension(profile: RubricProfile, def: DimensionDef, input: ScoringInput): DimensionResult {
+function evaluateDimension(
+  profile: RubricProfile,
+  def: DimensionDef,
+  input: ScoringInput,
+): DimensionResult {
   if (!Number.isFinite(def.weight) || def.weight < 0) {
-    throw new Error(`rubric ${profile.name}: dimension ${def.name} has an invalid weight ${def.weight}`);
+    throw new Error(
+      `rubric ${profile.name}: dimension ${def.name} has an invalid weight ${def.weight}`,
+    );
   }
   const ev = def.evaluate(input);
   const checks = ev.checks.map((c) => ({ name: c.name, passed: c.passed }));
-  if (ev.na !== undefined) return { name: def.name, weight: def.weight, score: null, reason: ev.na, checks };
+  if (ev.na !== undefined)
+    return { name: def.name, weight: def.weight, score: null, reason: ev.na, checks };
   let score: number;
   let reason = ev.reason;
   if (ev.score !== undefined) score = ev.score;
   else if (checks.length > 0) score = checks.filter((c) => c.passed).length / checks.length;
   else ({ score, reason } = profile.emptyChecks);
   if (!Number.isFinite(score) || score < 0 || score > 1) {
-    throw new Error(`rubric ${profile.name}: dimension ${def.name} produced score ${score} outside [0, 1]`);
+    throw new Error(
+      `rubric ${profile.name}: dimension ${def.name} produced score ${score} outside [0, 1]`,
+    );
   }
   return { name: def.name, weight: def.weight, score, reason, checks };
 }

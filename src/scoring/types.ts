@@ -1,4 +1,4 @@
-import type { Evidence } from '../core/evidence.js';
+import type { Evidence } from "../core/evidence.js";
 
 /**
  * A read-only view of the run's workspace after the agent ran. Paths are workspace-relative,
@@ -16,7 +16,7 @@ export interface WorkspaceView {
   isSymlink(rel: string): boolean;
 }
 
-export type InteractionMode = 'none' | 'auto_user' | 'interactive';
+export type InteractionMode = "none" | "auto_user" | "interactive";
 
 export interface RubricInteraction {
   mode: InteractionMode;

@@ -1,5 +1,5 @@
-import { isGlob, matchGlob, normalizeRel } from './glob.js';
-import type { WorkspaceView } from './types.js';
+import { isGlob, matchGlob, normalizeRel } from "./glob.js";
+import type { WorkspaceView } from "./types.js";
 
 /** Largest file `read` returns (bytes of UTF-8 text). */
 export const MAX_READ_BYTES = 1024 * 1024;
@@ -10,7 +10,10 @@ export interface MemoryViewOptions {
 }
 
 /** A pure in-memory workspace: `files` maps relative POSIX paths to their text. For tests. */
-export function makeMemoryWorkspaceView(files: Record<string, string>, opts: MemoryViewOptions = {}): WorkspaceView {
+export function makeMemoryWorkspaceView(
+  files: Record<string, string>,
+  opts: MemoryViewOptions = {},
+): WorkspaceView {
   const map = new Map<string, string>();
   for (const [k, v] of Object.entries(files)) map.set(normalizeRel(k), v);
   const list = [...map.keys()].sort();
@@ -23,7 +26,12 @@ export function makeMemoryWorkspaceView(files: Record<string, string>, opts: Mem
     },
     read(rel) {
       const text = map.get(normalizeRel(rel));
-      if (text === undefined || text.includes('\0') || Buffer.byteLength(text, 'utf8') > MAX_READ_BYTES) return null;
+      if (
+        text === undefined ||
+        text.includes("\0") ||
+        Buffer.byteLength(text, "utf8") > MAX_READ_BYTES
+      )
+        return null;
       return text;
     },
     list: () => [...list],

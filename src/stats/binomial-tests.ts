@@ -1,7 +1,7 @@
 /**
  * Exact two-sided binomial tests for paired pass/fail data. Pure.
  */
-import { assertCount } from './validate.js';
+import { assertCount } from "./validate.js";
 
 /**
  * Two-sided exact p-value for x successes in n trials under p = 0.5:
@@ -26,8 +26,8 @@ function binomialTwoSidedHalf(x: number, n: number): number {
  * b ~ Binomial(b + c, 1/2). Returns the two-sided p-value; b + c = 0 -> 1.
  */
 export function mcnemarExact(b: number, c: number): number {
-  assertCount('b', b);
-  assertCount('c', c);
+  assertCount("b", b);
+  assertCount("c", c);
   return binomialTwoSidedHalf(b, b + c);
 }
 
@@ -36,7 +36,7 @@ export function mcnemarExact(b: number, c: number): number {
  * calling). Same null distribution as McNemar: pos ~ Binomial(pos + neg, 1/2).
  */
 export function signTest(pos: number, neg: number): number {
-  assertCount('pos', pos);
-  assertCount('neg', neg);
+  assertCount("pos", pos);
+  assertCount("neg", neg);
   return binomialTwoSidedHalf(pos, pos + neg);
 }

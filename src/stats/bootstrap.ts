@@ -9,9 +9,9 @@
  * Resampling both stages captures between-task and within-task (run-to-run) noise;
  * it is slightly conservative (wider) compared with resampling tasks only.
  */
-import { mulberry32 } from './prng.js';
-import type { PerTaskOutcomes, TaskStatistic } from './task-statistics.js';
-import { assertProbability } from './validate.js';
+import { mulberry32 } from "./prng.js";
+import type { PerTaskOutcomes, TaskStatistic } from "./task-statistics.js";
+import { assertProbability } from "./validate.js";
 
 export interface BootstrapOptions {
   /** Number of replicates B (default 2000). */
@@ -48,13 +48,13 @@ function resolve(options: BootstrapOptions | undefined): Resolved {
     throw new RangeError(`replicates must be a positive integer, got ${replicates}`);
   }
   if (!Number.isInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
-  assertProbability('level', level, true);
+  assertProbability("level", level, true);
   return { replicates, seed, level };
 }
 
 /** Quantile of sorted values, linear interpolation between order statistics (type 7). */
 export function quantileSorted(sorted: number[], q: number): number {
-  if (sorted.length === 0) throw new RangeError('quantile of an empty array');
+  if (sorted.length === 0) throw new RangeError("quantile of an empty array");
   const h = (sorted.length - 1) * q;
   const lo = Math.floor(h);
   const hi = Math.ceil(h);
@@ -123,7 +123,9 @@ export function bootstrapPairedDifference(
   options?: BootstrapOptions,
 ): BootstrapResult | null {
   if (a.length !== b.length) {
-    throw new RangeError(`paired bootstrap needs the same tasks in both arms (${a.length} vs ${b.length})`);
+    throw new RangeError(
+      `paired bootstrap needs the same tasks in both arms (${a.length} vs ${b.length})`,
+    );
   }
   const o = resolve(options);
   const sa = statistic(a);

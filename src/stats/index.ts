@@ -1,10 +1,10 @@
-export { passAtK, passHatKStrict, passHatKUnbiased, defaultKs } from './pass-at-k.js';
-export { wilsonInterval, type Interval } from './wilson.js';
-export { normalQuantile, Z95 } from './normal.js';
-export { mean, stdev, flipRate } from './descriptive.js';
-export { mcnemarExact, signTest } from './binomial-tests.js';
-export { repsNeeded } from './power.js';
-export { mulberry32 } from './prng.js';
+export { passAtK, passHatKStrict, passHatKUnbiased, defaultKs } from "./pass-at-k.js";
+export { wilsonInterval, type Interval } from "./wilson.js";
+export { normalQuantile, Z95 } from "./normal.js";
+export { mean, stdev, flipRate } from "./descriptive.js";
+export { mcnemarExact, signTest } from "./binomial-tests.js";
+export { repsNeeded } from "./power.js";
+export { mulberry32 } from "./prng.js";
 export {
   macroPassAtK,
   macroPassHatK,
@@ -12,12 +12,17 @@ export {
   type PerTaskOutcomes,
   type TaskStatistic,
   type PassHatEstimator,
-} from './task-statistics.js';
+} from "./task-statistics.js";
 export {
   bootstrapInterval,
   bootstrapPairedDifference,
   quantileSorted,
   type BootstrapOptions,
   type BootstrapResult,
-} from './bootstrap.js';
-export { discordantPairs, taskSignCounts, type DiscordantCounts, type SignCounts } from './paired.js';
+} from "./bootstrap.js";
+export {
+  discordantPairs,
+  taskSignCounts,
+  type DiscordantCounts,
+  type SignCounts,
+} from "./paired.js";

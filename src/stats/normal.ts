@@ -4,12 +4,23 @@
  * Acklam's rational approximation (relative error < 1.2e-9 over (0, 1)), which is
  * ample for interval widths and sample-size planning.
  */
-import { assertProbability } from './validate.js';
+import { assertProbability } from "./validate.js";
 
-const A = [-3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1, 2.506628277459239] as const;
-const B = [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1] as const;
-const C = [-7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783] as const;
-const D = [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416] as const;
+const A = [
+  -3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2,
+  -3.066479806614716e1, 2.506628277459239,
+] as const;
+const B = [
+  -5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1,
+  -1.328068155288572e1,
+] as const;
+const C = [
+  -7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734,
+  4.374664141464968, 2.938163982698783,
+] as const;
+const D = [
+  7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416,
+] as const;
 const P_LOW = 0.02425;
 
 function tail(q: number): number {
@@ -21,7 +32,7 @@ function tail(q: number): number {
 
 /** z such that P(Z <= z) = p for a standard normal Z; p must be in (0, 1). */
 export function normalQuantile(p: number): number {
-  assertProbability('p', p, true);
+  assertProbability("p", p, true);
   if (p < P_LOW) return tail(Math.sqrt(-2 * Math.log(p)));
   if (p > 1 - P_LOW) return -tail(Math.sqrt(-2 * Math.log(1 - p)));
   const q = p - 0.5;

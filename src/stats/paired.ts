@@ -2,7 +2,7 @@
  * Turning two treatments' per-task outcomes into the counts the paired tests need.
  * `a[i]` and `b[i]` are the runs of the same task i under treatments A and B. Pure.
  */
-import type { PerTaskOutcomes } from './task-statistics.js';
+import type { PerTaskOutcomes } from "./task-statistics.js";
 
 export interface DiscordantCounts {
   /** Run pairs considered: sum over tasks of min(runs in A, runs in B). */
@@ -17,7 +17,9 @@ export interface DiscordantCounts {
 
 function assertSameTasks(a: PerTaskOutcomes, b: PerTaskOutcomes): void {
   if (a.length !== b.length) {
-    throw new RangeError(`paired comparison needs the same tasks in both arms (${a.length} vs ${b.length})`);
+    throw new RangeError(
+      `paired comparison needs the same tasks in both arms (${a.length} vs ${b.length})`,
+    );
   }
 }
 

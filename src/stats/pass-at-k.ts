@@ -5,8 +5,8 @@
  * and the caller chooses the k set with `defaultKs`. Counts that cannot come from
  * data (negative, fractional, c > n, k < 1) throw a RangeError.
  */
-import { InputError } from '../core/errors.js';
-import { assertCounts, assertK } from './validate.js';
+import { InputError } from "../core/errors.js";
+import { assertCounts, assertK } from "./validate.js";
 
 /**
  * Unbiased pass@k (Chen et al. 2021): 1 - C(n-c, k) / C(n, k), the probability that
@@ -60,7 +60,7 @@ export function defaultKs(maxN: number, requested?: number[]): number[] {
   if (requested !== undefined) {
     for (const k of requested) {
       if (!Number.isInteger(k) || k < 1) {
-        throw new InputError(`ks: every k must be a positive integer, got ${k}`, { field: 'ks' });
+        throw new InputError(`ks: every k must be a positive integer, got ${k}`, { field: "ks" });
       }
     }
   }

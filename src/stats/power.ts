@@ -1,8 +1,8 @@
 /**
  * Sample-size planning for comparing two pass rates. Pure.
  */
-import { normalQuantile } from './normal.js';
-import { assertProbability } from './validate.js';
+import { normalQuantile } from "./normal.js";
+import { assertProbability } from "./validate.js";
 
 /**
  * Runs per treatment needed for a two-sided test at level alpha to detect the
@@ -17,15 +17,16 @@ import { assertProbability } from './validate.js';
  * correlated, so treat it as a lower bound.
  */
 export function repsNeeded(p1: number, p2: number, alpha = 0.05, power = 0.8): number | null {
-  assertProbability('p1', p1);
-  assertProbability('p2', p2);
-  assertProbability('alpha', alpha, true);
-  assertProbability('power', power, true);
+  assertProbability("p1", p1);
+  assertProbability("p2", p2);
+  assertProbability("alpha", alpha, true);
+  assertProbability("power", power, true);
   if (p1 === p2) return null;
   const za = normalQuantile(1 - alpha / 2);
   const zb = normalQuantile(power);
   const pbar = (p1 + p2) / 2;
-  const root = za * Math.sqrt(2 * pbar * (1 - pbar)) + zb * Math.sqrt(p1 * (1 - p1) + p2 * (1 - p2));
+  const root =
+    za * Math.sqrt(2 * pbar * (1 - pbar)) + zb * Math.sqrt(p1 * (1 - p1) + p2 * (1 - p2));
   const n = (root * root) / ((p1 - p2) * (p1 - p2));
   // Shave float noise so an exact integer result (e.g. 93.0000000001) is not bumped.
   return Math.max(1, Math.ceil(n - 1e-9));

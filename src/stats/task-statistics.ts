@@ -6,13 +6,13 @@
  * with many runs weighs the same as one with few. A task with fewer runs than k is
  * left out for that k (as the original aligned comparison does); no task left -> null.
  */
-import { mean } from './descriptive.js';
-import { passAtK, passHatKStrict, passHatKUnbiased } from './pass-at-k.js';
-import { assertK } from './validate.js';
+import { mean } from "./descriptive.js";
+import { passAtK, passHatKStrict, passHatKUnbiased } from "./pass-at-k.js";
+import { assertK } from "./validate.js";
 
 export type PerTaskOutcomes = boolean[][];
 export type TaskStatistic = (perTask: PerTaskOutcomes) => number | null;
-export type PassHatEstimator = 'strict' | 'unbiased';
+export type PassHatEstimator = "strict" | "unbiased";
 
 function countPasses(runs: boolean[]): number {
   let c = 0;
@@ -20,7 +20,11 @@ function countPasses(runs: boolean[]): number {
   return c;
 }
 
-function macro(perTask: PerTaskOutcomes, k: number, f: (n: number, c: number) => number | null): number | null {
+function macro(
+  perTask: PerTaskOutcomes,
+  k: number,
+  f: (n: number, c: number) => number | null,
+): number | null {
   const values: number[] = [];
   for (const runs of perTask) {
     if (runs.length < k) continue;
@@ -37,10 +41,12 @@ export function macroPassAtK(k: number): TaskStatistic {
 }
 
 /** Mean over tasks (with >= k runs) of pass^k, strict (all runs passed) or unbiased C(c,k)/C(n,k). */
-export function macroPassHatK(k: number, estimator: PassHatEstimator = 'unbiased'): TaskStatistic {
+export function macroPassHatK(k: number, estimator: PassHatEstimator = "unbiased"): TaskStatistic {
   assertK(k);
   return (perTask) =>
-    macro(perTask, k, (n, c) => (estimator === 'strict' ? passHatKStrict(n, c) : passHatKUnbiased(n, c, k)));
+    macro(perTask, k, (n, c) =>
+      estimator === "strict" ? passHatKStrict(n, c) : passHatKUnbiased(n, c, k),
+    );
 }
 
 /** Pooled pass rate: all passes / all runs (tasks with more runs weigh more); no runs -> null. */

@@ -10,8 +10,8 @@ export function assertCount(name: string, value: number): void {
 }
 
 export function assertCounts(n: number, c: number): void {
-  assertCount('n', n);
-  assertCount('c', c);
+  assertCount("n", n);
+  assertCount("c", c);
   if (c > n) throw new RangeError(`c (${c}) must not exceed n (${n})`);
 }
 
@@ -22,6 +22,6 @@ export function assertK(k: number): void {
 export function assertProbability(name: string, p: number, open = false): void {
   const ok = open ? p > 0 && p < 1 : p >= 0 && p <= 1;
   if (!Number.isFinite(p) || !ok) {
-    throw new RangeError(`${name} must be in ${open ? '(0, 1)' : '[0, 1]'}, got ${p}`);
+    throw new RangeError(`${name} must be in ${open ? "(0, 1)" : "[0, 1]"}, got ${p}`);
   }
 }

@@ -1,8 +1,8 @@
 /**
  * Wilson score interval for a binomial proportion c/n. Pure.
  */
-import { Z95 } from './normal.js';
-import { assertCounts } from './validate.js';
+import { Z95 } from "./normal.js";
+import { assertCounts } from "./validate.js";
 
 export interface Interval {
   low: number;

@@ -1,36 +1,36 @@
-import path from 'node:path';
+import path from "node:path";
 
 /** Where each file of a results folder lives. One key (the run id) joins them all. */
 export function runDir(outDir: string, runId: string): string {
-  return path.join(outDir, 'runs', runId);
+  return path.join(outDir, "runs", runId);
 }
 
 export function runPaths(outDir: string, runId: string) {
   const dir = runDir(outDir, runId);
   return {
     dir,
-    report: path.join(dir, 'report.json'),
-    stdout: path.join(dir, 'stdout.jsonl'),
-    stderr: path.join(dir, 'stderr.txt'),
-    events: path.join(dir, 'events.json'),
-    validation: path.join(dir, 'validation.json'),
-    workspace: path.join(dir, 'workspace'),
-    simulator: path.join(dir, 'simulator.jsonl'),
+    report: path.join(dir, "report.json"),
+    stdout: path.join(dir, "stdout.jsonl"),
+    stderr: path.join(dir, "stderr.txt"),
+    events: path.join(dir, "events.json"),
+    validation: path.join(dir, "validation.json"),
+    workspace: path.join(dir, "workspace"),
+    simulator: path.join(dir, "simulator.jsonl"),
     /** Files in the workspace before the agent ran (to tell created from modified on rescore). */
-    baseline: path.join(dir, 'baseline-files.json'),
+    baseline: path.join(dir, "baseline-files.json"),
   };
 }
 
 export function experimentPaths(outDir: string) {
   return {
-    metadata: path.join(outDir, 'metadata.json'),
-    summary: path.join(outDir, 'summary.md'),
-    comparison: path.join(outDir, 'comparison_report.md'),
-    comparisonJson: path.join(outDir, 'comparison.json'),
-    modelLog: path.join(outDir, 'model-requests.jsonl'),
+    metadata: path.join(outDir, "metadata.json"),
+    summary: path.join(outDir, "summary.md"),
+    comparison: path.join(outDir, "comparison_report.md"),
+    comparisonJson: path.join(outDir, "comparison.json"),
+    modelLog: path.join(outDir, "model-requests.jsonl"),
     /** The parsed task and treatment specs of the run, for rescore. */
-    suiteSnapshot: path.join(outDir, 'suite.json'),
+    suiteSnapshot: path.join(outDir, "suite.json"),
     /** A copy of the suite's profiles/ folder, for rescore. */
-    profiles: path.join(outDir, 'profiles'),
+    profiles: path.join(outDir, "profiles"),
   };
 }

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { readJsonFile } from '../util/fs.js';
+import { z } from "zod";
+import { readJsonFile } from "../util/fs.js";
 
 export const MetadataSchema = z
   .object({
@@ -15,7 +15,11 @@ export const MetadataSchema = z
     matrix: z.array(z.object({ run_id: z.string() }).passthrough()).optional(),
     /** Treatment roles chosen with `compare --candidate/--baseline/--control`, reused by report and rescore. */
     comparison_roles: z
-      .object({ candidate: z.string().optional(), baseline: z.string().optional(), control: z.string().optional() })
+      .object({
+        candidate: z.string().optional(),
+        baseline: z.string().optional(),
+        control: z.string().optional(),
+      })
       .optional(),
   })
   .passthrough();

@@ -1,7 +1,7 @@
-import { SANDBOX_CHOICES } from './types.js';
-import path from 'node:path';
-import { describe, type FileCtx, isRecord, Table } from './fields.js';
-import type { SuiteConfig } from './types.js';
+import { SANDBOX_CHOICES } from "./types.js";
+import path from "node:path";
+import { describe, type FileCtx, isRecord, Table } from "./fields.js";
+import type { SuiteConfig } from "./types.js";
 
 /**
  * skillbench.yaml -> SuiteConfig. Pure. All fields are optional defaults for the
@@ -10,7 +10,7 @@ import type { SuiteConfig } from './types.js';
  * `env` values may be strings, numbers or booleans (kept as text).
  */
 
-export const CONFIG_FILE = 'skillbench.yaml';
+export const CONFIG_FILE = "skillbench.yaml";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -21,61 +21,74 @@ export function emptyConfig(): SuiteConfig {
 function nameList(t: Table, key: string): string | undefined {
   const v = t.raw(key);
   if (v === undefined) return undefined;
-  if (typeof v === 'string') return v;
+  if (typeof v === "string") return v;
   const list = t.stringList(key);
-  return list?.join(',');
+  return list?.join(",");
 }
 
 export function readSuiteConfig(raw: unknown, ctx: FileCtx, root: string): SuiteConfig {
   const config = emptyConfig();
   if (raw === undefined || raw === null) return config;
   if (!isRecord(raw)) {
-    ctx.problems.error({ file: ctx.file, message: `expected a mapping of settings, got ${describe(raw, 'yaml')}` });
+    ctx.problems.error({
+      file: ctx.file,
+      message: `expected a mapping of settings, got ${describe(raw, "yaml")}`,
+    });
     return config;
   }
   const t = new Table(ctx, [], raw);
-  const count = t.number('count', { integer: true, positive: true });
+  const count = t.number("count", { integer: true, positive: true });
   if (count !== undefined) config.count = count;
-  const concurrency = t.number('concurrency', { integer: true, positive: true });
+  const concurrency = t.number("concurrency", { integer: true, positive: true });
   if (concurrency !== undefined) config.concurrency = concurrency;
-  const out = t.string('out');
-  if (out !== undefined && out !== '') config.out = path.resolve(root, out);
-  for (const key of ['profile', 'model'] as const) {
+  const out = t.string("out");
+  if (out !== undefined && out !== "") config.out = path.resolve(root, out);
+  for (const key of ["profile", "model"] as const) {
     const v = t.string(key);
-    if (v !== undefined && v !== '') config[key] = v;
+    if (v !== undefined && v !== "") config[key] = v;
   }
-  const task = nameList(t, 'task');
-  if (task !== undefined && task !== '') config.task = task;
-  const treatment = nameList(t, 'treatment');
-  if (treatment !== undefined && treatment !== '') config.treatment = treatment;
-  const timeout = t.number('timeout_sec', { positive: true });
+  const task = nameList(t, "task");
+  if (task !== undefined && task !== "") config.task = task;
+  const treatment = nameList(t, "treatment");
+  if (treatment !== undefined && treatment !== "") config.treatment = treatment;
+  const timeout = t.number("timeout_sec", { positive: true });
   if (timeout !== undefined) config.timeout_sec = timeout;
-  const sandbox = t.raw('sandbox');
+  const sandbox = t.raw("sandbox");
   if (sandbox !== undefined) {
     const kind = SANDBOX_CHOICES.find((k) => k === sandbox);
-    if (kind === undefined) t.expected(t.field('sandbox'), SANDBOX_CHOICES.map((k) => JSON.stringify(k)).join(' or '), sandbox);
+    if (kind === undefined)
+      t.expected(
+        t.field("sandbox"),
+        SANDBOX_CHOICES.map((k) => JSON.stringify(k)).join(" or "),
+        sandbox,
+      );
     else config.sandbox = kind;
   }
-  const script = t.string('model_script');
-  if (script !== undefined && script !== '') config.model_script = path.resolve(root, script);
+  const script = t.string("model_script");
+  if (script !== undefined && script !== "") config.model_script = path.resolve(root, script);
 
-  const env = t.table('env');
+  const env = t.table("env");
   if (env) {
     for (const [k, v] of Object.entries(env.data)) {
       env.raw(k);
-      if (!ENV_NAME.test(k)) env.error(env.field(k), 'not a valid environment variable name');
-      else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') config.env[k] = String(v);
-      else env.expected(env.field(k), 'a string', v);
+      if (!ENV_NAME.test(k)) env.error(env.field(k), "not a valid environment variable name");
+      else if (typeof v === "string" || typeof v === "number" || typeof v === "boolean")
+        config.env[k] = String(v);
+      else env.expected(env.field(k), "a string", v);
     }
   }
-  const pass = t.stringList('pass_env');
+  const pass = t.stringList("pass_env");
   if (pass) {
     pass.forEach((name, i) => {
       if (ENV_NAME.test(name)) config.pass_env.push(name);
-      else t.error(t.field('pass_env', i), `${JSON.stringify(name)} is not a valid environment variable name`);
+      else
+        t.error(
+          t.field("pass_env", i),
+          `${JSON.stringify(name)} is not a valid environment variable name`,
+        );
     });
   }
-  const judge = t.raw('judge');
+  const judge = t.raw("judge");
   if (judge !== undefined) config.judge = judge;
   t.warnUnknown();
   return config;

@@ -1,4 +1,4 @@
-import type { Problems } from './problems.js';
+import type { Problems } from "./problems.js";
 
 /**
  * Narrowing of parsed TOML/YAML (`unknown`) into typed values, with messages that
@@ -7,7 +7,7 @@ import type { Problems } from './problems.js';
  * loading can go on and report every problem at once.
  */
 
-export type Flavor = 'toml' | 'yaml';
+export type Flavor = "toml" | "yaml";
 export type Segment = string | number;
 
 export interface FileCtx {
@@ -18,19 +18,19 @@ export interface FileCtx {
 }
 
 export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
 }
 
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;
 
 /** `[validation].timeout`, `[setup].template_vars.x`, `[x].tags[1]` (TOML); `A.skills[0].path` (YAML). */
 export function formatPath(flavor: Flavor, segs: readonly Segment[]): string {
-  let out = '';
+  let out = "";
   segs.forEach((s, i) => {
-    if (typeof s === 'number') out += `[${s}]`;
-    else if (i === 0 && flavor === 'toml') out += `[${BARE_KEY.test(s) ? s : JSON.stringify(s)}]`;
+    if (typeof s === "number") out += `[${s}]`;
+    else if (i === 0 && flavor === "toml") out += `[${BARE_KEY.test(s) ? s : JSON.stringify(s)}]`;
     else {
-      const k = BARE_KEY.test(s) || flavor === 'yaml' ? s : JSON.stringify(s);
+      const k = BARE_KEY.test(s) || flavor === "yaml" ? s : JSON.stringify(s);
       out += i === 0 ? k : `.${k}`;
     }
   });
@@ -39,15 +39,16 @@ export function formatPath(flavor: Flavor, segs: readonly Segment[]): string {
 
 /** Short description of a value for "got ..." messages. */
 export function describe(v: unknown, flavor: Flavor): string {
-  if (v === null || v === undefined) return 'nothing';
-  if (typeof v === 'string') {
+  if (v === null || v === undefined) return "nothing";
+  if (typeof v === "string") {
     const s = v.length > 40 ? `${v.slice(0, 40)}...` : v;
     return `string ${JSON.stringify(s)}`;
   }
-  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return `${typeof v} ${String(v)}`;
-  if (Array.isArray(v)) return 'a list';
-  if (v instanceof Date) return 'a date';
-  return flavor === 'toml' ? 'a table' : 'a mapping';
+  if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint")
+    return `${typeof v} ${String(v)}`;
+  if (Array.isArray(v)) return "a list";
+  if (v instanceof Date) return "a date";
+  return flavor === "toml" ? "a table" : "a mapping";
 }
 
 export function editDistance(a: string, b: string): number {
@@ -123,16 +124,27 @@ export class Table {
 
   string(key: string): string | undefined {
     const v = this.raw(key);
-    if (v === undefined || typeof v === 'string') return v;
-    this.expected(this.field(key), 'a string', v);
+    if (v === undefined || typeof v === "string") return v;
+    this.expected(this.field(key), "a string", v);
     return undefined;
   }
 
   number(key: string, rule: NumberRule = {}): number | undefined {
     const v = this.raw(key);
     if (v === undefined) return undefined;
-    const what = rule.integer ? (rule.positive ? 'a positive integer' : 'an integer') : rule.positive ? 'a positive number' : 'a number';
-    if (typeof v !== 'number' || !Number.isFinite(v) || (rule.integer && !Number.isInteger(v)) || (rule.positive && v <= 0)) {
+    const what = rule.integer
+      ? rule.positive
+        ? "a positive integer"
+        : "an integer"
+      : rule.positive
+        ? "a positive number"
+        : "a number";
+    if (
+      typeof v !== "number" ||
+      !Number.isFinite(v) ||
+      (rule.integer && !Number.isInteger(v)) ||
+      (rule.positive && v <= 0)
+    ) {
       this.expected(this.field(key), what, v);
       return undefined;
     }
@@ -141,8 +153,8 @@ export class Table {
 
   boolean(key: string): boolean | undefined {
     const v = this.raw(key);
-    if (v === undefined || typeof v === 'boolean') return v;
-    this.expected(this.field(key), 'a boolean (true or false)', v);
+    if (v === undefined || typeof v === "boolean") return v;
+    this.expected(this.field(key), "a boolean (true or false)", v);
     return undefined;
   }
 
@@ -151,7 +163,7 @@ export class Table {
     if (v === undefined) return undefined;
     const hit = values.find((x) => x === v);
     if (hit !== undefined) return hit;
-    this.expected(this.field(key), `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`, v);
+    this.expected(this.field(key), `one of ${values.map((x) => JSON.stringify(x)).join(", ")}`, v);
     return undefined;
   }
 
@@ -160,7 +172,7 @@ export class Table {
     const v = this.raw(key);
     if (v === undefined) return undefined;
     if (!Array.isArray(v)) {
-      this.expected(this.field(key), 'a list of strings', v);
+      this.expected(this.field(key), "a list of strings", v);
       return undefined;
     }
     return this.items(key, v);
@@ -170,9 +182,9 @@ export class Table {
   stringOrList(key: string): string[] | undefined {
     const v = this.raw(key);
     if (v === undefined) return undefined;
-    if (typeof v === 'string') return v === '' ? [] : [v];
+    if (typeof v === "string") return v === "" ? [] : [v];
     if (!Array.isArray(v)) {
-      this.expected(this.field(key), 'a string or a list of strings', v);
+      this.expected(this.field(key), "a string or a list of strings", v);
       return undefined;
     }
     return this.items(key, v);
@@ -181,8 +193,8 @@ export class Table {
   private items(key: string, v: unknown[]): string[] {
     const out: string[] = [];
     v.forEach((item, i) => {
-      if (typeof item === 'string') out.push(item);
-      else this.expected(this.field(key, i), 'a string', item);
+      if (typeof item === "string") out.push(item);
+      else this.expected(this.field(key, i), "a string", item);
     });
     return out;
   }
@@ -194,8 +206,8 @@ export class Table {
     const out: Record<string, string> = {};
     for (const [k, item] of Object.entries(t.data)) {
       t.used.add(k);
-      if (typeof item === 'string') out[k] = item;
-      else t.expected(t.field(k), 'a string', item);
+      if (typeof item === "string") out[k] = item;
+      else t.expected(t.field(k), "a string", item);
     }
     return out;
   }
@@ -204,7 +216,7 @@ export class Table {
     const v = this.raw(key);
     if (v === undefined) return undefined;
     if (!isRecord(v)) {
-      this.expected(this.field(key), this.ctx.flavor === 'toml' ? 'a table' : 'a mapping', v);
+      this.expected(this.field(key), this.ctx.flavor === "toml" ? "a table" : "a mapping", v);
       return undefined;
     }
     return new Table(this.ctx, [...this.path, key], v);
@@ -214,14 +226,16 @@ export class Table {
   warnUnknown(ignore: (key: string) => boolean = () => false): void {
     for (const key of Object.keys(this.data)) {
       if (this.used.has(key) || ignore(key)) continue;
-      const isTable = this.ctx.flavor === 'toml' && this.path.length === 0 && isRecord(this.data[key]);
-      const field = this.ctx.flavor === 'toml' && this.path.length === 0 && !isTable ? key : this.field(key);
+      const isTable =
+        this.ctx.flavor === "toml" && this.path.length === 0 && isRecord(this.data[key]);
+      const field =
+        this.ctx.flavor === "toml" && this.path.length === 0 && !isTable ? key : this.field(key);
       const hint = closest(key, this.used);
-      const suffix = hint === undefined ? '' : ` (did you mean ${JSON.stringify(hint)}?)`;
+      const suffix = hint === undefined ? "" : ` (did you mean ${JSON.stringify(hint)}?)`;
       this.ctx.problems.warn({
         file: this.ctx.file,
         field,
-        message: `unknown ${isTable ? 'table' : 'key'} ${field}${suffix}; ignored`,
+        message: `unknown ${isTable ? "table" : "key"} ${field}${suffix}; ignored`,
       });
     }
   }

@@ -1,14 +1,14 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { InputError } from '../core/errors.js';
-import { hashTree, sha256 } from '../util/hash.js';
-import { closest } from './fields.js';
-import { CONFIG_FILE, emptyConfig, readSuiteConfig } from './config.js';
-import { parseYaml } from './parse-text.js';
-import { Problems } from './problems.js';
-import { INSTRUCTION_FILE, loadTask, pathKind, TASK_FILE } from './task.js';
-import { loadTreatments } from './treatments.js';
-import type { LoadSuiteOptions, Suite, SuiteConfig, TaskSpec, TreatmentSpec } from './types.js';
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { InputError } from "../core/errors.js";
+import { hashTree, sha256 } from "../util/hash.js";
+import { closest } from "./fields.js";
+import { CONFIG_FILE, emptyConfig, readSuiteConfig } from "./config.js";
+import { parseYaml } from "./parse-text.js";
+import { Problems } from "./problems.js";
+import { INSTRUCTION_FILE, loadTask, pathKind, TASK_FILE } from "./task.js";
+import { loadTreatments } from "./treatments.js";
+import type { LoadSuiteOptions, Suite, SuiteConfig, TaskSpec, TreatmentSpec } from "./types.js";
 
 /**
  * Load a suite folder (`tasks/<task>/`, `treatments/**\/*.yaml`, `profiles/*.toml`,
@@ -18,24 +18,34 @@ import type { LoadSuiteOptions, Suite, SuiteConfig, TaskSpec, TreatmentSpec } fr
  * `suite.warnings`.
  */
 
-export const SIMULATOR_INSTRUCTION_FILE = 'simulator-instruction.md';
-const HASH_JUNK = new Set(['.git', 'node_modules', '__pycache__', '.DS_Store', '.skillbench']);
+export const SIMULATOR_INSTRUCTION_FILE = "simulator-instruction.md";
+const HASH_JUNK = new Set([".git", "node_modules", "__pycache__", ".DS_Store", ".skillbench"]);
 
 function toPosix(p: string): string {
-  return p.split(path.sep).join('/');
+  return p.split(path.sep).join("/");
 }
 
 /** Task folders under tasks/, sorted by folder name; folders without task files are reported. */
-async function findTaskDirs(tasksDir: string, display: (abs: string) => string, problems: Problems): Promise<string[]> {
+async function findTaskDirs(
+  tasksDir: string,
+  display: (abs: string) => string,
+  problems: Problems,
+): Promise<string[]> {
   const entries = await readdir(tasksDir);
   const out: string[] = [];
   for (const name of entries.sort()) {
-    if (name.startsWith('.')) continue;
+    if (name.startsWith(".")) continue;
     const dir = path.join(tasksDir, name);
-    if ((await pathKind(dir)) !== 'dir') continue;
-    const [t, m] = await Promise.all([pathKind(path.join(dir, TASK_FILE)), pathKind(path.join(dir, INSTRUCTION_FILE))]);
+    if ((await pathKind(dir)) !== "dir") continue;
+    const [t, m] = await Promise.all([
+      pathKind(path.join(dir, TASK_FILE)),
+      pathKind(path.join(dir, INSTRUCTION_FILE)),
+    ]);
     if (t === null && m === null) {
-      problems.warn({ file: display(dir), message: `no ${TASK_FILE} or ${INSTRUCTION_FILE}; not a task, ignored` });
+      problems.warn({
+        file: display(dir),
+        message: `no ${TASK_FILE} or ${INSTRUCTION_FILE}; not a task, ignored`,
+      });
       continue;
     }
     out.push(dir);
@@ -43,23 +53,32 @@ async function findTaskDirs(tasksDir: string, display: (abs: string) => string, 
   return out;
 }
 
-async function loadConfig(root: string, display: (abs: string) => string, problems: Problems): Promise<SuiteConfig> {
+async function loadConfig(
+  root: string,
+  display: (abs: string) => string,
+  problems: Problems,
+): Promise<SuiteConfig> {
   const abs = path.join(root, CONFIG_FILE);
-  if ((await pathKind(path.join(root, 'skillbench.yml'))) === 'file') {
-    problems.warn({ file: display(path.join(root, 'skillbench.yml')), message: `ignored: the suite config file is named ${CONFIG_FILE}` });
+  if ((await pathKind(path.join(root, "skillbench.yml"))) === "file") {
+    problems.warn({
+      file: display(path.join(root, "skillbench.yml")),
+      message: `ignored: the suite config file is named ${CONFIG_FILE}`,
+    });
   }
-  if ((await pathKind(abs)) !== 'file') return emptyConfig();
+  if ((await pathKind(abs)) !== "file") return emptyConfig();
   const file = display(abs);
-  const parsed = parseYaml(await readFile(abs, 'utf8'), file, problems);
+  const parsed = parseYaml(await readFile(abs, "utf8"), file, problems);
   if (!parsed.ok) return emptyConfig();
-  return readSuiteConfig(parsed.value, { file, flavor: 'yaml', problems }, root);
+  return readSuiteConfig(parsed.value, { file, flavor: "yaml", problems }, root);
 }
 
 async function listProfiles(root: string): Promise<{ name: string; file: string }[]> {
-  const dir = path.join(root, 'profiles');
-  if ((await pathKind(dir)) !== 'dir') return [];
-  const names = (await readdir(dir)).filter((n) => n.endsWith('.toml') && !n.startsWith('.')).sort();
-  return names.map((n) => ({ name: n.slice(0, -'.toml'.length), file: path.join(dir, n) }));
+  const dir = path.join(root, "profiles");
+  if ((await pathKind(dir)) !== "dir") return [];
+  const names = (await readdir(dir))
+    .filter((n) => n.endsWith(".toml") && !n.startsWith("."))
+    .sort();
+  return names.map((n) => ({ name: n.slice(0, -".toml".length), file: path.join(dir, n) }));
 }
 
 function checkDuplicateNames(tasks: TaskSpec[], problems: Problems): void {
@@ -67,63 +86,97 @@ function checkDuplicateNames(tasks: TaskSpec[], problems: Problems): void {
   for (const t of tasks) {
     const prev = byName.get(t.name);
     if (prev) {
-      const field = '[metadata].name';
-      problems.error({ file: `${t.rel_dir}/${TASK_FILE}`, field, message: `${field}: task name ${JSON.stringify(t.name)} is also used by ${prev.rel_dir}` });
+      const field = "[metadata].name";
+      problems.error({
+        file: `${t.rel_dir}/${TASK_FILE}`,
+        field,
+        message: `${field}: task name ${JSON.stringify(t.name)} is also used by ${prev.rel_dir}`,
+      });
     } else byName.set(t.name, t);
   }
 }
 
-function warnUnknownDefaults(tasks: TaskSpec[], treatments: TreatmentSpec[], problems: Problems): void {
+function warnUnknownDefaults(
+  tasks: TaskSpec[],
+  treatments: TreatmentSpec[],
+  problems: Problems,
+): void {
   const names = treatments.map((t) => t.name);
   for (const task of tasks) {
     for (const d of task.metadata.default_treatments) {
       if (names.includes(d)) continue;
       const hint = closest(d, names);
-      const field = '[metadata].default_treatments';
+      const field = "[metadata].default_treatments";
       problems.warn({
         file: `${task.rel_dir}/${TASK_FILE}`,
         field,
-        message: `${field}: no treatment named ${JSON.stringify(d)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}; it is skipped`,
+        message: `${field}: no treatment named ${JSON.stringify(d)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}; it is skipped`,
       });
     }
   }
 }
 
 /** `sha256:<hex>` over the suite's files (minus junk and the output folder) and every skill hash. */
-async function hashSuite(root: string, config: SuiteConfig, treatments: TreatmentSpec[]): Promise<string> {
+async function hashSuite(
+  root: string,
+  config: SuiteConfig,
+  treatments: TreatmentSpec[],
+): Promise<string> {
   const outRel = config.out ? toPosix(path.relative(root, config.out)) : null;
-  const insideOut = outRel !== null && outRel !== '' && !outRel.startsWith('..') && !path.isAbsolute(outRel) ? outRel : null;
-  const files = await hashTree(root, (rel) => rel.split('/').some((s) => HASH_JUNK.has(s)) || (insideOut !== null && (rel === insideOut || rel.startsWith(`${insideOut}/`))));
+  const insideOut =
+    outRel !== null && outRel !== "" && !outRel.startsWith("..") && !path.isAbsolute(outRel)
+      ? outRel
+      : null;
+  const files = await hashTree(
+    root,
+    (rel) =>
+      rel.split("/").some((s) => HASH_JUNK.has(s)) ||
+      (insideOut !== null && (rel === insideOut || rel.startsWith(`${insideOut}/`))),
+  );
   const lines = [`files ${files}`];
-  for (const t of treatments) for (const s of t.skills) lines.push(`skill ${t.name}/${s.name} ${s.hash}`);
-  return `sha256:${sha256(lines.sort().join('\n'))}`;
+  for (const t of treatments)
+    for (const s of t.skills) lines.push(`skill ${t.name}/${s.name} ${s.hash}`);
+  return `sha256:${sha256(lines.sort().join("\n"))}`;
 }
 
 export async function loadSuite(rootIn: string, opts: LoadSuiteOptions = {}): Promise<Suite> {
   const root = path.resolve(rootIn);
   const kind = await pathKind(root);
   if (kind === null) throw new InputError(`suite folder not found: ${root}`, { file: root });
-  if (kind !== 'dir') throw new InputError(`not a folder: ${root} (give a suite folder or a task folder)`, { file: root });
+  if (kind !== "dir")
+    throw new InputError(`not a folder: ${root} (give a suite folder or a task folder)`, {
+      file: root,
+    });
 
   const problems = new Problems(opts.onWarning);
-  const [rootToml, rootMd] = await Promise.all([pathKind(path.join(root, TASK_FILE)), pathKind(path.join(root, INSTRUCTION_FILE))]);
+  const [rootToml, rootMd] = await Promise.all([
+    pathKind(path.join(root, TASK_FILE)),
+    pathKind(path.join(root, INSTRUCTION_FILE)),
+  ]);
   const single = rootToml !== null || rootMd !== null;
   const displayBase = single ? path.dirname(root) : root;
   const display = (abs: string): string => {
     const r = toPosix(path.relative(displayBase, abs));
-    if (r === '') return '.';
-    return r.startsWith('..') || path.isAbsolute(r) ? abs : r;
+    if (r === "") return ".";
+    return r.startsWith("..") || path.isAbsolute(r) ? abs : r;
   };
 
   let taskDirs: string[];
   if (single) taskDirs = [root];
   else {
-    const tasksDir = path.join(root, 'tasks');
-    if ((await pathKind(tasksDir)) !== 'dir') {
-      throw new InputError(`${root} is not a suite: it has no tasks/ folder, and no ${TASK_FILE} of its own`, { file: root });
+    const tasksDir = path.join(root, "tasks");
+    if ((await pathKind(tasksDir)) !== "dir") {
+      throw new InputError(
+        `${root} is not a suite: it has no tasks/ folder, and no ${TASK_FILE} of its own`,
+        { file: root },
+      );
     }
     taskDirs = await findTaskDirs(tasksDir, display, problems);
-    if (taskDirs.length === 0) problems.error({ file: display(tasksDir), message: 'no tasks found (a task is a folder with task.toml and instruction.md)' });
+    if (taskDirs.length === 0)
+      problems.error({
+        file: display(tasksDir),
+        message: "no tasks found (a task is a folder with task.toml and instruction.md)",
+      });
   }
 
   const tasks: TaskSpec[] = [];
@@ -133,12 +186,16 @@ export async function loadSuite(rootIn: string, opts: LoadSuiteOptions = {}): Pr
   }
   checkDuplicateNames(tasks, problems);
 
-  const treatments = await loadTreatments(path.join(root, 'treatments'), { root, display, problems });
+  const treatments = await loadTreatments(path.join(root, "treatments"), {
+    root,
+    display,
+    problems,
+  });
   warnUnknownDefaults(tasks, treatments, problems);
   const profiles = await listProfiles(root);
   const config = await loadConfig(root, display, problems);
   const simPath = path.join(root, SIMULATOR_INSTRUCTION_FILE);
-  const simulatorInstructionFile = (await pathKind(simPath)) === 'file' ? simPath : null;
+  const simulatorInstructionFile = (await pathKind(simPath)) === "file" ? simPath : null;
 
   problems.throwIfAny(`suite ${root}`);
   return {

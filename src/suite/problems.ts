@@ -1,5 +1,5 @@
-import { InputError } from '../core/errors.js';
-import type { SuiteWarning } from './types.js';
+import { InputError } from "../core/errors.js";
+import type { SuiteWarning } from "./types.js";
 
 /** A problem found while loading; `message` includes the field, print as `${file}: ${message}`. */
 export interface Problem {
@@ -49,5 +49,5 @@ export function problemsToError(what: string, errors: Problem[]): InputError {
   const details = first ? { file: first.file, field: first.field, line: first.line } : {};
   if (errors.length === 1 && first) return new InputError(formatProblem(first), details);
   const lines = errors.map((p) => `  ${formatProblem(p)}`);
-  return new InputError(`${what}: ${errors.length} problems\n${lines.join('\n')}`, details);
+  return new InputError(`${what}: ${errors.length} problems\n${lines.join("\n")}`, details);
 }

@@ -1,5 +1,5 @@
-import { InputError } from '../core/errors.js';
-import { closest } from './fields.js';
+import { InputError } from "../core/errors.js";
+import { closest } from "./fields.js";
 
 /**
  * `--task` / `--treatment` filters. Pure.
@@ -10,18 +10,22 @@ import { closest } from './fields.js';
  * and has no duplicates. Every unknown name or pattern that matches nothing is
  * reported in one InputError that lists the available names.
  */
-export function selectNames(kind: 'task' | 'treatment', available: string[], list: string | undefined): string[] {
-  const entries = (list ?? '')
-    .split(',')
+export function selectNames(
+  kind: "task" | "treatment",
+  available: string[],
+  list: string | undefined,
+): string[] {
+  const entries = (list ?? "")
+    .split(",")
     .map((s) => s.trim())
-    .filter((s) => s !== '');
+    .filter((s) => s !== "");
   if (entries.length === 0) return [...new Set(available)];
 
   const chosen = new Set<string>();
   const problems: string[] = [];
   for (const entry of entries) {
-    if (entry.includes('*')) {
-      const re = new RegExp(`^${entry.split('*').map(escapeRegExp).join('.*')}$`);
+    if (entry.includes("*")) {
+      const re = new RegExp(`^${entry.split("*").map(escapeRegExp).join(".*")}$`);
       const hits = available.filter((n) => re.test(n));
       if (hits.length === 0) problems.push(`no ${kind} matches pattern '${entry}'`);
       for (const h of hits) chosen.add(h);
@@ -29,16 +33,18 @@ export function selectNames(kind: 'task' | 'treatment', available: string[], lis
       chosen.add(entry);
     } else {
       const hint = closest(entry, available);
-      problems.push(`unknown ${kind} '${entry}'${hint === undefined ? '' : ` (did you mean '${hint}'?)`}`);
+      problems.push(
+        `unknown ${kind} '${entry}'${hint === undefined ? "" : ` (did you mean '${hint}'?)`}`,
+      );
     }
   }
   if (problems.length > 0) {
-    const avail = available.length > 0 ? available.join(', ') : '(none)';
-    throw new InputError(`${problems.join('; ')}. Available ${kind}s: ${avail}`, { field: kind });
+    const avail = available.length > 0 ? available.join(", ") : "(none)";
+    throw new InputError(`${problems.join("; ")}. Available ${kind}s: ${avail}`, { field: kind });
   }
   return [...new Set(available.filter((n) => chosen.has(n)))];
 }
 
 function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

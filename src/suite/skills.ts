@@ -1,9 +1,9 @@
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
-import { hashTree, sha256 } from '../util/hash.js';
-import type { Problems } from './problems.js';
-import type { SkillEntry } from './treatment-entry.js';
-import { NAME_PATTERN, type SkillSpec } from './types.js';
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { hashTree, sha256 } from "../util/hash.js";
+import type { Problems } from "./problems.js";
+import type { SkillEntry } from "./treatment-entry.js";
+import { NAME_PATTERN, type SkillSpec } from "./types.js";
 
 /**
  * Resolve skill entries on disk and hash them.
@@ -15,14 +15,14 @@ import { NAME_PATTERN, type SkillSpec } from './types.js';
  * the folder or the SKILL.md file itself.
  */
 
-const IGNORED_SEGMENTS = new Set(['.git', '.comet', '__pycache__', '.DS_Store']);
+const IGNORED_SEGMENTS = new Set([".git", ".comet", "__pycache__", ".DS_Store"]);
 
 /**
  * Files of a skill folder that are neither hashed nor (by contract) copied into
  * the workspace: anything under `.git`, `.comet`, `__pycache__`, and `.DS_Store`.
  */
 export function isIgnoredSkillPath(rel: string): boolean {
-  return rel.split('/').some((seg) => IGNORED_SEGMENTS.has(seg));
+  return rel.split("/").some((seg) => IGNORED_SEGMENTS.has(seg));
 }
 
 /** `sha256:<hex>` over the sorted relative paths and bytes of a skill folder. */
@@ -34,10 +34,10 @@ export function hashInlineSkill(content: string): string {
   return `sha256:${sha256(content)}`;
 }
 
-async function kindOf(p: string): Promise<'file' | 'dir' | null> {
+async function kindOf(p: string): Promise<"file" | "dir" | null> {
   try {
     const s = await stat(p);
-    return s.isDirectory() ? 'dir' : s.isFile() ? 'file' : null;
+    return s.isDirectory() ? "dir" : s.isFile() ? "file" : null;
   } catch {
     return null;
   }
@@ -51,13 +51,26 @@ export interface SkillContext {
   problems: Problems;
 }
 
-export async function resolveSkill(entry: SkillEntry, ctx: SkillContext): Promise<SkillSpec | undefined> {
+export async function resolveSkill(
+  entry: SkillEntry,
+  ctx: SkillContext,
+): Promise<SkillSpec | undefined> {
   const fail = (message: string): undefined => {
-    ctx.problems.error({ file: ctx.file, field: entry.field, message: `${entry.field}: ${message}` });
+    ctx.problems.error({
+      file: ctx.file,
+      field: entry.field,
+      message: `${entry.field}: ${message}`,
+    });
     return undefined;
   };
-  if (entry.kind === 'inline') {
-    return { name: entry.name, source_type: 'inline', path: null, content: entry.content, hash: hashInlineSkill(entry.content) };
+  if (entry.kind === "inline") {
+    return {
+      name: entry.name,
+      source_type: "inline",
+      path: null,
+      content: entry.content,
+      hash: hashInlineSkill(entry.content),
+    };
   }
 
   const candidates = path.isAbsolute(entry.path)
@@ -71,33 +84,39 @@ export async function resolveSkill(entry: SkillEntry, ctx: SkillContext): Promis
         ]),
       ];
   let dir: string | undefined;
-  let firstExisting: { p: string; kind: 'file' | 'dir' } | undefined;
+  let firstExisting: { p: string; kind: "file" | "dir" } | undefined;
   for (const c of candidates) {
     const kind = await kindOf(c);
     if (kind === null) continue;
     firstExisting ??= { p: c, kind };
-    if (kind === 'dir' && (await kindOf(path.join(c, 'SKILL.md'))) === 'file') {
+    if (kind === "dir" && (await kindOf(path.join(c, "SKILL.md"))) === "file") {
       dir = c;
       break;
     }
-    if (kind === 'file' && path.basename(c) === 'SKILL.md') {
+    if (kind === "file" && path.basename(c) === "SKILL.md") {
       dir = path.dirname(c);
       break;
     }
   }
   if (dir === undefined) {
     if (firstExisting === undefined) {
-      return fail(`skill folder not found: ${JSON.stringify(entry.path)} (looked in ${candidates.join(', ')})`);
+      return fail(
+        `skill folder not found: ${JSON.stringify(entry.path)} (looked in ${candidates.join(", ")})`,
+      );
     }
-    if (firstExisting.kind === 'file') {
-      return fail(`${firstExisting.p} is a file; give a folder that contains SKILL.md, or the SKILL.md file itself`);
+    if (firstExisting.kind === "file") {
+      return fail(
+        `${firstExisting.p} is a file; give a folder that contains SKILL.md, or the SKILL.md file itself`,
+      );
     }
     return fail(`SKILL.md not found in ${firstExisting.p}`);
   }
 
   const name = entry.name ?? path.basename(dir);
   if (!NAME_PATTERN.test(name)) {
-    return fail(`the folder name ${JSON.stringify(name)} is not a safe skill name (${NAME_PATTERN.source}); give the entry a "name"`);
+    return fail(
+      `the folder name ${JSON.stringify(name)} is not a safe skill name (${NAME_PATTERN.source}); give the entry a "name"`,
+    );
   }
-  return { name, source_type: 'path', path: dir, content: null, hash: await hashSkillDir(dir) };
+  return { name, source_type: "path", path: dir, content: null, hash: await hashSkillDir(dir) };
 }

@@ -1,5 +1,5 @@
-import { InputError } from '../core/errors.js';
-import type { TaskSpec } from './types.js';
+import { InputError } from "../core/errors.js";
+import type { TaskSpec } from "./types.js";
 
 /**
  * instruction.md templating. Pure.
@@ -31,8 +31,8 @@ export interface RenderResult {
 export function renderTemplate(text: string, vars: Readonly<Record<string, string>>): RenderResult {
   const missing = new Set<string>();
   const out = text.replace(TOKEN, (tok: string, name: string | undefined) => {
-    if (name === undefined) return tok === '{{' ? '{' : '}';
-    if (Object.hasOwn(vars, name)) return vars[name] ?? '';
+    if (name === undefined) return tok === "{{" ? "{" : "}";
+    if (Object.hasOwn(vars, name)) return vars[name] ?? "";
     missing.add(name);
     return tok;
   });
@@ -40,7 +40,7 @@ export function renderTemplate(text: string, vars: Readonly<Record<string, strin
 }
 
 function quoteList(names: string[]): string {
-  return names.map((n) => `'${n}'`).join(', ');
+  return names.map((n) => `'${n}'`).join(", ");
 }
 
 /**
@@ -61,7 +61,7 @@ export function renderInstruction(task: TaskSpec, vars: Record<string, string>):
     const r = renderTemplate(v, vars);
     if (r.missing.length > 0) {
       problems.push(
-        `${tomlFile}: [setup].template_vars.${k}: missing template variable${r.missing.length > 1 ? 's' : ''} ${quoteList(r.missing)}`,
+        `${tomlFile}: [setup].template_vars.${k}: missing template variable${r.missing.length > 1 ? "s" : ""} ${quoteList(r.missing)}`,
       );
     }
     all[k] = r.text;
@@ -71,16 +71,20 @@ export function renderInstruction(task: TaskSpec, vars: Record<string, string>):
   const notSupplied = task.template.required.filter((n) => !Object.hasOwn(all, n));
   if (notSupplied.length > 0) {
     problems.push(
-      `${tomlFile}: [template].required: required template variable${notSupplied.length > 1 ? 's' : ''} ${quoteList(notSupplied)} not supplied`,
+      `${tomlFile}: [template].required: required template variable${notSupplied.length > 1 ? "s" : ""} ${quoteList(notSupplied)} not supplied`,
     );
   }
 
   const r = renderTemplate(task.instruction_template, all);
   if (r.missing.length > 0) {
-    problems.push(`${mdFile}: missing template variable${r.missing.length > 1 ? 's' : ''} ${quoteList(r.missing)}`);
+    problems.push(
+      `${mdFile}: missing template variable${r.missing.length > 1 ? "s" : ""} ${quoteList(r.missing)}`,
+    );
   }
   if (problems.length > 0) {
-    throw new InputError(problems.join('\n'), { file: problems[0]?.startsWith(mdFile) ? mdFile : tomlFile });
+    throw new InputError(problems.join("\n"), {
+      file: problems[0]?.startsWith(mdFile) ? mdFile : tomlFile,
+    });
   }
   return r.text;
 }

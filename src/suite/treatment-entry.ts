@@ -1,6 +1,6 @@
-import { readExpectedArtifacts } from './artifacts.js';
-import { describe, isRecord, Table } from './fields.js';
-import { CONTROL_TREATMENT, type ExpectedArtifact, NAME_PATTERN } from './types.js';
+import { readExpectedArtifacts } from "./artifacts.js";
+import { describe, isRecord, Table } from "./fields.js";
+import { CONTROL_TREATMENT, type ExpectedArtifact, NAME_PATTERN } from "./types.js";
 
 /**
  * One treatment of a treatments YAML file (facts 2.1) -> a description of its
@@ -8,8 +8,8 @@ import { CONTROL_TREATMENT, type ExpectedArtifact, NAME_PATTERN } from './types.
  */
 
 export type SkillEntry =
-  | { kind: 'path'; field: string; name: string | undefined; path: string }
-  | { kind: 'inline'; field: string; name: string; content: string };
+  | { kind: "path"; field: string; name: string | undefined; path: string }
+  | { kind: "inline"; field: string; name: string; content: string };
 
 export interface SkillHints {
   profile?: string;
@@ -26,24 +26,32 @@ export interface TreatmentEntry {
   hints: SkillHints;
 }
 
-const HINT_KEYS = ['profile', 'required_skills', 'require_skill_invocation', 'expected_artifacts'] as const;
+const HINT_KEYS = [
+  "profile",
+  "required_skills",
+  "require_skill_invocation",
+  "expected_artifacts",
+] as const;
 
 function readHints(t: Table): SkillHints {
   const hints: SkillHints = {};
-  const profile = t.string('profile');
-  if (profile !== undefined && profile !== '') hints.profile = profile;
-  const req = t.stringList('required_skills');
+  const profile = t.string("profile");
+  if (profile !== undefined && profile !== "") hints.profile = profile;
+  const req = t.stringList("required_skills");
   if (req !== undefined) hints.required_skills = req;
-  const inv = t.boolean('require_skill_invocation');
+  const inv = t.boolean("require_skill_invocation");
   if (inv !== undefined) hints.require_skill_invocation = inv;
-  const exp = readExpectedArtifacts(t, 'expected_artifacts');
+  const exp = readExpectedArtifacts(t, "expected_artifacts");
   if (exp !== undefined) hints.expected_artifacts = exp;
   return hints;
 }
 
 function checkName(t: Table, field: string, name: string): boolean {
   if (NAME_PATTERN.test(name)) return true;
-  t.error(field, `skill name ${JSON.stringify(name)} must match ${NAME_PATTERN.source} (it becomes a folder name)`);
+  t.error(
+    field,
+    `skill name ${JSON.stringify(name)} must match ${NAME_PATTERN.source} (it becomes a folder name)`,
+  );
   return false;
 }
 
@@ -53,53 +61,63 @@ function readSkillEntry(
   index: number,
   raw: unknown,
 ): { entry?: SkillEntry; hints: SkillHints; unsupported?: string } {
-  const field = parent.field('skills', index);
-  if (typeof raw === 'string') {
-    if (raw.trim() === '') {
-      parent.error(field, 'skill path is empty');
+  const field = parent.field("skills", index);
+  if (typeof raw === "string") {
+    if (raw.trim() === "") {
+      parent.error(field, "skill path is empty");
       return { hints: {} };
     }
-    return { entry: { kind: 'path', field, name: undefined, path: raw }, hints: {} };
+    return { entry: { kind: "path", field, name: undefined, path: raw }, hints: {} };
   }
   if (!isRecord(raw)) {
-    parent.error(field, `expected a skill path or a mapping, got ${describe(raw, 'yaml')}`);
+    parent.error(field, `expected a skill path or a mapping, got ${describe(raw, "yaml")}`);
     return { hints: {} };
   }
-  const t = new Table(parent.ctx, [...parent.path, 'skills', index], raw);
+  const t = new Table(parent.ctx, [...parent.path, "skills", index], raw);
   const hints = readHints(t);
   if (index > 0) {
     for (const k of HINT_KEYS) {
       if (t.has(k)) t.warn(t.field(k), "only the first skill entry's hints are used; ignored");
     }
   }
-  const source = t.string('source');
-  const explicitName = t.string('name');
-  const skillKey = t.string('skill');
-  const content = t.string('content');
-  const p = t.string('path');
+  const source = t.string("source");
+  const explicitName = t.string("name");
+  const skillKey = t.string("skill");
+  const content = t.string("content");
+  const p = t.string("path");
   let entry: SkillEntry | undefined;
 
   if (content !== undefined) {
-    const name = explicitName ?? skillKey?.replace(/_/g, '-');
+    const name = explicitName ?? skillKey?.replace(/_/g, "-");
     if (name === undefined) t.error(field, 'an inline skill needs "name" (or "skill")');
-    else if (checkName(t, t.field(explicitName !== undefined ? 'name' : 'skill'), name)) {
-      entry = { kind: 'inline', field, name, content };
+    else if (checkName(t, t.field(explicitName !== undefined ? "name" : "skill"), name)) {
+      entry = { kind: "inline", field, name, content };
     }
-    if (p !== undefined) t.warn(t.field('path'), 'ignored: the entry has inline "content"');
+    if (p !== undefined) t.warn(t.field("path"), 'ignored: the entry has inline "content"');
   } else {
-    const where = p ?? (source !== undefined && source !== 'path' && source !== 'inline' ? source : undefined);
-    if (where === undefined || where.trim() === '') {
+    const where =
+      p ?? (source !== undefined && source !== "path" && source !== "inline" ? source : undefined);
+    if (where === undefined || where.trim() === "") {
       if (skillKey !== undefined) {
-        return { hints, unsupported: `${field}: benchmark snapshot entries ("skill" + "variant"/"base") are not supported` };
-      } else if (source === 'inline') {
+        return {
+          hints,
+          unsupported: `${field}: benchmark snapshot entries ("skill" + "variant"/"base") are not supported`,
+        };
+      } else if (source === "inline") {
         t.error(field, 'source "inline" needs "content"');
       } else {
-        t.error(field, 'a skill entry needs "path" (a folder with SKILL.md, or the SKILL.md file) or inline "content"');
+        t.error(
+          field,
+          'a skill entry needs "path" (a folder with SKILL.md, or the SKILL.md file) or inline "content"',
+        );
       }
     } else {
-      const name = explicitName ?? skillKey?.replace(/_/g, '-');
-      if (name === undefined || checkName(t, t.field(explicitName !== undefined ? 'name' : 'skill'), name)) {
-        entry = { kind: 'path', field, name, path: where };
+      const name = explicitName ?? skillKey?.replace(/_/g, "-");
+      if (
+        name === undefined ||
+        checkName(t, t.field(explicitName !== undefined ? "name" : "skill"), name)
+      ) {
+        entry = { kind: "path", field, name, path: where };
       }
     }
   }
@@ -116,21 +134,25 @@ export function readTreatmentEntry(top: Table, name: string): TreatmentEntry | u
   }
   const raw = top.raw(name);
   if (raw !== undefined && !isRecord(raw)) {
-    top.expected(field, 'a mapping with description/claude_md/skills', raw);
+    top.expected(field, "a mapping with description/claude_md/skills", raw);
     return undefined;
   }
   const t = new Table(top.ctx, [name], raw ?? {});
-  const description = t.string('description');
-  const claude = t.string('claude_md');
-  const skillsRaw = t.raw('skills');
-  if (t.has('noise_tasks')) t.warn(t.field('noise_tasks'), 'noise tasks are not supported by skillbench; ignored');
+  const description = t.string("description");
+  const claude = t.string("claude_md");
+  const skillsRaw = t.raw("skills");
+  if (t.has("noise_tasks"))
+    t.warn(t.field("noise_tasks"), "noise tasks are not supported by skillbench; ignored");
 
   const skills: SkillEntry[] = [];
   const unsupported: string[] = [];
   let hints: SkillHints = {};
   if (Array.isArray(skillsRaw)) {
     if (name === CONTROL_TREATMENT && skillsRaw.length > 0) {
-      t.error(t.field('skills'), 'CONTROL is the no-skills baseline and cannot have skills; define another treatment');
+      t.error(
+        t.field("skills"),
+        "CONTROL is the no-skills baseline and cannot have skills; define another treatment",
+      );
     } else {
       skillsRaw.forEach((item: unknown, i) => {
         const r = readSkillEntry(t, i, item);
@@ -140,13 +162,22 @@ export function readTreatmentEntry(top: Table, name: string): TreatmentEntry | u
       });
     }
   } else if (skillsRaw !== undefined) {
-    t.expected(t.field('skills'), 'a list of skill entries', skillsRaw);
+    t.expected(t.field("skills"), "a list of skill entries", skillsRaw);
   }
   t.warnUnknown();
   if (unsupported.length > 0) {
     // Python-harness snapshot skills: skip the treatment so that the rest of such a suite still loads.
-    top.warn(field, `treatment skipped: ${unsupported.join('; ')}; give "path" (a folder with SKILL.md) or inline "content"`);
+    top.warn(
+      field,
+      `treatment skipped: ${unsupported.join("; ")}; give "path" (a folder with SKILL.md) or inline "content"`,
+    );
     return undefined;
   }
-  return { name, description, claude_md: claude === undefined || claude === '' ? null : claude, skills, hints };
+  return {
+    name,
+    description,
+    claude_md: claude === undefined || claude === "" ? null : claude,
+    skills,
+    hints,
+  };
 }

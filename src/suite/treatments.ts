@@ -1,12 +1,12 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { listFiles } from '../util/hash.js';
-import { describe, isRecord, Table } from './fields.js';
-import { parseYaml } from './parse-text.js';
-import type { Problems } from './problems.js';
-import { resolveSkill } from './skills.js';
-import { readTreatmentEntry } from './treatment-entry.js';
-import { CONTROL_DESCRIPTION, CONTROL_TREATMENT, type TreatmentSpec } from './types.js';
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { listFiles } from "../util/hash.js";
+import { describe, isRecord, Table } from "./fields.js";
+import { parseYaml } from "./parse-text.js";
+import type { Problems } from "./problems.js";
+import { resolveSkill } from "./skills.js";
+import { readTreatmentEntry } from "./treatment-entry.js";
+import { CONTROL_DESCRIPTION, CONTROL_TREATMENT, type TreatmentSpec } from "./types.js";
 
 /**
  * Treatments: every `treatments/**\/*.yaml|yml` (hidden folders skipped), read in
@@ -16,7 +16,13 @@ import { CONTROL_DESCRIPTION, CONTROL_TREATMENT, type TreatmentSpec } from './ty
  */
 
 export function controlTreatment(): TreatmentSpec {
-  return { name: CONTROL_TREATMENT, description: CONTROL_DESCRIPTION, claude_md: null, skills: [], file: null };
+  return {
+    name: CONTROL_TREATMENT,
+    description: CONTROL_DESCRIPTION,
+    claude_md: null,
+    skills: [],
+    file: null,
+  };
 }
 
 export interface TreatmentLoadContext {
@@ -28,35 +34,38 @@ export interface TreatmentLoadContext {
 
 export async function listTreatmentFiles(dir: string): Promise<string[]> {
   try {
-    const files = await listFiles(dir, (rel) => rel.split('/').some((s) => s.startsWith('.')));
+    const files = await listFiles(dir, (rel) => rel.split("/").some((s) => s.startsWith(".")));
     return files.filter((f) => /\.ya?ml$/i.test(f)).map((f) => path.join(dir, f));
   } catch (e) {
-    if (isErrno(e) && (e.code === 'ENOENT' || e.code === 'ENOTDIR')) return [];
+    if (isErrno(e) && (e.code === "ENOENT" || e.code === "ENOTDIR")) return [];
     throw e;
   }
 }
 
 function isErrno(e: unknown): e is NodeJS.ErrnoException {
-  return e instanceof Error && 'code' in e;
+  return e instanceof Error && "code" in e;
 }
 
 async function loadTreatmentFile(abs: string, ctx: TreatmentLoadContext): Promise<TreatmentSpec[]> {
   const file = ctx.display(abs);
-  const parsed = parseYaml(await readFile(abs, 'utf8'), file, ctx.problems);
+  const parsed = parseYaml(await readFile(abs, "utf8"), file, ctx.problems);
   if (!parsed.ok || parsed.value === undefined || parsed.value === null) return [];
   if (!isRecord(parsed.value)) {
-    ctx.problems.error({ file, message: `expected a mapping of treatment names, got ${describe(parsed.value, 'yaml')}` });
+    ctx.problems.error({
+      file,
+      message: `expected a mapping of treatment names, got ${describe(parsed.value, "yaml")}`,
+    });
     return [];
   }
-  const top = new Table({ file, flavor: 'yaml', problems: ctx.problems }, [], parsed.value);
+  const top = new Table({ file, flavor: "yaml", problems: ctx.problems }, [], parsed.value);
   const out: TreatmentSpec[] = [];
   for (const name of Object.keys(parsed.value)) {
-    if (name.startsWith('_')) continue;
+    if (name.startsWith("_")) continue;
     const entry = readTreatmentEntry(top, name);
     if (!entry) continue;
     const spec: TreatmentSpec = {
       name,
-      description: entry.description ?? (name === CONTROL_TREATMENT ? CONTROL_DESCRIPTION : ''),
+      description: entry.description ?? (name === CONTROL_TREATMENT ? CONTROL_DESCRIPTION : ""),
       claude_md: entry.claude_md,
       skills: [],
       file: abs,
@@ -64,7 +73,12 @@ async function loadTreatmentFile(abs: string, ctx: TreatmentLoadContext): Promis
     };
     const seen = new Map<string, string>();
     for (const s of entry.skills) {
-      const skill = await resolveSkill(s, { file, treatmentDir: path.dirname(abs), root: ctx.root, problems: ctx.problems });
+      const skill = await resolveSkill(s, {
+        file,
+        treatmentDir: path.dirname(abs),
+        root: ctx.root,
+        problems: ctx.problems,
+      });
       if (!skill) continue;
       const prev = seen.get(skill.name);
       if (prev !== undefined) {
@@ -83,7 +97,10 @@ async function loadTreatmentFile(abs: string, ctx: TreatmentLoadContext): Promis
   return out;
 }
 
-export async function loadTreatments(treatmentsDir: string, ctx: TreatmentLoadContext): Promise<TreatmentSpec[]> {
+export async function loadTreatments(
+  treatmentsDir: string,
+  ctx: TreatmentLoadContext,
+): Promise<TreatmentSpec[]> {
   const byName = new Map<string, TreatmentSpec>([[CONTROL_TREATMENT, controlTreatment()]]);
   for (const abs of await listTreatmentFiles(treatmentsDir)) {
     for (const t of await loadTreatmentFile(abs, ctx)) {

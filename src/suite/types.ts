@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import { z } from "zod";
 
-export const SANDBOX_CHOICES = ['local', 'bwrap', 'docker', 'auto'] as const;
-export const NETWORK_CHOICES = ['model-only', 'host', 'none'] as const;
+export const SANDBOX_CHOICES = ["local", "bwrap", "docker", "auto"] as const;
+export const NETWORK_CHOICES = ["model-only", "host", "none"] as const;
 
 /**
  * The loaded, normalised shape of a suite. snake_case fields mirror task.toml and
@@ -13,12 +13,12 @@ export const NETWORK_CHOICES = ['model-only', 'host', 'none'] as const;
 /** Task, treatment and skill names: safe as folder and file names. */
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-export const NATIVE_TERMINALS = ['archive', 'active', 'active-blocked'] as const;
-export const INTERACTION_MODES = ['none', 'auto_user'] as const;
+export const NATIVE_TERMINALS = ["archive", "active", "active-blocked"] as const;
+export const INTERACTION_MODES = ["none", "auto_user"] as const;
 
-export const DEFAULT_CONTINUE_PROMPT = 'Please continue with the next phase of the workflow.';
-export const CONTROL_TREATMENT = 'CONTROL';
-export const CONTROL_DESCRIPTION = 'No skills baseline';
+export const DEFAULT_CONTINUE_PROMPT = "Please continue with the next phase of the workflow.";
+export const CONTROL_TREATMENT = "CONTROL";
+export const CONTROL_DESCRIPTION = "No skills baseline";
 
 /** `expected_artifacts` entry after normalisation: one or more workspace paths or globs. */
 export const ExpectedArtifactSchema = z.object({ paths: z.array(z.string()).min(1) });
@@ -104,7 +104,7 @@ export type TaskSpec = z.infer<typeof TaskSpecSchema>;
 
 export const SkillSpecSchema = z.object({
   name: z.string().regex(NAME_PATTERN),
-  source_type: z.enum(['path', 'inline']),
+  source_type: z.enum(["path", "inline"]),
   /** Absolute folder that contains SKILL.md (path skills). */
   path: z.string().nullable(),
   /** SKILL.md text (inline skills). */

@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
 
 /** Write a file atomically: a temporary file beside it, then rename. */
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
     await writeFile(tmp, data);
     await rename(tmp, file);
@@ -20,13 +20,13 @@ export async function writeJsonAtomic(file: string, value: unknown): Promise<voi
 }
 
 export async function readJsonFile(file: string): Promise<unknown> {
-  return JSON.parse(await readFile(file, 'utf8')) as unknown;
+  return JSON.parse(await readFile(file, "utf8")) as unknown;
 }
 
 export async function exists(p: string): Promise<boolean> {
   try {
-    await readFile(p, { flag: 'r' }).catch(async (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EISDIR') return;
+    await readFile(p, { flag: "r" }).catch(async (e: NodeJS.ErrnoException) => {
+      if (e.code === "EISDIR") return;
       throw e;
     });
     return true;
@@ -43,6 +43,6 @@ export function resolveInside(root: string, rel: string): string | null {
   if (rel.length === 0 || path.isAbsolute(rel) || /^[A-Za-z]:[\\/]/.test(rel)) return null;
   const abs = path.resolve(root, rel);
   const r = path.relative(path.resolve(root), abs);
-  if (r === '' || (!r.startsWith('..') && !path.isAbsolute(r))) return abs;
+  if (r === "" || (!r.startsWith("..") && !path.isAbsolute(r))) return abs;
   return null;
 }

@@ -1,12 +1,12 @@
-import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import type { Writable } from 'node:stream';
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import type { Writable } from "node:stream";
 
 export interface ProcessResult {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   /** Why the process was killed by us, if it was. */
-  killedFor: 'timeout' | 'abort' | null;
+  killedFor: "timeout" | "abort" | null;
   spawnError: string | null;
   durationMs: number;
 }
@@ -25,7 +25,7 @@ export interface RunProcessOptions {
 }
 
 /** Kill a whole process group (the child was spawned detached, so it leads one). */
-export function killTree(pid: number | undefined, sig: NodeJS.Signals = 'SIGKILL'): void {
+export function killTree(pid: number | undefined, sig: NodeJS.Signals = "SIGKILL"): void {
   if (pid === undefined) return;
   try {
     process.kill(-pid, sig);
@@ -35,7 +35,7 @@ export function killTree(pid: number | undefined, sig: NodeJS.Signals = 'SIGKILL
 }
 
 /** The variable that marks every process of one run, whatever session or group it moved to. */
-export const RUN_MARKER_VAR = 'SKILLBENCH_RUN_MARKER';
+export const RUN_MARKER_VAR = "SKILLBENCH_RUN_MARKER";
 
 /**
  * Kill every process whose environment carries `SKILLBENCH_RUN_MARKER=<marker>`.
@@ -49,7 +49,7 @@ export async function killMarked(marker: string): Promise<number> {
   const killed: number[] = [];
   let pids: string[];
   try {
-    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+    pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
   } catch {
     return 0;
   }
@@ -59,7 +59,7 @@ export async function killMarked(marker: string): Promise<number> {
     try {
       const env = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${p}/environ`)]);
       if (env.includes(needle)) {
-        process.kill(pid, 'SIGKILL');
+        process.kill(pid, "SIGKILL");
         killed.push(pid);
       }
     } catch {
@@ -78,9 +78,9 @@ export async function killMarked(marker: string): Promise<number> {
 /** A process that exists and is not a zombie. */
 function isRunning(pid: number): boolean {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
   } catch {
     return false;
   }
@@ -94,7 +94,7 @@ function isRunning(pid: number): boolean {
 export function runProcess(opts: RunProcessOptions): Promise<ProcessResult> {
   const started = Date.now();
   return new Promise((resolve) => {
-    let killedFor: ProcessResult['killedFor'] = null;
+    let killedFor: ProcessResult["killedFor"] = null;
     let settled = false;
     let child;
     try {
@@ -102,51 +102,59 @@ export function runProcess(opts: RunProcessOptions): Promise<ProcessResult> {
         cwd: opts.cwd,
         env: opts.env,
         detached: true,
-        stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        stdio: [opts.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       });
     } catch (e) {
-      resolve({ exitCode: null, signal: null, killedFor: null, spawnError: String(e), durationMs: 0 });
+      resolve({
+        exitCode: null,
+        signal: null,
+        killedFor: null,
+        spawnError: String(e),
+        durationMs: 0,
+      });
       return;
     }
     const pid = child.pid;
-    const kill = (why: 'timeout' | 'abort'): void => {
+    const kill = (why: "timeout" | "abort"): void => {
       if (settled) return;
       killedFor ??= why;
-      killTree(pid, 'SIGKILL');
+      killTree(pid, "SIGKILL");
     };
     const timer =
-      opts.timeoutMs !== undefined && opts.timeoutMs > 0 ? setTimeout(() => kill('timeout'), opts.timeoutMs) : null;
-    const onAbort = (): void => kill('abort');
+      opts.timeoutMs !== undefined && opts.timeoutMs > 0
+        ? setTimeout(() => kill("timeout"), opts.timeoutMs)
+        : null;
+    const onAbort = (): void => kill("abort");
     if (opts.signal) {
       if (opts.signal.aborted) onAbort();
-      else opts.signal.addEventListener('abort', onAbort, { once: true });
+      else opts.signal.addEventListener("abort", onAbort, { once: true });
     }
     if (opts.stdin !== undefined && child.stdin) {
       const sin: Writable = child.stdin;
-      sin.on('error', () => undefined);
+      sin.on("error", () => undefined);
       sin.end(opts.stdin);
     }
-    child.stdout?.on('data', (c: Buffer) => opts.onStdout?.(c));
-    child.stderr?.on('data', (c: Buffer) => opts.onStderr?.(c));
-    const finish = (r: Omit<ProcessResult, 'durationMs' | 'killedFor'>): void => {
+    child.stdout?.on("data", (c: Buffer) => opts.onStdout?.(c));
+    child.stderr?.on("data", (c: Buffer) => opts.onStderr?.(c));
+    const finish = (r: Omit<ProcessResult, "durationMs" | "killedFor">): void => {
       if (settled) return;
       settled = true;
       if (timer) clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', onAbort);
+      opts.signal?.removeEventListener("abort", onAbort);
       // Whatever the child left behind in its group goes with it.
-      killTree(pid, 'SIGKILL');
+      killTree(pid, "SIGKILL");
       resolve({ ...r, killedFor, durationMs: Date.now() - started });
     };
-    child.on('error', (e) => finish({ exitCode: null, signal: null, spawnError: e.message }));
+    child.on("error", (e) => finish({ exitCode: null, signal: null, spawnError: e.message }));
     let exited: { code: number | null; sig: NodeJS.Signals | null } | null = null;
-    child.on('exit', (code, sig) => {
+    child.on("exit", (code, sig) => {
       exited = { code, sig };
       // Stragglers in the group (a backgrounded command) may hold the pipes open:
       // end them so that 'close' comes; if a process escaped the group, do not wait forever.
-      killTree(pid, 'SIGKILL');
+      killTree(pid, "SIGKILL");
       setTimeout(() => finish({ exitCode: code, signal: sig, spawnError: null }), 5000).unref();
     });
-    child.on('close', (code, sig) =>
+    child.on("close", (code, sig) =>
       finish({ exitCode: exited?.code ?? code, signal: exited?.sig ?? sig, spawnError: null }),
     );
   });

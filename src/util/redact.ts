@@ -6,7 +6,7 @@
  * (`scheme://user:pass@host`), and values of JSON/env style keys whose name looks
  * like a credential (API_KEY, AUTH_TOKEN, SECRET, PASSWORD, ...).
  */
-export const REDACTED = '[REDACTED]';
+export const REDACTED = "[REDACTED]";
 
 const PATTERNS: Array<[RegExp, string]> = [
   [/\b(Bearer)\s+[A-Za-z0-9._~+/=-]{4,}/gi, `$1 ${REDACTED}`],
@@ -22,7 +22,9 @@ const PATTERNS: Array<[RegExp, string]> = [
 
 /** Names of environment variables whose values are treated as secrets. */
 export function isSecretName(name: string): boolean {
-  return /(TOKEN|API[_-]?KEY|_KEY$|^KEY$|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|PRIVATE[_-]?KEY|AUTH)/i.test(name);
+  return /(TOKEN|API[_-]?KEY|_KEY$|^KEY$|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|PRIVATE[_-]?KEY|AUTH)/i.test(
+    name,
+  );
 }
 
 export interface Redactor {
@@ -31,7 +33,7 @@ export interface Redactor {
 }
 
 function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** Build a redactor for the given secret values (values shorter than 4 chars are ignored). */
@@ -41,18 +43,20 @@ export function makeRedactor(secretValues: Iterable<string>): Redactor {
   const secrets = [...new Set(forms.filter((v) => v.length >= 4))].sort(
     (a, b) => b.length - a.length,
   );
-  const literal = secrets.length > 0 ? new RegExp(secrets.map(escapeRegExp).join('|'), 'g') : null;
+  const literal = secrets.length > 0 ? new RegExp(secrets.map(escapeRegExp).join("|"), "g") : null;
   const fn = ((text: string): string => {
     let out = literal ? text.replace(literal, REDACTED) : text;
     for (const [re, rep] of PATTERNS) out = out.replace(re, rep);
     return out;
   }) as Redactor;
-  Object.defineProperty(fn, 'secrets', { value: secrets });
+  Object.defineProperty(fn, "secrets", { value: secrets });
   return fn;
 }
 
 /** Secret values found in an environment: every variable whose name looks like a credential. */
-export function secretsFromEnv(env: NodeJS.ProcessEnv | Record<string, string | undefined>): string[] {
+export function secretsFromEnv(
+  env: NodeJS.ProcessEnv | Record<string, string | undefined>,
+): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(env)) if (v && isSecretName(k)) out.push(v);
   return out;
@@ -61,10 +65,12 @@ export function secretsFromEnv(env: NodeJS.ProcessEnv | Record<string, string | 
 /** Redact every string inside a JSON-able value (keys kept): the result is always valid JSON. */
 export function redactValue<T>(value: T, redact: (s: string) => string): T {
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redact(v);
+    if (typeof v === "string") return redact(v);
     if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === 'object')
-      return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, walk(x)]));
+    if (v !== null && typeof v === "object")
+      return Object.fromEntries(
+        Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, walk(x)]),
+      );
     return v;
   };
   return walk(value) as T;

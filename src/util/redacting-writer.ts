@@ -1,6 +1,6 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { LineSplitter } from './lines.js';
-import { redactJsonLine } from './redact.js';
+import { createWriteStream, type WriteStream } from "node:fs";
+import { LineSplitter } from "./lines.js";
+import { redactJsonLine } from "./redact.js";
 
 /**
  * Appends a process's output to a file as it arrives: each complete line is
@@ -23,8 +23,8 @@ export class RedactingLineWriter {
     readonly file: string,
     private readonly redact: (s: string) => string,
   ) {
-    this.out = createWriteStream(file, { flags: 'a' });
-    this.out.on('error', () => undefined);
+    this.out = createWriteStream(file, { flags: "a" });
+    this.out.on("error", () => undefined);
   }
 
   get bytesWritten(): number {
@@ -48,7 +48,7 @@ export class RedactingLineWriter {
 
   private emit(line: string, newline: boolean): void {
     const red = redactJsonLine(line, this.redact);
-    const text = (this.pendingNewline ? '\n' : '') + red + (newline ? '\n' : '');
+    const text = (this.pendingNewline ? "\n" : "") + red + (newline ? "\n" : "");
     this.pendingNewline = false;
     this.bytes += Buffer.byteLength(text);
     this.out.write(text);

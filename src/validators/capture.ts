@@ -45,9 +45,9 @@ export class CappedOutput {
   }
 
   text(): string {
-    if (this.dropped === 0) return Buffer.concat([...this.head, ...this.tail]).toString('utf8');
-    const head = Buffer.concat(this.head).toString('utf8');
-    const tail = Buffer.concat(this.tail).toString('utf8');
+    if (this.dropped === 0) return Buffer.concat([...this.head, ...this.tail]).toString("utf8");
+    const head = Buffer.concat(this.head).toString("utf8");
+    const tail = Buffer.concat(this.tail).toString("utf8");
     return `${head}\n[skillbench: ${this.dropped} bytes of output dropped]\n${tail}`;
   }
 }

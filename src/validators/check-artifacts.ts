@@ -1,8 +1,8 @@
-import { lstat, realpath } from 'node:fs/promises';
-import path from 'node:path';
-import { glob } from 'tinyglobby';
-import { resolveInside } from '../util/fs.js';
-import type { ArtifactCheck } from './types.js';
+import { lstat, realpath } from "node:fs/promises";
+import path from "node:path";
+import { glob } from "tinyglobby";
+import { resolveInside } from "../util/fs.js";
+import type { ArtifactCheck } from "./types.js";
 
 /** A target containing any of `*`, `?`, `[` is a glob (facts 1.2). */
 export function isGlobPattern(target: string): boolean {
@@ -10,7 +10,7 @@ export function isGlobPattern(target: string): boolean {
 }
 
 function isAbsoluteLike(p: string): boolean {
-  return path.isAbsolute(p) || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\');
+  return path.isAbsolute(p) || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith("\\");
 }
 
 /** A `..` segment anywhere, including inside a brace alternative (`{..,a}`). */
@@ -20,7 +20,7 @@ function hasParentSegment(p: string): boolean {
 
 function isInside(root: string, abs: string): boolean {
   const r = path.relative(root, abs);
-  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+  return r === "" || (!r.startsWith("..") && !path.isAbsolute(r));
 }
 
 /** Real path of `abs` when it exists and stays inside `realRoot` (symlinks resolved); else null. */
@@ -34,17 +34,27 @@ async function realInside(realRoot: string, abs: string): Promise<string | null>
 }
 
 function toPosix(rel: string): string {
-  return rel.split(path.sep).join('/');
+  return rel.split(path.sep).join("/");
 }
 
-async function checkOne(workspace: string, realRoot: string, target: string): Promise<ArtifactCheck> {
-  if (target.trim() === '') return { path: target, found: false, matches: [], problem: 'empty path' };
+async function checkOne(
+  workspace: string,
+  realRoot: string,
+  target: string,
+): Promise<ArtifactCheck> {
+  if (target.trim() === "")
+    return { path: target, found: false, matches: [], problem: "empty path" };
   if (isAbsoluteLike(target)) {
-    return { path: target, found: false, matches: [], problem: 'absolute paths are refused' };
+    return { path: target, found: false, matches: [], problem: "absolute paths are refused" };
   }
   if (isGlobPattern(target)) {
     if (hasParentSegment(target)) {
-      return { path: target, found: false, matches: [], problem: 'glob escapes the workspace (..)' };
+      return {
+        path: target,
+        found: false,
+        matches: [],
+        problem: "glob escapes the workspace (..)",
+      };
     }
     const hits = await glob(target, {
       cwd: workspace,
@@ -55,8 +65,8 @@ async function checkOne(workspace: string, realRoot: string, target: string): Pr
     });
     const matches: string[] = [];
     for (const hit of hits) {
-      const rel = hit.replace(/\/+$/, '');
-      if (rel === '' || rel === '.') continue;
+      const rel = hit.replace(/\/+$/, "");
+      if (rel === "" || rel === ".") continue;
       const abs = resolveInside(workspace, rel);
       if (abs === null) continue;
       if ((await realInside(realRoot, abs)) === null) continue;
@@ -67,7 +77,7 @@ async function checkOne(workspace: string, realRoot: string, target: string): Pr
   }
   const abs = resolveInside(workspace, target);
   if (abs === null) {
-    return { path: target, found: false, matches: [], problem: 'path escapes the workspace' };
+    return { path: target, found: false, matches: [], problem: "path escapes the workspace" };
   }
   try {
     await lstat(abs);
@@ -75,9 +85,14 @@ async function checkOne(workspace: string, realRoot: string, target: string): Pr
     return { path: target, found: false, matches: [] };
   }
   if ((await realInside(realRoot, abs)) === null) {
-    return { path: target, found: false, matches: [], problem: 'symlink leads outside the workspace (or dangles)' };
+    return {
+      path: target,
+      found: false,
+      matches: [],
+      problem: "symlink leads outside the workspace (or dangles)",
+    };
   }
-  return { path: target, found: true, matches: [toPosix(path.relative(workspace, abs)) || '.'] };
+  return { path: target, found: true, matches: [toPosix(path.relative(workspace, abs)) || "."] };
 }
 
 /**
@@ -87,7 +102,10 @@ async function checkOne(workspace: string, realRoot: string, target: string): Pr
  * as not found, with `problem` saying why. Globs never follow or report symlinks; a plain path
  * may name a symlink whose target stays inside. Never throws for a bad target.
  */
-export async function checkArtifacts(workspace: string, targets: string[]): Promise<ArtifactCheck[]> {
+export async function checkArtifacts(
+  workspace: string,
+  targets: string[],
+): Promise<ArtifactCheck[]> {
   const root = path.resolve(workspace);
   const realRoot = await realpath(root);
   const out: ArtifactCheck[] = [];
@@ -97,5 +115,7 @@ export async function checkArtifacts(workspace: string, targets: string[]): Prom
 
 /** The failed-check message for a target that was not found. */
 export function artifactFailure(a: ArtifactCheck): string {
-  return a.problem ? `Artifact not found: ${a.path} (${a.problem})` : `Artifact not found: ${a.path}`;
+  return a.problem
+    ? `Artifact not found: ${a.path} (${a.problem})`
+    : `Artifact not found: ${a.path}`;
 }

@@ -1,6 +1,6 @@
-import { accessSync, constants } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
+import { accessSync, constants } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
 
 /** How to start one validator script: an absolute executable and its arguments. */
 export interface ValidatorCommand {
@@ -9,7 +9,7 @@ export interface ValidatorCommand {
 }
 
 /** Validator file extensions skillbench knows how to run. */
-export const VALIDATOR_EXTENSIONS = ['.py', '.js', '.mjs', '.cjs', '.ts', '.sh'] as const;
+export const VALIDATOR_EXTENSIONS = [".py", ".js", ".mjs", ".cjs", ".ts", ".sh"] as const;
 
 function isExecutable(file: string): boolean {
   try {
@@ -22,8 +22,8 @@ function isExecutable(file: string): boolean {
 
 /** Find `name` on a PATH string; null when absent. */
 export function findOnPath(name: string, pathVar: string | undefined): string | null {
-  for (const dir of (pathVar ?? '').split(path.delimiter)) {
-    if (dir === '') continue;
+  for (const dir of (pathVar ?? "").split(path.delimiter)) {
+    if (dir === "") continue;
     const candidate = path.join(dir, name);
     if (isExecutable(candidate)) return candidate;
   }
@@ -36,7 +36,7 @@ let tsxCli: string | null | undefined;
 function resolveTsxCli(): string | null {
   if (tsxCli === undefined) {
     try {
-      tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
+      tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
     } catch {
       tsxCli = null;
     }
@@ -51,26 +51,33 @@ function resolveTsxCli(): string | null {
  * host PATH): the lookup never adds anything to the validator's environment.
  * Returns an error string when the extension is unsupported or the interpreter is missing.
  */
-export function validatorCommand(scriptArg: string, pathVar: string | undefined): ValidatorCommand | { error: string } {
+export function validatorCommand(
+  scriptArg: string,
+  pathVar: string | undefined,
+): ValidatorCommand | { error: string } {
   const ext = path.extname(scriptArg).toLowerCase();
   switch (ext) {
-    case '.py': {
-      const py = findOnPath('python3', pathVar);
-      return py ? { file: py, args: [scriptArg] } : { error: 'python3 not found on PATH' };
+    case ".py": {
+      const py = findOnPath("python3", pathVar);
+      return py ? { file: py, args: [scriptArg] } : { error: "python3 not found on PATH" };
     }
-    case '.js':
-    case '.mjs':
-    case '.cjs':
+    case ".js":
+    case ".mjs":
+    case ".cjs":
       return { file: process.execPath, args: [scriptArg] };
-    case '.ts': {
+    case ".ts": {
       const cli = resolveTsxCli();
-      return cli ? { file: process.execPath, args: [cli, scriptArg] } : { error: 'tsx is not installed' };
+      return cli
+        ? { file: process.execPath, args: [cli, scriptArg] }
+        : { error: "tsx is not installed" };
     }
-    case '.sh': {
-      const bash = findOnPath('bash', pathVar);
-      return bash ? { file: bash, args: [scriptArg] } : { error: 'bash not found on PATH' };
+    case ".sh": {
+      const bash = findOnPath("bash", pathVar);
+      return bash ? { file: bash, args: [scriptArg] } : { error: "bash not found on PATH" };
     }
     default:
-      return { error: `unsupported validator type "${ext || '(none)'}" (use ${VALIDATOR_EXTENSIONS.join(' ')})` };
+      return {
+        error: `unsupported validator type "${ext || "(none)"}" (use ${VALIDATOR_EXTENSIONS.join(" ")})`,
+      };
   }
 }

@@ -1,29 +1,29 @@
-import type { CheckResults } from './types.js';
+import type { CheckResults } from "./types.js";
 
-const PASS_STATUSES = new Set(['passed', 'pass', 'ok', 'success']);
-const FAIL_STATUSES = new Set(['failed', 'fail', 'error']);
+const PASS_STATUSES = new Set(["passed", "pass", "ok", "success"]);
+const FAIL_STATUSES = new Set(["failed", "fail", "error"]);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function stringsOf(v: unknown): string[] {
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 }
 
 function firstText(rec: Record<string, unknown>, keys: readonly string[]): string | null {
   for (const k of keys) {
     const v = rec[k];
-    if (typeof v === 'string' && v.trim() !== '') return v;
-    if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+    if (typeof v === "string" && v.trim() !== "") return v;
+    if (typeof v === "number" || typeof v === "boolean") return String(v);
   }
   return null;
 }
 
 /** The `error` field as text, or null when unset/empty/false. */
 function errorText(v: unknown): string | null {
-  if (v === undefined || v === null || v === false || v === '') return null;
-  if (typeof v === 'string') return v;
+  if (v === undefined || v === null || v === false || v === "") return null;
+  if (typeof v === "string") return v;
   try {
     return JSON.stringify(v) ?? String(v);
   } catch {
@@ -48,11 +48,11 @@ export function normalizeValidatorResult(script: string, raw: unknown): CheckRes
   if (Array.isArray(raw.checks)) {
     for (const item of raw.checks) {
       if (!isRecord(item)) continue;
-      const status = typeof item.status === 'string' ? item.status.trim().toLowerCase() : '';
+      const status = typeof item.status === "string" ? item.status.trim().toLowerCase() : "";
       const target = PASS_STATUSES.has(status) ? passed : FAIL_STATUSES.has(status) ? failed : null;
       if (target === null) continue;
-      const name = firstText(item, ['check', 'name']) ?? '(unnamed check)';
-      const detail = firstText(item, ['message', 'reason', 'error']);
+      const name = firstText(item, ["check", "name"]) ?? "(unnamed check)";
+      const detail = firstText(item, ["message", "reason", "error"]);
       target.push(detail === null ? name : `${name}: ${detail}`);
     }
   }

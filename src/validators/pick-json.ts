@@ -1,10 +1,10 @@
 function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function parseObject(text: string): Record<string, unknown> | null {
   const t = text.trim();
-  if (!t.startsWith('{')) return null;
+  if (!t.startsWith("{")) return null;
   try {
     const v: unknown = JSON.parse(t);
     return isRecord(v) ? v : null;
@@ -30,7 +30,7 @@ export function pickValidatorJson(resultsFileText: string | null, stdout: string
   if (whole !== null) return whole;
   const lines = stdout.split(/\r?\n/);
   for (let i = lines.length - 1; i >= 0; i--) {
-    const obj = parseObject(lines[i] ?? '');
+    const obj = parseObject(lines[i] ?? "");
     if (obj !== null) return obj;
   }
   return null;

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { CappedOutput, OUTPUT_CAP_BYTES } from './capture.js';
+import { spawn } from "node:child_process";
+import { CappedOutput, OUTPUT_CAP_BYTES } from "./capture.js";
 
 export interface ProcessRun {
   exitCode: number | null;
@@ -29,7 +29,7 @@ export interface ProcessSpec {
 function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
   try {
-    process.kill(-pid, 'SIGKILL');
+    process.kill(-pid, "SIGKILL");
   } catch {
     // already gone
   }
@@ -56,7 +56,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
         cwd: spec.cwd,
         env: spec.env,
         detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ["ignore", "pipe", "pipe"],
       });
     } catch (e) {
       resolve({
@@ -65,8 +65,8 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
         timedOut: false,
         aborted: false,
         spawnError: e instanceof Error ? e.message : String(e),
-        stdout: '',
-        stderr: '',
+        stdout: "",
+        stderr: "",
         durationMs: Date.now() - started,
       });
       return;
@@ -80,13 +80,13 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
       killGroup(child.pid);
     };
     if (spec.signal?.aborted) onAbort();
-    else spec.signal?.addEventListener('abort', onAbort, { once: true });
+    else spec.signal?.addEventListener("abort", onAbort, { once: true });
 
     const finish = (exitCode: number | null, signal: string | null): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      spec.signal?.removeEventListener('abort', onAbort);
+      spec.signal?.removeEventListener("abort", onAbort);
       resolve({
         exitCode,
         signal,
@@ -98,14 +98,14 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
         durationMs: Date.now() - started,
       });
     };
-    child.stdout?.on('data', (c: Buffer) => stdout.push(c));
-    child.stderr?.on('data', (c: Buffer) => stderr.push(c));
-    child.on('exit', () => killGroup(child.pid));
-    child.on('error', (e) => {
+    child.stdout?.on("data", (c: Buffer) => stdout.push(c));
+    child.stderr?.on("data", (c: Buffer) => stderr.push(c));
+    child.on("exit", () => killGroup(child.pid));
+    child.on("error", (e) => {
       spawnError = e.message;
       // 'close' may not follow a failed spawn.
       if (child.pid === undefined) finish(null, null);
     });
-    child.on('close', (code, sig) => finish(code, sig));
+    child.on("close", (code, sig) => finish(code, sig));
   });
 }

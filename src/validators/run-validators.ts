@@ -1,18 +1,18 @@
-import { readFile, rm, stat } from 'node:fs/promises';
-import path from 'node:path';
-import { InputError } from '../core/errors.js';
-import { resolveInside, writeFileAtomic } from '../util/fs.js';
-import { artifactFailure, checkArtifacts } from './check-artifacts.js';
-import { validatorCommand } from './interpreter.js';
-import { normalizeValidatorResult } from './normalize-result.js';
-import { pickValidatorJson } from './pick-json.js';
-import { runProcess } from './run-process.js';
-import type { Launcher } from '../sandbox/types.js';
-import type { ValidationReport, ValidatorOutcome, ValidatorStatus } from './types.js';
+import { readFile, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { InputError } from "../core/errors.js";
+import { resolveInside, writeFileAtomic } from "../util/fs.js";
+import { artifactFailure, checkArtifacts } from "./check-artifacts.js";
+import { validatorCommand } from "./interpreter.js";
+import { normalizeValidatorResult } from "./normalize-result.js";
+import { pickValidatorJson } from "./pick-json.js";
+import { runProcess } from "./run-process.js";
+import type { Launcher } from "../sandbox/types.js";
+import type { ValidationReport, ValidatorOutcome, ValidatorStatus } from "./types.js";
 
-export const CONTEXT_FILE = '_test_context.json';
-export const RESULTS_FILE = '_test_results.json';
-export const VALIDATION_DIR = 'validation';
+export const CONTEXT_FILE = "_test_context.json";
+export const RESULTS_FILE = "_test_results.json";
+export const VALIDATION_DIR = "validation";
 
 export interface RunValidatorsOptions {
   workspace: string;
@@ -35,28 +35,29 @@ export interface RunValidatorsOptions {
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function redactDeep(v: unknown, redact: (s: string) => string): unknown {
-  if (typeof v === 'string') return redact(v);
+  if (typeof v === "string") return redact(v);
   if (Array.isArray(v)) return v.map((x) => redactDeep(x, redact));
-  if (isRecord(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redactDeep(x, redact)]));
+  if (isRecord(v))
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redactDeep(x, redact)]));
   return v;
 }
 
 /** JSON for the context file: bigint as strings; a cyclic value gets `"[Circular]"`. */
 export function contextJson(context: unknown): string {
-  const bigints = (_k: string, v: unknown): unknown => (typeof v === 'bigint' ? v.toString() : v);
+  const bigints = (_k: string, v: unknown): unknown => (typeof v === "bigint" ? v.toString() : v);
   try {
     return `${JSON.stringify(context ?? null, bigints, 2)}\n`;
   } catch {
     const ancestors: object[] = [];
     const safe = function (this: unknown, _k: string, v: unknown): unknown {
-      if (typeof v === 'bigint') return v.toString();
-      if (typeof v !== 'object' || v === null) return v;
+      if (typeof v === "bigint") return v.toString();
+      if (typeof v !== "object" || v === null) return v;
       while (ancestors.length > 0 && ancestors[ancestors.length - 1] !== this) ancestors.pop();
-      if (ancestors.includes(v)) return '[Circular]';
+      if (ancestors.includes(v)) return "[Circular]";
       ancestors.push(v);
       return v;
     };
@@ -66,7 +67,7 @@ export function contextJson(context: unknown): string {
 
 async function readIfFile(file: string): Promise<string | null> {
   try {
-    return await readFile(file, 'utf8');
+    return await readFile(file, "utf8");
   } catch {
     return null;
   }
@@ -83,32 +84,38 @@ async function isFile(file: string): Promise<boolean> {
 function outcome(
   script: string,
   status: ValidatorStatus,
-  fields: Partial<Omit<ValidatorOutcome, 'script' | 'status'>>,
+  fields: Partial<Omit<ValidatorOutcome, "script" | "status">>,
 ): ValidatorOutcome {
   return {
     script,
     status,
     exit_code: fields.exit_code ?? null,
     duration_ms: fields.duration_ms ?? 0,
-    stdout: fields.stdout ?? '',
-    stderr: fields.stderr ?? '',
+    stdout: fields.stdout ?? "",
+    stderr: fields.stderr ?? "",
     raw_result: fields.raw_result ?? null,
     passed: fields.passed ?? [],
     failed: fields.failed ?? [],
   };
 }
 
-async function runOne(opts: RunValidatorsOptions, script: string, redact: (s: string) => string): Promise<ValidatorOutcome> {
+async function runOne(
+  opts: RunValidatorsOptions,
+  script: string,
+  redact: (s: string) => string,
+): Promise<ValidatorOutcome> {
   const ws = path.resolve(opts.workspace);
   const cannotStart = (why: string): ValidatorOutcome =>
-    outcome(script, 'spawn_error', { failed: [redact(`Validator could not start: ${script}: ${why}`)] });
+    outcome(script, "spawn_error", {
+      failed: [redact(`Validator could not start: ${script}: ${why}`)],
+    });
 
   const abs = resolveInside(path.join(ws, VALIDATION_DIR), script);
-  if (abs === null) return cannotStart('path is absolute or escapes the validation folder');
+  if (abs === null) return cannotStart("path is absolute or escapes the validation folder");
   if (!(await isFile(abs))) return cannotStart(`no such file: ${VALIDATION_DIR}/${script}`);
-  const scriptArg = path.relative(ws, abs).split(path.sep).join('/');
+  const scriptArg = path.relative(ws, abs).split(path.sep).join("/");
   const cmd = validatorCommand(scriptArg, opts.env.PATH ?? process.env.PATH);
-  if ('error' in cmd) return cannotStart(cmd.error);
+  if ("error" in cmd) return cannotStart(cmd.error);
 
   await writeFileAtomic(path.join(ws, CONTEXT_FILE), contextJson(opts.context));
   await rm(path.join(ws, RESULTS_FILE), { force: true });
@@ -133,25 +140,31 @@ async function runOne(opts: RunValidatorsOptions, script: string, redact: (s: st
   };
   if (run.spawnError !== null) {
     const failed = [redact(`Validator could not start: ${script}: ${run.spawnError}`)];
-    return outcome(script, 'spawn_error', { ...base, failed });
+    return outcome(script, "spawn_error", { ...base, failed });
   }
   if (run.timedOut) {
-    return outcome(script, 'timeout', { ...base, failed: [`Validator timed out after ${opts.timeoutSec}s: ${script}`] });
+    return outcome(script, "timeout", {
+      ...base,
+      failed: [`Validator timed out after ${opts.timeoutSec}s: ${script}`],
+    });
   }
   const raw = pickValidatorJson(await readIfFile(path.join(ws, RESULTS_FILE)), run.stdout);
   if (raw === null) {
     if (run.exitCode === 0) {
-      return outcome(script, 'no_json', { ...base, failed: [`Validator printed no JSON: ${script}`] });
+      return outcome(script, "no_json", {
+        ...base,
+        failed: [`Validator printed no JSON: ${script}`],
+      });
     }
-    const code = run.exitCode ?? run.signal ?? 'unknown';
+    const code = run.exitCode ?? run.signal ?? "unknown";
     const tail = run.stderr.trimEnd().slice(-300);
-    return outcome(script, 'crashed', {
+    return outcome(script, "crashed", {
       ...base,
       failed: [redact(`Validator crashed (exit ${code}): ${script}: ${tail}`)],
     });
   }
   const checks = normalizeValidatorResult(script, raw);
-  return outcome(script, 'ok', {
+  return outcome(script, "ok", {
     ...base,
     raw_result: redactDeep(raw, redact),
     passed: checks.passed.map(redact),
@@ -168,16 +181,24 @@ async function runOne(opts: RunValidatorsOptions, script: string, redact: (s: st
  */
 export async function runValidators(opts: RunValidatorsOptions): Promise<ValidationReport> {
   if (!Number.isFinite(opts.timeoutSec) || opts.timeoutSec <= 0) {
-    throw new InputError(`validation timeout must be a positive number of seconds, got ${opts.timeoutSec}`, {
-      field: 'validation.timeout',
-    });
+    throw new InputError(
+      `validation timeout must be a positive number of seconds, got ${opts.timeoutSec}`,
+      {
+        field: "validation.timeout",
+      },
+    );
   }
   const redact = opts.redact ?? ((s: string): string => s);
   opts.signal?.throwIfAborted();
   const artifacts = await checkArtifacts(opts.workspace, opts.targetArtifacts);
   const missing = artifacts.filter((a) => !a.found);
   if (missing.length > 0) {
-    return { artifacts, scripts: [], passed: [], failed: missing.map((a) => redact(artifactFailure(a))) };
+    return {
+      artifacts,
+      scripts: [],
+      passed: [],
+      failed: missing.map((a) => redact(artifactFailure(a))),
+    };
   }
   const scripts: ValidatorOutcome[] = [];
   for (const script of opts.scripts) {

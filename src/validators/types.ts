@@ -13,7 +13,7 @@ export interface CheckResults {
  * - `spawn_error`: the script could not start (missing file or interpreter, unsupported extension,
  *   hostile path).
  */
-export type ValidatorStatus = 'ok' | 'crashed' | 'timeout' | 'no_json' | 'spawn_error';
+export type ValidatorStatus = "ok" | "crashed" | "timeout" | "no_json" | "spawn_error";
 
 export interface ValidatorOutcome {
   /** The script path as given (relative to `<workspace>/validation`). */

@@ -15,20 +15,25 @@
  *   GET /api/runs/<id>/files/<path>   one workspace file (text/plain; path escapes refused)
  *   GET /api/events            text/event-stream; `event: change` whenever the folder changes
  */
-import { realpath, readFile, readdir, stat } from 'node:fs/promises';
-import http from 'node:http';
-import path from 'node:path';
-import { chartJsSource } from '../report/html/chart-asset.js';
-import type { Comparison } from '../report/comparison/types.js';
-import { CONTROL } from '../report/comparison/roles.js';
-import { treatmentOrder } from '../report/group.js';
-import { comparisonOf, hasTwoTreatments, loadInputs, type LoadedInputs } from '../report/html/load.js';
-import { mapPool, READ_CONCURRENCY, type ReportCache } from '../report/html/read-reports.js';
-import { renderHtmlPage } from '../report/html/page.js';
-import { readRunPage } from '../report/html/read-run.js';
-import { buildHtmlData, type HtmlData, type HtmlView } from '../report/html/summary-data.js';
-import { experimentPaths, runPaths } from '../store/layout.js';
-import { resolveInside } from '../util/fs.js';
+import { realpath, readFile, readdir, stat } from "node:fs/promises";
+import http from "node:http";
+import path from "node:path";
+import { chartJsSource } from "../report/html/chart-asset.js";
+import type { Comparison } from "../report/comparison/types.js";
+import { CONTROL } from "../report/comparison/roles.js";
+import { treatmentOrder } from "../report/group.js";
+import {
+  comparisonOf,
+  hasTwoTreatments,
+  loadInputs,
+  type LoadedInputs,
+} from "../report/html/load.js";
+import { mapPool, READ_CONCURRENCY, type ReportCache } from "../report/html/read-reports.js";
+import { renderHtmlPage } from "../report/html/page.js";
+import { readRunPage } from "../report/html/read-run.js";
+import { buildHtmlData, type HtmlData, type HtmlView } from "../report/html/summary-data.js";
+import { experimentPaths, runPaths } from "../store/layout.js";
+import { resolveInside } from "../util/fs.js";
 
 export interface ServeOptions {
   /** 0 or absent: any free port */
@@ -49,22 +54,26 @@ const RUN_ID = /^[A-Za-z0-9._-]+$/;
 /** A cheap fingerprint of the folder: metadata.json and every report.json's mtime and size. */
 export async function folderSignature(dir: string): Promise<string> {
   const st = await stat(experimentPaths(dir).metadata).catch(() => null);
-  const runs = await readdir(path.join(dir, 'runs')).catch(() => [] as string[]);
+  const runs = await readdir(path.join(dir, "runs")).catch(() => [] as string[]);
   runs.sort();
   const parts = await mapPool(runs, READ_CONCURRENCY, async (id) => {
     const r = await stat(runPaths(dir, id).report).catch(() => null);
     return r ? `${id}:${r.mtimeMs}:${r.size}` : `${id}:-`;
   });
-  return [st ? `${st.mtimeMs}:${st.size}` : '-', ...parts].join('|');
+  return [st ? `${st.mtimeMs}:${st.size}` : "-", ...parts].join("|");
 }
 
 function send(res: http.ServerResponse, status: number, type: string, body: string | Buffer): void {
-  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  res.writeHead(status, {
+    "content-type": type,
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+  });
   res.end(body);
 }
 
 function sendJson(res: http.ServerResponse, status: number, value: unknown): void {
-  send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
+  send(res, status, "application/json; charset=utf-8", JSON.stringify(value));
 }
 
 /** The complete overview data of the folder as it was at `sig`. */
@@ -97,17 +106,24 @@ export async function serveResults(dir: string, opts: ServeOptions = {}): Promis
     return loading;
   }
 
-  function make(inputs: LoadedInputs, view: HtmlView, comparison: Comparison | null, pending: boolean): HtmlData {
+  function make(
+    inputs: LoadedInputs,
+    view: HtmlView,
+    comparison: Comparison | null,
+    pending: boolean,
+  ): HtmlData {
     return buildHtmlData({
       view,
-      mode: 'served',
+      mode: "served",
       reports: inputs.reports,
       metadata: inputs.metadata,
       comparison,
       problems: inputs.problems,
       pending,
       treatments: treatmentOrder(inputs.reports, inputs.metadata?.treatments ?? [CONTROL]),
-      ...(inputs.choices ? { ks: inputs.choices.pass_k.ks, seed: inputs.choices.settings.seed } : {}),
+      ...(inputs.choices
+        ? { ks: inputs.choices.pass_k.ks, seed: inputs.choices.settings.seed }
+        : {}),
     });
   }
 
@@ -120,7 +136,13 @@ export async function serveResults(dir: string, opts: ServeOptions = {}): Promis
       setImmediate(() => {
         try {
           const comparison = comparisonOf(inputs);
-          const built: Built = { sig, data: { summary: make(inputs, 'summary', comparison, false), comparison: comparison ? make(inputs, 'comparison', comparison, false) : null } };
+          const built: Built = {
+            sig,
+            data: {
+              summary: make(inputs, "summary", comparison, false),
+              comparison: comparison ? make(inputs, "comparison", comparison, false) : null,
+            },
+          };
           // a newer build may have finished first: keep the newest folder state
           if (building?.sig === sig || full === null) full = built;
           resolve(built);
@@ -147,7 +169,7 @@ export async function serveResults(dir: string, opts: ServeOptions = {}): Promis
     // Not awaited on the quick path: a failure there must not become an unhandled rejection.
     done.catch(() => undefined);
     if (wait) return (await done).data[view];
-    if (view === 'comparison' && !hasTwoTreatments(inputs)) return null;
+    if (view === "comparison" && !hasTwoTreatments(inputs)) return null;
     return make(inputs, view, null, true);
   }
 
@@ -161,7 +183,8 @@ export async function serveResults(dir: string, opts: ServeOptions = {}): Promis
     if (first) return;
     // start on the new numbers now: the pages ask for them as soon as they hear of the change
     buildFull(inputs).catch(() => undefined);
-    for (const c of clients) c.write(`event: change\ndata: ${JSON.stringify({ at: new Date().toISOString() })}\n\n`);
+    for (const c of clients)
+      c.write(`event: change\ndata: ${JSON.stringify({ at: new Date().toISOString() })}\n\n`);
   }
 
   function startPolling(): void {
@@ -173,43 +196,81 @@ export async function serveResults(dir: string, opts: ServeOptions = {}): Promis
   async function workspaceFile(id: string, rel: string, res: http.ServerResponse): Promise<void> {
     const ws = runPaths(root, id).workspace;
     const abs = resolveInside(ws, rel);
-    if (abs === null) return sendJson(res, 400, { error: 'path outside the workspace' });
+    if (abs === null) return sendJson(res, 400, { error: "path outside the workspace" });
     // Symlinks must not lead out of the workspace either.
-    const [realWs, realFile] = await Promise.all([realpath(ws).catch(() => null), realpath(abs).catch(() => null)]);
-    if (realWs === null || realFile === null) return sendJson(res, 404, { error: 'no such file' });
+    const [realWs, realFile] = await Promise.all([
+      realpath(ws).catch(() => null),
+      realpath(abs).catch(() => null),
+    ]);
+    if (realWs === null || realFile === null) return sendJson(res, 404, { error: "no such file" });
     const relReal = path.relative(realWs, realFile);
-    if (relReal === '' || relReal.startsWith('..') || path.isAbsolute(relReal)) return sendJson(res, 400, { error: 'path outside the workspace' });
+    if (relReal === "" || relReal.startsWith("..") || path.isAbsolute(relReal))
+      return sendJson(res, 400, { error: "path outside the workspace" });
     const st = await stat(realFile);
-    if (!st.isFile()) return sendJson(res, 404, { error: 'not a file' });
-    if (st.size > MAX_FILE_BYTES) return send(res, 200, 'text/plain; charset=utf-8', `(file of ${st.size} bytes: too large to show)`);
+    if (!st.isFile()) return sendJson(res, 404, { error: "not a file" });
+    if (st.size > MAX_FILE_BYTES)
+      return send(
+        res,
+        200,
+        "text/plain; charset=utf-8",
+        `(file of ${st.size} bytes: too large to show)`,
+      );
     const buf = await readFile(realFile);
     const binary = buf.subarray(0, 8000).includes(0);
-    send(res, 200, 'text/plain; charset=utf-8', binary ? `(binary file, ${st.size} bytes)` : buf);
+    send(res, 200, "text/plain; charset=utf-8", binary ? `(binary file, ${st.size} bytes)` : buf);
   }
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'method not allowed' });
+    if (req.method !== "GET" && req.method !== "HEAD")
+      return sendJson(res, 405, { error: "method not allowed" });
     // Only this machine, by name: a page elsewhere cannot reach the folder through DNS rebinding.
-    const host = req.headers.host ?? '';
-    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return sendJson(res, 403, { error: 'unexpected Host header' });
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const host = req.headers.host ?? "";
+    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`)
+      return sendJson(res, 403, { error: "unexpected Host header" });
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const p = url.pathname;
-    if (p === '/' || p === '/index.html' || p === '/summary.html' || p === '/comparison' || p === '/comparison_report.html') {
-      const view: HtmlView = p.startsWith('/comparison') ? 'comparison' : 'summary';
+    if (
+      p === "/" ||
+      p === "/index.html" ||
+      p === "/summary.html" ||
+      p === "/comparison" ||
+      p === "/comparison_report.html"
+    ) {
+      const view: HtmlView = p.startsWith("/comparison") ? "comparison" : "summary";
       const data = await summary(view, false);
-      if (!data) return send(res, 404, 'text/plain; charset=utf-8', 'No comparison: the results have fewer than two treatments.');
-      return send(res, 200, 'text/html; charset=utf-8', renderHtmlPage(data, { chartJs: chartJsSource() }));
+      if (!data)
+        return send(
+          res,
+          404,
+          "text/plain; charset=utf-8",
+          "No comparison: the results have fewer than two treatments.",
+        );
+      return send(
+        res,
+        200,
+        "text/html; charset=utf-8",
+        renderHtmlPage(data, { chartJs: chartJsSource() }),
+      );
     }
-    if (p === '/api/summary') {
-      const data = await summary(url.searchParams.get('view') === 'comparison' ? 'comparison' : 'summary', url.searchParams.get('wait') !== '0');
-      return data ? sendJson(res, 200, data) : sendJson(res, 404, { error: 'no comparison' });
+    if (p === "/api/summary") {
+      const data = await summary(
+        url.searchParams.get("view") === "comparison" ? "comparison" : "summary",
+        url.searchParams.get("wait") !== "0",
+      );
+      return data ? sendJson(res, 200, data) : sendJson(res, 404, { error: "no comparison" });
     }
-    if (p === '/api/events') {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
-      res.write('retry: 2000\n\n');
+    if (p === "/api/events") {
+      res.writeHead(200, {
+        "content-type": "text/event-stream",
+        "cache-control": "no-store",
+        connection: "keep-alive",
+      });
+      res.write("retry: 2000\n\n");
       clients.add(res);
-      req.on('close', () => clients.delete(res));
-      lastSig ??= await load().then((i) => i.signature).catch(() => null);
+      req.on("close", () => clients.delete(res));
+      lastSig ??= await load()
+        .then((i) => i.signature)
+        .catch(() => null);
       startPolling();
       return;
     }
@@ -218,33 +279,37 @@ export async function serveResults(dir: string, opts: ServeOptions = {}): Promis
       let id: string;
       let rel: string | undefined;
       try {
-        id = decodeURIComponent(m[1] ?? '');
+        id = decodeURIComponent(m[1] ?? "");
         rel = m[2] === undefined ? undefined : decodeURIComponent(m[2]);
       } catch {
-        return sendJson(res, 400, { error: 'bad URL encoding' });
+        return sendJson(res, 400, { error: "bad URL encoding" });
       }
-      if (!RUN_ID.test(id) || id === '.' || id === '..') return sendJson(res, 400, { error: 'bad run id' });
+      if (!RUN_ID.test(id) || id === "." || id === "..")
+        return sendJson(res, 400, { error: "bad run id" });
       if (rel !== undefined) return workspaceFile(id, rel, res);
       const page = await readRunPage(root, id);
-      return page ? sendJson(res, 200, page) : sendJson(res, 404, { error: `no report for run ${id}` });
+      return page
+        ? sendJson(res, 200, page)
+        : sendJson(res, 404, { error: `no report for run ${id}` });
     }
-    return sendJson(res, 404, { error: 'not found' });
+    return sendJson(res, 404, { error: "not found" });
   }
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { error: e instanceof Error ? e.message : String(e) });
+      if (!res.headersSent)
+        sendJson(res, 500, { error: e instanceof Error ? e.message : String(e) });
       else res.end();
     });
   });
   // Not a results folder (or unreadable): an input error before anything listens.
   const first = await load();
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, "127.0.0.1", () => resolve());
   });
   const addr = server.address();
-  port = addr !== null && typeof addr === 'object' ? addr.port : 0;
+  port = addr !== null && typeof addr === "object" ? addr.port : 0;
   // Build the summary now, not on the first request: by the time a browser asks, it is (nearly) ready.
   void Promise.resolve(first)
     .then((inputs) => (closed ? null : buildFull(inputs)))

@@ -1,7 +1,7 @@
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { listFiles } from '../util/hash.js';
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { listFiles } from "../util/hash.js";
 
 export interface RunDirs {
   root: string;
@@ -15,15 +15,19 @@ export interface RunDirs {
 export async function createRunDirs(runId: string, base?: string): Promise<RunDirs> {
   const parent = base ?? os.tmpdir();
   await mkdir(parent, { recursive: true });
-  const root = await mkdtemp(path.join(parent, `skillbench-${runId.replace(/[^A-Za-z0-9._-]/g, '_')}-`));
+  const root = await mkdtemp(
+    path.join(parent, `skillbench-${runId.replace(/[^A-Za-z0-9._-]/g, "_")}-`),
+  );
   const dirs = {
     root,
-    workspace: path.join(root, 'workspace'),
-    home: path.join(root, 'home'),
-    config: path.join(root, 'config'),
-    tmp: path.join(root, 'tmp'),
+    workspace: path.join(root, "workspace"),
+    home: path.join(root, "home"),
+    config: path.join(root, "config"),
+    tmp: path.join(root, "tmp"),
   };
-  await Promise.all([dirs.workspace, dirs.home, dirs.config, dirs.tmp].map((d) => mkdir(d, { recursive: true })));
+  await Promise.all(
+    [dirs.workspace, dirs.home, dirs.config, dirs.tmp].map((d) => mkdir(d, { recursive: true })),
+  );
   return dirs;
 }
 
@@ -51,12 +55,12 @@ export async function prepareWorkspace(opts: {
   const ws = opts.workspace;
   if (opts.environmentDir) await cp(opts.environmentDir, ws, { recursive: true });
   for (const s of opts.skills) {
-    const dest = path.join(ws, '.claude', 'skills', s.name);
+    const dest = path.join(ws, ".claude", "skills", s.name);
     await mkdir(dest, { recursive: true });
     if (s.path) await cp(s.path, dest, { recursive: true });
-    if (s.content !== null) await writeFile(path.join(dest, 'SKILL.md'), s.content);
+    if (s.content !== null) await writeFile(path.join(dest, "SKILL.md"), s.content);
   }
-  if (opts.claudeMd !== null) await writeFile(path.join(ws, 'CLAUDE.md'), opts.claudeMd);
+  if (opts.claudeMd !== null) await writeFile(path.join(ws, "CLAUDE.md"), opts.claudeMd);
   return new Set(await listFiles(ws));
 }
 
@@ -68,7 +72,10 @@ export async function installValidation(opts: {
 }): Promise<void> {
   // Whatever the agent left under these names goes first: it must not be able to plant
   // a module that a validator would import.
-  for (const [dir, name] of [[opts.validationDir, 'validation'], [opts.dataDir, 'data']] as const) {
+  for (const [dir, name] of [
+    [opts.validationDir, "validation"],
+    [opts.dataDir, "data"],
+  ] as const) {
     if (!dir) continue;
     const dest = path.join(opts.workspace, name);
     await rm(dest, { recursive: true, force: true });

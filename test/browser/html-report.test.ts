@@ -2,21 +2,21 @@
  * summary.html of the demo's results folder in headless Chromium (from disk, file://), and
  * the `view` server. Builds the results with the BUILT CLI (`npm run build` first).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readReports } from '../../src/store/read.js';
-import { chartJsSource } from '../../src/report/html/chart-asset.js';
-import { loadInputs } from '../../src/report/html/load.js';
-import { renderHtmlPage } from '../../src/report/html/page.js';
-import { buildHtmlData } from '../../src/report/html/summary-data.js';
-import { writeHtmlReports } from '../../src/report/html/write.js';
-import { serveResults, type ServedResults } from '../../src/viewer/server.js';
-import { makeSandbox, REPO_ROOT, runCli, type Sandbox } from '../helpers/cli.js';
-import { launchChromium } from './chromium.js';
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readReports } from "../../src/store/read.js";
+import { chartJsSource } from "../../src/report/html/chart-asset.js";
+import { loadInputs } from "../../src/report/html/load.js";
+import { renderHtmlPage } from "../../src/report/html/page.js";
+import { buildHtmlData } from "../../src/report/html/summary-data.js";
+import { writeHtmlReports } from "../../src/report/html/write.js";
+import { serveResults, type ServedResults } from "../../src/viewer/server.js";
+import { makeSandbox, REPO_ROOT, runCli, type Sandbox } from "../helpers/cli.js";
+import { launchChromium } from "./chromium.js";
 
-const SHOTS = path.join(REPO_ROOT, 'test-output');
+const SHOTS = path.join(REPO_ROOT, "test-output");
 let sb: Sandbox;
 let out: string;
 let files: string[];
@@ -37,12 +37,28 @@ function canvasPainted(p: Page, id: string): Promise<unknown> {
 }
 
 beforeAll(async () => {
-  sb = await makeSandbox('html');
-  out = sb.dir('results');
-  const demo = path.join(REPO_ROOT, 'examples', 'demo-suite');
-  const env = sb.env({ IS_SANDBOX: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1' });
+  sb = await makeSandbox("html");
+  out = sb.dir("results");
+  const demo = path.join(REPO_ROOT, "examples", "demo-suite");
+  const env = sb.env({
+    IS_SANDBOX: "1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_TELEMETRY: "1",
+  });
   const res = await runCli(
-    ['run', demo, '--model-script', path.join(demo, 'model-script.yaml'), '--count', '2', '--out', out, '--exit-zero', '--env', 'CLAUDE_CODE_MAX_RETRIES=0'],
+    [
+      "run",
+      demo,
+      "--model-script",
+      path.join(demo, "model-script.yaml"),
+      "--count",
+      "2",
+      "--out",
+      out,
+      "--exit-zero",
+      "--env",
+      "CLAUDE_CODE_MAX_RETRIES=0",
+    ],
     { env },
   );
   if (res.code !== 0) throw new Error(`demo run failed (${res.code}): ${res.stderr}`);
@@ -50,7 +66,7 @@ beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
   ctx = await launchChromium();
   page = await ctx.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on("pageerror", (e) => pageErrors.push(e.message));
 }, 600_000);
 
 afterAll(async () => {
@@ -58,83 +74,93 @@ afterAll(async () => {
   await sb?.remove();
 });
 
-describe('summary.html from disk', () => {
-  it('writes summary.html and comparison_report.html', () => {
-    expect(files.map((f) => path.basename(f))).toEqual(['summary.html', 'comparison_report.html']);
+describe("summary.html from disk", () => {
+  it("writes summary.html and comparison_report.html", () => {
+    expect(files.map((f) => path.basename(f))).toEqual(["summary.html", "comparison_report.html"]);
   });
 
-  it('is self-contained: no external scripts, styles or fetches', async () => {
-    const html = await readFile(path.join(out, 'summary.html'), 'utf8');
+  it("is self-contained: no external scripts, styles or fetches", async () => {
+    const html = await readFile(path.join(out, "summary.html"), "utf8");
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=|https?:\/\/[^"'\s]*\.(js|css)\b/);
   });
 
-  it('renders the charts and the outcome matrix', async () => {
-    await page.goto(`file://${path.join(out, 'summary.html')}`);
-    await page.waitForSelector('html[data-ready]');
-    for (const id of ['chart-passk', 'chart-frontier', 'chart-quality']) expect(await canvasPainted(page, id), id).toBe(true);
+  it("renders the charts and the outcome matrix", async () => {
+    await page.goto(`file://${path.join(out, "summary.html")}`);
+    await page.waitForSelector("html[data-ready]");
+    for (const id of ["chart-passk", "chart-frontier", "chart-quality"])
+      expect(await canvasPainted(page, id), id).toBe(true);
     // The rubric delta chart exists exactly when some dimension has a candidate − baseline delta.
     const hasDeltas = await page.evaluate(
       `JSON.parse(document.getElementById('skillbench-data').textContent).comparison.rubric.dimensions.some((d) => typeof d.delta === 'number')`,
     );
-    expect(await canvasPainted(page, 'chart-rubric')).toBe(hasDeltas);
+    expect(await canvasPainted(page, "chart-rubric")).toBe(hasDeltas);
     // Every task × treatment cell shows c/n over the analysis-set runs of the stored reports.
     const { reports } = await readReports(out);
     const cells = new Map<string, { c: number; n: number }>();
     for (const r of reports) {
       const k = `${r.task}|${r.treatment}`;
       const cur = cells.get(k) ?? { c: 0, n: 0 };
-      if (r.sample_quality.include_in_analysis) cells.set(k, { c: cur.c + (r.checks_failed.length === 0 ? 1 : 0), n: cur.n + 1 });
+      if (r.sample_quality.include_in_analysis)
+        cells.set(k, { c: cur.c + (r.checks_failed.length === 0 ? 1 : 0), n: cur.n + 1 });
       else cells.set(k, cur);
     }
     expect(cells.size).toBe(6); // 3 tasks × 2 treatments
     for (const [k, v] of cells) {
-      const [task, t] = k.split('|');
-      const shown = await page.locator(`#outcome-matrix td[data-task="${task}"][data-treatment="${t}"]`).getAttribute('data-cn');
+      const [task, t] = k.split("|");
+      const shown = await page
+        .locator(`#outcome-matrix td[data-task="${task}"][data-treatment="${t}"]`)
+        .getAttribute("data-cn");
       expect(shown, k).toBe(v.n === 0 ? null : `${v.c}/${v.n}`);
     }
-    expect(await page.locator('#outcome-matrix td.cell').count()).toBe(6);
+    expect(await page.locator("#outcome-matrix td.cell").count()).toBe(6);
     // colour is never the only carrier: the symbol is in the text
-    if ((await page.locator('#outcome-matrix td.cell[data-cn]').count()) > 0)
-      expect(await page.locator('#outcome-matrix td.cell[data-cn] .cn').first().textContent()).toMatch(/^[\u2713\u2717\u25D0] \d+\/\d+$/);
-    await page.screenshot({ path: path.join(SHOTS, 'html-summary.png'), fullPage: true });
+    if ((await page.locator("#outcome-matrix td.cell[data-cn]").count()) > 0)
+      expect(
+        await page.locator("#outcome-matrix td.cell[data-cn] .cn").first().textContent(),
+      ).toMatch(/^[\u2713\u2717\u25D0] \d+\/\d+$/);
+    await page.screenshot({ path: path.join(SHOTS, "html-summary.png"), fullPage: true });
   });
 
-  it('opens a failed run from the keyboard and shows its failed check and a tool call output', async () => {
+  it("opens a failed run from the keyboard and shows its failed check and a tool call output", async () => {
     const row = page.locator('tr.run[data-run="hello-file-CONTROL-r1"]');
     await row.focus();
-    await page.keyboard.press('Enter');
-    await page.waitForSelector('#run-page h2');
-    const failed = await page.locator('#run-page ul.checks li.fail').first().textContent();
-    expect(failed).toContain('hello_exact');
-    const tool = page.locator('#timeline details.tool').first();
-    await tool.locator('summary').click();
-    expect(await tool.locator('pre.tool-output').textContent()).toMatch(/File created successfully|hello/);
-    await page.screenshot({ path: path.join(SHOTS, 'html-run.png'), fullPage: true });
-    await page.keyboard.press('Escape');
-    await page.waitForSelector('#runs-table');
+    await page.keyboard.press("Enter");
+    await page.waitForSelector("#run-page h2");
+    const failed = await page.locator("#run-page ul.checks li.fail").first().textContent();
+    expect(failed).toContain("hello_exact");
+    const tool = page.locator("#timeline details.tool").first();
+    await tool.locator("summary").click();
+    expect(await tool.locator("pre.tool-output").textContent()).toMatch(
+      /File created successfully|hello/,
+    );
+    await page.screenshot({ path: path.join(SHOTS, "html-run.png"), fullPage: true });
+    await page.keyboard.press("Escape");
+    await page.waitForSelector("#runs-table");
   });
 
-  it('switches to the dark theme and works at 1280px without horizontal scrolling', async () => {
-    await page.click('#theme-toggle'); // auto -> dark
-    expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
-    const bg = await page.evaluate('getComputedStyle(document.body).backgroundColor');
-    expect(bg).toBe('rgb(13, 17, 23)');
-    expect(await canvasPainted(page, 'chart-passk')).toBe(true);
-    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
-    await page.screenshot({ path: path.join(SHOTS, 'html-summary-dark.png'), fullPage: false });
+  it("switches to the dark theme and works at 1280px without horizontal scrolling", async () => {
+    await page.click("#theme-toggle"); // auto -> dark
+    expect(await page.getAttribute("html", "data-theme")).toBe("dark");
+    const bg = await page.evaluate("getComputedStyle(document.body).backgroundColor");
+    expect(bg).toBe("rgb(13, 17, 23)");
+    expect(await canvasPainted(page, "chart-passk")).toBe(true);
+    expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(
+      true,
+    );
+    await page.screenshot({ path: path.join(SHOTS, "html-summary-dark.png"), fullPage: false });
   });
 
-  it('comparison_report.html shows the verdict', async () => {
-    await page.goto(`file://${path.join(out, 'comparison_report.html')}`);
-    await page.waitForSelector('#verdict');
-    expect(await page.locator('#verdict').textContent()).toMatch(/WITH_SKILL/);
-    expect(await canvasPainted(page, 'chart-passk')).toBe(true);
+  it("comparison_report.html shows the verdict", async () => {
+    await page.goto(`file://${path.join(out, "comparison_report.html")}`);
+    await page.waitForSelector("#verdict");
+    expect(await page.locator("#verdict").textContent()).toMatch(/WITH_SKILL/);
+    expect(await canvasPainted(page, "chart-passk")).toBe(true);
   });
 
-  it('had no script errors', () => expect(pageErrors).toEqual([]));
+  it("had no script errors", () => expect(pageErrors).toEqual([]));
 });
 
-describe('skillbench view server', () => {
+describe("skillbench view server", () => {
   let srv: ServedResults;
   beforeAll(async () => {
     srv = await serveResults(out, { pollMs: 200 });
@@ -143,68 +169,88 @@ describe('skillbench view server', () => {
     await srv?.close();
   });
 
-  it('serves the summary and loads a run page lazily from /api/runs/<id>', async () => {
+  it("serves the summary and loads a run page lazily from /api/runs/<id>", async () => {
     const p = await ctx.newPage();
     const apiCalls: string[] = [];
-    p.on('request', (r) => {
-      if (r.url().includes('/api/runs/')) apiCalls.push(r.url());
+    p.on("request", (r) => {
+      if (r.url().includes("/api/runs/")) apiCalls.push(r.url());
     });
     await p.goto(srv.url);
-    await p.waitForSelector('html[data-ready]');
-    expect(await canvasPainted(p, 'chart-passk')).toBe(true);
+    await p.waitForSelector("html[data-ready]");
+    expect(await canvasPainted(p, "chart-passk")).toBe(true);
     await p.locator('tr.run[data-run="changelog-entry-CONTROL-r1"] a').click();
-    await p.waitForSelector('#timeline');
-    expect(await p.locator('#run-page ul.checks li.fail').first().textContent()).toContain('entry_present');
-    expect(apiCalls.some((u) => u.endsWith('/api/runs/changelog-entry-CONTROL-r1'))).toBe(true);
+    await p.waitForSelector("#timeline");
+    expect(await p.locator("#run-page ul.checks li.fail").first().textContent()).toContain(
+      "entry_present",
+    );
+    expect(apiCalls.some((u) => u.endsWith("/api/runs/changelog-entry-CONTROL-r1"))).toBe(true);
     // The workspace is kept only in some configurations: when a file is listed, it loads from /api/runs/<id>/files/<path>.
-    const btn = p.locator('#run-page .files button').first();
-    if ((await p.locator('#run-page .files button').count()) > 0) {
+    const btn = p.locator("#run-page .files button").first();
+    if ((await p.locator("#run-page .files button").count()) > 0) {
       await btn.click();
-      await p.waitForSelector('#file-view pre');
-      expect(await p.locator('#file-view pre').textContent()).not.toMatch(/could not load/);
+      await p.waitForSelector("#file-view pre");
+      expect(await p.locator("#file-view pre").textContent()).not.toMatch(/could not load/);
     }
     await p.close();
   });
 
-  it('draws a quick first view, then fills in the comparison and intervals from /api/summary', async () => {
+  it("draws a quick first view, then fills in the comparison and intervals from /api/summary", async () => {
     // The page as the server sends it while the bootstrap is still running (served deterministically here).
     const inputs = await loadInputs(out);
-    const quick = buildHtmlData({ view: 'summary', mode: 'served', reports: inputs.reports, metadata: inputs.metadata, comparison: null, problems: inputs.problems, pending: true });
+    const quick = buildHtmlData({
+      view: "summary",
+      mode: "served",
+      reports: inputs.reports,
+      metadata: inputs.metadata,
+      comparison: null,
+      problems: inputs.problems,
+      pending: true,
+    });
     const p = await ctx.newPage();
-    await p.route(srv.url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: renderHtmlPage(quick, { chartJs: chartJsSource() }) }));
+    await p.route(srv.url, (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: "text/html; charset=utf-8",
+        body: renderHtmlPage(quick, { chartJs: chartJsSource() }),
+      }),
+    );
     const summaryCalls: string[] = [];
-    p.on('request', (r) => {
-      if (r.url().includes('/api/summary')) summaryCalls.push(r.url());
+    p.on("request", (r) => {
+      if (r.url().includes("/api/summary")) summaryCalls.push(r.url());
     });
     await p.goto(srv.url);
-    await p.waitForSelector('html[data-ready]');
-    await p.waitForSelector('html[data-complete]', { timeout: 30_000 });
+    await p.waitForSelector("html[data-ready]");
+    await p.waitForSelector("html[data-complete]", { timeout: 30_000 });
     expect(summaryCalls).toHaveLength(1);
-    expect(await p.locator('#pending-note').count()).toBe(0);
-    expect(await canvasPainted(p, 'chart-passk')).toBe(true);
-    expect(await p.locator('#verdict').count()).toBe(1);
-    expect(await p.locator('header.top').count()).toBe(1);
+    expect(await p.locator("#pending-note").count()).toBe(0);
+    expect(await canvasPainted(p, "chart-passk")).toBe(true);
+    expect(await p.locator("#verdict").count()).toBe(1);
+    expect(await p.locator("header.top").count()).toBe(1);
     expect(await p.locator('header.top a[href="/comparison"]').count()).toBe(1);
-    const intervals = await p.evaluate(`fetch('/api/summary').then((r) => r.json()).then((d) => d.pending === false && d.pass_k.bootstrap.length > 0)`);
+    const intervals = await p.evaluate(
+      `fetch('/api/summary').then((r) => r.json()).then((d) => d.pending === false && d.pass_k.bootstrap.length > 0)`,
+    );
     expect(intervals).toBe(true);
     await p.close();
   });
 
-  it('refuses path escapes and unknown runs', async () => {
+  it("refuses path escapes and unknown runs", async () => {
     const get = (u: string) => fetch(new URL(u, srv.url)).then((r) => r.status);
-    expect(await get('/api/runs/hello-file-CONTROL-r1/files/..%2F..%2F..%2Fmetadata.json')).toBe(400);
-    expect(await get('/api/runs/..%2Fx')).toBe(400);
-    expect(await get('/api/runs/no-such-run')).toBe(404);
-    expect(await get('/api/summary')).toBe(200);
+    expect(await get("/api/runs/hello-file-CONTROL-r1/files/..%2F..%2F..%2Fmetadata.json")).toBe(
+      400,
+    );
+    expect(await get("/api/runs/..%2Fx")).toBe(400);
+    expect(await get("/api/runs/no-such-run")).toBe(404);
+    expect(await get("/api/summary")).toBe(200);
   });
 
-  it('tells a watching page when the folder changes (live refresh)', async () => {
+  it("tells a watching page when the folder changes (live refresh)", async () => {
     const p = await ctx.newPage();
     await p.goto(srv.url);
-    await p.waitForSelector('html[data-ready]');
-    const refreshed = p.waitForSelector('html[data-refreshed]', { timeout: 30_000 });
-    const meta = path.join(out, 'metadata.json');
-    await writeFile(meta, `${(await readFile(meta, 'utf8')).trimEnd()}\n\n`);
+    await p.waitForSelector("html[data-ready]");
+    const refreshed = p.waitForSelector("html[data-refreshed]", { timeout: 30_000 });
+    const meta = path.join(out, "metadata.json");
+    await writeFile(meta, `${(await readFile(meta, "utf8")).trimEnd()}\n\n`);
     await refreshed;
     await p.close();
   });

@@ -4,18 +4,23 @@
  * every field of the evidence, the recorded outcome of each failure mode, and
  * that a host secret never reaches the agent or a saved file.
  */
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveClaudeBinary } from '../../src/agents/claude/binary.js';
-import { buildAgentEnv } from '../../src/agents/claude/env.js';
-import { runClaudeTurn, type TurnResult } from '../../src/agents/claude/turn.js';
-import { parseEvidenceFile } from '../../src/evidence/index.js';
-import { parseModelScriptText, runBaseUrl, startModelServer, type ModelServer } from '../../src/model/index.js';
-import { makeRedactor, secretsFromEnv } from '../../src/util/redact.js';
-import { RedactingLineWriter } from '../../src/util/redacting-writer.js';
-import { listFiles } from '../../src/util/hash.js';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resolveClaudeBinary } from "../../src/agents/claude/binary.js";
+import { buildAgentEnv } from "../../src/agents/claude/env.js";
+import { runClaudeTurn, type TurnResult } from "../../src/agents/claude/turn.js";
+import { parseEvidenceFile } from "../../src/evidence/index.js";
+import {
+  parseModelScriptText,
+  runBaseUrl,
+  startModelServer,
+  type ModelServer,
+} from "../../src/model/index.js";
+import { makeRedactor, secretsFromEnv } from "../../src/util/redact.js";
+import { RedactingLineWriter } from "../../src/util/redacting-writer.js";
+import { listFiles } from "../../src/util/hash.js";
 
 const SCRIPT = `
 version: 1
@@ -53,14 +58,14 @@ rules:
       - fault: {hang: true}
 `;
 
-const HOST_SECRET = 'aws-host-secret-value-0123456789';
+const HOST_SECRET = "aws-host-secret-value-0123456789";
 let root: string;
 let server: ModelServer;
 const bin = resolveClaudeBinary({});
 
 beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'skillbench-driver-'));
-  server = await startModelServer({ script: parseModelScriptText(SCRIPT, 'driver.yaml') });
+  root = await mkdtemp(path.join(tmpdir(), "skillbench-driver-"));
+  server = await startModelServer({ script: parseModelScriptText(SCRIPT, "driver.yaml") });
 });
 
 afterAll(async () => {
@@ -79,33 +84,37 @@ interface Prepared {
 
 async function prepare(task: string, extra: Record<string, string> = {}): Promise<Prepared> {
   const dir = path.join(root, task);
-  const ws = path.join(dir, 'ws');
-  const out = path.join(dir, 'out');
-  for (const d of [ws, out, path.join(dir, 'home'), path.join(dir, 'cfg'), path.join(dir, 'tmp')])
+  const ws = path.join(dir, "ws");
+  const out = path.join(dir, "out");
+  for (const d of [ws, out, path.join(dir, "home"), path.join(dir, "cfg"), path.join(dir, "tmp")])
     await mkdir(d, { recursive: true });
   const hostEnv = { ...process.env, AWS_SECRET_ACCESS_KEY: HOST_SECRET };
   const env = buildAgentEnv({
     hostEnv,
-    home: path.join(dir, 'home'),
-    configDir: path.join(dir, 'cfg'),
-    tmpDir: path.join(dir, 'tmp'),
-    baseUrl: runBaseUrl(server.url, { task, treatment: 'T', rep: 1, role: 'subject' }),
-    apiKey: 'sk-driver-test-key',
-    declared: { CLAUDE_CODE_MAX_RETRIES: '1', DECLARED_VAR: 'declared-ok', ...extra },
+    home: path.join(dir, "home"),
+    configDir: path.join(dir, "cfg"),
+    tmpDir: path.join(dir, "tmp"),
+    baseUrl: runBaseUrl(server.url, { task, treatment: "T", rep: 1, role: "subject" }),
+    apiKey: "sk-driver-test-key",
+    declared: { CLAUDE_CODE_MAX_RETRIES: "1", DECLARED_VAR: "declared-ok", ...extra },
   });
-  const redact = makeRedactor([...secretsFromEnv(hostEnv), 'sk-driver-test-key']);
+  const redact = makeRedactor([...secretsFromEnv(hostEnv), "sk-driver-test-key"]);
   return {
     ws,
     out,
     env,
     redact,
-    stdout: new RedactingLineWriter(path.join(out, 'stdout.jsonl'), redact),
-    stderr: new RedactingLineWriter(path.join(out, 'stderr.txt'), redact),
+    stdout: new RedactingLineWriter(path.join(out, "stdout.jsonl"), redact),
+    stderr: new RedactingLineWriter(path.join(out, "stderr.txt"), redact),
   };
 }
 
-async function turn(p: Prepared, prompt: string, opts: { resume?: string; timeoutMs?: number; bin?: string } = {}): Promise<TurnResult> {
-  if ('error' in bin) throw new Error(bin.error);
+async function turn(
+  p: Prepared,
+  prompt: string,
+  opts: { resume?: string; timeoutMs?: number; bin?: string } = {},
+): Promise<TurnResult> {
+  if ("error" in bin) throw new Error(bin.error);
   return runClaudeTurn({
     bin: opts.bin ?? bin.path,
     workspace: p.ws,
@@ -118,56 +127,75 @@ async function turn(p: Prepared, prompt: string, opts: { resume?: string; timeou
   });
 }
 
-describe('claude driver with the real CLI', () => {
-  it('runs Skill, Bash, Write, Read and Edit, then resumes the same session', async () => {
-    const p = await prepare('full');
-    await mkdir(path.join(p.ws, '.claude/skills/hello'), { recursive: true });
-    await writeFile(path.join(p.ws, '.claude/skills/hello/SKILL.md'), '---\nname: hello\ndescription: Says hello.\n---\nSay hello.\n');
-    await writeFile(path.join(p.ws, 'notes.txt'), 'old line\n');
+describe("claude driver with the real CLI", () => {
+  it("runs Skill, Bash, Write, Read and Edit, then resumes the same session", async () => {
+    const p = await prepare("full");
+    await mkdir(path.join(p.ws, ".claude/skills/hello"), { recursive: true });
+    await writeFile(
+      path.join(p.ws, ".claude/skills/hello/SKILL.md"),
+      "---\nname: hello\ndescription: Says hello.\n---\nSay hello.\n",
+    );
+    await writeFile(path.join(p.ws, "notes.txt"), "old line\n");
     const preexisting = new Set(await listFiles(p.ws));
 
-    const t1 = await turn(p, 'Do the task.');
-    expect(t1.outcome).toBe('completed');
+    const t1 = await turn(p, "Do the task.");
+    expect(t1.outcome).toBe("completed");
     expect(t1.exit_code).toBe(0);
-    expect(t1.result_text).toBe('All done.');
+    expect(t1.result_text).toBe("All done.");
     expect(t1.session_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(t1.stdout_file).toBe(path.join(p.out, 'stdout.jsonl'));
-    expect(t1.stderr_file).toBe(path.join(p.out, 'stderr.txt'));
-    expect(await readFile(path.join(p.ws, 'bash.txt'), 'utf8')).toBe('from-bash\n');
-    expect(await readFile(path.join(p.ws, 'new.txt'), 'utf8')).toBe('brand new\n');
-    expect(await readFile(path.join(p.ws, 'notes.txt'), 'utf8')).toBe('new line\n');
+    expect(t1.stdout_file).toBe(path.join(p.out, "stdout.jsonl"));
+    expect(t1.stderr_file).toBe(path.join(p.out, "stderr.txt"));
+    expect(await readFile(path.join(p.ws, "bash.txt"), "utf8")).toBe("from-bash\n");
+    expect(await readFile(path.join(p.ws, "new.txt"), "utf8")).toBe("brand new\n");
+    expect(await readFile(path.join(p.ws, "notes.txt"), "utf8")).toBe("new line\n");
 
-    const t2 = await turn(p, 'Continue.', { resume: t1.session_id ?? undefined });
-    expect(t2.outcome).toBe('completed');
+    const t2 = await turn(p, "Continue.", { resume: t1.session_id ?? undefined });
+    expect(t2.outcome).toBe("completed");
     expect(t2.session_id).toBe(t1.session_id);
-    expect(t2.result_text).toBe('Second turn done.');
+    expect(t2.result_text).toBe("Second turn done.");
     await p.stdout.close();
     await p.stderr.close();
 
-    const e = await parseEvidenceFile(path.join(p.out, 'stdout.jsonl'), { workspace: p.ws, preexisting });
-    expect(e.schema).toBe('skillbench.evidence.v1');
-    expect(e.agent.claude_code_version).toBe('2.1.328');
-    expect(e.tool_calls.map((c) => c.name)).toEqual(['Skill', 'Bash', 'Write', 'Read', 'Edit', 'Bash']);
+    const e = await parseEvidenceFile(path.join(p.out, "stdout.jsonl"), {
+      workspace: p.ws,
+      preexisting,
+    });
+    expect(e.schema).toBe("skillbench.evidence.v1");
+    expect(e.agent.claude_code_version).toBe("2.1.328");
+    expect(e.tool_calls.map((c) => c.name)).toEqual([
+      "Skill",
+      "Bash",
+      "Write",
+      "Read",
+      "Edit",
+      "Bash",
+    ]);
     expect(e.tool_calls.every((c) => c.turn === 1)).toBe(true);
     const failing = e.tool_calls[5];
     expect(failing?.is_error).toBe(true);
-    expect(failing?.output).toContain('Exit code 3');
+    expect(failing?.output).toContain("Exit code 3");
     expect(e.tool_calls[1]?.is_error).toBe(false);
-    expect(e.tool_calls[1]?.output).toContain('DECLARED_VAR=declared-ok');
-    expect(e.commands_run).toEqual(['echo from-bash > bash.txt && env', 'exit 3']);
-    expect(e.files_created).toEqual(['new.txt']);
-    expect(e.files_modified).toEqual(['notes.txt']);
-    expect(e.files_read).toEqual(['notes.txt']);
-    expect(e.skills_invoked).toEqual(['hello']);
+    expect(e.tool_calls[1]?.output).toContain("DECLARED_VAR=declared-ok");
+    expect(e.commands_run).toEqual(["echo from-bash > bash.txt && env", "exit 3"]);
+    expect(e.files_created).toEqual(["new.txt"]);
+    expect(e.files_modified).toEqual(["notes.txt"]);
+    expect(e.files_read).toEqual(["notes.txt"]);
+    expect(e.skills_invoked).toEqual(["hello"]);
     expect(e.session_ids).toEqual([t1.session_id]);
     expect(e.results).toHaveLength(2);
-    expect(e.result_text).toBe('Second turn done.');
+    expect(e.result_text).toBe("Second turn done.");
     expect(e.is_error).toBe(false);
     expect(e.num_turns).toBeGreaterThanOrEqual(8);
     expect(e.duration_ms).toBeGreaterThan(0);
     expect(e.duration_api_ms).toBeGreaterThan(0);
     // 8 model replies in all, 100 + 20 + 50 + 10 tokens each.
-    expect(e.tokens).toEqual({ input: 800, output: 160, cache_read: 400, cache_creation: 80, total: 1440 });
+    expect(e.tokens).toEqual({
+      input: 800,
+      output: 160,
+      cache_read: 400,
+      cache_creation: 80,
+      total: 1440,
+    });
     expect(e.total_cost_usd).toBeGreaterThan(0);
     expect(Object.keys(e.model_usage)).toHaveLength(1);
     expect(e.peak_context_tokens).toBe(160);
@@ -178,39 +206,39 @@ describe('claude driver with the real CLI', () => {
     expect(e.diagnostics.truncated_last_line).toBe(false);
 
     // The host secret never reached the agent (its `env` output) nor a saved file.
-    const saved = await readFile(path.join(p.out, 'stdout.jsonl'), 'utf8');
-    expect(saved).not.toContain('AWS_SECRET_ACCESS_KEY');
+    const saved = await readFile(path.join(p.out, "stdout.jsonl"), "utf8");
+    expect(saved).not.toContain("AWS_SECRET_ACCESS_KEY");
     expect(saved).not.toContain(HOST_SECRET);
-    expect(saved).not.toContain('sk-driver-test-key');
-    expect(saved).toContain('[REDACTED]');
+    expect(saved).not.toContain("sk-driver-test-key");
+    expect(saved).toContain("[REDACTED]");
   });
 
   it.each([
-    ['f500', 'completed', 0, 1],
-    ['f429', 'agent_error', 1, 1],
-    ['cut', 'agent_error', 1, 1],
-  ] as const)('records the outcome of fault %s', async (task, outcome, exit, retries) => {
-    const p = await prepare(task, { CLAUDE_CODE_MAX_RETRIES: '1' });
-    const t = await turn(p, 'Go.');
+    ["f500", "completed", 0, 1],
+    ["f429", "agent_error", 1, 1],
+    ["cut", "agent_error", 1, 1],
+  ] as const)("records the outcome of fault %s", async (task, outcome, exit, retries) => {
+    const p = await prepare(task, { CLAUDE_CODE_MAX_RETRIES: "1" });
+    const t = await turn(p, "Go.");
     await p.stdout.close();
     expect(t.outcome).toBe(outcome);
     expect(t.exit_code).toBe(exit);
-    const e = await parseEvidenceFile(path.join(p.out, 'stdout.jsonl'));
+    const e = await parseEvidenceFile(path.join(p.out, "stdout.jsonl"));
     expect(e.api_retries.length).toBe(retries);
-    expect(e.is_error).toBe(outcome !== 'completed');
-    if (task === 'f429') expect(e.results.at(-1)?.api_error_status).toBe(429);
+    expect(e.is_error).toBe(outcome !== "completed");
+    if (task === "f429") expect(e.results.at(-1)?.api_error_status).toBe(429);
   });
 
-  it('kills a hanging agent at the timeout and records it', async () => {
-    const p = await prepare('hang', { API_TIMEOUT_MS: '600000' });
-    const t = await turn(p, 'Go.', { timeoutMs: 3000 });
+  it("kills a hanging agent at the timeout and records it", async () => {
+    const p = await prepare("hang", { API_TIMEOUT_MS: "600000" });
+    const t = await turn(p, "Go.", { timeoutMs: 3000 });
     await p.stdout.close();
-    expect(t.outcome).toBe('timeout');
-    expect(t.detail).toContain('Timeout after 3s');
+    expect(t.outcome).toBe("timeout");
+    expect(t.detail).toContain("Timeout after 3s");
   });
 });
 
-describe('driver outcomes with stand-in binaries', () => {
+describe("driver outcomes with stand-in binaries", () => {
   async function fakeBin(name: string, body: string): Promise<string> {
     const file = path.join(root, `${name}.sh`);
     await writeFile(file, `#!/bin/sh\n${body}\n`);
@@ -219,52 +247,57 @@ describe('driver outcomes with stand-in binaries', () => {
   }
 
   it.each([
-    ['crashed', 'echo \'{"type":"system","subtype":"init","session_id":"s1"}\'; exit 7', 7],
-    ['empty_output', 'exit 0', 0],
-    ['no_result', 'echo \'{"type":"system","subtype":"init","session_id":"s1"}\'', 0],
-    ['agent_error', 'echo \'{"type":"result","subtype":"success","is_error":true,"result":"API Error"}\'; exit 1', 1],
-  ] as const)('%s', async (outcome, body, exit) => {
+    ["crashed", 'echo \'{"type":"system","subtype":"init","session_id":"s1"}\'; exit 7', 7],
+    ["empty_output", "exit 0", 0],
+    ["no_result", 'echo \'{"type":"system","subtype":"init","session_id":"s1"}\'', 0],
+    [
+      "agent_error",
+      'echo \'{"type":"result","subtype":"success","is_error":true,"result":"API Error"}\'; exit 1',
+      1,
+    ],
+  ] as const)("%s", async (outcome, body, exit) => {
     const p = await prepare(`fake-${outcome}`);
-    const t = await turn(p, 'x', { bin: await fakeBin(outcome, body) });
+    const t = await turn(p, "x", { bin: await fakeBin(outcome, body) });
     await p.stdout.close();
     expect(t.outcome).toBe(outcome);
     expect(t.exit_code).toBe(exit);
   });
 
-  it('kills processes that left the process group (setsid, nohup) when the turn ends', async () => {
-    const p = await prepare('fake-escape');
-    const pidFile = path.join(root, 'escaped.pid');
+  it("kills processes that left the process group (setsid, nohup) when the turn ends", async () => {
+    const p = await prepare("fake-escape");
+    const pidFile = path.join(root, "escaped.pid");
     const body = `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 1000' >/dev/null 2>&1 < /dev/null &
 while [ ! -s ${pidFile} ]; do :; done
 echo '{"type":"result","subtype":"success","is_error":false,"result":"ok"}'`;
-    const t = await turn(p, 'x', { bin: await fakeBin('escape', body) });
+    const t = await turn(p, "x", { bin: await fakeBin("escape", body) });
     await p.stdout.close();
-    expect(t.outcome).toBe('completed');
-    const pid = Number((await readFile(pidFile, 'utf8')).trim());
+    expect(t.outcome).toBe("completed");
+    const pid = Number((await readFile(pidFile, "utf8")).trim());
     expect(pid).toBeGreaterThan(1);
     // Gone, or a zombie awaiting its (new) parent: either way no longer running.
-    const state = await readFile(`/proc/${pid}/stat`, 'utf8').then(
-      (s) => s.slice(s.lastIndexOf(')') + 2, s.lastIndexOf(')') + 3),
-      () => 'gone',
+    const state = await readFile(`/proc/${pid}/stat`, "utf8").then(
+      (s) => s.slice(s.lastIndexOf(")") + 2, s.lastIndexOf(")") + 3),
+      () => "gone",
     );
-    expect(['gone', 'Z', 'X']).toContain(state);
+    expect(["gone", "Z", "X"]).toContain(state);
   });
 
-  it('spawn_error for a missing binary', async () => {
-    const p = await prepare('fake-missing');
-    const t = await turn(p, 'x', { bin: path.join(root, 'does-not-exist') });
-    expect(t.outcome).toBe('spawn_error');
+  it("spawn_error for a missing binary", async () => {
+    const p = await prepare("fake-missing");
+    const t = await turn(p, "x", { bin: path.join(root, "does-not-exist") });
+    expect(t.outcome).toBe("spawn_error");
   });
 
-  it('keeps a truncated last line verbatim and never splits a JSON line', async () => {
-    const p = await prepare('fake-trunc');
-    const body = 'printf \'{"type":"system","subtype":"init","session_id":"s1"}\\n{"type":"resu\'; exit 9';
-    const t = await turn(p, 'x', { bin: await fakeBin('trunc', body) });
+  it("keeps a truncated last line verbatim and never splits a JSON line", async () => {
+    const p = await prepare("fake-trunc");
+    const body =
+      'printf \'{"type":"system","subtype":"init","session_id":"s1"}\\n{"type":"resu\'; exit 9';
+    const t = await turn(p, "x", { bin: await fakeBin("trunc", body) });
     await p.stdout.close();
-    expect(t.outcome).toBe('crashed');
-    const text = await readFile(path.join(p.out, 'stdout.jsonl'), 'utf8');
+    expect(t.outcome).toBe("crashed");
+    const text = await readFile(path.join(p.out, "stdout.jsonl"), "utf8");
     expect(text).toBe('{"type":"system","subtype":"init","session_id":"s1"}\n{"type":"resu');
-    const e = await parseEvidenceFile(path.join(p.out, 'stdout.jsonl'));
+    const e = await parseEvidenceFile(path.join(p.out, "stdout.jsonl"));
     expect(e.diagnostics.truncated_last_line).toBe(true);
   });
 });

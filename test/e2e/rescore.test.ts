@@ -1,9 +1,9 @@
 /**
  * rescore: recompute every report from stored runs, with no agent spawned.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   assertBuilt,
   makeSandbox,
@@ -11,16 +11,18 @@ import {
   runArgs,
   runCli,
   type Sandbox,
-} from '../helpers/cli.js';
+} from "../helpers/cli.js";
 
 let box: Sandbox;
 let out: string;
 
 beforeAll(async () => {
   assertBuilt();
-  box = await makeSandbox('skillbench-rescore-');
-  out = box.dir('results');
-  const res = await runCli(runArgs('e2e-matrix', out, '--task', 'tone', '--exit-zero'), { env: box.env() });
+  box = await makeSandbox("skillbench-rescore-");
+  out = box.dir("results");
+  const res = await runCli(runArgs("e2e-matrix", out, "--task", "tone", "--exit-zero"), {
+    env: box.env(),
+  });
   expect(res.code, res.stderr).toBe(0);
 });
 
@@ -29,51 +31,53 @@ afterAll(async () => {
 });
 
 async function lineCount(file: string): Promise<number> {
-  return (await readFile(file, 'utf8')).split('\n').filter(Boolean).length;
+  return (await readFile(file, "utf8")).split("\n").filter(Boolean).length;
 }
 
-describe('skillbench rescore', () => {
-  it('reproduces the stored reports exactly when nothing changed', async () => {
-    const before = await readRunReport(out, 'tone-WITH_SKILL-r1');
-    const res = await runCli(['rescore', out], { env: box.env() });
+describe("skillbench rescore", () => {
+  it("reproduces the stored reports exactly when nothing changed", async () => {
+    const before = await readRunReport(out, "tone-WITH_SKILL-r1");
+    const res = await runCli(["rescore", out], { env: box.env() });
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/2 runs re-scored, 0 changed/);
-    const after = await readRunReport(out, 'tone-WITH_SKILL-r1');
+    const after = await readRunReport(out, "tone-WITH_SKILL-r1");
     expect(after).toEqual(before);
   });
 
-  it('re-interprets stored validator output and re-renders the reports, with no agent', async () => {
-    const requests = await lineCount(path.join(out, 'model-requests.jsonl'));
-    const validationFile = path.join(out, 'runs', 'tone-WITH_SKILL-r1', 'validation.json');
-    const validation = JSON.parse(await readFile(validationFile, 'utf8')) as { scripts: Array<{ raw_result: unknown }> };
+  it("re-interprets stored validator output and re-renders the reports, with no agent", async () => {
+    const requests = await lineCount(path.join(out, "model-requests.jsonl"));
+    const validationFile = path.join(out, "runs", "tone-WITH_SKILL-r1", "validation.json");
+    const validation = JSON.parse(await readFile(validationFile, "utf8")) as {
+      scripts: Array<{ raw_result: unknown }>;
+    };
     expect(validation.scripts.length).toBeGreaterThan(0);
     // As if the validator had reported one more failed check.
     const first = validation.scripts[0];
-    if (!first) throw new Error('no script');
-    first.raw_result = { passed: [], failed: ['tone: rescored failure'] };
+    if (!first) throw new Error("no script");
+    first.raw_result = { passed: [], failed: ["tone: rescored failure"] };
     await writeFile(validationFile, JSON.stringify(validation));
 
-    const res = await runCli(['rescore', out], { env: box.env() });
+    const res = await runCli(["rescore", out], { env: box.env() });
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/2 runs re-scored, 1 changed/);
-    const report = await readRunReport(out, 'tone-WITH_SKILL-r1');
+    const report = await readRunReport(out, "tone-WITH_SKILL-r1");
     expect(report.passed).toBe(false);
-    expect(report.checks_failed).toContain('tone: rescored failure');
-    expect(report.rubric?.dimensions.find((d) => d.name === 'completion')?.score).toBe(0);
-    const summary = await readFile(path.join(out, 'summary.md'), 'utf8');
-    expect(summary).toContain('tone: rescored failure');
+    expect(report.checks_failed).toContain("tone: rescored failure");
+    expect(report.rubric?.dimensions.find((d) => d.name === "completion")?.score).toBe(0);
+    const summary = await readFile(path.join(out, "summary.md"), "utf8");
+    expect(summary).toContain("tone: rescored failure");
     // No agent ran: the model server saw no new request.
-    expect(await lineCount(path.join(out, 'model-requests.jsonl'))).toBe(requests);
+    expect(await lineCount(path.join(out, "model-requests.jsonl"))).toBe(requests);
   });
 
-  it('scores with another profile on request, and refuses an unknown one', async () => {
-    const bad = await runCli(['rescore', out, '--profile', 'nope'], { env: box.env() });
+  it("scores with another profile on request, and refuses an unknown one", async () => {
+    const bad = await runCli(["rescore", out, "--profile", "nope"], { env: box.env() });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/Profile not found: nope/);
   });
 
-  it('says clearly why an older or foreign folder cannot be re-scored', async () => {
-    const res = await runCli(['rescore', box.dir('empty')], { env: box.env() });
+  it("says clearly why an older or foreign folder cannot be re-scored", async () => {
+    const res = await runCli(["rescore", box.dir("empty")], { env: box.env() });
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/suite\.json: missing/);
   });

@@ -3,11 +3,11 @@
  * running one finish; a second SIGINT kills it (no report, so --resume runs it again);
  * a run whose agent crashes is recorded and the other runs go on.
  */
-import { chmod, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveClaudeBinary } from '../../src/agents/claude/binary.js';
-import { readMetadata } from '../../src/store/metadata.js';
+import { chmod, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resolveClaudeBinary } from "../../src/agents/claude/binary.js";
+import { readMetadata } from "../../src/store/metadata.js";
 import {
   assertBuilt,
   makeSandbox,
@@ -18,27 +18,46 @@ import {
   startCli,
   waitUntil,
   type Sandbox,
-} from '../helpers/cli.js';
+} from "../helpers/cli.js";
 
 let box: Sandbox;
 
 beforeAll(async () => {
   assertBuilt();
-  box = await makeSandbox('skillbench-interrupt-');
+  box = await makeSandbox("skillbench-interrupt-");
 });
 
 afterAll(async () => {
   await box.remove();
 });
 
-describe('Ctrl-C', () => {
-  it('first SIGINT: no new run starts, the running one completes, its record is intact', async () => {
-    const out = box.dir('once');
-    const cli = startCli(runArgs('e2e-matrix', out, '--count', '4', '-j', '1', '--task', 'tone', '--treatment', 'CONTROL', '--no-html'), {
-      env: box.env(),
-    });
-    await waitUntil(async () => (await reportedRunIds(out)).length >= 1, cli.done, 'the first report');
-    cli.child.kill('SIGINT');
+describe("Ctrl-C", () => {
+  it("first SIGINT: no new run starts, the running one completes, its record is intact", async () => {
+    const out = box.dir("once");
+    const cli = startCli(
+      runArgs(
+        "e2e-matrix",
+        out,
+        "--count",
+        "4",
+        "-j",
+        "1",
+        "--task",
+        "tone",
+        "--treatment",
+        "CONTROL",
+        "--no-html",
+      ),
+      {
+        env: box.env(),
+      },
+    );
+    await waitUntil(
+      async () => (await reportedRunIds(out)).length >= 1,
+      cli.done,
+      "the first report",
+    );
+    cli.child.kill("SIGINT");
     const res = await cli.done;
     expect(res.stderr).toMatch(/stopping — no new runs start/);
     expect(res.code).toBe(1);
@@ -46,59 +65,98 @@ describe('Ctrl-C', () => {
     // The first run, and at most the one that was running when Ctrl-C came.
     expect(ids.length).toBeGreaterThanOrEqual(1);
     expect(ids.length).toBeLessThanOrEqual(2);
-    for (const id of ids) expect((await readRunReport(out, id)).status).not.toBe('errored');
+    for (const id of ids) expect((await readRunReport(out, id)).status).not.toBe("errored");
     expect(res.stdout).toMatch(/not completed \(rerun with --resume --out/);
-    expect((await readMetadata(path.join(out, 'metadata.json')))?.completed_at).toBeNull();
+    expect((await readMetadata(path.join(out, "metadata.json")))?.completed_at).toBeNull();
   });
 
-  it('second SIGINT: the running agent is killed, leaves no report, and --resume completes the rest', async () => {
-    const out = box.dir('twice');
+  it("second SIGINT: the running agent is killed, leaves no report, and --resume completes the rest", async () => {
+    const out = box.dir("twice");
     // A model that never answers: the run can only end by being killed.
-    const script = path.join(box.root, 'hang.yaml');
-    await writeFile(script, 'version: 1\nrules:\n  - reply: {fault: {hang: true}}\n');
-    const args = ['run', path.resolve('test/fixtures/suites/e2e-matrix'), '--model-script', script, '--out', out, '--task', 'tone', '--treatment', 'CONTROL', '--count', '2', '--no-html'];
+    const script = path.join(box.root, "hang.yaml");
+    await writeFile(script, "version: 1\nrules:\n  - reply: {fault: {hang: true}}\n");
+    const args = [
+      "run",
+      path.resolve("test/fixtures/suites/e2e-matrix"),
+      "--model-script",
+      script,
+      "--out",
+      out,
+      "--task",
+      "tone",
+      "--treatment",
+      "CONTROL",
+      "--count",
+      "2",
+      "--no-html",
+    ];
     const cli = startCli(args, { env: box.env() });
     // The agent has reached the model (and hangs there): the request is in the model log.
-    const log = path.join(out, 'model-requests.jsonl');
-    await waitUntil(async () => (await readFile(log, 'utf8').catch(() => '')).length > 0, cli.done, 'the first model request');
-    cli.child.kill('SIGINT');
+    const log = path.join(out, "model-requests.jsonl");
+    await waitUntil(
+      async () => (await readFile(log, "utf8").catch(() => "")).length > 0,
+      cli.done,
+      "the first model request",
+    );
+    cli.child.kill("SIGINT");
     // Signals sent back to back can merge into one: send the second once the first was handled.
-    await waitUntil(async () => /stopping — no new runs start/.test(cli.stderrSoFar()), cli.done, 'the first SIGINT to be handled');
-    cli.child.kill('SIGINT');
+    await waitUntil(
+      async () => /stopping — no new runs start/.test(cli.stderrSoFar()),
+      cli.done,
+      "the first SIGINT to be handled",
+    );
+    cli.child.kill("SIGINT");
     const res = await cli.done;
     expect(res.code).toBe(1);
     expect(await reportedRunIds(out)).toEqual([]);
     // The interrupted folder completes with --resume (now with a model that answers).
-    const resumed = await runCli(runArgs('e2e-matrix', out, '--resume', '--task', 'tone', '--treatment', 'CONTROL', '--count', '2', '--no-html'), {
-      env: box.env(),
-    });
+    const resumed = await runCli(
+      runArgs(
+        "e2e-matrix",
+        out,
+        "--resume",
+        "--task",
+        "tone",
+        "--treatment",
+        "CONTROL",
+        "--count",
+        "2",
+        "--no-html",
+      ),
+      {
+        env: box.env(),
+      },
+    );
     expect(resumed.code, resumed.stderr).toBe(1); // CONTROL fails the tone check by design
-    expect(await reportedRunIds(out)).toEqual(['tone-CONTROL-r1', 'tone-CONTROL-r2']);
+    expect(await reportedRunIds(out)).toEqual(["tone-CONTROL-r1", "tone-CONTROL-r2"]);
   });
 });
 
-describe('a crashing run', () => {
-  it('is recorded, and the other runs go on', async () => {
+describe("a crashing run", () => {
+  it("is recorded, and the other runs go on", async () => {
     const bin = resolveClaudeBinary({});
-    if ('error' in bin) throw new Error(bin.error);
+    if ("error" in bin) throw new Error(bin.error);
     // A stand-in agent: crashes (SIGSEGV) on the greeting task's WITH_SKILL runs, else the real claude.
-    const wrapper = path.join(box.root, 'crashy-claude.sh');
+    const wrapper = path.join(box.root, "crashy-claude.sh");
     await writeFile(
       wrapper,
       `#!/bin/sh\nif [ -d .claude/skills/greeter ] && [ "$1" = "-p" ]; then kill -SEGV $$; fi\nexec "${bin.path}" "$@"\n`,
     );
     await chmod(wrapper, 0o755);
-    const out = box.dir('crash');
-    const res = await runCli(runArgs('e2e-matrix', out, '--task', 'tone', '--agent-bin', wrapper, '-j', '2', '--no-html'), {
-      env: box.env(),
-    });
+    const out = box.dir("crash");
+    const res = await runCli(
+      runArgs("e2e-matrix", out, "--task", "tone", "--agent-bin", wrapper, "-j", "2", "--no-html"),
+      {
+        env: box.env(),
+      },
+    );
     expect(res.code).toBe(1);
-    expect(await reportedRunIds(out)).toEqual(['tone-CONTROL-r1', 'tone-WITH_SKILL-r1']);
-    const crashed = await readRunReport(out, 'tone-WITH_SKILL-r1');
-    expect(crashed.agent_outcome).toBe('crashed');
-    expect(crashed.outcome).toBe('agent_error');
+    expect(await reportedRunIds(out)).toEqual(["tone-CONTROL-r1", "tone-WITH_SKILL-r1"]);
+    const crashed = await readRunReport(out, "tone-WITH_SKILL-r1");
+    expect(crashed.agent_outcome).toBe("crashed");
+    expect(crashed.outcome).toBe("agent_error");
     expect(crashed.checks_failed[0]).toMatch(/Agent execution failed .*crashed/);
-    const other = await readRunReport(out, 'tone-CONTROL-r1');
-    expect(other.agent_outcome).toBe('completed');
+    const other = await readRunReport(out, "tone-CONTROL-r1");
+    expect(other.agent_outcome).toBe("completed");
   });
 });

@@ -6,28 +6,30 @@
  * locale, and a private HOME and TMPDIR inside the test's sandbox, so the runs' temporary
  * workspaces (created under TMPDIR) stay inside the sandbox too.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { RunReportSchema, type RunReport } from '../../src/core/report.js';
-import { listFiles } from '../../src/util/hash.js';
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { RunReportSchema, type RunReport } from "../../src/core/report.js";
+import { listFiles } from "../../src/util/hash.js";
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const CLI = path.join(REPO_ROOT, 'dist', 'cli', 'main.js');
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const CLI = path.join(REPO_ROOT, "dist", "cli", "main.js");
 
 /** A fixture suite under test/fixtures/suites/. */
 export function fixtureSuite(name: string): string {
-  return path.join(REPO_ROOT, 'test', 'fixtures', 'suites', name);
+  return path.join(REPO_ROOT, "test", "fixtures", "suites", name);
 }
 
 /** Throws a clear error when the CLI has not been built. */
 export function assertBuilt(): void {
   if (!existsSync(CLI)) {
-    throw new Error(`${CLI} is missing: run \`npm run build\` first (\`npm test\` does it in its pretest step)`);
+    throw new Error(
+      `${CLI} is missing: run \`npm run build\` first (\`npm test\` does it in its pretest step)`,
+    );
   }
 }
 
@@ -45,8 +47,8 @@ export interface Sandbox {
 
 export async function makeSandbox(prefix: string): Promise<Sandbox> {
   const root = await mkdtemp(path.join(tmpdir(), `skillbench-${prefix}-`));
-  const home = path.join(root, 'home');
-  const tmp = path.join(root, 'tmp');
+  const home = path.join(root, "home");
+  const tmp = path.join(root, "tmp");
   await mkdir(home, { recursive: true });
   await mkdir(tmp, { recursive: true });
   return {
@@ -54,11 +56,11 @@ export async function makeSandbox(prefix: string): Promise<Sandbox> {
     home,
     tmp,
     env: (extra = {}) => ({
-      PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-      LANG: 'C.UTF-8',
+      PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+      LANG: "C.UTF-8",
       HOME: home,
       TMPDIR: tmp,
-      CI: '1',
+      CI: "1",
       ...extra,
     }),
     dir: (name) => path.join(root, name),
@@ -75,14 +77,14 @@ export async function makeSandbox(prefix: string): Promise<Sandbox> {
  */
 export function runArgs(suite: string, out: string, ...extra: string[]): string[] {
   return [
-    'run',
+    "run",
     fixtureSuite(suite),
-    '--model-script',
-    path.join(fixtureSuite(suite), 'model-script.yaml'),
-    '--out',
+    "--model-script",
+    path.join(fixtureSuite(suite), "model-script.yaml"),
+    "--out",
     out,
-    '--env',
-    'CLAUDE_CODE_MAX_RETRIES=0',
+    "--env",
+    "CLAUDE_CODE_MAX_RETRIES=0",
     ...extra,
   ];
 }
@@ -106,21 +108,24 @@ export interface StartedCli {
  * Start the CLI with stdin closed. `detached` makes it lead its own process group,
  * so that the test can kill the group (the CLI's agents run in groups of their own).
  */
-export function startCli(args: string[], opts: { env: Record<string, string>; detached?: boolean }): StartedCli {
+export function startCli(
+  args: string[],
+  opts: { env: Record<string, string>; detached?: boolean },
+): StartedCli {
   assertBuilt();
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: REPO_ROOT,
     env: opts.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ["ignore", "pipe", "pipe"],
     detached: opts.detached ?? false,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-  child.stderr?.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+  child.stderr?.setEncoding("utf8").on("data", (c: string) => (stderr += c));
   const done = new Promise<CliResult>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
   return { child, done, stderrSoFar: () => stderr };
 }
@@ -131,27 +136,28 @@ export function runCli(args: string[], opts: { env: Record<string, string> }): P
 
 /** The stored report.json of a run, parsed with the report schema. */
 export async function readRunReport(outDir: string, runId: string): Promise<RunReport> {
-  const text = await readFile(path.join(outDir, 'runs', runId, 'report.json'), 'utf8');
+  const text = await readFile(path.join(outDir, "runs", runId, "report.json"), "utf8");
   return RunReportSchema.parse(JSON.parse(text));
 }
 
 /** A file of a run's folder, as text. */
 export function readRunFile(outDir: string, runId: string, rel: string): Promise<string> {
-  return readFile(path.join(outDir, 'runs', runId, rel), 'utf8');
+  return readFile(path.join(outDir, "runs", runId, rel), "utf8");
 }
 
 /** Every JSON object line of a JSONL file (non-object and unparsable lines are skipped). */
 export async function readJsonLines(file: string): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
-  for (const line of (await readFile(file, 'utf8')).split('\n')) {
-    if (line.trim() === '') continue;
+  for (const line of (await readFile(file, "utf8")).split("\n")) {
+    if (line.trim() === "") continue;
     let v: unknown;
     try {
       v = JSON.parse(line);
     } catch {
       continue;
     }
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) out.push(Object.fromEntries(Object.entries(v)));
+    if (typeof v === "object" && v !== null && !Array.isArray(v))
+      out.push(Object.fromEntries(Object.entries(v)));
   }
   return out;
 }
@@ -165,18 +171,22 @@ export function filesUnder(dir: string): Promise<string[]> {
 export async function reportedRunIds(outDir: string): Promise<string[]> {
   let ids: string[];
   try {
-    ids = await readdir(path.join(outDir, 'runs'));
+    ids = await readdir(path.join(outDir, "runs"));
   } catch {
     return [];
   }
-  return ids.filter((id) => existsSync(path.join(outDir, 'runs', id, 'report.json'))).sort();
+  return ids.filter((id) => existsSync(path.join(outDir, "runs", id, "report.json"))).sort();
 }
 
 /**
  * Poll `condition` until it holds. Rejects if `exited` settles first (the process the
  * test waits on ended before the condition came true). Polling, not a fixed sleep.
  */
-export async function waitUntil(condition: () => Promise<boolean>, exited: Promise<unknown>, what: string): Promise<void> {
+export async function waitUntil(
+  condition: () => Promise<boolean>,
+  exited: Promise<unknown>,
+  what: string,
+): Promise<void> {
   let gone = false;
   void exited.then(
     () => (gone = true),
@@ -198,7 +208,7 @@ export async function waitUntil(condition: () => Promise<boolean>, exited: Promi
 export async function killStrays(root: string): Promise<number[]> {
   let pids: string[];
   try {
-    pids = (await readdir('/proc')).filter((p) => /^\d+$/.test(p));
+    pids = (await readdir("/proc")).filter((p) => /^\d+$/.test(p));
   } catch {
     return [];
   }
@@ -215,7 +225,7 @@ export async function killStrays(root: string): Promise<number[]> {
     }
     if (cwd !== root && !cwd.startsWith(prefix)) continue;
     try {
-      process.kill(pid, 'SIGKILL');
+      process.kill(pid, "SIGKILL");
       killed.push(pid);
     } catch {
       /* already gone */
@@ -227,7 +237,7 @@ export async function killStrays(root: string): Promise<number[]> {
 /** The section of summary.md from `## Results` up to the next `## ` heading. */
 export function resultsSection(summary: string): string {
   const start = summary.search(/^## Results/m);
-  if (start < 0) return '';
+  if (start < 0) return "";
   const rest = summary.slice(start);
   const next = rest.slice(3).search(/^## /m);
   return next < 0 ? rest : rest.slice(0, next + 3);

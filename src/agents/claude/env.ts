@@ -18,22 +18,22 @@ export interface AgentEnvInput {
   passEnv?: string[];
 }
 
-const LOCALE = ['LANG', 'LC_ALL', 'LC_CTYPE', 'TZ'];
+const LOCALE = ["LANG", "LC_ALL", "LC_CTYPE", "TZ"];
 
 /** Variables the CLI honours for retries and timeouts: passed through only when declared. */
-export const RETRY_VARS = ['CLAUDE_CODE_MAX_RETRIES', 'API_TIMEOUT_MS'];
+export const RETRY_VARS = ["CLAUDE_CODE_MAX_RETRIES", "API_TIMEOUT_MS"];
 
 export function buildAgentEnv(i: AgentEnvInput): Record<string, string> {
   const env: Record<string, string> = {
-    PATH: i.hostEnv.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    PATH: i.hostEnv.PATH ?? "/usr/local/bin:/usr/bin:/bin",
     HOME: i.home,
     CLAUDE_CONFIG_DIR: i.configDir,
     CLAUDE_CODE_TMPDIR: i.tmpDir,
     TMPDIR: i.tmpDir,
-    IS_SANDBOX: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_AUTOUPDATER: '1',
+    IS_SANDBOX: "1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_AUTOUPDATER: "1",
   };
   for (const k of LOCALE) {
     const v = i.hostEnv[k];

@@ -1,19 +1,19 @@
-import { randomUUID } from 'node:crypto';
-import { killMarked, runProcess, RUN_MARKER_VAR } from '../../util/process.js';
-import { RedactingLineWriter } from '../../util/redacting-writer.js';
-import type { Launcher } from '../../sandbox/types.js';
-import { StreamWatcher } from './watcher.js';
+import { randomUUID } from "node:crypto";
+import { killMarked, runProcess, RUN_MARKER_VAR } from "../../util/process.js";
+import { RedactingLineWriter } from "../../util/redacting-writer.js";
+import type { Launcher } from "../../sandbox/types.js";
+import { StreamWatcher } from "./watcher.js";
 
 /** How one agent process ended. Each failure mode is distinct and recorded. */
 export type TurnOutcome =
-  | 'completed' // exit 0 and a result event with is_error false
-  | 'agent_error' // a result event with is_error true, or a non-zero exit after a result event
-  | 'crashed' // killed by a signal we did not send, or a non-zero exit with no result event
-  | 'no_result' // exit 0 but the stream has no result event
-  | 'empty_output' // the process printed nothing on stdout
-  | 'timeout' // killed by skillbench after the timeout
-  | 'aborted' // killed because the run was cancelled (Ctrl-C)
-  | 'spawn_error'; // the binary could not be started
+  | "completed" // exit 0 and a result event with is_error false
+  | "agent_error" // a result event with is_error true, or a non-zero exit after a result event
+  | "crashed" // killed by a signal we did not send, or a non-zero exit with no result event
+  | "no_result" // exit 0 but the stream has no result event
+  | "empty_output" // the process printed nothing on stdout
+  | "timeout" // killed by skillbench after the timeout
+  | "aborted" // killed because the run was cancelled (Ctrl-C)
+  | "spawn_error"; // the binary could not be started
 
 export interface TurnRequest {
   bin: string;
@@ -48,11 +48,20 @@ export interface TurnResult {
   detail: string;
 }
 
-export function claudeArgs(r: Pick<TurnRequest, 'prompt' | 'resume' | 'model' | 'appendSystemPrompt' | 'extraArgs'>): string[] {
-  const args = ['-p', r.prompt, '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'];
-  if (r.model) args.push('--model', r.model);
-  if (r.resume) args.push('--resume', r.resume);
-  if (r.appendSystemPrompt) args.push('--append-system-prompt', r.appendSystemPrompt);
+export function claudeArgs(
+  r: Pick<TurnRequest, "prompt" | "resume" | "model" | "appendSystemPrompt" | "extraArgs">,
+): string[] {
+  const args = [
+    "-p",
+    r.prompt,
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--dangerously-skip-permissions",
+  ];
+  if (r.model) args.push("--model", r.model);
+  if (r.resume) args.push("--resume", r.resume);
+  if (r.appendSystemPrompt) args.push("--append-system-prompt", r.appendSystemPrompt);
   args.push(...(r.extraArgs ?? []));
   return args;
 }
@@ -63,7 +72,12 @@ export async function runClaudeTurn(r: TurnRequest): Promise<TurnResult> {
   r.stdout.onLine = (line) => watcher.push(line);
   // Every process of this turn carries the marker, so none outlives it.
   const marker = randomUUID();
-  const spec = { cmd: r.bin, args: claudeArgs(r), cwd: r.workspace, env: { ...r.env, [RUN_MARKER_VAR]: marker } };
+  const spec = {
+    cmd: r.bin,
+    args: claudeArgs(r),
+    cwd: r.workspace,
+    env: { ...r.env, [RUN_MARKER_VAR]: marker },
+  };
   const launched = r.launcher ? r.launcher(spec) : spec;
   const proc = await runProcess({
     cmd: launched.cmd,
@@ -92,18 +106,46 @@ export async function runClaudeTurn(r: TurnRequest): Promise<TurnResult> {
     stdout_file: r.stdout.file,
     stderr_file: r.stderr.file,
   };
-  if (proc.spawnError) return { ...base, outcome: 'spawn_error', detail: `could not start ${r.bin}: ${proc.spawnError}` };
-  if (proc.killedFor === 'timeout')
-    return { ...base, outcome: 'timeout', detail: `Timeout after ${Math.round(r.timeoutMs / 1000)}s: process tree killed` };
-  if (proc.killedFor === 'abort') return { ...base, outcome: 'aborted', detail: 'run cancelled: process tree killed' };
+  if (proc.spawnError)
+    return {
+      ...base,
+      outcome: "spawn_error",
+      detail: `could not start ${r.bin}: ${proc.spawnError}`,
+    };
+  if (proc.killedFor === "timeout")
+    return {
+      ...base,
+      outcome: "timeout",
+      detail: `Timeout after ${Math.round(r.timeoutMs / 1000)}s: process tree killed`,
+    };
+  if (proc.killedFor === "abort")
+    return { ...base, outcome: "aborted", detail: "run cancelled: process tree killed" };
   if (w.lines === 0 && !rest && proc.signal === null)
-    return { ...base, outcome: 'empty_output', detail: `agent printed nothing on stdout (exit ${String(proc.exitCode)})` };
+    return {
+      ...base,
+      outcome: "empty_output",
+      detail: `agent printed nothing on stdout (exit ${String(proc.exitCode)})`,
+    };
   if (w.hasResult) {
     if (w.resultIsError || proc.exitCode !== 0)
-      return { ...base, outcome: 'agent_error', detail: `agent reported an error (exit ${String(proc.exitCode)}): ${(w.resultText ?? '').slice(0, 300)}` };
-    return { ...base, outcome: 'completed', detail: 'completed' };
+      return {
+        ...base,
+        outcome: "agent_error",
+        detail: `agent reported an error (exit ${String(proc.exitCode)}): ${(w.resultText ?? "").slice(0, 300)}`,
+      };
+    return { ...base, outcome: "completed", detail: "completed" };
   }
-  if (proc.signal) return { ...base, outcome: 'crashed', detail: `agent killed by ${proc.signal} before a result` };
-  if (proc.exitCode !== 0) return { ...base, outcome: 'crashed', detail: `agent exited ${String(proc.exitCode)} without a result event` };
-  return { ...base, outcome: 'no_result', detail: 'agent exited 0 but printed no result event' };
+  if (proc.signal)
+    return {
+      ...base,
+      outcome: "crashed",
+      detail: `agent killed by ${proc.signal} before a result`,
+    };
+  if (proc.exitCode !== 0)
+    return {
+      ...base,
+      outcome: "crashed",
+      detail: `agent exited ${String(proc.exitCode)} without a result event`,
+    };
+  return { ...base, outcome: "no_result", detail: "agent exited 0 but printed no result event" };
 }

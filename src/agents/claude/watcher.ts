@@ -13,7 +13,9 @@ export interface WatchState {
 }
 
 function rec(v: unknown): Record<string, unknown> | null {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  return v !== null && typeof v === "object" && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : null;
 }
 
 export class StreamWatcher {
@@ -28,7 +30,7 @@ export class StreamWatcher {
   private lastAssistantId: string | null = null;
 
   push(line: string): void {
-    if (line.trim() === '') return;
+    if (line.trim() === "") return;
     this.state.lines += 1;
     let parsed: unknown;
     try {
@@ -38,22 +40,26 @@ export class StreamWatcher {
     }
     const ev = rec(parsed);
     if (!ev) return;
-    if (this.state.sessionId === null && typeof ev.session_id === 'string') this.state.sessionId = ev.session_id;
-    if (ev.type === 'result') {
+    if (this.state.sessionId === null && typeof ev.session_id === "string")
+      this.state.sessionId = ev.session_id;
+    if (ev.type === "result") {
       this.state.hasResult = true;
-      this.state.resultText = typeof ev.result === 'string' ? ev.result : null;
+      this.state.resultText = typeof ev.result === "string" ? ev.result : null;
       this.state.resultIsError = ev.is_error === true;
-      if (typeof ev.session_id === 'string') this.state.sessionId = ev.session_id;
-    } else if (ev.type === 'assistant') {
+      if (typeof ev.session_id === "string") this.state.sessionId = ev.session_id;
+    } else if (ev.type === "assistant") {
       const msg = rec(ev.message);
-      const id = msg && typeof msg.id === 'string' ? msg.id : null;
+      const id = msg && typeof msg.id === "string" ? msg.id : null;
       const content = msg && Array.isArray(msg.content) ? msg.content : [];
       const texts = content
         .map((b) => rec(b))
-        .filter((b): b is Record<string, unknown> => b !== null && b.type === 'text' && typeof b.text === 'string')
+        .filter(
+          (b): b is Record<string, unknown> =>
+            b !== null && b.type === "text" && typeof b.text === "string",
+        )
         .map((b) => String(b.text));
       if (texts.length === 0) return;
-      const text = texts.join('\n');
+      const text = texts.join("\n");
       this.state.lastAssistantText =
         id !== null && id === this.lastAssistantId && this.state.lastAssistantText
           ? `${this.state.lastAssistantText}\n${text}`

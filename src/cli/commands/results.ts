@@ -1,53 +1,103 @@
-import type { Command } from 'commander';
-import { rescoreResults, writeComparison, writeExperimentReports, writeHtmlReports } from '../../index.js';
-import { intArg, parseKs } from '../args.js';
-import { ciOutputs, judgeFlags, withCiOptions, type CiFlags } from '../ci.js';
+import type { Command } from "commander";
+import {
+  rescoreResults,
+  writeComparison,
+  writeExperimentReports,
+  writeHtmlReports,
+} from "../../index.js";
+import { intArg, parseKs } from "../args.js";
+import { ciOutputs, judgeFlags, withCiOptions, type CiFlags } from "../ci.js";
 
 /** Registers its command(s) on the program; `ctx.exitCode` is the process's exit code. */
 export function registerResults(program: Command, ctx: { exitCode: number }): void {
-  withCiOptions(program
-    .command('report')
-    .description('Render the reports of a results folder again from its stored runs, without running anything.')
-    .argument('<dir>', 'results folder')
-    .option('--ks <list>', 'k values for pass@k / pass^k', parseKs))
-    .action(async (dir: string, f: { ks?: number[] } & CiFlags) => {
-      const files = await writeExperimentReports(dir, { ks: f.ks, html: f.html });
-      process.stdout.write(`${files.join('\n')}\n`);
-      ctx.exitCode = await ciOutputs(dir, f);
-    });
+  withCiOptions(
+    program
+      .command("report")
+      .description(
+        "Render the reports of a results folder again from its stored runs, without running anything.",
+      )
+      .argument("<dir>", "results folder")
+      .option("--ks <list>", "k values for pass@k / pass^k", parseKs),
+  ).action(async (dir: string, f: { ks?: number[] } & CiFlags) => {
+    const files = await writeExperimentReports(dir, { ks: f.ks, html: f.html });
+    process.stdout.write(`${files.join("\n")}\n`);
+    ctx.exitCode = await ciOutputs(dir, f);
+  });
 
-  withCiOptions(program
-    .command('compare'), false)
-    .description('Write comparison_report.md and comparison.json for a results folder, from its stored runs.')
-    .argument('<dir>', 'results folder')
-    .option('--candidate <treatment>', 'the treatment under test (default: the first that is not CONTROL)')
-    .option('--baseline <treatment>', 'what it is compared with (default: the next one, else CONTROL)')
-    .option('--control <treatment>', 'the no-skill context (default: CONTROL)')
-    .option('--ks <list>', 'k values for pass@k / pass^k', parseKs)
-    .option('--out <file>', 'markdown file to write (default DIR/comparison_report.md; the JSON goes beside it)')
-    .action(async (dir: string, f: { candidate?: string; baseline?: string; control?: string; ks?: number[]; out?: string; html?: boolean }) => {
-      const files = await writeComparison(dir, f);
-      if (f.html !== false) files.push(...(await writeHtmlReports(dir)));
-      process.stdout.write(`${files.join('\n')}\n`);
-    });
+  withCiOptions(program.command("compare"), false)
+    .description(
+      "Write comparison_report.md and comparison.json for a results folder, from its stored runs.",
+    )
+    .argument("<dir>", "results folder")
+    .option(
+      "--candidate <treatment>",
+      "the treatment under test (default: the first that is not CONTROL)",
+    )
+    .option(
+      "--baseline <treatment>",
+      "what it is compared with (default: the next one, else CONTROL)",
+    )
+    .option("--control <treatment>", "the no-skill context (default: CONTROL)")
+    .option("--ks <list>", "k values for pass@k / pass^k", parseKs)
+    .option(
+      "--out <file>",
+      "markdown file to write (default DIR/comparison_report.md; the JSON goes beside it)",
+    )
+    .action(
+      async (
+        dir: string,
+        f: {
+          candidate?: string;
+          baseline?: string;
+          control?: string;
+          ks?: number[];
+          out?: string;
+          html?: boolean;
+        },
+      ) => {
+        const files = await writeComparison(dir, f);
+        if (f.html !== false) files.push(...(await writeHtmlReports(dir)));
+        process.stdout.write(`${files.join("\n")}\n`);
+      },
+    );
 
-  withCiOptions(program
-    .command('rescore'))
-    .description('Recompute validators\' interpretation, rubric scores, sample quality, attribution and every report from stored runs, without running an agent.')
-    .argument('<dir>', 'results folder')
-    .option('--profile <name>', 'score every run with this profile')
-    .option('--ks <list>', 'k values for pass@k / pass^k', parseKs)
-    .option('--judge', 'judge every run again (answers are cached in DIR/judge-cache/)')
-    .option('--no-judge', 'keep the stored judge blocks, whatever the environment says')
-    .option('--judge-model <id>', 'the judge model (BENCH_JUDGE_MODEL)')
-    .option('--judge-base-url <url>', 'the judge endpoint (BENCH_JUDGE_BASE_URL)')
-    .option('--judge-samples <n>', 'ask the judge N times', intArg('--judge-samples'))
-    .option('--model-script <file>', 'serve the judge from this model script')
-    .action(async (dir: string, f: { profile?: string; ks?: number[]; judge?: boolean; judgeModel?: string; judgeBaseUrl?: string; judgeSamples?: number; modelScript?: string } & CiFlags) => {
-      const res = await rescoreResults(dir, { profile: f.profile, ks: f.ks, judgeFlags: judgeFlags(f), modelScript: f.modelScript, html: f.html });
-      process.stdout.write(
-        `${res.reports.length} runs re-scored, ${res.changed.length} changed\n${res.files.map((x) => `  ${x}`).join('\n')}\n`,
-      );
-      ctx.exitCode = await ciOutputs(dir, f);
-    });
+  withCiOptions(program.command("rescore"))
+    .description(
+      "Recompute validators' interpretation, rubric scores, sample quality, attribution and every report from stored runs, without running an agent.",
+    )
+    .argument("<dir>", "results folder")
+    .option("--profile <name>", "score every run with this profile")
+    .option("--ks <list>", "k values for pass@k / pass^k", parseKs)
+    .option("--judge", "judge every run again (answers are cached in DIR/judge-cache/)")
+    .option("--no-judge", "keep the stored judge blocks, whatever the environment says")
+    .option("--judge-model <id>", "the judge model (BENCH_JUDGE_MODEL)")
+    .option("--judge-base-url <url>", "the judge endpoint (BENCH_JUDGE_BASE_URL)")
+    .option("--judge-samples <n>", "ask the judge N times", intArg("--judge-samples"))
+    .option("--model-script <file>", "serve the judge from this model script")
+    .action(
+      async (
+        dir: string,
+        f: {
+          profile?: string;
+          ks?: number[];
+          judge?: boolean;
+          judgeModel?: string;
+          judgeBaseUrl?: string;
+          judgeSamples?: number;
+          modelScript?: string;
+        } & CiFlags,
+      ) => {
+        const res = await rescoreResults(dir, {
+          profile: f.profile,
+          ks: f.ks,
+          judgeFlags: judgeFlags(f),
+          modelScript: f.modelScript,
+          html: f.html,
+        });
+        process.stdout.write(
+          `${res.reports.length} runs re-scored, ${res.changed.length} changed\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
+        );
+        ctx.exitCode = await ciOutputs(dir, f);
+      },
+    );
 }

@@ -1,8 +1,8 @@
-import { InvalidArgumentError, type Command } from 'commander';
-import { parseThresholds, runSuite } from '../../index.js';
-import { collect, intArg, parseEnvPairs, parseKs } from '../args.js';
-import { ciOutputs, judgeFlags, withCiOptions } from '../ci.js';
-import { makeProgress } from '../progress.js';
+import { InvalidArgumentError, type Command } from "commander";
+import { parseThresholds, runSuite } from "../../index.js";
+import { collect, intArg, parseEnvPairs, parseKs } from "../args.js";
+import { ciOutputs, judgeFlags, withCiOptions } from "../ci.js";
+import { makeProgress } from "../progress.js";
 
 interface RunFlags {
   task?: string;
@@ -29,7 +29,7 @@ interface RunFlags {
   maxTurns?: number;
   simulatorPrompt?: string;
   simulatorModel?: string;
-  sandbox?: 'local' | 'bwrap' | 'docker' | 'auto';
+  sandbox?: "local" | "bwrap" | "docker" | "auto";
   html?: boolean;
   junit?: string;
   failUnder?: string[];
@@ -37,52 +37,79 @@ interface RunFlags {
 
 /** Registers its command(s) on the program; `ctx.exitCode` is the process's exit code. */
 export function registerRun(program: Command, ctx: { exitCode: number }): void {
-  withCiOptions(program
-    .command('run'))
-    .description('Run a suite: tasks × treatments × repetitions, each in its own workspace, then write the reports.')
-    .argument('<suite>', 'suite folder (with tasks/), or a single task folder')
-    .option('--task <list>', 'tasks to run: comma-separated names, * as a wildcard')
-    .option('--treatment <list>', 'treatments to run: comma-separated names, * as a wildcard')
-    .option('-n, --count <n>', 'repetitions per task × treatment', intArg('--count'))
-    .option('-j, --concurrency <n>', 'runs at once', intArg('--concurrency'))
-    .option('--out <dir>', 'results folder (default .skillbench/runs/<experiment-id>)')
-    .option('--profile <name>', 'rubric profile for every run')
-    .option('--model <id>', 'model id passed to the agent')
-    .option('--agent-bin <path>', 'claude binary to run')
-    .option('--resume', 'with --out of an interrupted run: run only the runs with no complete record')
-    .option('--model-script <file>', 'serve the model from this script (offline, deterministic)')
-    .option('--env <KEY=VALUE>', 'set a variable for the agent (repeatable)', collect)
-    .option('--pass-env <NAME>', 'pass a host variable to the agent by name (repeatable)', collect)
-    .option('--timeout <sec>', "agent timeout per run, overriding the task's timeout_sec", intArg('--timeout'))
-    .option('--keep-workspaces', 'keep each run\'s temporary workspace for debugging')
-    .option('--ks <list>', 'k values for pass@k / pass^k, e.g. 1,2,5', parseKs)
-    .option('--exit-zero', 'exit 0 even when some runs fail (bad input still exits 2)')
-    .option('--sandbox <kind>', 'isolation: local (default), bwrap, docker, or auto', (v) => {
-      if (!['local', 'bwrap', 'docker', 'auto'].includes(v)) throw new InvalidArgumentError('--sandbox must be local, bwrap, docker or auto');
-      return v as 'local' | 'bwrap' | 'docker' | 'auto';
+  withCiOptions(program.command("run"))
+    .description(
+      "Run a suite: tasks × treatments × repetitions, each in its own workspace, then write the reports.",
+    )
+    .argument("<suite>", "suite folder (with tasks/), or a single task folder")
+    .option("--task <list>", "tasks to run: comma-separated names, * as a wildcard")
+    .option("--treatment <list>", "treatments to run: comma-separated names, * as a wildcard")
+    .option("-n, --count <n>", "repetitions per task × treatment", intArg("--count"))
+    .option("-j, --concurrency <n>", "runs at once", intArg("--concurrency"))
+    .option("--out <dir>", "results folder (default .skillbench/runs/<experiment-id>)")
+    .option("--profile <name>", "rubric profile for every run")
+    .option("--model <id>", "model id passed to the agent")
+    .option("--agent-bin <path>", "claude binary to run")
+    .option(
+      "--resume",
+      "with --out of an interrupted run: run only the runs with no complete record",
+    )
+    .option("--model-script <file>", "serve the model from this script (offline, deterministic)")
+    .option("--env <KEY=VALUE>", "set a variable for the agent (repeatable)", collect)
+    .option("--pass-env <NAME>", "pass a host variable to the agent by name (repeatable)", collect)
+    .option(
+      "--timeout <sec>",
+      "agent timeout per run, overriding the task's timeout_sec",
+      intArg("--timeout"),
+    )
+    .option("--keep-workspaces", "keep each run's temporary workspace for debugging")
+    .option("--ks <list>", "k values for pass@k / pass^k, e.g. 1,2,5", parseKs)
+    .option("--exit-zero", "exit 0 even when some runs fail (bad input still exits 2)")
+    .option("--sandbox <kind>", "isolation: local (default), bwrap, docker, or auto", (v) => {
+      if (!["local", "bwrap", "docker", "auto"].includes(v))
+        throw new InvalidArgumentError("--sandbox must be local, bwrap, docker or auto");
+      return v as "local" | "bwrap" | "docker" | "auto";
     })
-    .option('--interaction-mode <mode>', 'none (single turn) or auto_user (the subject plus a simulated user)')
-    .option('--max-turns <n>', 'subject turns at most in auto_user mode', intArg('--max-turns'))
-    .option('--simulator-prompt <text>', "the simulated user's instructions (overrides the task's and the profile's)")
-    .option('--simulator-model <id>', 'model for the simulated user (endpoint: SKILLBENCH_SIMULATOR_BASE_URL, default the subject\'s)')
-    .option('--judge', 'add the LLM judge overlay (also BENCH_LLM_JUDGE=1 or a judge section in skillbench.yaml)')
-    .option('--no-judge', 'no LLM judge, whatever the environment or suite says')
-    .option('--judge-model <id>', 'the judge model (BENCH_JUDGE_MODEL)')
-    .option('--judge-base-url <url>', 'the judge endpoint (BENCH_JUDGE_BASE_URL)')
-    .option('--judge-samples <n>', 'ask the judge N times and record mean and spread', intArg('--judge-samples'))
+    .option(
+      "--interaction-mode <mode>",
+      "none (single turn) or auto_user (the subject plus a simulated user)",
+    )
+    .option("--max-turns <n>", "subject turns at most in auto_user mode", intArg("--max-turns"))
+    .option(
+      "--simulator-prompt <text>",
+      "the simulated user's instructions (overrides the task's and the profile's)",
+    )
+    .option(
+      "--simulator-model <id>",
+      "model for the simulated user (endpoint: SKILLBENCH_SIMULATOR_BASE_URL, default the subject's)",
+    )
+    .option(
+      "--judge",
+      "add the LLM judge overlay (also BENCH_LLM_JUDGE=1 or a judge section in skillbench.yaml)",
+    )
+    .option("--no-judge", "no LLM judge, whatever the environment or suite says")
+    .option("--judge-model <id>", "the judge model (BENCH_JUDGE_MODEL)")
+    .option("--judge-base-url <url>", "the judge endpoint (BENCH_JUDGE_BASE_URL)")
+    .option(
+      "--judge-samples <n>",
+      "ask the judge N times and record mean and spread",
+      intArg("--judge-samples"),
+    )
     .action(async (suite: string, f: RunFlags) => {
       const stop = new AbortController();
       const kill = new AbortController();
       const onSigint = (): void => {
         if (!stop.signal.aborted) {
-          process.stderr.write('\nskillbench: stopping — no new runs start; press Ctrl-C again to kill the running ones\n');
+          process.stderr.write(
+            "\nskillbench: stopping — no new runs start; press Ctrl-C again to kill the running ones\n",
+          );
           stop.abort();
         } else kill.abort();
       };
       // A bad threshold is bad input: say so before any agent runs.
       parseThresholds(f.failUnder ?? []);
-      process.on('SIGINT', onSigint);
-      process.on('SIGTERM', () => {
+      process.on("SIGINT", onSigint);
+      process.on("SIGTERM", () => {
         stop.abort();
         kill.abort();
       });
@@ -105,26 +132,38 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
           keepWorkspaces: f.keepWorkspaces,
           ks: f.ks,
           judgeFlags: judgeFlags(f),
-          interaction: { mode: f.interactionMode, maxTurns: f.maxTurns, simulatorPrompt: f.simulatorPrompt },
+          interaction: {
+            mode: f.interactionMode,
+            maxTurns: f.maxTurns,
+            simulatorPrompt: f.simulatorPrompt,
+          },
           simulatorModel: f.simulatorModel,
           sandbox: f.sandbox,
           html: f.html,
           stopSignal: stop.signal,
           killSignal: kill.signal,
-          onWarning: (w) => process.stderr.write(`warning: ${w.file}${w.field ? `: ${w.field}` : ''}: ${w.message}\n`),
-          onProgress: makeProgress(process.stderr, Boolean(process.stderr.isTTY) && !process.env.CI),
+          onWarning: (w) =>
+            process.stderr.write(
+              `warning: ${w.file}${w.field ? `: ${w.field}` : ""}: ${w.message}\n`,
+            ),
+          onProgress: makeProgress(
+            process.stderr,
+            Boolean(process.stderr.isTTY) && !process.env.CI,
+          ),
         });
         const passed = res.reports.filter((r) => r.passed).length;
         process.stdout.write(
           `\n${passed}/${res.planned.length} runs passed` +
-            (res.incomplete.length ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})` : '') +
-            `\nResults: ${res.outDir}\n${res.files.map((f) => `  ${f}`).join('\n')}\n`,
+            (res.incomplete.length
+              ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
+              : "") +
+            `\nResults: ${res.outDir}\n${res.files.map((f) => `  ${f}`).join("\n")}\n`,
         );
         ctx.exitCode = passed === res.planned.length || f.exitZero ? 0 : 1;
         const ci = await ciOutputs(res.outDir, f);
         if (ci !== 0) ctx.exitCode = ci;
       } finally {
-        process.off('SIGINT', onSigint);
+        process.off("SIGINT", onSigint);
       }
     });
 }

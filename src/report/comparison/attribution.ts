@@ -1,5 +1,10 @@
-import type { RunReport } from '../../core/report.js';
-import { ATTRIBUTION_BUCKETS, type AttributionBucket, type AttributionItem, type AttributionTreatment } from './types.js';
+import type { RunReport } from "../../core/report.js";
+import {
+  ATTRIBUTION_BUCKETS,
+  type AttributionBucket,
+  type AttributionItem,
+  type AttributionTreatment,
+} from "./types.js";
 
 /** Identical items collapse into one with a count ("x<count> <item>" in the markdown), first-seen order kept. */
 export function collapseItems(texts: string[]): AttributionItem[] {
@@ -19,15 +24,25 @@ interface Entry {
 
 /** A run's failures: its structured attribution, or "uncategorized" for failed checks it does not cover. */
 function entriesOf(r: RunReport): Entry[] {
-  const out: Entry[] = r.failure_attribution.map((a) => ({ bucket: a.bucket, text: `${a.check} -> [${a.bucket}] ${a.reason}` }));
+  const out: Entry[] = r.failure_attribution.map((a) => ({
+    bucket: a.bucket,
+    text: `${a.check} -> [${a.bucket}] ${a.reason}`,
+  }));
   const covered = new Set(r.failure_attribution.map((a) => a.check));
   for (const c of r.checks_failed)
-    if (!covered.has(c)) out.push({ bucket: 'uncategorized', text: `${c} -> [uncategorized] no attribution recorded` });
+    if (!covered.has(c))
+      out.push({
+        bucket: "uncategorized",
+        text: `${c} -> [uncategorized] no attribution recorded`,
+      });
   return out;
 }
 
 /** Failure attribution per treatment and bucket (every bucket, model included), over the given runs. */
-export function attributionSection(runs: RunReport[], treatments: string[]): AttributionTreatment[] {
+export function attributionSection(
+  runs: RunReport[],
+  treatments: string[],
+): AttributionTreatment[] {
   return treatments.map((treatment) => {
     const entries = runs.filter((r) => r.treatment === treatment).flatMap(entriesOf);
     const buckets = ATTRIBUTION_BUCKETS.map((bucket) => {

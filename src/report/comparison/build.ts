@@ -1,17 +1,17 @@
-import { judgeOverlay } from './judge-overlay.js';
-import type { RunReport } from '../../core/report.js';
-import type { Metadata } from '../../store/metadata.js';
-import { taskOrder, treatmentOrder } from '../group.js';
-import { analysisSet, perTaskOutcomes } from '../outcomes.js';
-import { attributionSection } from './attribution.js';
-import { consistencyWarnings } from './consistency.js';
-import { pairedSection } from './paired.js';
-import { passKSection } from './passk-bootstrap.js';
-import { dataQualityRow, listedRun, runCountRow, sensitivityRow } from './quality.js';
-import { CONTROL, resolveRoles } from './roles.js';
-import { rubricSection } from './rubric.js';
-import { sourceEvidenceRow } from './source-evidence.js';
-import { taskOutcomeRows } from './task-outcomes.js';
+import { judgeOverlay } from "./judge-overlay.js";
+import type { RunReport } from "../../core/report.js";
+import type { Metadata } from "../../store/metadata.js";
+import { taskOrder, treatmentOrder } from "../group.js";
+import { analysisSet, perTaskOutcomes } from "../outcomes.js";
+import { attributionSection } from "./attribution.js";
+import { consistencyWarnings } from "./consistency.js";
+import { pairedSection } from "./paired.js";
+import { passKSection } from "./passk-bootstrap.js";
+import { dataQualityRow, listedRun, runCountRow, sensitivityRow } from "./quality.js";
+import { CONTROL, resolveRoles } from "./roles.js";
+import { rubricSection } from "./rubric.js";
+import { sourceEvidenceRow } from "./source-evidence.js";
+import { taskOutcomeRows } from "./task-outcomes.js";
 import {
   ALPHA,
   BOOTSTRAP_LEVEL,
@@ -22,9 +22,9 @@ import {
   POWER,
   REGRESSION_TOLERANCE,
   type Comparison,
-} from './types.js';
-import { decideVerdict } from './verdict.js';
-import { runtimeRow, spendRow } from './usage.js';
+} from "./types.js";
+import { decideVerdict } from "./verdict.js";
+import { runtimeRow, spendRow } from "./usage.js";
 
 export interface ComparisonInput {
   reports: RunReport[];
@@ -51,14 +51,19 @@ export function buildComparison(input: ComparisonInput): Comparison {
   // Task (first seen), then treatment in the experiment's order, then rep.
   const reports = [...input.reports].sort(
     (a, b) =>
-      tasks.indexOf(a.task) - tasks.indexOf(b.task) || treatments.indexOf(a.treatment) - treatments.indexOf(b.treatment) || a.rep - b.rep,
+      tasks.indexOf(a.task) - tasks.indexOf(b.task) ||
+      treatments.indexOf(a.treatment) - treatments.indexOf(b.treatment) ||
+      a.rep - b.rep,
   );
   const analysis = analysisSet(reports);
   const ofT = (rs: RunReport[], t: string): RunReport[] => rs.filter((r) => r.treatment === t);
   const data_quality = treatments.map((t) => dataQualityRow(reports, t));
   const rubric = rubricSection(analysis, treatments, roles);
-  const quality = (t: string) => data_quality.find((q) => q.treatment === t) ?? dataQualityRow(reports, t);
-  const flips = Object.fromEntries(treatments.map((t) => [t, perTaskOutcomes(reports, t, 'overall').outcomes]));
+  const quality = (t: string) =>
+    data_quality.find((q) => q.treatment === t) ?? dataQualityRow(reports, t);
+  const flips = Object.fromEntries(
+    treatments.map((t) => [t, perTaskOutcomes(reports, t, "overall").outcomes]),
+  );
   return {
     schema: COMPARISON_SCHEMA,
     experiment_id: input.metadata?.experiment_id ?? reports[0]?.experiment_id ?? null,
@@ -84,14 +89,16 @@ export function buildComparison(input: ComparisonInput): Comparison {
     source_evidence: reports.map(sourceEvidenceRow),
     rubric,
     excluded_runs: reports.filter((r) => !r.sample_quality.include_in_analysis).map(listedRun),
-    flagged_runs: reports.filter((r) => r.sample_quality.status === 'flagged' && r.sample_quality.include_in_analysis).map(listedRun),
+    flagged_runs: reports
+      .filter((r) => r.sample_quality.status === "flagged" && r.sample_quality.include_in_analysis)
+      .map(listedRun),
     sensitivity: treatments.map((t) => sensitivityRow(reports, t)),
     attribution: attributionSection(analysis, treatments),
     verdict: decideVerdict(roles, rubric, quality(roles.candidate), quality(roles.baseline)),
     paired: pairedSection(
       roles,
-      perTaskOutcomes(reports, roles.candidate, 'overall'),
-      perTaskOutcomes(reports, roles.baseline, 'overall'),
+      perTaskOutcomes(reports, roles.candidate, "overall"),
+      perTaskOutcomes(reports, roles.baseline, "overall"),
       flips,
       seed,
     ),

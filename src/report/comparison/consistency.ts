@@ -1,10 +1,10 @@
-import type { RunReport } from '../../core/report.js';
-import type { ConsistencyWarning } from './types.js';
+import type { RunReport } from "../../core/report.js";
+import type { ConsistencyWarning } from "./types.js";
 
 type Value = string | null;
 
-function distinct(runs: RunReport[], get: (r: RunReport) => Value): ConsistencyWarning['values'] {
-  const out: ConsistencyWarning['values'] = [];
+function distinct(runs: RunReport[], get: (r: RunReport) => Value): ConsistencyWarning["values"] {
+  const out: ConsistencyWarning["values"] = [];
   for (const r of runs) {
     const value = get(r);
     let row = out.find((v) => v.value === value);
@@ -18,8 +18,17 @@ function distinct(runs: RunReport[], get: (r: RunReport) => Value): ConsistencyW
   return out;
 }
 
-function describe(values: ConsistencyWarning['values'], unset: string, short = (v: string): string => v): string {
-  return values.map((v) => `${v.value === null ? unset : short(v.value)} (${v.runs} run(s): ${v.treatments.join(', ')})`).join('; ');
+function describe(
+  values: ConsistencyWarning["values"],
+  unset: string,
+  short = (v: string): string => v,
+): string {
+  return values
+    .map(
+      (v) =>
+        `${v.value === null ? unset : short(v.value)} (${v.runs} run(s): ${v.treatments.join(", ")})`,
+    )
+    .join("; ");
 }
 
 /** The sandbox kind with its limits, e.g. `docker cpus=2 memory=512m pids=-`; null when not recorded. */
@@ -27,10 +36,12 @@ export function sandboxKey(r: RunReport): Value {
   const s = r.sandbox;
   if (!s) return null;
   const l = s.limits;
-  return l ? `${s.kind} cpus=${l.cpus ?? '-'} memory=${l.memory ?? '-'} pids=${l.pids ?? '-'}` : s.kind;
+  return l
+    ? `${s.kind} cpus=${l.cpus ?? "-"} memory=${l.memory ?? "-"} pids=${l.pids ?? "-"}`
+    : s.kind;
 }
 
-const hashPrefix = (h: string): string => `${h.replace(/^sha256:/, '').slice(0, 12)}…`;
+const hashPrefix = (h: string): string => `${h.replace(/^sha256:/, "").slice(0, 12)}…`;
 
 /**
  * Runs that should be comparable but are not: different agent versions, model ids or
@@ -40,14 +51,29 @@ export function consistencyWarnings(reports: RunReport[], tasks: string[]): Cons
   const out: ConsistencyWarning[] = [];
   const versions = distinct(reports, (r) => r.agent.version);
   if (versions.length > 1)
-    out.push({ kind: 'agent_version', task: null, values: versions, message: `different agent versions: ${describe(versions, '(unknown)')}` });
+    out.push({
+      kind: "agent_version",
+      task: null,
+      values: versions,
+      message: `different agent versions: ${describe(versions, "(unknown)")}`,
+    });
   const models = distinct(reports, (r) => r.model);
   if (models.length > 1)
-    out.push({ kind: 'model', task: null, values: models, message: `different model ids: ${describe(models, '(CLI default)')}` });
+    out.push({
+      kind: "model",
+      task: null,
+      values: models,
+      message: `different model ids: ${describe(models, "(CLI default)")}`,
+    });
   // Isolation and resources change scores (container resources alone moved Terminal-Bench by 6 points).
   const sandboxes = distinct(reports, (r) => sandboxKey(r));
   if (sandboxes.length > 1)
-    out.push({ kind: 'sandbox', task: null, values: sandboxes, message: `different sandboxes or resource limits: ${describe(sandboxes, '(not recorded)')}` });
+    out.push({
+      kind: "sandbox",
+      task: null,
+      values: sandboxes,
+      message: `different sandboxes or resource limits: ${describe(sandboxes, "(not recorded)")}`,
+    });
   for (const task of tasks) {
     const hashes = distinct(
       reports.filter((r) => r.task === task),
@@ -55,10 +81,10 @@ export function consistencyWarnings(reports: RunReport[], tasks: string[]): Cons
     );
     if (hashes.length > 1)
       out.push({
-        kind: 'task_content',
+        kind: "task_content",
         task,
         values: hashes,
-        message: `task ${task} changed between runs: ${describe(hashes, '(unknown)', hashPrefix)}`,
+        message: `task ${task} changed between runs: ${describe(hashes, "(unknown)", hashPrefix)}`,
       });
   }
   return out;

@@ -1,10 +1,10 @@
-import type { RunReport } from '../../core/report.js';
-import { mean } from '../../stats/index.js';
+import type { RunReport } from "../../core/report.js";
+import { mean } from "../../stats/index.js";
 
 /** The rule dimension a judge dimension is set beside (same name unless mapped). */
 export const JUDGE_TO_RULE: Record<string, string> = {
-  task_completion: 'completion',
-  instruction_adherence: 'instruction_following',
+  task_completion: "completion",
+  instruction_adherence: "instruction_following",
 };
 
 export interface JudgeOverlayRow {
@@ -34,10 +34,10 @@ export function judgeOverlay(analysis: RunReport[], treatments: string[]): Judge
       const runs = analysis.filter((r) => r.treatment === t);
       const judged = runs
         .map((r) => r.judge?.dimensions.find((d) => d.name === dim)?.score)
-        .filter((x): x is number => typeof x === 'number');
+        .filter((x): x is number => typeof x === "number");
       const rule = runs
         .map((r) => r.rubric?.dimensions.find((d) => d.name === ruleDim)?.score)
-        .filter((x): x is number => typeof x === 'number');
+        .filter((x): x is number => typeof x === "number");
       const jm = mean(judged);
       const rm = mean(rule);
       rows.push({
@@ -56,19 +56,20 @@ export function judgeOverlay(analysis: RunReport[], treatments: string[]): Judge
 
 export function renderJudgeOverlay(rows: JudgeOverlayRow[]): string | null {
   if (rows.length === 0) return null;
-  const f = (x: number | null): string => (x === null ? '—' : x.toFixed(2));
-  const g = (x: number | null): string => (x === null ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(2)}`);
+  const f = (x: number | null): string => (x === null ? "—" : x.toFixed(2));
+  const g = (x: number | null): string =>
+    x === null ? "—" : `${x >= 0 ? "+" : ""}${x.toFixed(2)}`;
   const lines = [
-    '## LLM-judge overlay (rule vs judge)',
-    '',
-    '_The judge never changes rule scores or weighted_score; Gap = judge − rule. task_completion is set beside completion, instruction_adherence beside instruction_following._',
-    '',
-    '| Dimension | Treatment | Rule | Judge | Gap | Runs judged |',
-    '|---|---|---|---|---|---|',
+    "## LLM-judge overlay (rule vs judge)",
+    "",
+    "_The judge never changes rule scores or weighted_score; Gap = judge − rule. task_completion is set beside completion, instruction_adherence beside instruction_following._",
+    "",
+    "| Dimension | Treatment | Rule | Judge | Gap | Runs judged |",
+    "|---|---|---|---|---|---|",
     ...rows.map(
       (r) =>
-        `| ${r.dimension}${r.rule_dimension && r.rule_dimension !== r.dimension ? ` (rule: ${r.rule_dimension})` : ''} | ${r.treatment} | ${f(r.rule)} | ${f(r.judge)} | ${g(r.gap)} | ${r.runs_judged} |`,
+        `| ${r.dimension}${r.rule_dimension && r.rule_dimension !== r.dimension ? ` (rule: ${r.rule_dimension})` : ""} | ${r.treatment} | ${f(r.rule)} | ${f(r.judge)} | ${g(r.gap)} | ${r.runs_judged} |`,
     ),
   ];
-  return lines.join('\n');
+  return lines.join("\n");
 }

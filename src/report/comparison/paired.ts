@@ -8,10 +8,17 @@ import {
   signTest,
   taskSignCounts,
   type PerTaskOutcomes,
-} from '../../stats/index.js';
-import { f2 } from '../format.js';
-import { interval, pValue, signed } from './fmt.js';
-import { ALPHA, BOOTSTRAP_LEVEL, BOOTSTRAP_REPLICATES, POWER, type PairedSection, type Roles } from './types.js';
+} from "../../stats/index.js";
+import { f2 } from "../format.js";
+import { interval, pValue, signed } from "./fmt.js";
+import {
+  ALPHA,
+  BOOTSTRAP_LEVEL,
+  BOOTSTRAP_REPLICATES,
+  POWER,
+  type PairedSection,
+  type Roles,
+} from "./types.js";
 
 export interface ArmOutcomes {
   tasks: string[];
@@ -19,9 +26,13 @@ export interface ArmOutcomes {
 }
 
 /** The two arms restricted to the tasks both have, in the candidate's task order. */
-export function alignArms(a: ArmOutcomes, b: ArmOutcomes): { tasks: string[]; a: PerTaskOutcomes; b: PerTaskOutcomes } {
+export function alignArms(
+  a: ArmOutcomes,
+  b: ArmOutcomes,
+): { tasks: string[]; a: PerTaskOutcomes; b: PerTaskOutcomes } {
   const tasks = a.tasks.filter((t) => b.tasks.includes(t));
-  const pick = (arm: ArmOutcomes): PerTaskOutcomes => tasks.map((t) => arm.outcomes[arm.tasks.indexOf(t)] ?? []);
+  const pick = (arm: ArmOutcomes): PerTaskOutcomes =>
+    tasks.map((t) => arm.outcomes[arm.tasks.indexOf(t)] ?? []);
   return { tasks, a: pick(a), b: pick(b) };
 }
 
@@ -32,9 +43,10 @@ export function signTestMinTasks(alpha: number): number {
   return t;
 }
 
-function conclusion(p: Omit<PairedSection, 'conclusion'>): string {
+function conclusion(p: Omit<PairedSection, "conclusion">): string {
   const { candidate: c, baseline: b } = p;
-  if (p.tasks.length === 0) return `No task has analysis-set runs under both \`${c}\` and \`${b}\`: nothing to compare.`;
+  if (p.tasks.length === 0)
+    return `No task has analysis-set runs under both \`${c}\` and \`${b}\`: nothing to compare.`;
   const d = p.delta_pass_rate;
   const sign = p.sign_test;
   const size = `${p.tasks.length} task(s), ${p.candidate_runs} vs ${p.baseline_runs} run(s)`;
@@ -44,10 +56,10 @@ function conclusion(p: Omit<PairedSection, 'conclusion'>): string {
   const floor =
     !p.distinguishable && p.tasks.length < p.sign_test_min_tasks
       ? ` With fewer than ${p.sign_test_min_tasks} tasks the sign test cannot reach p < ${ALPHA} whatever the results: add tasks, not only runs.`
-      : '';
+      : "";
   const need =
     p.reps_needed === null
-      ? 'The observed pass rates are equal, so no number of runs would resolve a difference of this size.'
+      ? "The observed pass rates are equal, so no number of runs would resolve a difference of this size."
       : `Resolving a difference of this size (${f2(p.candidate_pass_rate)} vs ${f2(p.baseline_pass_rate)}) needs about ${p.reps_needed} runs per treatment (two-proportion test, α = ${ALPHA}, power ${POWER}; a lower bound, since runs of one task are correlated).`;
   return `${head}${floor} ${need}`;
 }
@@ -68,20 +80,47 @@ export function pairedSection(
   const runs = (o: PerTaskOutcomes): number => o.reduce((s, x) => s + x.length, 0);
   const pa = tasks.length === 0 ? null : pooledPassRate(a);
   const pb = tasks.length === 0 ? null : pooledPassRate(b);
-  const boot = tasks.length === 0 ? null : bootstrapPairedDifference(a, b, pooledPassRate, { seed, replicates: BOOTSTRAP_REPLICATES, level: BOOTSTRAP_LEVEL });
+  const boot =
+    tasks.length === 0
+      ? null
+      : bootstrapPairedDifference(a, b, pooledPassRate, {
+          seed,
+          replicates: BOOTSTRAP_REPLICATES,
+          level: BOOTSTRAP_LEVEL,
+        });
   const sc = taskSignCounts(a, b);
-  const sign = tasks.length === 0 ? null : { pos: sc.pos, neg: sc.neg, ties: sc.ties, p: signTest(sc.pos, sc.neg) };
+  const sign =
+    tasks.length === 0
+      ? null
+      : { pos: sc.pos, neg: sc.neg, ties: sc.ties, p: signTest(sc.pos, sc.neg) };
   const dp = discordantPairs(a, b);
   const mcnemar =
     dp.pairs === 0
       ? null
-      : { pairs: dp.pairs, both_pass: dp.both_pass, candidate_only: dp.a_only, baseline_only: dp.b_only, both_fail: dp.both_fail, p: mcnemarExact(dp.a_only, dp.b_only) };
+      : {
+          pairs: dp.pairs,
+          both_pass: dp.both_pass,
+          candidate_only: dp.a_only,
+          baseline_only: dp.b_only,
+          both_fail: dp.both_fail,
+          p: mcnemarExact(dp.a_only, dp.b_only),
+        };
   const flip_rate: Record<string, number | null> = {};
   for (const [t, o] of Object.entries(flips)) flip_rate[t] = flipRate(o);
-  const delta_pass_rate = boot ? { estimate: boot.estimate, low: boot.low, high: boot.high, valid_replicates: boot.valid_replicates } : null;
+  const delta_pass_rate = boot
+    ? {
+        estimate: boot.estimate,
+        low: boot.low,
+        high: boot.high,
+        valid_replicates: boot.valid_replicates,
+      }
+    : null;
   const distinguishable =
-    delta_pass_rate !== null && sign !== null && (delta_pass_rate.low > 0 || delta_pass_rate.high < 0) && sign.p < ALPHA;
-  const body: Omit<PairedSection, 'conclusion'> = {
+    delta_pass_rate !== null &&
+    sign !== null &&
+    (delta_pass_rate.low > 0 || delta_pass_rate.high < 0) &&
+    sign.p < ALPHA;
+  const body: Omit<PairedSection, "conclusion"> = {
     candidate: roles.candidate,
     baseline: roles.baseline,
     tasks,

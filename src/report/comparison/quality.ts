@@ -1,10 +1,12 @@
-import type { RunReport } from '../../core/report.js';
-import { runPaths } from '../../store/layout.js';
-import { metricSuccess } from '../outcomes.js';
-import type { DataQualityRow, ListedRun, RunCountRow, SensitivityRow } from './types.js';
+import type { RunReport } from "../../core/report.js";
+import { runPaths } from "../../store/layout.js";
+import { metricSuccess } from "../outcomes.js";
+import type { DataQualityRow, ListedRun, RunCountRow, SensitivityRow } from "./types.js";
 
-const ofTreatment = (reports: RunReport[], t: string): RunReport[] => reports.filter((r) => r.treatment === t);
-const passedCount = (runs: RunReport[]): number => runs.filter((r) => metricSuccess(r, 'overall') === true).length;
+const ofTreatment = (reports: RunReport[], t: string): RunReport[] =>
+  reports.filter((r) => r.treatment === t);
+const passedCount = (runs: RunReport[]): number =>
+  runs.filter((r) => metricSuccess(r, "overall") === true).length;
 const rate = (c: number, n: number): number | null => (n === 0 ? null : c / n);
 
 export function dataQualityRow(reports: RunReport[], treatment: string): DataQualityRow {
@@ -15,8 +17,8 @@ export function dataQualityRow(reports: RunReport[], treatment: string): DataQua
     treatment,
     raw: runs.length,
     analysis: runs.length - excluded,
-    included: count('included'),
-    flagged: count('flagged'),
+    included: count("included"),
+    flagged: count("flagged"),
     excluded,
     excluded_share: rate(excluded, runs.length),
   };
@@ -25,7 +27,13 @@ export function dataQualityRow(reports: RunReport[], treatment: string): DataQua
 export function runCountRow(reports: RunReport[], treatment: string): RunCountRow {
   const runs = ofTreatment(reports, treatment).filter((r) => r.sample_quality.include_in_analysis);
   const passed = passedCount(runs);
-  return { treatment, runs: runs.length, passed, failed: runs.length - passed, pass_rate: rate(passed, runs.length) };
+  return {
+    treatment,
+    runs: runs.length,
+    passed,
+    failed: runs.length - passed,
+    pass_rate: rate(passed, runs.length),
+  };
 }
 
 export function sensitivityRow(reports: RunReport[], treatment: string): SensitivityRow {
@@ -54,6 +62,6 @@ export function listedRun(r: RunReport): ListedRun {
     reason: r.sample_quality.reason,
     evidence: r.sample_quality.evidence,
     include_in_analysis: r.sample_quality.include_in_analysis,
-    report: runPaths('', r.run_id).report,
+    report: runPaths("", r.run_id).report,
   };
 }

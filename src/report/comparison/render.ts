@@ -1,62 +1,132 @@
-import { renderJudgeOverlay } from './judge-overlay.js';
-import { cell, f2, int, secs, table, usd } from '../format.js';
-import { passKMarkdown } from '../passk-md.js';
-import { interval, percent, pValue, signed } from './fmt.js';
-import type { AttributionTreatment, Comparison, DimensionCell, ListedRun } from './types.js';
+import { renderJudgeOverlay } from "./judge-overlay.js";
+import { cell, f2, int, secs, table, usd } from "../format.js";
+import { passKMarkdown } from "../passk-md.js";
+import { interval, percent, pValue, signed } from "./fmt.js";
+import type { AttributionTreatment, Comparison, DimensionCell, ListedRun } from "./types.js";
 
-const code = (s: string | null): string => (s === null ? '—' : `\`${s}\``);
+const code = (s: string | null): string => (s === null ? "—" : `\`${s}\``);
 
 function header(c: Comparison): string[] {
-  const out = ['# skillbench Comparison Report', ''];
+  const out = ["# skillbench Comparison Report", ""];
   if (c.warnings.length > 0) {
-    out.push('> ⚠️ **The compared runs are not like for like:**');
+    out.push("> ⚠️ **The compared runs are not like for like:**");
     for (const w of c.warnings) out.push(`> - ${w.message}`);
-    out.push('>', '> Differences below may come from these, not from the treatments.', '');
+    out.push(">", "> Differences below may come from these, not from the treatments.", "");
   }
   out.push(
     `- Experiment: ${code(c.experiment_id)}`,
     `- Candidate: ${code(c.roles.candidate)}`,
     `- Baseline: ${code(c.roles.baseline)}`,
     `- Control: ${code(c.roles.control)}`,
-    `- Treatments with data: ${c.treatments.join(', ')}`,
+    `- Treatments with data: ${c.treatments.join(", ")}`,
   );
   return out;
 }
 
 function metricGuide(): string {
   const rows = [
-    ['pass@k', 'P(at least 1 of k attempts passes): capability ceiling', 'analysis set, per task then averaged', 'pass@k / pass^k'],
-    ['pass^k strict / unbiased', 'every observed run passed / P(all k attempts pass): reliability floor', 'analysis set, per task then averaged', 'pass@k / pass^k'],
-    ['pass rate', 'runs with no failed check / runs', 'analysis set', 'Run counts, Paired comparison'],
-    ['c/n, flip', 'passed / analysis-set runs of a task; flip = its runs disagree', 'analysis set', 'Task outcomes'],
-    ['Rubric dimension', 'mean±stdev of 0–1 scores (pass% = share ≥ 0.50)', 'report.json rubric, analysis set', 'Rubric dimensions'],
-    ['Overall', 'mean weighted_score', 'report.json rubric, analysis set', 'Rubric dimensions, Verdict'],
-    ['Sample quality', 'included / flagged (kept) / excluded (infrastructure noise)', 'report.json sample_quality', 'Data quality, Excluded runs, Flagged runs'],
-    ['Failure attribution', 'bucket of each failed check: harness, workflow, task, model', 'report.json failure_attribution', 'Failure attribution'],
-    ['Δ pass rate', 'candidate − baseline, paired bootstrap 95% interval', 'analysis set, tasks both have', 'Paired comparison'],
+    [
+      "pass@k",
+      "P(at least 1 of k attempts passes): capability ceiling",
+      "analysis set, per task then averaged",
+      "pass@k / pass^k",
+    ],
+    [
+      "pass^k strict / unbiased",
+      "every observed run passed / P(all k attempts pass): reliability floor",
+      "analysis set, per task then averaged",
+      "pass@k / pass^k",
+    ],
+    [
+      "pass rate",
+      "runs with no failed check / runs",
+      "analysis set",
+      "Run counts, Paired comparison",
+    ],
+    [
+      "c/n, flip",
+      "passed / analysis-set runs of a task; flip = its runs disagree",
+      "analysis set",
+      "Task outcomes",
+    ],
+    [
+      "Rubric dimension",
+      "mean±stdev of 0–1 scores (pass% = share ≥ 0.50)",
+      "report.json rubric, analysis set",
+      "Rubric dimensions",
+    ],
+    [
+      "Overall",
+      "mean weighted_score",
+      "report.json rubric, analysis set",
+      "Rubric dimensions, Verdict",
+    ],
+    [
+      "Sample quality",
+      "included / flagged (kept) / excluded (infrastructure noise)",
+      "report.json sample_quality",
+      "Data quality, Excluded runs, Flagged runs",
+    ],
+    [
+      "Failure attribution",
+      "bucket of each failed check: harness, workflow, task, model",
+      "report.json failure_attribution",
+      "Failure attribution",
+    ],
+    [
+      "Δ pass rate",
+      "candidate − baseline, paired bootstrap 95% interval",
+      "analysis set, tasks both have",
+      "Paired comparison",
+    ],
   ];
-  return ['## Metric guide', '', table(['Metric', 'Meaning', 'Source', 'Report section'], rows)].join('\n');
+  return [
+    "## Metric guide",
+    "",
+    table(["Metric", "Meaning", "Source", "Report section"], rows),
+  ].join("\n");
 }
 
 function dataQuality(c: Comparison): string {
-  const rows = c.data_quality.map((q) => [cell(q.treatment), String(q.raw), String(q.analysis), String(q.flagged), String(q.excluded)]);
-  return ['## Data quality summary', '', table(['Treatment', 'Raw runs', 'Analysis set', 'Flagged', 'Excluded'], rows)].join('\n');
+  const rows = c.data_quality.map((q) => [
+    cell(q.treatment),
+    String(q.raw),
+    String(q.analysis),
+    String(q.flagged),
+    String(q.excluded),
+  ]);
+  return [
+    "## Data quality summary",
+    "",
+    table(["Treatment", "Raw runs", "Analysis set", "Flagged", "Excluded"], rows),
+  ].join("\n");
 }
 
 function runCounts(c: Comparison): string {
-  const rows = c.run_counts.map((r) => [cell(r.treatment), String(r.runs), String(r.passed), String(r.failed), f2(r.pass_rate)]);
+  const rows = c.run_counts.map((r) => [
+    cell(r.treatment),
+    String(r.runs),
+    String(r.passed),
+    String(r.failed),
+    f2(r.pass_rate),
+  ]);
   return [
-    '## Run counts',
-    '',
-    table(['Treatment', 'Runs', 'Passed', 'Failed', 'Pass rate'], rows),
-    '',
-    '_Analysis set only; excluded hard-noise runs are omitted._',
-  ].join('\n');
+    "## Run counts",
+    "",
+    table(["Treatment", "Runs", "Passed", "Failed", "Pass rate"], rows),
+    "",
+    "_Analysis set only; excluded hard-noise runs are omitted._",
+  ].join("\n");
 }
 
 function passK(c: Comparison): string {
   const t = c.pass_k;
-  const header = ['Metric', 'Treatment', ...t.ks.map((k) => `pass@${k} 95% CI`), ...t.ks.map((k) => `pass^${k} unbiased 95% CI`)];
+  const header = [
+    "Metric",
+    "Treatment",
+    ...t.ks.map((k) => `pass@${k} 95% CI`),
+    ...t.ks.map((k) => `pass^${k} unbiased 95% CI`),
+  ];
   const rows = t.bootstrap.map((b) => [
     b.metric,
     cell(b.treatment),
@@ -65,11 +135,11 @@ function passK(c: Comparison): string {
   ]);
   return [
     passKMarkdown(t),
-    '',
+    "",
     `Bootstrap 95% intervals (two-stage: tasks resampled, then runs within each task; ${c.settings.replicates} replicates, seed ${c.settings.seed}). "—" = not estimable (no task has k runs).`,
-    '',
+    "",
     table(header, rows),
-  ].join('\n');
+  ].join("\n");
 }
 
 function taskOutcomes(c: Comparison): string {
@@ -77,27 +147,34 @@ function taskOutcomes(c: Comparison): string {
     cell(r.task),
     ...c.treatments.map((t) => {
       const x = r.cells[t];
-      return x ? `${x.c}/${x.n}${x.flip ? ' (flip)' : ''}` : '—';
+      return x ? `${x.c}/${x.n}${x.flip ? " (flip)" : ""}` : "—";
     }),
   ]);
   return [
-    '## Task outcomes',
-    '',
+    "## Task outcomes",
+    "",
     '_Passed/total analysis-set runs per task × treatment; "(flip)" = the runs disagree; "—" = no analysis-set run._',
-    '',
-    table(['Task', ...c.treatments.map(cell)], rows),
-  ].join('\n');
+    "",
+    table(["Task", ...c.treatments.map(cell)], rows),
+  ].join("\n");
 }
 
 function spend(c: Comparison): string {
-  const rows = c.spend.map((s) => [cell(s.treatment), String(s.runs), int(s.tokens), usd(s.cost_usd), int(s.avg_tokens), usd(s.avg_cost_usd)]);
+  const rows = c.spend.map((s) => [
+    cell(s.treatment),
+    String(s.runs),
+    int(s.tokens),
+    usd(s.cost_usd),
+    int(s.avg_tokens),
+    usd(s.avg_cost_usd),
+  ]);
   return [
-    '## Spend summary',
-    '',
-    table(['Treatment', 'Runs', 'Tokens', 'Cost', 'Avg Tokens/Run', 'Avg Cost/Run'], rows),
-    '',
-    '_Analysis set; averages over the runs that reported a value._',
-  ].join('\n');
+    "## Spend summary",
+    "",
+    table(["Treatment", "Runs", "Tokens", "Cost", "Avg Tokens/Run", "Avg Cost/Run"], rows),
+    "",
+    "_Analysis set; averages over the runs that reported a value._",
+  ].join("\n");
 }
 
 function runtime(c: Comparison): string {
@@ -112,12 +189,24 @@ function runtime(c: Comparison): string {
     f2(r.avg_tool_calls),
   ]);
   return [
-    '## Runtime summary',
-    '',
-    table(['Treatment', 'Runs', 'Turns', 'Duration', 'Tool Calls', 'Avg Turns/Run', 'Avg Duration/Run', 'Avg Tool Calls/Run'], rows),
-    '',
-    '_Analysis set; duration is the agent-reported duration._',
-  ].join('\n');
+    "## Runtime summary",
+    "",
+    table(
+      [
+        "Treatment",
+        "Runs",
+        "Turns",
+        "Duration",
+        "Tool Calls",
+        "Avg Turns/Run",
+        "Avg Duration/Run",
+        "Avg Tool Calls/Run",
+      ],
+      rows,
+    ),
+    "",
+    "_Analysis set; duration is the agent-reported duration._",
+  ].join("\n");
 }
 
 function sourceEvidence(c: Comparison): string {
@@ -125,16 +214,24 @@ function sourceEvidence(c: Comparison): string {
     code(s.run_id),
     s.quality,
     cell(s.reason_code),
-    cell(s.profile ?? '—'),
-    cell(s.skill_sources.join(', ') || '—'),
-    cell(s.agent_version ?? '—'),
+    cell(s.profile ?? "—"),
+    cell(s.skill_sources.join(", ") || "—"),
+    cell(s.agent_version ?? "—"),
   ]);
-  return ['## Source evidence', '', table(['Run', 'Quality', 'Reason', 'Profile', 'Skill sources', 'Agent version'], rows)].join('\n');
+  return [
+    "## Source evidence",
+    "",
+    table(["Run", "Quality", "Reason", "Profile", "Skill sources", "Agent version"], rows),
+  ].join("\n");
 }
 
-function dimCell(x: DimensionCell | null | undefined, distribution: boolean, withPass = true): string {
-  if (!x) return '—';
-  if (x.n === 0 || x.mean === null) return 'N/A';
+function dimCell(
+  x: DimensionCell | null | undefined,
+  distribution: boolean,
+  withPass = true,
+): string {
+  if (!x) return "—";
+  if (x.n === 0 || x.mean === null) return "N/A";
   const spread = distribution && x.stdev !== null ? `${f2(x.mean)}±${f2(x.stdev)}` : f2(x.mean);
   return withPass ? `${spread} (${percent(x.pass_rate)})` : spread;
 }
@@ -143,45 +240,68 @@ function rubric(c: Comparison): string {
   const r = c.rubric;
   const { candidate, baseline } = c.roles;
   const title = r.distribution
-    ? '## Rubric dimensions (mean±stdev, pass-rate across runs; 0.00–1.00)'
-    : '## Rubric dimensions (mean, 0.00–1.00)';
-  const out = [title, '', '### Dimension guide', ''];
+    ? "## Rubric dimensions (mean±stdev, pass-rate across runs; 0.00–1.00)"
+    : "## Rubric dimensions (mean, 0.00–1.00)";
+  const out = [title, "", "### Dimension guide", ""];
   out.push(
-    `- Each run scores every dimension from 0.00 to 1.00 (profile: ${r.profiles.join(', ') || '—'}). A cell is the mean${r.distribution ? '±stdev' : ''} over the treatment's analysis-set runs, with the share of runs scoring ≥ ${c.settings.dimension_pass_score.toFixed(2)} in parentheses; N/A = every run scored it as not applicable; "—" = no run has it.`,
+    `- Each run scores every dimension from 0.00 to 1.00 (profile: ${r.profiles.join(", ") || "—"}). A cell is the mean${r.distribution ? "±stdev" : ""} over the treatment's analysis-set runs, with the share of runs scoring ≥ ${c.settings.dimension_pass_score.toFixed(2)} in parentheses; N/A = every run scored it as not applicable; "—" = no run has it.`,
     `- Δ = \`${candidate}\` − \`${baseline}\`; ⚠️ marks Δ < −${c.settings.regression_tolerance.toFixed(2)} (a regression). **Overall** = mean weighted_score.`,
-    '',
+    "",
   );
-  if (r.dimensions.length === 0) out.push('_No rubric scores in these runs._');
+  if (r.dimensions.length === 0) out.push("_No rubric scores in these runs._");
   else {
     const rows = r.dimensions.map((d) => [
       cell(d.name),
       ...c.treatments.map((t) => dimCell(d.cells[t], r.distribution)),
-      `${signed(d.delta)}${d.regression ? ' ⚠️' : ''}`,
+      `${signed(d.delta)}${d.regression ? " ⚠️" : ""}`,
     ]);
-    rows.push(['**Overall**', ...c.treatments.map((t) => dimCell(r.overall.cells[t], r.distribution, false)), signed(r.overall.delta)]);
-    out.push(table(['Dimension', ...c.treatments.map(cell), `Δ (${cell(candidate)}−${cell(baseline)})`], rows));
+    rows.push([
+      "**Overall**",
+      ...c.treatments.map((t) => dimCell(r.overall.cells[t], r.distribution, false)),
+      signed(r.overall.delta),
+    ]);
+    out.push(
+      table(
+        ["Dimension", ...c.treatments.map(cell), `Δ (${cell(candidate)}−${cell(baseline)})`],
+        rows,
+      ),
+    );
   }
-  out.push('', '### Dimension weights', '');
+  out.push("", "### Dimension weights", "");
   out.push(
     r.weights.length === 0
-      ? '_None._'
-      : table(['Dimension', 'Weight'], r.weights.map((w) => [cell(w.name), w.weights.map((x) => x.toFixed(2)).join(' / ') || '—'])),
+      ? "_None._"
+      : table(
+          ["Dimension", "Weight"],
+          r.weights.map((w) => [
+            cell(w.name),
+            w.weights.map((x) => x.toFixed(2)).join(" / ") || "—",
+          ]),
+        ),
   );
-  return out.join('\n');
+  return out.join("\n");
 }
 
 function runList(title: string, runs: ListedRun[], withIncluded: boolean, none: string): string {
-  const header = ['Run', 'Task', 'Treatment', 'Reason', 'Evidence', 'Report', ...(withIncluded ? ['Included?'] : [])];
+  const header = [
+    "Run",
+    "Task",
+    "Treatment",
+    "Reason",
+    "Evidence",
+    "Report",
+    ...(withIncluded ? ["Included?"] : []),
+  ];
   const rows = runs.map((r) => [
     code(r.run_id),
     cell(r.task),
     cell(r.treatment),
     cell(`${r.reason_code}: ${r.reason}`),
-    cell(r.evidence.join('; ') || '—'),
+    cell(r.evidence.join("; ") || "—"),
     r.report,
-    ...(withIncluded ? [r.include_in_analysis ? 'yes' : 'no'] : []),
+    ...(withIncluded ? [r.include_in_analysis ? "yes" : "no"] : []),
   ]);
-  return [title, '', runs.length === 0 ? none : table(header, rows)].join('\n');
+  return [title, "", runs.length === 0 ? none : table(header, rows)].join("\n");
 }
 
 function sensitivity(c: Comparison): string {
@@ -192,75 +312,112 @@ function sensitivity(c: Comparison): string {
     signed(s.delta),
   ]);
   return [
-    '## Raw vs analysis sensitivity',
-    '',
-    table(['Metric', 'Raw', 'Analysis', 'Delta'], rows),
-    '',
-    '_Delta = analysis − raw: how much dropping excluded runs moves the pass rate._',
-  ].join('\n');
+    "## Raw vs analysis sensitivity",
+    "",
+    table(["Metric", "Raw", "Analysis", "Delta"], rows),
+    "",
+    "_Delta = analysis − raw: how much dropping excluded runs moves the pass rate._",
+  ].join("\n");
 }
 
 function attribution(list: AttributionTreatment[]): string {
-  const out = ['## Failure attribution', '', '_Failed checks of analysis-set runs (excluded runs are listed above), by bucket; identical items are collapsed as "x<count> <item>"._', ''];
+  const out = [
+    "## Failure attribution",
+    "",
+    '_Failed checks of analysis-set runs (excluded runs are listed above), by bucket; identical items are collapsed as "x<count> <item>"._',
+    "",
+  ];
   if (list.every((a) => a.failures === 0)) {
-    out.push('_No check failures across treatments._');
-    return out.join('\n');
+    out.push("_No check failures across treatments._");
+    return out.join("\n");
   }
   for (const a of list) {
-    out.push(`### ${a.treatment} (${a.failures} failure(s))`, '');
-    if (a.failures === 0) out.push('_None._');
+    out.push(`### ${a.treatment} (${a.failures} failure(s))`, "");
+    if (a.failures === 0) out.push("_None._");
     for (const b of a.buckets) {
       out.push(`- **${b.bucket}** (${b.count}):`);
-      for (const i of b.items) out.push(`  - ${i.count > 1 ? `x${i.count} ` : ''}${i.text.replace(/\r?\n/g, ' ')}`);
+      for (const i of b.items)
+        out.push(`  - ${i.count > 1 ? `x${i.count} ` : ""}${i.text.replace(/\r?\n/g, " ")}`);
     }
-    out.push('');
+    out.push("");
   }
-  return out.join('\n').trimEnd();
+  return out.join("\n").trimEnd();
 }
 
 function verdict(c: Comparison): string {
   const v = c.verdict;
   const foot = (q: typeof v.candidate_quality): string =>
     `\`${q.treatment}\` included ${q.analysis}/${q.raw} raw run(s), flagged ${q.flagged}, excluded ${q.excluded}`;
-  const out = ['## Verdict', '', v.headline, '', `_Verdict uses analysis set: ${foot(v.candidate_quality)}; ${foot(v.baseline_quality)}._`];
-  if (v.distribution) out.push('', '_Distribution stats computed from ≥2 runs per treatment._');
-  return out.join('\n');
+  const out = [
+    "## Verdict",
+    "",
+    v.headline,
+    "",
+    `_Verdict uses analysis set: ${foot(v.candidate_quality)}; ${foot(v.baseline_quality)}._`,
+  ];
+  if (v.distribution) out.push("", "_Distribution stats computed from ≥2 runs per treatment._");
+  return out.join("\n");
 }
 
 function paired(c: Comparison): string {
   const p = c.paired;
-  const out = ['## Paired comparison (candidate vs baseline)', ''];
-  out.push(`\`${p.candidate}\` vs \`${p.baseline}\` on the ${p.tasks.length} task(s) both have analysis-set runs for (overall metric).`, '');
+  const out = ["## Paired comparison (candidate vs baseline)", ""];
+  out.push(
+    `\`${p.candidate}\` vs \`${p.baseline}\` on the ${p.tasks.length} task(s) both have analysis-set runs for (overall metric).`,
+    "",
+  );
   if (p.tasks.length > 0) {
     const rows = [
-      [`Pass rate — ${cell(p.candidate)} (candidate)`, f2(p.candidate_pass_rate), `${p.candidate_runs} run(s)`],
-      [`Pass rate — ${cell(p.baseline)} (baseline)`, f2(p.baseline_pass_rate), `${p.baseline_runs} run(s)`],
-      ['Δ pass rate (candidate − baseline)', `${signed(p.delta_pass_rate?.estimate)} ${interval(p.delta_pass_rate)}`, `paired bootstrap ${Math.round(100 * c.settings.level)}% interval (tasks, then runs; ${c.settings.replicates} replicates, seed ${c.settings.seed})`],
       [
-        'Sign test (per task)',
-        p.sign_test ? `p = ${pValue(p.sign_test.p)}` : '—',
-        p.sign_test ? `${p.sign_test.pos} better, ${p.sign_test.neg} worse, ${p.sign_test.ties} tied` : '—',
+        `Pass rate — ${cell(p.candidate)} (candidate)`,
+        f2(p.candidate_pass_rate),
+        `${p.candidate_runs} run(s)`,
       ],
       [
-        'McNemar exact (runs paired by rep)',
-        p.mcnemar ? `p = ${pValue(p.mcnemar.p)}` : '—',
+        `Pass rate — ${cell(p.baseline)} (baseline)`,
+        f2(p.baseline_pass_rate),
+        `${p.baseline_runs} run(s)`,
+      ],
+      [
+        "Δ pass rate (candidate − baseline)",
+        `${signed(p.delta_pass_rate?.estimate)} ${interval(p.delta_pass_rate)}`,
+        `paired bootstrap ${Math.round(100 * c.settings.level)}% interval (tasks, then runs; ${c.settings.replicates} replicates, seed ${c.settings.seed})`,
+      ],
+      [
+        "Sign test (per task)",
+        p.sign_test ? `p = ${pValue(p.sign_test.p)}` : "—",
+        p.sign_test
+          ? `${p.sign_test.pos} better, ${p.sign_test.neg} worse, ${p.sign_test.ties} tied`
+          : "—",
+      ],
+      [
+        "McNemar exact (runs paired by rep)",
+        p.mcnemar ? `p = ${pValue(p.mcnemar.p)}` : "—",
         p.mcnemar
           ? `${p.mcnemar.pairs} pairs: ${p.mcnemar.candidate_only} candidate-only, ${p.mcnemar.baseline_only} baseline-only passes. Caveat: reps of one task are not truly paired nor independent; prefer the sign test and the bootstrap`
-          : '—',
+          : "—",
       ],
-      ...c.treatments.map((t) => [`Flip rate — ${cell(t)}`, f2(p.flip_rate[t]), 'share of tasks (with ≥ 2 runs) whose runs disagree']),
-      ['Runs needed per treatment', p.reps_needed === null ? '—' : String(p.reps_needed), `to resolve a difference of the observed size (α = ${c.settings.alpha}, power ${c.settings.power})`],
+      ...c.treatments.map((t) => [
+        `Flip rate — ${cell(t)}`,
+        f2(p.flip_rate[t]),
+        "share of tasks (with ≥ 2 runs) whose runs disagree",
+      ]),
+      [
+        "Runs needed per treatment",
+        p.reps_needed === null ? "—" : String(p.reps_needed),
+        `to resolve a difference of the observed size (α = ${c.settings.alpha}, power ${c.settings.power})`,
+      ],
     ];
-    out.push(table(['Statistic', 'Value', 'Notes'], rows), '');
+    out.push(table(["Statistic", "Value", "Notes"], rows), "");
   }
   out.push(p.conclusion);
-  return out.join('\n');
+  return out.join("\n");
 }
 
 /** comparison_report.md from a Comparison (facts 10.4 section order, plus the paired comparison). Pure. */
 export function renderComparisonMarkdown(c: Comparison): string {
   const parts = [
-    header(c).join('\n'),
+    header(c).join("\n"),
     metricGuide(),
     dataQuality(c),
     runCounts(c),
@@ -270,13 +427,13 @@ export function renderComparisonMarkdown(c: Comparison): string {
     runtime(c),
     sourceEvidence(c),
     rubric(c),
-    runList('## Excluded runs', c.excluded_runs, false, '_No run was excluded._'),
-    runList('## Flagged runs', c.flagged_runs, true, '_No run was flagged._'),
+    runList("## Excluded runs", c.excluded_runs, false, "_No run was excluded._"),
+    runList("## Flagged runs", c.flagged_runs, true, "_No run was flagged._"),
     sensitivity(c),
     attribution(c.attribution),
     verdict(c),
     paired(c),
     renderJudgeOverlay(c.judge_overlay ?? []),
   ].filter((x): x is string => x !== null);
-  return `${parts.join('\n\n').trimEnd()}\n`;
+  return `${parts.join("\n\n").trimEnd()}\n`;
 }

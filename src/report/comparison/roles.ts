@@ -1,7 +1,7 @@
-import { InputError } from '../../core/errors.js';
-import type { Roles } from './types.js';
+import { InputError } from "../../core/errors.js";
+import type { Roles } from "./types.js";
 
-export const CONTROL = 'CONTROL';
+export const CONTROL = "CONTROL";
 
 export interface RoleOptions {
   candidate?: string | undefined;
@@ -12,7 +12,10 @@ export interface RoleOptions {
 function check(name: string | undefined, field: string, available: string[]): string | undefined {
   if (name === undefined) return undefined;
   if (!available.includes(name))
-    throw new InputError(`--${field} ${name}: unknown treatment; available: ${available.join(', ') || '(none)'}`, { field });
+    throw new InputError(
+      `--${field} ${name}: unknown treatment; available: ${available.join(", ") || "(none)"}`,
+      { field },
+    );
   return name;
 }
 
@@ -23,19 +26,27 @@ function check(name: string | undefined, field: string, available: string[]): st
  */
 export function resolveRoles(available: string[], opts: RoleOptions): Roles {
   if (available.length < 2)
-    throw new InputError(`only one treatment (${available.join(', ') || 'none'}): a comparison needs two`, { field: 'treatments' });
-  const candidate = check(opts.candidate, 'candidate', available);
-  const baseline = check(opts.baseline, 'baseline', available);
-  const control = check(opts.control, 'control', available);
+    throw new InputError(
+      `only one treatment (${available.join(", ") || "none"}): a comparison needs two`,
+      { field: "treatments" },
+    );
+  const candidate = check(opts.candidate, "candidate", available);
+  const baseline = check(opts.baseline, "baseline", available);
+  const control = check(opts.control, "control", available);
   const ctl = control ?? (available.includes(CONTROL) ? CONTROL : null);
   const pick = (exclude: Array<string | undefined>): string | undefined =>
-    available.find((t) => t !== CONTROL && !exclude.includes(t)) ?? available.find((t) => !exclude.includes(t));
+    available.find((t) => t !== CONTROL && !exclude.includes(t)) ??
+    available.find((t) => !exclude.includes(t));
   const cand = candidate ?? pick([baseline]);
   const base = baseline ?? pick([cand]);
-  if (cand === undefined || base === undefined) throw new InputError('no two treatments to compare', { field: 'treatments' });
+  if (cand === undefined || base === undefined)
+    throw new InputError("no two treatments to compare", { field: "treatments" });
   if (cand === base)
-    throw new InputError(`candidate and baseline are both ${cand}: choose two different treatments (available: ${available.join(', ')})`, {
-      field: 'baseline',
-    });
+    throw new InputError(
+      `candidate and baseline are both ${cand}: choose two different treatments (available: ${available.join(", ")})`,
+      {
+        field: "baseline",
+      },
+    );
   return { candidate: cand, baseline: base, control: ctl };
 }

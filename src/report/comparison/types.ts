@@ -1,12 +1,12 @@
-import type { JudgeOverlayRow } from './judge-overlay.js';
+import type { JudgeOverlayRow } from "./judge-overlay.js";
 /**
  * The shape of comparison.json (schema `skillbench.comparison.v1`, docs/comparison-schema.md).
  * Plain JSON data: every number the markdown report shows is one of these fields.
  * Ratios are in [0, 1]; null means "not computable from this data" (rendered "—").
  */
-import type { PassKTable } from '../passk.js';
+import type { PassKTable } from "../passk.js";
 
-export const COMPARISON_SCHEMA = 'skillbench.comparison.v1';
+export const COMPARISON_SCHEMA = "skillbench.comparison.v1";
 
 /** A regression is a rubric Δ (candidate − baseline) below −REGRESSION_TOLERANCE. */
 export const REGRESSION_TOLERANCE = 0.05;
@@ -27,7 +27,7 @@ export interface Roles {
 }
 
 export interface ConsistencyWarning {
-  kind: 'agent_version' | 'model' | 'task_content' | 'sandbox';
+  kind: "agent_version" | "model" | "task_content" | "sandbox";
   /** The task for `task_content`, else null. */
   task: string | null;
   /** Each distinct value (null = not recorded) with the runs that used it. */
@@ -117,7 +117,7 @@ export interface SourceEvidenceRow {
   task: string;
   treatment: string;
   rep: number;
-  quality: 'included' | 'flagged' | 'excluded';
+  quality: "included" | "flagged" | "excluded";
   reason_code: string;
   profile: string | null;
   /** `name@<first 12 hex digits of the content hash>` */
@@ -176,8 +176,14 @@ export interface SensitivityRow {
   delta: number | null;
 }
 
-export type AttributionBucket = 'harness' | 'workflow' | 'task' | 'model' | 'uncategorized';
-export const ATTRIBUTION_BUCKETS: AttributionBucket[] = ['harness', 'workflow', 'task', 'model', 'uncategorized'];
+export type AttributionBucket = "harness" | "workflow" | "task" | "model" | "uncategorized";
+export const ATTRIBUTION_BUCKETS: AttributionBucket[] = [
+  "harness",
+  "workflow",
+  "task",
+  "model",
+  "uncategorized",
+];
 
 export interface AttributionItem {
   /** `<check> -> [<bucket>] <reason>` */
@@ -192,12 +198,12 @@ export interface AttributionTreatment {
 }
 
 export type VerdictKind =
-  | 'insufficient_clean_data'
-  | 'inconclusive_data_quality'
-  | 'insufficient_data'
-  | 'regression'
-  | 'stable'
-  | 'overall_lower';
+  | "insufficient_clean_data"
+  | "inconclusive_data_quality"
+  | "insufficient_data"
+  | "regression"
+  | "stable"
+  | "overall_lower";
 
 export interface Verdict {
   kind: VerdictKind;
@@ -225,7 +231,14 @@ export interface PairedSection {
   delta_pass_rate: IntervalValue | null;
   sign_test: { pos: number; neg: number; ties: number; p: number } | null;
   /** pairs run r of a task under one treatment with run r under the other */
-  mcnemar: { pairs: number; both_pass: number; candidate_only: number; baseline_only: number; both_fail: number; p: number } | null;
+  mcnemar: {
+    pairs: number;
+    both_pass: number;
+    candidate_only: number;
+    baseline_only: number;
+    both_fail: number;
+    p: number;
+  } | null;
   /** per treatment (all treatments with data): share of tasks whose runs disagree */
   flip_rate: Record<string, number | null>;
   /** interval excludes 0 and sign-test p < alpha */

@@ -1,6 +1,6 @@
-import type { RunReport } from '../../core/report.js';
-import { meanOf, sumOf } from '../format.js';
-import type { RuntimeRow, SpendRow } from './types.js';
+import type { RunReport } from "../../core/report.js";
+import { meanOf, sumOf } from "../format.js";
+import type { RuntimeRow, SpendRow } from "./types.js";
 
 /** Tokens and cost of a treatment's analysis-set runs. */
 export function spendRow(runs: RunReport[], treatment: string): SpendRow {

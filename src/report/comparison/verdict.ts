@@ -1,5 +1,11 @@
-import { signed } from './fmt.js';
-import { MAX_EXCLUDED_SHARE, type DataQualityRow, type RubricSection, type Roles, type Verdict } from './types.js';
+import { signed } from "./fmt.js";
+import {
+  MAX_EXCLUDED_SHARE,
+  type DataQualityRow,
+  type RubricSection,
+  type Roles,
+  type Verdict,
+} from "./types.js";
 
 const f2 = (x: number): string => x.toFixed(2);
 
@@ -9,15 +15,26 @@ const f2 = (x: number): string => x.toFixed(2);
  * inconclusive; no rubric scores for either → insufficient data; a dimension Δ below the
  * tolerance → regression; overall candidate ≥ baseline → stable; else overall lower. Pure.
  */
-export function decideVerdict(roles: Roles, rubric: RubricSection, cq: DataQualityRow, bq: DataQualityRow): Verdict {
+export function decideVerdict(
+  roles: Roles,
+  rubric: RubricSection,
+  cq: DataQualityRow,
+  bq: DataQualityRow,
+): Verdict {
   const { candidate: c, baseline: b } = roles;
   const co = rubric.overall.cells[c]?.mean ?? null;
   const bo = rubric.overall.cells[b]?.mean ?? null;
-  const base = { candidate_overall: co, baseline_overall: bo, candidate_quality: cq, baseline_quality: bq, distribution: rubric.distribution };
+  const base = {
+    candidate_overall: co,
+    baseline_overall: bo,
+    candidate_quality: cq,
+    baseline_quality: bq,
+    distribution: rubric.distribution,
+  };
   const regressions = rubric.dimensions.flatMap((d) => {
     const cm = d.cells[c]?.mean;
     const bm = d.cells[b]?.mean;
-    return d.regression && d.delta !== null && typeof cm === 'number' && typeof bm === 'number'
+    return d.regression && d.delta !== null && typeof cm === "number" && typeof bm === "number"
       ? [{ dimension: d.name, candidate: cm, baseline: bm, delta: d.delta }]
       : [];
   });
@@ -25,47 +42,52 @@ export function decideVerdict(roles: Roles, rubric: RubricSection, cq: DataQuali
   if (noClean.length > 0)
     return {
       ...base,
-      kind: 'insufficient_clean_data',
+      kind: "insufficient_clean_data",
       regressions: [],
-      headline: `⚠️ **Insufficient clean data**: ${noClean.join(' and ')} has no analysis-set runs (every run was excluded or none ran).`,
+      headline: `⚠️ **Insufficient clean data**: ${noClean.join(" and ")} has no analysis-set runs (every run was excluded or none ran).`,
     };
-  const noisy = [cq, bq].filter((q) => q.excluded_share !== null && q.excluded_share > MAX_EXCLUDED_SHARE);
+  const noisy = [cq, bq].filter(
+    (q) => q.excluded_share !== null && q.excluded_share > MAX_EXCLUDED_SHARE,
+  );
   if (noisy.length > 0)
     return {
       ...base,
-      kind: 'inconclusive_data_quality',
+      kind: "inconclusive_data_quality",
       regressions: [],
       headline: `⚠️ **Inconclusive due to data quality**: more than half of the runs were excluded as infrastructure noise (${noisy
         .map((q) => `\`${q.treatment}\` ${q.excluded}/${q.raw}`)
-        .join(', ')}).`,
+        .join(", ")}).`,
     };
   if (co === null || bo === null)
     return {
       ...base,
-      kind: 'insufficient_data',
+      kind: "insufficient_data",
       regressions: [],
       headline: `Insufficient data: need rubric scores for both \`${c}\` and \`${b}\` runs.`,
     };
   if (regressions.length > 0)
     return {
       ...base,
-      kind: 'regression',
+      kind: "regression",
       regressions,
       headline: [
         `❌ **\`${c}\` regresses on ${regressions.length} dimension(s) vs \`${b}\`:**`,
-        ...regressions.map((r) => `- **${r.dimension}**: \`${c}\` ${f2(r.candidate)} < \`${b}\` ${f2(r.baseline)} (Δ ${signed(r.delta)})`),
-      ].join('\n'),
+        ...regressions.map(
+          (r) =>
+            `- **${r.dimension}**: \`${c}\` ${f2(r.candidate)} < \`${b}\` ${f2(r.baseline)} (Δ ${signed(r.delta)})`,
+        ),
+      ].join("\n"),
     };
   if (co >= bo)
     return {
       ...base,
-      kind: 'stable',
+      kind: "stable",
       regressions: [],
       headline: `✅ **\`${c}\` is stable**: overall ${f2(co)} ≥ \`${b}\` ${f2(bo)}, no dimension regresses beyond the 0.05 tolerance.`,
     };
   return {
     ...base,
-    kind: 'overall_lower',
+    kind: "overall_lower",
     regressions: [],
     headline: `⚠️ **\`${c}\` overall lower** (${f2(co)} < ${f2(bo)}) but no single dimension regresses beyond tolerance.`,
   };

@@ -1,14 +1,14 @@
-import path from 'node:path';
-import { InputError } from '../../core/errors.js';
-import { experimentPaths } from '../../store/layout.js';
-import { readMetadata } from '../../store/metadata.js';
-import { readReports } from '../../store/read.js';
-import { readJsonFile, writeFileAtomic, writeJsonAtomic } from '../../util/fs.js';
-import { treatmentOrder } from '../group.js';
-import { buildComparison, type ComparisonInput } from './build.js';
-import { CONTROL } from './roles.js';
-import { renderComparisonMarkdown } from './render.js';
-import type { Comparison } from './types.js';
+import path from "node:path";
+import { InputError } from "../../core/errors.js";
+import { experimentPaths } from "../../store/layout.js";
+import { readMetadata } from "../../store/metadata.js";
+import { readReports } from "../../store/read.js";
+import { readJsonFile, writeFileAtomic, writeJsonAtomic } from "../../util/fs.js";
+import { treatmentOrder } from "../group.js";
+import { buildComparison, type ComparisonInput } from "./build.js";
+import { CONTROL } from "./roles.js";
+import { renderComparisonMarkdown } from "./render.js";
+import type { Comparison } from "./types.js";
 
 export interface WriteComparisonOptions {
   candidate?: string | undefined;
@@ -24,7 +24,9 @@ export interface WriteComparisonOptions {
 export function comparisonJsonPath(outDir: string, out: string | undefined): string {
   if (out === undefined) return experimentPaths(outDir).comparisonJson;
   const ext = path.extname(out);
-  return ext.toLowerCase() === '.json' ? `${out}.json` : `${ext ? out.slice(0, -ext.length) : out}.json`;
+  return ext.toLowerCase() === ".json"
+    ? `${out}.json`
+    : `${ext ? out.slice(0, -ext.length) : out}.json`;
 }
 
 /** buildComparison, with input errors naming the results folder. */
@@ -32,7 +34,11 @@ function build(input: ComparisonInput, outDir: string): Comparison {
   try {
     return buildComparison(input);
   } catch (e) {
-    if (e instanceof InputError) throw new InputError(`${outDir}: ${e.message}`, { file: outDir, ...(e.details.field ? { field: e.details.field } : {}) });
+    if (e instanceof InputError)
+      throw new InputError(`${outDir}: ${e.message}`, {
+        file: outDir,
+        ...(e.details.field ? { field: e.details.field } : {}),
+      });
     throw e;
   }
 }
@@ -41,7 +47,10 @@ function build(input: ComparisonInput, outDir: string): Comparison {
  * Read a results folder's stored reports and metadata, and write comparison_report.md and
  * comparison.json (atomically). Returns the files written.
  */
-export async function writeComparison(outDir: string, opts: WriteComparisonOptions = {}): Promise<string[]> {
+export async function writeComparison(
+  outDir: string,
+  opts: WriteComparisonOptions = {},
+): Promise<string[]> {
   const paths = experimentPaths(outDir);
   const metadata = await readMetadata(paths.metadata);
   const { reports: all, problems } = await readReports(outDir);
@@ -49,18 +58,26 @@ export async function writeComparison(outDir: string, opts: WriteComparisonOptio
   const planned = metadata?.matrix ? new Set(metadata.matrix.map((r) => r.run_id)) : null;
   const reports = planned ? all.filter((r) => planned.has(r.run_id)) : all;
   if (reports.length === 0) {
-    const why = problems[0] ? `; ${problems.length} report(s) could not be read, e.g. ${problems[0].file}: ${problems[0].message}` : '';
-    throw new InputError(`${outDir}: no run reports found: run a suite first${why}`, { file: outDir });
+    const why = problems[0]
+      ? `; ${problems.length} report(s) could not be read, e.g. ${problems[0].file}: ${problems[0].message}`
+      : "";
+    throw new InputError(`${outDir}: no run reports found: run a suite first${why}`, {
+      file: outDir,
+    });
   }
   const treatments = treatmentOrder(reports, metadata?.treatments ?? [CONTROL]);
   if (treatments.length < 2)
-    throw new InputError(`${outDir}: only one treatment (${treatments.join(', ')}): a comparison needs two`, { file: outDir, field: 'treatments' });
+    throw new InputError(
+      `${outDir}: only one treatment (${treatments.join(", ")}): a comparison needs two`,
+      { file: outDir, field: "treatments" },
+    );
   // Roles given now are kept in metadata.json, so that `report` and `rescore` compare the same way.
   const given = { candidate: opts.candidate, baseline: opts.baseline, control: opts.control };
   const chosen = given.candidate || given.baseline || given.control;
   const stored = metadata?.comparison_roles ?? {};
   let comparison: Comparison;
-  if (chosen) comparison = build({ reports, metadata, ...given, ks: opts.ks, seed: opts.seed }, outDir);
+  if (chosen)
+    comparison = build({ reports, metadata, ...given, ks: opts.ks, seed: opts.seed }, outDir);
   else {
     // Stored roles may name a treatment that is no longer in the folder: then the defaults.
     try {
@@ -72,8 +89,11 @@ export async function writeComparison(outDir: string, opts: WriteComparisonOptio
   }
   if (chosen && metadata) {
     const raw = await readJsonFile(paths.metadata).catch(() => null);
-    if (raw !== null && typeof raw === 'object' && !Array.isArray(raw))
-      await writeJsonAtomic(paths.metadata, { ...raw, comparison_roles: JSON.parse(JSON.stringify(given)) as unknown });
+    if (raw !== null && typeof raw === "object" && !Array.isArray(raw))
+      await writeJsonAtomic(paths.metadata, {
+        ...raw,
+        comparison_roles: JSON.parse(JSON.stringify(given)) as unknown,
+      });
   }
   const md = opts.out ?? paths.comparison;
   const json = comparisonJsonPath(outDir, opts.out);

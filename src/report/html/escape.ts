@@ -10,19 +10,19 @@ export function escapeHtml(s: string): string {
  */
 export function jsonForScript(value: unknown): string {
   return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 /** JavaScript source for an inline `<script>`: a `</script` or `<!--` inside it would end or confuse the element. */
 export function inlineScript(source: string): string {
-  return source.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+  return source.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--");
 }
 
 /** CSS for an inline `<style>`. */
 export function inlineStyle(source: string): string {
-  return source.replace(/<\/(style)/gi, '<\\/$1');
+  return source.replace(/<\/(style)/gi, "<\\/$1");
 }

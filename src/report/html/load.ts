@@ -1,20 +1,20 @@
 /** Read a results folder into the overview data (I/O). Shared by writeHtmlReports and the viewer. */
-import { stat } from 'node:fs/promises';
-import { z } from 'zod';
-import type { RunReport } from '../../core/report.js';
-import { experimentPaths } from '../../store/layout.js';
-import { readMetadata, type Metadata } from '../../store/metadata.js';
-import type { ReadProblem } from '../../store/read.js';
-import { readJsonFile } from '../../util/fs.js';
-import { buildComparison } from '../comparison/build.js';
-import { CONTROL } from '../comparison/roles.js';
-import type { Comparison } from '../comparison/types.js';
-import { treatmentOrder } from '../group.js';
-import { readReportsPooled, type ReportCache } from './read-reports.js';
+import { stat } from "node:fs/promises";
+import { z } from "zod";
+import type { RunReport } from "../../core/report.js";
+import { experimentPaths } from "../../store/layout.js";
+import { readMetadata, type Metadata } from "../../store/metadata.js";
+import type { ReadProblem } from "../../store/read.js";
+import { readJsonFile } from "../../util/fs.js";
+import { buildComparison } from "../comparison/build.js";
+import { CONTROL } from "../comparison/roles.js";
+import type { Comparison } from "../comparison/types.js";
+import { treatmentOrder } from "../group.js";
+import { readReportsPooled, type ReportCache } from "./read-reports.js";
 
 /** The choices a stored comparison.json was made with (the numbers are rebuilt from the reports: same seed, same result). */
 const StoredChoicesSchema = z.object({
-  schema: z.literal('skillbench.comparison.v1'),
+  schema: z.literal("skillbench.comparison.v1"),
   roles: z.object({ candidate: z.string(), baseline: z.string(), control: z.string().nullable() }),
   settings: z.object({ seed: z.number().int() }),
   pass_k: z.object({ ks: z.array(z.number().int().positive()) }),
@@ -43,13 +43,19 @@ export interface LoadedResults {
 
 async function stamp(file: string): Promise<string> {
   const st = await stat(file).catch(() => null);
-  return st ? `${st.mtimeMs}:${st.size}` : '-';
+  return st ? `${st.mtimeMs}:${st.size}` : "-";
 }
 
 /** Reports of the planned matrix (as summary.md does), metadata and comparison.json's choices. Reports are read concurrently; pass a cache to skip unchanged ones. */
-export async function loadInputs(outDir: string, opts: { cache?: ReportCache } = {}): Promise<LoadedInputs> {
+export async function loadInputs(
+  outDir: string,
+  opts: { cache?: ReportCache } = {},
+): Promise<LoadedInputs> {
   const paths = experimentPaths(outDir);
-  const [metaStamp, cmpStamp] = await Promise.all([stamp(paths.metadata), stamp(paths.comparisonJson)]);
+  const [metaStamp, cmpStamp] = await Promise.all([
+    stamp(paths.metadata),
+    stamp(paths.comparisonJson),
+  ]);
   const [metadata, storedRaw, read] = await Promise.all([
     readMetadata(paths.metadata),
     readJsonFile(paths.comparisonJson).catch(() => null),
@@ -58,21 +64,36 @@ export async function loadInputs(outDir: string, opts: { cache?: ReportCache } =
   const planned = metadata?.matrix ? new Set(metadata.matrix.map((r) => r.run_id)) : null;
   const reports = planned ? read.reports.filter((r) => planned.has(r.run_id)) : read.reports;
   const stored = StoredChoicesSchema.safeParse(storedRaw);
-  return { reports, problems: read.problems, metadata, choices: stored.success ? stored.data : null, signature: `${metaStamp}|${cmpStamp}|${read.signature}` };
+  return {
+    reports,
+    problems: read.problems,
+    metadata,
+    choices: stored.success ? stored.data : null,
+    signature: `${metaStamp}|${cmpStamp}|${read.signature}`,
+  };
 }
 
 /** Will comparisonOf build a comparison (2+ treatments have reports)? Pure. */
-export function hasTwoTreatments(inputs: Pick<LoadedInputs, 'reports' | 'metadata'>): boolean {
+export function hasTwoTreatments(inputs: Pick<LoadedInputs, "reports" | "metadata">): boolean {
   return treatmentOrder(inputs.reports, inputs.metadata?.treatments ?? [CONTROL]).length >= 2;
 }
 
 /** The comparison of loaded inputs (the bootstrap: the costly part). Pure. */
-export function comparisonOf(inputs: Pick<LoadedInputs, 'reports' | 'metadata' | 'choices'>): Comparison | null {
+export function comparisonOf(
+  inputs: Pick<LoadedInputs, "reports" | "metadata" | "choices">,
+): Comparison | null {
   if (!hasTwoTreatments(inputs)) return null;
   const { reports, metadata, choices } = inputs;
   const base = { reports, metadata };
   const withChoices = choices
-    ? { ...base, candidate: choices.roles.candidate, baseline: choices.roles.baseline, control: choices.roles.control ?? undefined, seed: choices.settings.seed, ks: choices.pass_k.ks }
+    ? {
+        ...base,
+        candidate: choices.roles.candidate,
+        baseline: choices.roles.baseline,
+        control: choices.roles.control ?? undefined,
+        seed: choices.settings.seed,
+        ks: choices.pass_k.ks,
+      }
     : base;
   try {
     return buildComparison(withChoices);

@@ -1,8 +1,8 @@
 /** The single HTML document used for summary.html, comparison_report.html and the viewer's pages. Pure (given Chart.js's source). */
-import { CLIENT_CSS } from './client-css.js';
-import { CLIENT_JS } from './client-js.js';
-import { escapeHtml, inlineScript, inlineStyle, jsonForScript } from './escape.js';
-import type { HtmlData } from './summary-data.js';
+import { CLIENT_CSS } from "./client-css.js";
+import { CLIENT_JS } from "./client-js.js";
+import { escapeHtml, inlineScript, inlineStyle, jsonForScript } from "./escape.js";
+import type { HtmlData } from "./summary-data.js";
 
 export interface PageOptions {
   /** Chart.js UMD source (chartJsSource()) */
@@ -10,26 +10,26 @@ export interface PageOptions {
 }
 
 export function renderHtmlPage(data: HtmlData, opts: PageOptions): string {
-  const title = `${data.view === 'comparison' ? 'Skillbench comparison report' : 'Skillbench summary'} — ${data.experiment.id ?? ''}`;
+  const title = `${data.view === "comparison" ? "Skillbench comparison report" : "Skillbench summary"} — ${data.experiment.id ?? ""}`;
   return [
-    '<!doctype html>',
+    "<!doctype html>",
     '<html lang="en">',
-    '<head>',
+    "<head>",
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     // Everything is inline: no network access at all.
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'">`,
     `<title>${escapeHtml(title)}</title>`,
     `<style>${inlineStyle(CLIENT_CSS)}</style>`,
-    '</head>',
-    '<body>',
+    "</head>",
+    "<body>",
     '<a class="sr-only" href="#main">Skip to content</a>',
     '<main id="main" tabindex="-1"><noscript>This report needs JavaScript to draw its tables and charts.</noscript></main>',
     `<script type="application/json" id="skillbench-data">${jsonForScript(data)}</script>`,
     `<script>${inlineScript(opts.chartJs)}</script>`,
     `<script>${inlineScript(CLIENT_JS)}</script>`,
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+    "</body>",
+    "</html>",
+    "",
+  ].join("\n");
 }

@@ -1,17 +1,17 @@
 /** Read one run folder into a run page (I/O). */
-import { lstat, readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { EvidenceSchema, type Evidence } from '../../core/evidence.js';
-import { RunReportSchema } from '../../core/report.js';
-import { runPaths } from '../../store/layout.js';
-import { buildRunPage, type RunPageData, type WorkspaceFile } from './run-data.js';
+import { lstat, readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { EvidenceSchema, type Evidence } from "../../core/evidence.js";
+import { RunReportSchema } from "../../core/report.js";
+import { runPaths } from "../../store/layout.js";
+import { buildRunPage, type RunPageData, type WorkspaceFile } from "./run-data.js";
 
 /** At most this many workspace files are listed per run. */
 export const MAX_LISTED_FILES = 2000;
 
 async function readText(file: string): Promise<string | null> {
   try {
-    return await readFile(file, 'utf8');
+    return await readFile(file, "utf8");
   } catch {
     return null;
   }
@@ -27,7 +27,10 @@ function parseJson(text: string | null): unknown {
 }
 
 /** Regular files under `dir` (symlinks are not followed), sorted, at most `max`. */
-export async function listWorkspace(dir: string, max = MAX_LISTED_FILES): Promise<{ files: WorkspaceFile[]; truncated: boolean }> {
+export async function listWorkspace(
+  dir: string,
+  max = MAX_LISTED_FILES,
+): Promise<{ files: WorkspaceFile[]; truncated: boolean }> {
   const files: WorkspaceFile[] = [];
   let truncated = false;
   async function walk(rel: string): Promise<void> {
@@ -43,9 +46,9 @@ export async function listWorkspace(dir: string, max = MAX_LISTED_FILES): Promis
         truncated = true;
         return;
       }
-      const r = rel === '' ? e.name : `${rel}/${e.name}`;
+      const r = rel === "" ? e.name : `${rel}/${e.name}`;
       if (e.isDirectory()) {
-        if (e.name === 'node_modules' || e.name === '.git') continue;
+        if (e.name === "node_modules" || e.name === ".git") continue;
         await walk(r);
       } else if (e.isFile()) {
         const st = await lstat(path.join(dir, r)).catch(() => null);
@@ -53,7 +56,7 @@ export async function listWorkspace(dir: string, max = MAX_LISTED_FILES): Promis
       }
     }
   }
-  await walk('');
+  await walk("");
   return { files, truncated };
 }
 
@@ -68,7 +71,11 @@ function looksText(buf: Buffer): boolean {
 }
 
 /** The run page of runs/<runId>, or null when it has no readable report. */
-export async function readRunPage(outDir: string, runId: string, opts: ReadRunOptions = {}): Promise<RunPageData | null> {
+export async function readRunPage(
+  outDir: string,
+  runId: string,
+  opts: ReadRunOptions = {},
+): Promise<RunPageData | null> {
   const p = runPaths(outDir, runId);
   const raw = parseJson(await readText(p.report));
   const parsed = RunReportSchema.safeParse(raw);
@@ -81,7 +88,7 @@ export async function readRunPage(outDir: string, runId: string, opts: ReadRunOp
     for (const f of files) {
       if (f.size > embed) continue;
       const buf = await readFile(path.join(p.workspace, f.path)).catch(() => null);
-      if (buf && looksText(buf)) f.content = buf.toString('utf8');
+      if (buf && looksText(buf)) f.content = buf.toString("utf8");
     }
   return buildRunPage({
     report: parsed.data,

@@ -2,12 +2,12 @@
  * Everything a run page shows, as plain JSON data (the `/api/runs/<id>` body and the
  * per-run entries embedded in summary.html). Pure.
  */
-import type { Evidence } from '../../core/evidence.js';
-import type { RunReport } from '../../core/report.js';
-import { isRecord, numOf, recOf, strOf } from '../../evidence/narrow.js';
-import { buildTimeline, timelineFromEvidence, type Timeline } from './timeline.js';
+import type { Evidence } from "../../core/evidence.js";
+import type { RunReport } from "../../core/report.js";
+import { isRecord, numOf, recOf, strOf } from "../../evidence/narrow.js";
+import { buildTimeline, timelineFromEvidence, type Timeline } from "./timeline.js";
 
-export const RUN_PAGE_SCHEMA = 'skillbench.html.run.v1';
+export const RUN_PAGE_SCHEMA = "skillbench.html.run.v1";
 
 export interface WorkspaceFile {
   /** relative to runs/<id>/workspace, `/`-separated */
@@ -24,7 +24,7 @@ export interface JudgeScore {
 }
 
 /** Evidence without its tool calls (the timeline carries them). */
-export type EvidenceDigest = Omit<Evidence, 'tool_calls'>;
+export type EvidenceDigest = Omit<Evidence, "tool_calls">;
 
 export interface RunPageData {
   schema: typeof RUN_PAGE_SCHEMA;
@@ -53,7 +53,7 @@ export interface RunPageInput {
 }
 
 function judgeScore(name: string, v: unknown): JudgeScore | null {
-  if (typeof v === 'number') return { name, score: v, reason: null };
+  if (typeof v === "number") return { name, score: v, reason: null };
   const r = recOf(v);
   if (!r) return null;
   const score = numOf(r.score) ?? numOf(r.value);
@@ -64,7 +64,7 @@ function judgeScore(name: string, v: unknown): JudgeScore | null {
  * The judge section of a report, whatever of these shapes it has: `{dimensions: [{name, score, reason}]}`,
  * `{scores: {dim: number | {score, reason}}}` or `{dim: number | {score, reason}}`. Null when absent or unusable.
  */
-export function parseJudge(rawReport: unknown): RunPageData['judge'] {
+export function parseJudge(rawReport: unknown): RunPageData["judge"] {
   const root = recOf(rawReport);
   const j = root ? recOf(root.judge) : null;
   if (!j) return null;
@@ -80,7 +80,7 @@ export function parseJudge(rawReport: unknown): RunPageData['judge'] {
   } else {
     const map = recOf(j.scores) ?? recOf(j.dimensions) ?? j;
     for (const [name, v] of Object.entries(map)) {
-      if (name === 'model' || (map === j && !(typeof v === 'number' || isRecord(v)))) continue;
+      if (name === "model" || (map === j && !(typeof v === "number" || isRecord(v)))) continue;
       const s = judgeScore(name, v);
       if (s && (s.score !== null || s.reason !== null)) scores.push(s);
     }
@@ -94,17 +94,22 @@ function interactionTurns(r: RunReport): Array<Record<string, unknown>> {
 
 /** Assemble a run page. The timeline comes from stdout.jsonl, else from events.json. */
 export function buildRunPage(input: RunPageInput): RunPageData {
-  const opts = { maxText: input.maxText ?? 20_000, interactionTurns: interactionTurns(input.report) };
+  const opts = {
+    maxText: input.maxText ?? 20_000,
+    interactionTurns: interactionTurns(input.report),
+  };
   let timeline: Timeline;
-  if (input.stdout !== null && input.stdout.length > 0) timeline = buildTimeline(input.stdout, opts);
+  if (input.stdout !== null && input.stdout.length > 0)
+    timeline = buildTimeline(input.stdout, opts);
   else if (input.evidence) timeline = timelineFromEvidence(input.evidence, opts);
-  else timeline = buildTimeline('', opts);
+  else timeline = buildTimeline("", opts);
   let evidence: EvidenceDigest | null = null;
   if (input.evidence) {
     const { tool_calls: _drop, ...rest } = input.evidence;
     evidence = rest;
   }
-  const tail = input.stderr === null || input.stderr.trim() === '' ? null : input.stderr.slice(-4000);
+  const tail =
+    input.stderr === null || input.stderr.trim() === "" ? null : input.stderr.slice(-4000);
   return {
     schema: RUN_PAGE_SCHEMA,
     run_id: input.report.run_id,

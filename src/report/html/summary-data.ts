@@ -3,23 +3,28 @@
  * Kept small: one compact row per run; run pages are separate (embedded up to a budget, or
  * fetched lazily from the viewer). Pure.
  */
-import type { RunReport } from '../../core/report.js';
-import type { ReadProblem } from '../../store/read.js';
-import type { Metadata } from '../../store/metadata.js';
-import { passKSection } from '../comparison/passk-bootstrap.js';
-import { dataQualityRow } from '../comparison/quality.js';
-import { taskOutcomeRows } from '../comparison/task-outcomes.js';
-import type { Comparison, DataQualityRow, PassKSection, TaskOutcomeRow } from '../comparison/types.js';
-import { orderDimensions } from '../format.js';
-import { computePassK } from '../passk.js';
-import { taskOrder, treatmentOrder } from '../group.js';
-import { analysisSet } from '../outcomes.js';
-import type { RunPageData } from './run-data.js';
+import type { RunReport } from "../../core/report.js";
+import type { ReadProblem } from "../../store/read.js";
+import type { Metadata } from "../../store/metadata.js";
+import { passKSection } from "../comparison/passk-bootstrap.js";
+import { dataQualityRow } from "../comparison/quality.js";
+import { taskOutcomeRows } from "../comparison/task-outcomes.js";
+import type {
+  Comparison,
+  DataQualityRow,
+  PassKSection,
+  TaskOutcomeRow,
+} from "../comparison/types.js";
+import { orderDimensions } from "../format.js";
+import { computePassK } from "../passk.js";
+import { taskOrder, treatmentOrder } from "../group.js";
+import { analysisSet } from "../outcomes.js";
+import type { RunPageData } from "./run-data.js";
 
-export const HTML_DATA_SCHEMA = 'skillbench.html.v1';
+export const HTML_DATA_SCHEMA = "skillbench.html.v1";
 
-export type HtmlView = 'summary' | 'comparison';
-export type HtmlMode = 'static' | 'served';
+export type HtmlView = "summary" | "comparison";
+export type HtmlMode = "static" | "served";
 
 /** One run, as the overview lists it. */
 export interface RunRow {
@@ -27,8 +32,8 @@ export interface RunRow {
   task: string;
   treatment: string;
   rep: number;
-  status: RunReport['status'];
-  outcome: RunReport['outcome'];
+  status: RunReport["status"];
+  outcome: RunReport["outcome"];
   checks_passed: number;
   checks_failed: number;
   /** the first failed check (for the list) */
@@ -38,14 +43,14 @@ export interface RunRow {
   cost_usd: number | null;
   turns: number | null;
   duration_s: number | null;
-  quality: RunReport['sample_quality']['status'];
+  quality: RunReport["sample_quality"]["status"];
   reason_code: string;
   skills: string[];
 }
 
 export interface ReasonCount {
   treatment: string;
-  status: RunReport['sample_quality']['status'];
+  status: RunReport["sample_quality"]["status"];
   reason_code: string;
   count: number;
 }
@@ -131,17 +136,28 @@ function reasonCounts(reports: RunReport[]): ReasonCount[] {
     const key = `${r.treatment}\u0000${r.sample_quality.status}\u0000${r.sample_quality.reason_code}`;
     const cur = m.get(key);
     if (cur) cur.count += 1;
-    else m.set(key, { treatment: r.treatment, status: r.sample_quality.status, reason_code: r.sample_quality.reason_code, count: 1 });
+    else
+      m.set(key, {
+        treatment: r.treatment,
+        status: r.sample_quality.status,
+        reason_code: r.sample_quality.reason_code,
+        count: 1,
+      });
   }
   return [...m.values()];
 }
 
 /** The overview data of a results folder. */
 export function buildHtmlData(input: HtmlDataInput): HtmlData {
-  const treatments = input.comparison?.treatments ?? input.treatments ?? treatmentOrder(input.reports, input.metadata?.treatments ?? []);
+  const treatments =
+    input.comparison?.treatments ??
+    input.treatments ??
+    treatmentOrder(input.reports, input.metadata?.treatments ?? []);
   const tasks = taskOrder(input.reports);
   const order = (a: RunReport, b: RunReport) =>
-    tasks.indexOf(a.task) - tasks.indexOf(b.task) || treatments.indexOf(a.treatment) - treatments.indexOf(b.treatment) || a.rep - b.rep;
+    tasks.indexOf(a.task) - tasks.indexOf(b.task) ||
+    treatments.indexOf(a.treatment) - treatments.indexOf(b.treatment) ||
+    a.rep - b.rep;
   const reports = [...input.reports].sort(order);
   const pages = input.runPages ?? {};
   return {
@@ -158,13 +174,19 @@ export function buildHtmlData(input: HtmlDataInput): HtmlData {
     },
     treatments,
     tasks,
-    dimensions: orderDimensions(reports.flatMap((r) => r.rubric?.dimensions.map((d) => d.name) ?? [])),
+    dimensions: orderDimensions(
+      reports.flatMap((r) => r.rubric?.dimensions.map((d) => d.name) ?? []),
+    ),
     runs: reports.map(runRow),
     pass_k:
       input.comparison?.pass_k ??
-      (input.pending ? { ...computePassK(reports, treatments, input.ks), bootstrap: [] } : passKSection(reports, treatments, input.ks, input.seed ?? 1)),
-    task_outcomes: input.comparison?.task_outcomes ?? taskOutcomeRows(analysisSet(reports), tasks, treatments),
-    data_quality: input.comparison?.data_quality ?? treatments.map((t) => dataQualityRow(reports, t)),
+      (input.pending
+        ? { ...computePassK(reports, treatments, input.ks), bootstrap: [] }
+        : passKSection(reports, treatments, input.ks, input.seed ?? 1)),
+    task_outcomes:
+      input.comparison?.task_outcomes ?? taskOutcomeRows(analysisSet(reports), tasks, treatments),
+    data_quality:
+      input.comparison?.data_quality ?? treatments.map((t) => dataQualityRow(reports, t)),
     reason_counts: reasonCounts(reports),
     comparison: input.comparison,
     run_pages: pages,
@@ -175,6 +197,9 @@ export function buildHtmlData(input: HtmlDataInput): HtmlData {
 }
 
 /** The order in which run pages are embedded until the budget is spent: failed and errored runs first, then the rest. */
-export function embedOrder(rows: ReadonlyArray<Pick<RunRow, 'id' | 'status'>>): string[] {
-  return [...rows.filter((r) => r.status !== 'passed'), ...rows.filter((r) => r.status === 'passed')].map((r) => r.id);
+export function embedOrder(rows: ReadonlyArray<Pick<RunRow, "id" | "status">>): string[] {
+  return [
+    ...rows.filter((r) => r.status !== "passed"),
+    ...rows.filter((r) => r.status === "passed"),
+  ].map((r) => r.id);
 }

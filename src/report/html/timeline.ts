@@ -2,9 +2,9 @@
  * The transcript of a run as a timeline for the run page, built from the agent's
  * stream-json (stdout.jsonl). Pure: text in, plain JSON data out.
  */
-import type { Evidence } from '../../core/evidence.js';
-import { arrOf, isRecord, numOf, recOf, strOf, type JsonRecord } from '../../evidence/narrow.js';
-import { capText, toolResultText } from '../../evidence/text.js';
+import type { Evidence } from "../../core/evidence.js";
+import { arrOf, isRecord, numOf, recOf, strOf, type JsonRecord } from "../../evidence/narrow.js";
+import { capText, toolResultText } from "../../evidence/text.js";
 
 export interface TimelineTool {
   id: string | null;
@@ -27,10 +27,16 @@ export interface StepUsage {
 }
 
 export type TimelineStep =
-  | { kind: 'assistant'; line: number; text: string[]; tools: TimelineTool[]; usage: StepUsage | null }
+  | {
+      kind: "assistant";
+      line: number;
+      text: string[];
+      tools: TimelineTool[];
+      usage: StepUsage | null;
+    }
   /** text the harness or the CLI put in the user role (skill content, reminders, a simulated reply) */
-  | { kind: 'user'; line: number; text: string; synthetic: boolean }
-  | { kind: 'notice'; line: number; text: string; error: boolean };
+  | { kind: "user"; line: number; text: string; synthetic: boolean }
+  | { kind: "notice"; line: number; text: string; error: boolean };
 
 export interface TimelineResult {
   line: number;
@@ -40,7 +46,13 @@ export interface TimelineResult {
   num_turns: number | null;
   duration_ms: number | null;
   cost_usd: number | null;
-  tokens: { input: number; output: number; cache_read: number; cache_creation: number; total: number } | null;
+  tokens: {
+    input: number;
+    output: number;
+    cache_read: number;
+    cache_creation: number;
+    total: number;
+  } | null;
   terminal_reason: string | null;
 }
 
@@ -55,7 +67,7 @@ export interface TimelineTurn {
 }
 
 export interface Timeline {
-  source: 'stdout' | 'evidence' | 'none';
+  source: "stdout" | "evidence" | "none";
   turns: TimelineTurn[];
   lines: number;
   malformed_lines: number;
@@ -70,13 +82,23 @@ export interface TimelineOptions {
   interactionTurns?: ReadonlyArray<Record<string, unknown>>;
 }
 
-const PROMPT_KEYS = ['prompt', 'simulated_reply', 'reply', 'user_message', 'user', 'message', 'input', 'text', 'content'];
+const PROMPT_KEYS = [
+  "prompt",
+  "simulated_reply",
+  "reply",
+  "user_message",
+  "user",
+  "message",
+  "input",
+  "text",
+  "content",
+];
 
 /** The prompt text of one interaction.turns record, whatever its field is called. */
 export function turnPrompt(rec: Record<string, unknown>): { text: string; source: string } | null {
   for (const key of PROMPT_KEYS) {
     const v = rec[key];
-    if (typeof v === 'string' && v.trim() !== '') {
+    if (typeof v === "string" && v.trim() !== "") {
       const src = strOf(rec.source) ?? strOf(rec.role) ?? strOf(rec.kind) ?? key;
       return { text: v, source: src };
     }
@@ -98,7 +120,7 @@ function usageOf(v: unknown): StepUsage | null {
 function pretty(v: unknown, max: number): string {
   let s: string;
   try {
-    s = JSON.stringify(v, null, 2) ?? 'null';
+    s = JSON.stringify(v, null, 2) ?? "null";
   } catch {
     s = String(v);
   }
@@ -110,19 +132,21 @@ export function toolLabel(name: string, input: JsonRecord): string {
   const pick = (...keys: string[]): string | null => {
     for (const k of keys) {
       const v = strOf(input[k]);
-      if (v !== null && v !== '') return v;
+      if (v !== null && v !== "") return v;
     }
     return null;
   };
   const raw =
-    name === 'Skill' ? pick('skill', 'name') : pick('command', 'file_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt');
-  if (raw === null) return '';
-  const first = raw.split('\n')[0] ?? '';
+    name === "Skill"
+      ? pick("skill", "name")
+      : pick("command", "file_path", "path", "pattern", "url", "query", "description", "prompt");
+  if (raw === null) return "";
+  const first = raw.split("\n")[0] ?? "";
   return first.length > 120 ? `${first.slice(0, 117)}…` : first;
 }
 
 function makeTool(block: JsonRecord, max: number): TimelineTool {
-  const name = strOf(block.name) ?? '(unnamed tool)';
+  const name = strOf(block.name) ?? "(unnamed tool)";
   const input = recOf(block.input) ?? {};
   return {
     id: strOf(block.id),
@@ -131,7 +155,7 @@ function makeTool(block: JsonRecord, max: number): TimelineTool {
     label: toolLabel(name, input),
     output: null,
     is_error: false,
-    skill: name === 'Skill' ? (strOf(input.skill) ?? strOf(input.name)) : null,
+    skill: name === "Skill" ? (strOf(input.skill) ?? strOf(input.name)) : null,
   };
 }
 
@@ -170,20 +194,31 @@ class Builder {
     if (!t || t.result !== null) {
       const index = this.turns.length + 1;
       const p = this.prompts[index - 1] ?? null;
-      t = { index, prompt: p ? capText(p.text, this.max) : null, prompt_source: p?.source ?? null, steps: [], result: null };
+      t = {
+        index,
+        prompt: p ? capText(p.text, this.max) : null,
+        prompt_source: p?.source ?? null,
+        steps: [],
+        result: null,
+      };
       this.turns.push(t);
       this.lastMessageId = null;
     }
     return t;
   }
 
-  private assistantStep(turn: TimelineTurn, line: number, id: string | null, usage: StepUsage | null) {
+  private assistantStep(
+    turn: TimelineTurn,
+    line: number,
+    id: string | null,
+    usage: StepUsage | null,
+  ) {
     const last = turn.steps[turn.steps.length - 1];
-    if (last && last.kind === 'assistant' && id !== null && id === this.lastMessageId) {
+    if (last && last.kind === "assistant" && id !== null && id === this.lastMessageId) {
       if (usage) last.usage = usage;
       return last;
     }
-    const step: TimelineStep = { kind: 'assistant', line, text: [], tools: [], usage };
+    const step: TimelineStep = { kind: "assistant", line, text: [], tools: [], usage };
     turn.steps.push(step);
     this.lastMessageId = id;
     return step;
@@ -191,31 +226,41 @@ class Builder {
 
   push(raw: string, line: number): void {
     this.lines = line;
-    if (raw.trim() === '') return;
+    if (raw.trim() === "") return;
     let json: unknown;
     try {
       json = JSON.parse(raw);
     } catch {
       this.malformed += 1;
       this.errors += 1;
-      this.current().steps.push({ kind: 'notice', line, text: `line ${line} is not JSON: ${capText(raw, 300)}`, error: true });
+      this.current().steps.push({
+        kind: "notice",
+        line,
+        text: `line ${line} is not JSON: ${capText(raw, 300)}`,
+        error: true,
+      });
       return;
     }
     if (!isRecord(json)) return;
     const type = strOf(json.type);
-    if (type === 'assistant') this.assistant(json, line);
-    else if (type === 'user') this.user(json, line);
-    else if (type === 'result') {
+    if (type === "assistant") this.assistant(json, line);
+    else if (type === "user") this.user(json, line);
+    else if (type === "result") {
       const r = resultOf(json, line, this.max);
       if (r.is_error) this.errors += 1;
       this.current().result = r;
-    } else if (type === 'system') {
+    } else if (type === "system") {
       const sub = strOf(json.subtype);
-      if (sub === 'api_retry') {
+      if (sub === "api_retry") {
         this.errors += 1;
         const status = numOf(json.error_status);
-        const err = strOf(json.error) ?? '';
-        this.current().steps.push({ kind: 'notice', line, text: `API retry (status ${status ?? '?'}) ${err}`.trim(), error: true });
+        const err = strOf(json.error) ?? "";
+        this.current().steps.push({
+          kind: "notice",
+          line,
+          text: `API retry (status ${status ?? "?"}) ${err}`.trim(),
+          error: true,
+        });
       }
     }
   }
@@ -226,15 +271,15 @@ class Builder {
     const content = arrOf(msg.content) ?? [];
     const turn = this.current();
     const step = this.assistantStep(turn, line, strOf(msg.id), usageOf(msg.usage));
-    if (step.kind !== 'assistant') return;
+    if (step.kind !== "assistant") return;
     for (const b of content) {
       const block = recOf(b);
       if (!block) continue;
       const bt = strOf(block.type);
-      if (bt === 'text') {
+      if (bt === "text") {
         const text = strOf(block.text);
-        if (text !== null && text.trim() !== '') step.text.push(capText(text, this.max));
-      } else if (bt === 'tool_use') {
+        if (text !== null && text.trim() !== "") step.text.push(capText(text, this.max));
+      } else if (bt === "tool_use") {
         const tool = makeTool(block, this.max);
         step.tools.push(tool);
         this.toolCount += 1;
@@ -248,15 +293,21 @@ class Builder {
     if (!msg) return;
     const turn = this.current();
     const content = msg.content;
-    if (typeof content === 'string') {
-      if (content.trim() !== '') turn.steps.push({ kind: 'user', line, text: capText(content, this.max), synthetic: ev.isSynthetic === true });
+    if (typeof content === "string") {
+      if (content.trim() !== "")
+        turn.steps.push({
+          kind: "user",
+          line,
+          text: capText(content, this.max),
+          synthetic: ev.isSynthetic === true,
+        });
       return;
     }
     for (const b of arrOf(content) ?? []) {
       const block = recOf(b);
       if (!block) continue;
       const bt = strOf(block.type);
-      if (bt === 'tool_result') {
+      if (bt === "tool_result") {
         const id = strOf(block.tool_use_id);
         const tool = id === null ? undefined : this.tools.get(id);
         const text = toolResultText(block.content);
@@ -266,12 +317,22 @@ class Builder {
           tool.output = text === null ? null : capText(text, this.max);
           tool.is_error = isError;
         } else {
-          turn.steps.push({ kind: 'notice', line, text: `tool result without a call (${id ?? 'no id'}): ${capText(text ?? '', 300)}`, error: isError });
+          turn.steps.push({
+            kind: "notice",
+            line,
+            text: `tool result without a call (${id ?? "no id"}): ${capText(text ?? "", 300)}`,
+            error: isError,
+          });
         }
-      } else if (bt === 'text') {
+      } else if (bt === "text") {
         const text = strOf(block.text);
-        if (text !== null && text.trim() !== '')
-          turn.steps.push({ kind: 'user', line, text: capText(text, this.max), synthetic: ev.isSynthetic === true });
+        if (text !== null && text.trim() !== "")
+          turn.steps.push({
+            kind: "user",
+            line,
+            text: capText(text, this.max),
+            synthetic: ev.isSynthetic === true,
+          });
       }
     }
     this.lastMessageId = null;
@@ -283,16 +344,23 @@ export function buildTimeline(stdout: string, opts: TimelineOptions = {}): Timel
   const max = opts.maxText ?? 20_000;
   const prompts = (opts.interactionTurns ?? []).map((t) => turnPrompt(t));
   const b = new Builder(max, prompts);
-  const lines = stdout.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
+  const lines = stdout.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
   lines.forEach((l, i) => b.push(l, i + 1));
   // Turns recorded by the interaction but absent from the transcript still show their prompt.
   for (let i = b.turns.length; i < prompts.length; i += 1) {
     const p = prompts[i];
-    if (p) b.turns.push({ index: i + 1, prompt: capText(p.text, max), prompt_source: p.source, steps: [], result: null });
+    if (p)
+      b.turns.push({
+        index: i + 1,
+        prompt: capText(p.text, max),
+        prompt_source: p.source,
+        steps: [],
+        result: null,
+      });
   }
   return {
-    source: b.lines === 0 && b.turns.length === 0 ? 'none' : 'stdout',
+    source: b.lines === 0 && b.turns.length === 0 ? "none" : "stdout",
     turns: b.turns,
     lines: b.lines,
     malformed_lines: b.malformed,
@@ -305,7 +373,12 @@ export function buildTimeline(stdout: string, opts: TimelineOptions = {}): Timel
 export function timelineFromEvidence(ev: Evidence, opts: TimelineOptions = {}): Timeline {
   const max = opts.maxText ?? 20_000;
   const prompts = (opts.interactionTurns ?? []).map((t) => turnPrompt(t));
-  const nTurns = Math.max(ev.results.length, prompts.length, ...ev.tool_calls.map((t) => t.turn), 0);
+  const nTurns = Math.max(
+    ev.results.length,
+    prompts.length,
+    ...ev.tool_calls.map((t) => t.turn),
+    0,
+  );
   const turns: TimelineTurn[] = [];
   let errors = 0;
   for (let i = 1; i <= nTurns; i += 1) {
@@ -320,7 +393,7 @@ export function timelineFromEvidence(ev: Evidence, opts: TimelineOptions = {}): 
           label: toolLabel(t.name, t.input),
           output: t.output === null ? null : capText(t.output, max),
           is_error: t.is_error === true,
-          skill: t.name === 'Skill' ? (strOf(t.input.skill) ?? strOf(t.input.name)) : null,
+          skill: t.name === "Skill" ? (strOf(t.input.skill) ?? strOf(t.input.name)) : null,
         };
       });
     const r = ev.results[i - 1];
@@ -330,7 +403,7 @@ export function timelineFromEvidence(ev: Evidence, opts: TimelineOptions = {}): 
       index: i,
       prompt: p ? capText(p.text, max) : null,
       prompt_source: p?.source ?? null,
-      steps: tools.length > 0 ? [{ kind: 'assistant', line: 0, text: [], tools, usage: null }] : [],
+      steps: tools.length > 0 ? [{ kind: "assistant", line: 0, text: [], tools, usage: null }] : [],
       result: r
         ? {
             line: r.line,
@@ -346,5 +419,12 @@ export function timelineFromEvidence(ev: Evidence, opts: TimelineOptions = {}): 
         : null,
     });
   }
-  return { source: 'evidence', turns, lines: ev.diagnostics.lines, malformed_lines: ev.diagnostics.malformed_lines.length, tool_calls: ev.tool_calls.length, errors };
+  return {
+    source: "evidence",
+    turns,
+    lines: ev.diagnostics.lines,
+    malformed_lines: ev.diagnostics.malformed_lines.length,
+    tool_calls: ev.tool_calls.length,
+    errors,
+  };
 }

@@ -1,12 +1,12 @@
 /** writeHtmlReports: summary.html (+ comparison_report.html) of a results folder (I/O). */
-import path from 'node:path';
-import { writeFileAtomic } from '../../util/fs.js';
-import { chartJsSource } from './chart-asset.js';
-import { loadResults, type LoadedResults } from './load.js';
-import { renderHtmlPage } from './page.js';
-import { readRunPage } from './read-run.js';
-import type { RunPageData } from './run-data.js';
-import { buildHtmlData, embedOrder, runRow, type HtmlView } from './summary-data.js';
+import path from "node:path";
+import { writeFileAtomic } from "../../util/fs.js";
+import { chartJsSource } from "./chart-asset.js";
+import { loadResults, type LoadedResults } from "./load.js";
+import { renderHtmlPage } from "./page.js";
+import { readRunPage } from "./read-run.js";
+import type { RunPageData } from "./run-data.js";
+import { buildHtmlData, embedOrder, runRow, type HtmlView } from "./summary-data.js";
 
 /** Characters of run-page JSON embedded per file (all run pages together). */
 export const DEFAULT_EMBED_BUDGET = 2_000_000;
@@ -21,12 +21,19 @@ export interface WriteHtmlOptions {
 }
 
 /** Run pages to embed, failed and errored runs first, until the budget is spent (the first page that does not fit ends it). */
-export async function embeddedRunPages(outDir: string, loaded: LoadedResults, budget: number): Promise<Record<string, RunPageData>> {
+export async function embeddedRunPages(
+  outDir: string,
+  loaded: LoadedResults,
+  budget: number,
+): Promise<Record<string, RunPageData>> {
   const pages: Record<string, RunPageData> = {};
   let used = 0;
   for (const id of embedOrder(loaded.reports.map(runRow))) {
     if (used >= budget) break;
-    const page = await readRunPage(outDir, id, { maxText: EMBED_MAX_TEXT, embedFilesUpTo: EMBED_FILE_MAX });
+    const page = await readRunPage(outDir, id, {
+      maxText: EMBED_MAX_TEXT,
+      embedFilesUpTo: EMBED_FILE_MAX,
+    });
     if (!page) continue;
     let size = JSON.stringify(page).length;
     if (used + size > budget) {
@@ -46,17 +53,20 @@ export async function embeddedRunPages(outDir: string, loaded: LoadedResults, bu
  * treatments, <outDir>/comparison_report.html. Each is one self-contained file (data,
  * Chart.js, script and styles inline). Returns the files written.
  */
-export async function writeHtmlReports(outDir: string, opts: WriteHtmlOptions = {}): Promise<string[]> {
+export async function writeHtmlReports(
+  outDir: string,
+  opts: WriteHtmlOptions = {},
+): Promise<string[]> {
   const loaded = await loadResults(outDir);
   const pages = await embeddedRunPages(outDir, loaded, opts.embedBudget ?? DEFAULT_EMBED_BUDGET);
   const chartJs = chartJsSource();
-  const views: Array<[HtmlView, string]> = [['summary', path.join(outDir, 'summary.html')]];
-  if (loaded.comparison) views.push(['comparison', path.join(outDir, 'comparison_report.html')]);
+  const views: Array<[HtmlView, string]> = [["summary", path.join(outDir, "summary.html")]];
+  if (loaded.comparison) views.push(["comparison", path.join(outDir, "comparison_report.html")]);
   const written: string[] = [];
   for (const [view, file] of views) {
     const data = buildHtmlData({
       view,
-      mode: 'static',
+      mode: "static",
       reports: loaded.reports,
       metadata: loaded.metadata,
       comparison: loaded.comparison,

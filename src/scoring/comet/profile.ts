@@ -1,5 +1,5 @@
-import { efficiencyDimension } from '../dimensions.js';
-import type { DimensionDef, DimensionEvaluation, RubricProfile, ScoringInput } from '../types.js';
+import { efficiencyDimension } from "../dimensions.js";
+import type { DimensionDef, DimensionEvaluation, RubricProfile, ScoringInput } from "../types.js";
 import {
   ENTRY_SKILLS,
   STAGE_SKILLS,
@@ -12,12 +12,17 @@ import {
   recoveryResilience,
   skillInvocation,
   specDrift,
-} from './classic.js';
-import { cometContext } from './context.js';
-import type { CometContext } from './context.js';
-import { nativeArtifactQuality, nativeGateGuard, nativeMainFlow, nativeRecovery } from './native.js';
+} from "./classic.js";
+import { cometContext } from "./context.js";
+import type { CometContext } from "./context.js";
+import {
+  nativeArtifactQuality,
+  nativeGateGuard,
+  nativeMainFlow,
+  nativeRecovery,
+} from "./native.js";
 
-export const CONTROL_REASON = 'CONTROL business-only baseline';
+export const CONTROL_REASON = "CONTROL business-only baseline";
 
 type Eval = (input: ScoringInput, ctx: CometContext) => DimensionEvaluation;
 
@@ -30,7 +35,7 @@ function dim(
   weight: number,
   description: string,
   classic: Eval,
-  opts: { native?: Eval; sdk?: boolean; control?: 'na' | 'score' } = {},
+  opts: { native?: Eval; sdk?: boolean; control?: "na" | "score" } = {},
 ): DimensionDef {
   return {
     name,
@@ -38,9 +43,11 @@ function dim(
     description,
     evaluate: (input) => {
       const ctx = cometContext(input);
-      if (ctx.control && opts.control !== 'score') return { checks: [], reason: CONTROL_REASON, na: CONTROL_REASON };
+      if (ctx.control && opts.control !== "score")
+        return { checks: [], reason: CONTROL_REASON, na: CONTROL_REASON };
       if (ctx.native && !ctx.control && opts.native) return opts.native(input, ctx);
-      if (opts.sdk === true && ctx.sdk.mode === 'invalid' && !ctx.native) return { checks: [], score: 0, reason: ctx.sdk.reason };
+      if (opts.sdk === true && ctx.sdk.mode === "invalid" && !ctx.native)
+        return { checks: [], score: 0, reason: ctx.sdk.reason };
       return classic(input, ctx);
     },
   };
@@ -54,44 +61,83 @@ const efficiency = efficiencyDimension({ weight: 0.8 });
 
 /** The comet-workflow rubric (facts 6.3): 10 dimensions, Classic, SDK-checkpoint and Native paths. */
 export const cometWorkflowProfile: RubricProfile = {
-  name: 'comet-workflow',
-  description: 'Comet Classic/Native workflow rubric: phases, gates, skills, specs, business and workflow checks, decisions, artifacts, recovery.',
-  emptyChecks: { score: 0, reason: 'no checks' },
+  name: "comet-workflow",
+  description:
+    "Comet Classic/Native workflow rubric: phases, gates, skills, specs, business and workflow checks, decisions, artifacts, recovery.",
+  emptyChecks: { score: 0, reason: "no checks" },
   controlBusinessOnly: true,
   dimensions: [
-    dim('main_flow', 1.5, 'workflow phases evidenced by files', mainFlow, { native: nativeMainFlow }),
-    dim('gate_guard', 1.5, 'guard, transition and --apply commands (SDK: required checks accepted)', gateGuard, {
-      native: (i) => nativeGateGuard(i),
-      sdk: true,
+    dim("main_flow", 1.5, "workflow phases evidenced by files", mainFlow, {
+      native: nativeMainFlow,
     }),
-    dim('skill_invocation', 1.0, 'entry, stage, OpenSpec and Superpowers skills, entry first', (i) => skillInvocation(i), {
-      native: constant('Native skill invocation is checked by hard failures'),
-    }),
-    dim('spec_drift', 1.0, 'delta specs written are synced/archived', specDrift, { native: constant('Native formal spec is portable'), sdk: true }),
     dim(
-      'business_completion',
-      2.0,
-      'share of business validator checks passed',
-      (i) => completionOf(i.checks.business, 'no business checks ran', false),
-      { native: (i) => completionOf(i.checks.business, 'no business checks ran', false), control: 'score' },
+      "gate_guard",
+      1.5,
+      "guard, transition and --apply commands (SDK: required checks accepted)",
+      gateGuard,
+      {
+        native: (i) => nativeGateGuard(i),
+        sdk: true,
+      },
     ),
     dim(
-      'workflow_completion',
+      "skill_invocation",
       1.0,
-      'share of workflow validator checks passed',
-      (i) => completionOf(i.checks.workflow, 'workflow validators not available', true),
-      { native: (i) => completionOf(i.checks.workflow, 'workflow validators not available', true) },
+      "entry, stage, OpenSpec and Superpowers skills, entry first",
+      (i) => skillInvocation(i),
+      {
+        native: constant("Native skill invocation is checked by hard failures"),
+      },
     ),
-    { ...efficiency, description: efficiency.description ?? '' },
-    dim('decision_point_compliance', 1.0, 'the subject stopped for the user at decision points', decisionCompliance, {
-      native: constant('Native decisions are checked by Runtime'),
+    dim("spec_drift", 1.0, "delta specs written are synced/archived", specDrift, {
+      native: constant("Native formal spec is portable"),
       sdk: true,
     }),
-    dim('artifact_quality', 1.2, 'proposal, design, tasks and tests have substance', artifactQuality, { native: nativeArtifactQuality }),
-    dim('recovery_resilience', 1.0, 'checkpoint, trajectory, context, no pending work, state recorded', recoveryResilience, {
-      native: nativeRecovery,
-      sdk: true,
-    }),
+    dim(
+      "business_completion",
+      2.0,
+      "share of business validator checks passed",
+      (i) => completionOf(i.checks.business, "no business checks ran", false),
+      {
+        native: (i) => completionOf(i.checks.business, "no business checks ran", false),
+        control: "score",
+      },
+    ),
+    dim(
+      "workflow_completion",
+      1.0,
+      "share of workflow validator checks passed",
+      (i) => completionOf(i.checks.workflow, "workflow validators not available", true),
+      { native: (i) => completionOf(i.checks.workflow, "workflow validators not available", true) },
+    ),
+    { ...efficiency, description: efficiency.description ?? "" },
+    dim(
+      "decision_point_compliance",
+      1.0,
+      "the subject stopped for the user at decision points",
+      decisionCompliance,
+      {
+        native: constant("Native decisions are checked by Runtime"),
+        sdk: true,
+      },
+    ),
+    dim(
+      "artifact_quality",
+      1.2,
+      "proposal, design, tasks and tests have substance",
+      artifactQuality,
+      { native: nativeArtifactQuality },
+    ),
+    dim(
+      "recovery_resilience",
+      1.0,
+      "checkpoint, trajectory, context, no pending work, state recorded",
+      recoveryResilience,
+      {
+        native: nativeRecovery,
+        sdk: true,
+      },
+    ),
   ],
   hardFailures: (input) => cometHardFailures(input),
 };
@@ -101,11 +147,15 @@ export function cometHardFailures(input: ScoringInput): string[] {
   const ctx = cometContext(input);
   if (ctx.control) return [];
   const inv = input.evidence.skills_invoked;
-  if (ctx.native) return inv.includes('comet-native') ? [] : ['Required skill not invoked: comet-native'];
-  if (!inv.some((s) => ENTRY_SKILLS.includes(s))) return ['Required skill not invoked: comet'];
+  if (ctx.native)
+    return inv.includes("comet-native") ? [] : ["Required skill not invoked: comet-native"];
+  if (!inv.some((s) => ENTRY_SKILLS.includes(s))) return ["Required skill not invoked: comet"];
   const out: string[] = [];
-  if (!inv.some((s) => STAGE_SKILLS.includes(s))) out.push('Required nested Comet stage skill not invoked');
-  if (!inv.some((s) => s.startsWith('openspec-'))) out.push('Required OpenSpec dependency skill not invoked');
-  if (!inv.some((s) => SUPERPOWERS_SKILLS.includes(s))) out.push('Required Superpowers dependency skill not invoked');
+  if (!inv.some((s) => STAGE_SKILLS.includes(s)))
+    out.push("Required nested Comet stage skill not invoked");
+  if (!inv.some((s) => s.startsWith("openspec-")))
+    out.push("Required OpenSpec dependency skill not invoked");
+  if (!inv.some((s) => SUPERPOWERS_SKILLS.includes(s)))
+    out.push("Required Superpowers dependency skill not invoked");
   return out;
 }

@@ -1,6 +1,6 @@
 /** Builders of synthetic RunReports and metadata for the report tests. */
-import { RunReportSchema, type RunReport } from '../../../src/core/report.js';
-import type { Metadata } from '../../../src/store/metadata.js';
+import { RunReportSchema, type RunReport } from "../../../src/core/report.js";
+import type { Metadata } from "../../../src/store/metadata.js";
 
 export interface RunSpec {
   task?: string;
@@ -9,8 +9,8 @@ export interface RunSpec {
   passed?: boolean;
   /** failed checks (default: one when passed is false) */
   failed?: string[];
-  attribution?: RunReport['failure_attribution'];
-  quality?: 'included' | 'flagged' | 'excluded';
+  attribution?: RunReport["failure_attribution"];
+  quality?: "included" | "flagged" | "excluded";
   reasonCode?: string;
   /** dimension scores; null = N/A. Omit for the default (completion from `passed`). `false` = no rubric */
   dims?: Record<string, number | null> | false;
@@ -26,43 +26,43 @@ export interface RunSpec {
   skills?: Array<{ name: string; hash: string }>;
 }
 
-const HASH = `sha256:${'a'.repeat(64)}`;
+const HASH = `sha256:${"a".repeat(64)}`;
 
 export function makeReport(s: RunSpec = {}): RunReport {
-  const task = s.task ?? 'task-a';
-  const treatment = s.treatment ?? 'CONTROL';
+  const task = s.task ?? "task-a";
+  const treatment = s.treatment ?? "CONTROL";
   const rep = s.rep ?? 1;
   const passed = s.passed ?? true;
-  const failed = s.failed ?? (passed ? [] : ['check_x: wrong output']);
-  const quality = s.quality ?? 'included';
+  const failed = s.failed ?? (passed ? [] : ["check_x: wrong output"]);
+  const quality = s.quality ?? "included";
   const dims = s.dims === false ? null : (s.dims ?? { completion: passed ? 1 : 0, efficiency: 1 });
   const scores = dims ? Object.values(dims).filter((v): v is number => v !== null) : [];
   const avg = scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null;
   const run_id = `${task}-${treatment}-r${rep}`;
   const report = {
-    schema: 'skillbench.report.v1',
+    schema: "skillbench.report.v1",
     run_id,
     run_uuid: null,
-    experiment_id: 'exp-1',
+    experiment_id: "exp-1",
     task,
     treatment,
     rep,
     passed: failed.length === 0,
-    status: failed.length === 0 ? 'passed' : 'failed',
-    outcome: 'completed',
-    agent_outcome: 'success',
-    outcome_detail: '',
+    status: failed.length === 0 ? "passed" : "failed",
+    outcome: "completed",
+    agent_outcome: "success",
+    outcome_detail: "",
     exit_code: 0,
-    checks_passed: ['check_ok'],
+    checks_passed: ["check_ok"],
     checks_failed: failed,
     rubric: dims
       ? {
-          profile: 'generic',
+          profile: "generic",
           dimensions: Object.entries(dims).map(([name, score]) => ({
             name,
-            weight: name === 'completion' ? 2 : 1,
+            weight: name === "completion" ? 2 : 1,
             score,
-            reason: '',
+            reason: "",
             checks: [],
           })),
           weighted_score: s.weighted ?? avg ?? 0,
@@ -91,33 +91,69 @@ export function makeReport(s: RunSpec = {}): RunReport {
       session_ids: [],
       api_retries: 0,
       peak_context_tokens: null,
-      profile: 'generic',
+      profile: "generic",
       final_response: null,
     },
-    skill_sources: (s.skills ?? []).map((k) => ({ name: k.name, source_type: 'path', path: `/skills/${k.name}`, hash: k.hash })),
+    skill_sources: (s.skills ?? []).map((k) => ({
+      name: k.name,
+      source_type: "path",
+      path: `/skills/${k.name}`,
+      hash: k.hash,
+    })),
     sample_quality: {
       status: quality,
-      reason_code: s.reasonCode ?? (quality === 'excluded' ? 'rate_limited' : quality === 'flagged' ? 'partial_observability' : 'valid_signal'),
-      reason: quality === 'excluded' ? 'API rate limit or quota failure' : 'reason text',
-      include_in_analysis: quality !== 'excluded',
-      confidence: 'high',
-      evidence: quality === 'excluded' ? ['api_error_status 429: rejected'] : ['result event present'],
+      reason_code:
+        s.reasonCode ??
+        (quality === "excluded"
+          ? "rate_limited"
+          : quality === "flagged"
+            ? "partial_observability"
+            : "valid_signal"),
+      reason: quality === "excluded" ? "API rate limit or quota failure" : "reason text",
+      include_in_analysis: quality !== "excluded",
+      confidence: "high",
+      evidence:
+        quality === "excluded" ? ["api_error_status 429: rejected"] : ["result event present"],
     },
     failure_attribution:
-      s.attribution ?? failed.map((check) => ({ bucket: 'model', check, reason: 'task failed after observable workflow execution' })),
+      s.attribution ??
+      failed.map((check) => ({
+        bucket: "model",
+        check,
+        reason: "task failed after observable workflow execution",
+      })),
     interaction: null,
-    model: s.model === undefined ? 'claude-test' : s.model,
-    agent: { name: 'claude-code', bin: null, version: s.agentVersion === undefined ? '2.1.328' : s.agentVersion },
+    model: s.model === undefined ? "claude-test" : s.model,
+    agent: {
+      name: "claude-code",
+      bin: null,
+      version: s.agentVersion === undefined ? "2.1.328" : s.agentVersion,
+    },
     hashes: { task: s.taskHash ?? HASH, suite: HASH },
-    timing: { started_at: '2026-01-01T00:00:00Z', finished_at: '2026-01-01T00:00:10Z', wall_ms: 10000 },
-    artifacts: { stdout: `runs/${run_id}/stdout.jsonl`, stderr: `runs/${run_id}/stderr.txt`, events: null, validation: null, workspace: null },
-    timestamp: '2026-01-01T00:00:10Z',
+    timing: {
+      started_at: "2026-01-01T00:00:00Z",
+      finished_at: "2026-01-01T00:00:10Z",
+      wall_ms: 10000,
+    },
+    artifacts: {
+      stdout: `runs/${run_id}/stdout.jsonl`,
+      stderr: `runs/${run_id}/stderr.txt`,
+      events: null,
+      validation: null,
+      workspace: null,
+    },
+    timestamp: "2026-01-01T00:00:10Z",
   };
   return RunReportSchema.parse(report);
 }
 
 /** `count` reps of one task × treatment; `passes` says which reps pass (1-based), the rest fail. */
-export function reps(treatment: string, count: number, passes: number[], extra: RunSpec = {}): RunReport[] {
+export function reps(
+  treatment: string,
+  count: number,
+  passes: number[],
+  extra: RunSpec = {},
+): RunReport[] {
   return Array.from({ length: count }, (_, i) =>
     makeReport({ ...extra, treatment, rep: i + 1, passed: passes.includes(i + 1) }),
   );
@@ -125,34 +161,36 @@ export function reps(treatment: string, count: number, passes: number[], extra: 
 
 export function makeMetadata(treatments: string[]): Metadata {
   return {
-    schema: 'skillbench.experiment.v1',
-    experiment_id: 'exp-1',
-    started_at: '2026-01-01T00:00:00Z',
-    completed_at: '2026-01-01T01:00:00Z',
-    suite: { path: '/suite', hash: HASH },
+    schema: "skillbench.experiment.v1",
+    experiment_id: "exp-1",
+    started_at: "2026-01-01T00:00:00Z",
+    completed_at: "2026-01-01T01:00:00Z",
+    suite: { path: "/suite", hash: HASH },
     treatments,
     model: null,
-    versions: { skillbench: '0.1.0', claude: '2.1.328' },
+    versions: { skillbench: "0.1.0", claude: "2.1.328" },
   };
 }
 
 /** A successful judge block with these dimension scores. */
-export function makeJudgeBlock(scores: Record<string, number>): NonNullable<RunReport['judge']> {
+export function makeJudgeBlock(scores: Record<string, number>): NonNullable<RunReport["judge"]> {
   return {
-    status: 'enabled_and_successful',
-    reason: '',
-    model: 'j',
-    transport: 'http',
-    profile: 'generic',
-    prompt_kind: 'generic',
+    status: "enabled_and_successful",
+    reason: "",
+    model: "j",
+    transport: "http",
+    profile: "generic",
+    prompt_kind: "generic",
     dimensions: Object.entries(scores).map(([name, score]) => ({
       name,
       score,
-      reason: 'r',
+      reason: "r",
       samples: [score],
       spread: { min: score, max: score, stdev: 0 },
     })),
-    lines: Object.entries(scores).map(([name, score]) => `[RUBRIC-JUDGE] ${name}: ${score.toFixed(2)} - r`),
+    lines: Object.entries(scores).map(
+      ([name, score]) => `[RUBRIC-JUDGE] ${name}: ${score.toFixed(2)} - r`,
+    ),
     samples_requested: 1,
     samples_parsed: 1,
     calls: 1,

@@ -1,113 +1,174 @@
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { escapeHtml, inlineScript, jsonForScript } from '../../../src/report/html/escape.js';
-import { renderHtmlPage } from '../../../src/report/html/page.js';
-import { buildRunPage, parseJudge } from '../../../src/report/html/run-data.js';
-import { buildHtmlData, embedOrder } from '../../../src/report/html/summary-data.js';
-import { buildTimeline, toolLabel, turnPrompt } from '../../../src/report/html/timeline.js';
-import { makeReport, reps } from './helpers.js';
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { escapeHtml, inlineScript, jsonForScript } from "../../../src/report/html/escape.js";
+import { renderHtmlPage } from "../../../src/report/html/page.js";
+import { buildRunPage, parseJudge } from "../../../src/report/html/run-data.js";
+import { buildHtmlData, embedOrder } from "../../../src/report/html/summary-data.js";
+import { buildTimeline, toolLabel, turnPrompt } from "../../../src/report/html/timeline.js";
+import { makeReport, reps } from "./helpers.js";
 
-const SAMPLE = readFileSync(new URL('../../fixtures/transcripts/claude/reference-sample.jsonl', import.meta.url), 'utf8');
+const SAMPLE = readFileSync(
+  new URL("../../fixtures/transcripts/claude/reference-sample.jsonl", import.meta.url),
+  "utf8",
+);
 
-describe('escaping', () => {
+describe("escaping", () => {
   it.each([
-    ['</script><script>alert(1)</script>', '\\u003c/script\\u003e'],
-    ['<!-- x', '\\u003c!-- x'],
-    ['a\u2028b', 'a\\u2028b'],
-  ])('jsonForScript(%j) cannot end the element', (s, part) => {
+    ["</script><script>alert(1)</script>", "\\u003c/script\\u003e"],
+    ["<!-- x", "\\u003c!-- x"],
+    ["a\u2028b", "a\\u2028b"],
+  ])("jsonForScript(%j) cannot end the element", (s, part) => {
     const out = jsonForScript({ s });
     expect(out).toContain(part);
     expect(out).not.toMatch(/<\/?script/i);
     expect(JSON.parse(out)).toEqual({ s });
   });
   it.each([
-    ['<b>&"\'', '&#60;b&#62;&#38;&#34;&#39;'],
-    ['plain', 'plain'],
-  ])('escapeHtml(%j)', (s, want) => expect(escapeHtml(s)).toBe(want));
-  it('inlineScript breaks up </script', () => expect(inlineScript('x="</script>"')).toBe('x="<\\/script>"'));
+    ["<b>&\"'", "&#60;b&#62;&#38;&#34;&#39;"],
+    ["plain", "plain"],
+  ])("escapeHtml(%j)", (s, want) => expect(escapeHtml(s)).toBe(want));
+  it("inlineScript breaks up </script", () =>
+    expect(inlineScript('x="</script>"')).toBe('x="<\\/script>"'));
 });
 
-describe('buildTimeline', () => {
+describe("buildTimeline", () => {
   const tl = buildTimeline(SAMPLE);
-  const tools = tl.turns.flatMap((t) => t.steps.flatMap((s) => (s.kind === 'assistant' ? s.tools : [])));
-  it('has one turn with its result, tokens and cost', () => {
+  const tools = tl.turns.flatMap((t) =>
+    t.steps.flatMap((s) => (s.kind === "assistant" ? s.tools : [])),
+  );
+  it("has one turn with its result, tokens and cost", () => {
     expect(tl.turns).toHaveLength(1);
-    expect(tl.turns[0]?.result).toMatchObject({ subtype: 'success', is_error: false, cost_usd: 0.004 });
+    expect(tl.turns[0]?.result).toMatchObject({
+      subtype: "success",
+      is_error: false,
+      cost_usd: 0.004,
+    });
     expect(tl.turns[0]?.result?.tokens?.total).toBe(600);
   });
-  it('pairs tool calls with their results, marks skills and errors', () => {
-    expect(tools.map((t) => t.name)).toEqual(['Skill', 'Bash', 'Write', 'Bash']);
-    expect(tools[0]).toMatchObject({ skill: 'hello', output: 'Launching skill: hello', is_error: false });
-    expect(tools[1]?.output).toBe('hello-from-skill');
-    expect(tools[3]).toMatchObject({ is_error: true, label: 'cat does-not-exist.txt' });
+  it("pairs tool calls with their results, marks skills and errors", () => {
+    expect(tools.map((t) => t.name)).toEqual(["Skill", "Bash", "Write", "Bash"]);
+    expect(tools[0]).toMatchObject({
+      skill: "hello",
+      output: "Launching skill: hello",
+      is_error: false,
+    });
+    expect(tools[1]?.output).toBe("hello-from-skill");
+    expect(tools[3]).toMatchObject({ is_error: true, label: "cat does-not-exist.txt" });
     expect(tl.tool_calls).toBe(4);
     expect(tl.errors).toBe(1);
   });
-  it('keeps injected user text (skill content) as a step', () => {
-    const user = tl.turns[0]?.steps.filter((s) => s.kind === 'user') ?? [];
-    expect(user.some((s) => s.kind === 'user' && s.text.includes('SKILLMARKER_4242'))).toBe(true);
+  it("keeps injected user text (skill content) as a step", () => {
+    const user = tl.turns[0]?.steps.filter((s) => s.kind === "user") ?? [];
+    expect(user.some((s) => s.kind === "user" && s.text.includes("SKILLMARKER_4242"))).toBe(true);
   });
-  it('reports malformed lines as error notices and splits turns at result events', () => {
-    const two = buildTimeline(`${SAMPLE}{not json\n${SAMPLE}`, { interactionTurns: [{ prompt: 'do it' }, { reply: 'go on', source: 'simulator' }] });
+  it("reports malformed lines as error notices and splits turns at result events", () => {
+    const two = buildTimeline(`${SAMPLE}{not json\n${SAMPLE}`, {
+      interactionTurns: [{ prompt: "do it" }, { reply: "go on", source: "simulator" }],
+    });
     expect(two.turns).toHaveLength(2);
     expect(two.malformed_lines).toBe(1);
-    expect(two.turns[0]?.prompt).toBe('do it');
-    expect(two.turns[1]).toMatchObject({ prompt: 'go on', prompt_source: 'simulator' });
-    expect(two.turns[1]?.steps[0]).toMatchObject({ kind: 'notice', error: true });
+    expect(two.turns[0]?.prompt).toBe("do it");
+    expect(two.turns[1]).toMatchObject({ prompt: "go on", prompt_source: "simulator" });
+    expect(two.turns[1]?.steps[0]).toMatchObject({ kind: "notice", error: true });
   });
-  it('caps long texts', () => {
-    const big = JSON.stringify({ type: 'assistant', message: { id: 'm', content: [{ type: 'text', text: 'x'.repeat(5000) }] } });
+  it("caps long texts", () => {
+    const big = JSON.stringify({
+      type: "assistant",
+      message: { id: "m", content: [{ type: "text", text: "x".repeat(5000) }] },
+    });
     const t = buildTimeline(`${big}\n`, { maxText: 100 });
     const step = t.turns[0]?.steps[0];
-    expect(step?.kind === 'assistant' && step.text[0]?.length).toBeLessThan(200);
+    expect(step?.kind === "assistant" && step.text[0]?.length).toBeLessThan(200);
   });
-  it('is empty for an empty transcript', () => expect(buildTimeline('')).toMatchObject({ source: 'none', turns: [] }));
+  it("is empty for an empty transcript", () =>
+    expect(buildTimeline("")).toMatchObject({ source: "none", turns: [] }));
 });
 
-describe('small parsers', () => {
+describe("small parsers", () => {
   it.each([
-    ['Bash', { command: 'ls -la\necho hi' }, 'ls -la'],
-    ['Skill', { skill: 'hello' }, 'hello'],
-    ['Write', { file_path: '/a/b.txt', content: 'x' }, '/a/b.txt'],
-    ['Other', {}, ''],
-  ])('toolLabel(%s)', (name, input, want) => expect(toolLabel(name, input)).toBe(want));
+    ["Bash", { command: "ls -la\necho hi" }, "ls -la"],
+    ["Skill", { skill: "hello" }, "hello"],
+    ["Write", { file_path: "/a/b.txt", content: "x" }, "/a/b.txt"],
+    ["Other", {}, ""],
+  ])("toolLabel(%s)", (name, input, want) => expect(toolLabel(name, input)).toBe(want));
   it.each([
-    [{ prompt: 'p' }, { text: 'p', source: 'prompt' }],
-    [{ simulated_reply: 'yes', role: 'simulator' }, { text: 'yes', source: 'simulator' }],
+    [{ prompt: "p" }, { text: "p", source: "prompt" }],
+    [
+      { simulated_reply: "yes", role: "simulator" },
+      { text: "yes", source: "simulator" },
+    ],
     [{ turn: 2 }, null],
-  ])('turnPrompt(%j)', (rec, want) => expect(turnPrompt(rec)).toEqual(want));
+  ])("turnPrompt(%j)", (rec, want) => expect(turnPrompt(rec)).toEqual(want));
   it.each([
     [{}, null],
     [{ judge: null }, null],
-    [{ judge: { model: 'm', dimensions: [{ name: 'completion', score: 0.5, reason: 'half' }] } }, { model: 'm', scores: [{ name: 'completion', score: 0.5, reason: 'half' }] }],
-    [{ judge: { scores: { completion: 1, efficiency: { score: 0.2, rationale: 'slow' } } } }, { model: null, scores: [{ name: 'completion', score: 1, reason: null }, { name: 'efficiency', score: 0.2, reason: 'slow' }] }],
-    [{ judge: { completion: 0.7, note: 'free text' } }, { model: null, scores: [{ name: 'completion', score: 0.7, reason: null }] }],
-    [{ judge: 'garbage' }, null],
-  ])('parseJudge(%j)', (raw, want) => expect(parseJudge(raw)).toEqual(want));
+    [
+      { judge: { model: "m", dimensions: [{ name: "completion", score: 0.5, reason: "half" }] } },
+      { model: "m", scores: [{ name: "completion", score: 0.5, reason: "half" }] },
+    ],
+    [
+      { judge: { scores: { completion: 1, efficiency: { score: 0.2, rationale: "slow" } } } },
+      {
+        model: null,
+        scores: [
+          { name: "completion", score: 1, reason: null },
+          { name: "efficiency", score: 0.2, reason: "slow" },
+        ],
+      },
+    ],
+    [
+      { judge: { completion: 0.7, note: "free text" } },
+      { model: null, scores: [{ name: "completion", score: 0.7, reason: null }] },
+    ],
+    [{ judge: "garbage" }, null],
+  ])("parseJudge(%j)", (raw, want) => expect(parseJudge(raw)).toEqual(want));
 });
 
-describe('buildHtmlData', () => {
-  const reports = [...reps('CONTROL', 3, [1]), ...reps('WITH_SKILL', 3, [1, 2, 3]), makeReport({ task: 'task-b', treatment: 'CONTROL', quality: 'excluded', passed: false })];
-  const data = buildHtmlData({ view: 'summary', mode: 'static', reports, metadata: null, comparison: null });
-  it('lists every run compactly and counts the outcome matrix over the analysis set', () => {
+describe("buildHtmlData", () => {
+  const reports = [
+    ...reps("CONTROL", 3, [1]),
+    ...reps("WITH_SKILL", 3, [1, 2, 3]),
+    makeReport({ task: "task-b", treatment: "CONTROL", quality: "excluded", passed: false }),
+  ];
+  const data = buildHtmlData({
+    view: "summary",
+    mode: "static",
+    reports,
+    metadata: null,
+    comparison: null,
+  });
+  it("lists every run compactly and counts the outcome matrix over the analysis set", () => {
     expect(data.runs).toHaveLength(7);
-    expect(data.treatments).toEqual(['CONTROL', 'WITH_SKILL']);
-    const a = data.task_outcomes.find((r) => r.task === 'task-a');
+    expect(data.treatments).toEqual(["CONTROL", "WITH_SKILL"]);
+    const a = data.task_outcomes.find((r) => r.task === "task-a");
     expect(a?.cells.CONTROL).toEqual({ c: 1, n: 3, flip: true });
     expect(a?.cells.WITH_SKILL).toEqual({ c: 3, n: 3, flip: false });
-    expect(data.task_outcomes.find((r) => r.task === 'task-b')?.cells.CONTROL).toBeNull();
+    expect(data.task_outcomes.find((r) => r.task === "task-b")?.cells.CONTROL).toBeNull();
     expect(data.run_pages_omitted).toBe(7);
   });
-  it('embeds failed runs first', () => {
+  it("embeds failed runs first", () => {
     const order = embedOrder(data.runs);
-    expect(order.slice(0, 3).every((id) => data.runs.find((r) => r.id === id)?.status !== 'passed')).toBe(true);
+    expect(
+      order.slice(0, 3).every((id) => data.runs.find((r) => r.id === id)?.status !== "passed"),
+    ).toBe(true);
   });
-  it('renders one self-contained page with the data element', () => {
-    const page = buildRunPage({ report: reports[0]!, rawReport: {}, evidence: null, stdout: SAMPLE, stderr: null, files: [], filesTruncated: false });
-    const html = renderHtmlPage({ ...data, run_pages: { [page.run_id]: page } }, { chartJs: '/* chart */' });
+  it("renders one self-contained page with the data element", () => {
+    const page = buildRunPage({
+      report: reports[0]!,
+      rawReport: {},
+      evidence: null,
+      stdout: SAMPLE,
+      stderr: null,
+      files: [],
+      filesTruncated: false,
+    });
+    const html = renderHtmlPage(
+      { ...data, run_pages: { [page.run_id]: page } },
+      { chartJs: "/* chart */" },
+    );
     expect(html).toContain('<script type="application/json" id="skillbench-data">');
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
-    const json = /id="skillbench-data">(.*?)<\/script>/s.exec(html)?.[1] ?? '';
+    const json = /id="skillbench-data">(.*?)<\/script>/s.exec(html)?.[1] ?? "";
     expect(JSON.parse(json).run_pages[page.run_id].timeline.tool_calls).toBe(4);
   });
 });

@@ -1,34 +1,38 @@
-import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { comparisonOf, loadInputs, loadResults } from '../../../src/report/html/load.js';
-import { mapPool, readReportsPooled, type ReportCache } from '../../../src/report/html/read-reports.js';
-import { buildHtmlData } from '../../../src/report/html/summary-data.js';
-import { readReports } from '../../../src/store/read.js';
-import { makeReport, reps } from './helpers.js';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { comparisonOf, loadInputs, loadResults } from "../../../src/report/html/load.js";
+import {
+  mapPool,
+  readReportsPooled,
+  type ReportCache,
+} from "../../../src/report/html/read-reports.js";
+import { buildHtmlData } from "../../../src/report/html/summary-data.js";
+import { readReports } from "../../../src/store/read.js";
+import { makeReport, reps } from "./helpers.js";
 
 let dir: string;
-const reports = [...reps('CONTROL', 3, [1]), ...reps('WITH_SKILL', 3, [1, 2, 3])];
+const reports = [...reps("CONTROL", 3, [1]), ...reps("WITH_SKILL", 3, [1, 2, 3])];
 
 async function writeReport(id: string, text: string): Promise<void> {
-  await mkdir(path.join(dir, 'runs', id), { recursive: true });
-  await writeFile(path.join(dir, 'runs', id, 'report.json'), text);
+  await mkdir(path.join(dir, "runs", id), { recursive: true });
+  await writeFile(path.join(dir, "runs", id, "report.json"), text);
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'skillbench-html-read-'));
+  dir = await mkdtemp(path.join(tmpdir(), "skillbench-html-read-"));
   for (const r of reports) await writeReport(r.run_id, JSON.stringify(r));
-  await writeReport('broken-json', '{');
-  await writeReport('wrong-shape', JSON.stringify({ schema: 'skillbench.report.v1' }));
-  await mkdir(path.join(dir, 'runs', 'no-report-yet'), { recursive: true });
+  await writeReport("broken-json", "{");
+  await writeReport("wrong-shape", JSON.stringify({ schema: "skillbench.report.v1" }));
+  await mkdir(path.join(dir, "runs", "no-report-yet"), { recursive: true });
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('mapPool', () => {
-  it.each([1, 3, 16])('keeps input order and at most %i calls in flight', async (limit) => {
+describe("mapPool", () => {
+  it.each([1, 3, 16])("keeps input order and at most %i calls in flight", async (limit) => {
     let inFlight = 0;
     let peak = 0;
     const out = await mapPool([5, 4, 3, 2, 1, 0], limit, async (x, i) => {
@@ -38,44 +42,62 @@ describe('mapPool', () => {
       inFlight--;
       return `${i}:${x}`;
     });
-    expect(out).toEqual(['0:5', '1:4', '2:3', '3:2', '4:1', '5:0']);
+    expect(out).toEqual(["0:5", "1:4", "2:3", "3:2", "4:1", "5:0"]);
     expect(peak).toBeLessThanOrEqual(limit);
   });
-  it('handles no items', async () => expect(await mapPool([], 4, async () => 1)).toEqual([]));
+  it("handles no items", async () => expect(await mapPool([], 4, async () => 1)).toEqual([]));
 });
 
-describe('readReportsPooled', () => {
-  it('gives what store/read.ts readReports gives', async () => {
+describe("readReportsPooled", () => {
+  it("gives what store/read.ts readReports gives", async () => {
     const want = await readReports(dir);
     const got = await readReportsPooled(dir, { concurrency: 2 });
     expect(got.reports).toEqual(want.reports);
     expect(got.problems).toEqual(want.problems);
-    expect(got.problems.map((p) => path.basename(path.dirname(p.file)))).toEqual(['broken-json', 'wrong-shape']);
-    expect(got.signature).toContain('no-report-yet:-');
+    expect(got.problems.map((p) => path.basename(path.dirname(p.file)))).toEqual([
+      "broken-json",
+      "wrong-shape",
+    ]);
+    expect(got.signature).toContain("no-report-yet:-");
   });
 
-  it('reuses the parse of unchanged reports and re-reads a changed one', async () => {
+  it("reuses the parse of unchanged reports and re-reads a changed one", async () => {
     const cache: ReportCache = new Map();
     const first = await readReportsPooled(dir, { cache });
     const again = await readReportsPooled(dir, { cache });
     expect(again.signature).toBe(first.signature);
-    const id = reports[0]?.run_id ?? '';
-    expect(again.reports.find((r) => r.run_id === id)).toBe(first.reports.find((r) => r.run_id === id));
-    const changed = makeReport({ task: 'task-a', treatment: 'CONTROL', rep: 1, passed: true });
+    const id = reports[0]?.run_id ?? "";
+    expect(again.reports.find((r) => r.run_id === id)).toBe(
+      first.reports.find((r) => r.run_id === id),
+    );
+    const changed = makeReport({ task: "task-a", treatment: "CONTROL", rep: 1, passed: true });
     await writeReport(changed.run_id, JSON.stringify(changed));
     const later = new Date(Date.now() + 5000);
-    await utimes(path.join(dir, 'runs', changed.run_id, 'report.json'), later, later);
+    await utimes(path.join(dir, "runs", changed.run_id, "report.json"), later, later);
     const third = await readReportsPooled(dir, { cache });
     expect(third.signature).not.toBe(first.signature);
     expect(third.reports).toEqual((await readReports(dir)).reports);
   });
 });
 
-describe('staged overview data', () => {
-  it('the quick data has the runs and point estimates, no intervals, and is marked pending', async () => {
+describe("staged overview data", () => {
+  it("the quick data has the runs and point estimates, no intervals, and is marked pending", async () => {
     const inputs = await loadInputs(dir);
-    const quick = buildHtmlData({ view: 'summary', mode: 'served', reports: inputs.reports, metadata: null, comparison: null, pending: true });
-    const full = buildHtmlData({ view: 'summary', mode: 'served', reports: inputs.reports, metadata: null, comparison: comparisonOf(inputs) });
+    const quick = buildHtmlData({
+      view: "summary",
+      mode: "served",
+      reports: inputs.reports,
+      metadata: null,
+      comparison: null,
+      pending: true,
+    });
+    const full = buildHtmlData({
+      view: "summary",
+      mode: "served",
+      reports: inputs.reports,
+      metadata: null,
+      comparison: comparisonOf(inputs),
+    });
     expect(quick.pending).toBe(true);
     expect(full.pending).toBe(false);
     expect(quick.pass_k.bootstrap).toEqual([]);
@@ -84,9 +106,9 @@ describe('staged overview data', () => {
     expect(quick.pass_k.rows).toEqual(full.pass_k.rows);
     expect(quick.task_outcomes).toEqual(full.task_outcomes);
   });
-  it('loadResults still builds the comparison', async () => {
+  it("loadResults still builds the comparison", async () => {
     const loaded = await loadResults(dir);
-    expect(loaded.comparison?.treatments).toEqual(['CONTROL', 'WITH_SKILL']);
+    expect(loaded.comparison?.treatments).toEqual(["CONTROL", "WITH_SKILL"]);
     expect(loaded.hasComparisonFile).toBe(false);
   });
 });

@@ -1,9 +1,14 @@
-import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../src/core/errors.js';
-import { defaultKs, passAtK, passHatKStrict, passHatKUnbiased } from '../../../src/stats/pass-at-k.js';
+import { describe, expect, it } from "vitest";
+import { InputError } from "../../../src/core/errors.js";
+import {
+  defaultKs,
+  passAtK,
+  passHatKStrict,
+  passHatKUnbiased,
+} from "../../../src/stats/pass-at-k.js";
 
 // Expected values computed with Python's math.comb: 1 - C(n-c,k)/C(n,k) and C(c,k)/C(n,k).
-describe('passAtK', () => {
+describe("passAtK", () => {
   it.each([
     [3, 2, 1, 0.6666666666666667],
     [3, 2, 2, 1],
@@ -25,7 +30,7 @@ describe('passAtK', () => {
     [200, 200, 1, 1],
     [200, 200, 100, 1],
     [5000, 2500, 1000, 1],
-  ])('n=%i c=%i k=%i -> %f', (n, c, k, expected) => {
+  ])("n=%i c=%i k=%i -> %f", (n, c, k, expected) => {
     const v = passAtK(n, c, k);
     expect(v).not.toBeNull();
     expect(Number.isFinite(v)).toBe(true);
@@ -36,7 +41,7 @@ describe('passAtK', () => {
     [0, 0, 1],
     [3, 2, 4],
     [1, 1, 2],
-  ])('n=%i c=%i k=%i -> null (no silent clamping)', (n, c, k) => {
+  ])("n=%i c=%i k=%i -> null (no silent clamping)", (n, c, k) => {
     expect(passAtK(n, c, k)).toBeNull();
   });
 
@@ -45,12 +50,12 @@ describe('passAtK', () => {
     [-1, 0, 1],
     [3, 1.5, 1],
     [3, 1, 0],
-  ])('n=%s c=%s k=%s throws RangeError', (n, c, k) => {
+  ])("n=%s c=%s k=%s throws RangeError", (n, c, k) => {
     expect(() => passAtK(n, c, k)).toThrow(RangeError);
   });
 });
 
-describe('passHatKStrict', () => {
+describe("passHatKStrict", () => {
   it.each([
     [3, 2, 0],
     [3, 3, 1],
@@ -58,13 +63,13 @@ describe('passHatKStrict', () => {
     [1, 0, 0],
     [200, 199, 0],
     [200, 200, 1],
-  ])('n=%i c=%i -> %i', (n, c, expected) => {
+  ])("n=%i c=%i -> %i", (n, c, expected) => {
     expect(passHatKStrict(n, c)).toBe(expected);
   });
-  it('n=0 -> null', () => expect(passHatKStrict(0, 0)).toBeNull());
+  it("n=0 -> null", () => expect(passHatKStrict(0, 0)).toBeNull());
 });
 
-describe('passHatKUnbiased', () => {
+describe("passHatKUnbiased", () => {
   it.each([
     [3, 2, 1, 0.6666666666666667],
     [3, 2, 2, 0.3333333333333333],
@@ -80,7 +85,7 @@ describe('passHatKUnbiased', () => {
     [200, 100, 100, 1.1043803465997514e-59],
     [200, 199, 100, 0.5],
     [200, 200, 100, 1],
-  ])('n=%i c=%i k=%i -> %f', (n, c, k, expected) => {
+  ])("n=%i c=%i k=%i -> %f", (n, c, k, expected) => {
     const v = passHatKUnbiased(n, c, k);
     expect(v).not.toBeNull();
     expect(Number.isFinite(v)).toBe(true);
@@ -91,12 +96,12 @@ describe('passHatKUnbiased', () => {
   it.each([
     [0, 0, 1],
     [3, 2, 4],
-  ])('n=%i c=%i k=%i -> null', (n, c, k) => {
+  ])("n=%i c=%i k=%i -> null", (n, c, k) => {
     expect(passHatKUnbiased(n, c, k)).toBeNull();
   });
 });
 
-describe('defaultKs', () => {
+describe("defaultKs", () => {
   it.each<[number, number[] | undefined, number[]]>([
     [0, undefined, [1]],
     [1, undefined, [1]],
@@ -107,11 +112,11 @@ describe('defaultKs', () => {
     [3, [1, 2, 3], [1, 2, 3]],
     [2, [3, 1, 2, 2], [1, 2]],
     [3, [10], [1]],
-  ])('maxN=%i requested=%j -> %j', (maxN, requested, expected) => {
+  ])("maxN=%i requested=%j -> %j", (maxN, requested, expected) => {
     expect(defaultKs(maxN, requested)).toEqual(expected);
   });
 
-  it.each([[[0]], [[1.5]], [[-2]]])('requested %j is an InputError', (requested) => {
+  it.each([[[0]], [[1.5]], [[-2]]])("requested %j is an InputError", (requested) => {
     expect(() => defaultKs(5, requested)).toThrow(InputError);
   });
 });
