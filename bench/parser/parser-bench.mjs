@@ -34,7 +34,7 @@ if (process.argv[2] === "--child") {
   const timer = setInterval(sample, 10);
   const mod = mode === "floor" ? null : await import(pathToFileURL(distEntry).href);
   const t0 = performance.now();
-  let info = {};
+  let info;
   if (mode === "floor") {
     let rest = "";
     let lines = 0;

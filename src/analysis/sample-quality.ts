@@ -119,7 +119,7 @@ function timeoutEvidence(input: SampleInput): string | null {
 
 function classifyApiError(api: ApiErrorInfo): SampleQuality {
   const evidence = [cut(`api_error_status ${api.status ?? "none"}: ${api.message}`)];
-  let code: HardNoiseCode | null = null;
+  let code: HardNoiseCode | null;
   if (api.status === 429) code = "rate_limited";
   else if (api.status === 401 || api.status === 403) code = "auth_failure";
   else

@@ -78,7 +78,7 @@ export const InteractionSchema = z
     end_reason: z.string(),
     turns: z.array(z.record(z.string(), z.unknown())),
   })
-  .passthrough();
+  .loose();
 
 /** Outcome of the run as a whole (the agent's, or the harness's when it failed). */
 export const OutcomeSchema = z.enum(["completed", "agent_error", "timeout", "harness_error"]);

@@ -122,8 +122,11 @@ export function httpTransport(o: HttpTransportOptions): JudgeTransport {
       if (!res.ok) return { ok: false, error: httpErrorText(res.status, body) };
       return replyFromBody(body);
     } catch (e) {
+      // both flags change while the request is awaited, which the type checker cannot see
+      /* eslint-disable @typescript-eslint/no-unnecessary-condition */
       if (timedOut) return { ok: false, error: `timeout after ${seconds(o.timeoutMs)}s` };
       if (signal?.aborted) return { ok: false, error: "judge call cancelled" };
+      /* eslint-enable @typescript-eslint/no-unnecessary-condition */
       return { ok: false, error: causeText(e) };
     } finally {
       clearTimeout(timer);

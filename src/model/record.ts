@@ -55,7 +55,7 @@ export function summariseRequestBody(body: unknown): unknown {
     out.tools = body.tools.map((t) => (isRecord(t) && typeof t.name === "string" ? t.name : "?"));
   }
   if (Array.isArray(body.messages)) {
-    out.messages = body.messages.map((m) => {
+    out.messages = body.messages.map((m: unknown) => {
       if (!isRecord(m) || m.role !== "system") return m;
       const text = contentText(m.content);
       return { role: "system", content: summariseText(text), chars: text.length };

@@ -197,7 +197,9 @@ export const StepSchema = z
   .strictObject({ ...replyFields, by_rep: z.array(PlainStepSchema).min(1).optional() })
   .superRefine((s, ctx) => {
     if (s.by_rep !== undefined) {
-      const others = Object.entries(s).filter(([k, v]) => k !== "by_rep" && v !== undefined);
+      const others = Object.entries(s).filter(
+        ([k, v]: [string, unknown]) => k !== "by_rep" && v !== undefined,
+      );
       if (others.length > 0) {
         ctx.addIssue({
           code: "custom",

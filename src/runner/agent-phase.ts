@@ -132,12 +132,13 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
             model: ctx.interaction.simulatorModel ?? undefined,
             timeoutMs,
           })
-        : async () => ({
-            text: null,
-            session_id: null,
-            outcome: "spawn_error",
-            detail: "no simulator in single-turn mode",
-          }),
+        : () =>
+            Promise.resolve({
+              text: null,
+              session_id: null,
+              outcome: "spawn_error",
+              detail: "no simulator in single-turn mode",
+            }),
       signal: ctx.signal,
       deadlineMs: Date.now() + timeoutMs,
       log: (line) => a.stderr.write(`${line}\n`),

@@ -290,8 +290,8 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const done = new Set(reused.map((r) => r.run_id));
   const toRun = planned.filter((r) => !done.has(r.run_id));
 
-  const declaredEnv = { ...(cfg.env ?? {}), ...(opts.env ?? {}) };
-  const passEnv = [...new Set([...(cfg.pass_env ?? []), ...(opts.passEnv ?? [])])];
+  const declaredEnv = { ...cfg.env, ...(opts.env ?? {}) };
+  const passEnv = [...new Set([...cfg.pass_env, ...(opts.passEnv ?? [])])];
   // Every credential-like host variable and declared value is redacted from saved files.
   const redact = makeRedactor([...secretsFromEnv(hostEnv), ...secretsFromEnv(declaredEnv)]);
 

@@ -61,7 +61,7 @@ export const CheckSchema = z.discriminatedUnion("kind", [
     })
     .strict()
     .refine((c) => (c.path === undefined) !== (c.glob === undefined), {
-      message: "give exactly one of path or glob",
+      error: "give exactly one of path or glob",
       path: ["path"],
     }),
   z
@@ -91,7 +91,7 @@ export const CheckSchema = z.discriminatedUnion("kind", [
     })
     .strict()
     .refine((c) => (c.name === undefined) !== (c.regex === undefined), {
-      message: "give exactly one of name or regex",
+      error: "give exactly one of name or regex",
       path: ["name"],
     }),
   z
@@ -104,11 +104,11 @@ export const CheckSchema = z.discriminatedUnion("kind", [
     })
     .strict()
     .refine((c) => c.min !== undefined || c.max !== undefined, {
-      message: "give min, max or both",
+      error: "give min, max or both",
       path: ["min"],
     })
     .refine((c) => c.min === undefined || c.max === undefined || c.min <= c.max, {
-      message: "min must not exceed max",
+      error: "min must not exceed max",
       path: ["min"],
     }),
 ]);

@@ -42,7 +42,7 @@ export const HardCheckProfileSchema = z
           })
           .strict()
           .refine((r) => r.min_score <= r.max_score, {
-            message: "min_score must not exceed max_score",
+            error: "min_score must not exceed max_score",
             path: ["min_score"],
           }),
       )

@@ -10,9 +10,9 @@ export const MetadataSchema = z
     suite: z.object({ path: z.string(), hash: z.string() }),
     treatments: z.array(z.string()),
     model: z.string().nullable(),
-    versions: z.object({ skillbench: z.string(), claude: z.string().nullable() }).passthrough(),
+    versions: z.object({ skillbench: z.string(), claude: z.string().nullable() }).loose(),
     /** The planned runs; reports outside it (left by an older plan) are not summarised. */
-    matrix: z.array(z.object({ run_id: z.string() }).passthrough()).optional(),
+    matrix: z.array(z.object({ run_id: z.string() }).loose()).optional(),
     /** Treatment roles chosen with `compare --candidate/--baseline/--control`, reused by report and rescore. */
     comparison_roles: z
       .object({
@@ -22,7 +22,7 @@ export const MetadataSchema = z
       })
       .optional(),
   })
-  .passthrough();
+  .loose();
 export type Metadata = z.infer<typeof MetadataSchema>;
 
 export async function readMetadata(file: string): Promise<Metadata | null> {

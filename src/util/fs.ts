@@ -25,8 +25,8 @@ export async function readJsonFile(file: string): Promise<unknown> {
 
 export async function exists(p: string): Promise<boolean> {
   try {
-    await readFile(p, { flag: "r" }).catch(async (e: NodeJS.ErrnoException) => {
-      if (e.code === "EISDIR") return;
+    await readFile(p, { flag: "r" }).catch((e: unknown) => {
+      if ((e as NodeJS.ErrnoException).code === "EISDIR") return;
       throw e;
     });
     return true;

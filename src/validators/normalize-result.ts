@@ -25,9 +25,11 @@ function errorText(v: unknown): string | null {
   if (v === undefined || v === null || v === false || v === "") return null;
   if (typeof v === "string") return v;
   try {
-    return JSON.stringify(v) ?? String(v);
+    // JSON.stringify returns undefined for functions and symbols, whatever its type says
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+    return JSON.stringify(v) ?? "(unprintable)";
   } catch {
-    return String(v);
+    return "(unprintable)";
   }
 }
 

@@ -147,7 +147,7 @@ export async function serveResults(dir: string, opts: ServeOptions = {}): Promis
           if (building?.sig === sig || full === null) full = built;
           resolve(built);
         } catch (e) {
-          reject(e);
+          reject(e instanceof Error ? e : new Error(String(e)));
         } finally {
           if (building?.sig === sig) building = null;
         }

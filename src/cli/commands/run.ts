@@ -148,7 +148,7 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
             ),
           onProgress: makeProgress(
             process.stderr,
-            Boolean(process.stderr.isTTY) && !process.env.CI,
+            process.stderr.isTTY && !process.env.CI,
           ),
         });
         const passed = res.reports.filter((r) => r.passed).length;

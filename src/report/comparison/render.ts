@@ -433,7 +433,7 @@ export function renderComparisonMarkdown(c: Comparison): string {
     attribution(c.attribution),
     verdict(c),
     paired(c),
-    renderJudgeOverlay(c.judge_overlay ?? []),
+    renderJudgeOverlay(c.judge_overlay),
   ].filter((x): x is string => x !== null);
   return `${parts.join("\n\n").trimEnd()}\n`;
 }

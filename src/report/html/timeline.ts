@@ -120,6 +120,8 @@ function usageOf(v: unknown): StepUsage | null {
 function pretty(v: unknown, max: number): string {
   let s: string;
   try {
+    // JSON.stringify returns undefined for undefined and functions, whatever its type says
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     s = JSON.stringify(v, null, 2) ?? "null";
   } catch {
     s = String(v);
@@ -212,7 +214,7 @@ class Builder {
     line: number,
     id: string | null,
     usage: StepUsage | null,
-  ) {
+  ): TimelineStep {
     const last = turn.steps[turn.steps.length - 1];
     if (last && last.kind === "assistant" && id !== null && id === this.lastMessageId) {
       if (usage) last.usage = usage;

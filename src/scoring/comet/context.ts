@@ -30,18 +30,18 @@ export const SdkRunSchema = z
     schemaVersion: z.literal(1),
     runId: z.string().min(1),
     status: z.string().optional(),
-    workflow: z.object({ id: z.string() }).passthrough(),
+    workflow: z.object({ id: z.string() }).loose(),
     actions: z.array(z.record(z.string(), z.unknown())),
     waits: z.array(z.record(z.string(), z.unknown())),
     history: z.array(z.record(z.string(), z.unknown())).optional(),
     context: z.unknown().optional(),
   })
-  .passthrough();
+  .loose();
 export type SdkRun = z.infer<typeof SdkRunSchema>;
 
 const CheckpointSchema = z
   .object({ schema: z.string(), hash: z.string(), run: z.unknown() })
-  .passthrough();
+  .loose();
 
 export type SdkState =
   | { mode: "none" }

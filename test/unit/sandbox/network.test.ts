@@ -120,7 +120,7 @@ describe("bwrap under the relay", () => {
         cmd: "/x/claude",
         args: ["-p", "hi"],
         cwd: runDirs.workspace,
-        env: { ANTHROPIC_BASE_URL: `${EP.replace("4100", "4100")}`, A: "1" },
+        env: { ANTHROPIC_BASE_URL: EP.replace("4100", "4100"), A: "1" },
       },
       layout,
     );

@@ -3,7 +3,6 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
   authoringSkillProfile,
-  formatRubricLine,
   makeMemoryWorkspaceView,
   scoreRubric,
 } from "../../../src/scoring/index.js";

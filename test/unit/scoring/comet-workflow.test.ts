@@ -462,7 +462,7 @@ describe("SDK checkpoint mode", () => {
   function ws(cometYaml: string): Record<string, string> {
     return {
       [`${change}/.comet.yaml`]: cometYaml,
-      [`${change}/proposal.md`]: `${"line\n".repeat(11)}`,
+      [`${change}/proposal.md`]: "line\n".repeat(11),
       [`${change}/design.md`]: "We consider two options.\n",
       [`${change}/tasks.md`]: "- [x] a\n- [x] b\n- [x] c\n",
       [`${change}/verification.md`]: "ok\n",
