@@ -3,7 +3,7 @@
  * rule wins, all regexes case-insensitive on the check text. Pure.
  */
 
-export type AttributionBucket = "harness" | "workflow" | "task" | "model";
+type AttributionBucket = "harness" | "workflow" | "task" | "model";
 
 export interface Attribution {
   bucket: AttributionBucket;
@@ -23,9 +23,9 @@ export interface AttributionInput {
   treatment_skills?: string[];
 }
 
-export const SKILL_NOT_INVOKED_RE = /Required skill not invoked|skill.*not invoked/i;
-export const TASK_ASSUMPTION_RE = /artifact path|not found in archive|validator|task directory/i;
-export const WORKFLOW_STATE_RE = /\.comet\.yaml|guard|state|transition|archive/i;
+const SKILL_NOT_INVOKED_RE = /Required skill not invoked|skill.*not invoked/i;
+const TASK_ASSUMPTION_RE = /artifact path|not found in archive|validator|task directory/i;
+const WORKFLOW_STATE_RE = /\.comet\.yaml|guard|state|transition|archive/i;
 
 export const ATTRIBUTION_REASONS = {
   skill_never_invoked: "target Skill was never invoked, so workflow quality is not observable",

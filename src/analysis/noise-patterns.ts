@@ -79,7 +79,7 @@ export interface NoiseMatch {
 }
 
 /** The line containing index `at` of `text`, trimmed and cut to 200 characters. */
-export function lineAt(text: string, at: number): string {
+function lineAt(text: string, at: number): string {
   const start = text.lastIndexOf("\n", at - 1) + 1;
   const endNl = text.indexOf("\n", at);
   const end = endNl === -1 ? text.length : endNl;

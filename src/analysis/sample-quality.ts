@@ -24,8 +24,8 @@ import {
   type HardNoiseCode,
 } from "./noise-patterns.js";
 
-export type SampleStatus = "included" | "flagged" | "excluded";
-export type SampleConfidence = "high" | "medium" | "low";
+type SampleStatus = "included" | "flagged" | "excluded";
+type SampleConfidence = "high" | "medium" | "low";
 
 export interface SampleQuality {
   status: SampleStatus;
@@ -36,9 +36,9 @@ export interface SampleQuality {
   evidence: string[];
 }
 
-export type RunOutcome = "completed" | "agent_error" | "timeout" | "harness_error";
+type RunOutcome = "completed" | "agent_error" | "timeout" | "harness_error";
 
-export interface ApiErrorInfo {
+interface ApiErrorInfo {
   /** HTTP status reported by the agent (`api_error_status`), if any. */
   status: number | null;
   /** The error text (the result event's `result`). */
@@ -68,7 +68,7 @@ export interface SampleInput {
   api_error?: ApiErrorInfo | null;
 }
 
-export const EVIDENCE_MAX = 200;
+const EVIDENCE_MAX = 200;
 
 function cut(s: string): string {
   return s.trim().slice(0, EVIDENCE_MAX);

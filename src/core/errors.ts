@@ -22,10 +22,6 @@ export class InputError extends SkillbenchError {
   }
 }
 
-export function isInputError(e: unknown): e is InputError {
-  return e instanceof InputError;
-}
-
 export function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.message;
   return String(e);

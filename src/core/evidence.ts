@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** One tool call of the agent, paired with its tool_result by tool_use_id. */
-export const ToolCallSchema = z.object({
+const ToolCallSchema = z.object({
   id: z.string().nullable(),
   name: z.string(),
   input: z.record(z.string(), z.unknown()),
@@ -12,7 +12,7 @@ export const ToolCallSchema = z.object({
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 
-export const TokensSchema = z.object({
+const TokensSchema = z.object({
   input: z.number(),
   output: z.number(),
   cache_read: z.number(),
@@ -21,7 +21,7 @@ export const TokensSchema = z.object({
 });
 export type Tokens = z.infer<typeof TokensSchema>;
 
-export const ModelUsageSchema = z.object({
+const ModelUsageSchema = z.object({
   inputTokens: z.number(),
   outputTokens: z.number(),
   cacheReadInputTokens: z.number(),
@@ -34,7 +34,7 @@ export const ModelUsageSchema = z.object({
 export type ModelUsage = z.infer<typeof ModelUsageSchema>;
 
 /** One `result` event, kept per turn so that multi-turn runs stay inspectable. */
-export const ResultEventSchema = z.object({
+const ResultEventSchema = z.object({
   line: z.number().int(),
   subtype: z.string().nullable(),
   is_error: z.boolean(),
@@ -47,7 +47,7 @@ export const ResultEventSchema = z.object({
 });
 export type ResultEvent = z.infer<typeof ResultEventSchema>;
 
-export const ApiRetrySchema = z.object({
+const ApiRetrySchema = z.object({
   line: z.number().int(),
   attempt: z.number().nullable(),
   max_retries: z.number().nullable(),
@@ -57,13 +57,13 @@ export const ApiRetrySchema = z.object({
 });
 export type ApiRetry = z.infer<typeof ApiRetrySchema>;
 
-export const SkillFileTouchSchema = z.object({
+const SkillFileTouchSchema = z.object({
   skill: z.string(),
   path: z.string(),
   via: z.string(),
 });
 
-export const ParseDiagnosticsSchema = z.object({
+const ParseDiagnosticsSchema = z.object({
   lines: z.number().int(),
   /** 1-based line numbers of lines that are not JSON. */
   malformed_lines: z.array(z.number().int()),
@@ -74,7 +74,6 @@ export const ParseDiagnosticsSchema = z.object({
   /** The stream ended without a final newline and the last line did not parse. */
   truncated_last_line: z.boolean(),
 });
-export type ParseDiagnostics = z.infer<typeof ParseDiagnosticsSchema>;
 
 /**
  * Everything skillbench knows about a run's agent behaviour, derived only from the

@@ -2,14 +2,13 @@
 import { z } from "zod";
 
 /** The judge's transports: a direct Messages API call, or the `claude` CLI. */
-export const JudgeTransportNameSchema = z.enum(["http", "cli"]);
+const JudgeTransportNameSchema = z.enum(["http", "cli"]);
 export type JudgeTransportName = z.infer<typeof JudgeTransportNameSchema>;
 
-export const JudgeStatusSchema = z.enum(["enabled_and_successful", "failed", "skipped"]);
-export type JudgeStatus = z.infer<typeof JudgeStatusSchema>;
+const JudgeStatusSchema = z.enum(["enabled_and_successful", "failed", "skipped"]);
 
 /** Spread of one dimension's scores over the samples that answered. */
-export const JudgeSpreadSchema = z.object({
+const JudgeSpreadSchema = z.object({
   min: z.number(),
   max: z.number(),
   /** Sample standard deviation (n - 1); 0 for a single sample. */
@@ -17,7 +16,7 @@ export const JudgeSpreadSchema = z.object({
 });
 export type JudgeSpread = z.infer<typeof JudgeSpreadSchema>;
 
-export const JudgeDimensionSchema = z.object({
+const JudgeDimensionSchema = z.object({
   name: z.string(),
   /** Mean over the samples, 0..1. */
   score: z.number().min(0).max(1),

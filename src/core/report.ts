@@ -4,7 +4,7 @@ import { SandboxRecordSchema } from "./sandbox.js";
 
 export const REPORT_SCHEMA = "skillbench.report.v1";
 
-export const DimensionSchema = z.object({
+const DimensionSchema = z.object({
   name: z.string(),
   weight: z.number(),
   /** null = not applicable */
@@ -12,16 +12,15 @@ export const DimensionSchema = z.object({
   reason: z.string(),
   checks: z.array(z.object({ name: z.string(), passed: z.boolean() })),
 });
-export type Dimension = z.infer<typeof DimensionSchema>;
 
-export const RubricSchema = z.object({
+const RubricSchema = z.object({
   profile: z.string(),
   dimensions: z.array(DimensionSchema),
   weighted_score: z.number(),
   rubric_avg: z.number().nullable(),
 });
 
-export const SampleQualitySchema = z.object({
+const SampleQualitySchema = z.object({
   status: z.enum(["included", "flagged", "excluded"]),
   reason_code: z.string(),
   reason: z.string(),
@@ -29,22 +28,21 @@ export const SampleQualitySchema = z.object({
   confidence: z.enum(["high", "medium", "low"]),
   evidence: z.array(z.string()),
 });
-export type SampleQualityRecord = z.infer<typeof SampleQualitySchema>;
 
-export const AttributionSchema = z.object({
+const AttributionSchema = z.object({
   bucket: z.enum(["harness", "workflow", "task", "model"]),
   check: z.string(),
   reason: z.string(),
 });
 
-export const SkillSourceSchema = z.object({
+const SkillSourceSchema = z.object({
   name: z.string(),
   source_type: z.enum(["path", "inline"]),
   path: z.string().nullable(),
   hash: z.string(),
 });
 
-export const EventsSummarySchema = z.object({
+const EventsSummarySchema = z.object({
   duration_seconds: z.number().nullable(),
   duration_api_seconds: z.number().nullable(),
   num_turns: z.number().nullable(),
@@ -70,7 +68,7 @@ export const EventsSummarySchema = z.object({
 });
 export type EventsSummary = z.infer<typeof EventsSummarySchema>;
 
-export const InteractionSchema = z
+const InteractionSchema = z
   .object({
     mode: z.enum(["none", "auto_user"]),
     max_turns: z.number().int(),
@@ -81,7 +79,7 @@ export const InteractionSchema = z
   .loose();
 
 /** Outcome of the run as a whole (the agent's, or the harness's when it failed). */
-export const OutcomeSchema = z.enum(["completed", "agent_error", "timeout", "harness_error"]);
+const OutcomeSchema = z.enum(["completed", "agent_error", "timeout", "harness_error"]);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
 /**

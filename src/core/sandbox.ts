@@ -1,10 +1,10 @@
 import { z } from "zod";
 
 /** The isolation record of a run (report.sandbox); produced by src/sandbox. */
-export const SANDBOX_KINDS = ["local", "bwrap", "docker"] as const;
+const SANDBOX_KINDS = ["local", "bwrap", "docker"] as const;
 export type SandboxKind = (typeof SANDBOX_KINDS)[number];
 
-export const SandboxLimitsSchema = z.object({
+const SandboxLimitsSchema = z.object({
   cpus: z.number().nullable(),
   memory: z.string().nullable(),
   pids: z.number().int().nullable(),

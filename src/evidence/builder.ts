@@ -1,3 +1,4 @@
+import { isRecord } from "../core/json.js";
 /**
  * Incremental stream-json -> Evidence builder for Claude Code
  * (`claude -p … --output-format stream-json --verbose`). Pure: lines in, Evidence out.
@@ -6,7 +7,7 @@
 import path from "node:path";
 import type { ApiRetry, Evidence, ModelUsage, ResultEvent, ToolCall } from "../core/evidence.js";
 import { deriveLists, type WriteKind } from "./derive.js";
-import { arrOf, boolOf, isRecord, numOf, recOf, strOf, type JsonRecord } from "./narrow.js";
+import { arrOf, boolOf, numOf, recOf, strOf, type JsonRecord } from "./narrow.js";
 import { capStrings, capText, MAX_TOOL_TEXT, toolResultText } from "./text.js";
 import { addNullable, contextTokensOf, mergeModelUsage, TokenSum } from "./usage.js";
 
@@ -21,7 +22,7 @@ export interface EvidenceOptions {
 
 const KNOWN_TYPES = new Set(["system", "assistant", "user", "result", "stream_event"]);
 /** Key in `diagnostics.unknown_types` for object lines without a string `type`. */
-export const MISSING_TYPE = "(missing)";
+const MISSING_TYPE = "(missing)";
 /** At most this many tool results are held while waiting for their tool_use. */
 const MAX_PENDING_RESULTS = 1000;
 
@@ -36,7 +37,7 @@ interface PendingResult {
  * evidence value. Past it, each further text is cut to SMALL_TOOL_TEXT: memory stays
  * bounded whatever the transcript's size; every call is still recorded.
  */
-export const TOOL_TEXT_BUDGET = 32_000_000;
+const TOOL_TEXT_BUDGET = 32_000_000;
 export const SMALL_TOOL_TEXT = 500;
 
 export class EvidenceBuilder {

@@ -8,7 +8,7 @@ import { findSkillPaths, relativize } from "./paths.js";
 
 export type WriteKind = "create" | "update";
 
-export interface SkillFileTouch {
+interface SkillFileTouch {
   skill: string;
   path: string;
   via: string;
@@ -41,7 +41,7 @@ const LIST_TOOL_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
 ]);
 
 /** Name of the skill a Skill tool call asks for (`skill`, or older `command` / `name` forms). */
-export function skillNameOf(input: Record<string, unknown>): string | null {
+function skillNameOf(input: Record<string, unknown>): string | null {
   const raw = strOf(input.skill) ?? strOf(input.command) ?? strOf(input.name);
   if (raw === null) return null;
   const name = raw.trim().replace(/^\//, "").split(/\s/, 1)[0] ?? "";

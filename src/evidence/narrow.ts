@@ -1,12 +1,10 @@
+import { isRecord } from "../core/json.js";
+
 /**
  * Field-by-field narrowing of parsed JSON (`unknown`). Tolerant on purpose: a
  * field of the wrong type reads as absent instead of rejecting the whole event.
  */
 export type JsonRecord = Record<string, unknown>;
-
-export function isRecord(v: unknown): v is JsonRecord {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 export function recOf(v: unknown): JsonRecord | null {
   return isRecord(v) ? v : null;

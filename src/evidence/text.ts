@@ -1,5 +1,5 @@
+import { isRecord } from "../core/json.js";
 /** Text helpers for tool inputs and outputs. Pure. */
-import { isRecord } from "./narrow.js";
 
 /** Longest tool output (and longest string inside a tool input) kept, in UTF-16 code units. */
 export const MAX_TOOL_TEXT = 20_000;

@@ -1,6 +1,7 @@
+import { isRecord } from "../core/json.js";
 /** Token, cost and per-model usage accumulation across result events. Pure. */
 import type { ModelUsage, Tokens } from "../core/evidence.js";
-import { isRecord, numOf, type JsonRecord } from "./narrow.js";
+import { numOf, type JsonRecord } from "./narrow.js";
 
 const ADDITIVE = [
   "inputTokens",

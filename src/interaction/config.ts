@@ -31,14 +31,14 @@ export const GENERIC_SIMULATOR_PROMPT = [
   "defaults when offered options, and keep the task moving. Do not write code or files yourself.",
 ].join(" ");
 
-export interface ProfileInteractionDefaults {
+interface ProfileInteractionDefaults {
   mode: InteractionMode;
   max_turns: number;
   simulator_prompt: string;
 }
 
 /** Built-in profiles; any other name (a custom TOML profile) gets CUSTOM_PROFILE_DEFAULTS. */
-export const PROFILE_INTERACTION_DEFAULTS: Readonly<Record<string, ProfileInteractionDefaults>> = {
+const PROFILE_INTERACTION_DEFAULTS: Readonly<Record<string, ProfileInteractionDefaults>> = {
   generic: { mode: "none", max_turns: 12, simulator_prompt: GENERIC_SIMULATOR_PROMPT },
   "comet-workflow": { mode: "auto_user", max_turns: 12, simulator_prompt: COMET_SIMULATOR_PROMPT },
   "authoring-skill": {
@@ -47,13 +47,13 @@ export const PROFILE_INTERACTION_DEFAULTS: Readonly<Record<string, ProfileIntera
     simulator_prompt: GENERIC_SIMULATOR_PROMPT,
   },
 };
-export const CUSTOM_PROFILE_DEFAULTS: ProfileInteractionDefaults = {
+const CUSTOM_PROFILE_DEFAULTS: ProfileInteractionDefaults = {
   mode: "none",
   max_turns: 12,
   simulator_prompt: GENERIC_SIMULATOR_PROMPT,
 };
 
-export function profileInteractionDefaults(profile: string): ProfileInteractionDefaults {
+function profileInteractionDefaults(profile: string): ProfileInteractionDefaults {
   return Object.hasOwn(PROFILE_INTERACTION_DEFAULTS, profile)
     ? (PROFILE_INTERACTION_DEFAULTS[profile] ?? CUSTOM_PROFILE_DEFAULTS)
     : CUSTOM_PROFILE_DEFAULTS;
@@ -62,8 +62,8 @@ export function profileInteractionDefaults(profile: string): ProfileInteractionD
 /** Sent when the simulator (or a deterministic reply) produced no text. */
 export const FALLBACK_REPLY = "Yes, please proceed with the recommended option.";
 
-export type SettingSource = "cli" | "task" | "profile";
-export type SimulatorPromptSource = "cli" | "env_file" | "task" | "suite_file" | "profile";
+type SettingSource = "cli" | "task" | "profile";
+type SimulatorPromptSource = "cli" | "env_file" | "task" | "suite_file" | "profile";
 
 export interface InteractionInput {
   /** The resolved profile name (after --profile, treatment and task). */

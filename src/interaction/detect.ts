@@ -16,22 +16,16 @@ const ZH_WH = "是否|怎样|如何|哪个|哪种|要不要";
 const START = "(?:^|[.!。！]\\s*)";
 
 /** The whole text ends with a question mark (ASCII or full-width), then only white space. */
-export const QUESTION = /[?？]\s*$/iu;
+const QUESTION = /[?？]\s*$/iu;
 
 /** Per line: an interrogative word followed by a question, or a Chinese interrogative up to `？`. */
-export const INTERROGATIVE = new RegExp(
-  `(?:^|\\s)(?:${WH})\\s+[^?？]*[?？]|(?:${ZH_WH})[^？]*？`,
-  "iu",
-);
+const INTERROGATIVE = new RegExp(`(?:^|\\s)(?:${WH})\\s+[^?？]*[?？]|(?:${ZH_WH})[^？]*？`, "iu");
 
 /** Per line: `Question: how ...`, `**Question:** which ...`, `问题：`-style labels (ASCII colon). */
-export const LABELLED = new RegExp(
-  `(?:question|问题)[*\\s]*:[*\\s]*(?:whether|${WH}|${ZH_WH})`,
-  "iu",
-);
+const LABELLED = new RegExp(`(?:question|问题)[*\\s]*:[*\\s]*(?:whether|${WH}|${ZH_WH})`, "iu");
 
 /** Per line: requests for confirmation, choice or input (each alternative of facts 5.5). */
-export const REQUEST = new RegExp(
+const REQUEST = new RegExp(
   [
     `${START}(?:please\\s+)?(?:confirm|choose|approve|select|provide|enter)\\s`,
     `${START}(?:would you|could you|can you|shall we|do you want|which (?:option|approach|name))`,
@@ -43,13 +37,13 @@ export const REQUEST = new RegExp(
 );
 
 /** Whole text: a task's extra decision pattern only counts when the text also says this. */
-export const UNRESOLVED = new RegExp(
+const UNRESOLVED = new RegExp(
   "(?:^|[^\\p{L}\\p{N}_])(?:unresolved|blocking|need your (?:input|answer|decision|preference)|waiting for your (?:input|answer|decision|preference))(?:[^\\p{L}\\p{N}_]|$)",
   "iu",
 );
 
 /** Whole text: a negated completion statement; checked before COMPLETION and wins. */
-export const NEGATED = new RegExp(
+const NEGATED = new RegExp(
   [
     "(?:archive|workflow|change)(?:\\s+is)?\\s+not\\s+(?:complete|completed|archived)",
     "not\\s+(?:yet\\s+)?(?:complete|completed|archived)",
@@ -60,7 +54,7 @@ export const NEGATED = new RegExp(
 );
 
 /** Whole text: an explicit workflow/archive completion statement. */
-export const COMPLETION = new RegExp(
+const COMPLETION = new RegExp(
   [
     "archive(?:d)?(?:\\s+is)?\\s+(?:complete|completed)",
     "change(?:\\s+is)?\\s+archived",

@@ -16,7 +16,7 @@ export interface CallContext {
   signal: AbortSignal | undefined;
 }
 
-export type SubjectTurn = (
+type SubjectTurn = (
   prompt: string,
   resumeSession: string | null,
   turn: number,
@@ -32,7 +32,7 @@ export interface SimulatorReply {
 
 export type Simulate = (input: string, turn: number, ctx: CallContext) => Promise<SimulatorReply>;
 
-export type EndReason =
+type EndReason =
   | "completed"
   | "max_turns"
   | "empty_result"
@@ -45,9 +45,9 @@ export type EndReason =
   | "single_turn";
 
 /** Where a turn's prompt came from. */
-export type PromptSource = "task" | "continue" | "decision_reply" | "simulator" | "nudge";
+type PromptSource = "task" | "continue" | "decision_reply" | "simulator" | "nudge";
 
-export interface SimulatorCall {
+interface SimulatorCall {
   session_id: string | null;
   outcome: TurnOutcome;
   detail: string;
@@ -55,7 +55,7 @@ export interface SimulatorCall {
   fallback: boolean;
 }
 
-export interface TurnRecord {
+interface TurnRecord {
   turn: number;
   /** The prompt sent to the subject (at most TEXT_LIMIT characters). */
   prompt: string;
@@ -114,9 +114,9 @@ export interface InteractionLoopOptions {
 }
 
 /** Longest prompt or result text kept per turn in the record. */
-export const TEXT_LIMIT = 4000;
+const TEXT_LIMIT = 4000;
 /** How much of the subject's message the simulator sees. */
-export const SIMULATOR_CONTEXT_CHARS = 3000;
+const SIMULATOR_CONTEXT_CHARS = 3000;
 
 /** The simulator's input: its instructions, then the subject's last message (facts 5.2). */
 export function simulatorInput(simulatorPrompt: string, subjectText: string): string {

@@ -11,7 +11,7 @@ import { runClaudeTurn } from "../agents/claude/turn.js";
 import { RedactingLineWriter } from "../util/redacting-writer.js";
 import type { CallContext, Simulate, SimulatorReply } from "./loop.js";
 
-export interface SimulatorDirs {
+interface SimulatorDirs {
   /** An empty folder used only as the simulator's cwd; emptied before every call. */
   cwd: string;
   home: string;
@@ -35,7 +35,7 @@ export interface ClaudeSimulatorOptions {
 }
 
 /** Tools the simulator may not use (the `permissions.deny` setting holds even with skipped permissions). */
-export const SIMULATOR_DENIED_TOOLS = [
+const SIMULATOR_DENIED_TOOLS = [
   "Bash",
   "Edit",
   "Write",
@@ -49,7 +49,7 @@ export const SIMULATOR_DENIED_TOOLS = [
   "WebSearch",
 ];
 
-export function simulatorExtraArgs(): string[] {
+function simulatorExtraArgs(): string[] {
   return [
     "--no-session-persistence",
     "--settings",

@@ -3,7 +3,7 @@ import type { JudgeDimension, JudgeSpread } from "./types.js";
 
 /** Combines the verdicts of several samples per dimension: mean, min, max, sample stdev. Pure. */
 
-export function spreadOf(xs: readonly number[]): JudgeSpread {
+function spreadOf(xs: readonly number[]): JudgeSpread {
   if (xs.length === 0) return { min: 0, max: 0, stdev: 0 };
   const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
   const variance =

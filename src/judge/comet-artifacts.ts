@@ -6,7 +6,7 @@ import { readInsideText } from "./workspace-dump.js";
  * The change artifacts the comet judge reads (facts 7.2). Unlike the original,
  * both layouts are searched: `openspec/changes/` and `docs/openspec/changes/`.
  */
-export const CHANGE_ROOTS = ["openspec/changes", "docs/openspec/changes"];
+const CHANGE_ROOTS = ["openspec/changes", "docs/openspec/changes"];
 export const NO_CHANGE_DIR_REASON =
   "no change directory (a folder holding proposal.md) under openspec/changes/ or docs/openspec/changes/";
 
@@ -53,7 +53,7 @@ async function hasFile(root: string, rel: string): Promise<boolean> {
 }
 
 /** The first change folder holding proposal.md; else any archived change; else null. */
-export async function findChangeDir(root: string): Promise<string | null> {
+async function findChangeDir(root: string): Promise<string | null> {
   for (const base of CHANGE_ROOTS) {
     for (const d of (await subdirs(root, base)).filter((n) => n !== "archive")) {
       if (await hasFile(root, `${base}/${d}/proposal.md`)) return `${base}/${d}`;

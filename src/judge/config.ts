@@ -8,24 +8,24 @@ import type { JudgeTransportName } from "./types.js";
  * Precedence: CLI > suite `judge` section > environment.
  */
 
-export const DEFAULT_JUDGE_MAX_TOKENS = 2048;
-export const DEFAULT_JUDGE_TIMEOUT_MS = 120_000;
-export const MAX_JUDGE_SAMPLES = 20;
+const DEFAULT_JUDGE_MAX_TOKENS = 2048;
+const DEFAULT_JUDGE_TIMEOUT_MS = 120_000;
+const MAX_JUDGE_SAMPLES = 20;
 
 export const MISSING_MODEL_REASON = "BENCH_JUDGE_MODEL is required when BENCH_LLM_JUDGE=1";
 export const MISSING_CREDENTIAL_REASON =
   "BENCH_JUDGE_AUTH_TOKEN or BENCH_JUDGE_API_KEY is required when BENCH_JUDGE_BASE_URL is not set";
 
 /** The suite config's `judge:` section (skillbench.yaml). Credentials never live in a file. */
-export const SuiteJudgeSectionSchema = z.strictObject({
+const SuiteJudgeSectionSchema = z.strictObject({
   enabled: z.boolean().optional(),
   model: z.string().min(1).optional(),
   base_url: z.string().min(1).optional(),
   samples: z.number().int().min(1).max(MAX_JUDGE_SAMPLES).optional(),
 });
-export type SuiteJudgeSection = z.infer<typeof SuiteJudgeSectionSchema>;
+type SuiteJudgeSection = z.infer<typeof SuiteJudgeSectionSchema>;
 
-export interface JudgeCliOptions {
+interface JudgeCliOptions {
   judge?: boolean | undefined;
   judgeModel?: string | undefined;
   judgeBaseUrl?: string | undefined;
@@ -62,7 +62,7 @@ export function isActiveJudge(c: JudgeConfig): c is ActiveJudgeConfig {
 
 const TRUTHY = new Set(["1", "true", "yes", "on"]);
 
-export function envFlagOn(value: string | undefined): boolean {
+function envFlagOn(value: string | undefined): boolean {
   return value !== undefined && TRUTHY.has(value.trim().toLowerCase());
 }
 
@@ -71,10 +71,7 @@ function nonEmpty(v: string | undefined): string | undefined {
 }
 
 /** Parse the suite's `judge` section (null/undefined: none). `true`/`false` are shorthands for `{enabled}`. */
-export function parseSuiteJudgeSection(
-  raw: unknown,
-  file = "skillbench.yaml",
-): SuiteJudgeSection | null {
+function parseSuiteJudgeSection(raw: unknown, file = "skillbench.yaml"): SuiteJudgeSection | null {
   if (raw === undefined || raw === null) return null;
   if (typeof raw === "boolean") return { enabled: raw };
   const r = SuiteJudgeSectionSchema.safeParse(raw);

@@ -3,10 +3,10 @@
  * in already read, in order.
  */
 export const MAX_FILE_BYTES = 50_000;
-export const MAX_FILE_CHARS = 3_000;
+const MAX_FILE_CHARS = 3_000;
 export const MAX_DUMP_CHARS = 20_000;
 /** A last, truncated chunk is added only when more than this many characters remain. */
-export const MIN_TRUNCATED_CHUNK = 200;
+const MIN_TRUNCATED_CHUNK = 200;
 export const EMPTY_WORKSPACE = "(no workspace files found)";
 
 export interface DumpFile {
@@ -60,7 +60,7 @@ export function assembleDump(files: readonly DumpFile[], budget = MAX_DUMP_CHARS
 }
 
 /** Directory names never descended into, anywhere in the tree. */
-export const SKIP_DIRS = new Set([
+const SKIP_DIRS = new Set([
   ".git",
   "node_modules",
   ".comet",
@@ -71,9 +71,9 @@ export const SKIP_DIRS = new Set([
   "env",
 ]);
 /** The harness's own files, anywhere in the tree. */
-export const HARNESS_FILES = new Set(["_test_context.json", "_test_results.json"]);
+const HARNESS_FILES = new Set(["_test_context.json", "_test_results.json"]);
 /** The harness's own folders at the workspace root. */
-export const HARNESS_ROOT_DIRS = new Set(["validation", "data"]);
+const HARNESS_ROOT_DIRS = new Set(["validation", "data"]);
 
 /** Why a path is left out by name alone, or null. `rel` uses POSIX separators. */
 export function skipReasonForPath(rel: string, isDir: boolean): string | null {

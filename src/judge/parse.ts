@@ -6,7 +6,7 @@ import { z } from "zod";
  * dimensions count; scores are clamped to 0..1. Pure.
  */
 
-export const JUDGE_LINE_RE = /\[RUBRIC-JUDGE\]\s+(\S+):\s*([0-9.]+)\s*-\s*(.+)/g;
+const JUDGE_LINE_RE = /\[RUBRIC-JUDGE\]\s+(\S+):\s*([0-9.]+)\s*-\s*(.+)/g;
 
 export interface ParsedScore {
   name: string;
@@ -24,7 +24,7 @@ const ScoreEntrySchema = z.union([
 ]);
 const VerdictSchema = z.object({ scores: z.record(z.string(), z.unknown()) });
 
-export function clampScore(n: number): number {
+function clampScore(n: number): number {
   return Math.min(1, Math.max(0, n));
 }
 

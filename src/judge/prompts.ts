@@ -2,13 +2,9 @@ import type { CometArtifacts } from "./comet-artifacts.js";
 
 /** The judge prompts (facts 7.2 and 7.3) and the repair prompt. Pure. */
 
-export const GENERIC_DIMENSIONS = [
-  "task_completion",
-  "output_quality",
-  "instruction_adherence",
-] as const;
+const GENERIC_DIMENSIONS = ["task_completion", "output_quality", "instruction_adherence"] as const;
 export const COMET_DIMENSIONS = ["artifact_quality", "spec_drift", "main_flow"] as const;
-export const MAX_FAILED_CHECKS = 10;
+const MAX_FAILED_CHECKS = 10;
 const MAX_INSTRUCTION_CHARS = 4000;
 
 /** task_completion, output_quality, instruction_adherence, then custom_0 … custom_{N-1}. */
@@ -46,7 +42,7 @@ export function baselineText(b: Baseline): string {
 }
 
 /** The strict answer format asked for, with the line format as the accepted fallback. */
-export function answerFormat(dims: readonly string[]): string {
+function answerFormat(dims: readonly string[]): string {
   const example = `{"scores": {${dims.map((d) => `"${d}": {"score": 0.00, "reason": "..."}`).join(", ")}}}`;
   return [
     `Score ALL ${dims.length} dimensions (${dims.join(", ")}) from 0.00 to 1.00.`,

@@ -24,7 +24,7 @@ import { dumpWorkspace } from "./workspace-dump.js";
  * attempt) becomes a `failed` block that says why. Never touches rule scores.
  */
 
-export const COMET_PROFILE = "comet-workflow";
+const COMET_PROFILE = "comet-workflow";
 
 export interface RunJudgeInput {
   config: JudgeConfig;

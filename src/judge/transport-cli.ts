@@ -14,7 +14,7 @@ import type { JudgeReply, JudgeTransport } from "./types.js";
  * with a private HOME/config/tmp, and the judge's own environment.
  */
 
-export function judgeCliArgs(model: string): string[] {
+function judgeCliArgs(model: string): string[] {
   return [
     "-p",
     "",
@@ -42,7 +42,7 @@ const ResultEventSchema = z.looseObject({
 });
 
 /** The last `result` event of a stream-json transcript as a reply; null when there is none. Pure. */
-export function replyFromStream(stdout: string): JudgeReply | null {
+function replyFromStream(stdout: string): JudgeReply | null {
   let found: z.infer<typeof ResultEventSchema> | null = null;
   for (const line of stdout.split("\n")) {
     if (!line.includes('"result"')) continue;

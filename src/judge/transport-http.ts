@@ -90,7 +90,7 @@ function causeText(e: unknown): string {
 }
 
 /** 120000 -> 120, 1500 -> 2, 10 -> 0.01 */
-export function seconds(ms: number): number {
+function seconds(ms: number): number {
   return ms >= 1000 ? Math.round(ms / 1000) : ms / 1000;
 }
 

@@ -1,13 +1,8 @@
 export {
   JudgeBlockSchema,
-  JudgeDimensionSchema,
-  JudgeSpreadSchema,
-  JudgeStatusSchema,
-  JudgeTransportNameSchema,
   type JudgeBlock,
   type JudgeDimension,
   type JudgeSpread,
-  type JudgeStatus,
   type JudgeTransportName,
 } from "../core/judge.js";
 

@@ -18,7 +18,7 @@ import {
  * workspace, and only to a file (symlinked folders are never walked).
  */
 
-export interface SkippedFile {
+interface SkippedFile {
   rel: string;
   reason: string;
 }
@@ -68,7 +68,7 @@ export async function readInsideText(
 }
 
 /** Relative paths of the candidate files, sorted; the names skipped and why. */
-export async function listDumpCandidates(
+async function listDumpCandidates(
   root: string,
 ): Promise<{ files: string[]; skipped: SkippedFile[] }> {
   const files: string[] = [];

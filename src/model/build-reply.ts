@@ -3,11 +3,11 @@ import type { ModelScript, StopReason, Step } from "./script.js";
 
 /** Build the Messages API reply for a scripted step. Pure and deterministic. */
 
-export type ApiBlock =
+type ApiBlock =
   | { type: "text"; text: string }
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
 
-export interface ApiUsage {
+interface ApiUsage {
   input_tokens: number;
   output_tokens: number;
   cache_read_input_tokens: number;

@@ -17,7 +17,7 @@ export interface ScriptProblem {
   line: number | null;
 }
 
-export function formatPath(path: readonly PathKey[]): string {
+function formatPath(path: readonly PathKey[]): string {
   let out = "";
   for (const k of path) {
     if (typeof k === "number") out += `[${k}]`;
@@ -42,7 +42,7 @@ function isRootMismatch(issue: Issue): boolean {
 }
 
 /** Flatten zod issues into path + message pairs, following the union branch that fits the value's shape. */
-export function flattenIssues(
+function flattenIssues(
   issues: readonly Issue[],
   prefix: readonly PathKey[] = [],
 ): Array<{ path: PathKey[]; message: string }> {

@@ -35,7 +35,7 @@ const ERROR_TYPES: Record<number, string> = {
   529: "overloaded_error",
 };
 
-export function defaultErrorType(status: number): string {
+function defaultErrorType(status: number): string {
   return ERROR_TYPES[status] ?? (status < 500 ? "invalid_request_error" : "api_error");
 }
 

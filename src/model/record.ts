@@ -1,7 +1,8 @@
+import { isRecord } from "../core/json.js";
 import { appendFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { makeRedactor, REDACTED, redactJsonLine } from "../util/redact.js";
-import { contentText, isRecord } from "./request-facts.js";
+import { contentText } from "./request-facts.js";
 
 /** The JSONL exchange log of the model server. */
 

@@ -1,3 +1,4 @@
+import { isRecord } from "../core/json.js";
 /**
  * What the rules can look at in a Messages API request body. Pure: the body is
  * `unknown` (parsed JSON) and is narrowed field by field.
@@ -25,10 +26,6 @@ export interface RequestFacts {
   /** Skill names from the "The following skills are available..." listing. */
   skills: string[];
   messageCount: number;
-}
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function blocksOf(content: unknown): unknown[] {

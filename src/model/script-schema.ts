@@ -34,7 +34,7 @@ const SingleTextMatcherSchema = z.union([z.string(), ContainsSchema, EqualsSchem
   error: "expected a string (substring), {contains}, {equals} or {regex, flags}",
 });
 /** A string is a case-sensitive substring; a list matches when any entry matches. */
-export const TextMatcherSchema = z.union(
+const TextMatcherSchema = z.union(
   [SingleTextMatcherSchema, z.array(SingleTextMatcherSchema).min(1)],
   {
     error: "expected a string (substring), {contains}, {equals}, {regex, flags} or a list of them",
@@ -48,7 +48,7 @@ const RangeSchema = z
   .strictObject({ min: Int.optional(), max: Int.optional() })
   .refine((v) => v.min !== undefined || v.max !== undefined, { error: "give min, max or both" });
 /** Integer matcher (rep, position): a number, a list, `{every, offset}` or `{min, max}`. */
-export const IntMatcherSchema = z.union([Int, z.array(Int).min(1), EverySchema, RangeSchema], {
+const IntMatcherSchema = z.union([Int, z.array(Int).min(1), EverySchema, RangeSchema], {
   error: "expected an integer, a list of integers, {every, offset} or {min, max}",
 });
 export type IntMatcherInput = z.infer<typeof IntMatcherSchema>;
@@ -60,7 +60,7 @@ const StringOrListSchema = z.union([z.string(), z.array(z.string()).min(1)], {
 export const RoleSchema = z.enum(["subject", "simulator", "judge"]);
 export type Role = z.infer<typeof RoleSchema>;
 
-export const WhenSchema = z.strictObject({
+const WhenSchema = z.strictObject({
   task: StringOrListSchema.optional(),
   treatment: StringOrListSchema.optional(),
   rep: IntMatcherSchema.optional(),
@@ -82,7 +82,7 @@ export const WhenSchema = z.strictObject({
 export type WhenInput = z.infer<typeof WhenSchema>;
 
 const TokenCount = Int.min(0);
-export const UsageSchema = z.strictObject({
+const UsageSchema = z.strictObject({
   input_tokens: TokenCount.optional(),
   output_tokens: TokenCount.optional(),
   cache_read_input_tokens: TokenCount.optional(),
@@ -90,7 +90,7 @@ export const UsageSchema = z.strictObject({
 });
 export type UsageInput = z.infer<typeof UsageSchema>;
 
-export const ToolUseSchema = z.strictObject({
+const ToolUseSchema = z.strictObject({
   name: z.string().min(1),
   input: z.record(z.string(), z.unknown()).optional(),
   id: z.string().min(1).optional(),
@@ -102,7 +102,7 @@ const BlockSchema = z.union(
   { error: "expected a block {text: ...} or {tool_use: {name, input}}" },
 );
 
-export const StopReasonSchema = z.enum([
+const StopReasonSchema = z.enum([
   "end_turn",
   "tool_use",
   "max_tokens",
@@ -120,7 +120,7 @@ const CutSchema = z.union(
   { error: "expected true or {after_events, clean}" },
 );
 
-export const FaultSchema = z
+const FaultSchema = z
   .strictObject({
     status: Int.min(400).max(599).optional(),
     error_type: z.string().min(1).optional(),
@@ -193,7 +193,7 @@ function checkPlainStep(
 
 const PlainStepSchema = z.strictObject(replyFields).superRefine(checkPlainStep);
 
-export const StepSchema = z
+const StepSchema = z
   .strictObject({ ...replyFields, by_rep: z.array(PlainStepSchema).min(1).optional() })
   .superRefine((s, ctx) => {
     if (s.by_rep !== undefined) {
@@ -213,12 +213,12 @@ export const StepSchema = z
   });
 export type StepInput = z.infer<typeof StepSchema>;
 
-export const AfterLastSchema = z.enum(["error", "repeat", "next"]);
+const AfterLastSchema = z.enum(["error", "repeat", "next"]);
 export type AfterLast = z.infer<typeof AfterLastSchema>;
-export const CountSchema = z.enum(["conversation", "turn"]);
+const CountSchema = z.enum(["conversation", "turn"]);
 export type Count = z.infer<typeof CountSchema>;
 
-export const RuleSchema = z
+const RuleSchema = z
   .strictObject({
     name: z.string().min(1).optional(),
     when: WhenSchema.optional(),

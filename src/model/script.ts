@@ -85,7 +85,7 @@ export interface ModelScript {
   source: string | null;
 }
 
-export type { AfterLast, Count, Role, StopReason };
+export type { Role, StopReason };
 
 /** Does some rule of the script name this role explicitly (e.g. a `role: judge` rule)? */
 export function scriptServesRole(script: ModelScript, role: Role): boolean {

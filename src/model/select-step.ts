@@ -59,7 +59,7 @@ export type Selection =
   | { kind: "no_match"; message: string }
   | { kind: "past_end"; rule: Rule; sequenceIndex: number; message: string };
 
-export function snippet(text: string | null, max = 200): string {
+function snippet(text: string | null, max = 200): string {
   if (text === null) return "(none)";
   const t = text.replace(/\s+/g, " ").trim();
   return JSON.stringify(t.length > max ? `${t.slice(0, max)}...` : t);

@@ -9,7 +9,7 @@ export interface RunSpec {
   rep: number;
 }
 
-export function runId(task: string, treatment: string, rep: number): string {
+function runId(task: string, treatment: string, rep: number): string {
   return `${task}-${treatment}-r${rep}`;
 }
 

@@ -1,5 +1,5 @@
 /** Small formatting helpers shared by the markdown renderers. Pure. */
-export const DIMENSION_ORDER = [
+const DIMENSION_ORDER = [
   "completion",
   "skill_invocation",
   "artifact_presence",
@@ -33,8 +33,6 @@ export function orderDimensions(names: Iterable<string>): string[] {
 
 export const f2 = (x: number | null | undefined): string =>
   x === null || x === undefined || Number.isNaN(x) ? "—" : x.toFixed(2);
-export const f3 = (x: number | null | undefined): string =>
-  x === null || x === undefined || Number.isNaN(x) ? "—" : x.toFixed(3);
 export const pct = (num: number, den: number): string =>
   den === 0 ? "—" : `${((100 * num) / den).toFixed(1)}%`;
 export const int = (x: number | null | undefined): string =>

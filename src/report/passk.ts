@@ -2,7 +2,7 @@ import type { RunReport } from "../core/report.js";
 import { defaultKs, macroPassAtK, macroPassHatK, wilsonInterval } from "../stats/index.js";
 import { metricsPresent, perTaskOutcomes, type Metric } from "./outcomes.js";
 
-export interface PassKRow {
+interface PassKRow {
   metric: Metric;
   treatment: string;
   tasks: number;

@@ -19,7 +19,7 @@ import { treatmentOrder } from "./group.js";
 import { analysisSet } from "./outcomes.js";
 import { computePassK } from "./passk.js";
 
-export type ThresholdMetric =
+type ThresholdMetric =
   | { kind: "pass_at_k"; k: number }
   | { kind: "pass_hat_k"; k: number }
   | { kind: "pass_rate" }
@@ -34,7 +34,7 @@ export interface Threshold {
   min: number;
 }
 
-export interface ThresholdCheck {
+interface ThresholdCheck {
   spec: string;
   treatment: string;
   metric: string;
@@ -54,7 +54,7 @@ export interface ThresholdResult {
 
 export const RESULT_LINE_PREFIX = "skillbench-result: ";
 
-export function metricName(m: ThresholdMetric): string {
+function metricName(m: ThresholdMetric): string {
   if (m.kind === "pass_at_k") return `pass@${m.k}`;
   if (m.kind === "pass_hat_k") return `pass^${m.k}`;
   return m.kind;
@@ -104,15 +104,11 @@ export interface EvaluateOptions {
 }
 
 /** The default target of an unqualified threshold. */
-export function defaultCandidate(treatments: string[]): string | null {
+function defaultCandidate(treatments: string[]): string | null {
   return treatments.find((t) => t !== CONTROL) ?? treatments[0] ?? null;
 }
 
-export function metricValue(
-  reports: RunReport[],
-  treatment: string,
-  m: ThresholdMetric,
-): number | null {
+function metricValue(reports: RunReport[], treatment: string, m: ThresholdMetric): number | null {
   if (m.kind === "pass_rate" || m.kind === "weighted_score") {
     const runs = analysisSet(reports).filter((r) => r.treatment === treatment);
     if (runs.length === 0) return null;

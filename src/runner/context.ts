@@ -5,7 +5,7 @@ import type { RubricProfile } from "../scoring/index.js";
 import type { SandboxChoice, SandboxProbe } from "../sandbox/index.js";
 import type { JudgeCache, JudgeConfig } from "../judge/index.js";
 
-export type Role = "subject" | "simulator" | "judge";
+type Role = "subject" | "simulator" | "judge";
 
 export interface Endpoint {
   baseUrl?: string | undefined;

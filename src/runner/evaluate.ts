@@ -42,7 +42,7 @@ export interface EvaluateInput {
 }
 
 /** The run's outcome as a whole. */
-export function runOutcome(agent: AgentSummary | null, harnessError: string | null): Outcome {
+function runOutcome(agent: AgentSummary | null, harnessError: string | null): Outcome {
   if (harnessError !== null || agent === null) return "harness_error";
   if (agent.outcome === "simulator_error") return "harness_error";
   switch (agent.outcome) {
@@ -61,7 +61,7 @@ export function runOutcome(agent: AgentSummary | null, harnessError: string | nu
 }
 
 /** The failed check that records the agent's own failure, if it failed. */
-export function agentFailureCheck(agent: AgentSummary): string | null {
+function agentFailureCheck(agent: AgentSummary): string | null {
   switch (agent.outcome) {
     case "completed":
     case "spawn_error":

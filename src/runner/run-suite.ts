@@ -33,7 +33,7 @@ import { probeSandboxes, type SandboxChoice } from "../sandbox/index.js";
 import { resolveInteraction, taskInteractionSettings } from "../interaction/index.js";
 import type { Endpoint, RunContext } from "./context.js";
 import { writeExperimentReports } from "./finish.js";
-import { runPool } from "./pool.js";
+import { runPool } from "../util/pool.js";
 import { executeRun } from "./run-one.js";
 
 export const SKILLBENCH_VERSION = "0.1.0";

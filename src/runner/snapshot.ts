@@ -5,7 +5,7 @@ import { experimentPaths } from "../store/layout.js";
 import { TaskSpecSchema, TreatmentSpecSchema, type Suite } from "../suite/index.js";
 import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
 
-export const SuiteSnapshotSchema = z.object({
+const SuiteSnapshotSchema = z.object({
   schema: z.literal("skillbench.suite-snapshot.v1"),
   root: z.string(),
   hash: z.string(),

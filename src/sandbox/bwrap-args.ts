@@ -14,9 +14,9 @@ import type { LaunchSpec, RunDirsLike } from "./types.js";
  * `/var/run` that is not a symlink to it) goes too: it holds unix sockets such as the Docker
  * daemon's, which a network namespace does not isolate.
  */
-export const HIDDEN_HOST_DIRS = ["/tmp", "/root", "/home", "/var/tmp", "/run", "/var/run"];
+const HIDDEN_HOST_DIRS = ["/tmp", "/root", "/home", "/var/tmp", "/run", "/var/run"];
 /** Hidden folders that stay writable (a private, empty scratch space). */
-export const SCRATCH_DIRS = ["/tmp", "/var/tmp"];
+const SCRATCH_DIRS = ["/tmp", "/var/tmp"];
 
 export interface BwrapLayout {
   runDirs: RunDirsLike;

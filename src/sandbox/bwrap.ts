@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { InputError, SkillbenchError, errorMessage } from "../core/errors.js";
-import { bwrapArgs, bwrapSpec, hiddenDirs, type BwrapLayout } from "./bwrap-args.js";
+import { bwrapSpec, hiddenDirs, type BwrapLayout } from "./bwrap-args.js";
 import { capture, firstLine, whichSync } from "./exec.js";
 import { planNetwork, RELAY_SOCKET_NAME } from "./network.js";
 import { isUnder } from "./path-map.js";
@@ -17,7 +17,7 @@ function realOrSelf(p: string): string {
   }
 }
 
-export function bwrapLayout(
+function bwrapLayout(
   opts: SandboxOptions,
   nodeBin: string = realOrSelf(process.execPath),
 ): BwrapLayout {
@@ -113,4 +113,3 @@ export function createBwrapSandbox(opts: SandboxOptions): Sandbox {
 }
 
 /** The bwrap argument list for a layout (exported for `doctor` and docs). */
-export { bwrapArgs };

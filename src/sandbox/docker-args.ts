@@ -12,11 +12,11 @@ import {
 import type { LaunchSpec, RunDirsLike, SandboxLimits } from "./types.js";
 
 /** Where things live inside the container. */
-export const IN_WORKSPACE = "/workspace";
-export const IN_RUN_ROOT = "/skillbench/run";
-export const IN_AGENT_DIR = "/opt/skillbench/agent";
-export const IN_BIN_DIR = "/opt/skillbench/bin";
-export const IN_NODE = `${IN_BIN_DIR}/node`;
+const IN_WORKSPACE = "/workspace";
+const IN_RUN_ROOT = "/skillbench/run";
+const IN_AGENT_DIR = "/opt/skillbench/agent";
+const IN_BIN_DIR = "/opt/skillbench/bin";
+const IN_NODE = `${IN_BIN_DIR}/node`;
 export const CONTAINER_PATH = `${IN_BIN_DIR}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`;
 
 export interface DockerLayout {
@@ -30,7 +30,7 @@ export interface DockerLayout {
 }
 
 /** Host run dirs -> container paths: the workspace at /workspace, the rest of the run root under /skillbench/run. */
-export function dockerPathMappings(l: DockerLayout): PathMapping[] {
+function dockerPathMappings(l: DockerLayout): PathMapping[] {
   return [
     { host: l.runDirs.workspace, inside: IN_WORKSPACE },
     { host: l.runDirs.root, inside: IN_RUN_ROOT },
@@ -84,11 +84,7 @@ export function dockerRunArgs(i: DockerRunInput): string[] {
  * their mounts; other absolute commands outside the standard system folders run by name (found
  * on the container's PATH); run-dir paths map to their mounts.
  */
-export function commandInside(
-  cmd: string,
-  l: DockerLayout,
-  mappings: readonly PathMapping[],
-): string {
+function commandInside(cmd: string, l: DockerLayout, mappings: readonly PathMapping[]): string {
   if (cmd === l.agentBin || cmd === l.agentBinReal) return agentInside(l);
   if (cmd === l.nodeBin || cmd === l.nodeBinReal) return IN_NODE;
   if (!path.isAbsolute(cmd)) return cmd;

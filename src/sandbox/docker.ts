@@ -39,7 +39,7 @@ function track(name: string, dockerBin: string): void {
   });
 }
 
-export function dockerLimits(task: SandboxOptions["task"]): SandboxLimits {
+function dockerLimits(task: SandboxOptions["task"]): SandboxLimits {
   return { cpus: task.cpus ?? null, memory: task.memory ?? null, pids: task.pids ?? null };
 }
 
@@ -52,7 +52,7 @@ function realOrSelf(p: string): string {
 }
 
 /** Find or build the image for a task; returns its tag. */
-export async function ensureTaskImage(o: {
+async function ensureTaskImage(o: {
   dockerBin: string;
   environmentDir: string | null;
   agentVersion: string;

@@ -4,7 +4,7 @@ import type { NetworkPolicy } from "./types.js";
 /** The relay's unix socket, in the run root (bound into bwrap at its host path; mounted in docker). */
 export const RELAY_SOCKET_NAME = ".skillbench-model.sock";
 /** Inner relay port when the endpoint's own port is privileged (< 1024) or absent. */
-export const FALLBACK_INNER_PORT = 41_080;
+const FALLBACK_INNER_PORT = 41_080;
 
 export interface RelayTarget {
   /** Where the host side of the relay connects (the real endpoint). */
@@ -60,7 +60,7 @@ export function planNetwork(requested: NetworkPolicy, endpoint: string | undefin
 }
 
 /** The inner relay's URL for an endpoint URL, keeping path and query verbatim. */
-export function innerOrigin(relay: RelayTarget): string {
+function innerOrigin(relay: RelayTarget): string {
   return `http://127.0.0.1:${relay.innerPort}`;
 }
 

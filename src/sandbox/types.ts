@@ -13,8 +13,6 @@ export interface LaunchSpec {
 export type Launcher = (spec: LaunchSpec) => LaunchSpec;
 
 export {
-  SANDBOX_KINDS,
-  SandboxLimitsSchema,
   SandboxRecordSchema,
   type SandboxKind,
   type SandboxLimits,
@@ -29,7 +27,6 @@ export type SandboxChoice = SandboxKind | "auto";
  * (an explicit opt-out); `none`: loopback only, nothing relayed.
  */
 export type NetworkPolicy = "model-only" | "host" | "none";
-export const NETWORK_POLICIES = ["model-only", "host", "none"] as const;
 
 export interface RunDirsLike {
   root: string;
@@ -39,7 +36,7 @@ export interface RunDirsLike {
   tmp: string;
 }
 
-export interface SandboxTask {
+interface SandboxTask {
   /** The task's environment/ folder (a Dockerfile there is built for docker); null when none. */
   environmentDir: string | null;
   cpus?: number | undefined;

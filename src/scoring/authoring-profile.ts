@@ -16,7 +16,7 @@ import type {
  * is also a hard failure. Pure.
  */
 
-export const REQUIRED_LANES = [
+const REQUIRED_LANES = [
   "skill-core",
   "script-contract",
   "reference",
@@ -51,7 +51,7 @@ function obj(v: unknown): Record<string, unknown> | undefined {
 }
 
 /** Lower-case, runs of anything but a-z0-9 become "-", no leading/trailing "-". */
-export function slug(s: string): string {
+function slug(s: string): string {
   return s
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")

@@ -1,7 +1,7 @@
 import type { CheckSplit, RubricProfile } from "./types.js";
 
 /** Check-name prefixes that make a validator message a workflow check (facts 6.5). */
-export const WORKFLOW_CHECK_PREFIXES: readonly string[] = [
+const WORKFLOW_CHECK_PREFIXES: readonly string[] = [
   "openspec_artifacts",
   "comet_state",
   "workflow_phases",

@@ -2,14 +2,10 @@ import type { WorkflowKind } from "./comet/context.js";
 import type { DimensionEvaluation, ScoringInput } from "./types.js";
 
 /** Tool names that ask the user a question (facts 6.3). */
-export const ASK_TOOL_NAMES: readonly string[] = [
-  "AskUserQuestion",
-  "ask_user",
-  "AskFollowUpQuestion",
-];
+const ASK_TOOL_NAMES: readonly string[] = ["AskUserQuestion", "ask_user", "AskFollowUpQuestion"];
 
 /** Decision-bearing Comet state mutations per workflow kind (facts 6.3). */
-export const DECISION_MUTATION_RES: Record<"full" | "preset", readonly RegExp[]> = {
+const DECISION_MUTATION_RES: Record<"full" | "preset", readonly RegExp[]> = {
   full: [
     /transition\s+\S+\s+(?:open-complete|design-complete|build-complete|verify-pass|verify-fail|preset-escalate)/g,
     /set\s+\S+\s+(?:build_mode|isolation|tdd_mode|review_mode|build_pause)\s/g,
@@ -41,10 +37,7 @@ export function countAsks(input: ScoringInput): AskCount {
   return { tools, replies, total: tools + replies };
 }
 
-export function countDecisionMutations(
-  commands: readonly string[],
-  workflow: WorkflowKind,
-): number {
+function countDecisionMutations(commands: readonly string[], workflow: WorkflowKind): number {
   const text = commands.join("\n");
   const res = DECISION_MUTATION_RES[workflow === "full" ? "full" : "preset"];
   return res.reduce((n, re) => n + [...text.matchAll(new RegExp(re.source, "g"))].length, 0);

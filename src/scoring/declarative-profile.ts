@@ -43,15 +43,9 @@ const Common = {
   label: z.string().min(1).optional(),
 };
 
-export const CountOf = z.enum([
-  "tool_calls",
-  "commands",
-  "files_created",
-  "files_modified",
-  "turns",
-]);
+const CountOf = z.enum(["tool_calls", "commands", "files_created", "files_modified", "turns"]);
 
-export const CheckSchema = z.discriminatedUnion("kind", [
+const CheckSchema = z.discriminatedUnion("kind", [
   z
     .object({
       kind: z.literal("file_exists"),
@@ -112,9 +106,9 @@ export const CheckSchema = z.discriminatedUnion("kind", [
       path: ["min"],
     }),
 ]);
-export type DeclarativeCheck = z.infer<typeof CheckSchema>;
+type DeclarativeCheck = z.infer<typeof CheckSchema>;
 
-export const DimensionSchema = z
+const DimensionSchema = z
   .object({
     name: z.string().regex(NAME_RE, NAME_MSG),
     weight: z.number().min(0).refine(Number.isFinite, "must be a finite number"),
@@ -148,7 +142,7 @@ export const DeclarativeProfileSchema = z
 export type DeclarativeProfileSpec = z.infer<typeof DeclarativeProfileSchema>;
 
 /** Default label of a check, as shown in reasons and hard failures. */
-export function checkLabel(c: DeclarativeCheck): string {
+function checkLabel(c: DeclarativeCheck): string {
   if (c.label !== undefined) return c.label;
   switch (c.kind) {
     case "file_exists":
@@ -169,7 +163,7 @@ export function checkLabel(c: DeclarativeCheck): string {
 }
 
 /** The number a `count` check bounds. `turns` is the agent-reported num_turns (0 when unknown). */
-export function countOf(of: z.infer<typeof CountOf>, input: ScoringInput): number {
+function countOf(of: z.infer<typeof CountOf>, input: ScoringInput): number {
   const e = input.evidence;
   switch (of) {
     case "tool_calls":
@@ -190,7 +184,7 @@ function isCheckNamed(message: string, name: string): boolean {
   return message === name || message.startsWith(`${name}:`);
 }
 
-export function runCheck(c: DeclarativeCheck, input: ScoringInput): boolean {
+function runCheck(c: DeclarativeCheck, input: ScoringInput): boolean {
   switch (c.kind) {
     case "file_exists":
       return input.workspace.exists(c.path ?? c.glob ?? "");
@@ -228,7 +222,7 @@ export function runCheck(c: DeclarativeCheck, input: ScoringInput): boolean {
   }
 }
 
-export function hardMessage(dimension: string, c: DeclarativeCheck): string {
+function hardMessage(dimension: string, c: DeclarativeCheck): string {
   return c.message ?? `Rubric check failed: ${dimension}: ${checkLabel(c)}`;
 }
 

@@ -144,7 +144,7 @@ export interface EfficiencyLimits {
 }
 
 /** Facts 13.3: the same limits in every built-in rubric. */
-export const DEFAULT_EFFICIENCY_LIMITS: EfficiencyLimits = {
+const DEFAULT_EFFICIENCY_LIMITS: EfficiencyLimits = {
   maxTurns: 80,
   maxToolCalls: 150,
   maxDurationSec: 600,

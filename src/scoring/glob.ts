@@ -51,7 +51,7 @@ export function globToRegExp(glob: string): RegExp {
 }
 
 /** Every folder implied by the file list (`a/b/c.txt` → `a`, `a/b`). */
-export function impliedDirs(files: readonly string[]): string[] {
+function impliedDirs(files: readonly string[]): string[] {
   const dirs = new Set<string>();
   for (const f of files) {
     const parts = f.split("/");

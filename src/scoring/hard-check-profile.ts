@@ -53,7 +53,7 @@ export const HardCheckProfileSchema = z
   .strict();
 export type HardCheckProfileSpec = z.infer<typeof HardCheckProfileSchema>;
 
-export const EXIT_CODE_ALIASES: Record<string, readonly string[]> = {
+const EXIT_CODE_ALIASES: Record<string, readonly string[]> = {
   check_public_less_exit_code: ["check-public-less", "public-less-checker"],
   stylelint_exit_code: ["stylelint"],
   build_exit_code: ["build"],
@@ -64,7 +64,7 @@ interface HardCheck {
   message: string;
 }
 
-export function runHardChecks(spec: HardCheckProfileSpec, input: ScoringInput): HardCheck[] {
+function runHardChecks(spec: HardCheckProfileSpec, input: ScoringInput): HardCheck[] {
   const hc = spec.hard_checks ?? {};
   const out: HardCheck[] = [];
   const missing = (hc.target_artifacts ?? []).filter((g) => !input.fileExists(g));

@@ -36,7 +36,7 @@ function zodError(file: string, err: z.ZodError): InputError {
  * Build a profile from a parsed TOML document. `format = "skillbench.rubric.v1"` selects the
  * declarative format; anything else is the facts 6.6 hard-check format. Pure.
  */
-export function profileFromToml(doc: Record<string, unknown>, file: string): RubricProfile {
+function profileFromToml(doc: Record<string, unknown>, file: string): RubricProfile {
   const stem = path.basename(file, ".toml");
   if ("format" in doc) {
     if (doc.format !== DECLARATIVE_FORMAT) {

@@ -12,7 +12,7 @@ export const builtinProfiles: Readonly<Record<string, RubricProfile>> = Object.f
 });
 
 /** Built-ins plus a suite's profiles; a suite profile with a built-in name overrides it. */
-export function availableProfiles(
+function availableProfiles(
   suiteProfiles: Readonly<Record<string, RubricProfile>> = {},
 ): Record<string, RubricProfile> {
   return { ...builtinProfiles, ...suiteProfiles };

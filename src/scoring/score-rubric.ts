@@ -39,7 +39,7 @@ export function toScoringInput(input: RubricInput): ScoringInput {
 }
 
 /** Two decimals, as every rubric line prints scores. */
-export function formatScore(x: number): string {
+function formatScore(x: number): string {
   return x.toFixed(2);
 }
 
@@ -48,7 +48,7 @@ export function formatRubricLine(d: DimensionResult): string {
   return `[RUBRIC] ${d.name}: ${d.score === null ? "N/A" : formatScore(d.score)} - ${d.reason}`;
 }
 
-export function formatWeightedLine(weighted: number): string {
+function formatWeightedLine(weighted: number): string {
   return `[RUBRIC] weighted_score: ${formatScore(weighted)}`;
 }
 

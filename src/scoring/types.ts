@@ -16,9 +16,9 @@ export interface WorkspaceView {
   isSymlink(rel: string): boolean;
 }
 
-export type InteractionMode = "none" | "auto_user" | "interactive";
+type InteractionMode = "none" | "auto_user" | "interactive";
 
-export interface RubricInteraction {
+interface RubricInteraction {
   mode: InteractionMode;
   max_turns: number;
   /** Subject turns actually run; null when unknown. */
@@ -31,7 +31,7 @@ export interface RubricInteraction {
   simulated_replies?: number;
 }
 
-export interface RubricTask {
+interface RubricTask {
   required_skills: string[];
   expected_artifacts: { paths: string[] }[];
   require_skill_invocation: boolean;

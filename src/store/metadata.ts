@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { readJsonFile } from "../util/fs.js";
 
-export const MetadataSchema = z
+const MetadataSchema = z
   .object({
     schema: z.string(),
     experiment_id: z.string(),

@@ -10,14 +10,8 @@ export interface ReadProblem {
   message: string;
 }
 
-/**
- * Every stored report of a results folder, parsed with the schema; unreadable ones are
- * listed as problems, not fatal; a run without a report (incomplete) is skipped. Reads
- * with a bounded pool, and with a cache reuses the parse of a report whose file did not
- * change (same mtime and size) since the last call. Reports sorted by task, treatment, rep.
- */
 /** Concurrent file reads (enough to keep the disk busy, few enough not to exhaust descriptors). */
-export const READ_CONCURRENCY = 16;
+const READ_CONCURRENCY = 16;
 
 type Entry = { kind: "report"; report: RunReport } | { kind: "problem"; problem: ReadProblem };
 
@@ -51,6 +45,12 @@ function parseReport(file: string, text: string): Entry {
   };
 }
 
+/**
+ * Every stored report of a results folder, parsed with the schema; unreadable ones are
+ * listed as problems, not fatal; a run without a report (incomplete) is skipped. Reads
+ * with a bounded pool, and with a cache reuses the parse of a report whose file did not
+ * change (same mtime and size) since the last call. Reports sorted by task, treatment, rep.
+ */
 export async function readReports(
   outDir: string,
   opts: { concurrency?: number; cache?: ReportCache } = {},

@@ -1,5 +1,6 @@
+import { isRecord } from "../core/json.js";
 import path from "node:path";
-import { describe, isRecord, Table } from "./fields.js";
+import { describe, Table } from "./fields.js";
 import type { ExpectedArtifact } from "./types.js";
 
 /**

@@ -1,6 +1,7 @@
+import { isRecord } from "../core/json.js";
 import { SANDBOX_CHOICES } from "./types.js";
 import path from "node:path";
-import { describe, type FileCtx, isRecord, Table } from "./fields.js";
+import { describe, type FileCtx, Table } from "./fields.js";
 import type { SuiteConfig } from "./types.js";
 
 /**

@@ -1,4 +1,5 @@
 import type { Problems } from "./problems.js";
+import { isRecord } from "../core/json.js";
 
 /**
  * Narrowing of parsed TOML/YAML (`unknown`) into typed values, with messages that
@@ -15,10 +16,6 @@ export interface FileCtx {
   file: string;
   flavor: Flavor;
   problems: Problems;
-}
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
 }
 
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;
@@ -51,7 +48,7 @@ export function describe(v: unknown, flavor: Flavor): string {
   return flavor === "toml" ? "a table" : "a mapping";
 }
 
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let diag = prev[0] ?? 0;

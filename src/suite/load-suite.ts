@@ -18,7 +18,7 @@ import type { LoadSuiteOptions, Suite, SuiteConfig, TaskSpec, TreatmentSpec } fr
  * `suite.warnings`.
  */
 
-export const SIMULATOR_INSTRUCTION_FILE = "simulator-instruction.md";
+const SIMULATOR_INSTRUCTION_FILE = "simulator-instruction.md";
 const HASH_JUNK = new Set([".git", "node_modules", "__pycache__", ".DS_Store", ".skillbench"]);
 
 function toPosix(p: string): string {

@@ -9,7 +9,7 @@ export interface Problem {
   message: string;
 }
 
-export function formatProblem(p: Problem | SuiteWarning): string {
+function formatProblem(p: Problem | SuiteWarning): string {
   return `${p.file}: ${p.message}`;
 }
 
@@ -44,7 +44,7 @@ export class Problems {
   }
 }
 
-export function problemsToError(what: string, errors: Problem[]): InputError {
+function problemsToError(what: string, errors: Problem[]): InputError {
   const [first] = errors;
   const details = first ? { file: first.file, field: first.field, line: first.line } : {};
   if (errors.length === 1 && first) return new InputError(formatProblem(first), details);

@@ -30,7 +30,7 @@ export function hashSkillDir(dir: string): Promise<string> {
   return hashTree(dir, isIgnoredSkillPath);
 }
 
-export function hashInlineSkill(content: string): string {
+function hashInlineSkill(content: string): string {
   return `sha256:${sha256(content)}`;
 }
 

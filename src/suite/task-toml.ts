@@ -22,11 +22,11 @@ export type TaskTomlSections = Pick<
   evaluation: Omit<TaskSpec["evaluation"], "skill_package_path"> & { skill_package_path?: string };
 };
 
-export const COMET_WORKFLOW_PROFILE = "comet-workflow";
-export const GENERIC_PROFILE = "generic";
+const COMET_WORKFLOW_PROFILE = "comet-workflow";
+const GENERIC_PROFILE = "generic";
 
 /** Explicit profile, else comet-workflow for category "comet" or a `comet-*` name, else generic. */
-export function inferProfile(explicit: string | null, category: string, name: string): string {
+function inferProfile(explicit: string | null, category: string, name: string): string {
   if (explicit) return explicit;
   if (category === "comet" || name.startsWith("comet-")) return COMET_WORKFLOW_PROFILE;
   return GENERIC_PROFILE;

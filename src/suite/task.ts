@@ -1,8 +1,9 @@
+import { isRecord } from "../core/json.js";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { hashTree } from "../util/hash.js";
 import { unsafePathReason } from "./artifacts.js";
-import { formatPath, isRecord } from "./fields.js";
+import { formatPath } from "./fields.js";
 import { parseToml } from "./parse-text.js";
 import type { Problems } from "./problems.js";
 import { readTaskToml } from "./task-toml.js";
@@ -13,13 +14,13 @@ import { type TaskSpec, TaskSpecSchema } from "./types.js";
 
 export const TASK_FILE = "task.toml";
 export const INSTRUCTION_FILE = "instruction.md";
-export const TEST_SCRIPT_EXTENSIONS = [".py", ".js", ".mjs", ".cjs", ".ts", ".sh"];
+const TEST_SCRIPT_EXTENSIONS = [".py", ".js", ".mjs", ".cjs", ".ts", ".sh"];
 
 const TASK_TREES = ["environment", "validation", "data"];
 const JUNK = new Set([".git", "__pycache__", ".DS_Store", "node_modules"]);
 
 /** The files a task hash covers: task.toml, instruction.md and the three trees (minus junk). */
-export function isOutsideTaskHash(rel: string): boolean {
+function isOutsideTaskHash(rel: string): boolean {
   const segs = rel.split("/");
   if (segs.length === 1) return ![TASK_FILE, INSTRUCTION_FILE, ...TASK_TREES].includes(rel);
   return segs.some((s) => JUNK.has(s));

@@ -1,5 +1,6 @@
+import { isRecord } from "../core/json.js";
 import { readExpectedArtifacts } from "./artifacts.js";
-import { describe, isRecord, Table } from "./fields.js";
+import { describe, Table } from "./fields.js";
 import { CONTROL_TREATMENT, type ExpectedArtifact, NAME_PATTERN } from "./types.js";
 
 /**
@@ -11,7 +12,7 @@ export type SkillEntry =
   | { kind: "path"; field: string; name: string | undefined; path: string }
   | { kind: "inline"; field: string; name: string; content: string };
 
-export interface SkillHints {
+interface SkillHints {
   profile?: string;
   required_skills?: string[];
   require_skill_invocation?: boolean;

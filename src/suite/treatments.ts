@@ -1,7 +1,8 @@
+import { isRecord } from "../core/json.js";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { listFiles } from "../util/hash.js";
-import { describe, isRecord, Table } from "./fields.js";
+import { describe, Table } from "./fields.js";
 import { parseYaml } from "./parse-text.js";
 import type { Problems } from "./problems.js";
 import { resolveSkill } from "./skills.js";
@@ -15,7 +16,7 @@ import { CONTROL_DESCRIPTION, CONTROL_TREATMENT, type TreatmentSpec } from "./ty
  * treatments. CONTROL always exists and always comes first.
  */
 
-export function controlTreatment(): TreatmentSpec {
+function controlTreatment(): TreatmentSpec {
   return {
     name: CONTROL_TREATMENT,
     description: CONTROL_DESCRIPTION,
@@ -32,7 +33,7 @@ export interface TreatmentLoadContext {
   problems: Problems;
 }
 
-export async function listTreatmentFiles(dir: string): Promise<string[]> {
+async function listTreatmentFiles(dir: string): Promise<string[]> {
   try {
     const files = await listFiles(dir, (rel) => rel.split("/").some((s) => s.startsWith(".")));
     return files.filter((f) => /\.ya?ml$/i.test(f)).map((f) => path.join(dir, f));

@@ -21,7 +21,7 @@ export const CONTROL_TREATMENT = "CONTROL";
 export const CONTROL_DESCRIPTION = "No skills baseline";
 
 /** `expected_artifacts` entry after normalisation: one or more workspace paths or globs. */
-export const ExpectedArtifactSchema = z.object({ paths: z.array(z.string()).min(1) });
+const ExpectedArtifactSchema = z.object({ paths: z.array(z.string()).min(1) });
 export type ExpectedArtifact = z.infer<typeof ExpectedArtifactSchema>;
 
 const HashSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/);
@@ -102,7 +102,7 @@ export const TaskSpecSchema = z.object({
 });
 export type TaskSpec = z.infer<typeof TaskSpecSchema>;
 
-export const SkillSpecSchema = z.object({
+const SkillSpecSchema = z.object({
   name: z.string().regex(NAME_PATTERN),
   source_type: z.enum(["path", "inline"]),
   /** Absolute folder that contains SKILL.md (path skills). */
@@ -129,7 +129,9 @@ export const TreatmentSpecSchema = z.object({
 });
 export type TreatmentSpec = z.infer<typeof TreatmentSpecSchema>;
 
-export const SuiteConfigSchema = z.object({
+// The shape of a parsed skillbench.yaml (suite/config.ts builds it field by field).
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- only its inferred type is used
+const SuiteConfigSchema = z.object({
   count: z.number().int().positive().optional(),
   concurrency: z.number().int().positive().optional(),
   /** Absolute (resolved against the suite root). */

@@ -23,18 +23,6 @@ export async function readJsonFile(file: string): Promise<unknown> {
   return JSON.parse(await readFile(file, "utf8")) as unknown;
 }
 
-export async function exists(p: string): Promise<boolean> {
-  try {
-    await readFile(p, { flag: "r" }).catch((e: unknown) => {
-      if ((e as NodeJS.ErrnoException).code === "EISDIR") return;
-      throw e;
-    });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Resolve `rel` inside `root`, refusing absolute paths and any path that escapes
  * the root. Returns null for a hostile path.

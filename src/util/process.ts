@@ -25,7 +25,7 @@ export interface RunProcessOptions {
 }
 
 /** Kill a whole process group (the child was spawned detached, so it leads one). */
-export function killTree(pid: number | undefined, sig: NodeJS.Signals = "SIGKILL"): void {
+function killTree(pid: number | undefined, sig: NodeJS.Signals = "SIGKILL"): void {
   if (pid === undefined) return;
   try {
     process.kill(-pid, sig);

@@ -5,7 +5,7 @@ import { resolveInside } from "../util/fs.js";
 import type { ArtifactCheck } from "./types.js";
 
 /** A target containing any of `*`, `?`, `[` is a glob (facts 1.2). */
-export function isGlobPattern(target: string): boolean {
+function isGlobPattern(target: string): boolean {
   return /[*?[]/.test(target);
 }
 

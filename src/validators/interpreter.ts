@@ -9,7 +9,7 @@ export interface ValidatorCommand {
 }
 
 /** Validator file extensions skillbench knows how to run. */
-export const VALIDATOR_EXTENSIONS = [".py", ".js", ".mjs", ".cjs", ".ts", ".sh"] as const;
+const VALIDATOR_EXTENSIONS = [".py", ".js", ".mjs", ".cjs", ".ts", ".sh"] as const;
 
 function isExecutable(file: string): boolean {
   try {
@@ -21,7 +21,7 @@ function isExecutable(file: string): boolean {
 }
 
 /** Find `name` on a PATH string; null when absent. */
-export function findOnPath(name: string, pathVar: string | undefined): string | null {
+function findOnPath(name: string, pathVar: string | undefined): string | null {
   for (const dir of (pathVar ?? "").split(path.delimiter)) {
     if (dir === "") continue;
     const candidate = path.join(dir, name);

@@ -1,11 +1,8 @@
 import type { CheckResults } from "./types.js";
+import { isRecord } from "../core/json.js";
 
 const PASS_STATUSES = new Set(["passed", "pass", "ok", "success"]);
 const FAIL_STATUSES = new Set(["failed", "fail", "error"]);
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function stringsOf(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];

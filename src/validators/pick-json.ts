@@ -1,6 +1,4 @@
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isRecord } from "../core/json.js";
 
 function parseObject(text: string): Record<string, unknown> | null {
   const t = text.trim();

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { runProcess } from "../util/process.js";
 import { CappedOutput, OUTPUT_CAP_BYTES } from "./capture.js";
 
 export interface ProcessRun {
@@ -25,87 +25,36 @@ export interface ProcessSpec {
   outputCap?: number;
 }
 
-/** Kill the whole process group led by `pid`; ignore "no such process". */
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // already gone
-  }
-}
-
 /**
- * Run one process in its own process group with stdin closed, capturing stdout/stderr (capped).
- * On timeout or abort the whole group is killed. When the leader exits, stragglers left in its
- * group are killed too, so a backgrounded child cannot keep the pipes (and this promise) open.
+ * Run one validator process through the shared `runProcess` (util/process.ts: own process group,
+ * stdin closed, the whole group killed on timeout, abort or exit) and capture its output, capped.
  * Never rejects.
  */
-export function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
-  const started = Date.now();
+export async function runCaptured(spec: ProcessSpec): Promise<ProcessRun> {
   const stdout = new CappedOutput(spec.outputCap ?? OUTPUT_CAP_BYTES);
   const stderr = new CappedOutput(spec.outputCap ?? OUTPUT_CAP_BYTES);
-  return new Promise<ProcessRun>((resolve) => {
-    let timedOut = false;
-    let aborted = false;
-    let spawnError: string | null = null;
-    let settled = false;
-    let child: ReturnType<typeof spawn>;
-    try {
-      child = spawn(spec.file, spec.args, {
-        cwd: spec.cwd,
-        env: spec.env,
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-    } catch (e) {
-      resolve({
-        exitCode: null,
-        signal: null,
-        timedOut: false,
-        aborted: false,
-        spawnError: e instanceof Error ? e.message : String(e),
-        stdout: "",
-        stderr: "",
-        durationMs: Date.now() - started,
-      });
-      return;
-    }
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child.pid);
-    }, spec.timeoutMs);
-    const onAbort = (): void => {
-      aborted = true;
-      killGroup(child.pid);
-    };
-    if (spec.signal?.aborted) onAbort();
-    else spec.signal?.addEventListener("abort", onAbort, { once: true });
-
-    const finish = (exitCode: number | null, signal: string | null): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      spec.signal?.removeEventListener("abort", onAbort);
-      resolve({
-        exitCode,
-        signal,
-        timedOut,
-        aborted,
-        spawnError,
-        stdout: stdout.text(),
-        stderr: stderr.text(),
-        durationMs: Date.now() - started,
-      });
-    };
-    child.stdout?.on("data", (c: Buffer) => stdout.push(c));
-    child.stderr?.on("data", (c: Buffer) => stderr.push(c));
-    child.on("exit", () => killGroup(child.pid));
-    child.on("error", (e) => {
-      spawnError = e.message;
-      // 'close' may not follow a failed spawn.
-      if (child.pid === undefined) finish(null, null);
-    });
-    child.on("close", (code, sig) => finish(code, sig));
+  const r = await runProcess({
+    cmd: spec.file,
+    args: spec.args,
+    cwd: spec.cwd,
+    env: spec.env,
+    timeoutMs: spec.timeoutMs,
+    ...(spec.signal ? { signal: spec.signal } : {}),
+    onStdout: (c) => {
+      stdout.push(c);
+    },
+    onStderr: (c) => {
+      stderr.push(c);
+    },
   });
+  return {
+    exitCode: r.exitCode,
+    signal: r.signal,
+    timedOut: r.killedFor === "timeout",
+    aborted: r.killedFor === "abort",
+    spawnError: r.spawnError,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    durationMs: r.durationMs,
+  };
 }

@@ -6,13 +6,14 @@ import { artifactFailure, checkArtifacts } from "./check-artifacts.js";
 import { validatorCommand } from "./interpreter.js";
 import { normalizeValidatorResult } from "./normalize-result.js";
 import { pickValidatorJson } from "./pick-json.js";
-import { runProcess } from "./run-process.js";
+import { runCaptured } from "./run-process.js";
 import type { Launcher } from "../sandbox/types.js";
 import type { ValidationReport, ValidatorOutcome, ValidatorStatus } from "./types.js";
+import { isRecord } from "../core/json.js";
 
-export const CONTEXT_FILE = "_test_context.json";
-export const RESULTS_FILE = "_test_results.json";
-export const VALIDATION_DIR = "validation";
+const CONTEXT_FILE = "_test_context.json";
+const RESULTS_FILE = "_test_results.json";
+const VALIDATION_DIR = "validation";
 
 export interface RunValidatorsOptions {
   workspace: string;
@@ -34,10 +35,6 @@ export interface RunValidatorsOptions {
   launcher?: Launcher | undefined;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function redactDeep(v: unknown, redact: (s: string) => string): unknown {
   if (typeof v === "string") return redact(v);
   if (Array.isArray(v)) return v.map((x) => redactDeep(x, redact));
@@ -47,7 +44,7 @@ function redactDeep(v: unknown, redact: (s: string) => string): unknown {
 }
 
 /** JSON for the context file: bigint as strings; a cyclic value gets `"[Circular]"`. */
-export function contextJson(context: unknown): string {
+function contextJson(context: unknown): string {
   const bigints = (_k: string, v: unknown): unknown => (typeof v === "bigint" ? v.toString() : v);
   try {
     return `${JSON.stringify(context ?? null, bigints, 2)}\n`;
@@ -122,7 +119,7 @@ async function runOne(
 
   const spec = { cmd: cmd.file, args: cmd.args, cwd: ws, env: opts.env };
   const launched = opts.launcher ? opts.launcher(spec) : spec;
-  const run = await runProcess({
+  const run = await runCaptured({
     file: launched.cmd,
     args: launched.args,
     cwd: launched.cwd,

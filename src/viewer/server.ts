@@ -15,7 +15,7 @@
  *   GET /api/runs/<id>/files/<path>   one workspace file (text/plain; path escapes refused)
  *   GET /api/events            text/event-stream; `event: change` whenever the folder changes
  */
-import { realpath, readFile, readdir, stat } from "node:fs/promises";
+import { realpath, readFile, stat } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import { chartJsSource } from "../report/html/chart-asset.js";
@@ -28,11 +28,11 @@ import {
   loadInputs,
   type LoadedInputs,
 } from "../report/html/load.js";
-import { mapPool, READ_CONCURRENCY, type ReportCache } from "../report/html/read-reports.js";
+import type { ReportCache } from "../report/html/read-reports.js";
 import { renderHtmlPage } from "../report/html/page.js";
 import { readRunPage } from "../report/html/read-run.js";
 import { buildHtmlData, type HtmlData, type HtmlView } from "../report/html/summary-data.js";
-import { experimentPaths, runPaths } from "../store/layout.js";
+import { runPaths } from "../store/layout.js";
 import { resolveInside } from "../util/fs.js";
 
 export interface ServeOptions {
@@ -50,18 +50,6 @@ export interface ServedResults {
 /** Largest workspace file served (bytes). */
 const MAX_FILE_BYTES = 5_000_000;
 const RUN_ID = /^[A-Za-z0-9._-]+$/;
-
-/** A cheap fingerprint of the folder: metadata.json and every report.json's mtime and size. */
-export async function folderSignature(dir: string): Promise<string> {
-  const st = await stat(experimentPaths(dir).metadata).catch(() => null);
-  const runs = await readdir(path.join(dir, "runs")).catch(() => [] as string[]);
-  runs.sort();
-  const parts = await mapPool(runs, READ_CONCURRENCY, async (id) => {
-    const r = await stat(runPaths(dir, id).report).catch(() => null);
-    return r ? `${id}:${r.mtimeMs}:${r.size}` : `${id}:-`;
-  });
-  return [st ? `${st.mtimeMs}:${st.size}` : "-", ...parts].join("|");
-}
 
 function send(res: http.ServerResponse, status: number, type: string, body: string | Buffer): void {
   res.writeHead(status, {

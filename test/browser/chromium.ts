@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
 
-export const CHROMIUM = "/usr/bin/chromium";
-export const CHROMIUM_FLAGS = [
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_FLAGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
@@ -17,7 +17,7 @@ export const CHROMIUM_FLAGS = [
   "--disable-sync",
 ];
 
-export function assertChromium(): void {
+function assertChromium(): void {
   if (!existsSync(CHROMIUM))
     throw new Error(`${CHROMIUM} is missing: install it with \`apt-get install -y chromium\``);
 }

@@ -1,3 +1,4 @@
+import { isRecord } from "../../src/core/json.js";
 /**
  * Drives the real Claude Code CLI against the scripted model server.
  * Six claude spawns, run one after another.
@@ -8,7 +9,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBaseUrl, serveModel, type ModelServer } from "../../src/model/index.js";
-import { isRecord } from "../../src/model/request-facts.js";
 
 const CLAUDE = path.resolve("node_modules/.bin/claude");
 

@@ -17,7 +17,7 @@ import { RunReportSchema, type RunReport } from "../../src/core/report.js";
 import { listFiles } from "../../src/util/hash.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const CLI = path.join(REPO_ROOT, "dist", "cli", "main.js");
+const CLI = path.join(REPO_ROOT, "dist", "cli", "main.js");
 
 /** A fixture suite under test/fixtures/suites/. */
 export function fixtureSuite(name: string): string {

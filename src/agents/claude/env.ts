@@ -20,9 +20,6 @@ export interface AgentEnvInput {
 
 const LOCALE = ["LANG", "LC_ALL", "LC_CTYPE", "TZ"];
 
-/** Variables the CLI honours for retries and timeouts: passed through only when declared. */
-export const RETRY_VARS = ["CLAUDE_CODE_MAX_RETRIES", "API_TIMEOUT_MS"];
-
 export function buildAgentEnv(i: AgentEnvInput): Record<string, string> {
   const env: Record<string, string> = {
     PATH: i.hostEnv.PATH ?? "/usr/local/bin:/usr/bin:/bin",

@@ -48,7 +48,7 @@ export interface TurnResult {
   detail: string;
 }
 
-export function claudeArgs(
+function claudeArgs(
   r: Pick<TurnRequest, "prompt" | "resume" | "model" | "appendSystemPrompt" | "extraArgs">,
 ): string[] {
   const args = [

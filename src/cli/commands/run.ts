@@ -146,10 +146,7 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
             process.stderr.write(
               `warning: ${w.file}${w.field ? `: ${w.field}` : ""}: ${w.message}\n`,
             ),
-          onProgress: makeProgress(
-            process.stderr,
-            process.stderr.isTTY && !process.env.CI,
-          ),
+          onProgress: makeProgress(process.stderr, process.stderr.isTTY && !process.env.CI),
         });
         const passed = res.reports.filter((r) => r.passed).length;
         process.stdout.write(

@@ -32,7 +32,7 @@ function describe(
 }
 
 /** The sandbox kind with its limits, e.g. `docker cpus=2 memory=512m pids=-`; null when not recorded. */
-export function sandboxKey(r: RunReport): Value {
+function sandboxKey(r: RunReport): Value {
   const s = r.sandbox;
   if (!s) return null;
   const l = s.limits;

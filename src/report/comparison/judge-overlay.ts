@@ -2,7 +2,7 @@ import type { RunReport } from "../../core/report.js";
 import { mean } from "../../stats/index.js";
 
 /** The rule dimension a judge dimension is set beside (same name unless mapped). */
-export const JUDGE_TO_RULE: Record<string, string> = {
+const JUDGE_TO_RULE: Record<string, string> = {
   task_completion: "completion",
   instruction_adherence: "instruction_following",
 };

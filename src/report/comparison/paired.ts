@@ -26,7 +26,7 @@ export interface ArmOutcomes {
 }
 
 /** The two arms restricted to the tasks both have, in the candidate's task order. */
-export function alignArms(
+function alignArms(
   a: ArmOutcomes,
   b: ArmOutcomes,
 ): { tasks: string[]; a: PerTaskOutcomes; b: PerTaskOutcomes } {

@@ -10,11 +10,11 @@ import {
 } from "./types.js";
 
 /** A Δ below −tolerance is a regression; the epsilon keeps 0.85 − 0.90 (= −0.0500…04) from counting. */
-export function isRegression(delta: number | null): boolean {
+function isRegression(delta: number | null): boolean {
   return delta !== null && delta < -REGRESSION_TOLERANCE - 1e-9;
 }
 
-export function dimensionCell(scores: number[]): DimensionCell {
+function dimensionCell(scores: number[]): DimensionCell {
   return {
     n: scores.length,
     mean: mean(scores),

@@ -2,7 +2,7 @@ import type { RunReport } from "../../core/report.js";
 import type { SourceEvidenceRow } from "./types.js";
 
 /** `name@<first 12 hex digits>` of a skill source's content hash. */
-export function skillSourceLabel(s: { name: string; hash: string }): string {
+function skillSourceLabel(s: { name: string; hash: string }): string {
   return `${s.name}@${s.hash.replace(/^sha256:/, "").slice(0, 12)}`;
 }
 

@@ -64,7 +64,7 @@ export interface IntervalValue {
   valid_replicates: number;
 }
 
-export interface PassKBootstrapRow {
+interface PassKBootstrapRow {
   metric: string;
   treatment: string;
   /** keyed by k */
@@ -76,7 +76,7 @@ export interface PassKSection extends PassKTable {
   bootstrap: PassKBootstrapRow[];
 }
 
-export interface TaskOutcomeCell {
+interface TaskOutcomeCell {
   /** analysis-set runs that passed (overall metric) */
   c: number;
   n: number;
@@ -135,7 +135,7 @@ export interface DimensionCell {
   pass_rate: number | null;
 }
 
-export interface DimensionRow {
+interface DimensionRow {
   name: string;
   /** keyed by treatment; null = no analysis-set run of that treatment has this dimension */
   cells: Record<string, DimensionCell | null>;

@@ -19,7 +19,7 @@ const StoredChoicesSchema = z.object({
   settings: z.object({ seed: z.number().int() }),
   pass_k: z.object({ ks: z.array(z.number().int().positive()) }),
 });
-export type StoredChoices = z.infer<typeof StoredChoicesSchema>;
+type StoredChoices = z.infer<typeof StoredChoicesSchema>;
 
 /** What a results folder holds, before the (costly) comparison is computed. */
 export interface LoadedInputs {

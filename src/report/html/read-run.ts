@@ -7,7 +7,7 @@ import { runPaths } from "../../store/layout.js";
 import { buildRunPage, type RunPageData, type WorkspaceFile } from "./run-data.js";
 
 /** At most this many workspace files are listed per run. */
-export const MAX_LISTED_FILES = 2000;
+const MAX_LISTED_FILES = 2000;
 
 async function readText(file: string): Promise<string | null> {
   try {
@@ -27,7 +27,7 @@ function parseJson(text: string | null): unknown {
 }
 
 /** Regular files under `dir` (symlinks are not followed), sorted, at most `max`. */
-export async function listWorkspace(
+async function listWorkspace(
   dir: string,
   max = MAX_LISTED_FILES,
 ): Promise<{ files: WorkspaceFile[]; truncated: boolean }> {

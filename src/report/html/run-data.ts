@@ -1,13 +1,14 @@
+import { isRecord } from "../../core/json.js";
 /**
  * Everything a run page shows, as plain JSON data (the `/api/runs/<id>` body and the
  * per-run entries embedded in summary.html). Pure.
  */
 import type { Evidence } from "../../core/evidence.js";
 import type { RunReport } from "../../core/report.js";
-import { isRecord, numOf, recOf, strOf } from "../../evidence/narrow.js";
+import { numOf, recOf, strOf } from "../../evidence/narrow.js";
 import { buildTimeline, timelineFromEvidence, type Timeline } from "./timeline.js";
 
-export const RUN_PAGE_SCHEMA = "skillbench.html.run.v1";
+const RUN_PAGE_SCHEMA = "skillbench.html.run.v1";
 
 export interface WorkspaceFile {
   /** relative to runs/<id>/workspace, `/`-separated */
@@ -17,14 +18,14 @@ export interface WorkspaceFile {
   content?: string;
 }
 
-export interface JudgeScore {
+interface JudgeScore {
   name: string;
   score: number | null;
   reason: string | null;
 }
 
 /** Evidence without its tool calls (the timeline carries them). */
-export type EvidenceDigest = Omit<Evidence, "tool_calls">;
+type EvidenceDigest = Omit<Evidence, "tool_calls">;
 
 export interface RunPageData {
   schema: typeof RUN_PAGE_SCHEMA;

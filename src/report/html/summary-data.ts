@@ -21,10 +21,10 @@ import { taskOrder, treatmentOrder } from "../group.js";
 import { analysisSet } from "../outcomes.js";
 import type { RunPageData } from "./run-data.js";
 
-export const HTML_DATA_SCHEMA = "skillbench.html.v1";
+const HTML_DATA_SCHEMA = "skillbench.html.v1";
 
 export type HtmlView = "summary" | "comparison";
-export type HtmlMode = "static" | "served";
+type HtmlMode = "static" | "served";
 
 /** One run, as the overview lists it. */
 export interface RunRow {
@@ -48,7 +48,7 @@ export interface RunRow {
   skills: string[];
 }
 
-export interface ReasonCount {
+interface ReasonCount {
   treatment: string;
   status: RunReport["sample_quality"]["status"];
   reason_code: string;

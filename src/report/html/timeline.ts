@@ -1,12 +1,13 @@
+import { isRecord } from "../../core/json.js";
 /**
  * The transcript of a run as a timeline for the run page, built from the agent's
  * stream-json (stdout.jsonl). Pure: text in, plain JSON data out.
  */
 import type { Evidence } from "../../core/evidence.js";
-import { arrOf, isRecord, numOf, recOf, strOf, type JsonRecord } from "../../evidence/narrow.js";
+import { arrOf, numOf, recOf, strOf, type JsonRecord } from "../../evidence/narrow.js";
 import { capText, toolResultText } from "../../evidence/text.js";
 
-export interface TimelineTool {
+interface TimelineTool {
   id: string | null;
   name: string;
   /** pretty-printed JSON of the input (capped) */
@@ -19,14 +20,14 @@ export interface TimelineTool {
   skill: string | null;
 }
 
-export interface StepUsage {
+interface StepUsage {
   input: number;
   output: number;
   cache_read: number;
   cache_creation: number;
 }
 
-export type TimelineStep =
+type TimelineStep =
   | {
       kind: "assistant";
       line: number;
@@ -38,7 +39,7 @@ export type TimelineStep =
   | { kind: "user"; line: number; text: string; synthetic: boolean }
   | { kind: "notice"; line: number; text: string; error: boolean };
 
-export interface TimelineResult {
+interface TimelineResult {
   line: number;
   subtype: string | null;
   is_error: boolean;
@@ -56,7 +57,7 @@ export interface TimelineResult {
   terminal_reason: string | null;
 }
 
-export interface TimelineTurn {
+interface TimelineTurn {
   /** 1-based subject turn */
   index: number;
   /** the prompt (turn 1) or the simulated user's reply, when the report records it */

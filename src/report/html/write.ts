@@ -9,11 +9,11 @@ import type { RunPageData } from "./run-data.js";
 import { buildHtmlData, embedOrder, runRow, type HtmlView } from "./summary-data.js";
 
 /** Characters of run-page JSON embedded per file (all run pages together). */
-export const DEFAULT_EMBED_BUDGET = 2_000_000;
+const DEFAULT_EMBED_BUDGET = 2_000_000;
 /** Longest text of one transcript field in an embedded run page. */
-export const EMBED_MAX_TEXT = 4_000;
+const EMBED_MAX_TEXT = 4_000;
 /** Workspace text files up to this size are embedded in the run page. */
-export const EMBED_FILE_MAX = 16_000;
+const EMBED_FILE_MAX = 16_000;
 
 export interface WriteHtmlOptions {
   /** characters of embedded run-page JSON per file (default 2,000,000); 0 embeds none */
@@ -21,7 +21,7 @@ export interface WriteHtmlOptions {
 }
 
 /** Run pages to embed, failed and errored runs first, until the budget is spent (the first page that does not fit ends it). */
-export async function embeddedRunPages(
+async function embeddedRunPages(
   outDir: string,
   loaded: LoadedResults,
   budget: number,

@@ -29,10 +29,10 @@ export const SUPERPOWERS_SKILLS = [
   "writing-plans",
 ];
 
-export const GUARD_RE = /comet-guard\b|\bcomet(?:\.sh)?\s+guard\b/g;
-export const TRANSITION_RE = /transition\s+\S+\s+(?:open|design|build|verify|archive)/g;
-export const APPLY_RE = /--apply\b/g;
-export const SPEC_SYNC_RE =
+const GUARD_RE = /comet-guard\b|\bcomet(?:\.sh)?\s+guard\b/g;
+const TRANSITION_RE = /transition\s+\S+\s+(?:open|design|build|verify|archive)/g;
+const APPLY_RE = /--apply\b/g;
+const SPEC_SYNC_RE =
   /\b(?:openspec\s+(?:sync|archive)|comet\s+classic\s+openspec\s+--\s+(?:sync|archive))\b/;
 
 function hits(re: RegExp, text: string): number {
@@ -43,7 +43,7 @@ function passed(checks: readonly RubricCheck[]): number {
   return checks.filter((c) => c.passed).length;
 }
 
-export function phaseRegexes(ctx: CometContext): Record<string, RegExp[]> {
+function phaseRegexes(ctx: CometContext): Record<string, RegExp[]> {
   const c = escapeRegExp(ctx.changesRoot);
   const o = escapeRegExp(ctx.openspecRoot);
   const at = (s: string): RegExp => new RegExp(`(?:^|/)${s}`);
@@ -90,7 +90,7 @@ function succeededSteps(run: SdkRun): Set<string> {
   return out;
 }
 
-export function requiredSdkChecks(ctx: CometContext): string[] {
+function requiredSdkChecks(ctx: CometContext): string[] {
   const p = ctx.workflow;
   return [
     ...(p === "full" ? ["full.open.revalidate"] : []),
@@ -156,7 +156,7 @@ export function skillInvocation(input: ScoringInput): DimensionEvaluation {
 }
 
 /** `### Requirement:` blocks under `## ADDED|MODIFIED|REMOVED Requirements`. */
-export function requirementBlocks(
+function requirementBlocks(
   spec: string,
 ): { kind: "ADDED" | "MODIFIED" | "REMOVED"; heading: string; text: string }[] {
   const out: { kind: "ADDED" | "MODIFIED" | "REMOVED"; heading: string; text: string }[] = [];
@@ -269,7 +269,7 @@ export function completionOf(
   return { checks, reason: `${passed(checks)}/${checks.length} baseline checks passed` };
 }
 
-export function sdkDecision(input: ScoringInput, run: SdkRun): DimensionEvaluation {
+function sdkDecision(input: ScoringInput, run: SdkRun): DimensionEvaluation {
   const open = run.waits.filter((w) => str(w, "status") !== "cancelled");
   const resolved = open.filter((w) => {
     const d = rec(w.decision);
@@ -301,7 +301,7 @@ export function decisionCompliance(input: ScoringInput, ctx: CometContext): Dime
   return decisionPointCompliance(input, ctx.workflow);
 }
 
-export const DESIGN_KEYWORDS = [
+const DESIGN_KEYWORDS = [
   "tradeoff",
   "alternative",
   "risk",
@@ -313,7 +313,7 @@ export const DESIGN_KEYWORDS = [
   "考虑",
   "方案",
 ];
-export const CHECKBOX_RE = /- \[[ x]\]/g;
+const CHECKBOX_RE = /- \[[ x]\]/g;
 
 export function artifactQuality(input: ScoringInput, ctx: CometContext): DimensionEvaluation {
   const dir = ctx.qualityDir;
@@ -377,11 +377,7 @@ function hasKeys(text: string | null, keys: readonly string[]): boolean {
 
 const KNOWN_DONE = ["succeeded", "failed", "skipped", "cancelled"];
 
-export function sdkRecovery(
-  input: ScoringInput,
-  ctx: CometContext,
-  run: SdkRun,
-): DimensionEvaluation {
+function sdkRecovery(input: ScoringInput, ctx: CometContext, run: SdkRun): DimensionEvaluation {
   const history = run.history ?? [];
   const historyOk = run.actions.every((a) => {
     const id = str(a, "id");

@@ -16,15 +16,15 @@ export const WORKFLOW_PHASES: Record<WorkflowKind, readonly string[]> = {
   tweak: ["open", "build", "verify", "archive"],
 };
 
-export const CLASSIC_CHANGES_ROOT = "openspec/changes";
-export const DOCS_CHANGES_ROOT = "docs/openspec/changes";
-export const DOCS_LAYOUT_TREATMENT = "COMET_CLASSIC_DOCS_LAYOUT";
-export const SDK_HEADER = "# comet-execution: managed-run\n";
-export const SDK_CHECKPOINT_SCHEMA = "comet.workflow-run-checkpoint.v1";
+const CLASSIC_CHANGES_ROOT = "openspec/changes";
+const DOCS_CHANGES_ROOT = "docs/openspec/changes";
+const DOCS_LAYOUT_TREATMENT = "COMET_CLASSIC_DOCS_LAYOUT";
+const SDK_HEADER = "# comet-execution: managed-run\n";
+const SDK_CHECKPOINT_SCHEMA = "comet.workflow-run-checkpoint.v1";
 
 const MARKERS = [".comet.yaml", "proposal.md", "tasks.md"];
 
-export const SdkRunSchema = z
+const SdkRunSchema = z
   .object({
     protocolVersion: z.literal(1),
     schemaVersion: z.literal(1),
@@ -43,7 +43,7 @@ const CheckpointSchema = z
   .object({ schema: z.string(), hash: z.string(), run: z.unknown() })
   .loose();
 
-export type SdkState =
+type SdkState =
   | { mode: "none" }
   | { mode: "valid"; run: SdkRun }
   | {
@@ -71,7 +71,7 @@ export interface CometContext {
 }
 
 /** `sha256` hex of the canonical JSON; accepts a `sha256:` prefix when comparing. */
-export function digest(value: unknown): string {
+function digest(value: unknown): string {
   return sha256(canonicalJson(value));
 }
 
@@ -182,7 +182,7 @@ const NATIVE_CONFIG_FILES = [
 ];
 export const NATIVE_STATE_RE = /^docs\/comet\/(?:.+\/)?comet-state\.yaml$/;
 
-export function isNativeRun(input: ScoringInput, files: readonly string[]): boolean {
+function isNativeRun(input: ScoringInput, files: readonly string[]): boolean {
   const inv = input.evidence.skills_invoked;
   if (inv.includes("comet-native") && !inv.includes("comet-classic")) return true;
   if (input.task.required_skills.includes("comet-native")) return true;

@@ -5,19 +5,19 @@ import type { CometContext } from "./context.js";
 
 /** The Native path of the comet-workflow rubric (facts 6.3). Pure. */
 
-export const NATIVE_SCHEMA = "comet.native.v4";
-export const NATIVE_PHASES = ["shape", "build", "verify", "archive"];
-export const NATIVE_COMMAND_RE = /comet(?:-native|\s+native)/;
-export const LEGACY_TOKEN_RE = /\b(?:checkpoint|preflight|receipt|evidence)\b/;
+const NATIVE_SCHEMA = "comet.native.v4";
+const NATIVE_PHASES = ["shape", "build", "verify", "archive"];
+const NATIVE_COMMAND_RE = /comet(?:-native|\s+native)/;
+const LEGACY_TOKEN_RE = /\b(?:checkpoint|preflight|receipt|evidence)\b/;
 
-export interface NativeState {
+interface NativeState {
   file: string;
   dir: string;
   state: Record<string, unknown> | undefined;
 }
 
 /** The latest Native state file: the last `docs/comet/**\/comet-state.yaml` in path order. */
-export function latestNativeState(input: ScoringInput, ctx: CometContext): NativeState | null {
+function latestNativeState(input: ScoringInput, ctx: CometContext): NativeState | null {
   const file = ctx.files
     .filter((f) => NATIVE_STATE_RE.test(f))
     .sort()

@@ -22,7 +22,7 @@ import {
   nativeRecovery,
 } from "./native.js";
 
-export const CONTROL_REASON = "CONTROL business-only baseline";
+const CONTROL_REASON = "CONTROL business-only baseline";
 
 type Eval = (input: ScoringInput, ctx: CometContext) => DimensionEvaluation;
 
@@ -143,7 +143,7 @@ export const cometWorkflowProfile: RubricProfile = {
 };
 
 /** Facts 6.3 hard failures; none for CONTROL. */
-export function cometHardFailures(input: ScoringInput): string[] {
+function cometHardFailures(input: ScoringInput): string[] {
   const ctx = cometContext(input);
   if (ctx.control) return [];
   const inv = input.evidence.skills_invoked;

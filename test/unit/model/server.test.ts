@@ -1,8 +1,8 @@
+import { isRecord } from "../../../src/core/json.js";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isRecord } from "../../../src/model/request-facts.js";
 import {
   parseModelScript,
   runBaseUrl,

@@ -1,8 +1,9 @@
+import { isRecord } from "../../../src/core/json.js";
 import { describe, expect, it } from "vitest";
 import { buildReply } from "../../../src/model/build-reply.js";
 import { parseModelScript } from "../../../src/model/load-script.js";
 import { parseRunPath, runBaseUrl } from "../../../src/model/run-path.js";
-import { isRecord, parseSkillListing } from "../../../src/model/request-facts.js";
+import { parseSkillListing } from "../../../src/model/request-facts.js";
 import { cutPoint, encodeSseEvent, splitChunks, sseEvents } from "../../../src/model/sse.js";
 
 const script = parseModelScript({

@@ -9,7 +9,7 @@ import {
 import type { RubricInput } from "../../../src/scoring/index.js";
 
 /** A schema-valid Evidence with nothing in it, plus overrides. */
-export function evidence(over: Partial<Evidence> = {}): Evidence {
+function evidence(over: Partial<Evidence> = {}): Evidence {
   return EvidenceSchema.parse({
     schema: "skillbench.evidence.v1",
     agent: { claude_code_version: "2.1.328", model: "claude-test", cwd: "/ws" },

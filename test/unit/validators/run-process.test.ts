@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CappedOutput } from "../../../src/validators/capture.js";
-import { runProcess } from "../../../src/validators/run-process.js";
+import { runCaptured } from "../../../src/validators/run-process.js";
 
 describe("CappedOutput", () => {
   it.each<[string, string[], number, string]>([
@@ -33,10 +33,10 @@ describe("CappedOutput", () => {
   });
 });
 
-describe("runProcess", () => {
+describe("runCaptured", () => {
   it("kills the process group on abort", async () => {
     const ac = new AbortController();
-    const pending = runProcess({
+    const pending = runCaptured({
       file: "/bin/sh",
       args: ["-c", "sleep 300"],
       cwd: process.cwd(),
@@ -52,7 +52,7 @@ describe("runProcess", () => {
   });
 
   it("reports a missing executable as a spawn error", async () => {
-    const r = await runProcess({
+    const r = await runCaptured({
       file: "/nonexistent/bin/x",
       args: [],
       cwd: process.cwd(),
