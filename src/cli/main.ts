@@ -4,6 +4,7 @@ import { InputError, SKILLBENCH_VERSION } from "../index.js";
 import { registerResults } from "./commands/results.js";
 import { registerRun } from "./commands/run.js";
 import { registerServe } from "./commands/serve.js";
+import { registerTriggers } from "./commands/triggers.js";
 
 async function main(argv: string[]): Promise<number> {
   const ctx = { exitCode: 0 };
@@ -18,6 +19,7 @@ async function main(argv: string[]): Promise<number> {
   registerRun(program, ctx);
   registerResults(program, ctx);
   registerServe(program, ctx);
+  registerTriggers(program, ctx);
 
   try {
     await program.parseAsync(argv);
