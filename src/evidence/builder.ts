@@ -195,7 +195,9 @@ export class EvidenceBuilder {
     const isSubagent = strOf(ev.parent_tool_use_id) !== null;
     const msgModel = strOf(msg.model);
     if (msgModel !== null && msgModel !== "<synthetic>") this.firstAssistantModel ??= msgModel;
-    if (!isSubagent) {
+    // A `<synthetic>` message (printed for an API error) made no API call: its zero usage is
+    // not a context size, so a run with no answered call keeps peak_context_tokens null.
+    if (!isSubagent && msgModel !== "<synthetic>") {
       const ctx = contextTokensOf(msg.usage);
       if (ctx !== null) this.peakContext = Math.max(this.peakContext ?? 0, ctx);
     }
@@ -298,7 +300,11 @@ export class EvidenceBuilder {
     // session, so summing them double-counts; `model_usage_since_last_result` is not.
     const since = recOf(ev.model_usage_since_last_result);
     if (since !== null) {
-      this.cost = addNullable(this.cost, mergeModelUsage(this.modelUsage, since));
+      // An empty since-map next to a reported total means nothing was spent since the last
+      // result: 0, not "telemetry missing".
+      const sinceCost = mergeModelUsage(this.modelUsage, since);
+      const reported = numOf(ev.total_cost_usd) !== null;
+      this.cost = addNullable(this.cost, sinceCost ?? (reported ? 0 : null));
     } else {
       const mu = recOf(ev.modelUsage);
       if (mu !== null) mergeModelUsage(this.modelUsage, mu);
