@@ -97,6 +97,8 @@ export const EventsSummarySchema = z.object({
   duration_api_seconds: z.number().nullable(),
   num_turns: z.number().nullable(),
   tool_calls: z.number().int(),
+  /** How many of `tool_calls` subagents made; absent in reports written before it existed. */
+  subagent_tool_calls: z.number().int().optional(),
   input_tokens: z.number().nullable(),
   output_tokens: z.number().nullable(),
   cache_read_input_tokens: z.number().nullable(),
