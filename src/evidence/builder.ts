@@ -206,7 +206,9 @@ export class EvidenceBuilder {
     const isSubagent = strOf(ev.parent_tool_use_id) !== null;
     const msgModel = strOf(msg.model);
     if (msgModel !== null && msgModel !== "<synthetic>") this.firstAssistantModel ??= msgModel;
-    if (!isSubagent) {
+    // A `<synthetic>` message (printed for an API error) made no API call: its zero usage is
+    // not a context size, so a run with no answered call keeps peak_context_tokens null.
+    if (!isSubagent && msgModel !== "<synthetic>") {
       const ctx = contextTokensOf(msg.usage);
       if (ctx !== null) this.peakContext = Math.max(this.peakContext ?? 0, ctx);
     }
@@ -320,7 +322,10 @@ export class EvidenceBuilder {
     this.durationApiMs = addNullable(this.durationApiMs, inc.apiMs);
     if (since !== null && sinceModels !== null) {
       addModelUsage(this.modelUsage, sinceModels);
-      this.cost = addNullable(this.cost, costOfModelUsage(since));
+      // An empty since-map next to a reported total means nothing was spent since the last
+      // result: 0, not "telemetry missing".
+      const reported = numOf(ev.total_cost_usd) !== null;
+      this.cost = addNullable(this.cost, costOfModelUsage(since) ?? (reported ? 0 : null));
     } else {
       if (inc.models !== null) addModelUsage(this.modelUsage, inc.models);
       this.cost = addNullable(this.cost, inc.cost);
