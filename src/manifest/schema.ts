@@ -202,4 +202,11 @@ export const ManifestSchema = z.strictObject({
 export type Manifest = z.infer<typeof ManifestSchema>;
 
 /** Keys whose values are data (file names, JSON values, a section parsed elsewhere), never renamed. */
-export const OPAQUE_KEYS = new Set(["contains", "notContains", "workspace", "equals", "triggers"]);
+export const OPAQUE_KEYS = new Set([
+  "contains",
+  "notContains",
+  "workspace",
+  "equals",
+  "triggers",
+  "qualityGates",
+]);
