@@ -43,3 +43,13 @@ export {
   type TriggerSummary,
   outcomeLabel,
 } from "./triggers/index.js";
+export type { SuiteWarning } from "./suite/index.js";
+export {
+  planSuite,
+  renderPlan,
+  renderMatrix,
+  renderTasksAndTreatments,
+  type SuitePlan,
+  type PlanOptions,
+} from "./inspect/plan.js";
+export * from "./manifest/index.js";
