@@ -142,6 +142,8 @@ export abstract class AssembledDecoder implements StreamDecoder {
         output: null,
         is_error: null,
         turn: this.results.length + 1,
+        // Subagent calls are not reported apart by these streams.
+        parent_tool_use_id: null,
       }) - 1;
     if (id !== null) this.callIndex.set(id, index);
   }
@@ -221,6 +223,7 @@ export abstract class AssembledDecoder implements StreamDecoder {
         cwd: this.cwd,
       },
       tool_calls: calls,
+      subagent_tool_calls: 0,
       ...lists,
       session_ids: [...this.sessionIds],
       result_text: last?.result ?? this.lastText,
