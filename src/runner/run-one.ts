@@ -76,6 +76,12 @@ export function interactionInput(r: {
 export function rubricTaskInput(task: TaskSpec, treatment: TreatmentSpec) {
   return {
     skill_package_path: task.evaluation.skill_package_path ?? null,
+    route_conformance_expected_node_order:
+      treatment.route_conformance_expected_node_order ??
+      task.evaluation.route_conformance_expected_node_order ??
+      null,
+    generated_node_skills:
+      treatment.generated_node_skills ?? task.evaluation.generated_node_skills ?? null,
     required_skills: treatment.required_skills ?? task.evaluation.required_skills,
     expected_artifacts: treatment.expected_artifacts ?? task.evaluation.expected_artifacts,
     require_skill_invocation:
