@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
 import { InputError, SKILLBENCH_VERSION } from "../index.js";
+import { registerEval } from "./commands/eval.js";
 import { registerResults } from "./commands/results.js";
 import { registerRun } from "./commands/run.js";
 import { registerServe } from "./commands/serve.js";
+import { registerTriggers } from "./commands/triggers.js";
 
 async function main(argv: string[]): Promise<number> {
   const ctx = { exitCode: 0 };
@@ -16,8 +18,10 @@ async function main(argv: string[]): Promise<number> {
     .showHelpAfterError();
 
   registerRun(program, ctx);
+  registerEval(program, ctx);
   registerResults(program, ctx);
   registerServe(program, ctx);
+  registerTriggers(program, ctx);
 
   try {
     await program.parseAsync(argv);

@@ -108,7 +108,11 @@ function defaultCandidate(treatments: string[]): string | null {
   return treatments.find((t) => t !== CONTROL) ?? treatments[0] ?? null;
 }
 
-function metricValue(reports: RunReport[], treatment: string, m: ThresholdMetric): number | null {
+export function metricValue(
+  reports: RunReport[],
+  treatment: string,
+  m: ThresholdMetric,
+): number | null {
   if (m.kind === "pass_rate" || m.kind === "weighted_score") {
     const runs = analysisSet(reports).filter((r) => r.treatment === treatment);
     if (runs.length === 0) return null;

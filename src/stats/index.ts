@@ -1,5 +1,5 @@
 export { defaultKs } from "./pass-at-k.js";
-export { wilsonInterval } from "./wilson.js";
+export { wilsonInterval, type Interval } from "./wilson.js";
 export { mean, stdev, flipRate } from "./descriptive.js";
 export { mcnemarExact, signTest } from "./binomial-tests.js";
 export { repsNeeded } from "./power.js";

@@ -10,3 +10,4 @@ export {
   type TaskSpec,
   type TreatmentSpec,
 } from "./types.js";
+export { unsafePathReason } from "./artifacts.js";

@@ -44,7 +44,7 @@ export class Problems {
   }
 }
 
-function problemsToError(what: string, errors: Problem[]): InputError {
+export function problemsToError(what: string, errors: Problem[]): InputError {
   const [first] = errors;
   const details = first ? { file: first.file, field: first.field, line: first.line } : {};
   if (errors.length === 1 && first) return new InputError(formatProblem(first), details);

@@ -1,0 +1,8 @@
+/** Trigger evaluation: does the Skill fire when it should, and stay quiet when it should not? See docs/triggers.md. */
+export {
+  runTriggers,
+  type TriggerOptions,
+  type TriggerProgress,
+  type TriggerSummary,
+} from "./run-triggers.js";
+export { outcomeLabel } from "./classify.js";
