@@ -36,3 +36,11 @@ export { writeCiOutputs, type CiOptions, type CiResult } from "./runner/ci-outpu
 export { writeHtmlReports } from "./report/html/write.js";
 export { serveResults } from "./viewer/server.js";
 export { parseThresholds, evaluateThresholds } from "./report/thresholds.js";
+export {
+  openTelemetry,
+  exportStoredResults,
+  TelemetrySession,
+  type TelemetryOptions,
+  type SessionOutcome,
+  type ExportOutcome,
+} from "./telemetry/index.js";

@@ -79,6 +79,10 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
   };
   const subjectEnv = buildAgentEnv({
     ...envFor("subject"),
+    declared: {
+      ...ctx.declaredEnv,
+      ...(ctx.agentEnv?.({ experimentId: ctx.experimentId, runId: spec.run_id }) ?? {}),
+    },
     home: dirs.home,
     configDir: dirs.config,
     tmpDir: dirs.tmp,

@@ -1,10 +1,23 @@
 import { InvalidArgumentError, type Command } from "commander";
-import { parseThresholds, runSuite } from "../../index.js";
+import {
+  openTelemetry,
+  parseThresholds,
+  runSuite,
+  SKILLBENCH_VERSION,
+  type ProgressEvent,
+  type RunReport,
+} from "../../index.js";
 import { collect, intArg, parseEnvPairs, parseKs } from "../args.js";
 import { ciOutputs, judgeFlags, withCiOptions } from "../ci.js";
 import { makeProgress } from "../progress.js";
+import {
+  reportTelemetry,
+  telemetryFlags,
+  withTelemetryOptions,
+  type TelemetryFlags,
+} from "../telemetry.js";
 
-interface RunFlags {
+interface RunFlags extends TelemetryFlags {
   task?: string;
   treatment?: string;
   count?: number;
@@ -37,7 +50,7 @@ interface RunFlags {
 
 /** Registers its command(s) on the program; `ctx.exitCode` is the process's exit code. */
 export function registerRun(program: Command, ctx: { exitCode: number }): void {
-  withCiOptions(program.command("run"))
+  withTelemetryOptions(withCiOptions(program.command("run")))
     .description(
       "Run a suite: tasks × treatments × repetitions, each in its own workspace, then write the reports.",
     )
@@ -106,8 +119,26 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
           stop.abort();
         } else kill.abort();
       };
-      // A bad threshold is bad input: say so before any agent runs.
+      // A bad threshold or telemetry setting is bad input: say so before any agent runs.
       parseThresholds(f.failUnder ?? []);
+      const declared = parseEnvPairs(f.env ?? []);
+      const telemetry = await openTelemetry(telemetryFlags(f), process.env, {
+        declared,
+        note: (m) => process.stderr.write(`${m}\n`),
+        skillbenchVersion: SKILLBENCH_VERSION,
+      });
+      const progress = makeProgress(
+        process.stderr,
+        Boolean(process.stderr.isTTY) && !process.env.CI,
+      );
+      let outDir: string | null = null;
+      const onProgress = (e: ProgressEvent): void => {
+        if (e.type === "plan") outDir = e.outDir;
+        if (e.type === "end" && e.report && outDir !== null)
+          telemetry?.runCommitted(outDir, e.report);
+        progress(e);
+      };
+      let reports: RunReport[] = [];
       process.on("SIGINT", onSigint);
       process.on("SIGTERM", () => {
         stop.abort();
@@ -126,7 +157,7 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
           agentBin: f.agentBin,
           resume: f.resume,
           modelScript: f.modelScript,
-          env: parseEnvPairs(f.env ?? []),
+          env: declared,
           passEnv: f.passEnv,
           timeoutSec: f.timeout,
           keepWorkspaces: f.keepWorkspaces,
@@ -146,11 +177,12 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
             process.stderr.write(
               `warning: ${w.file}${w.field ? `: ${w.field}` : ""}: ${w.message}\n`,
             ),
-          onProgress: makeProgress(
-            process.stderr,
-            Boolean(process.stderr.isTTY) && !process.env.CI,
-          ),
+          onProgress,
+          agentEnv: telemetry
+            ? ({ experimentId, runId }) => telemetry.agentEnv(experimentId, runId)
+            : undefined,
         });
+        reports = res.reports;
         const passed = res.reports.filter((r) => r.passed).length;
         process.stdout.write(
           `\n${passed}/${res.planned.length} runs passed` +
@@ -164,6 +196,12 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
         if (ci !== 0) ctx.exitCode = ci;
       } finally {
         process.off("SIGINT", onSigint);
+        if (telemetry) {
+          const out = await telemetry.finish(outDir, reports);
+          const w = (s: string): boolean => process.stderr.write(s);
+          if (reportTelemetry(out, f.exportRequired === true, w) && ctx.exitCode === 0)
+            ctx.exitCode = 1;
+        }
       }
     });
 }
