@@ -44,3 +44,13 @@ export {
   type SessionOutcome,
   type ExportOutcome,
 } from "./telemetry/index.js";
+export type { SuiteWarning } from "./suite/index.js";
+export {
+  planSuite,
+  renderPlan,
+  renderMatrix,
+  renderTasksAndTreatments,
+  type SuitePlan,
+  type PlanOptions,
+} from "./inspect/plan.js";
+export * from "./manifest/index.js";

@@ -1,6 +1,15 @@
 /** The telemetry flags shared by run, rescore and export (docs/telemetry.md). */
 import type { Command } from "commander";
-import type { ExportOutcome, SessionOutcome, TelemetryOptions } from "../index.js";
+import {
+  openTelemetry,
+  SKILLBENCH_VERSION,
+  type ExportOutcome,
+  type ProgressEvent,
+  type RunReport,
+  type SessionOutcome,
+  type TelemetryOptions,
+  type TelemetrySession,
+} from "../index.js";
 import { collect } from "./args.js";
 
 export type TelemetryFlags = TelemetryOptions;
@@ -61,4 +70,58 @@ export function reportTelemetry(
       `telemetry: agent spans: ${out.agent.forwarded} batches forwarded of ${out.agent.requests}\n`,
     );
   return required && !out.ok;
+}
+
+/** Telemetry around one `run` or `eval`: progress hook, agent environment, and the end. */
+export class RunTelemetry {
+  private outDir: string | null = null;
+  private constructor(
+    private readonly session: TelemetrySession,
+    private readonly required: boolean,
+  ) {}
+
+  /** Null when no target is configured; bad settings throw InputError (exit 2) before any run. */
+  static async open(
+    f: TelemetryFlags,
+    declared: Record<string, string>,
+  ): Promise<RunTelemetry | null> {
+    const session = await openTelemetry(telemetryFlags(f), process.env, {
+      declared,
+      note: (m) => process.stderr.write(`${m}\n`),
+      skillbenchVersion: SKILLBENCH_VERSION,
+    });
+    return session ? new RunTelemetry(session, f.exportRequired === true) : null;
+  }
+
+  /** The run options that feed telemetry: every committed run is exported as it lands. */
+  hooks(progress: (e: ProgressEvent) => void): {
+    onProgress: (e: ProgressEvent) => void;
+    agentEnv: (run: {
+      experimentId: string;
+      runId: string;
+      agent: string;
+    }) => Record<string, string>;
+  } {
+    return {
+      onProgress: (e) => {
+        if (e.type === "plan") this.outDir = e.outDir;
+        if (e.type === "end" && e.report && this.outDir !== null)
+          this.session.runCommitted(this.outDir, e.report);
+        progress(e);
+      },
+      agentEnv: ({ experimentId, runId, agent }) =>
+        this.session.agentEnv(experimentId, runId, agent),
+    };
+  }
+
+  /** Send the experiment, wait for every send, print one line per target; the new exit code. */
+  async close(
+    reports: RunReport[],
+    exitCode: number,
+    gates: Array<{ name: string; passed: boolean; detail: string }> = [],
+  ): Promise<number> {
+    const out = await this.session.finish(this.outDir, reports, gates);
+    const failed = reportTelemetry(out, this.required, (s) => process.stderr.write(s));
+    return failed && exitCode === 0 ? 1 : exitCode;
+  }
 }

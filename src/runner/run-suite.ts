@@ -2,7 +2,13 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { resolveClaudeBinary } from "../agents/claude/binary.js";
+import {
+  AGENT_NAMES,
+  agentDriver,
+  reportAgentName,
+  type AgentDriver,
+  type AgentEndpoint,
+} from "../agents/index.js";
 import { errorMessage, InputError } from "../core/errors.js";
 import { loadSuiteProfiles, resolveProfile, type RubricProfile } from "../scoring/index.js";
 import type { RunReport } from "../core/report.js";
@@ -25,7 +31,6 @@ import {
 } from "../suite/index.js";
 import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
 import { makeRedactor, secretsFromEnv } from "../util/redact.js";
-import { agentVersion } from "./agent-version.js";
 import { sha256 } from "../util/hash.js";
 import { writeSuiteSnapshot } from "./snapshot.js";
 import { setupJudge, type JudgeFlags } from "./judge-setup.js";
@@ -35,6 +40,7 @@ import type { Endpoint, RunContext } from "./context.js";
 import { writeExperimentReports } from "./finish.js";
 import { runPool } from "./pool.js";
 import { executeRun } from "./run-one.js";
+import { createModelApiTracker, type ModelApiTracker } from "./model-api.js";
 
 export const SKILLBENCH_VERSION = "0.1.0";
 
@@ -48,6 +54,14 @@ export interface RunOptions {
   profile?: string | undefined;
   model?: string | undefined;
   agentBin?: string | undefined;
+  /** `--agent`: claude (default), codex, gemini or opencode. */
+  agent?: string | undefined;
+  /** A driver object instead of a name (the library API; tests pass a replay driver). */
+  driver?: AgentDriver | undefined;
+  /** Retries the agent CLI makes on a failing model request (default: the CLI's own). */
+  agentRetries?: number | undefined;
+  /** `--simulator-agent`: the simulated user's agent (default claude). */
+  simulatorAgent?: string | undefined;
   resume?: boolean | undefined;
   modelScript?: string | undefined;
   /** --env KEY=VALUE */
@@ -82,7 +96,11 @@ export interface RunOptions {
   onWarning?: (w: SuiteWarning) => void;
   onProgress?: (e: ProgressEvent) => void;
   /** Extra environment for a run's subject agent (the telemetry trace context, docs/telemetry.md). */
-  agentEnv?: (run: { experimentId: string; runId: string }) => Record<string, string>;
+  agentEnv?: (run: {
+    experimentId: string;
+    runId: string;
+    agent: string;
+  }) => Record<string, string>;
 }
 
 export type ProgressEvent =
@@ -183,6 +201,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const cwd = opts.cwd ?? process.cwd();
   const suite: Suite = await loadSuite(path.resolve(cwd, opts.suite), {
     onWarning: opts.onWarning,
+    taskFilter: opts.task,
   });
   const cfg = suite.config;
   const count =
@@ -225,8 +244,26 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const suiteProfiles = await loadSuiteProfiles(suite.profiles);
   preflight(suite, planned, opts.profile ?? cfg.profile ?? null, suiteProfiles, opts.interaction);
 
-  const bin = resolveClaudeBinary({ agentBin: opts.agentBin, env: hostEnv });
+  const agentName = opts.agent ?? "claude";
+  const driver = opts.driver ?? agentDriver(agentName);
+  if (driver === null)
+    throw new InputError(`unknown agent "${agentName}": use one of ${AGENT_NAMES.join(", ")}`, {
+      field: "--agent",
+    });
+  const bin = driver.resolveBinary({ agentBin: opts.agentBin, env: hostEnv });
   if ("error" in bin) throw new InputError(bin.error, { field: "--agent-bin" });
+  const simulatorName = opts.simulatorAgent ?? "claude";
+  const simulatorDriver = agentDriver(simulatorName);
+  if (simulatorDriver === null)
+    throw new InputError(`unknown agent "${simulatorName}": use one of ${AGENT_NAMES.join(", ")}`, {
+      field: "--simulator-agent",
+    });
+  const simulatorBin =
+    simulatorDriver === driver && opts.driver === undefined
+      ? bin
+      : simulatorDriver.resolveBinary({ env: hostEnv });
+  const simulatorAgent =
+    "error" in simulatorBin ? simulatorBin : { driver: simulatorDriver, bin: simulatorBin };
 
   let experimentId = experimentIdNow();
   const outOpt = opts.out ?? cfg.out ?? undefined;
@@ -302,16 +339,20 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   let server: ModelServer | null = null;
   let scriptHasJudge = false;
   let scriptId = "";
+  let tracker: ModelApiTracker | null = null;
   const model = opts.model ?? cfg.model ?? hostEnv.ANTHROPIC_MODEL ?? null;
   let endpoint: RunContext["endpoint"];
   if (scriptFile) {
     const script = await loadModelScript(path.resolve(cwd, scriptFile));
     scriptHasJudge = scriptServesRole(script, "judge");
     scriptId = sha256(await readFile(path.resolve(cwd, scriptFile)));
+    tracker = createModelApiTracker();
     server = await startModelServer({
       script,
       scriptFile: path.resolve(cwd, scriptFile),
       recordFile: paths.modelLog,
+      onRequest: tracker.onRequest,
+      onExchange: tracker.onExchange,
       secrets: redact.secrets,
     });
     const url = server.url;
@@ -319,6 +360,14 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       baseUrl: runBaseUrl(url, { ...run, role }),
       apiKey: "sk-skillbench-scripted",
     });
+  } else if (driver.api !== "anthropic") {
+    const live = liveEndpoint(driver.api, hostEnv);
+    if (!live.apiKey)
+      throw new InputError(
+        `no model endpoint for ${driver.displayName}: set ${driver.api === "gemini" ? "GEMINI_API_KEY (and GOOGLE_GEMINI_BASE_URL)" : "OPENAI_API_KEY (and OPENAI_BASE_URL)"}, or pass --model-script FILE`,
+        { field: "--model-script" },
+      );
+    endpoint = (): Endpoint => live;
   } else {
     if (!hostEnv.ANTHROPIC_API_KEY && !hostEnv.ANTHROPIC_AUTH_TOKEN)
       throw new InputError(
@@ -335,7 +384,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     });
   }
 
-  const version = await agentVersion(
+  const version = await driver.version(
     bin.path,
     { PATH: hostEnv.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir() },
     cwd,
@@ -371,8 +420,11 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     experimentId,
     outDir,
     suite,
+    driver,
     bin,
     agentVersion: version,
+    agentRetries: opts.agentRetries,
+    simulatorAgent,
     endpoint,
     model,
     profileOverride: opts.profile ?? cfg.profile ?? null,
@@ -411,6 +463,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     })(),
     judgeFor: judge.judgeFor,
     judgeCache: judge.cache,
+    modelApi: tracker ? (run) => tracker.recordFor(run) : undefined,
     signal: kill,
   };
   const startedAt = firstStartedAt ?? new Date().toISOString();
@@ -428,7 +481,12 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     model,
     profile: ctx.profileOverride,
     model_script: scriptFile ? path.resolve(cwd, scriptFile) : null,
-    versions: { skillbench: SKILLBENCH_VERSION, claude: version, node: process.version },
+    versions: {
+      skillbench: SKILLBENCH_VERSION,
+      claude: driver.name === "claude" ? version : null,
+      node: process.version,
+    },
+    agent: { name: reportAgentName(driver.name), version },
     agent_bin: { path: bin.path, source: bin.source },
     total_runs: planned.length,
     total_passed: null as number | null,
@@ -475,4 +533,14 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   await writeJsonAtomic(paths.metadata, metadata);
   const files = await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html });
   return { outDir, experimentId, planned, reports, incomplete, files };
+}
+
+/** The model endpoint of a non-Anthropic agent from the host's environment (no scripted server). */
+function liveEndpoint(
+  api: AgentDriver["api"],
+  hostEnv: Record<string, string | undefined>,
+): AgentEndpoint {
+  return api === "gemini"
+    ? { baseUrl: hostEnv.GOOGLE_GEMINI_BASE_URL, apiKey: hostEnv.GEMINI_API_KEY }
+    : { baseUrl: hostEnv.OPENAI_BASE_URL, apiKey: hostEnv.OPENAI_API_KEY };
 }

@@ -115,6 +115,8 @@ export async function startAgentCollector(opts: {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  // Never the reason the process stays alive: a command that fails still exits.
+  server.unref();
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,

@@ -47,6 +47,13 @@ export interface RunTraceInput {
   scriptedModel: boolean;
 }
 
+/** The GenAI provider each agent's CLI speaks to (opencode can speak to several: left out). */
+const PROVIDER: Record<string, string> = {
+  "claude-code": "anthropic",
+  codex: "openai",
+  gemini: "gcp.gemini",
+};
+
 function ms(iso: string): number {
   const t = Date.parse(iso);
   return Number.isFinite(t) ? t : 0;
@@ -69,7 +76,6 @@ function runAttributes(input: RunTraceInput, policy: ContentPolicy): Attributes 
   const a: Attributes = {
     "gen_ai.operation.name": "invoke_agent",
     "gen_ai.agent.name": r.agent.name,
-    "gen_ai.provider.name": "anthropic",
     "skillbench.experiment_id": r.experiment_id,
     "skillbench.run_id": r.run_id,
     "skillbench.task": r.task,
@@ -86,6 +92,8 @@ function runAttributes(input: RunTraceInput, policy: ContentPolicy): Attributes 
     "skillbench.scripted_model": input.scriptedModel,
     "skillbench.timing_source": input.lineTimes ? "stream" : "none",
   };
+  const provider = PROVIDER[r.agent.name];
+  if (provider) a["gen_ai.provider.name"] = provider;
   if (r.agent.version) a["gen_ai.agent.version"] = r.agent.version;
   const model = r.model ?? input.evidence?.agent.model ?? null;
   if (model) a["gen_ai.request.model"] = model;
@@ -155,11 +163,11 @@ function toolSpan(
   ids: { trace: string; exp: string; run: string },
   window: { start: number; end: number },
   times: number[],
-  lines: { use: number; result: number | null } | undefined,
+  lines: { use: number; result: number | null },
   policy: ContentPolicy,
 ): SpanPlan {
-  const start = clamp(timeOfLine(times, lines?.use) ?? window.start, window.start, window.end);
-  const end = clamp(timeOfLine(times, lines?.result) ?? window.end, start, window.end);
+  const start = clamp(timeOfLine(times, lines.use) ?? window.start, window.start, window.end);
+  const end = clamp(timeOfLine(times, lines.result) ?? window.end, start, window.end);
   const attributes: Attributes = {
     "gen_ai.operation.name": "execute_tool",
     "gen_ai.tool.name": call.name,
@@ -168,8 +176,7 @@ function toolSpan(
     "skillbench.turn": call.turn,
   };
   if (call.id) attributes["gen_ai.tool.call.id"] = call.id;
-  if (lines?.result === null || lines?.result === undefined)
-    attributes["skillbench.tool.result_seen"] = false;
+  if (lines.result === null) attributes["skillbench.tool.result_seen"] = false;
   Object.assign(
     attributes,
     contentAttributes("gen_ai.tool.call.arguments", JSON.stringify(call.input), policy),
@@ -189,6 +196,19 @@ function toolSpan(
       call.is_error === true
         ? { code: "error", message: "tool reported an error" }
         : { code: "unset" },
+  };
+}
+
+/** A tool call whose time is not known: `skillbench.tool_call`, stamped at its window's start. */
+function untimedToolEvent(c: ToolCall, at: number): SpanEventPlan {
+  return {
+    name: "skillbench.tool_call",
+    time: at,
+    attributes: {
+      "gen_ai.tool.name": c.name,
+      "skillbench.turn": c.turn,
+      "skillbench.tool.success": c.is_error !== true,
+    },
   };
 }
 
@@ -281,34 +301,22 @@ export function planRunSpans(input: RunTraceInput, policy: ContentPolicy): SpanP
           ? { code: "error", message: res.subtype ?? "error result" }
           : { code: "unset" },
       });
-      for (const call of ev.tool_calls.filter((c) => c.turn === w.turn))
-        spans.push(
-          toolSpan(
-            call,
-            toolIndex++,
-            turnId,
-            ids,
-            w,
-            times,
-            call.id ? input.toolLines.get(call.id) : undefined,
-            policy,
-          ),
-        );
+      const turnSpan = spans[spans.length - 1];
+      for (const call of ev.tool_calls.filter((c) => c.turn === w.turn)) {
+        const lines = call.id ? input.toolLines.get(call.id) : undefined;
+        if (!lines) {
+          // The stream does not say where this call sits (another agent's format): an event, not
+          // a span with invented times.
+          turnSpan?.events.push(untimedToolEvent(call, w.start));
+          continue;
+        }
+        spans.push(toolSpan(call, toolIndex++, turnId, ids, w, times, lines, policy));
+      }
       agentEnd = Math.max(agentEnd, w.end);
     }
   } else if (ev) {
     // No line times: the calls are known but not when they happened; say so rather than guess.
-    runSpan.events.push(
-      ...ev.tool_calls.map((c) => ({
-        name: "skillbench.tool_call",
-        time: window.start,
-        attributes: {
-          "gen_ai.tool.name": c.name,
-          "skillbench.turn": c.turn,
-          "skillbench.tool.success": c.is_error !== true,
-        } satisfies Attributes,
-      })),
-    );
+    runSpan.events.push(...ev.tool_calls.map((c) => untimedToolEvent(c, window.start)));
   }
 
   // Validators run one after another once the agent is done; validation.json keeps their

@@ -56,9 +56,12 @@ export class TelemetrySession {
     return new TelemetrySession(cfg, new TelemetryExporter(cfg, opts), collector);
   }
 
-  /** Extra environment for a run's subject agent, so its own spans nest under the run span. */
-  agentEnv(experimentId: string, runId: string): Record<string, string> {
-    if (!this.collector) return {};
+  /**
+   * Extra environment for a run's subject agent, so its own spans nest under the run span. Only
+   * Claude Code is known to take its parent from TRACEPARENT (docs/telemetry.md).
+   */
+  agentEnv(experimentId: string, runId: string, agent: string): Record<string, string> {
+    if (!this.collector || agent !== "claude-code") return {};
     return agentTelemetryEnv(this.collector.url, experimentId, runId, this.cfg.includeContent);
   }
 

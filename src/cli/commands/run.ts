@@ -1,23 +1,21 @@
 import { InvalidArgumentError, type Command } from "commander";
 import {
-  openTelemetry,
   parseThresholds,
+  planSuite,
+  renderPlan,
   runSuite,
-  SKILLBENCH_VERSION,
   type ProgressEvent,
+  type RunOptions,
   type RunReport,
+  type RunSummary,
+  type SuiteWarning,
 } from "../../index.js";
 import { collect, intArg, parseEnvPairs, parseKs } from "../args.js";
 import { ciOutputs, judgeFlags, withCiOptions } from "../ci.js";
 import { makeProgress } from "../progress.js";
-import {
-  reportTelemetry,
-  telemetryFlags,
-  withTelemetryOptions,
-  type TelemetryFlags,
-} from "../telemetry.js";
+import { RunTelemetry, withTelemetryOptions, type TelemetryFlags } from "../telemetry.js";
 
-interface RunFlags extends TelemetryFlags {
+export interface RunFlags extends TelemetryFlags {
   task?: string;
   treatment?: string;
   count?: number;
@@ -48,13 +46,12 @@ interface RunFlags extends TelemetryFlags {
   failUnder?: string[];
 }
 
-/** Registers its command(s) on the program; `ctx.exitCode` is the process's exit code. */
-export function registerRun(program: Command, ctx: { exitCode: number }): void {
-  withTelemetryOptions(withCiOptions(program.command("run")))
-    .description(
-      "Run a suite: tasks × treatments × repetitions, each in its own workspace, then write the reports.",
-    )
-    .argument("<suite>", "suite folder (with tasks/), or a single task folder")
+/**
+ * The matrix, agent, sandbox and output options of `run`; `eval` takes the same ones.
+ * (The CI options, --html/--junit/--fail-under, come from withCiOptions.)
+ */
+export function withRunOptions(cmd: Command): Command {
+  return withTelemetryOptions(cmd)
     .option("--task <list>", "tasks to run: comma-separated names, * as a wildcard")
     .option("--treatment <list>", "treatments to run: comma-separated names, * as a wildcard")
     .option("-n, --count <n>", "repetitions per task × treatment", intArg("--count"))
@@ -78,11 +75,15 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
     .option("--keep-workspaces", "keep each run's temporary workspace for debugging")
     .option("--ks <list>", "k values for pass@k / pass^k, e.g. 1,2,5", parseKs)
     .option("--exit-zero", "exit 0 even when some runs fail (bad input still exits 2)")
-    .option("--sandbox <kind>", "isolation: local (default), bwrap, docker, or auto", (v) => {
-      if (!["local", "bwrap", "docker", "auto"].includes(v))
-        throw new InvalidArgumentError("--sandbox must be local, bwrap, docker or auto");
-      return v as "local" | "bwrap" | "docker" | "auto";
-    })
+    .option(
+      "--sandbox <kind>",
+      "isolation: local, bwrap, docker, or auto (default: local for run, auto for eval)",
+      (v) => {
+        if (!["local", "bwrap", "docker", "auto"].includes(v))
+          throw new InvalidArgumentError("--sandbox must be local, bwrap, docker or auto");
+        return v as "local" | "bwrap" | "docker" | "auto";
+      },
+    )
     .option(
       "--interaction-mode <mode>",
       "none (single turn) or auto_user (the subject plus a simulated user)",
@@ -107,101 +108,131 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
       "--judge-samples <n>",
       "ask the judge N times and record mean and spread",
       intArg("--judge-samples"),
-    )
-    .action(async (suite: string, f: RunFlags) => {
-      const stop = new AbortController();
-      const kill = new AbortController();
-      const onSigint = (): void => {
-        if (!stop.signal.aborted) {
-          process.stderr.write(
-            "\nskillbench: stopping — no new runs start; press Ctrl-C again to kill the running ones\n",
-          );
-          stop.abort();
-        } else kill.abort();
-      };
-      // A bad threshold or telemetry setting is bad input: say so before any agent runs.
-      parseThresholds(f.failUnder ?? []);
-      const declared = parseEnvPairs(f.env ?? []);
-      const telemetry = await openTelemetry(telemetryFlags(f), process.env, {
-        declared,
-        note: (m) => process.stderr.write(`${m}\n`),
-        skillbenchVersion: SKILLBENCH_VERSION,
-      });
-      const progress = makeProgress(
-        process.stderr,
-        Boolean(process.stderr.isTTY) && !process.env.CI,
+    );
+}
+
+/** The run's library options from the parsed flags (everything but the suite and the callbacks). */
+export function runOptionsFromFlags(f: RunFlags) {
+  return {
+    task: f.task,
+    treatment: f.treatment,
+    count: f.count,
+    concurrency: f.concurrency,
+    out: f.out,
+    profile: f.profile,
+    model: f.model,
+    agentBin: f.agentBin,
+    resume: f.resume,
+    modelScript: f.modelScript,
+    env: parseEnvPairs(f.env ?? []),
+    passEnv: f.passEnv,
+    timeoutSec: f.timeout,
+    keepWorkspaces: f.keepWorkspaces,
+    ks: f.ks,
+    judgeFlags: judgeFlags(f),
+    interaction: {
+      mode: f.interactionMode,
+      maxTurns: f.maxTurns,
+      simulatorPrompt: f.simulatorPrompt,
+    },
+    simulatorModel: f.simulatorModel,
+    sandbox: f.sandbox,
+    html: f.html,
+  } satisfies Partial<RunOptions>;
+}
+
+export function printWarning(w: SuiteWarning): void {
+  process.stderr.write(`warning: ${w.file}${w.field ? `: ${w.field}` : ""}: ${w.message}\n`);
+}
+
+/** The console progress display. */
+export function defaultProgress(): (e: ProgressEvent) => void {
+  return makeProgress(process.stderr, Boolean(process.stderr.isTTY) && !process.env.CI);
+}
+
+/**
+ * Run with Ctrl-C handling: the first SIGINT stops new runs from starting, a second kills
+ * the running ones.
+ */
+export async function runWithSignals(opts: RunOptions): Promise<RunSummary> {
+  const stop = new AbortController();
+  const kill = new AbortController();
+  const onSigint = (): void => {
+    if (!stop.signal.aborted) {
+      process.stderr.write(
+        "\nskillbench: stopping — no new runs start; press Ctrl-C again to kill the running ones\n",
       );
-      let outDir: string | null = null;
-      const onProgress = (e: ProgressEvent): void => {
-        if (e.type === "plan") outDir = e.outDir;
-        if (e.type === "end" && e.report && outDir !== null)
-          telemetry?.runCommitted(outDir, e.report);
-        progress(e);
-      };
+      stop.abort();
+    } else kill.abort();
+  };
+  const onSigterm = (): void => {
+    stop.abort();
+    kill.abort();
+  };
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigterm);
+  try {
+    return await runSuite({
+      ...opts,
+      stopSignal: stop.signal,
+      killSignal: kill.signal,
+      onWarning: opts.onWarning ?? printWarning,
+      onProgress: opts.onProgress ?? defaultProgress(),
+    });
+  } finally {
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigterm);
+  }
+}
+
+/** Registers its command(s) on the program; `ctx.exitCode` is the process's exit code. */
+export function registerRun(program: Command, ctx: { exitCode: number }): void {
+  withRunOptions(
+    withCiOptions(program.command("run"))
+      .description(
+        "Run a suite: tasks × treatments × repetitions, each in its own workspace, then write the reports.",
+      )
+      .argument("<suite>", "suite folder (with tasks/), or a single task folder"),
+  )
+    .option(
+      "--dry-run",
+      "print the planned runs (profile, sandbox, timeout, interaction); start nothing",
+    )
+    .action(async (suite: string, f: RunFlags & { dryRun?: boolean }) => {
+      // A bad threshold is bad input: say so before any agent runs.
+      parseThresholds(f.failUnder ?? []);
+      if (f.dryRun) {
+        const plan = await planSuite({ suite, ...runOptionsFromFlags(f), onWarning: printWarning });
+        process.stdout.write(renderPlan(plan));
+        return;
+      }
+      const opts = runOptionsFromFlags(f);
+      const telemetry = await RunTelemetry.open(f, opts.env);
       let reports: RunReport[] = [];
-      process.on("SIGINT", onSigint);
-      process.on("SIGTERM", () => {
-        stop.abort();
-        kill.abort();
-      });
       try {
-        const res = await runSuite({
+        const res = await runWithSignals({
           suite,
-          task: f.task,
-          treatment: f.treatment,
-          count: f.count,
-          concurrency: f.concurrency,
-          out: f.out,
-          profile: f.profile,
-          model: f.model,
-          agentBin: f.agentBin,
-          resume: f.resume,
-          modelScript: f.modelScript,
-          env: declared,
-          passEnv: f.passEnv,
-          timeoutSec: f.timeout,
-          keepWorkspaces: f.keepWorkspaces,
-          ks: f.ks,
-          judgeFlags: judgeFlags(f),
-          interaction: {
-            mode: f.interactionMode,
-            maxTurns: f.maxTurns,
-            simulatorPrompt: f.simulatorPrompt,
-          },
-          simulatorModel: f.simulatorModel,
-          sandbox: f.sandbox,
-          html: f.html,
-          stopSignal: stop.signal,
-          killSignal: kill.signal,
-          onWarning: (w) =>
-            process.stderr.write(
-              `warning: ${w.file}${w.field ? `: ${w.field}` : ""}: ${w.message}\n`,
-            ),
-          onProgress,
-          agentEnv: telemetry
-            ? ({ experimentId, runId }) => telemetry.agentEnv(experimentId, runId)
-            : undefined,
+          ...opts,
+          ...telemetry?.hooks(defaultProgress()),
         });
         reports = res.reports;
-        const passed = res.reports.filter((r) => r.passed).length;
-        process.stdout.write(
-          `\n${passed}/${res.planned.length} runs passed` +
-            (res.incomplete.length
-              ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
-              : "") +
-            `\nResults: ${res.outDir}\n${res.files.map((f) => `  ${f}`).join("\n")}\n`,
-        );
-        ctx.exitCode = passed === res.planned.length || f.exitZero ? 0 : 1;
+        reportRun(res, f, ctx);
         const ci = await ciOutputs(res.outDir, f);
         if (ci !== 0) ctx.exitCode = ci;
       } finally {
-        process.off("SIGINT", onSigint);
-        if (telemetry) {
-          const out = await telemetry.finish(outDir, reports);
-          const w = (s: string): boolean => process.stderr.write(s);
-          if (reportTelemetry(out, f.exportRequired === true, w) && ctx.exitCode === 0)
-            ctx.exitCode = 1;
-        }
+        if (telemetry) ctx.exitCode = await telemetry.close(reports, ctx.exitCode);
       }
     });
+}
+
+function reportRun(res: RunSummary, f: RunFlags, ctx: { exitCode: number }): void {
+  const passed = res.reports.filter((r) => r.passed).length;
+  process.stdout.write(
+    `\n${passed}/${res.planned.length} runs passed` +
+      (res.incomplete.length
+        ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
+        : "") +
+      `\nResults: ${res.outDir}\n${res.files.map((f) => `  ${f}`).join("\n")}\n`,
+  );
+  ctx.exitCode = passed === res.planned.length || f.exitZero ? 0 : 1;
 }

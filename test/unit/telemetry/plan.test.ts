@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Evidence, ToolCall } from "../../../src/core/evidence.js";
-import type { RunReport } from "../../../src/core/report.js";
+import { RunReportSchema, type RunReport } from "../../../src/core/report.js";
 import { contentAttributes, sha256Hex } from "../../../src/telemetry/content.js";
 import {
   experimentSpanId,
@@ -21,11 +21,19 @@ const policy = {
 };
 
 function call(id: string, name: string, turn: number, isError = false): ToolCall {
-  return { id, name, input: { command: "echo hi" }, output: "hi", is_error: isError, turn };
+  return {
+    id,
+    name,
+    input: { command: "echo hi" },
+    output: "hi",
+    is_error: isError,
+    turn,
+    parent_tool_use_id: null,
+  };
 }
 
 function report(): RunReport {
-  return {
+  return RunReportSchema.parse({
     schema: "skillbench.report.v1",
     run_id: "t-A-r1",
     run_uuid: null,
@@ -76,7 +84,7 @@ function report(): RunReport {
     },
     artifacts: { stdout: "", stderr: "", events: null, validation: null, workspace: null },
     timestamp: "",
-  } as RunReport;
+  });
 }
 
 function evidence(calls: ToolCall[], resultLines: number[]): Evidence {
