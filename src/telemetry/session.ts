@@ -61,7 +61,7 @@ export class TelemetrySession {
    * Claude Code is known to take its parent from TRACEPARENT (docs/telemetry.md).
    */
   agentEnv(experimentId: string, runId: string, agent: string): Record<string, string> {
-    if (!this.collector || agent !== "claude-code") return {};
+    if (!this.collector || (agent !== "claude" && agent !== "claude-code")) return {};
     return agentTelemetryEnv(this.collector.url, experimentId, runId, this.cfg.includeContent);
   }
 
