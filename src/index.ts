@@ -44,6 +44,13 @@ export {
   type SessionOutcome,
   type ExportOutcome,
 } from "./telemetry/index.js";
+export {
+  runTriggers,
+  type TriggerOptions,
+  type TriggerProgress,
+  type TriggerSummary,
+  outcomeLabel,
+} from "./triggers/index.js";
 export type { SuiteWarning } from "./suite/index.js";
 export {
   planSuite,
