@@ -28,6 +28,7 @@ interface RunFlags {
   interactionMode?: string;
   maxTurns?: number;
   simulatorPrompt?: string;
+  decisionPattern?: string[];
   simulatorModel?: string;
   sandbox?: "local" | "bwrap" | "docker" | "auto";
   html?: boolean;
@@ -78,6 +79,11 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
     .option(
       "--simulator-prompt <text>",
       "the simulated user's instructions (overrides the task's and the profile's)",
+    )
+    .option(
+      "--decision-pattern <text>",
+      "text that marks a decision point in auto_user mode, added to the task's decision_patterns (repeatable)",
+      collect,
     )
     .option(
       "--simulator-model <id>",
@@ -136,6 +142,7 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
             mode: f.interactionMode,
             maxTurns: f.maxTurns,
             simulatorPrompt: f.simulatorPrompt,
+            decisionPatterns: f.decisionPattern,
           },
           simulatorModel: f.simulatorModel,
           sandbox: f.sandbox,
