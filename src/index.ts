@@ -36,3 +36,13 @@ export { writeCiOutputs, type CiOptions, type CiResult } from "./runner/ci-outpu
 export { writeHtmlReports } from "./report/html/write.js";
 export { serveResults } from "./viewer/server.js";
 export { parseThresholds, evaluateThresholds } from "./report/thresholds.js";
+export type { SuiteWarning } from "./suite/index.js";
+export {
+  planSuite,
+  renderPlan,
+  renderMatrix,
+  renderTasksAndTreatments,
+  type SuitePlan,
+  type PlanOptions,
+} from "./inspect/plan.js";
+export * from "./manifest/index.js";

@@ -183,6 +183,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const cwd = opts.cwd ?? process.cwd();
   const suite: Suite = await loadSuite(path.resolve(cwd, opts.suite), {
     onWarning: opts.onWarning,
+    taskFilter: opts.task,
   });
   const cfg = suite.config;
   const count =

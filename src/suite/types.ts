@@ -181,4 +181,6 @@ export interface Suite {
 
 export interface LoadSuiteOptions {
   onWarning?: (w: SuiteWarning) => void;
+  /** The `--task` list: an incomplete task folder it names is an error instead of a skip. */
+  taskFilter?: string | undefined;
 }

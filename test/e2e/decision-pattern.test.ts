@@ -99,4 +99,10 @@ describe("--decision-pattern", () => {
     expect(cli.code).toBe(2);
     expect(cli.stderr).toContain("--decision-pattern: expected a non-empty text");
   });
+
+  it("is an option of eval too (it shares run's options)", async () => {
+    const help = await runCli(["eval", "--help"], { env: sandbox.env() });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("--decision-pattern <text>");
+  });
 });

@@ -111,7 +111,7 @@ describe("task folders", () => {
   it.each([
     [
       { "tasks/t/task.toml": "" },
-      "tasks/t: a task folder needs both task.toml and instruction.md; instruction.md is missing",
+      "tasks: no tasks found (a task is a folder with task.toml and instruction.md)",
     ],
     [
       { "tasks/t/instruction.md": "x" },
