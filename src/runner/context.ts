@@ -49,6 +49,7 @@ export interface RunContext {
       mode?: string | undefined;
       maxTurns?: number | undefined;
       simulatorPrompt?: string | undefined;
+      decisionPatterns?: readonly string[] | undefined;
     };
     envPromptFileText: string | null;
     suitePromptFileText: string | null;

@@ -39,6 +39,7 @@ export interface RunFlags extends TelemetryFlags {
   interactionMode?: string;
   maxTurns?: number;
   simulatorPrompt?: string;
+  decisionPattern?: string[];
   simulatorModel?: string;
   sandbox?: "local" | "bwrap" | "docker" | "auto";
   html?: boolean;
@@ -94,6 +95,11 @@ export function withRunOptions(cmd: Command): Command {
       "the simulated user's instructions (overrides the task's and the profile's)",
     )
     .option(
+      "--decision-pattern <text>",
+      "text that marks a decision point in auto_user mode, added to the task's decision_patterns (repeatable)",
+      collect,
+    )
+    .option(
       "--simulator-model <id>",
       "model for the simulated user (endpoint: SKILLBENCH_SIMULATOR_BASE_URL, default the subject's)",
     )
@@ -134,6 +140,7 @@ export function runOptionsFromFlags(f: RunFlags) {
       mode: f.interactionMode,
       maxTurns: f.maxTurns,
       simulatorPrompt: f.simulatorPrompt,
+      decisionPatterns: f.decisionPattern,
     },
     simulatorModel: f.simulatorModel,
     sandbox: f.sandbox,
