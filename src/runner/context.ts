@@ -33,6 +33,10 @@ export interface RunContext {
   /** The suite's own profiles (profiles/*.toml), over the built-ins. */
   suiteProfiles: Record<string, RubricProfile>;
   declaredEnv: Record<string, string>;
+  /** Extra environment for one run's subject agent (telemetry trace context). */
+  agentEnv?:
+    | ((run: { experimentId: string; runId: string; agent: string }) => Record<string, string>)
+    | undefined;
   passEnv: string[];
   hostEnv: Record<string, string | undefined>;
   redact: Redactor;

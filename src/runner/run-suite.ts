@@ -97,6 +97,12 @@ export interface RunOptions {
   killSignal?: AbortSignal;
   onWarning?: (w: SuiteWarning) => void;
   onProgress?: (e: ProgressEvent) => void;
+  /** Extra environment for a run's subject agent (the telemetry trace context, docs/telemetry.md). */
+  agentEnv?: (run: {
+    experimentId: string;
+    runId: string;
+    agent: string;
+  }) => Record<string, string>;
 }
 
 export type ProgressEvent =
@@ -461,6 +467,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     profileOverride: opts.profile ?? cfg.profile ?? null,
     suiteProfiles,
     declaredEnv,
+    agentEnv: opts.agentEnv,
     passEnv,
     hostEnv,
     redact,
