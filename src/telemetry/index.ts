@@ -1,0 +1,9 @@
+/** Telemetry export: OpenTelemetry GenAI traces, Langfuse and LangSmith (docs/telemetry.md). */
+export { type TelemetryOptions } from "./config.js";
+export { type ExportOutcome } from "./exporter.js";
+export {
+  TelemetrySession,
+  exportStoredResults,
+  openTelemetry,
+  type SessionOutcome,
+} from "./session.js";
