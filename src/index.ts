@@ -46,3 +46,10 @@ export {
   type PlanOptions,
 } from "./inspect/plan.js";
 export * from "./manifest/index.js";
+export {
+  planTarget,
+  validateTarget,
+  validatorProblem,
+  type TargetPlan,
+  type SkillInfo,
+} from "./inspect/target.js";
