@@ -53,3 +53,4 @@ export {
   type TargetPlan,
   type SkillInfo,
 } from "./inspect/target.js";
+export { initSuite, initSkillManifest, type InitResult } from "./manifest/init.js";

@@ -2,6 +2,7 @@
 import { Command, CommanderError } from "commander";
 import { InputError, SKILLBENCH_VERSION } from "../index.js";
 import { registerEval } from "./commands/eval.js";
+import { registerInit } from "./commands/init.js";
 import { registerInspect } from "./commands/inspect.js";
 import { registerResults } from "./commands/results.js";
 import { registerRun } from "./commands/run.js";
@@ -20,6 +21,7 @@ async function main(argv: string[]): Promise<number> {
   registerRun(program, ctx);
   registerEval(program, ctx);
   registerInspect(program, ctx);
+  registerInit(program, ctx);
   registerResults(program, ctx);
   registerServe(program, ctx);
 
