@@ -7,6 +7,7 @@ import { registerInspect } from "./commands/inspect.js";
 import { registerResults } from "./commands/results.js";
 import { registerRun } from "./commands/run.js";
 import { registerServe } from "./commands/serve.js";
+import { registerTriggers } from "./commands/triggers.js";
 
 async function main(argv: string[]): Promise<number> {
   const ctx = { exitCode: 0 };
@@ -24,6 +25,7 @@ async function main(argv: string[]): Promise<number> {
   registerInit(program, ctx);
   registerResults(program, ctx);
   registerServe(program, ctx);
+  registerTriggers(program, ctx);
 
   try {
     await program.parseAsync(argv);
