@@ -136,10 +136,12 @@ function normalizeStep(s: PlainStepInput): Step {
     if (s.text !== undefined) content.push({ type: "text", text: s.text });
     if (s.skill !== undefined)
       content.push({ type: "action", id: null, action: "skill", skill: s.skill });
-    if (s.read !== undefined) content.push({ type: "action", id: null, action: "read", path: s.read });
+    if (s.read !== undefined)
+      content.push({ type: "action", id: null, action: "read", path: s.read });
     if (s.run !== undefined)
       content.push({ type: "action", id: null, action: "run", command: s.run });
-    if (s.write !== undefined) content.push({ type: "action", id: null, action: "write", ...s.write });
+    if (s.write !== undefined)
+      content.push({ type: "action", id: null, action: "write", ...s.write });
     if (s.tool_use !== undefined) for (const t of list(s.tool_use)) content.push(toolBlock(t));
   }
   const faults =

@@ -9,7 +9,13 @@ import type { Fault, ModelScript } from "./script.js";
 import { selectStep, type Selection } from "./select-step.js";
 import { cutPoint } from "./sse.js";
 import { dialectOf, type WireApi } from "./dialect.js";
-import { errorBodyFor, isSideRequest, sideReply, wireFor, wireJsonWantsJson } from "./wire/index.js";
+import {
+  errorBodyFor,
+  isSideRequest,
+  sideReply,
+  wireFor,
+  wireJsonWantsJson,
+} from "./wire/index.js";
 
 export interface ModelServer {
   url: string;
@@ -309,7 +315,12 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
     if (fault?.kind === "status") {
       const h = { ...fault.headers };
       if (fault.body === undefined) {
-        sendJson(res, fault.status, errorBodyFor(wire.api, fault.status, fault.errorType, fault.message), h);
+        sendJson(
+          res,
+          fault.status,
+          errorBodyFor(wire.api, fault.status, fault.errorType, fault.message),
+          h,
+        );
       } else {
         const text = typeof fault.body === "string" ? fault.body : JSON.stringify(fault.body);
         res.writeHead(fault.status, {

@@ -77,7 +77,10 @@ function toolCalls(reply: ApiMessage): Rec[] {
             type: "function",
             function: {
               name: b.name,
-              arguments: b.custom !== undefined ? JSON.stringify({ input: b.custom }) : JSON.stringify(b.input),
+              arguments:
+                b.custom !== undefined
+                  ? JSON.stringify({ input: b.custom })
+                  : JSON.stringify(b.input),
             },
           },
         ]

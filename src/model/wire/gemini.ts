@@ -37,7 +37,11 @@ function activatable(tools: unknown): string[] {
   return out;
 }
 
-export function geminiFacts(body: unknown, stream: boolean, pathModel: string | null): RequestFacts {
+export function geminiFacts(
+  body: unknown,
+  stream: boolean,
+  pathModel: string | null,
+): RequestFacts {
   const b = isRecord(body) ? body : {};
   const contents = Array.isArray(b.contents) ? b.contents.filter(isRecord) : [];
   let position = 0;
@@ -114,7 +118,13 @@ function parts(reply: ApiMessage): Rec[] {
   return reply.content.map((b) =>
     b.type === "text"
       ? { text: b.text }
-      : { functionCall: { name: b.name, args: b.custom !== undefined ? { input: b.custom } : b.input, id: b.id } },
+      : {
+          functionCall: {
+            name: b.name,
+            args: b.custom !== undefined ? { input: b.custom } : b.input,
+            id: b.id,
+          },
+        },
   );
 }
 

@@ -40,7 +40,8 @@ const CHAT: Wire = {
   json: chatJson,
 };
 
-const GEMINI_PATH = /^\/(?:v1beta|v1|v1alpha)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+const GEMINI_PATH =
+  /^\/(?:v1beta|v1|v1alpha)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
 
 /** The API a request path (after the `/runs/...` prefix) belongs to; null for other paths. */
 export function wireFor(rest: string): Wire | null {
@@ -105,6 +106,11 @@ export function sideReply(model: string | null, json: boolean): ApiMessage {
     content: [{ type: "text", text }],
     stop_reason: "end_turn",
     stop_sequence: null,
-    usage: { input_tokens: 1, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+    usage: {
+      input_tokens: 1,
+      output_tokens: 1,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+    },
   };
 }

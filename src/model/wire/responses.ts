@@ -21,7 +21,8 @@ function itemText(item: Rec): string {
 }
 
 /** User messages Codex adds itself (instructions and environment), not the user's turn. */
-const CONTEXT = /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions|<permissions instructions>|<skills_instructions>)/;
+const CONTEXT =
+  /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions|<permissions instructions>|<skills_instructions>)/;
 
 const ASSISTANT_ITEMS = new Set([
   "function_call",
@@ -63,8 +64,7 @@ export function responsesFacts(body: unknown): RequestFacts {
   for (const item of input) {
     const type = typeof item.type === "string" ? item.type : "message";
     const role = item.role;
-    const assistantSide =
-      (type === "message" && role === "assistant") || ASSISTANT_ITEMS.has(type);
+    const assistantSide = (type === "message" && role === "assistant") || ASSISTANT_ITEMS.has(type);
     if (assistantSide) {
       if (!inAssistant) {
         position++;
@@ -177,7 +177,10 @@ export function responsesJson(reply: ApiMessage): Rec {
 export function responsesEvents(reply: ApiMessage): string[] {
   const events: Rec[] = [];
   const base = { id: reply.id, object: "response", created_at: 0, model: reply.model };
-  events.push({ type: "response.created", response: { ...base, status: "in_progress", output: [] } });
+  events.push({
+    type: "response.created",
+    response: { ...base, status: "in_progress", output: [] },
+  });
   outputItems(reply).forEach((item, output_index) => {
     if (item.type === "message") {
       const text = String((item.content as Rec[])[0]?.text ?? "");
