@@ -40,6 +40,7 @@ import type { Endpoint, RunContext } from "./context.js";
 import { writeExperimentReports } from "./finish.js";
 import { runPool } from "./pool.js";
 import { executeRun } from "./run-one.js";
+import { SCRIPTED_MODEL_LABEL } from "../report/endpoint.js";
 import { createModelApiTracker, type ModelApiTracker } from "./model-api.js";
 
 export const SKILLBENCH_VERSION = "0.1.0";
@@ -73,12 +74,13 @@ export interface RunOptions {
   ks?: number[] | undefined;
   /** --judge / --no-judge, --judge-model, --judge-base-url, --judge-samples */
   judgeFlags?: JudgeFlags | undefined;
-  /** --interaction-mode, --max-turns, --simulator-prompt */
+  /** --interaction-mode, --max-turns, --simulator-prompt, --decision-pattern */
   interaction?:
     | {
         mode?: string | undefined;
         maxTurns?: number | undefined;
         simulatorPrompt?: string | undefined;
+        decisionPatterns?: readonly string[] | undefined;
       }
     | undefined;
   /** Write summary.html / comparison_report.html (default true). */
@@ -95,6 +97,12 @@ export interface RunOptions {
   killSignal?: AbortSignal;
   onWarning?: (w: SuiteWarning) => void;
   onProgress?: (e: ProgressEvent) => void;
+  /** Extra environment for a run's subject agent (the telemetry trace context, docs/telemetry.md). */
+  agentEnv?: (run: {
+    experimentId: string;
+    runId: string;
+    agent: string;
+  }) => Record<string, string>;
 }
 
 export type ProgressEvent =
@@ -272,6 +280,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   let reused: RunReport[] = [];
   let firstStartedAt: string | null = null;
   let keptRoles: unknown = undefined;
+  let keptOutside: RunReport[] = [];
   if (opts.resume) {
     const prev = await readJsonFile(paths.metadata).catch(() => null);
     if (
@@ -310,6 +319,24 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         type: "note",
         message: `${stale.length} stored run(s) are for a changed task or skill and will run again`,
       });
+    // --resume never shrinks an experiment: complete stored runs outside this request (a smaller
+    // --count, a narrower --task/--treatment) stay in the reports (docs/statistics.md §10).
+    keptOutside = stored.filter(
+      (r) => !wanted.has(r.run_id) && r.status !== "errored" && current(r),
+    );
+    const droppedStale = stored.filter(
+      (r) => !wanted.has(r.run_id) && r.status !== "errored" && !current(r),
+    );
+    if (keptOutside.length > 0)
+      opts.onProgress?.({
+        type: "note",
+        message: `${keptOutside.length} complete stored run(s) outside this --count/--task/--treatment are kept in the reports (an experiment never shrinks on --resume)`,
+      });
+    if (droppedStale.length > 0)
+      opts.onProgress?.({
+        type: "note",
+        message: `${droppedStale.length} stored run(s) outside this request are for a changed task or skill and are left out of the reports: ${droppedStale.map((r) => r.run_id).join(", ")}`,
+      });
   }
   if (!opts.resume) {
     const existing = await readdir(path.join(outDir, "runs")).catch(() => [] as string[]);
@@ -328,8 +355,14 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   // Every credential-like host variable and declared value is redacted from saved files.
   const redact = makeRedactor([...secretsFromEnv(hostEnv), ...secretsFromEnv(declaredEnv)]);
 
-  // The model endpoint: a scripted server for this run's lifetime, or the environment's.
-  const scriptFile = opts.modelScript ?? cfg.model_script ?? undefined;
+  // The model endpoint, in this order (docs/model-script.md): --model-script; else an explicit
+  // ANTHROPIC_BASE_URL in the environment; else skillbench.yaml's model_script; else the
+  // agent's default endpoint. The start-up line names the one in use and where it came from.
+  const envBaseUrl = hostEnv.ANTHROPIC_BASE_URL;
+  const suiteScriptIgnored = !opts.modelScript && Boolean(cfg.model_script) && Boolean(envBaseUrl);
+  const scriptFile =
+    opts.modelScript ?? (suiteScriptIgnored ? undefined : cfg.model_script) ?? undefined;
+  const scriptSource = opts.modelScript ? "--model-script" : "skillbench.yaml model_script";
   let server: ModelServer | null = null;
   let scriptHasJudge = false;
   let scriptId = "";
@@ -350,6 +383,10 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       secrets: redact.secrets,
     });
     const url = server.url;
+    opts.onProgress?.({
+      type: "note",
+      message: `model endpoint: skillbench's scripted model server ${url} playing ${path.resolve(cwd, scriptFile)} (from ${scriptSource}) — ${SCRIPTED_MODEL_LABEL}`,
+    });
     endpoint = (run, role): Endpoint => ({
       baseUrl: runBaseUrl(url, { ...run, role }),
       apiKey: "sk-skillbench-scripted",
@@ -368,6 +405,12 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         "no model endpoint: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (and ANTHROPIC_BASE_URL), or pass --model-script FILE",
         { field: "--model-script" },
       );
+    opts.onProgress?.({
+      type: "note",
+      message: envBaseUrl
+        ? `model endpoint: ${envBaseUrl} (from ANTHROPIC_BASE_URL in the environment)${suiteScriptIgnored ? "; skillbench.yaml model_script is ignored because ANTHROPIC_BASE_URL is set (pass --model-script to use the script)" : ""}`
+        : "model endpoint: the agent's default (Anthropic API; ANTHROPIC_BASE_URL is not set)",
+    });
     endpoint = (_run, role): Endpoint => ({
       baseUrl:
         role === "simulator"
@@ -424,6 +467,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     profileOverride: opts.profile ?? cfg.profile ?? null,
     suiteProfiles,
     declaredEnv,
+    agentEnv: opts.agentEnv,
     passEnv,
     hostEnv,
     redact,
@@ -460,17 +504,36 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     signal: kill,
   };
   const startedAt = firstStartedAt ?? new Date().toISOString();
+  const keptSpecs: RunSpec[] = keptOutside.map((r) => ({
+    run_id: r.run_id,
+    task: r.task,
+    treatment: r.treatment,
+    rep: r.rep,
+  }));
+  const experimentMatrix: RunSpec[] = [...planned, ...keptSpecs];
+  const askedText = [
+    `--count ${count}`,
+    `${taskNames.length} task(s)`,
+    `treatments ${[...new Set(planned.map((r) => r.treatment))].join(", ")}`,
+    `${planned.length} run(s)`,
+  ].join(", ");
   const metadata = {
     schema: "skillbench.experiment.v1",
     experiment_id: experimentId,
     started_at: startedAt,
     completed_at: null as string | null,
     suite: { path: suite.root, hash: suite.hash },
-    tasks: taskNames,
-    treatments: [...new Set(planned.map((r) => r.treatment))],
-    count,
+    tasks: [...new Set(experimentMatrix.map((r) => r.task))],
+    treatments: [...new Set(experimentMatrix.map((r) => r.treatment))],
+    count: Math.max(count, ...experimentMatrix.map((r) => r.rep)),
     concurrency,
-    matrix: planned,
+    matrix: experimentMatrix,
+    // What this invocation asked for; the matrix (and every report) may hold more on --resume.
+    last_invocation: {
+      asked: askedText,
+      runs: planned.length,
+      kept_outside_request: keptOutside.length,
+    },
     model,
     profile: ctx.profileOverride,
     model_script: scriptFile ? path.resolve(cwd, scriptFile) : null,
@@ -481,17 +544,19 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     },
     agent: { name: reportAgentName(driver.name), version },
     agent_bin: { path: bin.path, source: bin.source },
-    total_runs: planned.length,
+    total_runs: experimentMatrix.length,
     total_passed: null as number | null,
+    /** --decision-pattern: added to every task's decision_patterns. */
+    decision_patterns: [...(opts.interaction?.decisionPatterns ?? [])],
     ...(keptRoles !== undefined ? { comparison_roles: keptRoles } : {}),
   };
   await writeJsonAtomic(paths.metadata, metadata);
   await writeSuiteSnapshot(outDir, suite);
   opts.onProgress?.({
     type: "plan",
-    total: planned.length,
+    total: experimentMatrix.length,
     toRun: toRun.length,
-    reused: reused.length,
+    reused: reused.length + keptOutside.length,
     outDir,
     experimentId,
   });
@@ -516,16 +581,16 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   } finally {
     await server?.close();
   }
-  const byId = new Map([...reused, ...fresh].map((r) => [r.run_id, r]));
-  const reports = planned
+  const byId = new Map([...reused, ...keptOutside, ...fresh].map((r) => [r.run_id, r]));
+  const reports = experimentMatrix
     .map((r) => byId.get(r.run_id))
     .filter((r): r is RunReport => r !== undefined);
-  const incomplete = planned.filter((r) => !byId.has(r.run_id));
+  const incomplete = experimentMatrix.filter((r) => !byId.has(r.run_id));
   metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;
   metadata.total_passed = reports.filter((r) => r.passed).length;
   await writeJsonAtomic(paths.metadata, metadata);
   const files = await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html });
-  return { outDir, experimentId, planned, reports, incomplete, files };
+  return { outDir, experimentId, planned: experimentMatrix, reports, incomplete, files };
 }
 
 /** The model endpoint of a non-Anthropic agent from the host's environment (no scripted server). */
