@@ -1,5 +1,5 @@
 export { passAtK, passHatKStrict, passHatKUnbiased, defaultKs } from "./pass-at-k.js";
-export { wilsonInterval, type Interval } from "./wilson.js";
+export { wilsonInterval, newcombeInterval, type Interval } from "./wilson.js";
 export { normalQuantile, Z95 } from "./normal.js";
 export { mean, stdev, flipRate } from "./descriptive.js";
 export { mcnemarExact, signTest } from "./binomial-tests.js";

@@ -7,6 +7,7 @@ import type { RunReport } from "../../core/report.js";
 import {
   bootstrapPairedDifference,
   fisherExact,
+  newcombeInterval,
   pooledPassRate,
   repsNeeded,
   repsNeededNonInferiority,
@@ -147,6 +148,41 @@ function arm(
   return { tasks, outcomes };
 }
 
+const count = (o: PerTaskOutcomes): { c: number; n: number } => ({
+  c: o.reduce((s, x) => s + x.filter(Boolean).length, 0),
+  n: o.reduce((s, x) => s + x.length, 0),
+});
+
+/**
+ * The verdict's interval for Δ pooled pass rate: the hull of the task-clustered paired bootstrap
+ * interval and Newcombe's score interval. The bootstrap carries the task clustering; Newcombe's
+ * keeps a small or all-pass sample from looking certain (a bootstrap of 4/4 vs 4/4 is [0, 0]).
+ */
+export function verdictInterval(
+  a: PerTaskOutcomes,
+  b: PerTaskOutcomes,
+  seed: number,
+  replicates: number = BOOTSTRAP_REPLICATES,
+): { delta: number; ci: { low: number; high: number; level: number } } | null {
+  const boot = bootstrapPairedDifference(a, b, pooledPassRate, {
+    seed,
+    replicates,
+    level: BOOTSTRAP_LEVEL,
+  });
+  if (!boot) return null;
+  const ca = count(a);
+  const cb = count(b);
+  const nc = newcombeInterval(ca.c, ca.n, cb.c, cb.n);
+  return {
+    delta: boot.estimate,
+    ci: {
+      low: Math.min(boot.low, nc?.low ?? boot.low),
+      high: Math.max(boot.high, nc?.high ?? boot.high),
+      level: boot.level,
+    },
+  };
+}
+
 function pairedDelta(
   a: ArmOutcomes,
   b: ArmOutcomes,
@@ -155,16 +191,8 @@ function pairedDelta(
   const al = alignArms(a, b);
   const runs = al.a.reduce((s, x) => s + x.length, 0);
   if (al.tasks.length === 0) return { delta: null, ci: null, runs };
-  const boot = bootstrapPairedDifference(al.a, al.b, pooledPassRate, {
-    seed,
-    replicates: BOOTSTRAP_REPLICATES,
-    level: BOOTSTRAP_LEVEL,
-  });
-  return {
-    delta: boot?.estimate ?? null,
-    ci: boot ? { low: boot.low, high: boot.high, level: boot.level } : null,
-    runs,
-  };
+  const v = verdictInterval(al.a, al.b, seed);
+  return { delta: v?.delta ?? null, ci: v?.ci ?? null, runs };
 }
 
 /** Δ pass rate counting every excluded run as a failure, both arms (the worst case of dropping them). */
@@ -261,10 +289,13 @@ export interface BandInput {
 export function decideBand(i: BandInput): BandVerdict {
   const { candidate: c, baseline: b } = i.roles;
   const p = i.paired;
-  const delta = p.delta_pass_rate?.estimate ?? null;
-  const ci = p.delta_pass_rate
-    ? { low: p.delta_pass_rate.low, high: p.delta_pass_rate.high, level: BOOTSTRAP_LEVEL }
-    : null;
+  const itt = pairedDelta(
+    arm(i.reports, i.roles.candidate),
+    arm(i.reports, i.roles.baseline),
+    i.seed,
+  );
+  const delta = itt.delta;
+  const ci = itt.ci;
   const exclusion = exclusionBalance(i.candidateQuality, i.baselineQuality);
   const base = {
     delta,

@@ -113,11 +113,11 @@ describe("verdict", () => {
     text: string;
   }> = [
     {
-      name: "candidate better on one task: the interval still touches 0",
+      name: "candidate better on one task, 3 runs each: too few to rule anything out",
       reports: [...reps("CONTROL", 3, [1]), ...reps("CAND", 3, [1, 2, 3])],
       kind: "no_regression",
-      band: "non_inferior",
-      text: "☑️ **Non-inferior**: `CAND` is no worse than `CONTROL` by more than the margin: Δ pass rate +0.67 [+0.00, +1.00] stays above −0.05.",
+      band: "inconclusive",
+      text: "⚠️ **Inconclusive**: Not resolved at this sample size: Δ pass rate +0.67 [-0.06, +1.00] reaches below −0.05 and above 0",
     },
     {
       name: "a dimension regresses while the pass rate is equal",
@@ -136,8 +136,8 @@ describe("verdict", () => {
         ...reps("CAND", 2, [1, 2], { dims: { completion: 1, efficiency: 0.97 }, weighted: 0.9 }),
       ],
       kind: "overall_lower",
-      band: "non_inferior",
-      text: "**Non-inferior**",
+      band: "inconclusive",
+      text: "Not resolved at this sample size",
     },
     {
       name: "Δ of exactly −0.05 (as floats) is within tolerance",
@@ -146,8 +146,8 @@ describe("verdict", () => {
         ...reps("CAND", 2, [1, 2], { dims: { efficiency: 0.85 }, weighted: 0.9 }),
       ],
       kind: "no_regression",
-      band: "non_inferior",
-      text: "**Non-inferior**",
+      band: "inconclusive",
+      text: "Not resolved at this sample size",
     },
     {
       name: "candidate has no analysis-set run",
@@ -171,7 +171,7 @@ describe("verdict", () => {
       text: "lost different shares of runs to exclusion (`CAND` 0/2, `CONTROL` 3/4; Fisher p = 0.400, gap 75%)",
     },
     {
-      name: "half of each arm excluded: balanced, still conclusive",
+      name: "half of each arm excluded: balanced, so the guard does not fire",
       reports: [
         ...reps("CONTROL", 1, [1]),
         makeReport({ treatment: "CONTROL", rep: 2, passed: false, quality: "excluded" }),
@@ -179,8 +179,8 @@ describe("verdict", () => {
         makeReport({ treatment: "CAND", rep: 2, passed: false, quality: "excluded" }),
       ],
       kind: "no_regression",
-      band: "non_inferior",
-      text: "**Non-inferior**",
+      band: "inconclusive",
+      text: "Not resolved at this sample size",
     },
     {
       name: "no rubric scores: the band still comes from the pass rate",
@@ -189,8 +189,18 @@ describe("verdict", () => {
         ...reps("CAND", 2, [1, 2], { dims: false }),
       ],
       kind: "insufficient_data",
+      band: "inconclusive",
+      text: "Not resolved at this sample size",
+    },
+    {
+      name: "ten tasks x 10 runs, every run passes in both arms",
+      reports: [
+        ...tasks("CONTROL", 10, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 10),
+        ...tasks("CAND", 10, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 10),
+      ],
+      kind: "no_regression",
       band: "non_inferior",
-      text: "**Non-inferior**",
+      text: "☑️ **Non-inferior**: `CAND` is no worse than `CONTROL` by more than the margin: Δ pass rate +0.00 [-0.04, +0.04] stays above −0.05.",
     },
     {
       name: "six tasks, the candidate passes every run and the baseline one in three",
