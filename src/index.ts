@@ -36,6 +36,21 @@ export { writeCiOutputs, type CiOptions, type CiResult } from "./runner/ci-outpu
 export { writeHtmlReports } from "./report/html/write.js";
 export { serveResults } from "./viewer/server.js";
 export { parseThresholds, evaluateThresholds } from "./report/thresholds.js";
+export {
+  openTelemetry,
+  exportStoredResults,
+  TelemetrySession,
+  type TelemetryOptions,
+  type SessionOutcome,
+  type ExportOutcome,
+} from "./telemetry/index.js";
+export {
+  runTriggers,
+  type TriggerOptions,
+  type TriggerProgress,
+  type TriggerSummary,
+  outcomeLabel,
+} from "./triggers/index.js";
 export type { SuiteWarning } from "./suite/index.js";
 export {
   planSuite,

@@ -5,6 +5,7 @@ import { registerEval } from "./commands/eval.js";
 import { registerResults } from "./commands/results.js";
 import { registerRun } from "./commands/run.js";
 import { registerServe } from "./commands/serve.js";
+import { registerTriggers } from "./commands/triggers.js";
 
 async function main(argv: string[]): Promise<number> {
   const ctx = { exitCode: 0 };
@@ -20,6 +21,7 @@ async function main(argv: string[]): Promise<number> {
   registerEval(program, ctx);
   registerResults(program, ctx);
   registerServe(program, ctx);
+  registerTriggers(program, ctx);
 
   try {
     await program.parseAsync(argv);

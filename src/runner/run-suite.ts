@@ -76,12 +76,13 @@ export interface RunOptions {
   margin?: number | undefined;
   /** --judge / --no-judge, --judge-model, --judge-base-url, --judge-samples */
   judgeFlags?: JudgeFlags | undefined;
-  /** --interaction-mode, --max-turns, --simulator-prompt */
+  /** --interaction-mode, --max-turns, --simulator-prompt, --decision-pattern */
   interaction?:
     | {
         mode?: string | undefined;
         maxTurns?: number | undefined;
         simulatorPrompt?: string | undefined;
+        decisionPatterns?: readonly string[] | undefined;
       }
     | undefined;
   /** Write summary.html / comparison_report.html (default true). */
@@ -98,6 +99,12 @@ export interface RunOptions {
   killSignal?: AbortSignal;
   onWarning?: (w: SuiteWarning) => void;
   onProgress?: (e: ProgressEvent) => void;
+  /** Extra environment for a run's subject agent (the telemetry trace context, docs/telemetry.md). */
+  agentEnv?: (run: {
+    experimentId: string;
+    runId: string;
+    agent: string;
+  }) => Record<string, string>;
 }
 
 export type ProgressEvent =
@@ -465,6 +472,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     profileOverride: opts.profile ?? cfg.profile ?? null,
     suiteProfiles,
     declaredEnv,
+    agentEnv: opts.agentEnv,
     passEnv,
     hostEnv,
     redact,
@@ -545,6 +553,8 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     agent_bin: { path: bin.path, source: bin.source },
     total_runs: experimentMatrix.length,
     total_passed: null as number | null,
+    /** --decision-pattern: added to every task's decision_patterns. */
+    decision_patterns: [...(opts.interaction?.decisionPatterns ?? [])],
     ...(keptRoles !== undefined ? { comparison_roles: keptRoles } : {}),
   };
   await writeJsonAtomic(paths.metadata, metadata);
