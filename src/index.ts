@@ -50,6 +50,7 @@ export {
   type TriggerProgress,
   type TriggerSummary,
   outcomeLabel,
+  GenerationError,
 } from "./triggers/index.js";
 export type { SuiteWarning } from "./suite/index.js";
 export {
@@ -61,3 +62,11 @@ export {
   type PlanOptions,
 } from "./inspect/plan.js";
 export * from "./manifest/index.js";
+export {
+  planTarget,
+  validateTarget,
+  validatorProblem,
+  type TargetPlan,
+  type SkillInfo,
+} from "./inspect/target.js";
+export { initSuite, initSkillManifest, type InitResult } from "./manifest/init.js";

@@ -1,8 +1,8 @@
 export { defaultKs } from "./pass-at-k.js";
-export { wilsonInterval, type Interval } from "./wilson.js";
+export { wilsonInterval, newcombeInterval, type Interval } from "./wilson.js";
 export { mean, stdev, flipRate } from "./descriptive.js";
 export { mcnemarExact, signTest } from "./binomial-tests.js";
-export { repsNeeded } from "./power.js";
+export { repsNeeded, repsNeededNonInferiority } from "./power.js";
 export {
   macroPassAtK,
   macroPassHatK,
@@ -12,3 +12,4 @@ export {
 } from "./task-statistics.js";
 export { bootstrapInterval, bootstrapPairedDifference } from "./bootstrap.js";
 export { discordantPairs, taskSignCounts } from "./paired.js";
+export { fisherExact } from "./fisher.js";
