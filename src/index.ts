@@ -36,3 +36,21 @@ export { writeCiOutputs, type CiOptions, type CiResult } from "./runner/ci-outpu
 export { writeHtmlReports } from "./report/html/write.js";
 export { serveResults } from "./viewer/server.js";
 export { parseThresholds, evaluateThresholds } from "./report/thresholds.js";
+export {
+  runSuiteOnQueue,
+  startWorker,
+  parseQueueUrl,
+  redactQueueUrl,
+  parseRateLimit,
+  queueStatus,
+  renderQueueStatus,
+  pauseQueue,
+  resumeQueue,
+  drainQueue,
+  type QueueUrl,
+  type QueueRunSettings,
+  type RateLimit,
+  type WorkerOptions,
+  type RunningWorker,
+  type ArtifactStore,
+} from "./queue/index.js";

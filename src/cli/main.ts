@@ -2,6 +2,7 @@
 import { Command, CommanderError } from "commander";
 import { InputError, SKILLBENCH_VERSION } from "../index.js";
 import { registerResults } from "./commands/results.js";
+import { registerQueue } from "./commands/queue.js";
 import { registerRun } from "./commands/run.js";
 import { registerServe } from "./commands/serve.js";
 
@@ -18,6 +19,7 @@ async function main(argv: string[]): Promise<number> {
   registerRun(program, ctx);
   registerResults(program, ctx);
   registerServe(program, ctx);
+  registerQueue(program, ctx);
 
   try {
     await program.parseAsync(argv);

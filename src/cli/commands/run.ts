@@ -1,8 +1,15 @@
 import { InvalidArgumentError, type Command } from "commander";
-import { parseThresholds, runSuite } from "../../index.js";
+import {
+  InputError,
+  parseThresholds,
+  runSuite,
+  runSuiteOnQueue,
+  type RateLimit,
+} from "../../index.js";
 import { collect, intArg, parseEnvPairs, parseKs } from "../args.js";
 import { ciOutputs, judgeFlags, withCiOptions } from "../ci.js";
 import { makeProgress } from "../progress.js";
+import { queueUrlFrom, rateLimitArg } from "./queue.js";
 
 interface RunFlags {
   task?: string;
@@ -33,6 +40,9 @@ interface RunFlags {
   html?: boolean;
   junit?: string;
   failUnder?: string[];
+  queue?: string | boolean;
+  priority?: number;
+  rateLimit?: RateLimit;
 }
 
 /** Registers its command(s) on the program; `ctx.exitCode` is the process's exit code. */
@@ -95,7 +105,20 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
       "ask the judge N times and record mean and spread",
       intArg("--judge-samples"),
     )
+    .option(
+      "--queue [url]",
+      "run on workers through this queue: redis://[:password@]host:port/db (no value: $SKILLBENCH_QUEUE_URL); see docs/distributed.md",
+    )
+    .option("--priority <n>", "with --queue: 1 is served first (default 100)", intArg("--priority"))
+    .option(
+      "--rate-limit <n/unit>",
+      "with --queue: model requests per window across all workers, e.g. 50/min",
+      rateLimitArg,
+    )
     .action(async (suite: string, f: RunFlags) => {
+      const queueUrl = queueUrlFrom(f.queue);
+      if (!queueUrl && (f.priority !== undefined || f.rateLimit !== undefined))
+        throw new InputError("--priority and --rate-limit need --queue", { field: "--queue" });
       const stop = new AbortController();
       const kill = new AbortController();
       const onSigint = (): void => {
@@ -114,7 +137,7 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
         kill.abort();
       });
       try {
-        const res = await runSuite({
+        const opts: Parameters<typeof runSuite>[0] = {
           suite,
           task: f.task,
           treatment: f.treatment,
@@ -150,7 +173,14 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
             process.stderr,
             Boolean(process.stderr.isTTY) && !process.env.CI,
           ),
-        });
+        };
+        const res = queueUrl
+          ? await runSuiteOnQueue(opts, {
+              url: queueUrl,
+              priority: f.priority,
+              rateLimit: f.rateLimit ?? null,
+            })
+          : await runSuite(opts);
         const passed = res.reports.filter((r) => r.passed).length;
         process.stdout.write(
           `\n${passed}/${res.planned.length} runs passed` +

@@ -1,0 +1,191 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Worker, type Job } from "bullmq";
+import { runDir } from "../store/layout.js";
+import { runSuite } from "../runner/run-suite.js";
+import type { SandboxChoice } from "../sandbox/index.js";
+import { resultKey, redisArtifactStore } from "./artifacts.js";
+import { BundleCache } from "./bundle.js";
+import { connectRedis } from "./connect.js";
+import { JobDataSchema, KEY_PREFIX, QUEUE_NAME, type JobData, type JobResult } from "./job.js";
+import { startRateGate, type RateGate } from "./rate-gate.js";
+import { DEFAULT_MAX_RESULT_BYTES, packRunRecord } from "./transfer.js";
+import type { QueueUrl } from "./url.js";
+
+/**
+ * `skillbench worker`: take runs from the queue and execute them here, with this host's agent
+ * binary, sandbox and credentials. A job names its suite by content hash (fetched once, cached
+ * under the cache folder); the run executes exactly as in a local run (runSuite, limited to that
+ * one run, in a scratch results folder) and its record goes back compressed and capped.
+ */
+
+export interface WorkerOptions {
+  url: QueueUrl;
+  concurrency?: number | undefined;
+  /** Overrides the experiment's --sandbox on this host. */
+  sandbox?: SandboxChoice | undefined;
+  agentBin?: string | undefined;
+  /** Extra variable names passed from this host's environment (beyond the experiment's). */
+  passEnv?: string[] | undefined;
+  /** Where unpacked suites are kept (default ~/.cache/skillbench/bundles). */
+  cacheDir?: string | undefined;
+  /** Scratch folder for runs in progress (default the system temp folder). */
+  workDir?: string | undefined;
+  /** How long a run's lock lasts without renewal; the worker renews it at half that. */
+  lockDurationMs?: number | undefined;
+  /** How often workers look for runs whose lock expired (their worker lost). */
+  stalledIntervalMs?: number | undefined;
+  maxResultBytes?: number | undefined;
+  name?: string | undefined;
+  hostEnv?: Record<string, string | undefined>;
+  /** One line for the operator (start, end, notes). */
+  log?: (line: string) => void;
+}
+
+export interface RunningWorker {
+  name: string;
+  /** Stop taking runs; resolves when the running ones have finished and been sent. */
+  drain(): Promise<void>;
+  /** Kill the running agents (their runs go back to the queue), then stop. */
+  kill(): Promise<void>;
+}
+
+export const DEFAULT_LOCK_MS = 60_000;
+
+export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
+  const hostEnv = o.hostEnv ?? process.env;
+  const log = o.log ?? (() => undefined);
+  const name = o.name ?? `${os.hostname()}:${process.pid}`;
+  const redis = connectRedis(o.url);
+  const workerConn = connectRedis(o.url);
+  const store = redisArtifactStore(redis);
+  const cacheDir =
+    o.cacheDir ??
+    path.join(hostEnv.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "skillbench", "bundles");
+  await mkdir(cacheDir, { recursive: true });
+  const workDir = o.workDir ?? os.tmpdir();
+  await mkdir(workDir, { recursive: true });
+  const bundles = new BundleCache(cacheDir, store);
+  const kill = new AbortController();
+  const maxResult = o.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+
+  const processRun = async (job: Job): Promise<JobResult> => {
+    const data: JobData = JobDataSchema.parse(job.data);
+    const attempt = job.attemptsStarted;
+    await job.log(
+      JSON.stringify({ event: "start", attempt, worker: name, at: new Date().toISOString() }),
+    );
+    const tag = `${data.run.run_id} (${data.experiment_id}, attempt ${attempt})`;
+    log(`started ${tag}`);
+    const s = data.settings;
+    const suite = await bundles.get(data.bundle);
+    const out = await mkdtemp(path.join(workDir, "skillbench-job-"));
+    let gate: RateGate | null = null;
+    try {
+      let scripted = s.scripted
+        ? { url: s.scripted.url, hasJudge: s.scripted.has_judge, scriptId: s.scripted.script_id }
+        : undefined;
+      let env = hostEnv;
+      if (s.rate_limit) {
+        const upstream = scripted?.url ?? hostEnv.ANTHROPIC_BASE_URL ?? "https://api.anthropic.com";
+        gate = await startRateGate({
+          redis,
+          experimentId: data.experiment_id,
+          limit: s.rate_limit,
+          upstream,
+        });
+        if (scripted) scripted = { ...scripted, url: gate.url };
+        else env = { ...hostEnv, ANTHROPIC_BASE_URL: gate.url };
+      }
+      const res = await runSuite({
+        suite: suite.root,
+        task: data.run.task,
+        treatment: data.run.treatment,
+        count: data.run.rep,
+        concurrency: 1,
+        out,
+        profile: s.profile ?? undefined,
+        model: s.model ?? undefined,
+        agentBin: o.agentBin,
+        env: s.env,
+        passEnv: [...s.pass_env, ...(o.passEnv ?? [])],
+        timeoutSec: s.timeout_sec ?? undefined,
+        judgeFlags: s.judge,
+        interaction: s.interaction,
+        simulatorModel: s.simulator_model ?? undefined,
+        sandbox: o.sandbox ?? s.sandbox ?? undefined,
+        html: false,
+        hostEnv: env,
+        cwd: workDir,
+        killSignal: kill.signal,
+        onProgress: (e) => {
+          if (e.type === "note") log(`${data.run.run_id}: ${e.message}`);
+        },
+        queue: {
+          suite,
+          only: [data.run.run_id],
+          experimentId: data.experiment_id,
+          scripted,
+          writeReports: false,
+          secrets: o.url.password ? [o.url.password] : [],
+        },
+      });
+      const report = res.reports[0];
+      if (!report) throw new Error(`the run was cancelled on worker ${name}`);
+      const packed = await packRunRecord(runDir(out, data.run.run_id), data.run.run_id, maxResult);
+      const key = resultKey(data.experiment_id, data.run.run_id, attempt);
+      // Kept for two weeks at most if no coordinator collects it.
+      await store.put(key, packed.compressed, 14 * 24 * 3600);
+      log(`finished ${tag}: ${report.status}`);
+      return {
+        schema: "skillbench.queue-result.v1",
+        artifact: key,
+        compressed_bytes: packed.compressed.length,
+        status: report.status,
+        worker: name,
+        omitted: packed.omitted,
+      };
+    } catch (e) {
+      log(`error in ${tag}: ${e instanceof Error ? e.message : String(e)}`);
+      throw e;
+    } finally {
+      await gate?.close();
+      await rm(out, { recursive: true, force: true }).catch(() => undefined);
+    }
+  };
+
+  const worker = new Worker(QUEUE_NAME, processRun, {
+    connection: workerConn,
+    prefix: KEY_PREFIX,
+    concurrency: o.concurrency ?? 1,
+    lockDuration: o.lockDurationMs ?? DEFAULT_LOCK_MS,
+    stalledInterval:
+      o.stalledIntervalMs ?? Math.max(1000, (o.lockDurationMs ?? DEFAULT_LOCK_MS) / 2),
+    // A run lost to a dead worker is retried up to twice before its job counts as failed.
+    maxStalledCount: 2,
+    name,
+  });
+  worker.on("error", (e) => log(`queue error: ${e.message}`));
+  await worker.waitUntilReady();
+  log(
+    `ready: ${name} on ${o.url.display}, ${o.concurrency ?? 1} run(s) at once, suites cached in ${cacheDir}`,
+  );
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      await worker.close();
+      workerConn.disconnect();
+      redis.disconnect();
+    })();
+    return closing;
+  };
+  return {
+    name,
+    drain: close,
+    kill: async () => {
+      kill.abort();
+      await close();
+    },
+  };
+}
