@@ -47,6 +47,7 @@ export {
   pauseQueue,
   resumeQueue,
   drainQueue,
+  serveQueueMetrics,
   type QueueUrl,
   type QueueRunSettings,
   type RateLimit,

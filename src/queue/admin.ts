@@ -1,4 +1,6 @@
+import type { Redis } from "ioredis";
 import { connectRedis, openQueue } from "./connect.js";
+import { KEY_PREFIX, WorkerPresenceSchema, type WorkerPresence } from "./job.js";
 import type { QueueUrl } from "./url.js";
 
 /** `skillbench queue status|pause|resume|drain`: an operator's view and levers mid-run. */
@@ -7,7 +9,31 @@ export interface QueueStatus {
   url: string;
   paused: boolean;
   counts: Record<string, number>;
-  workers: { name: string; addr: string; age_sec: number | null }[];
+  /** Workers seen in the last 15 seconds, with the runs they hold. */
+  workers: WorkerPresence[];
+}
+
+/** Every live worker's presence record (see worker.ts). */
+export async function liveWorkers(redis: Redis): Promise<WorkerPresence[]> {
+  const keys: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, batch] = await redis.scan(cursor, "MATCH", `${KEY_PREFIX}:worker:*`, "COUNT", 200);
+    cursor = next;
+    keys.push(...batch);
+  } while (cursor !== "0");
+  if (keys.length === 0) return [];
+  const out: WorkerPresence[] = [];
+  for (const v of await redis.mget(keys)) {
+    if (v === null) continue;
+    try {
+      const p = WorkerPresenceSchema.safeParse(JSON.parse(v));
+      if (p.success) out.push(p.data);
+    } catch {
+      /* not a presence record */
+    }
+  }
+  return out.sort((a, b) => a.name.localeCompare(b.name));
 }
 
 export async function queueStatus(url: QueueUrl): Promise<QueueStatus> {
@@ -22,11 +48,7 @@ export async function queueStatus(url: QueueUrl): Promise<QueueStatus> {
       "completed",
       "failed",
     );
-    const workers = (await queue.getWorkers()).map((w) => ({
-      name: String(w.name ?? w.id ?? "?"),
-      addr: String(w.addr ?? ""),
-      age_sec: w.age !== undefined ? Number(w.age) : null,
-    }));
+    const workers = await liveWorkers(redis);
     return { url: url.display, paused: await queue.isPaused(), counts, workers };
   } finally {
     await queue.close();
@@ -38,9 +60,12 @@ export function renderQueueStatus(s: QueueStatus): string {
   const c = s.counts;
   const lines = [
     `queue ${s.url}${s.paused ? " (PAUSED: workers take no new runs)" : ""}`,
-    `  waiting ${(c.waiting ?? 0) + (c.prioritized ?? 0)} · active ${c.active ?? 0} · retrying ${c.delayed ?? 0} · completed ${c.completed ?? 0} · failed ${c.failed ?? 0}`,
+    `  backlog ${backlog(c)} · waiting ${(c.waiting ?? 0) + (c.prioritized ?? 0)} · active ${c.active ?? 0} · retrying ${c.delayed ?? 0} · completed ${c.completed ?? 0} · failed ${c.failed ?? 0}`,
     `  workers ${s.workers.length}`,
-    ...s.workers.map((w) => `    ${w.name} ${w.addr}`),
+    ...s.workers.map(
+      (w) =>
+        `    ${w.name} (${w.host}, pid ${w.pid}): ${w.running.length}/${w.concurrency} running${w.running.length ? `: ${w.running.join(", ")}` : ""}`,
+    ),
   ];
   return `${lines.join("\n")}\n`;
 }
@@ -83,4 +108,78 @@ export async function drainQueue(url: QueueUrl): Promise<{ removed: number }> {
     await queue.close();
     redis.disconnect();
   }
+}
+
+/** Runs waiting for a worker plus runs in progress: what a worker autoscaler follows. */
+export function backlog(counts: Record<string, number>): number {
+  return (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.active ?? 0);
+}
+
+/**
+ * `skillbench queue metrics`: the queue's counts over HTTP for an autoscaler (a KEDA
+ * `metrics-api` trigger reads `backlog` from /metrics.json; Prometheus scrapes /metrics).
+ * Read-only; one status read per request.
+ */
+export async function serveQueueMetrics(
+  url: QueueUrl,
+  opts: { port?: number; host?: string } = {},
+): Promise<{ url: string; close(): Promise<void> }> {
+  const http = await import("node:http");
+  const redis = connectRedis(url);
+  const queue = openQueue(redis);
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (req.method !== "GET" || (path !== "/metrics" && path !== "/metrics.json")) {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("GET /metrics or /metrics.json\n");
+      return;
+    }
+    Promise.all([
+      queue.getJobCounts("waiting", "prioritized", "active", "delayed", "completed", "failed"),
+      queue.isPaused(),
+      liveWorkers(redis).then((w) => w.length),
+    ]).then(
+      ([counts, paused, workers]) => {
+        const b = backlog(counts);
+        if (path === "/metrics.json") {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end(JSON.stringify({ backlog: b, paused, workers, counts }));
+          return;
+        }
+        const lines = [
+          "# HELP skillbench_queue_backlog Runs waiting or running.",
+          "# TYPE skillbench_queue_backlog gauge",
+          `skillbench_queue_backlog ${b}`,
+          "# HELP skillbench_queue_jobs Runs in the queue by state.",
+          "# TYPE skillbench_queue_jobs gauge",
+          ...Object.entries(counts).map(([k, v]) => `skillbench_queue_jobs{state="${k}"} ${v}`),
+          "# TYPE skillbench_queue_workers gauge",
+          `skillbench_queue_workers ${workers}`,
+          "# TYPE skillbench_queue_paused gauge",
+          `skillbench_queue_paused ${paused ? 1 : 0}`,
+        ];
+        res.writeHead(200, { "content-type": "text/plain; version=0.0.4" });
+        res.end(`${lines.join("\n")}\n`);
+      },
+      (e: unknown) => {
+        res.writeHead(503, { "content-type": "text/plain" });
+        res.end(`queue unavailable: ${e instanceof Error ? e.message : String(e)}\n`);
+      },
+    );
+  });
+  const host = opts.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
+  const addr = server.address();
+  const port = typeof addr === "object" && addr ? addr.port : 0;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await queue.close();
+      redis.disconnect();
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import { QueueEvents, type Job } from "bullmq";
+import { z } from "zod";
 import { InputError } from "../core/errors.js";
 import type { RunReport } from "../core/report.js";
 import type { DispatchArgs, RunOptions } from "../runner/run-suite.js";
@@ -77,31 +78,29 @@ export function jobSettings(
   };
 }
 
-interface AttemptLog {
-  event: "start";
-  attempt: number;
-  worker: string;
-  at: string;
-}
+/** The lines a worker writes into its job's log (worker.ts): one per attempt started or failed. */
+const AttemptLogSchema = z.discriminatedUnion("event", [
+  z.object({
+    event: z.literal("start"),
+    attempt: z.number().int(),
+    worker: z.string(),
+    at: z.string(),
+  }),
+  z.object({
+    event: z.literal("error"),
+    attempt: z.number().int(),
+    worker: z.string(),
+    message: z.string(),
+  }),
+]);
+type AttemptLog = z.infer<typeof AttemptLogSchema>;
 
 function parseAttemptLogs(lines: string[]): AttemptLog[] {
   const out: AttemptLog[] = [];
   for (const l of lines) {
     try {
-      const v: unknown = JSON.parse(l);
-      if (
-        v &&
-        typeof v === "object" &&
-        "event" in v &&
-        v.event === "start" &&
-        "attempt" in v &&
-        typeof v.attempt === "number" &&
-        "worker" in v &&
-        typeof v.worker === "string" &&
-        "at" in v &&
-        typeof v.at === "string"
-      )
-        out.push({ event: "start", attempt: v.attempt, worker: v.worker, at: v.at });
+      const p = AttemptLogSchema.safeParse(JSON.parse(l));
+      if (p.success) out.push(p.data);
     } catch {
       /* a log line of another kind */
     }
@@ -247,17 +246,25 @@ export function queueDispatcher(
       const data = await store.get(result.artifact);
       if (!data) throw new Error(`the record ${result.artifact} is no longer in the queue's store`);
       const logs = await queue.getJobLogs(job.id ?? "", 0, -1, true);
-      const starts = parseAttemptLogs(logs.logs);
+      const entries = parseAttemptLogs(logs.logs);
+      const starts = entries.flatMap((e) => (e.event === "start" ? [e] : []));
       const final = starts.at(-1);
       const lost = starts
         .filter((s) => s !== final)
-        .map((s) => ({
-          attempt: s.attempt,
-          worker: s.worker,
-          started_at: s.at,
-          reason:
-            "the worker stopped before finishing (killed, lost, or its lock expired); the run was retried",
-        }));
+        .map((s) => {
+          const err = entries.find(
+            (e) => e.event === "error" && e.attempt === s.attempt && e.worker === s.worker,
+          );
+          return {
+            attempt: s.attempt,
+            worker: s.worker,
+            started_at: s.at,
+            reason:
+              err?.event === "error"
+                ? `the attempt failed on its worker: ${err.message}; the run was retried`
+                : "the worker stopped before finishing (killed, lost, or its lock expired); the run was retried",
+          };
+        });
       const report = await writeRunRecord({
         outDir: args.outDir,
         runId,

@@ -11,6 +11,7 @@ export {
   pauseQueue,
   resumeQueue,
   drainQueue,
+  serveQueueMetrics,
   type QueueStatus,
 } from "./admin.js";
 export type { ArtifactStore } from "./artifacts.js";

@@ -12,6 +12,23 @@ export const QUEUE_NAME = "skillbench-runs";
 /** Prefix of every key skillbench (and BullMQ, for its queue) keeps in Redis. */
 export const KEY_PREFIX = "skillbench";
 
+/** A worker's presence record (refreshed every third of its lifetime while it runs). */
+export const WORKER_TTL_SEC = 15;
+export function workerKey(name: string): string {
+  return `${KEY_PREFIX}:worker:${name}`;
+}
+
+export const WorkerPresenceSchema = z.object({
+  name: z.string(),
+  host: z.string(),
+  pid: z.number().int(),
+  concurrency: z.number().int(),
+  started_at: z.string(),
+  running: z.array(z.string()),
+  seen_at: z.string(),
+});
+export type WorkerPresence = z.infer<typeof WorkerPresenceSchema>;
+
 /** Job id: the experiment id and the run id, so enqueueing a run twice is a no-op. */
 export function jobIdFor(experimentId: string, runId: string): string {
   return `${experimentId}/${runId}`;

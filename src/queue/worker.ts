@@ -8,7 +8,15 @@ import type { SandboxChoice } from "../sandbox/index.js";
 import { resultKey, redisArtifactStore } from "./artifacts.js";
 import { BundleCache } from "./bundle.js";
 import { connectRedis } from "./connect.js";
-import { JobDataSchema, KEY_PREFIX, QUEUE_NAME, type JobData, type JobResult } from "./job.js";
+import {
+  JobDataSchema,
+  KEY_PREFIX,
+  QUEUE_NAME,
+  WORKER_TTL_SEC,
+  workerKey,
+  type JobData,
+  type JobResult,
+} from "./job.js";
 import { startRateGate, type RateGate } from "./rate-gate.js";
 import { DEFAULT_MAX_RESULT_BYTES, packRunRecord } from "./transfer.js";
 import type { QueueUrl } from "./url.js";
@@ -70,9 +78,34 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
   const kill = new AbortController();
   const maxResult = o.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
 
+  const running = new Set<string>();
+  const startedAt = new Date().toISOString();
+  const concurrency = o.concurrency ?? 1;
+  // A presence record for `queue status`, refreshed while the worker lives.
+  const beat = (): Promise<unknown> =>
+    redis
+      .set(
+        workerKey(name),
+        JSON.stringify({
+          name,
+          host: os.hostname(),
+          pid: process.pid,
+          concurrency,
+          started_at: startedAt,
+          running: [...running],
+          seen_at: new Date().toISOString(),
+        }),
+        "EX",
+        WORKER_TTL_SEC,
+      )
+      .catch(() => undefined);
+
   const processRun = async (job: Job): Promise<JobResult> => {
     const data: JobData = JobDataSchema.parse(job.data);
     const attempt = job.attemptsStarted;
+    const jobId = job.id ?? data.run.run_id;
+    running.add(jobId);
+    void beat();
     await job.log(
       JSON.stringify({ event: "start", attempt, worker: name, at: new Date().toISOString() }),
     );
@@ -147,9 +180,15 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
         omitted: packed.omitted,
       };
     } catch (e) {
-      log(`error in ${tag}: ${e instanceof Error ? e.message : String(e)}`);
+      const message = e instanceof Error ? e.message : String(e);
+      log(`error in ${tag}: ${message}`);
+      await job
+        .log(JSON.stringify({ event: "error", attempt, worker: name, message }))
+        .catch(() => undefined);
       throw e;
     } finally {
+      running.delete(jobId);
+      void beat();
       await gate?.close();
       await rm(out, { recursive: true, force: true }).catch(() => undefined);
     }
@@ -160,14 +199,19 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
     prefix: KEY_PREFIX,
     concurrency: o.concurrency ?? 1,
     lockDuration: o.lockDurationMs ?? DEFAULT_LOCK_MS,
+    // Dead workers' runs are looked for at least every 5 s (a cheap check in Redis).
     stalledInterval:
-      o.stalledIntervalMs ?? Math.max(1000, (o.lockDurationMs ?? DEFAULT_LOCK_MS) / 2),
+      o.stalledIntervalMs ??
+      Math.max(1000, Math.min(5000, (o.lockDurationMs ?? DEFAULT_LOCK_MS) / 2)),
     // A run lost to a dead worker is retried up to twice before its job counts as failed.
     maxStalledCount: 2,
     name,
   });
   worker.on("error", (e) => log(`queue error: ${e.message}`));
   await worker.waitUntilReady();
+  await beat();
+  const beating = setInterval(() => void beat(), (WORKER_TTL_SEC * 1000) / 3);
+  beating.unref();
   log(
     `ready: ${name} on ${o.url.display}, ${o.concurrency ?? 1} run(s) at once, suites cached in ${cacheDir}`,
   );
@@ -175,6 +219,8 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
   const close = (): Promise<void> => {
     closing ??= (async () => {
       await worker.close();
+      clearInterval(beating);
+      await redis.del(workerKey(name)).catch(() => undefined);
       workerConn.disconnect();
       redis.disconnect();
     })();

@@ -8,10 +8,11 @@ import {
   queueStatus,
   renderQueueStatus,
   resumeQueue,
+  serveQueueMetrics,
   startWorker,
   type QueueUrl,
 } from "../../index.js";
-import { collect, intArg } from "../args.js";
+import { collect, intArg, portArg, serveUntilInterrupted } from "../args.js";
 
 /**
  * `--queue [url]`: the URL, or with no value the SKILLBENCH_QUEUE_URL variable (which keeps a
@@ -166,5 +167,18 @@ export function registerQueue(program: Command, ctx: { exitCode: number }): void
       const url = requiredUrl(f.queue);
       const { removed } = await drainQueue(url);
       process.stdout.write(`drained ${url.display}: ${removed} waiting run(s) removed\n`);
+    });
+  queue
+    .command("metrics")
+    .description(
+      "serve the queue's counts over HTTP for an autoscaler: /metrics (Prometheus), /metrics.json ({backlog, ...})",
+    )
+    .option("--queue [url]", QUEUE_HELP)
+    .option("--port <n>", "port (default: a free one)", portArg)
+    .option("--host <addr>", "address to listen on (default 127.0.0.1)")
+    .action(async (f: { queue?: string | boolean; port?: number; host?: string }) => {
+      await serveUntilInterrupted(
+        await serveQueueMetrics(requiredUrl(f.queue), { port: f.port, host: f.host }),
+      );
     });
 }
