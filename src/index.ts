@@ -55,3 +55,13 @@ export {
   type RunningWorker,
   type ArtifactStore,
 } from "./queue/index.js";
+export type { SuiteWarning } from "./suite/index.js";
+export {
+  planSuite,
+  renderPlan,
+  renderMatrix,
+  renderTasksAndTreatments,
+  type SuitePlan,
+  type PlanOptions,
+} from "./inspect/plan.js";
+export * from "./manifest/index.js";

@@ -7,6 +7,9 @@ export {
 } from "./attribution.js";
 export {
   classifySample,
+  unresponsiveEvidence,
+  RUN_FAILURE_STATUSES,
+  type TypedEvidence,
   type SampleQuality,
   type SampleInput,
   type SampleStatus,
@@ -14,13 +17,6 @@ export {
   type RunOutcome,
   type ApiErrorInfo,
 } from "./sample-quality.js";
-export {
-  hasResultEvent,
-  findResultEvents,
-  lastResultEvent,
-  apiErrorOf,
-  type ResultEventInfo,
-} from "./result-event.js";
 export {
   HARD_NOISE_RULES,
   OUTER_FAILURE_RE,

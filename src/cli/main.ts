@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
 import { InputError, SKILLBENCH_VERSION } from "../index.js";
+import { registerEval } from "./commands/eval.js";
 import { registerResults } from "./commands/results.js";
 import { registerQueue } from "./commands/queue.js";
 import { registerRun } from "./commands/run.js";
@@ -17,6 +18,7 @@ async function main(argv: string[]): Promise<number> {
     .showHelpAfterError();
 
   registerRun(program, ctx);
+  registerEval(program, ctx);
   registerResults(program, ctx);
   registerServe(program, ctx);
   registerQueue(program, ctx);

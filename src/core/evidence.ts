@@ -9,6 +9,11 @@ export const ToolCallSchema = z.object({
   is_error: z.boolean().nullable(),
   /** 1-based subject turn (one per `result` event; a multi-turn run has several). */
   turn: z.number().int(),
+  /**
+   * The Task/Agent tool call whose subagent made this call (`parent_tool_use_id`); null
+   * for the main agent's own calls. Absent in evidence written before it was recorded.
+   */
+  parent_tool_use_id: z.string().nullable().default(null),
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 
@@ -83,11 +88,18 @@ export type ParseDiagnostics = z.infer<typeof ParseDiagnosticsSchema>;
 export const EvidenceSchema = z.object({
   schema: z.literal("skillbench.evidence.v1"),
   agent: z.object({
+    /** The driver that produced the stream (docs/agents.md); evidence stored before drivers: claude. */
+    name: z.string().default("claude"),
+    /** The CLI's version as its stream reports it (null when the stream does not say). */
+    version: z.string().nullable().default(null),
     claude_code_version: z.string().nullable(),
     model: z.string().nullable(),
     cwd: z.string().nullable(),
   }),
+  /** Every tool call, the subagents' included (docs/evidence.md). */
   tool_calls: z.array(ToolCallSchema),
+  /** How many of `tool_calls` subagents made (`parent_tool_use_id` set). */
+  subagent_tool_calls: z.number().int().default(0),
   commands_run: z.array(z.string()),
   files_read: z.array(z.string()),
   files_created: z.array(z.string()),

@@ -1,6 +1,38 @@
 import type { Redis } from "ioredis";
+import type { Queue } from "bullmq";
+import { AGENT_NAMES } from "../agents/types.js";
 import { connectRedis, openQueue } from "./connect.js";
-import { KEY_PREFIX, WorkerPresenceSchema, type WorkerPresence } from "./job.js";
+import { KEY_PREFIX, queueNameFor, WorkerPresenceSchema, type WorkerPresence } from "./job.js";
+
+const STATES = ["waiting", "prioritized", "active", "delayed", "completed", "failed"] as const;
+
+/** Each agent's queue (see job.ts), opened on one connection; closed by the caller. */
+function agentQueues(redis: Redis): Queue[] {
+  return AGENT_NAMES.map((a) => openQueue(redis, queueNameFor(a)));
+}
+
+/** Counts summed over the agents' queues, and the paused state of the Claude Code queue. */
+async function totals(queues: Queue[]): Promise<Record<string, number>> {
+  const sum: Record<string, number> = Object.fromEntries(STATES.map((s) => [s, 0]));
+  for (const q of queues)
+    for (const [k, v] of Object.entries(await q.getJobCounts(...STATES)))
+      sum[k] = (sum[k] ?? 0) + v;
+  return sum;
+}
+
+async function withQueues<T>(
+  url: QueueUrl,
+  f: (qs: Queue[], redis: Redis) => Promise<T>,
+): Promise<T> {
+  const redis = connectRedis(url);
+  const qs = agentQueues(redis);
+  try {
+    return await f(qs, redis);
+  } finally {
+    for (const q of qs) await q.close().catch(() => undefined);
+    redis.disconnect();
+  }
+}
 import type { QueueUrl } from "./url.js";
 
 /** `skillbench queue status|pause|resume|drain`: an operator's view and levers mid-run. */
@@ -37,23 +69,12 @@ export async function liveWorkers(redis: Redis): Promise<WorkerPresence[]> {
 }
 
 export async function queueStatus(url: QueueUrl): Promise<QueueStatus> {
-  const redis = connectRedis(url);
-  const queue = openQueue(redis);
-  try {
-    const counts = await queue.getJobCounts(
-      "waiting",
-      "prioritized",
-      "active",
-      "delayed",
-      "completed",
-      "failed",
-    );
-    const workers = await liveWorkers(redis);
-    return { url: url.display, paused: await queue.isPaused(), counts, workers };
-  } finally {
-    await queue.close();
-    redis.disconnect();
-  }
+  return withQueues(url, async (qs, redis) => ({
+    url: url.display,
+    paused: (await Promise.all(qs.map((q) => q.isPaused()))).every(Boolean),
+    counts: await totals(qs),
+    workers: await liveWorkers(redis),
+  }));
 }
 
 export function renderQueueStatus(s: QueueStatus): string {
@@ -64,33 +85,23 @@ export function renderQueueStatus(s: QueueStatus): string {
     `  workers ${s.workers.length}`,
     ...s.workers.map(
       (w) =>
-        `    ${w.name} (${w.host}, pid ${w.pid}): ${w.running.length}/${w.concurrency} running${w.running.length ? `: ${w.running.join(", ")}` : ""}`,
+        `    ${w.name} (${w.agent} on ${w.host}, pid ${w.pid}): ${w.running.length}/${w.concurrency} running${w.running.length ? `: ${w.running.join(", ")}` : ""}`,
     ),
   ];
   return `${lines.join("\n")}\n`;
 }
 
-/** Workers finish the runs they hold and take no new ones until `resume`. */
+/** Workers finish the runs they hold and take no new ones until `resume` (every agent's queue). */
 export async function pauseQueue(url: QueueUrl): Promise<void> {
-  const redis = connectRedis(url);
-  const queue = openQueue(redis);
-  try {
-    await queue.pause();
-  } finally {
-    await queue.close();
-    redis.disconnect();
-  }
+  await withQueues(url, async (qs) => {
+    for (const q of qs) await q.pause();
+  });
 }
 
 export async function resumeQueue(url: QueueUrl): Promise<void> {
-  const redis = connectRedis(url);
-  const queue = openQueue(redis);
-  try {
-    await queue.resume();
-  } finally {
-    await queue.close();
-    redis.disconnect();
-  }
+  await withQueues(url, async (qs) => {
+    for (const q of qs) await q.resume();
+  });
 }
 
 /**
@@ -98,16 +109,15 @@ export async function resumeQueue(url: QueueUrl): Promise<void> {
  * report them as not completed; `run --resume --queue` enqueues them again.
  */
 export async function drainQueue(url: QueueUrl): Promise<{ removed: number }> {
-  const redis = connectRedis(url);
-  const queue = openQueue(redis);
-  try {
-    const counts = await queue.getJobCounts("waiting", "prioritized", "delayed");
-    await queue.drain(true);
-    return { removed: Object.values(counts).reduce((a, b) => a + b, 0) };
-  } finally {
-    await queue.close();
-    redis.disconnect();
-  }
+  return withQueues(url, async (qs) => {
+    let removed = 0;
+    for (const q of qs) {
+      const c = await q.getJobCounts("waiting", "prioritized", "delayed");
+      removed += Object.values(c).reduce((a, b) => a + b, 0);
+      await q.drain(true);
+    }
+    return { removed };
+  });
 }
 
 /** Runs waiting for a worker plus runs in progress: what a worker autoscaler follows. */
@@ -126,7 +136,7 @@ export async function serveQueueMetrics(
 ): Promise<{ url: string; close(): Promise<void> }> {
   const http = await import("node:http");
   const redis = connectRedis(url);
-  const queue = openQueue(redis);
+  const queues = agentQueues(redis);
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (req.method !== "GET" || (path !== "/metrics" && path !== "/metrics.json")) {
@@ -135,8 +145,8 @@ export async function serveQueueMetrics(
       return;
     }
     Promise.all([
-      queue.getJobCounts("waiting", "prioritized", "active", "delayed", "completed", "failed"),
-      queue.isPaused(),
+      totals(queues),
+      Promise.all(queues.map((q) => q.isPaused())).then((p) => p.every(Boolean)),
       liveWorkers(redis).then((w) => w.length),
     ]).then(
       ([counts, paused, workers]) => {
@@ -178,7 +188,7 @@ export async function serveQueueMetrics(
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await queue.close();
+      for (const q of queues) await q.close().catch(() => undefined);
       redis.disconnect();
     },
   };

@@ -11,8 +11,8 @@ export function connectRedis(url: QueueUrl): Redis {
   return r;
 }
 
-export function openQueue(redis: Redis): Queue {
-  return new Queue(QUEUE_NAME, { connection: redis, prefix: KEY_PREFIX });
+export function openQueue(redis: Redis, name: string = QUEUE_NAME): Queue {
+  return new Queue(name, { connection: redis, prefix: KEY_PREFIX });
 }
 
 /** Fail fast with a clear message when the server is not there. */

@@ -1,4 +1,6 @@
 import { QueueEvents, type Job } from "bullmq";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
 import { z } from "zod";
 import { InputError } from "../core/errors.js";
 import type { RunReport } from "../core/report.js";
@@ -11,7 +13,7 @@ import {
   JobResultSchema,
   jobIdFor,
   KEY_PREFIX,
-  QUEUE_NAME,
+  queueNameFor,
   type JobData,
   type JobSettings,
   type RateLimit,
@@ -54,6 +56,9 @@ export function jobSettings(
       );
   const { ctx } = args;
   return {
+    agent: opts.agent ?? "claude",
+    agent_retries: opts.agentRetries ?? null,
+    simulator_agent: opts.simulatorAgent ?? null,
     model: ctx.model,
     profile: ctx.profileOverride,
     timeout_sec: ctx.timeoutSecOverride,
@@ -115,9 +120,10 @@ export function queueDispatcher(
   return async (args) => {
     const redis = connectRedis(q.url);
     const store = redisArtifactStore(redis);
-    const queue = openQueue(redis);
+    const queueName = queueNameFor(opts.agent ?? "claude");
+    const queue = openQueue(redis, queueName);
     const eventsConn = connectRedis(q.url);
-    const events = new QueueEvents(QUEUE_NAME, { connection: eventsConn, prefix: KEY_PREFIX });
+    const events = new QueueEvents(queueName, { connection: eventsConn, prefix: KEY_PREFIX });
     const note = (message: string): void => args.onProgress?.({ type: "note", message });
     const reports: RunReport[] = [];
     const skillPaths = new Map(
@@ -129,6 +135,8 @@ export function queueDispatcher(
     const poke = (): void => wake?.();
     try {
       const settings = jobSettings(opts, args, q.rateLimit ?? null);
+      // The runs folder exists from the start, as in a local run, even before a record arrives.
+      await mkdir(path.join(args.outDir, "runs"), { recursive: true });
       const bundle = await packSuiteBundle(args.suite);
       const fresh = await uploadBundle(store, bundle);
       note(

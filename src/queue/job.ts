@@ -7,8 +7,15 @@ import { z } from "zod";
  * worker. See docs/distributed.md.
  */
 
-/** One BullMQ queue per Redis database holds every experiment's runs. */
+/**
+ * One BullMQ queue per agent CLI in a Redis database holds every experiment's runs for that
+ * agent (`skillbench-runs` for Claude Code, `skillbench-runs-<agent>` for the others), so a
+ * worker started with `--agent codex` only takes Codex runs.
+ */
 export const QUEUE_NAME = "skillbench-runs";
+export function queueNameFor(agent: string): string {
+  return agent === "claude" ? QUEUE_NAME : `${QUEUE_NAME}-${agent}`;
+}
 /** Prefix of every key skillbench (and BullMQ, for its queue) keeps in Redis. */
 export const KEY_PREFIX = "skillbench";
 
@@ -23,6 +30,7 @@ export const WorkerPresenceSchema = z.object({
   host: z.string(),
   pid: z.number().int(),
   concurrency: z.number().int(),
+  agent: z.string(),
   started_at: z.string(),
   running: z.array(z.string()),
   seen_at: z.string(),
@@ -48,6 +56,10 @@ export const RateLimitSchema = z.object({
 export type RateLimit = z.infer<typeof RateLimitSchema>;
 
 export const JobSettingsSchema = z.object({
+  /** The agent CLI (`--agent`): claude, codex, gemini or opencode. */
+  agent: z.string().min(1),
+  agent_retries: z.number().int().min(0).nullable(),
+  simulator_agent: z.string().nullable(),
   model: z.string().nullable(),
   profile: z.string().nullable(),
   timeout_sec: z.number().positive().nullable(),

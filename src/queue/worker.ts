@@ -2,6 +2,9 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Worker, type Job } from "bullmq";
+import { agentDriver } from "../agents/index.js";
+import { AGENT_NAMES } from "../agents/types.js";
+import { InputError } from "../core/errors.js";
 import { runDir } from "../store/layout.js";
 import { runSuite } from "../runner/run-suite.js";
 import type { SandboxChoice } from "../sandbox/index.js";
@@ -11,13 +14,14 @@ import { connectRedis } from "./connect.js";
 import {
   JobDataSchema,
   KEY_PREFIX,
-  QUEUE_NAME,
+  queueNameFor,
   WORKER_TTL_SEC,
   workerKey,
   type JobData,
   type JobResult,
 } from "./job.js";
-import { startRateGate, type RateGate } from "./rate-gate.js";
+import { startModelTap, type ModelTap } from "./model-tap.js";
+import { createModelApiTracker } from "../runner/model-api.js";
 import { DEFAULT_MAX_RESULT_BYTES, packRunRecord } from "./transfer.js";
 import type { QueueUrl } from "./url.js";
 
@@ -34,6 +38,8 @@ export interface WorkerOptions {
   /** Overrides the experiment's --sandbox on this host. */
   sandbox?: SandboxChoice | undefined;
   agentBin?: string | undefined;
+  /** The agent CLI whose runs this worker takes (default claude): one queue per agent. */
+  agent?: string | undefined;
   /** Extra variable names passed from this host's environment (beyond the experiment's). */
   passEnv?: string[] | undefined;
   /** Where unpacked suites are kept (default ~/.cache/skillbench/bundles). */
@@ -61,6 +67,13 @@ export interface RunningWorker {
 
 export const DEFAULT_LOCK_MS = 60_000;
 
+/** The variable naming each model API's endpoint, and its default. */
+const LIVE_BASE_URLS = {
+  anthropic: ["ANTHROPIC_BASE_URL", "https://api.anthropic.com"],
+  "openai-responses": ["OPENAI_BASE_URL", "https://api.openai.com/v1"],
+  gemini: ["GOOGLE_GEMINI_BASE_URL", "https://generativelanguage.googleapis.com"],
+} as const;
+
 export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
   const hostEnv = o.hostEnv ?? process.env;
   const log = o.log ?? (() => undefined);
@@ -78,6 +91,11 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
   const kill = new AbortController();
   const maxResult = o.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
 
+  const agent = o.agent ?? "claude";
+  if (!(AGENT_NAMES as readonly string[]).includes(agent))
+    throw new InputError(`--agent ${agent}: use one of ${AGENT_NAMES.join(", ")}`, {
+      field: "--agent",
+    });
   const running = new Set<string>();
   const startedAt = new Date().toISOString();
   const concurrency = o.concurrency ?? 1;
@@ -91,6 +109,7 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
           host: os.hostname(),
           pid: process.pid,
           concurrency,
+          agent,
           started_at: startedAt,
           running: [...running],
           seen_at: new Date().toISOString(),
@@ -102,6 +121,8 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
 
   const processRun = async (job: Job): Promise<JobResult> => {
     const data: JobData = JobDataSchema.parse(job.data);
+    if (data.settings.agent !== agent)
+      throw new Error(`a ${data.settings.agent} run in the ${agent} queue`);
     const attempt = job.attemptsStarted;
     const jobId = job.id ?? data.run.run_id;
     running.add(jobId);
@@ -114,22 +135,28 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
     const s = data.settings;
     const suite = await bundles.get(data.bundle);
     const out = await mkdtemp(path.join(workDir, "skillbench-job-"));
-    let gate: RateGate | null = null;
+    let tap: ModelTap | null = null;
     try {
       let scripted = s.scripted
         ? { url: s.scripted.url, hasJudge: s.scripted.has_judge, scriptId: s.scripted.script_id }
         : undefined;
       let env = hostEnv;
-      if (s.rate_limit) {
-        const upstream = scripted?.url ?? hostEnv.ANTHROPIC_BASE_URL ?? "https://api.anthropic.com";
-        gate = await startRateGate({
-          redis,
-          experimentId: data.experiment_id,
-          limit: s.rate_limit,
-          upstream,
+      // Under the scripted model the tap counts the run's requests (its model_api record); with
+      // a rate limit it also gates them. It fronts the scripted model, else this host's endpoint
+      // for the agent's API.
+      const tracker = scripted ? createModelApiTracker() : undefined;
+      if (scripted || s.rate_limit) {
+        const api = agentDriver(s.agent)?.api ?? "anthropic";
+        const [baseVar, defaultBase] = LIVE_BASE_URLS[api];
+        tap = await startModelTap({
+          upstream: scripted?.url ?? hostEnv[baseVar] ?? defaultBase,
+          gate: s.rate_limit
+            ? { redis, experimentId: data.experiment_id, limit: s.rate_limit }
+            : undefined,
+          tracker,
         });
-        if (scripted) scripted = { ...scripted, url: gate.url };
-        else env = { ...hostEnv, ANTHROPIC_BASE_URL: gate.url };
+        if (scripted) scripted = { ...scripted, url: tap.url };
+        else env = { ...hostEnv, [baseVar]: tap.url };
       }
       const res = await runSuite({
         suite: suite.root,
@@ -140,6 +167,9 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
         out,
         profile: s.profile ?? undefined,
         model: s.model ?? undefined,
+        agent: s.agent,
+        agentRetries: s.agent_retries ?? undefined,
+        simulatorAgent: s.simulator_agent ?? undefined,
         agentBin: o.agentBin,
         env: s.env,
         passEnv: [...s.pass_env, ...(o.passEnv ?? [])],
@@ -160,6 +190,7 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
           only: [data.run.run_id],
           experimentId: data.experiment_id,
           scripted,
+          modelApi: tracker ? (run) => tracker.recordFor(run) : undefined,
           writeReports: false,
           secrets: o.url.password ? [o.url.password] : [],
         },
@@ -189,12 +220,12 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
     } finally {
       running.delete(jobId);
       void beat();
-      await gate?.close();
+      await tap?.close();
       await rm(out, { recursive: true, force: true }).catch(() => undefined);
     }
   };
 
-  const worker = new Worker(QUEUE_NAME, processRun, {
+  const worker = new Worker(queueNameFor(agent), processRun, {
     connection: workerConn,
     prefix: KEY_PREFIX,
     concurrency: o.concurrency ?? 1,
@@ -213,7 +244,7 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
   const beating = setInterval(() => void beat(), (WORKER_TTL_SEC * 1000) / 3);
   beating.unref();
   log(
-    `ready: ${name} on ${o.url.display}, ${o.concurrency ?? 1} run(s) at once, suites cached in ${cacheDir}`,
+    `ready: ${name} on ${o.url.display}, ${agent} runs, ${o.concurrency ?? 1} at once, suites cached in ${cacheDir}`,
   );
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {

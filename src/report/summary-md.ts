@@ -2,6 +2,7 @@ import type { RunReport } from "../core/report.js";
 import { cell, f2, int, meanOf, orderDimensions, pct, secs, sumOf, table, usd } from "./format.js";
 import { dimScore, groupCells, treatmentOrder, type Cell } from "./group.js";
 import { renderPassKTable } from "./passk-md.js";
+import { SCRIPTED_MODEL_LABEL } from "./endpoint.js";
 
 export interface SummaryInput {
   experimentId: string;
@@ -13,6 +14,10 @@ export interface SummaryInput {
   treatments: string[];
   reports: RunReport[];
   ks?: number[] | undefined;
+  /** the runs were played by the scripted model server */
+  scripted?: boolean;
+  /** `--resume` kept stored runs outside what this invocation asked for (see docs/statistics.md §10) */
+  resume?: { asked: string; kept: number } | null;
 }
 
 function dimCell(runs: RunReport[], dim: string): string {
@@ -170,11 +175,23 @@ export function renderSummaryMarkdown(s: SummaryInput): string {
   const lines: string[] = [
     "# Experiment Results Summary",
     "",
+    ...(s.scripted
+      ? [
+          `> ⚠️ **${SCRIPTED_MODEL_LABEL}.** Every run was played by skillbench's scripted model server: pass rates, tokens and costs describe the script, not a model.`,
+          "",
+        ]
+      : []),
+    ...(s.resume && s.resume.kept > 0
+      ? [
+          `> Resumed: this invocation asked for ${s.resume.asked}; the reports keep all ${total} complete stored run(s) of the experiment, ${s.resume.kept} of them outside that request.`,
+          "",
+        ]
+      : []),
     `**Experiment ID:** ${s.experimentId}  `,
     `**Started:** ${s.startedAt ?? "—"}  `,
     `**Completed:** ${s.completedAt ?? "incomplete"}  `,
     `**Suite:** ${s.suite ?? "—"}  `,
-    `**Agent:** claude-code ${s.agentVersion ?? "(unknown version)"} · **Model:** ${s.model ?? "CLI default"}`,
+    `**Agent:** claude-code ${s.agentVersion ?? "(unknown version)"} · **Model:** ${s.scripted ? `${s.model ?? "scripted"} (${SCRIPTED_MODEL_LABEL})` : (s.model ?? "CLI default")}`,
     "",
     withReps ? "## Results (with Repetitions)" : "## Results",
     "",

@@ -1,9 +1,10 @@
-import type { ResolvedBinary } from "../agents/claude/binary.js";
+import type { AgentDriver, ResolvedBinary } from "../agents/index.js";
 import type { Suite } from "../suite/index.js";
 import type { Redactor } from "../util/redact.js";
 import type { RubricProfile } from "../scoring/index.js";
 import type { SandboxChoice, SandboxProbe } from "../sandbox/index.js";
 import type { JudgeCache, JudgeConfig } from "../judge/index.js";
+import type { ModelApiRecord } from "../core/report.js";
 
 export type Role = "subject" | "simulator" | "judge";
 
@@ -18,8 +19,14 @@ export interface RunContext {
   experimentId: string;
   outDir: string;
   suite: Suite;
+  /** The subject agent (src/agents): every agent-specific step of a run goes through it. */
+  driver: AgentDriver;
   bin: ResolvedBinary;
   agentVersion: string | null;
+  /** The simulated user's agent (`--simulator-agent`, default Claude Code); an error when its binary is missing. */
+  simulatorAgent: { driver: AgentDriver; bin: ResolvedBinary } | { error: string };
+  /** Retries the agent CLI makes on a failing model request; undefined: the CLI's default. */
+  agentRetries?: number | undefined;
   endpoint: (run: { task: string; treatment: string; rep: number }, role: Role) => Endpoint;
   model: string | null;
   profileOverride: string | null;
@@ -50,6 +57,9 @@ export interface RunContext {
   /** The LLM judge (disabled unless asked for) and its answer cache. */
   judgeFor: (run: { task: string; treatment: string; rep: number }) => JudgeConfig;
   judgeCache: JudgeCache | null;
+  /** Under the scripted model: what the server did with this run's requests (else absent). */
+  modelApi?:
+    ((run: { task: string; treatment: string; rep: number }) => ModelApiRecord) | undefined;
   /** Aborted on the second Ctrl-C: running agents are killed. */
   signal: AbortSignal;
 }

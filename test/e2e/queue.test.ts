@@ -346,9 +346,13 @@ describe("the coordinator, the operator and the rate limit", () => {
       .map((l) => Date.parse(String(l.time)))
       .sort((a, b) => a - b);
     expect(times.length).toBeGreaterThanOrEqual(8);
-    // No third request within a second of the one two before it (50 ms for the proxy hop).
+    // No third request within a second of the one two before it. The window is kept at the
+    // gate (Redis's clock); the log times arrival at the model, a proxy hop later: 250 ms of
+    // slack for that hop on a loaded machine. Unlimited, these requests come in bursts.
     for (let i = 2; i < times.length; i++)
-      expect((times[i] ?? 0) - (times[i - 2] ?? 0)).toBeGreaterThanOrEqual(950);
+      expect((times[i] ?? 0) - (times[i - 2] ?? 0)).toBeGreaterThanOrEqual(750);
+    const span = (times.at(-1) ?? 0) - (times[0] ?? 0);
+    expect(span).toBeGreaterThanOrEqual((Math.ceil(times.length / 2) - 1) * 750);
   });
 
   it("queue drain removes the waiting runs; the coordinator reports them not completed", async () => {

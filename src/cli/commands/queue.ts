@@ -54,7 +54,11 @@ export function registerQueue(program: Command, ctx: { exitCode: number }): void
         throw new InvalidArgumentError("--sandbox must be local, bwrap, docker or auto");
       return v as "local" | "bwrap" | "docker" | "auto";
     })
-    .option("--agent-bin <path>", "claude binary to run")
+    .option(
+      "--agent <name>",
+      "the agent CLI whose runs to take: claude (default), codex, gemini or opencode",
+    )
+    .option("--agent-bin <path>", "the agent binary to run")
     .option(
       "--pass-env <NAME>",
       "pass this host's variable to the agent by name (repeatable), e.g. ANTHROPIC_API_KEY",
@@ -81,6 +85,7 @@ export function registerQueue(program: Command, ctx: { exitCode: number }): void
         queue?: string | boolean;
         concurrency?: number;
         sandbox?: "local" | "bwrap" | "docker" | "auto";
+        agent?: string;
         agentBin?: string;
         passEnv?: string[];
         cacheDir?: string;
@@ -96,6 +101,7 @@ export function registerQueue(program: Command, ctx: { exitCode: number }): void
           url,
           concurrency: f.concurrency,
           sandbox: f.sandbox,
+          agent: f.agent,
           agentBin: f.agentBin,
           passEnv: f.passEnv,
           cacheDir: f.cacheDir,

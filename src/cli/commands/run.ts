@@ -1,17 +1,22 @@
 import { InvalidArgumentError, type Command } from "commander";
 import {
-  InputError,
   parseThresholds,
+  planSuite,
+  renderPlan,
   runSuite,
   runSuiteOnQueue,
+  InputError,
   type RateLimit,
+  type RunOptions,
+  type RunSummary,
+  type SuiteWarning,
 } from "../../index.js";
 import { collect, intArg, parseEnvPairs, parseKs } from "../args.js";
 import { ciOutputs, judgeFlags, withCiOptions } from "../ci.js";
 import { makeProgress } from "../progress.js";
 import { queueUrlFrom, rateLimitArg } from "./queue.js";
 
-interface RunFlags {
+export interface RunFlags {
   task?: string;
   treatment?: string;
   count?: number;
@@ -40,18 +45,14 @@ interface RunFlags {
   html?: boolean;
   junit?: string;
   failUnder?: string[];
-  queue?: string | boolean;
-  priority?: number;
-  rateLimit?: RateLimit;
 }
 
-/** Registers its command(s) on the program; `ctx.exitCode` is the process's exit code. */
-export function registerRun(program: Command, ctx: { exitCode: number }): void {
-  withCiOptions(program.command("run"))
-    .description(
-      "Run a suite: tasks × treatments × repetitions, each in its own workspace, then write the reports.",
-    )
-    .argument("<suite>", "suite folder (with tasks/), or a single task folder")
+/**
+ * The matrix, agent, sandbox and output options of `run`; `eval` takes the same ones.
+ * (The CI options, --html/--junit/--fail-under, come from withCiOptions.)
+ */
+export function withRunOptions(cmd: Command): Command {
+  return cmd
     .option("--task <list>", "tasks to run: comma-separated names, * as a wildcard")
     .option("--treatment <list>", "treatments to run: comma-separated names, * as a wildcard")
     .option("-n, --count <n>", "repetitions per task × treatment", intArg("--count"))
@@ -75,11 +76,15 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
     .option("--keep-workspaces", "keep each run's temporary workspace for debugging")
     .option("--ks <list>", "k values for pass@k / pass^k, e.g. 1,2,5", parseKs)
     .option("--exit-zero", "exit 0 even when some runs fail (bad input still exits 2)")
-    .option("--sandbox <kind>", "isolation: local (default), bwrap, docker, or auto", (v) => {
-      if (!["local", "bwrap", "docker", "auto"].includes(v))
-        throw new InvalidArgumentError("--sandbox must be local, bwrap, docker or auto");
-      return v as "local" | "bwrap" | "docker" | "auto";
-    })
+    .option(
+      "--sandbox <kind>",
+      "isolation: local, bwrap, docker, or auto (default: local for run, auto for eval)",
+      (v) => {
+        if (!["local", "bwrap", "docker", "auto"].includes(v))
+          throw new InvalidArgumentError("--sandbox must be local, bwrap, docker or auto");
+        return v as "local" | "bwrap" | "docker" | "auto";
+      },
+    )
     .option(
       "--interaction-mode <mode>",
       "none (single turn) or auto_user (the subject plus a simulated user)",
@@ -104,6 +109,101 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
       "--judge-samples <n>",
       "ask the judge N times and record mean and spread",
       intArg("--judge-samples"),
+    );
+}
+
+/** The run's library options from the parsed flags (everything but the suite and the callbacks). */
+export function runOptionsFromFlags(f: RunFlags) {
+  return {
+    task: f.task,
+    treatment: f.treatment,
+    count: f.count,
+    concurrency: f.concurrency,
+    out: f.out,
+    profile: f.profile,
+    model: f.model,
+    agentBin: f.agentBin,
+    resume: f.resume,
+    modelScript: f.modelScript,
+    env: parseEnvPairs(f.env ?? []),
+    passEnv: f.passEnv,
+    timeoutSec: f.timeout,
+    keepWorkspaces: f.keepWorkspaces,
+    ks: f.ks,
+    judgeFlags: judgeFlags(f),
+    interaction: {
+      mode: f.interactionMode,
+      maxTurns: f.maxTurns,
+      simulatorPrompt: f.simulatorPrompt,
+    },
+    simulatorModel: f.simulatorModel,
+    sandbox: f.sandbox,
+    html: f.html,
+  } satisfies Partial<RunOptions>;
+}
+
+export function printWarning(w: SuiteWarning): void {
+  process.stderr.write(`warning: ${w.file}${w.field ? `: ${w.field}` : ""}: ${w.message}\n`);
+}
+
+/**
+ * Run with Ctrl-C handling: the first SIGINT stops new runs from starting, a second kills
+ * the running ones.
+ */
+export async function runWithSignals(
+  opts: RunOptions,
+  run: (o: RunOptions) => Promise<RunSummary> = runSuite,
+): Promise<RunSummary> {
+  const stop = new AbortController();
+  const kill = new AbortController();
+  const onSigint = (): void => {
+    if (!stop.signal.aborted) {
+      process.stderr.write(
+        "\nskillbench: stopping — no new runs start; press Ctrl-C again to kill the running ones\n",
+      );
+      stop.abort();
+    } else kill.abort();
+  };
+  const onSigterm = (): void => {
+    stop.abort();
+    kill.abort();
+  };
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigterm);
+  try {
+    return await run({
+      ...opts,
+      stopSignal: stop.signal,
+      killSignal: kill.signal,
+      onWarning: opts.onWarning ?? printWarning,
+      onProgress:
+        opts.onProgress ??
+        makeProgress(process.stderr, Boolean(process.stderr.isTTY) && !process.env.CI),
+    });
+  } finally {
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigterm);
+  }
+}
+
+interface QueueFlags {
+  queue?: string | boolean;
+  priority?: number;
+  rateLimit?: RateLimit;
+}
+
+/** Registers its command(s) on the program; `ctx.exitCode` is the process's exit code. */
+export function registerRun(program: Command, ctx: { exitCode: number }): void {
+  withRunOptions(
+    withCiOptions(program.command("run"))
+      .description(
+        "Run a suite: tasks × treatments × repetitions, each in its own workspace, then write the reports.",
+      )
+      .argument("<suite>", "suite folder (with tasks/), or a single task folder"),
+  )
+    .option(
+      "--dry-run",
+      "print the planned runs (profile, sandbox, timeout, interaction); start nothing",
     )
     .option(
       "--queue [url]",
@@ -115,85 +215,38 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
       "with --queue: model requests per window across all workers, e.g. 50/min",
       rateLimitArg,
     )
-    .action(async (suite: string, f: RunFlags) => {
+    .action(async (suite: string, f: RunFlags & QueueFlags & { dryRun?: boolean }) => {
+      // A bad threshold is bad input: say so before any agent runs.
+      parseThresholds(f.failUnder ?? []);
       const queueUrl = queueUrlFrom(f.queue);
       if (!queueUrl && (f.priority !== undefined || f.rateLimit !== undefined))
         throw new InputError("--priority and --rate-limit need --queue", { field: "--queue" });
-      const stop = new AbortController();
-      const kill = new AbortController();
-      const onSigint = (): void => {
-        if (!stop.signal.aborted) {
-          process.stderr.write(
-            "\nskillbench: stopping — no new runs start; press Ctrl-C again to kill the running ones\n",
-          );
-          stop.abort();
-        } else kill.abort();
-      };
-      // A bad threshold is bad input: say so before any agent runs.
-      parseThresholds(f.failUnder ?? []);
-      process.on("SIGINT", onSigint);
-      process.on("SIGTERM", () => {
-        stop.abort();
-        kill.abort();
-      });
-      try {
-        const opts: Parameters<typeof runSuite>[0] = {
-          suite,
-          task: f.task,
-          treatment: f.treatment,
-          count: f.count,
-          concurrency: f.concurrency,
-          out: f.out,
-          profile: f.profile,
-          model: f.model,
-          agentBin: f.agentBin,
-          resume: f.resume,
-          modelScript: f.modelScript,
-          env: parseEnvPairs(f.env ?? []),
-          passEnv: f.passEnv,
-          timeoutSec: f.timeout,
-          keepWorkspaces: f.keepWorkspaces,
-          ks: f.ks,
-          judgeFlags: judgeFlags(f),
-          interaction: {
-            mode: f.interactionMode,
-            maxTurns: f.maxTurns,
-            simulatorPrompt: f.simulatorPrompt,
-          },
-          simulatorModel: f.simulatorModel,
-          sandbox: f.sandbox,
-          html: f.html,
-          stopSignal: stop.signal,
-          killSignal: kill.signal,
-          onWarning: (w) =>
-            process.stderr.write(
-              `warning: ${w.file}${w.field ? `: ${w.field}` : ""}: ${w.message}\n`,
-            ),
-          onProgress: makeProgress(
-            process.stderr,
-            Boolean(process.stderr.isTTY) && !process.env.CI,
-          ),
-        };
-        const res = queueUrl
-          ? await runSuiteOnQueue(opts, {
-              url: queueUrl,
-              priority: f.priority,
-              rateLimit: f.rateLimit ?? null,
-            })
-          : await runSuite(opts);
-        const passed = res.reports.filter((r) => r.passed).length;
-        process.stdout.write(
-          `\n${passed}/${res.planned.length} runs passed` +
-            (res.incomplete.length
-              ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
-              : "") +
-            `\nResults: ${res.outDir}\n${res.files.map((f) => `  ${f}`).join("\n")}\n`,
-        );
-        ctx.exitCode = passed === res.planned.length || f.exitZero ? 0 : 1;
-        const ci = await ciOutputs(res.outDir, f);
-        if (ci !== 0) ctx.exitCode = ci;
-      } finally {
-        process.off("SIGINT", onSigint);
+      if (f.dryRun) {
+        const plan = await planSuite({ suite, ...runOptionsFromFlags(f), onWarning: printWarning });
+        process.stdout.write(renderPlan(plan));
+        return;
       }
+      const res = await runWithSignals(
+        { suite, ...runOptionsFromFlags(f) },
+        queueUrl
+          ? (o) =>
+              runSuiteOnQueue(o, {
+                url: queueUrl,
+                priority: f.priority,
+                rateLimit: f.rateLimit ?? null,
+              })
+          : runSuite,
+      );
+      const passed = res.reports.filter((r) => r.passed).length;
+      process.stdout.write(
+        `\n${passed}/${res.planned.length} runs passed` +
+          (res.incomplete.length
+            ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
+            : "") +
+          `\nResults: ${res.outDir}\n${res.files.map((f) => `  ${f}`).join("\n")}\n`,
+      );
+      ctx.exitCode = passed === res.planned.length || f.exitZero ? 0 : 1;
+      const ci = await ciOutputs(res.outDir, f);
+      if (ci !== 0) ctx.exitCode = ci;
     });
 }
