@@ -372,4 +372,27 @@ describe("the coordinator, the operator and the rate limit", () => {
     expect(await reportedRunIds(out)).toEqual([]);
     await runCli(["queue", "resume", "--queue", url], { env: box.env() });
   });
+
+  it("--priority: a more urgent experiment's runs go first", async () => {
+    const db = 4;
+    const url = redis.url(db);
+    await runCli(["queue", "pause", "--queue", url], { env: box.env() });
+    const low = startCli(runArgs(box.dir("low"), url, "--task", "tone", "--priority", "50"), {
+      env: box.env(),
+    });
+    await waitUntil(async () => (await queueCounts(db)).prioritized === 2, low.done, "low queued");
+    const high = startCli(
+      runArgs(box.dir("high"), url, "--task", "needs-skill", "--priority", "1"),
+      { env: box.env() },
+    );
+    await waitUntil(async () => (await queueCounts(db)).prioritized === 4, high.done, "4 queued");
+    const w = await startWorker("prio", db);
+    await runCli(["queue", "resume", "--queue", url], { env: box.env() });
+    await Promise.all([low.done, high.done]);
+    const order = startedLines(w, "").map((l) => /started (\S+)/.exec(l)?.[1]);
+    expect(order).toHaveLength(4);
+    expect(order.slice(0, 2).every((id) => id?.startsWith("needs-skill-"))).toBe(true);
+    expect(order.slice(2).every((id) => id?.startsWith("tone-"))).toBe(true);
+    await stopWorker(w);
+  });
 });
