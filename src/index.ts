@@ -55,6 +55,21 @@ export {
   type RunningWorker,
   type ArtifactStore,
 } from "./queue/index.js";
+export {
+  openTelemetry,
+  exportStoredResults,
+  TelemetrySession,
+  type TelemetryOptions,
+  type SessionOutcome,
+  type ExportOutcome,
+} from "./telemetry/index.js";
+export {
+  runTriggers,
+  type TriggerOptions,
+  type TriggerProgress,
+  type TriggerSummary,
+  outcomeLabel,
+} from "./triggers/index.js";
 export type { SuiteWarning } from "./suite/index.js";
 export {
   planSuite,

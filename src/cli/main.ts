@@ -6,6 +6,7 @@ import { registerResults } from "./commands/results.js";
 import { registerQueue } from "./commands/queue.js";
 import { registerRun } from "./commands/run.js";
 import { registerServe } from "./commands/serve.js";
+import { registerTriggers } from "./commands/triggers.js";
 
 async function main(argv: string[]): Promise<number> {
   const ctx = { exitCode: 0 };
@@ -22,6 +23,7 @@ async function main(argv: string[]): Promise<number> {
   registerResults(program, ctx);
   registerServe(program, ctx);
   registerQueue(program, ctx);
+  registerTriggers(program, ctx);
 
   try {
     await program.parseAsync(argv);

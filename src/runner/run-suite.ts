@@ -75,12 +75,13 @@ export interface RunOptions {
   ks?: number[] | undefined;
   /** --judge / --no-judge, --judge-model, --judge-base-url, --judge-samples */
   judgeFlags?: JudgeFlags | undefined;
-  /** --interaction-mode, --max-turns, --simulator-prompt */
+  /** --interaction-mode, --max-turns, --simulator-prompt, --decision-pattern */
   interaction?:
     | {
         mode?: string | undefined;
         maxTurns?: number | undefined;
         simulatorPrompt?: string | undefined;
+        decisionPatterns?: readonly string[] | undefined;
       }
     | undefined;
   /** Write summary.html / comparison_report.html (default true). */
@@ -129,6 +130,12 @@ export interface DispatchArgs {
   scripted: { url: string; hasJudge: boolean; scriptId: string } | null;
   stop?: AbortSignal | undefined;
   onProgress?: ((e: ProgressEvent) => void) | undefined;
+  /** Extra environment for a run's subject agent (the telemetry trace context, docs/telemetry.md). */
+  agentEnv?: (run: {
+    experimentId: string;
+    runId: string;
+    agent: string;
+  }) => Record<string, string>;
 }
 
 export type ProgressEvent =
@@ -510,6 +517,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     profileOverride: opts.profile ?? cfg.profile ?? null,
     suiteProfiles,
     declaredEnv,
+    agentEnv: opts.agentEnv,
     passEnv,
     hostEnv,
     redact,
@@ -588,6 +596,8 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     agent_bin: { path: bin.path, source: bin.source },
     total_runs: experimentMatrix.length,
     total_passed: null as number | null,
+    /** --decision-pattern: added to every task's decision_patterns. */
+    decision_patterns: [...(opts.interaction?.decisionPatterns ?? [])],
     ...(keptRoles !== undefined ? { comparison_roles: keptRoles } : {}),
   };
   await writeJsonAtomic(paths.metadata, metadata);

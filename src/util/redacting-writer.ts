@@ -11,6 +11,8 @@ import { redactJsonLine } from "./redact.js";
  */
 export class RedactingLineWriter {
   private readonly out: WriteStream;
+  /** Arrival time of each line (epoch ms, one per line), when asked for. */
+  private readonly times: WriteStream | null;
   private splitter = new LineSplitter();
   private pendingNewline = false;
   private bytes = 0;
@@ -22,9 +24,12 @@ export class RedactingLineWriter {
     /** The file the lines go to. */
     readonly file: string,
     private readonly redact: (s: string) => string,
+    opts: { timesFile?: string | undefined } = {},
   ) {
     this.out = createWriteStream(file, { flags: "a" });
     this.out.on("error", () => undefined);
+    this.times = opts.timesFile ? createWriteStream(opts.timesFile, { flags: "a" }) : null;
+    this.times?.on("error", () => undefined);
   }
 
   get bytesWritten(): number {
@@ -52,11 +57,14 @@ export class RedactingLineWriter {
     this.pendingNewline = false;
     this.bytes += Buffer.byteLength(text);
     this.out.write(text);
+    this.times?.write(`${Date.now()}\n`);
     this.onLine?.(red);
   }
 
   async close(): Promise<void> {
     this.endTurn();
     await new Promise<void>((resolve) => this.out.end(() => resolve()));
+    const times = this.times;
+    if (times) await new Promise<void>((resolve) => times.end(() => resolve()));
   }
 }
