@@ -98,6 +98,12 @@ export interface RunOptions {
   killSignal?: AbortSignal;
   onWarning?: (w: SuiteWarning) => void;
   onProgress?: (e: ProgressEvent) => void;
+  /** Extra environment for a run's subject agent (the telemetry trace context, docs/telemetry.md). */
+  agentEnv?: (run: {
+    experimentId: string;
+    runId: string;
+    agent: string;
+  }) => Record<string, string>;
   /**
    * Hooks for distributed runs (src/queue). `dispatch` runs the planned runs elsewhere instead
    * of the local pool and returns the reports it stored; a worker passes the suite it received
@@ -130,12 +136,6 @@ export interface DispatchArgs {
   scripted: { url: string; hasJudge: boolean; scriptId: string } | null;
   stop?: AbortSignal | undefined;
   onProgress?: ((e: ProgressEvent) => void) | undefined;
-  /** Extra environment for a run's subject agent (the telemetry trace context, docs/telemetry.md). */
-  agentEnv?: (run: {
-    experimentId: string;
-    runId: string;
-    agent: string;
-  }) => Record<string, string>;
 }
 
 export type ProgressEvent =
