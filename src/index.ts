@@ -80,3 +80,11 @@ export {
   type PlanOptions,
 } from "./inspect/plan.js";
 export * from "./manifest/index.js";
+export {
+  planTarget,
+  validateTarget,
+  validatorProblem,
+  type TargetPlan,
+  type SkillInfo,
+} from "./inspect/target.js";
+export { initSuite, initSkillManifest, type InitResult } from "./manifest/init.js";

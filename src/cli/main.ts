@@ -2,6 +2,8 @@
 import { Command, CommanderError } from "commander";
 import { InputError, SKILLBENCH_VERSION } from "../index.js";
 import { registerEval } from "./commands/eval.js";
+import { registerInit } from "./commands/init.js";
+import { registerInspect } from "./commands/inspect.js";
 import { registerResults } from "./commands/results.js";
 import { registerQueue } from "./commands/queue.js";
 import { registerRun } from "./commands/run.js";
@@ -20,6 +22,8 @@ async function main(argv: string[]): Promise<number> {
 
   registerRun(program, ctx);
   registerEval(program, ctx);
+  registerInspect(program, ctx);
+  registerInit(program, ctx);
   registerResults(program, ctx);
   registerServe(program, ctx);
   registerQueue(program, ctx);
