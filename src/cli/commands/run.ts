@@ -13,7 +13,7 @@ import {
   type RunSummary,
   type SuiteWarning,
 } from "../../index.js";
-import { collect, intArg, parseEnvPairs, parseKs } from "../args.js";
+import { collect, intArg, marginArg, parseEnvPairs, parseKs } from "../args.js";
 import { ciOutputs, judgeFlags, withCiOptions } from "../ci.js";
 import { makeProgress } from "../progress.js";
 import { queueUrlFrom, rateLimitArg } from "./queue.js";
@@ -35,6 +35,7 @@ export interface RunFlags extends TelemetryFlags {
   timeout?: number;
   keepWorkspaces?: boolean;
   ks?: number[];
+  margin?: number;
   exitZero?: boolean;
   judge?: boolean;
   judgeModel?: string;
@@ -79,6 +80,11 @@ export function withRunOptions(cmd: Command): Command {
     )
     .option("--keep-workspaces", "keep each run's temporary workspace for debugging")
     .option("--ks <list>", "k values for pass@k / pass^k, e.g. 1,2,5", parseKs)
+    .option(
+      "--margin <x>",
+      "non-inferiority margin on Δ pass rate for the verdict band (default 0.05)",
+      marginArg,
+    )
     .option("--exit-zero", "exit 0 even when some runs fail (bad input still exits 2)")
     .option(
       "--sandbox <kind>",
@@ -139,6 +145,7 @@ export function runOptionsFromFlags(f: RunFlags) {
     timeoutSec: f.timeout,
     keepWorkspaces: f.keepWorkspaces,
     ks: f.ks,
+    margin: f.margin,
     judgeFlags: judgeFlags(f),
     interaction: {
       mode: f.interactionMode,
