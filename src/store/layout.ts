@@ -1,7 +1,7 @@
 import path from "node:path";
 
 /** Where each file of a results folder lives. One key (the run id) joins them all. */
-function runDir(outDir: string, runId: string): string {
+export function runDir(outDir: string, runId: string): string {
   return path.join(outDir, "runs", runId);
 }
 

@@ -5,6 +5,7 @@ export { isIgnoredSkillPath, hashSkillDir } from "./skills.js";
 export {
   TaskSpecSchema,
   TreatmentSpecSchema,
+  SuiteConfigSchema,
   type Suite,
   type SuiteWarning,
   type TaskSpec,

@@ -135,9 +135,7 @@ export const TreatmentSpecSchema = z.object({
 });
 export type TreatmentSpec = z.infer<typeof TreatmentSpecSchema>;
 
-// The shape of a parsed skillbench.yaml (suite/config.ts builds it field by field).
-// eslint-disable-next-line @typescript-eslint/no-unused-vars -- only its inferred type is used
-const SuiteConfigSchema = z.object({
+export const SuiteConfigSchema = z.object({
   count: z.number().int().positive().optional(),
   concurrency: z.number().int().positive().optional(),
   /** Absolute (resolved against the suite root). */
