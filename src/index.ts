@@ -36,3 +36,4 @@ export { writeCiOutputs, type CiOptions, type CiResult } from "./runner/ci-outpu
 export { writeHtmlReports } from "./report/html/write.js";
 export { serveResults } from "./viewer/server.js";
 export { parseThresholds, evaluateThresholds } from "./report/thresholds.js";
+export { stripControls } from "./util/safe-text.js";

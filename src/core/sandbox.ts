@@ -4,6 +4,9 @@ import { z } from "zod";
 export const SANDBOX_KINDS = ["local", "bwrap", "docker"] as const;
 export type SandboxKind = (typeof SANDBOX_KINDS)[number];
 
+/** What the console and every report say about a run with no sandbox (docs/sandbox.md). */
+export const LOCAL_WARNING = "local: the agent can read and change your files and environment";
+
 export const SandboxLimitsSchema = z.object({
   cpus: z.number().nullable(),
   memory: z.string().nullable(),

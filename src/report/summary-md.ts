@@ -2,6 +2,17 @@ import type { RunReport } from "../core/report.js";
 import { cell, f2, int, meanOf, orderDimensions, pct, secs, sumOf, table, usd } from "./format.js";
 import { dimScore, groupCells, treatmentOrder, type Cell } from "./group.js";
 import { renderPassKTable } from "./passk-md.js";
+import { stripControls } from "../util/safe-text.js";
+import { LOCAL_WARNING } from "../core/sandbox.js";
+
+/** Sandbox kinds used, and the local warning when any run had none. */
+function sandboxLines(reports: RunReport[]): string[] {
+  const kinds = [...new Set(reports.map((r) => r.sandbox?.kind ?? "unrecorded"))].sort();
+  const local = reports.filter((r) => r.sandbox?.kind === "local").length;
+  const out = [`**Sandbox:** ${kinds.join(", ") || "—"}`];
+  if (local > 0) out.push("", `> ⚠️ ${local} run(s) without a sandbox: ${LOCAL_WARNING}.`);
+  return out;
+}
 
 export interface SummaryInput {
   experimentId: string;
@@ -174,7 +185,8 @@ export function renderSummaryMarkdown(s: SummaryInput): string {
     `**Started:** ${s.startedAt ?? "—"}  `,
     `**Completed:** ${s.completedAt ?? "incomplete"}  `,
     `**Suite:** ${s.suite ?? "—"}  `,
-    `**Agent:** claude-code ${s.agentVersion ?? "(unknown version)"} · **Model:** ${s.model ?? "CLI default"}`,
+    `**Agent:** claude-code ${s.agentVersion ?? "(unknown version)"} · **Model:** ${s.model ?? "CLI default"}  `,
+    ...sandboxLines(s.reports),
     "",
     withReps ? "## Results (with Repetitions)" : "## Results",
     "",
@@ -201,5 +213,6 @@ export function renderSummaryMarkdown(s: SummaryInput): string {
     lines.push(`### ${t} (${c.passed}/${c.total} checks, ${pct(c.passed, c.total)})`, "");
     for (const r of runs) lines.push(...runLine(r), "");
   }
-  return `${lines.join("\n").trimEnd()}\n`;
+  // Agents and validators write check messages: no terminal escapes or control characters pass.
+  return `${stripControls(lines.join("\n")).trimEnd()}\n`;
 }

@@ -16,6 +16,7 @@ import { makeFsWorkspaceView } from "../scoring/fs-view.js";
 import { runPaths } from "../store/layout.js";
 import { renderInstruction, type TaskSpec, type TreatmentSpec } from "../suite/index.js";
 import { resolveInside, writeJsonAtomic } from "../util/fs.js";
+import { tempStem } from "../util/temp-names.js";
 import { redactValue } from "../util/redact.js";
 import { RedactingLineWriter } from "../util/redacting-writer.js";
 import { runValidators, type ValidationReport } from "../validators/index.js";
@@ -114,7 +115,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
   try {
     if (!task || !treatment) throw new Error(`unknown task or treatment for ${spec.run_id}`);
     profileName = ctx.profileOverride ?? treatment.profile ?? task.evaluation.inferred_profile;
-    dirs = await createRunDirs(spec.run_id, ctx.tmpBase);
+    dirs = await createRunDirs(spec.run_id, ctx.tmpBase, ctx.experimentId);
     const preexisting = await prepareWorkspace({
       workspace: dirs.workspace,
       environmentDir: task.environment_dir,
@@ -124,13 +125,18 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     await writeJsonAtomic(paths.baseline, [...preexisting].sort());
     const hasDockerfile =
       task.environment_dir !== null && existsSync(path.join(task.environment_dir, "Dockerfile"));
-    const choice = ctx.sandbox.cli ?? task.environment.sandbox ?? ctx.sandbox.suite ?? "local";
+    // Safe by default: `auto` (docs/sandbox.md); local only when chosen or nothing else works.
+    const choice = ctx.sandbox.cli ?? task.environment.sandbox ?? ctx.sandbox.suite ?? "auto";
     const chosen = chooseSandbox(
       choice,
       { hasDockerfile },
       ctx.sandbox.probe ?? { dockerDaemon: false, bwrap: false },
     );
-    if (choice !== "local") ctx.note(`sandbox for ${task.name}: ${chosen.kind} (${chosen.why})`);
+    ctx.note(
+      chosen.kind === "local"
+        ? `warning: sandbox for ${task.name}: ${chosen.why}`
+        : `sandbox for ${task.name}: ${chosen.kind} (${chosen.why})`,
+    );
     sandbox = await createSandbox(chosen.kind, {
       runDirs: dirs,
       task: {
@@ -144,6 +150,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       modelEndpoint: ctx.endpoint(spec, "subject").baseUrl,
       agentVersion: ctx.agentVersion ?? undefined,
       runName: spec.run_id,
+      experimentId: ctx.experimentId,
       why: chosen.why,
       network: task.environment.network,
       signal: ctx.signal,
@@ -177,7 +184,9 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     });
     const ws = dirs.workspace;
     // Outside the run root the agent could write to: made fresh, after the agent has finished.
-    validatorHome = await mkdtemp(path.join(os.tmpdir(), "skillbench-validator-home-"));
+    validatorHome = await mkdtemp(
+      path.join(os.tmpdir(), tempStem("validator-home", ctx.experimentId, process.pid)),
+    );
     validation = await runValidators({
       workspace: ws,
       scripts: task.validation.test_scripts,

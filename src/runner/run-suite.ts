@@ -29,7 +29,7 @@ import { agentVersion } from "./agent-version.js";
 import { sha256 } from "../util/hash.js";
 import { writeSuiteSnapshot } from "./snapshot.js";
 import { setupJudge, type JudgeFlags } from "./judge-setup.js";
-import { probeSandboxes, type SandboxChoice } from "../sandbox/index.js";
+import { probeSandboxes, removeLeftovers, type SandboxChoice } from "../sandbox/index.js";
 import { resolveInteraction, taskInteractionSettings } from "../interaction/index.js";
 import type { Endpoint, RunContext } from "./context.js";
 import { writeExperimentReports } from "./finish.js";
@@ -69,7 +69,7 @@ export interface RunOptions {
     | undefined;
   /** Write summary.html / comparison_report.html (default true). */
   html?: boolean | undefined;
-  /** --sandbox local|bwrap|docker|auto (default: the suite's `sandbox`, else local) */
+  /** --sandbox local|bwrap|docker|auto (default: the suite's `sandbox`, else auto) */
   sandbox?: SandboxChoice | undefined;
   /** --simulator-model */
   simulatorModel?: string | undefined;
@@ -287,6 +287,13 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       );
   }
   await mkdir(outDir, { recursive: true });
+  // Containers and temporary folders of skillbench processes that died (kill -9) go first.
+  const left = await removeLeftovers({ tmpDirs: [os.tmpdir()] });
+  if (left.containers.length + left.folders.length > 0)
+    opts.onProgress?.({
+      type: "note",
+      message: `removed what skillbench processes that are gone left behind: ${left.containers.length} container(s), ${left.folders.length} temporary folder(s)`,
+    });
   const done = new Set(reused.map((r) => r.run_id));
   const toRun = planned.filter((r) => !done.has(r.run_id));
 
@@ -339,13 +346,13 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     cwd,
   );
   const kill = opts.killSignal ?? new AbortController().signal;
-  // --sandbox, else the task's [environment] sandbox, else the suite's, else local.
+  // --sandbox, else the task's [environment] sandbox, else the suite's, else auto.
   const choices = planned.map(
     (r) =>
       opts.sandbox ??
       suite.tasks.find((t) => t.name === r.task)?.environment.sandbox ??
       cfg.sandbox ??
-      "local",
+      "auto",
   );
   const needsProbe = choices.some((c) => c !== "local");
   const judge = setupJudge({

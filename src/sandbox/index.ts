@@ -1,6 +1,11 @@
 /** Isolation for the agent and the validators: local, bubblewrap, docker. See docs/sandbox.md. */
 export { createSandbox } from "./create.js";
-export { chooseSandbox, type SandboxChoiceResult, type SandboxProbe } from "./choose.js";
+export {
+  chooseSandbox,
+  LOCAL_WARNING,
+  type SandboxChoiceResult,
+  type SandboxProbe,
+} from "./choose.js";
 export { probeSandboxes } from "./probe.js";
 export { taskImageTag, parseMemory, parseOomKills, parseAgentVersion } from "./image-tag.js";
 export { ensureTaskImage } from "./docker.js";
@@ -28,3 +33,10 @@ export {
   type SandboxRecord,
   type SandboxTask,
 } from "./types.js";
+export {
+  processAlive,
+  removeLeftovers,
+  tempOwner,
+  tempStem,
+  type LeftoverReport,
+} from "./leftovers.js";

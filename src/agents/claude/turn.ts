@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import os from "node:os";
 import { killMarked, runProcess, RUN_MARKER_VAR } from "../../util/process.js";
 import { RedactingLineWriter } from "../../util/redacting-writer.js";
 import type { Launcher } from "../../sandbox/types.js";
@@ -66,6 +67,13 @@ export function claudeArgs(
   return args;
 }
 
+/** The signal behind a `128 + N` exit status (as sandboxes report one), else null. */
+function signalOfStatus(code: number | null): NodeJS.Signals | null {
+  if (code === null || code <= 128 || code > 128 + 64) return null;
+  const hit = Object.entries(os.constants.signals).find(([, n]) => n === code - 128);
+  return hit ? (hit[0] as NodeJS.Signals) : null;
+}
+
 /** Run one `claude -p` turn; never throws. */
 export async function runClaudeTurn(r: TurnRequest): Promise<TurnResult> {
   const watcher = new StreamWatcher();
@@ -95,9 +103,11 @@ export async function runClaudeTurn(r: TurnRequest): Promise<TurnResult> {
   r.stderr.endTurn();
   r.stdout.onLine = null;
   const w = watcher.state;
+  // bwrap and `docker exec` report a command killed by signal N as exit 128 + N.
+  const signal = proc.signal ?? (r.launcher ? signalOfStatus(proc.exitCode) : null);
   const base = {
     exit_code: proc.exitCode,
-    signal: proc.signal,
+    signal,
     session_id: w.sessionId,
     result_text: w.resultText ?? w.lastAssistantText,
     is_error: w.resultIsError,
@@ -120,7 +130,7 @@ export async function runClaudeTurn(r: TurnRequest): Promise<TurnResult> {
     };
   if (proc.killedFor === "abort")
     return { ...base, outcome: "aborted", detail: "run cancelled: process tree killed" };
-  if (w.lines === 0 && !rest && proc.signal === null)
+  if (w.lines === 0 && !rest && signal === null)
     return {
       ...base,
       outcome: "empty_output",
@@ -135,11 +145,11 @@ export async function runClaudeTurn(r: TurnRequest): Promise<TurnResult> {
       };
     return { ...base, outcome: "completed", detail: "completed" };
   }
-  if (proc.signal)
+  if (signal)
     return {
       ...base,
       outcome: "crashed",
-      detail: `agent killed by ${proc.signal} before a result`,
+      detail: `agent killed by ${signal} before a result`,
     };
   if (proc.exitCode !== 0)
     return {

@@ -65,11 +65,15 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
     .option("--keep-workspaces", "keep each run's temporary workspace for debugging")
     .option("--ks <list>", "k values for pass@k / pass^k, e.g. 1,2,5", parseKs)
     .option("--exit-zero", "exit 0 even when some runs fail (bad input still exits 2)")
-    .option("--sandbox <kind>", "isolation: local (default), bwrap, docker, or auto", (v) => {
-      if (!["local", "bwrap", "docker", "auto"].includes(v))
-        throw new InvalidArgumentError("--sandbox must be local, bwrap, docker or auto");
-      return v as "local" | "bwrap" | "docker" | "auto";
-    })
+    .option(
+      "--sandbox <kind>",
+      "isolation: auto (default: bwrap, else docker, else local), bwrap, docker, or local",
+      (v) => {
+        if (!["local", "bwrap", "docker", "auto"].includes(v))
+          throw new InvalidArgumentError("--sandbox must be local, bwrap, docker or auto");
+        return v as "local" | "bwrap" | "docker" | "auto";
+      },
+    )
     .option(
       "--interaction-mode <mode>",
       "none (single turn) or auto_user (the subject plus a simulated user)",
