@@ -1,7 +1,10 @@
 /**
- * Failure attribution (comet facts §9): one entry per failed check, first matching
- * rule wins, all regexes case-insensitive on the check text. Pure.
+ * Failure attribution: one entry per failed check. Typed failure records
+ * (`{source, code}`, docs/statistics.md §7) are attributed by their fields; a check with no
+ * record (a report written before records existed) falls back to the original harness's
+ * ordered regexes on its text. Pure.
  */
+import type { FailureRecord } from "../core/report.js";
 
 export type AttributionBucket = "harness" | "workflow" | "task" | "model";
 
@@ -21,6 +24,10 @@ export interface AttributionInput {
    * harness fault: rule 1 gives `workflow` and rule 4 does not apply.
    */
   treatment_skills?: string[];
+  /** Typed records of the failed checks (same order as `failed`); when given, they decide. */
+  failures?: FailureRecord[];
+  /** The model API was unresponsive (see `unresponsiveEvidence`): a timeout is then noise. */
+  model_unresponsive?: boolean;
 }
 
 export const SKILL_NOT_INVOKED_RE = /Required skill not invoked|skill.*not invoked/i;
@@ -36,7 +43,69 @@ export const ATTRIBUTION_REASONS = {
   no_skill_baseline:
     "the treatment installs no Skill, so the required one cannot be invoked (by design)",
   model: "task failed after observable workflow execution",
+  validator_broken: "the validator itself did not produce a verdict (crash, timeout, no JSON)",
+  agent_timeout_workflow:
+    "the run hung past timeout_sec after the Skill was invoked, while the model kept answering",
+  agent_timeout_model: "the run hung past timeout_sec while the model kept answering",
+  invalid_request: "the agent sent a request the model API rejected as invalid (HTTP 400)",
+  api_noise: "the model API failed (infrastructure noise; the run is excluded)",
+  api_unresponsive:
+    "the model API stopped answering before the run timed out (infrastructure noise)",
+  decision_queue: "the scripted decision replies ran out before the workflow finished",
+  harness: "skillbench or its machine failed",
 } as const;
+
+/** Codes of validator records that mean the validator itself failed. */
+const BROKEN_VALIDATOR = new Set([
+  "validator_crashed",
+  "validator_timeout",
+  "validator_no_json",
+  "validator_spawn_error",
+]);
+
+function attributeTyped(
+  f: FailureRecord,
+  invokedAny: boolean,
+  profile: string,
+  baseline: boolean,
+  unresponsive: boolean,
+): Attribution {
+  const R = ATTRIBUTION_REASONS;
+  const check = f.message;
+  const at = (bucket: AttributionBucket, reason: string): Attribution => ({
+    bucket,
+    check,
+    reason,
+  });
+  switch (f.source) {
+    case "harness":
+      return at("harness", R.harness);
+    case "contract":
+      if (f.code === "skill_not_invoked") {
+        if (baseline) return at("workflow", R.no_skill_baseline);
+        return invokedAny ? at("workflow", R.skill_contract) : at("harness", R.skill_never_invoked);
+      }
+      return at("workflow", R.workflow_state);
+    case "agent":
+      if (f.code === "agent_timeout" && unresponsive) return at("harness", R.api_unresponsive);
+      if (f.code === "agent_timeout")
+        return invokedAny
+          ? at("workflow", R.agent_timeout_workflow)
+          : at("model", R.agent_timeout_model);
+      if (f.code === "api_invalid_request") return at("model", R.invalid_request);
+      if (f.code === "api_error") return at("harness", R.api_noise);
+      if (f.code === "decision_queue_exhausted") return at("workflow", R.decision_queue);
+      return at("model", R.model);
+    case "validator":
+    case "artifact":
+      // A failed check of a working validator is judged like a missing artifact.
+      if (f.source === "validator" && BROKEN_VALIDATOR.has(f.code))
+        return at("task", R.validator_broken);
+      if (profile === "generic" && !invokedAny && !baseline)
+        return at("harness", R.generic_not_run);
+      return at("model", R.model);
+  }
+}
 
 function attributeOne(
   check: string,
@@ -59,7 +128,8 @@ function attributeOne(
 }
 
 /**
- * Attribute every failed check of a run, in order:
+ * Attribute every failed check of a run. A check with a typed record goes by its source and
+ * code (docs/statistics.md §7, typed table); otherwise, in order:
  *  1. `Required skill not invoked|skill.*not invoked` -> harness if no skill was
  *     invoked at all, else workflow;
  *  2. `artifact path|not found in archive|validator|task directory` -> task;
@@ -70,5 +140,16 @@ function attributeOne(
 export function attributeFailures(input: AttributionInput): Attribution[] {
   const invokedAny = input.skills_invoked.length > 0;
   const baseline = input.treatment_skills !== undefined && input.treatment_skills.length === 0;
-  return input.failed.map((check) => attributeOne(check, invokedAny, input.profile, baseline));
+  return input.failed.map((check, i) => {
+    const typed = input.failures?.[i];
+    return typed && typed.message === check
+      ? attributeTyped(
+          typed,
+          invokedAny,
+          input.profile,
+          baseline,
+          input.model_unresponsive ?? false,
+        )
+      : attributeOne(check, invokedAny, input.profile, baseline);
+  });
 }

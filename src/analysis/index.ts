@@ -7,6 +7,9 @@ export {
 } from "./attribution.js";
 export {
   classifySample,
+  unresponsiveEvidence,
+  RUN_FAILURE_STATUSES,
+  type TypedEvidence,
   type SampleQuality,
   type SampleInput,
   type SampleStatus,

@@ -59,7 +59,8 @@ export const HARD_NOISE_RULES: readonly HardNoiseRule[] = [
     code: "network_failure",
     reason: "Network failure interrupted evaluation",
     patterns: [
-      /(dns|tls|connection reset|connection refused|gateway timeout|econnreset|etimedout)/i,
+      // econnrefused and socket hang up are additions to the original list (docs/statistics.md §8).
+      /(dns|tls|connection reset|connection refused|gateway timeout|econnreset|etimedout|econnrefused|socket hang up)/i,
     ],
   },
 ];

@@ -14,6 +14,7 @@
  *  7. otherwise                                   -> included valid_signal (high)
  * Excluded runs leave the analysis set; flagged and included runs stay in it.
  */
+import type { FailureRecord, ModelApiRecord } from "../core/report.js";
 import type { Attribution } from "./attribution.js";
 import {
   HARD_NOISE_RULES,
@@ -66,7 +67,24 @@ export interface SampleInput {
    * so without this such runs would read as agent failures.
    */
   api_error?: ApiErrorInfo | null;
+  /**
+   * Typed evidence (reports written by this version). When present, timeouts and failed checks
+   * are judged on these fields; the text regexes only read stderr and the agent's own messages.
+   */
+  typed?: TypedEvidence | null;
 }
+
+export interface TypedEvidence {
+  /** One record per failed check. */
+  failures: FailureRecord[];
+  /** The scripted model server's log of this run's requests; null for a real endpoint. */
+  model_api: ModelApiRecord | null;
+  /** `api_retry` events in the agent's stream. */
+  api_retries: number;
+}
+
+/** HTTP statuses that mean the agent's own request was invalid: a failure of the run, not noise. */
+export const RUN_FAILURE_STATUSES: readonly number[] = [400, 413, 422];
 
 export const EVIDENCE_MAX = 200;
 
@@ -119,6 +137,13 @@ function timeoutEvidence(input: SampleInput): string | null {
 
 function classifyApiError(api: ApiErrorInfo): SampleQuality {
   const evidence = [cut(`api_error_status ${api.status ?? "none"}: ${api.message}`)];
+  if (api.status !== null && RUN_FAILURE_STATUSES.includes(api.status))
+    return flagged(
+      "agent_invalid_request",
+      `The model API rejected the agent's request as invalid (HTTP ${api.status}): a failure of the run, kept`,
+      evidence,
+      "high",
+    );
   let code: HardNoiseCode | null = null;
   if (api.status === 429) code = "rate_limited";
   else if (api.status === 401 || api.status === 403) code = "auth_failure";
@@ -190,6 +215,150 @@ function softFlag(input: SampleInput): SampleQuality | null {
   return null;
 }
 
+/**
+ * A timed-out run, judged on typed evidence: noise only when the model API was unresponsive
+ * (scripted: a request with no answer; real endpoint: api_retry events or a request-timeout line
+ * in stderr); otherwise the agent (or its tools) hung while the model answered: a failure, kept.
+ */
+/**
+ * Evidence that the model API was unresponsive: under the scripted model, a request that got no
+ * answer; with a real endpoint, api_retry events or a request-timeout line in stderr. Pure.
+ */
+export function unresponsiveEvidence(
+  typed: TypedEvidence,
+  stderr: string,
+): { evidence: string; confidence: SampleConfidence } | null {
+  const api = typed.model_api;
+  if (api !== null)
+    return api.unanswered > 0
+      ? {
+          evidence: `${api.unanswered} of ${api.requests} model request(s) got no answer (scripted model log)`,
+          confidence: "high",
+        }
+      : null;
+  if (typed.api_retries > 0)
+    return {
+      evidence: `${typed.api_retries} api_retry event(s) in the agent's stream`,
+      confidence: "medium",
+    };
+  const rule = HARD_NOISE_RULES.find((r) => r.code === "api_timeout");
+  const line = rule?.patterns[0] ? matchLine(rule.patterns[0], stderr) : null;
+  return line !== null ? { evidence: line, confidence: "medium" } : null;
+}
+
+/**
+ * A timed-out run, judged on typed evidence: noise only when the model API was unresponsive;
+ * otherwise the agent (or its tools) hung while the model answered: a failure, kept.
+ */
+function classifyTypedTimeout(input: SampleInput, typed: TypedEvidence): SampleQuality {
+  const u = unresponsiveEvidence(typed, input.stderr);
+  if (u !== null)
+    return excluded(
+      "api_unresponsive",
+      "Model API was unresponsive when the run timed out",
+      [u.evidence],
+      u.confidence,
+    );
+  const api = typed.model_api;
+  if (api !== null)
+    return flagged(
+      "agent_timeout",
+      "The run hung past timeout_sec while the model answered every request: a failure of the run, kept",
+      [
+        `${api.answered} of ${api.requests} model request(s) answered, none pending (scripted model log)`,
+      ],
+      "high",
+    );
+  return flagged(
+    "agent_timeout",
+    "The run hung past timeout_sec with no sign of an unresponsive model API: a failure of the run, kept",
+    [
+      timeoutEvidence(input) ?? "outcome timeout",
+      "no api_retry events, no request timeout in stderr",
+    ],
+    "medium",
+  );
+}
+
+/** The text the regexes may read when records are typed: stderr, stdout tail, agent and harness messages. */
+function untypedText(input: SampleInput, typed: TypedEvidence, withStdout: boolean): string {
+  const own = typed.failures
+    .filter((f) => f.source === "agent" || f.source === "harness")
+    .map((f) => f.message);
+  return [input.stderr, ...(withStdout ? [input.stdout_tail] : []), ...own].join("\n");
+}
+
+function classifyTyped(input: SampleInput, typed: TypedEvidence): SampleQuality {
+  if (input.outcome === "timeout") return classifyTypedTimeout(input, typed);
+  if (!input.has_result) {
+    const hard = matchHardNoise(untypedText(input, typed, true), ["runner_timeout"]);
+    if (hard) return excluded(hard.rule.code, hard.rule.reason, [hard.line]);
+    const api = typed.model_api;
+    if (api !== null && api.unanswered > 0)
+      return excluded(
+        "api_unresponsive",
+        "Model API did not answer before the agent stopped",
+        [
+          `${api.unanswered} of ${api.requests} model request(s) got no answer (scripted model log)`,
+        ],
+        "high",
+      );
+  }
+  const text = untypedText(input, typed, false);
+  if (input.has_result) {
+    const line = matchHardNoise(text)?.line ?? matchLine(OUTER_FAILURE_RE, text);
+    if (line !== null)
+      return flagged(
+        "completed_run_mentions_outer_failure",
+        "Run completed, but stderr or the agent's failure mentions an infrastructure failure",
+        [line],
+        "medium",
+      );
+  }
+  const harness = input.attribution.filter((a) => a.bucket === "harness");
+  if (harness.length > 0)
+    return flagged(
+      "harness_trigger_suspect",
+      "A failure is attributed to the harness: the target Skill may not have been triggered",
+      harness.map((a) => cut(`${a.check} -> ${a.reason}`)),
+      "medium",
+    );
+  const broken = typed.failures.find((f) => f.source === "validator" && f.code !== "check_failed");
+  if (broken)
+    return flagged(
+      "validator_assumption",
+      "A validator did not produce a verdict (crash, timeout or no JSON)",
+      [cut(broken.message)],
+      "medium",
+    );
+  if (input.has_result && (input.total_tokens === null || input.total_cost_usd === null))
+    return flagged(
+      "partial_observability",
+      "Result event present but token or cost telemetry is missing",
+      ["result event present but telemetry missing"],
+      "medium",
+    );
+  if (!input.has_result) {
+    const first = input.failed[0];
+    return flagged(
+      "partial_observability",
+      "No result event: the run is judged only by its checks",
+      [first !== undefined ? cut(first) : "no result event and no failed checks"],
+      "low",
+    );
+  }
+  return { ...VALID, evidence: [...VALID.evidence] };
+}
+
+const VALID: SampleQuality = {
+  status: "included",
+  reason_code: "valid_signal",
+  reason: "Run completed with validator evidence",
+  include_in_analysis: true,
+  confidence: "high",
+  evidence: ["result event present"],
+};
+
 /** Classify one run for the analysis set. */
 export function classifySample(input: SampleInput): SampleQuality {
   if (input.outcome === "harness_error") {
@@ -201,6 +370,7 @@ export function classifySample(input: SampleInput): SampleQuality {
     );
   }
   if (input.api_error) return classifyApiError(input.api_error);
+  if (input.typed) return classifyTyped(input, input.typed);
   if (!input.has_result) {
     const hard = hardNoiseWithoutResult(input);
     if (hard) return hard;
@@ -226,12 +396,5 @@ export function classifySample(input: SampleInput): SampleQuality {
       "low",
     );
   }
-  return {
-    status: "included",
-    reason_code: "valid_signal",
-    reason: "Run completed with validator evidence",
-    include_in_analysis: true,
-    confidence: "high",
-    evidence: ["result event present"],
-  };
+  return { ...VALID, evidence: [...VALID.evidence] };
 }

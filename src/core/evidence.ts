@@ -9,6 +9,11 @@ export const ToolCallSchema = z.object({
   is_error: z.boolean().nullable(),
   /** 1-based subject turn (one per `result` event; a multi-turn run has several). */
   turn: z.number().int(),
+  /**
+   * The Task/Agent tool call whose subagent made this call (`parent_tool_use_id`); null
+   * for the main agent's own calls. Absent in evidence written before it was recorded.
+   */
+  parent_tool_use_id: z.string().nullable().default(null),
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 
@@ -87,7 +92,10 @@ export const EvidenceSchema = z.object({
     model: z.string().nullable(),
     cwd: z.string().nullable(),
   }),
+  /** Every tool call, the subagents' included (docs/evidence.md). */
   tool_calls: z.array(ToolCallSchema),
+  /** How many of `tool_calls` subagents made (`parent_tool_use_id` set). */
+  subagent_tool_calls: z.number().int().default(0),
   commands_run: z.array(z.string()),
   files_read: z.array(z.string()),
   files_created: z.array(z.string()),

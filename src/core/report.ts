@@ -37,6 +37,54 @@ export const AttributionSchema = z.object({
   reason: z.string(),
 });
 
+/**
+ * Where a failed check or a harness error came from (docs/statistics.md §8): sample quality and
+ * attribution decide on these fields, not on the message text.
+ */
+export const FailureSourceSchema = z.enum([
+  "validator",
+  "artifact",
+  "contract",
+  "agent",
+  "harness",
+]);
+export type FailureSource = z.infer<typeof FailureSourceSchema>;
+export const FailurePhaseSchema = z.enum([
+  "setup",
+  "agent",
+  "interaction",
+  "validation",
+  "scoring",
+  "judge",
+]);
+export const FailureRecordSchema = z.object({
+  source: FailureSourceSchema,
+  /** A stable word: `check_failed`, `artifact_missing`, `agent_timeout`, `api_invalid_request`, ... */
+  code: z.string(),
+  /** The failed check as it appears in checks_failed. */
+  message: z.string(),
+  phase: FailurePhaseSchema,
+  /** HTTP status of a model-API failure, when the agent reported one. */
+  status: z.number().int().nullable().default(null),
+});
+export type FailureRecord = z.infer<typeof FailureRecordSchema>;
+
+/**
+ * What the model endpoint did for this run's agent, when the harness knows (the scripted model
+ * server logs every request). null: a real endpoint, judged from the agent's own evidence.
+ */
+export const ModelApiRecordSchema = z.object({
+  source: z.literal("scripted_server"),
+  requests: z.number().int(),
+  /** requests answered with a complete 2xx reply */
+  answered: z.number().int(),
+  /** requests that never got an answer (hang, or the agent left before the reply) */
+  unanswered: z.number().int(),
+  /** error replies by HTTP status */
+  errors: z.record(z.string(), z.number().int()),
+});
+export type ModelApiRecord = z.infer<typeof ModelApiRecordSchema>;
+
 export const SkillSourceSchema = z.object({
   name: z.string(),
   source_type: z.enum(["path", "inline"]),
@@ -49,6 +97,8 @@ export const EventsSummarySchema = z.object({
   duration_api_seconds: z.number().nullable(),
   num_turns: z.number().nullable(),
   tool_calls: z.number().int(),
+  /** How many of `tool_calls` subagents made; absent in reports written before it existed. */
+  subagent_tool_calls: z.number().int().optional(),
   input_tokens: z.number().nullable(),
   output_tokens: z.number().nullable(),
   cache_read_input_tokens: z.number().nullable(),
@@ -107,6 +157,10 @@ export const RunReportSchema = z.object({
   exit_code: z.number().int().nullable(),
   checks_passed: z.array(z.string()),
   checks_failed: z.array(z.string()),
+  /** One typed record per failed check (same order); empty in reports written before them. */
+  failures: z.array(FailureRecordSchema).default([]),
+  /** The scripted model server's view of this run's requests; null for a real endpoint. */
+  model_api: ModelApiRecordSchema.nullable().default(null),
   rubric: RubricSchema.nullable(),
   rubric_lines: z.array(z.string()),
   events_summary: EventsSummarySchema.nullable(),

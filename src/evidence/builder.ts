@@ -8,7 +8,17 @@ import type { ApiRetry, Evidence, ModelUsage, ResultEvent, ToolCall } from "../c
 import { deriveLists, type WriteKind } from "./derive.js";
 import { arrOf, boolOf, isRecord, numOf, recOf, strOf, type JsonRecord } from "./narrow.js";
 import { capStrings, capText, MAX_TOOL_TEXT, toolResultText } from "./text.js";
-import { addNullable, contextTokensOf, mergeModelUsage, TokenSum } from "./usage.js";
+import {
+  addModelUsage,
+  addNullable,
+  contextTokensOf,
+  costOfModelUsage,
+  readModelUsage,
+  SessionTotals,
+  sumModelTokens,
+  TokenSum,
+  usageTokens,
+} from "./usage.js";
 
 export interface EvidenceOptions {
   /** Absolute path of the agent's cwd; paths inside it are made relative. */
@@ -86,6 +96,7 @@ export class EvidenceBuilder {
   private cost: number | null = null;
   private readonly tokens = new TokenSum();
   private readonly modelUsage = new Map<string, ModelUsage>();
+  private readonly sessionTotals = new SessionTotals();
   private peakContext: number | null = null;
   private readonly apiRetries: ApiRetry[] = [];
   private permissionDenials = 0;
@@ -195,7 +206,9 @@ export class EvidenceBuilder {
     const isSubagent = strOf(ev.parent_tool_use_id) !== null;
     const msgModel = strOf(msg.model);
     if (msgModel !== null && msgModel !== "<synthetic>") this.firstAssistantModel ??= msgModel;
-    if (!isSubagent) {
+    // A `<synthetic>` message (printed for an API error) made no API call: its zero usage is
+    // not a context size, so a run with no answered call keeps peak_context_tokens null.
+    if (!isSubagent && msgModel !== "<synthetic>") {
       const ctx = contextTokensOf(msg.usage);
       if (ctx !== null) this.peakContext = Math.max(this.peakContext ?? 0, ctx);
     }
@@ -213,12 +226,12 @@ export class EvidenceBuilder {
           this.lastTextParts = [text];
         }
       } else if (block.type === "tool_use") {
-        this.onToolUse(block);
+        this.onToolUse(block, strOf(ev.parent_tool_use_id));
       }
     }
   }
 
-  private onToolUse(block: JsonRecord): void {
+  private onToolUse(block: JsonRecord, parent: string | null): void {
     const id = strOf(block.id);
     if (id !== null && this.callIndex.has(id)) return; // the same block repeated
     const input = capStrings(block.input, this.textCap());
@@ -230,6 +243,7 @@ export class EvidenceBuilder {
       output: null,
       is_error: null,
       turn: this.results.length + 1,
+      parent_tool_use_id: parent,
     };
     const index = this.calls.push(call) - 1;
     if (id === null) return;
@@ -292,17 +306,29 @@ export class EvidenceBuilder {
     });
     this.numTurns = addNullable(this.numTurns, numOf(ev.num_turns));
     this.durationMs = addNullable(this.durationMs, numOf(ev.duration_ms));
-    this.durationApiMs = addNullable(this.durationApiMs, numOf(ev.duration_api_ms));
     this.tokens.add(ev.usage);
-    // A resumed session's `modelUsage` and `total_cost_usd` are cumulative over the whole
-    // session, so summing them double-counts; `model_usage_since_last_result` is not.
+    // Cost, modelUsage and API time are counters of the session: differences are taken
+    // per session id (SessionTotals, docs/evidence.md). `model_usage_since_last_result`,
+    // when present, already is this turn's share.
     const since = recOf(ev.model_usage_since_last_result);
-    if (since !== null) {
-      this.cost = addNullable(this.cost, mergeModelUsage(this.modelUsage, since));
+    const sinceModels = since === null ? null : readModelUsage(since);
+    const mu = recOf(ev.modelUsage);
+    const inc = this.sessionTotals.take(strOf(ev.session_id), {
+      cost: numOf(ev.total_cost_usd),
+      apiMs: numOf(ev.duration_api_ms),
+      models: mu === null ? null : readModelUsage(mu),
+      turnTokens: sinceModels === null ? usageTokens(ev.usage) : sumModelTokens(sinceModels),
+    });
+    this.durationApiMs = addNullable(this.durationApiMs, inc.apiMs);
+    if (since !== null && sinceModels !== null) {
+      addModelUsage(this.modelUsage, sinceModels);
+      // An empty since-map next to a reported total means nothing was spent since the last
+      // result: 0, not "telemetry missing".
+      const reported = numOf(ev.total_cost_usd) !== null;
+      this.cost = addNullable(this.cost, costOfModelUsage(since) ?? (reported ? 0 : null));
     } else {
-      const mu = recOf(ev.modelUsage);
-      if (mu !== null) mergeModelUsage(this.modelUsage, mu);
-      this.cost = addNullable(this.cost, numOf(ev.total_cost_usd));
+      if (inc.models !== null) addModelUsage(this.modelUsage, inc.models);
+      this.cost = addNullable(this.cost, inc.cost);
     }
     const listed = arrOf(ev.permission_denials)?.length ?? 0;
     this.permissionDenials += Math.max(listed, this.deniedEventsThisTurn);
@@ -331,6 +357,7 @@ export class EvidenceBuilder {
         cwd: this.cwd,
       },
       tool_calls: calls,
+      subagent_tool_calls: calls.filter((c) => c.parent_tool_use_id !== null).length,
       ...lists,
       session_ids: [...this.sessionIds],
       result_text: last?.result ?? fallbackText,

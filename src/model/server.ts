@@ -25,6 +25,8 @@ export interface StartModelServerOptions {
   scriptFile?: string;
   /** Called with each exchange's record entry (the same object written to recordFile, before redaction). */
   onExchange?: (entry: Record<string, unknown>) => void;
+  /** Called when a Messages request arrives, before it is answered (pairs with onExchange). */
+  onRequest?: (run: RunRef) => void;
   /** Secret values (e.g. the run's credentials) scrubbed from the record file. */
   secrets?: readonly string[];
 }
@@ -214,6 +216,7 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
         "not_found",
       );
     }
+    if (isMessages && method === "POST") opts.onRequest?.(run);
     if (method !== "POST")
       return fail(
         405,

@@ -4,6 +4,7 @@ import type { Redactor } from "../util/redact.js";
 import type { RubricProfile } from "../scoring/index.js";
 import type { SandboxChoice, SandboxProbe } from "../sandbox/index.js";
 import type { JudgeCache, JudgeConfig } from "../judge/index.js";
+import type { ModelApiRecord } from "../core/report.js";
 
 export type Role = "subject" | "simulator" | "judge";
 
@@ -50,6 +51,9 @@ export interface RunContext {
   /** The LLM judge (disabled unless asked for) and its answer cache. */
   judgeFor: (run: { task: string; treatment: string; rep: number }) => JudgeConfig;
   judgeCache: JudgeCache | null;
+  /** Under the scripted model: what the server did with this run's requests (else absent). */
+  modelApi?:
+    ((run: { task: string; treatment: string; rep: number }) => ModelApiRecord) | undefined;
   /** Aborted on the second Ctrl-C: running agents are killed. */
   signal: AbortSignal;
 }

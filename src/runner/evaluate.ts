@@ -1,8 +1,14 @@
-import { attributeFailures, classifySample } from "../analysis/index.js";
+import { attributeFailures, classifySample, unresponsiveEvidence } from "../analysis/index.js";
 import type { Evidence } from "../core/evidence.js";
 import type { JudgeBlock } from "../core/judge.js";
 import type { SandboxRecord } from "../core/sandbox.js";
-import { REPORT_SCHEMA, type Outcome, type RunReport } from "../core/report.js";
+import {
+  REPORT_SCHEMA,
+  type FailureRecord,
+  type ModelApiRecord,
+  type Outcome,
+  type RunReport,
+} from "../core/report.js";
 import type { RunSpec } from "../plan/matrix.js";
 import type { RubricResult } from "../scoring/index.js";
 import type { TaskSpec, TreatmentSpec } from "../suite/index.js";
@@ -39,6 +45,67 @@ export interface EvaluateInput {
   suiteHash: string;
   timing: RunReport["timing"];
   artifacts: RunReport["artifacts"];
+  /** The scripted model server's log of this run's requests (null: a real endpoint). */
+  modelApi?: ModelApiRecord | null;
+}
+
+const SKILL_NOT_INVOKED = /Required skill not invoked|skill.*not invoked/i;
+
+/** The typed record of the agent's own failure check. */
+function agentFailureRecord(
+  agent: AgentSummary,
+  message: string,
+  api: { status: number | null } | null,
+): FailureRecord {
+  if (agent.outcome === "timeout")
+    return { source: "agent", code: "agent_timeout", message, phase: "agent", status: null };
+  if (api !== null) {
+    const invalid = api.status === 400 || api.status === 413 || api.status === 422;
+    return {
+      source: "agent",
+      code: invalid ? "api_invalid_request" : "api_error",
+      message,
+      phase: "agent",
+      status: api.status,
+    };
+  }
+  return { source: "agent", code: `agent_${agent.outcome}`, message, phase: "agent", status: null };
+}
+
+/** The typed record of each failed check of the validation (artifacts, then scripts in order). */
+function validationRecords(v: ValidationReport): FailureRecord[] {
+  const out: FailureRecord[] = [];
+  const pool = [
+    ...v.artifacts
+      .filter((a) => !a.found)
+      .map((a) => ({ source: "artifact" as const, code: "artifact_missing", path: a.path })),
+  ];
+  let artifactIdx = 0;
+  for (const message of v.failed) {
+    const script = v.scripts?.find((s) => s.failed.includes(message));
+    if (script) {
+      const code = script.status === "ok" ? "check_failed" : `validator_${script.status}`;
+      out.push({ source: "validator", code, message, phase: "validation", status: null });
+    } else if (artifactIdx < pool.length) {
+      artifactIdx++;
+      out.push({
+        source: "artifact",
+        code: "artifact_missing",
+        message,
+        phase: "validation",
+        status: null,
+      });
+    } else {
+      out.push({
+        source: "validator",
+        code: "check_failed",
+        message,
+        phase: "validation",
+        status: null,
+      });
+    }
+  }
+  return out;
 }
 
 /** The run's outcome as a whole. */
@@ -76,10 +143,16 @@ export function agentFailureCheck(agent: AgentSummary): string | null {
   }
 }
 
-/** Claude Code prints a result event even when the model API failed: that is noise, not the agent. */
+/** Claude Code prints a result event even when the model API failed: its status decides noise or failure. */
 function apiErrorOf(e: Evidence | null): { status: number | null; message: string } | null {
   const last = e?.results[e.results.length - 1];
-  if (!last || last.terminal_reason !== "api_error") return null;
+  // terminal_reason "api_error", or any error result carrying the API's HTTP status (Claude Code
+  // reports a 400 "prompt is too long" as terminal_reason "prompt_too_long", status 400).
+  if (!last) return null;
+  const apiFailed =
+    last.terminal_reason === "api_error" ||
+    (last.is_error === true && last.api_error_status !== null);
+  if (!apiFailed) return null;
   return { status: last.api_error_status, message: last.result ?? "" };
 }
 
@@ -91,32 +164,73 @@ function apiErrorOf(e: Evidence | null): { status: number | null; message: strin
 export function evaluateRun(a: EvaluateInput): RunReport {
   const checksFailed: string[] = [];
   const checksPassed: string[] = [];
+  // Every failed check gets its typed record where it is created (docs/statistics.md §7-8).
+  const failures: FailureRecord[] = [];
+  const fail = (r: Omit<FailureRecord, "status"> & { status?: number | null }): void => {
+    checksFailed.push(r.message);
+    failures.push({ ...r, status: r.status ?? null });
+  };
+  const api = apiErrorOf(a.evidence);
   if (a.agent) {
     const f = agentFailureCheck(a.agent);
-    if (f) checksFailed.push(f);
+    if (f) fail(agentFailureRecord(a.agent, f, api));
     if (a.agent.interaction?.end_reason === "decision_queue_exhausted")
-      checksFailed.push(
-        `Deterministic decision reply queue exhausted after ${a.agent.interaction.actual_turns} turns`,
-      );
+      fail({
+        source: "agent",
+        code: "decision_queue_exhausted",
+        message: `Deterministic decision reply queue exhausted after ${a.agent.interaction.actual_turns} turns`,
+        phase: "interaction",
+      });
     if (a.agent.outcome === "simulator_error" && !a.harnessError)
-      checksFailed.push(`Simulated user failed: ${a.agent.detail}`);
+      fail({
+        source: "harness",
+        code: "simulator_error",
+        message: `Simulated user failed: ${a.agent.detail}`,
+        phase: "interaction",
+      });
   }
   if (a.validation) {
     checksPassed.push(...a.validation.passed);
-    checksFailed.push(...a.validation.failed);
+    for (const r of validationRecords(a.validation)) fail(r);
   }
-  if (a.rubric) checksFailed.push(...a.rubric.hard_failures);
+  if (a.rubric)
+    for (const message of a.rubric.hard_failures)
+      fail({
+        source: "contract",
+        code: SKILL_NOT_INVOKED.test(message) ? "skill_not_invoked" : "hard_failure",
+        message,
+        phase: "scoring",
+      });
   if ((a.sandbox?.oom_kills ?? 0) > 0)
-    checksFailed.push(
-      `Out of memory: ${a.sandbox?.oom_kills} process(es) killed at the memory limit (${a.sandbox?.limits?.memory ?? "unknown"})`,
-    );
-  if (a.harnessError) checksFailed.push(`Harness error: ${a.harnessError}`);
+    fail({
+      source: "agent",
+      code: "oom_killed",
+      message: `Out of memory: ${a.sandbox?.oom_kills} process(es) killed at the memory limit (${a.sandbox?.limits?.memory ?? "unknown"})`,
+      phase: "agent",
+    });
+  if (a.harnessError)
+    fail({
+      source: "harness",
+      code: "harness_error",
+      message: `Harness error: ${a.harnessError}`,
+      phase: "setup",
+    });
   const outcome = runOutcome(a.agent, a.harnessError);
   const attribution = attributeFailures({
     failed: checksFailed,
     skills_invoked: a.evidence?.skills_invoked ?? [],
     profile: a.profileName,
     treatment_skills: a.treatment?.skills.map((s) => s.name),
+    failures,
+    model_unresponsive:
+      unresponsiveEvidence(
+        {
+          failures,
+          model_api: a.modelApi ?? null,
+          api_retries: a.evidence?.api_retries.length ?? 0,
+        },
+        a.stderrTail,
+      ) !== null,
   });
   const sample = classifySample({
     outcome,
@@ -129,7 +243,12 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     total_tokens: a.evidence?.tokens?.total ?? null,
     total_cost_usd: a.evidence?.total_cost_usd ?? null,
     harness_error: a.harnessError,
-    api_error: apiErrorOf(a.evidence),
+    api_error: api,
+    typed: {
+      failures,
+      model_api: a.modelApi ?? null,
+      api_retries: a.evidence?.api_retries.length ?? 0,
+    },
   });
   const passed = checksFailed.length === 0;
   return {
@@ -149,6 +268,8 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     exit_code: a.agent?.exit_code ?? null,
     checks_passed: checksPassed,
     checks_failed: checksFailed,
+    failures,
+    model_api: a.modelApi ?? null,
     rubric: a.rubric
       ? {
           profile: a.rubric.profile,

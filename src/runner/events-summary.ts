@@ -13,6 +13,7 @@ export function summarizeEvents(e: Evidence, profile: string): EventsSummary {
     duration_api_seconds: e.duration_api_ms === null ? null : e.duration_api_ms / 1000,
     num_turns: e.num_turns,
     tool_calls: e.tool_calls.length,
+    subagent_tool_calls: e.subagent_tool_calls,
     input_tokens: e.tokens?.input ?? null,
     output_tokens: e.tokens?.output ?? null,
     cache_read_input_tokens: e.tokens?.cache_read ?? null,

@@ -241,6 +241,7 @@ async function rescoreWith(
       stdoutTail: await tailOf(paths.stdout),
       stderrTail: await tailOf(paths.stderr),
       model: old.model,
+      modelApi: old.model_api,
       agentInfo: old.agent,
       suiteHash: old.hashes.suite,
       timing: old.timing,

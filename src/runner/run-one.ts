@@ -277,6 +277,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     stdoutTail: await tailOf(paths.stdout),
     stderrTail: await tailOf(paths.stderr),
     model: ctx.model,
+    modelApi: ctx.modelApi?.(spec) ?? null,
     agentInfo: { name: "claude-code", bin: ctx.bin.path, version: ctx.agentVersion },
     suiteHash: ctx.suite.hash,
     timing: {

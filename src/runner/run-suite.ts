@@ -35,6 +35,7 @@ import type { Endpoint, RunContext } from "./context.js";
 import { writeExperimentReports } from "./finish.js";
 import { runPool } from "./pool.js";
 import { executeRun } from "./run-one.js";
+import { createModelApiTracker, type ModelApiTracker } from "./model-api.js";
 
 export const SKILLBENCH_VERSION = "0.1.0";
 
@@ -307,16 +308,20 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   let server: ModelServer | null = null;
   let scriptHasJudge = false;
   let scriptId = "";
+  let tracker: ModelApiTracker | null = null;
   const model = opts.model ?? cfg.model ?? hostEnv.ANTHROPIC_MODEL ?? null;
   let endpoint: RunContext["endpoint"];
   if (scriptFile) {
     const script = await loadModelScript(path.resolve(cwd, scriptFile));
     scriptHasJudge = scriptServesRole(script, "judge");
     scriptId = sha256(await readFile(path.resolve(cwd, scriptFile)));
+    tracker = createModelApiTracker();
     server = await startModelServer({
       script,
       scriptFile: path.resolve(cwd, scriptFile),
       recordFile: paths.modelLog,
+      onRequest: tracker.onRequest,
+      onExchange: tracker.onExchange,
       secrets: redact.secrets,
     });
     const url = server.url;
@@ -415,6 +420,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     })(),
     judgeFor: judge.judgeFor,
     judgeCache: judge.cache,
+    modelApi: tracker ? (run) => tracker.recordFor(run) : undefined,
     signal: kill,
   };
   const startedAt = firstStartedAt ?? new Date().toISOString();

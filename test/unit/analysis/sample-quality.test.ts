@@ -114,8 +114,22 @@ describe("classifySample", () => {
       "high",
     ],
     [
-      "api_error 400 (could be the agent: medium)",
+      "api_error 400: the agent's own invalid request is a failure of the run, kept",
       run({ exit_code: 1, api_error: { status: 400, message: "API Error: 400 mock bad request" } }),
+      "flagged",
+      "agent_invalid_request",
+      "high",
+    ],
+    [
+      "api_error 413 (request too large: the agent blew its context) is kept too",
+      run({ exit_code: 1, api_error: { status: 413, message: "request too large" } }),
+      "flagged",
+      "agent_invalid_request",
+      "high",
+    ],
+    [
+      "api_error 404 (endpoint or model misconfigured): noise, medium",
+      run({ exit_code: 1, api_error: { status: 404, message: "not found" } }),
       "excluded",
       "api_error",
       "medium",

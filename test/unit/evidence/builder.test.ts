@@ -440,6 +440,58 @@ describe("results, totals and agent info", () => {
     expect(ev.model_usage.m1?.inputTokens).toBe(30);
   });
 
+  // Each row: two results of one session id. [label, r1, r2, want cost, want api ms, want m1 input]
+  // Figures per result: [total_cost_usd, duration_api_ms, modelUsage input, usage input, session].
+  it.each<[string, number[], number[], number, number, number, string?]>([
+    // running total: nothing went down, m1 grew 10 -> 30 (+20 + 1 + 2 + 3 >= the turn's 20)
+    ["running total: differences", [1, 100, 10, 10], [3, 250, 30, 20], 3, 250, 30],
+    // cost went down: counters restarted (a new process): added in full
+    ["cost lower: restarted", [1, 100, 10, 10], [0.5, 250, 30, 20], 1.5, 350, 40],
+    // API time went down: restarted
+    ["api time lower: restarted", [1, 100, 10, 10], [3, 50, 30, 20], 4, 150, 40],
+    // nothing went down, but m1 grew by 5 + 0 while the turn alone used 40 + 1 + 2 + 3: a fresh
+    // count that happens to be higher; added in full
+    ["grew less than its own turn: fresh", [1, 100, 10, 10], [3, 250, 15, 40], 4, 350, 25],
+    // another session id: its own counters
+    ["other session", [1, 100, 10, 10], [3, 250, 30, 20, 1], 4, 350, 40],
+  ])("%s", (_label, a, b, cost, api, input, _x) => {
+    const r = (f: number[]) =>
+      result({
+        total_cost_usd: f[0],
+        duration_api_ms: f[1],
+        modelUsage: mu(f[2] ?? 0, f[0] ?? 0, null),
+        usage: { input_tokens: f[3] },
+        session_id: f[4] === undefined ? "s1" : `s${f[4] + 1}`,
+      });
+    const ev = parse(lines(r(a), r(b)));
+    expect(ev.total_cost_usd).toBeCloseTo(cost, 10);
+    expect(ev.duration_api_ms).toBe(api);
+    expect(ev.model_usage.m1?.inputTokens).toBe(input);
+    expect(ev.tokens?.input).toBe((a[3] ?? 0) + (b[3] ?? 0));
+  });
+
+  it("differences API time also when model_usage_since_last_result gives cost and usage", () => {
+    const ev = parse(
+      lines(
+        result({
+          duration_api_ms: 80,
+          total_cost_usd: 1,
+          modelUsage: mu(10, 1, null),
+          model_usage_since_last_result: mu(10, 1, null),
+        }),
+        result({
+          duration_api_ms: 200,
+          total_cost_usd: 3,
+          modelUsage: mu(30, 3, null),
+          // exactly the growth of modelUsage: 20 more input tokens, 2 more dollars
+          model_usage_since_last_result: { m1: { inputTokens: 20, costUSD: 2 } },
+        }),
+      ),
+    );
+    expect(ev.duration_api_ms).toBe(200);
+    expect(ev.total_cost_usd).toBe(3);
+  });
+
   it.each([
     ["success", false, false],
     ["success", true, true],

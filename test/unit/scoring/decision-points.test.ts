@@ -1,20 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { decisionPointCompliance, toScoringInput } from "../../../src/scoring/index.js";
 import type { WorkflowKind } from "../../../src/scoring/index.js";
+import type { Evidence } from "../../../src/core/evidence.js";
 import { rubricInput } from "./helpers.js";
 import type { InputOverrides } from "./helpers.js";
 
-function ask(
-  n: number,
-  name = "AskUserQuestion",
-): {
-  id: string;
-  name: string;
-  input: Record<string, unknown>;
-  output: null;
-  is_error: null;
-  turn: number;
-}[] {
+function ask(n: number, name = "AskUserQuestion"): Evidence["tool_calls"] {
   return Array.from({ length: n }, (_, i) => ({
     id: `q${i}`,
     name,
@@ -22,6 +13,7 @@ function ask(
     output: null,
     is_error: null,
     turn: 1,
+    parent_tool_use_id: null,
   }));
 }
 

@@ -52,6 +52,7 @@ export function toolCalls(n: number): Evidence["tool_calls"] {
     output: null,
     is_error: null,
     turn: 1,
+    parent_tool_use_id: null,
   }));
 }
 
