@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { globSync } from "tinyglobby";
-import { errorMessage } from "../core/errors.js";
+import { errorMessage, isDiskFull } from "../core/errors.js";
 import type { Evidence } from "../core/evidence.js";
 import type { RunReport } from "../core/report.js";
 import { parseEvidenceFile } from "../evidence/index.js";
@@ -112,6 +112,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
   let runUuid: string | null = null;
   let sandbox: Sandbox | null = null;
   let validatorHome: string | null = null;
+  let diskFull: unknown = null;
   try {
     if (!task || !treatment) throw new Error(`unknown task or treatment for ${spec.run_id}`);
     profileName = ctx.profileOverride ?? treatment.profile ?? task.evaluation.inferred_profile;
@@ -175,6 +176,8 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     agent = phase.summary;
     await stdout.close();
     await stderr.close();
+    const writeFailure = stdout.failure ?? stderr.failure;
+    if (writeFailure) throw writeFailure;
     if (phase.aborted) return null;
     evidence = await parseEvidenceFile(paths.stdout, { workspace: dirs.workspace, preexisting });
     await installValidation({
@@ -248,6 +251,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     });
   } catch (e) {
     harnessError = errorMessage(e);
+    if (isDiskFull(e)) diskFull = e;
   } finally {
     await stdout.close().catch(() => undefined);
     await stderr.close().catch(() => undefined);
@@ -259,6 +263,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
   }
   if (evidence) await writeJsonAtomic(paths.events, redactValue(evidence, ctx.redact));
   if (validation) await writeJsonAtomic(paths.validation, redactValue(validation, ctx.redact));
+
   const finishedAt = new Date();
   const report = evaluateRun({
     spec,
@@ -293,6 +298,11 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       workspace: workspaceSaved ? "workspace" : null,
     },
   });
+  if (diskFull) {
+    // Recorded as errored if it still fits (so --resume runs it again); the suite stops here.
+    await writeJsonAtomic(paths.report, redactValue(report, ctx.redact)).catch(() => undefined);
+    throw diskFull;
+  }
   // The report is the run's commit point: written last, atomically.
   await writeJsonAtomic(paths.report, redactValue(report, ctx.redact));
   return report;

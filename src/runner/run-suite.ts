@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { resolveClaudeBinary } from "../agents/claude/binary.js";
-import { errorMessage, InputError } from "../core/errors.js";
+import { DiskFullError, errorMessage, errorPath, InputError, isDiskFull } from "../core/errors.js";
 import { loadSuiteProfiles, resolveProfile, type RubricProfile } from "../scoring/index.js";
 import type { RunReport } from "../core/report.js";
 import {
@@ -30,6 +30,7 @@ import { sha256 } from "../util/hash.js";
 import { writeSuiteSnapshot } from "./snapshot.js";
 import { setupJudge, type JudgeFlags } from "./judge-setup.js";
 import { probeSandboxes, removeLeftovers, type SandboxChoice } from "../sandbox/index.js";
+import { refuseEscapingSymlinks } from "../workspace/symlinks.js";
 import { resolveInteraction, taskInteractionSettings } from "../interaction/index.js";
 import type { Endpoint, RunContext } from "./context.js";
 import { writeExperimentReports } from "./finish.js";
@@ -166,6 +167,25 @@ function preflight(
   }
 }
 
+/** Folders copied into workspaces (environment/, Skill folders) must not link outside the suite. */
+async function refuseSymlinksOut(suite: Suite, planned: RunSpec[]): Promise<void> {
+  for (const name of new Set(planned.map((r) => r.task))) {
+    const t = suite.tasks.find((x) => x.name === name);
+    if (t?.environment_dir)
+      await refuseEscapingSymlinks(t.environment_dir, [suite.root], `${t.rel_dir}/environment`);
+  }
+  for (const name of new Set(planned.map((r) => r.treatment))) {
+    const tr = suite.treatments.find((x) => x.name === name);
+    for (const sk of tr?.skills ?? [])
+      if (sk.path)
+        await refuseEscapingSymlinks(
+          sk.path,
+          [suite.root, sk.path],
+          `treatment ${name}: skill ${sk.name}`,
+        );
+  }
+}
+
 function positiveInt(name: string, v: unknown, file?: string): number | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== "number" || !Number.isInteger(v) || v < 1)
@@ -174,6 +194,39 @@ function positiveInt(name: string, v: unknown, file?: string): number | undefine
       { field: name },
     );
   return v;
+}
+
+/**
+ * A results folder belongs to one suite: `--resume` into another suite's folder, and `--out` into
+ * a non-empty folder that is not a results folder (no metadata.json), are bad input.
+ */
+async function checkOutDir(
+  outDir: string,
+  metadataFile: string,
+  suite: Suite,
+  resume: boolean,
+): Promise<void> {
+  const entries = await readdir(outDir).catch(() => [] as string[]);
+  if (entries.length === 0) return;
+  const prev: unknown = await readJsonFile(metadataFile).catch(() => null);
+  if (prev === null || typeof prev !== "object" || !("experiment_id" in prev))
+    throw new InputError(
+      `${outDir} is not empty and is not a skillbench results folder (no metadata.json): choose a new or empty --out`,
+      { file: outDir, field: "--out" },
+    );
+  if (!resume) return;
+  const stored = "suite" in prev && typeof prev.suite === "object" ? prev.suite : null;
+  const storedPath =
+    stored && "path" in stored && typeof stored.path === "string" ? stored.path : null;
+  const storedHash =
+    stored && "hash" in stored && typeof stored.hash === "string" ? stored.hash : null;
+  if (storedPath !== null && path.resolve(storedPath) !== path.resolve(suite.root)) {
+    if (storedHash !== suite.hash)
+      throw new InputError(
+        `--resume: ${outDir} holds the results of another suite (${storedPath}), not of ${suite.root}: resume it with that suite, or choose another --out`,
+        { file: path.join(outDir, "metadata.json"), field: "suite.path" },
+      );
+  }
 }
 
 /** Run a suite: plan, run every run (isolated, concurrent), then write the experiment's reports. */
@@ -223,6 +276,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   }
   const suiteProfiles = await loadSuiteProfiles(suite.profiles);
   preflight(suite, planned, opts.profile ?? cfg.profile ?? null, suiteProfiles, opts.interaction);
+  await refuseSymlinksOut(suite, planned);
 
   const bin = resolveClaudeBinary({ agentBin: opts.agentBin, env: hostEnv });
   if ("error" in bin) throw new InputError(bin.error, { field: "--agent-bin" });
@@ -240,6 +294,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   let reused: RunReport[] = [];
   let firstStartedAt: string | null = null;
   let keptRoles: unknown = undefined;
+  await checkOutDir(outDir, paths.metadata, suite, Boolean(opts.resume));
   if (opts.resume) {
     const prev = await readJsonFile(paths.metadata).catch(() => null);
     if (
@@ -456,24 +511,40 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   });
 
   const fresh: RunReport[] = [];
+  // A full disk stops new runs; the running ones finish what they can (docs/sandbox.md).
+  const diskStop = new AbortController();
+  let diskFullFile: string | null = null;
   try {
     await runPool(
       toRun,
       concurrency,
       async (spec) => {
         opts.onProgress?.({ type: "start", run: spec });
-        const report = await executeRun(ctx, spec);
+        const report = await executeRun(ctx, spec).catch((e: unknown) => {
+          if (!isDiskFull(e)) throw e;
+          diskFullFile ??= errorPath(e) ?? outDir;
+          diskStop.abort();
+          return null;
+        });
         if (report) fresh.push(report);
         opts.onProgress?.({ type: "end", run: spec, report });
       },
       {
-        stop: opts.stopSignal,
+        stop: opts.stopSignal
+          ? AbortSignal.any([opts.stopSignal, diskStop.signal])
+          : diskStop.signal,
         onError: (spec, e) =>
           opts.onProgress?.({ type: "note", message: `${spec.run_id}: ${String(e)}` }),
       },
     );
   } finally {
     await server?.close();
+  }
+  if (diskFullFile !== null) {
+    // Whatever still fits; the message names the file that did not.
+    await writeJsonAtomic(paths.metadata, metadata).catch(() => undefined);
+    await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html }).catch(() => undefined);
+    throw new DiskFullError(diskFullFile, outDir);
   }
   const byId = new Map([...reused, ...fresh].map((r) => [r.run_id, r]));
   const reports = planned

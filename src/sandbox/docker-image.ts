@@ -50,7 +50,7 @@ export function buildFailureCause(stdout: string, stderr: string): string {
   const step = [...out].reverse().find((l) => /^Step \d+\/\d+ : /.test(l)) ?? null;
   const last = err[err.length - 1] ?? null;
   const parts: string[] = [];
-  if (step) parts.push(step.replace(/^Step (\d+\/\d+) : /, "step $1 $2"));
+  if (step) parts.push(step.replace(/^Step (\d+\/\d+) : /, "step $1 "));
   if (last && /returned a non-zero code/.test(last)) {
     const runOut = [...out]
       .reverse()

@@ -14,6 +14,7 @@ export class RedactingLineWriter {
   private splitter = new LineSplitter();
   private pendingNewline = false;
   private bytes = 0;
+  private error: Error | null = null;
 
   /** Sees every redacted line (complete or trailing) as it is written. */
   onLine: ((line: string) => void) | null = null;
@@ -24,7 +25,15 @@ export class RedactingLineWriter {
     private readonly redact: (s: string) => string,
   ) {
     this.out = createWriteStream(file, { flags: "a" });
-    this.out.on("error", () => undefined);
+    this.out.on("error", (e) => {
+      // Kept (with the file named) for the caller: a full disk must not pass silently.
+      this.error ??= Object.assign(e, { path: file });
+    });
+  }
+
+  /** The first write error (e.g. ENOSPC), or null. */
+  get failure(): Error | null {
+    return this.error;
   }
 
   get bytesWritten(): number {

@@ -128,7 +128,7 @@ describe.runIf(dockerReady || inCi)("docker: the default image and a non-root US
   }, 600_000);
 
   it("runs the Python validator in the default image and reports its /workspace/_test_results.json checks", async () => {
-    expect(results.docker?.code).toBe(0);
+    expect(results.docker?.code, results.docker?.stderr).toBe(0);
     const r = await readRunReport(outs.docker ?? "", "results-file-CONTROL-r1");
     expect(r.sandbox?.kind).toBe("docker");
     expect(r.sandbox?.image_tag).toMatch(/^skillbench-default:[0-9a-f]{12}$/);
@@ -138,7 +138,7 @@ describe.runIf(dockerReady || inCi)("docker: the default image and a non-root US
 
   it("an image with USER agent: the agent reaches the model, and agent and validators run as that user", async () => {
     const r = await readRunReport(outs.docker ?? "", "nonroot-CONTROL-r1");
-    expect(r.outcome).toBe("completed");
+    expect(r.outcome, r.checks_failed.join("\n")).toBe("completed");
     expect(r.checks_failed).toEqual([]);
     expect(r.checks_passed).toEqual(["out_txt", "agent_uid_1234", "validator_uid_1234"]);
   });

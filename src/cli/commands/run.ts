@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from "commander";
-import { parseThresholds, runSuite } from "../../index.js";
+import { DiskFullError, errorPath, isDiskFull, parseThresholds, runSuite } from "../../index.js";
 import { collect, intArg, parseEnvPairs, parseKs } from "../args.js";
 import { ciOutputs, judgeFlags, withCiOptions } from "../ci.js";
 import { makeProgress } from "../progress.js";
@@ -166,6 +166,15 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
         ctx.exitCode = passed === res.planned.length || f.exitZero ? 0 : 1;
         const ci = await ciOutputs(res.outDir, f);
         if (ci !== 0) ctx.exitCode = ci;
+      } catch (e) {
+        // A full disk is not a harness bug: say which file and how to go on, exit 1.
+        if (!(e instanceof DiskFullError) && !isDiskFull(e)) throw e;
+        const msg =
+          e instanceof DiskFullError
+            ? e.message
+            : `disk full while writing ${errorPath(e) ?? "the results folder"}: free space and run --resume --out ${f.out ?? "DIR"}`;
+        process.stderr.write(`skillbench: ${msg}\n`);
+        ctx.exitCode = 1;
       } finally {
         process.off("SIGINT", onSigint);
       }
