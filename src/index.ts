@@ -42,4 +42,21 @@ export { writeCiOutputs, type CiOptions, type CiResult } from "./runner/ci-outpu
 export { writeHtmlReports } from "./report/html/write.js";
 export { serveResults } from "./viewer/server.js";
 export { parseThresholds, evaluateThresholds } from "./report/thresholds.js";
+export {
+  runTriggers,
+  type TriggerOptions,
+  type TriggerProgress,
+  type TriggerSummary,
+  outcomeLabel,
+} from "./triggers/index.js";
+export type { SuiteWarning } from "./suite/index.js";
+export {
+  planSuite,
+  renderPlan,
+  renderMatrix,
+  renderTasksAndTreatments,
+  type SuitePlan,
+  type PlanOptions,
+} from "./inspect/plan.js";
+export * from "./manifest/index.js";
 export { stripControls } from "./util/safe-text.js";

@@ -18,13 +18,6 @@ export {
   type ApiErrorInfo,
 } from "./sample-quality.js";
 export {
-  hasResultEvent,
-  findResultEvents,
-  lastResultEvent,
-  apiErrorOf,
-  type ResultEventInfo,
-} from "./result-event.js";
-export {
   HARD_NOISE_RULES,
   OUTER_FAILURE_RE,
   VALIDATOR_ASSUMPTION_RE,

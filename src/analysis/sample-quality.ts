@@ -49,7 +49,7 @@ export interface ApiErrorInfo {
 export interface SampleInput {
   outcome: RunOutcome;
   exit_code: number | null;
-  /** A `result` event was seen (see `hasResultEvent`). */
+  /** The agent's stream had a final event (`Evidence.results` is not empty). */
   has_result: boolean;
   /** The last part of the agent's stdout (stream-json), already redacted. */
   stdout_tail: string;
@@ -62,9 +62,10 @@ export interface SampleInput {
   /** Why the harness failed (outcome harness_error). */
   harness_error?: string | null;
   /**
-   * Set when the last result event has `terminal_reason: "api_error"` (see
-   * `apiErrorOf`): Claude Code prints a result event even when the model API failed,
-   * so without this such runs would read as agent failures.
+   * Set when the last final event has `terminal_reason: "api_error"` (see `apiErrorOf` in
+   * runner/evaluate.ts; every agent's decoder reports a model-API failure this way): agents
+   * print a final event even when the model API failed, so without this such runs would read
+   * as agent failures.
    */
   api_error?: ApiErrorInfo | null;
   /**

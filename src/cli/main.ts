@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
-import { InputError, SKILLBENCH_VERSION } from "../index.js";
+import { DiskFullError, errorPath, InputError, isDiskFull, SKILLBENCH_VERSION } from "../index.js";
+import { registerEval } from "./commands/eval.js";
 import { registerResults } from "./commands/results.js";
 import { registerRun } from "./commands/run.js";
 import { registerServe } from "./commands/serve.js";
+import { registerTriggers } from "./commands/triggers.js";
 
 async function main(argv: string[]): Promise<number> {
   const ctx = { exitCode: 0 };
@@ -16,8 +18,10 @@ async function main(argv: string[]): Promise<number> {
     .showHelpAfterError();
 
   registerRun(program, ctx);
+  registerEval(program, ctx);
   registerResults(program, ctx);
   registerServe(program, ctx);
+  registerTriggers(program, ctx);
 
   try {
     await program.parseAsync(argv);
@@ -34,6 +38,15 @@ async function main(argv: string[]): Promise<number> {
     if (e instanceof InputError) {
       process.stderr.write(`skillbench: error: ${e.message}\n`);
       return 2;
+    }
+    // A full disk is not a harness bug: which file, and how to go on (exit 1).
+    if (e instanceof DiskFullError || isDiskFull(e)) {
+      const msg =
+        e instanceof DiskFullError
+          ? e.message
+          : `disk full while writing ${errorPath(e) ?? "the results folder"}: free space and run --resume --out DIR`;
+      process.stderr.write(`skillbench: ${msg}\n`);
+      return 1;
     }
     process.stderr.write(
       `skillbench: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,

@@ -88,6 +88,10 @@ export type ParseDiagnostics = z.infer<typeof ParseDiagnosticsSchema>;
 export const EvidenceSchema = z.object({
   schema: z.literal("skillbench.evidence.v1"),
   agent: z.object({
+    /** The driver that produced the stream (docs/agents.md); evidence stored before drivers: claude. */
+    name: z.string().default("claude"),
+    /** The CLI's version as its stream reports it (null when the stream does not say). */
+    version: z.string().nullable().default(null),
     claude_code_version: z.string().nullable(),
     model: z.string().nullable(),
     cwd: z.string().nullable(),

@@ -174,7 +174,8 @@ export const RunReportSchema = z.object({
   /** How the run was isolated (null: written before sandboxes were recorded). */
   sandbox: SandboxRecordSchema.nullable().default(null),
   agent: z.object({
-    name: z.literal("claude-code"),
+    /** The agent that ran (docs/agents.md); Claude Code keeps the name it had before there were drivers. */
+    name: z.enum(["claude-code", "codex", "gemini", "opencode"]),
     bin: z.string().nullable(),
     version: z.string().nullable(),
   }),

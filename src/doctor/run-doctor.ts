@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { resolveClaudeBinary } from "../agents/claude/binary.js";
+import { allDrivers } from "../agents/index.js";
 import { capture, whichSync } from "../sandbox/exec.js";
 import { DEFAULT_BASE_IMAGE } from "../sandbox/types.js";
 import { removeLeftovers } from "../sandbox/leftovers.js";
@@ -31,6 +32,45 @@ async function claudeCheck(o: DoctorOptions): Promise<DoctorCheck> {
     detail: `${v.stdout.trim()} at ${b.path} (from ${b.source})`,
     fix: null,
   };
+}
+
+/**
+ * The other agents' binaries (optional dependencies): a missing one is a warning, since only
+ * `--agent <name>` needs it.
+ */
+async function otherAgentChecks(o: DoctorOptions): Promise<DoctorCheck[]> {
+  const out: DoctorCheck[] = [];
+  for (const d of allDrivers()) {
+    if (d.name === "claude") continue;
+    const name = `${d.name} binary`;
+    const b = d.resolveBinary({ env: o.env ?? process.env });
+    if ("error" in b) {
+      out.push({
+        name,
+        status: "warn",
+        detail: `${b.error} (--agent ${d.name} is unavailable)`,
+        fix: `npm install (with optional dependencies: the pinned ${d.packageName ?? d.name})`,
+      });
+      continue;
+    }
+    const v = await capture(b.path, ["--version"], { timeoutMs: 30_000 });
+    out.push(
+      v.code === 0
+        ? {
+            name,
+            status: "ok",
+            detail: `${d.displayName} ${v.stdout.trim()} at ${b.path} (from ${b.source})`,
+            fix: null,
+          }
+        : {
+            name,
+            status: "warn",
+            detail: `${b.path} (from ${b.source}) does not run: ${(v.error ?? v.stderr).trim().slice(0, 200)}`,
+            fix: `reinstall ${d.packageName ?? d.name}`,
+          },
+    );
+  }
+  return out;
 }
 
 async function dockerChecks(o: DoctorOptions): Promise<DoctorCheck[]> {
@@ -186,13 +226,23 @@ async function leftoversCheck(o: DoctorOptions): Promise<DoctorCheck> {
 
 /** Check everything a user needs; never throws. Missing sandboxes are warnings (local still works). */
 export async function runDoctor(o: DoctorOptions = {}): Promise<DoctorReport> {
-  const [claude, docker, bwrap, python, leftovers] = await Promise.all([
+  const [claude, agents, docker, bwrap, python, leftovers] = await Promise.all([
     claudeCheck(o),
+    otherAgentChecks(o),
     dockerChecks(o),
     bwrapCheck(),
     pythonCheck(o),
     leftoversCheck(o),
   ]);
-  const checks = [claude, ...docker, bwrap, browserCheck(o), python, endpointCheck(o), leftovers];
+  const checks = [
+    claude,
+    ...agents,
+    ...docker,
+    bwrap,
+    browserCheck(o),
+    python,
+    endpointCheck(o),
+    leftovers,
+  ];
   return { checks, status: worstStatus(checks) };
 }

@@ -352,6 +352,8 @@ export class EvidenceBuilder {
     return {
       schema: "skillbench.evidence.v1",
       agent: {
+        name: "claude",
+        version: this.version,
         claude_code_version: this.version,
         model: this.model ?? this.firstAssistantModel,
         cwd: this.cwd,

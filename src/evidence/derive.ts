@@ -30,15 +30,57 @@ export interface DeriveOptions {
   preexisting: ReadonlySet<string>;
   /** Write kind reported by Claude (`tool_use_result.type`), by tool call index. */
   writeKinds: ReadonlyMap<number, WriteKind>;
+  /** What each of the agent's tools does (default: Claude Code's tools). */
+  tools?: ToolVocabulary;
 }
 
-const EDIT_TOOLS = new Set(["Edit", "MultiEdit", "NotebookEdit"]);
-/** Input fields of the listing/searching tools that name paths (Grep's `pattern` is a regex, not a path). */
-const LIST_TOOL_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
-  ["Glob", ["path", "pattern"]],
-  ["Grep", ["path", "glob"]],
-  ["LS", ["path"]],
-]);
+/**
+ * What a tool does, whatever the agent calls it: run a command, read, write or edit a file,
+ * apply a patch (a list of changed paths), invoke a Skill, or list/search paths. `fields` name
+ * the input fields that hold the command or the path, tried in order.
+ */
+export interface ToolRole {
+  kind: "command" | "read" | "write" | "edit" | "patch" | "skill" | "list";
+  fields?: readonly string[];
+}
+
+export interface ToolVocabulary {
+  tools: Readonly<Record<string, ToolRole>>;
+  /**
+   * The agent has no Skill tool: opening `<skills dir>/<name>/SKILL.md` (with a command or a
+   * read) is how it invokes a Skill (Codex).
+   */
+  skillByReading?: boolean;
+}
+
+/** Claude Code's tools. */
+export const CLAUDE_TOOLS: ToolVocabulary = {
+  tools: {
+    Bash: { kind: "command", fields: ["command"] },
+    Read: { kind: "read", fields: ["file_path"] },
+    Write: { kind: "write", fields: ["file_path"] },
+    Edit: { kind: "edit", fields: ["file_path"] },
+    MultiEdit: { kind: "edit", fields: ["file_path"] },
+    NotebookEdit: { kind: "edit", fields: ["notebook_path", "file_path"] },
+    Skill: { kind: "skill" },
+    Glob: { kind: "list", fields: ["path", "pattern"] },
+    Grep: { kind: "list", fields: ["path", "glob"] },
+    LS: { kind: "list", fields: ["path"] },
+  },
+};
+
+function fieldOf(
+  input: Record<string, unknown>,
+  fields: readonly string[] | undefined,
+): string | null {
+  for (const f of fields ?? []) {
+    const v = strOf(input[f]);
+    if (v !== null) return v;
+  }
+  return null;
+}
+
+const SKILL_MD = /\/SKILL\.md$/;
 
 /** Name of the skill a Skill tool call asks for (`skill`, or older `command` / `name` forms). */
 export function skillNameOf(input: Record<string, unknown>): string | null {
@@ -67,58 +109,83 @@ export function deriveLists(calls: readonly ToolCall[], opts: DeriveOptions): De
     }
   };
 
+  const vocab = opts.tools ?? CLAUDE_TOOLS;
+  const skillRead = (text: string, failed: boolean): void => {
+    if (!vocab.skillByReading || failed) return;
+    for (const m of findSkillPaths(text)) if (SKILL_MD.test(m.path)) skills.add(m.skill);
+  };
+  const wrote = (p: string, kind: WriteKind | undefined): void => {
+    const k = kind ?? (opts.preexisting.has(p) || seen.has(p) ? "update" : "create");
+    if (k === "create") created.add(p);
+    else if (!created.has(p)) modified.add(p);
+    seen.add(p);
+  };
+
   calls.forEach((call, index) => {
     const failed = call.is_error === true;
     const input = call.input;
-    switch (call.name) {
-      case "Bash": {
-        const command = strOf(input.command);
+    const role = vocab.tools[call.name];
+    switch (role?.kind) {
+      case "command": {
+        const command = fieldOf(input, role.fields);
         if (command === null) break;
         commands.add(command);
-        touch(command, "Bash", false);
+        touch(command, call.name, false);
+        skillRead(command, failed);
         break;
       }
-      case "Read": {
-        const file = strOf(input.file_path);
+      case "read": {
+        const file = fieldOf(input, role.fields);
         if (file === null) break;
-        touch(file, "Read", true);
+        touch(file, call.name, true);
+        skillRead(file, failed);
         if (failed) break;
         const p = rel(file);
         read.add(p);
         seen.add(p);
         break;
       }
-      case "Write": {
-        const file = strOf(input.file_path);
+      case "write": {
+        const file = fieldOf(input, role.fields);
+        if (file === null || failed) break;
+        wrote(rel(file), opts.writeKinds.get(index));
+        break;
+      }
+      case "edit": {
+        const file = fieldOf(input, role.fields);
         if (file === null || failed) break;
         const p = rel(file);
-        const kind =
-          opts.writeKinds.get(index) ??
-          (opts.preexisting.has(p) || seen.has(p) ? "update" : "create");
-        if (kind === "create") created.add(p);
-        else if (!created.has(p)) modified.add(p);
+        if (!created.has(p)) modified.add(p);
         seen.add(p);
         break;
       }
-      case "Skill": {
+      case "patch": {
+        if (failed) break;
+        for (const c of Array.isArray(input.changes) ? input.changes : []) {
+          if (typeof c !== "object" || c === null) continue;
+          const change = c as Record<string, unknown>;
+          const file = strOf(change.path);
+          if (file === null) continue;
+          const k = strOf(change.kind);
+          if (k === "delete") continue;
+          wrote(rel(file), k === "add" ? "create" : k === "update" ? "update" : undefined);
+        }
+        break;
+      }
+      case "skill": {
         const name = skillNameOf(input);
         if (name !== null && !failed) skills.add(name);
         break;
       }
-      default: {
-        if (EDIT_TOOLS.has(call.name)) {
-          const file = strOf(input.file_path) ?? strOf(input.notebook_path);
-          if (file === null || failed) break;
-          const p = rel(file);
-          if (!created.has(p)) modified.add(p);
-          seen.add(p);
-        } else {
-          for (const key of LIST_TOOL_FIELDS.get(call.name) ?? []) {
-            const v = strOf(input[key]);
-            if (v !== null) touch(v, call.name, key === "path");
-          }
+      case "list": {
+        for (const key of role.fields ?? []) {
+          const v = strOf(input[key]);
+          if (v !== null) touch(v, call.name, key === "path");
         }
+        break;
       }
+      default:
+        break;
     }
   });
 

@@ -5,8 +5,19 @@ import { errorMessage, InputError } from "../core/errors.js";
 import { EvidenceBuilder, type EvidenceOptions } from "./builder.js";
 import { LineSplitter } from "./lines.js";
 
-export async function parseEvidenceFile(file: string, opts?: EvidenceOptions): Promise<Evidence> {
-  const builder = new EvidenceBuilder(opts);
+/** Anything that turns stream lines into Evidence (each agent driver has one: src/agents). */
+export interface LineDecoder {
+  pushLine(line: string): void;
+  finish(opts?: { truncated?: boolean }): Evidence;
+}
+
+/** Read a transcript through `decoder` (default: Claude Code's). */
+export async function parseEvidenceFile(
+  file: string,
+  opts?: EvidenceOptions,
+  decoder?: LineDecoder,
+): Promise<Evidence> {
+  const builder = decoder ?? new EvidenceBuilder(opts);
   const splitter = new LineSplitter((line) => builder.pushLine(line));
   try {
     const stream = createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 20 });

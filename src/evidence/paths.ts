@@ -23,7 +23,7 @@ export function relativize(p: string, roots: readonly string[]): string {
 
 /** Skill folders of the agents we know: `.claude/skills/<name>`, `.agents/skills/<name>`, ... */
 const SKILL_PATH =
-  /\.(?:claude|agents|qoder|codebuddy)\/skills\/([^/\\\s"'`;|&<>()$*?[\]{}]+)(?=$|[/\s"'`;|&<>()])/g;
+  /\.(?:claude|agents|codex|gemini|opencode|qoder|codebuddy)\/skills\/([^/\\\s"'`;|&<>()$*?[\]{}]+)(?=$|[/\s"'`;|&<>()])/g;
 /** Characters that end a path token inside a shell command. */
 const TOKEN_END = /[\s"'`;|&<>()]/;
 

@@ -6,8 +6,9 @@
  * tools denied. Its stream goes to its own file, never the subject's.
  */
 import { mkdir, rm } from "node:fs/promises";
-import { buildAgentEnv, type AgentEnvInput } from "../agents/claude/env.js";
-import { runClaudeTurn } from "../agents/claude/turn.js";
+import type { AgentEnvInput } from "../agents/claude/env.js";
+import { CLAUDE_TALK_ONLY_DENIED, claudeDriver } from "../agents/claude/driver.js";
+import type { AgentDriver } from "../agents/types.js";
 import { RedactingLineWriter } from "../util/redacting-writer.js";
 import type { CallContext, Simulate, SimulatorReply } from "./loop.js";
 
@@ -20,6 +21,8 @@ export interface SimulatorDirs {
 }
 
 export interface ClaudeSimulatorOptions {
+  /** The simulated user's agent (`--simulator-agent`); default Claude Code. */
+  driver?: AgentDriver | undefined;
   bin: string;
   /** buildAgentEnv inputs except the dirs: host env, the simulator's endpoint and credential, declared vars. */
   env: Omit<AgentEnvInput, "home" | "configDir" | "tmpDir" | "model">;
@@ -35,19 +38,7 @@ export interface ClaudeSimulatorOptions {
 }
 
 /** Tools the simulator may not use (the `permissions.deny` setting holds even with skipped permissions). */
-export const SIMULATOR_DENIED_TOOLS = [
-  "Bash",
-  "Edit",
-  "Write",
-  "Read",
-  "Glob",
-  "Grep",
-  "NotebookEdit",
-  "Skill",
-  "Agent",
-  "WebFetch",
-  "WebSearch",
-];
+export const SIMULATOR_DENIED_TOOLS = CLAUDE_TALK_ONLY_DENIED;
 
 export function simulatorExtraArgs(): string[] {
   return [
@@ -58,26 +49,33 @@ export function simulatorExtraArgs(): string[] {
 }
 
 export function makeClaudeSimulator(opts: ClaudeSimulatorOptions): Simulate {
-  const env = buildAgentEnv({
-    ...opts.env,
-    home: opts.dirs.home,
-    configDir: opts.dirs.configDir,
-    tmpDir: opts.dirs.tmpDir,
-    model: opts.model,
-  });
+  const driver = opts.driver ?? claudeDriver;
   return async (input: string, _turn: number, ctx: CallContext): Promise<SimulatorReply> => {
     await rm(opts.dirs.cwd, { recursive: true, force: true });
     for (const d of [opts.dirs.cwd, opts.dirs.home, opts.dirs.configDir, opts.dirs.tmpDir])
       await mkdir(d, { recursive: true });
+    const prepared = await driver.prepare({
+      hostEnv: opts.env.hostEnv,
+      dirs: { home: opts.dirs.home, config: opts.dirs.configDir, tmp: opts.dirs.tmpDir },
+      endpoint: {
+        baseUrl: opts.env.baseUrl,
+        apiKey: opts.env.apiKey,
+        authToken: opts.env.authToken,
+      },
+      model: opts.model,
+      declared: opts.env.declared,
+      passEnv: opts.env.passEnv,
+      tools: "talk-only",
+    });
     const sink = opts.stderr ?? new RedactingLineWriter("/dev/null", (s) => s);
     try {
-      const r = await runClaudeTurn({
+      const r = await driver.runTurn({
         bin: opts.bin,
         workspace: opts.dirs.cwd,
         prompt: input,
-        env,
+        env: prepared.env,
+        baseArgs: prepared.baseArgs,
         model: opts.model,
-        extraArgs: simulatorExtraArgs(),
         timeoutMs: Math.min(opts.timeoutMs, ctx.timeoutMs ?? opts.timeoutMs),
         signal: ctx.signal,
         stdout: opts.stdout,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { z } from "zod";
+import { claudeDriver } from "../agents/claude/driver.js";
 import { killMarked, runProcess, RUN_MARKER_VAR } from "../util/process.js";
 import type { ActiveJudgeConfig } from "./config.js";
 import { buildJudgeEnv } from "./env.js";
@@ -30,42 +30,25 @@ export function judgeCliArgs(model: string): string[] {
   ];
 }
 
-const ResultEventSchema = z.looseObject({
-  type: z.literal("result"),
-  is_error: z.boolean().optional(),
-  result: z.string().nullable().optional(),
-  total_cost_usd: z.number().optional(),
-  usage: z
-    .looseObject({ input_tokens: z.number().optional(), output_tokens: z.number().optional() })
-    .optional(),
-  errors: z.array(z.string()).optional(),
-});
-
-/** The last `result` event of a stream-json transcript as a reply; null when there is none. Pure. */
+/**
+ * The last `result` event of a stream-json transcript as a reply; null when there is none. Pure:
+ * the stream is read by Claude Code's one decoder (src/agents/claude).
+ */
 export function replyFromStream(stdout: string): JudgeReply | null {
-  let found: z.infer<typeof ResultEventSchema> | null = null;
-  for (const line of stdout.split("\n")) {
-    if (!line.includes('"result"')) continue;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const r = ResultEventSchema.safeParse(raw);
-    if (r.success) found = r.data;
-  }
-  if (found === null) return null;
-  if (found.is_error === true) {
-    const why = found.result ?? found.errors?.join("; ") ?? "unknown error";
+  const decoder = claudeDriver.decoder();
+  for (const line of stdout.split("\n")) decoder.pushLine(line);
+  const e = decoder.finish();
+  const found = e.results[e.results.length - 1];
+  if (found === undefined) return null;
+  if (found.is_error) {
+    const why = found.result ?? found.terminal_reason ?? "unknown error";
     return { ok: false, error: `claude judge reported an error: ${why.slice(0, 300)}` };
   }
-  const u = found.usage;
   return {
     ok: true,
     text: found.result ?? "",
-    tokens: u ? { input: u.input_tokens ?? 0, output: u.output_tokens ?? 0 } : null,
-    costUsd: found.total_cost_usd ?? null,
+    tokens: e.tokens ? { input: e.tokens.input, output: e.tokens.output } : null,
+    costUsd: e.total_cost_usd,
   };
 }
 

@@ -6,6 +6,7 @@
  * inside <testcase>, as pytest, GitLab and the Jenkins JUnit plugin read them). Pure.
  */
 import type { RunReport } from "../core/report.js";
+import { SCRIPTED_MODEL_LABEL } from "./endpoint.js";
 
 export interface JUnitOptions {
   /** <testsuites name> (default "skillbench") */
@@ -14,6 +15,8 @@ export interface JUnitOptions {
   treatments?: string[];
   /** ISO timestamp for each <testsuite> (default: the earliest run start of that treatment) */
   timestamp?: string;
+  /** the runs were played by the scripted model: every testcase says so in a property */
+  scripted?: boolean;
 }
 
 /** XML 1.0 text/attribute escaping; characters XML 1.0 cannot carry become U+FFFD. */
@@ -48,7 +51,7 @@ export function junitKind(r: RunReport): JUnitKind {
   return "passed";
 }
 
-function properties(r: RunReport, indent: string): string[] {
+function properties(r: RunReport, indent: string, scripted: boolean): string[] {
   const es = r.events_summary;
   const props: Array<[string, string]> = [
     ["treatment", r.treatment],
@@ -67,6 +70,9 @@ function properties(r: RunReport, indent: string): string[] {
     ],
     ["outcome", r.outcome],
     ["sample_quality", r.sample_quality.status],
+    ...(scripted || r.model_api !== null
+      ? [["model_endpoint", SCRIPTED_MODEL_LABEL] as [string, string]]
+      : []),
   ];
   return [
     `${indent}<properties>`,
@@ -75,13 +81,13 @@ function properties(r: RunReport, indent: string): string[] {
   ];
 }
 
-function testcase(r: RunReport): string[] {
+function testcase(r: RunReport, scripted: boolean): string[] {
   const i = "    ";
   const kind = junitKind(r);
   const out = [
     `${i}<testcase${attr("name", `${r.treatment} r${r.rep}`)}${attr("classname", r.task)}${attr("time", secs(r.timing.wall_ms))}>`,
   ];
-  out.push(...properties(r, `${i}  `));
+  out.push(...properties(r, `${i}  `, scripted));
   if (kind === "skipped") {
     out.push(
       `${i}  <skipped${attr("message", `${r.sample_quality.reason_code}: ${r.sample_quality.reason}`)}/>`,
@@ -146,7 +152,7 @@ export function renderJUnit(reports: RunReport[], opts: JUnitOptions = {}): stri
     out.push(
       `  <testsuite${attr("name", t)}${attr("tests", c.tests)}${attr("failures", c.failures)}${attr("errors", c.errors)}${attr("skipped", c.skipped)}${attr("time", secs(runs.reduce((a, r) => a + r.timing.wall_ms, 0)))}${attr("timestamp", ts)}${attr("id", id)}>`,
     );
-    for (const r of runs) out.push(...testcase(r));
+    for (const r of runs) out.push(...testcase(r, opts.scripted ?? false));
     out.push("  </testsuite>");
   });
   out.push("</testsuites>", "");

@@ -29,7 +29,7 @@ export function passKMarkdown(t: PassKTable): string {
     "## pass@k / pass^k — capability vs reliability",
     "",
     "- **pass@k**: probability that at least 1 of k attempts succeeds (capability ceiling); unbiased estimator 1 − C(n−c,k)/C(n,k).",
-    "- **pass^k strict**: 1 only when every observed run passed (the original harness's definition).",
+    "- **pass^k strict**: per task, 1 only when every observed run of the task passed, then averaged over tasks (the original harness scored this over a whole cell, not per task).",
     "- **pass^k unbiased**: probability that all k attempts succeed, C(c,k)/C(n,k) (τ-bench, Inspect).",
     "- The gap between pass@k and pass^k measures instability. Estimators are computed per task and averaged over tasks (a task with fewer than k runs is left out for that k); c/n pools all analysis-set runs. Excluded runs are not counted.",
     "",

@@ -4,6 +4,7 @@ import { dimScore, groupCells, treatmentOrder, type Cell } from "./group.js";
 import { renderPassKTable } from "./passk-md.js";
 import { stripControls } from "../util/safe-text.js";
 import { LOCAL_WARNING } from "../core/sandbox.js";
+import { SCRIPTED_MODEL_LABEL } from "./endpoint.js";
 
 /** Sandbox kinds used, and the local warning when any run had none. */
 function sandboxLines(reports: RunReport[]): string[] {
@@ -24,6 +25,10 @@ export interface SummaryInput {
   treatments: string[];
   reports: RunReport[];
   ks?: number[] | undefined;
+  /** the runs were played by the scripted model server */
+  scripted?: boolean;
+  /** `--resume` kept stored runs outside what this invocation asked for (see docs/statistics.md §10) */
+  resume?: { asked: string; kept: number } | null;
 }
 
 function dimCell(runs: RunReport[], dim: string): string {
@@ -181,11 +186,23 @@ export function renderSummaryMarkdown(s: SummaryInput): string {
   const lines: string[] = [
     "# Experiment Results Summary",
     "",
+    ...(s.scripted
+      ? [
+          `> ⚠️ **${SCRIPTED_MODEL_LABEL}.** Every run was played by skillbench's scripted model server: pass rates, tokens and costs describe the script, not a model.`,
+          "",
+        ]
+      : []),
+    ...(s.resume && s.resume.kept > 0
+      ? [
+          `> Resumed: this invocation asked for ${s.resume.asked}; the reports keep all ${total} complete stored run(s) of the experiment, ${s.resume.kept} of them outside that request.`,
+          "",
+        ]
+      : []),
     `**Experiment ID:** ${s.experimentId}  `,
     `**Started:** ${s.startedAt ?? "—"}  `,
     `**Completed:** ${s.completedAt ?? "incomplete"}  `,
     `**Suite:** ${s.suite ?? "—"}  `,
-    `**Agent:** claude-code ${s.agentVersion ?? "(unknown version)"} · **Model:** ${s.model ?? "CLI default"}  `,
+    `**Agent:** claude-code ${s.agentVersion ?? "(unknown version)"} · **Model:** ${s.scripted ? `${s.model ?? "scripted"} (${SCRIPTED_MODEL_LABEL})` : (s.model ?? "CLI default")}  `,
     ...sandboxLines(s.reports),
     "",
     withReps ? "## Results (with Repetitions)" : "## Results",

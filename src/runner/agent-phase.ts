@@ -1,8 +1,7 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { buildAgentEnv } from "../agents/claude/env.js";
-import { runClaudeTurn, type TurnResult } from "../agents/claude/turn.js";
+import type { TurnResult } from "../agents/index.js";
 import {
   makeClaudeSimulator,
   resolveInteraction,
@@ -77,12 +76,14 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
       passEnv: ctx.passEnv,
     };
   };
-  const subjectEnv = buildAgentEnv({
-    ...envFor("subject"),
-    home: dirs.home,
-    configDir: dirs.config,
-    tmpDir: dirs.tmp,
+  const subject = await ctx.driver.prepare({
+    hostEnv: ctx.hostEnv,
+    dirs: { home: dirs.home, config: dirs.config, tmp: dirs.tmp },
+    endpoint: ctx.endpoint(spec, "subject"),
     model: ctx.model ?? undefined,
+    declared: ctx.declaredEnv,
+    passEnv: ctx.passEnv,
+    maxRetries: ctx.agentRetries,
   });
   const timeoutMs = (ctx.timeoutSecOverride ?? task.environment.timeout_sec) * 1000;
   const state: { last: TurnResult | null } = { last: null };
@@ -91,6 +92,9 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
   let simRoot: string | null = null;
   let simOut: RedactingLineWriter | null = null;
   let simDirs = { cwd: "", home: "", configDir: "", tmpDir: "" };
+  const simAgent = ctx.simulatorAgent;
+  if (config.mode === "auto_user" && "error" in simAgent)
+    throw new Error(`the simulated user cannot run: ${simAgent.error}`);
   if (config.mode === "auto_user") {
     simRoot = await mkdtemp(path.join(os.tmpdir(), "skillbench-simulator-"));
     simDirs = {
@@ -107,11 +111,12 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
       config,
       taskPrompt: a.prompt,
       subjectTurn: async (prompt, resume, _turn, call) => {
-        const r = await runClaudeTurn({
+        const r = await ctx.driver.runTurn({
           bin: ctx.bin.path,
           workspace: dirs.workspace,
           prompt,
-          env: subjectEnv,
+          env: subject.env,
+          baseArgs: subject.baseArgs,
           resume: resume ?? undefined,
           model: ctx.model ?? undefined,
           timeoutMs: call.timeoutMs ?? timeoutMs,
@@ -123,21 +128,23 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
         state.last = r;
         return r;
       },
-      simulate: simOut
-        ? makeClaudeSimulator({
-            bin: ctx.bin.path,
-            env: envFor("simulator"),
-            dirs: simDirs,
-            stdout: simOut,
-            model: ctx.interaction.simulatorModel ?? undefined,
-            timeoutMs,
-          })
-        : async () => ({
-            text: null,
-            session_id: null,
-            outcome: "spawn_error",
-            detail: "no simulator in single-turn mode",
-          }),
+      simulate:
+        simOut && !("error" in simAgent)
+          ? makeClaudeSimulator({
+              driver: simAgent.driver,
+              bin: simAgent.bin.path,
+              env: envFor("simulator"),
+              dirs: simDirs,
+              stdout: simOut,
+              model: ctx.interaction.simulatorModel ?? undefined,
+              timeoutMs,
+            })
+          : async () => ({
+              text: null,
+              session_id: null,
+              outcome: "spawn_error",
+              detail: "no simulator in single-turn mode",
+            }),
       signal: ctx.signal,
       deadlineMs: Date.now() + timeoutMs,
       log: (line) => a.stderr.write(`${line}\n`),

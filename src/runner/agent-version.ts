@@ -1,21 +1,10 @@
-import { runProcess } from "../util/process.js";
+import { versionOf } from "../agents/version.js";
 
 /** `claude --version`, e.g. "2.1.328 (Claude Code)" -> "2.1.328". */
-export async function agentVersion(
+export function agentVersion(
   bin: string,
   env: Record<string, string>,
   cwd: string,
 ): Promise<string | null> {
-  let out = "";
-  const r = await runProcess({
-    cmd: bin,
-    args: ["--version"],
-    cwd,
-    env,
-    timeoutMs: 30_000,
-    onStdout: (c) => (out += c.toString()),
-  });
-  if (r.exitCode !== 0) return null;
-  const m = /(\d+\.\d+\.\d+\S*)/.exec(out);
-  return m?.[1] ?? (out.trim() || null);
+  return versionOf(bin, ["--version"], env, cwd);
 }

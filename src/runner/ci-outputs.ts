@@ -3,6 +3,7 @@ import { experimentPaths } from "../store/layout.js";
 import { readMetadata } from "../store/metadata.js";
 import { readReports } from "../store/read.js";
 import { renderJUnit } from "../report/junit.js";
+import { isScripted } from "../report/endpoint.js";
 import { evaluateThresholds, parseThresholds, type ThresholdResult } from "../report/thresholds.js";
 import { appendStepSummary, renderStepSummary } from "../report/step-summary.js";
 import { writeFileAtomic } from "../util/fs.js";
@@ -44,7 +45,11 @@ export async function writeCiOutputs(outDir: string, opts: CiOptions): Promise<C
     const file = path.resolve(opts.cwd ?? process.cwd(), opts.junit);
     await writeFileAtomic(
       file,
-      renderJUnit(reports, { treatments, name: meta?.experiment_id ?? path.basename(outDir) }),
+      renderJUnit(reports, {
+        treatments,
+        name: meta?.experiment_id ?? path.basename(outDir),
+        scripted: isScripted(reports, meta),
+      }),
     );
     files.push(file);
   }

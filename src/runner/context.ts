@@ -1,4 +1,4 @@
-import type { ResolvedBinary } from "../agents/claude/binary.js";
+import type { AgentDriver, ResolvedBinary } from "../agents/index.js";
 import type { Suite } from "../suite/index.js";
 import type { Redactor } from "../util/redact.js";
 import type { RubricProfile } from "../scoring/index.js";
@@ -19,8 +19,14 @@ export interface RunContext {
   experimentId: string;
   outDir: string;
   suite: Suite;
+  /** The subject agent (src/agents): every agent-specific step of a run goes through it. */
+  driver: AgentDriver;
   bin: ResolvedBinary;
   agentVersion: string | null;
+  /** The simulated user's agent (`--simulator-agent`, default Claude Code); an error when its binary is missing. */
+  simulatorAgent: { driver: AgentDriver; bin: ResolvedBinary } | { error: string };
+  /** Retries the agent CLI makes on a failing model request; undefined: the CLI's default. */
+  agentRetries?: number | undefined;
   endpoint: (run: { task: string; treatment: string; rep: number }, role: Role) => Endpoint;
   model: string | null;
   profileOverride: string | null;

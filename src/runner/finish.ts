@@ -7,6 +7,20 @@ import { writeHtmlReports } from "../report/html/write.js";
 import { writeFileAtomic } from "../util/fs.js";
 import { InputError } from "../core/errors.js";
 import path from "node:path";
+import { isScripted } from "../report/endpoint.js";
+
+/** What the last `--resume` asked for, when metadata.json records it (run-suite.ts). */
+function resumeNote(meta: unknown): { asked: string; kept: number } | null {
+  if (typeof meta !== "object" || meta === null || !("last_invocation" in meta)) return null;
+  const inv = meta.last_invocation;
+  if (typeof inv !== "object" || inv === null) return null;
+  const asked = "asked" in inv && typeof inv.asked === "string" ? inv.asked : null;
+  const kept =
+    "kept_outside_request" in inv && typeof inv.kept_outside_request === "number"
+      ? inv.kept_outside_request
+      : 0;
+  return asked === null ? null : { asked, kept };
+}
 
 /**
  * Render the experiment-level reports from what is stored (report.json files and
@@ -36,6 +50,8 @@ export async function writeExperimentReports(
     treatments: meta?.treatments ?? [],
     reports,
     ks: opts.ks,
+    scripted: isScripted(reports, meta),
+    resume: resumeNote(meta),
   });
   await writeFileAtomic(paths.summary, summary);
   const files = [paths.summary];

@@ -23,6 +23,28 @@ import { loadModelScript, scriptServesRole, startModelServer } from "../model/in
 import { makeRedactor, redactValue, secretsFromEnv } from "../util/redact.js";
 import { renderInstruction, type TaskSpec } from "../suite/index.js";
 import { resolveClaudeBinary } from "../agents/claude/binary.js";
+import { agentDriver } from "../agents/index.js";
+import type { Evidence } from "../core/evidence.js";
+
+/** The stored stream, read by the decoder of the agent that wrote it (paths relative to its workspace). */
+async function decodeStoredStream(
+  paths: { stdout: string; events: string },
+  agentName: string,
+  preexisting: Set<string>,
+): Promise<Evidence> {
+  const driver = agentDriver(agentName);
+  if (driver === null || driver.name === "claude")
+    return parseEvidenceFile(paths.stdout, { preexisting });
+  const stored: unknown = await readJsonFile(paths.events).catch(() => null);
+  const agent =
+    stored !== null && typeof stored === "object" && "agent" in stored ? stored.agent : null;
+  const cwd =
+    agent !== null && typeof agent === "object" && "cwd" in agent && typeof agent.cwd === "string"
+      ? agent.cwd
+      : undefined;
+  const opts = { preexisting, ...(cwd ? { workspace: cwd } : {}) };
+  return parseEvidenceFile(paths.stdout, opts, driver.decoder(opts));
+}
 import { tailOf } from "./tail.js";
 import { sha256 } from "../util/hash.js";
 
@@ -163,7 +185,7 @@ async function rescoreWith(
       () => new Set<string>(),
     );
     const evidence = old.artifacts.events
-      ? await parseEvidenceFile(paths.stdout, { preexisting: baseline })
+      ? await decodeStoredStream(paths, old.agent.name, baseline)
       : null;
     let validation = null;
     if (old.artifacts.validation) {

@@ -32,6 +32,7 @@ import type { RunContext } from "./context.js";
 import { evaluateRun, type AgentSummary } from "./evaluate.js";
 import { tailOf } from "./tail.js";
 import { runAgentPhase } from "./agent-phase.js";
+import { reportAgentName } from "../agents/index.js";
 
 /** Prefixed to comet-workflow prompts (facts 1.3): the run must go through the Skill. */
 export const COMET_CONTRACT = [
@@ -77,6 +78,12 @@ export function interactionInput(r: {
 export function rubricTaskInput(task: TaskSpec, treatment: TreatmentSpec) {
   return {
     skill_package_path: task.evaluation.skill_package_path ?? null,
+    route_conformance_expected_node_order:
+      treatment.route_conformance_expected_node_order ??
+      task.evaluation.route_conformance_expected_node_order ??
+      null,
+    generated_node_skills:
+      treatment.generated_node_skills ?? task.evaluation.generated_node_skills ?? null,
     required_skills: treatment.required_skills ?? task.evaluation.required_skills,
     expected_artifacts: treatment.expected_artifacts ?? task.evaluation.expected_artifacts,
     require_skill_invocation:
@@ -122,6 +129,8 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       environmentDir: task.environment_dir,
       skills: treatment.skills.map((s) => ({ name: s.name, path: s.path, content: s.content })),
       claudeMd: treatment.claude_md,
+      skillsDir: ctx.driver.skillsDir,
+      memoryFile: ctx.driver.memoryFile,
     });
     await writeJsonAtomic(paths.baseline, [...preexisting].sort());
     const hasDockerfile =
@@ -179,7 +188,8 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     const writeFailure = stdout.failure ?? stderr.failure;
     if (writeFailure) throw writeFailure;
     if (phase.aborted) return null;
-    evidence = await parseEvidenceFile(paths.stdout, { workspace: dirs.workspace, preexisting });
+    const decodeOpts = { workspace: dirs.workspace, preexisting };
+    evidence = await parseEvidenceFile(paths.stdout, decodeOpts, ctx.driver.decoder(decodeOpts));
     await installValidation({
       workspace: dirs.workspace,
       validationDir: task.validation_dir,
@@ -245,7 +255,8 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       signal: ctx.signal,
       redact: ctx.redact,
       hostEnv: ctx.hostEnv,
-      claudeBin: ctx.bin.path,
+      // The CLI judge is Claude Code: the subject's binary only when the subject is Claude too.
+      claudeBin: ctx.driver.name === "claude" ? ctx.bin.path : undefined,
       // The judge's own folder is made outside the run root, which the agent could write to
       // (a planted CLAUDE.md in an ancestor folder would reach a CLI judge).
     });
@@ -283,7 +294,11 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     stderrTail: await tailOf(paths.stderr),
     model: ctx.model,
     modelApi: ctx.modelApi?.(spec) ?? null,
-    agentInfo: { name: "claude-code", bin: ctx.bin.path, version: ctx.agentVersion },
+    agentInfo: {
+      name: reportAgentName(ctx.driver.name),
+      bin: ctx.bin.path,
+      version: ctx.agentVersion,
+    },
     suiteHash: ctx.suite.hash,
     timing: {
       started_at: startedAt.toISOString(),

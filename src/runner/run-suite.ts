@@ -2,7 +2,13 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { resolveClaudeBinary } from "../agents/claude/binary.js";
+import {
+  AGENT_NAMES,
+  agentDriver,
+  reportAgentName,
+  type AgentDriver,
+  type AgentEndpoint,
+} from "../agents/index.js";
 import { DiskFullError, errorMessage, errorPath, InputError, isDiskFull } from "../core/errors.js";
 import { loadSuiteProfiles, resolveProfile, type RubricProfile } from "../scoring/index.js";
 import type { RunReport } from "../core/report.js";
@@ -25,7 +31,6 @@ import {
 } from "../suite/index.js";
 import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
 import { makeRedactor, secretsFromEnv } from "../util/redact.js";
-import { agentVersion } from "./agent-version.js";
 import { sha256 } from "../util/hash.js";
 import { writeSuiteSnapshot } from "./snapshot.js";
 import { setupJudge, type JudgeFlags } from "./judge-setup.js";
@@ -36,6 +41,7 @@ import type { Endpoint, RunContext } from "./context.js";
 import { writeExperimentReports } from "./finish.js";
 import { runPool } from "./pool.js";
 import { executeRun } from "./run-one.js";
+import { SCRIPTED_MODEL_LABEL } from "../report/endpoint.js";
 import { createModelApiTracker, type ModelApiTracker } from "./model-api.js";
 
 export const SKILLBENCH_VERSION = "0.1.0";
@@ -50,6 +56,14 @@ export interface RunOptions {
   profile?: string | undefined;
   model?: string | undefined;
   agentBin?: string | undefined;
+  /** `--agent`: claude (default), codex, gemini or opencode. */
+  agent?: string | undefined;
+  /** A driver object instead of a name (the library API; tests pass a replay driver). */
+  driver?: AgentDriver | undefined;
+  /** Retries the agent CLI makes on a failing model request (default: the CLI's own). */
+  agentRetries?: number | undefined;
+  /** `--simulator-agent`: the simulated user's agent (default claude). */
+  simulatorAgent?: string | undefined;
   resume?: boolean | undefined;
   modelScript?: string | undefined;
   /** --env KEY=VALUE */
@@ -235,6 +249,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const cwd = opts.cwd ?? process.cwd();
   const suite: Suite = await loadSuite(path.resolve(cwd, opts.suite), {
     onWarning: opts.onWarning,
+    taskFilter: opts.task,
   });
   const cfg = suite.config;
   const count =
@@ -278,8 +293,26 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   preflight(suite, planned, opts.profile ?? cfg.profile ?? null, suiteProfiles, opts.interaction);
   await refuseSymlinksOut(suite, planned);
 
-  const bin = resolveClaudeBinary({ agentBin: opts.agentBin, env: hostEnv });
+  const agentName = opts.agent ?? "claude";
+  const driver = opts.driver ?? agentDriver(agentName);
+  if (driver === null)
+    throw new InputError(`unknown agent "${agentName}": use one of ${AGENT_NAMES.join(", ")}`, {
+      field: "--agent",
+    });
+  const bin = driver.resolveBinary({ agentBin: opts.agentBin, env: hostEnv });
   if ("error" in bin) throw new InputError(bin.error, { field: "--agent-bin" });
+  const simulatorName = opts.simulatorAgent ?? "claude";
+  const simulatorDriver = agentDriver(simulatorName);
+  if (simulatorDriver === null)
+    throw new InputError(`unknown agent "${simulatorName}": use one of ${AGENT_NAMES.join(", ")}`, {
+      field: "--simulator-agent",
+    });
+  const simulatorBin =
+    simulatorDriver === driver && opts.driver === undefined
+      ? bin
+      : simulatorDriver.resolveBinary({ env: hostEnv });
+  const simulatorAgent =
+    "error" in simulatorBin ? simulatorBin : { driver: simulatorDriver, bin: simulatorBin };
 
   let experimentId = experimentIdNow();
   const outOpt = opts.out ?? cfg.out ?? undefined;
@@ -294,6 +327,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   let reused: RunReport[] = [];
   let firstStartedAt: string | null = null;
   let keptRoles: unknown = undefined;
+  let keptOutside: RunReport[] = [];
   await checkOutDir(outDir, paths.metadata, suite, Boolean(opts.resume));
   if (opts.resume) {
     const prev = await readJsonFile(paths.metadata).catch(() => null);
@@ -333,6 +367,24 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         type: "note",
         message: `${stale.length} stored run(s) are for a changed task or skill and will run again`,
       });
+    // --resume never shrinks an experiment: complete stored runs outside this request (a smaller
+    // --count, a narrower --task/--treatment) stay in the reports (docs/statistics.md §10).
+    keptOutside = stored.filter(
+      (r) => !wanted.has(r.run_id) && r.status !== "errored" && current(r),
+    );
+    const droppedStale = stored.filter(
+      (r) => !wanted.has(r.run_id) && r.status !== "errored" && !current(r),
+    );
+    if (keptOutside.length > 0)
+      opts.onProgress?.({
+        type: "note",
+        message: `${keptOutside.length} complete stored run(s) outside this --count/--task/--treatment are kept in the reports (an experiment never shrinks on --resume)`,
+      });
+    if (droppedStale.length > 0)
+      opts.onProgress?.({
+        type: "note",
+        message: `${droppedStale.length} stored run(s) outside this request are for a changed task or skill and are left out of the reports: ${droppedStale.map((r) => r.run_id).join(", ")}`,
+      });
   }
   if (!opts.resume) {
     const existing = await readdir(path.join(outDir, "runs")).catch(() => [] as string[]);
@@ -358,8 +410,14 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   // Every credential-like host variable and declared value is redacted from saved files.
   const redact = makeRedactor([...secretsFromEnv(hostEnv), ...secretsFromEnv(declaredEnv)]);
 
-  // The model endpoint: a scripted server for this run's lifetime, or the environment's.
-  const scriptFile = opts.modelScript ?? cfg.model_script ?? undefined;
+  // The model endpoint, in this order (docs/model-script.md): --model-script; else an explicit
+  // ANTHROPIC_BASE_URL in the environment; else skillbench.yaml's model_script; else the
+  // agent's default endpoint. The start-up line names the one in use and where it came from.
+  const envBaseUrl = hostEnv.ANTHROPIC_BASE_URL;
+  const suiteScriptIgnored = !opts.modelScript && Boolean(cfg.model_script) && Boolean(envBaseUrl);
+  const scriptFile =
+    opts.modelScript ?? (suiteScriptIgnored ? undefined : cfg.model_script) ?? undefined;
+  const scriptSource = opts.modelScript ? "--model-script" : "skillbench.yaml model_script";
   let server: ModelServer | null = null;
   let scriptHasJudge = false;
   let scriptId = "";
@@ -380,16 +438,34 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       secrets: redact.secrets,
     });
     const url = server.url;
+    opts.onProgress?.({
+      type: "note",
+      message: `model endpoint: skillbench's scripted model server ${url} playing ${path.resolve(cwd, scriptFile)} (from ${scriptSource}) — ${SCRIPTED_MODEL_LABEL}`,
+    });
     endpoint = (run, role): Endpoint => ({
       baseUrl: runBaseUrl(url, { ...run, role }),
       apiKey: "sk-skillbench-scripted",
     });
+  } else if (driver.api !== "anthropic") {
+    const live = liveEndpoint(driver.api, hostEnv);
+    if (!live.apiKey)
+      throw new InputError(
+        `no model endpoint for ${driver.displayName}: set ${driver.api === "gemini" ? "GEMINI_API_KEY (and GOOGLE_GEMINI_BASE_URL)" : "OPENAI_API_KEY (and OPENAI_BASE_URL)"}, or pass --model-script FILE`,
+        { field: "--model-script" },
+      );
+    endpoint = (): Endpoint => live;
   } else {
     if (!hostEnv.ANTHROPIC_API_KEY && !hostEnv.ANTHROPIC_AUTH_TOKEN)
       throw new InputError(
         "no model endpoint: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (and ANTHROPIC_BASE_URL), or pass --model-script FILE",
         { field: "--model-script" },
       );
+    opts.onProgress?.({
+      type: "note",
+      message: envBaseUrl
+        ? `model endpoint: ${envBaseUrl} (from ANTHROPIC_BASE_URL in the environment)${suiteScriptIgnored ? "; skillbench.yaml model_script is ignored because ANTHROPIC_BASE_URL is set (pass --model-script to use the script)" : ""}`
+        : "model endpoint: the agent's default (Anthropic API; ANTHROPIC_BASE_URL is not set)",
+    });
     endpoint = (_run, role): Endpoint => ({
       baseUrl:
         role === "simulator"
@@ -400,7 +476,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     });
   }
 
-  const version = await agentVersion(
+  const version = await driver.version(
     bin.path,
     { PATH: hostEnv.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir() },
     cwd,
@@ -436,8 +512,11 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     experimentId,
     outDir,
     suite,
+    driver,
     bin,
     agentVersion: version,
+    agentRetries: opts.agentRetries,
+    simulatorAgent,
     endpoint,
     model,
     profileOverride: opts.profile ?? cfg.profile ?? null,
@@ -479,23 +558,47 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     signal: kill,
   };
   const startedAt = firstStartedAt ?? new Date().toISOString();
+  const keptSpecs: RunSpec[] = keptOutside.map((r) => ({
+    run_id: r.run_id,
+    task: r.task,
+    treatment: r.treatment,
+    rep: r.rep,
+  }));
+  const experimentMatrix: RunSpec[] = [...planned, ...keptSpecs];
+  const askedText = [
+    `--count ${count}`,
+    `${taskNames.length} task(s)`,
+    `treatments ${[...new Set(planned.map((r) => r.treatment))].join(", ")}`,
+    `${planned.length} run(s)`,
+  ].join(", ");
   const metadata = {
     schema: "skillbench.experiment.v1",
     experiment_id: experimentId,
     started_at: startedAt,
     completed_at: null as string | null,
     suite: { path: suite.root, hash: suite.hash },
-    tasks: taskNames,
-    treatments: [...new Set(planned.map((r) => r.treatment))],
-    count,
+    tasks: [...new Set(experimentMatrix.map((r) => r.task))],
+    treatments: [...new Set(experimentMatrix.map((r) => r.treatment))],
+    count: Math.max(count, ...experimentMatrix.map((r) => r.rep)),
     concurrency,
-    matrix: planned,
+    matrix: experimentMatrix,
+    // What this invocation asked for; the matrix (and every report) may hold more on --resume.
+    last_invocation: {
+      asked: askedText,
+      runs: planned.length,
+      kept_outside_request: keptOutside.length,
+    },
     model,
     profile: ctx.profileOverride,
     model_script: scriptFile ? path.resolve(cwd, scriptFile) : null,
-    versions: { skillbench: SKILLBENCH_VERSION, claude: version, node: process.version },
+    versions: {
+      skillbench: SKILLBENCH_VERSION,
+      claude: driver.name === "claude" ? version : null,
+      node: process.version,
+    },
+    agent: { name: reportAgentName(driver.name), version },
     agent_bin: { path: bin.path, source: bin.source },
-    total_runs: planned.length,
+    total_runs: experimentMatrix.length,
     total_passed: null as number | null,
     ...(keptRoles !== undefined ? { comparison_roles: keptRoles } : {}),
   };
@@ -503,9 +606,9 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   await writeSuiteSnapshot(outDir, suite);
   opts.onProgress?.({
     type: "plan",
-    total: planned.length,
+    total: experimentMatrix.length,
     toRun: toRun.length,
-    reused: reused.length,
+    reused: reused.length + keptOutside.length,
     outDir,
     experimentId,
   });
@@ -546,14 +649,24 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html }).catch(() => undefined);
     throw new DiskFullError(diskFullFile, outDir);
   }
-  const byId = new Map([...reused, ...fresh].map((r) => [r.run_id, r]));
-  const reports = planned
+  const byId = new Map([...reused, ...keptOutside, ...fresh].map((r) => [r.run_id, r]));
+  const reports = experimentMatrix
     .map((r) => byId.get(r.run_id))
     .filter((r): r is RunReport => r !== undefined);
-  const incomplete = planned.filter((r) => !byId.has(r.run_id));
+  const incomplete = experimentMatrix.filter((r) => !byId.has(r.run_id));
   metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;
   metadata.total_passed = reports.filter((r) => r.passed).length;
   await writeJsonAtomic(paths.metadata, metadata);
   const files = await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html });
-  return { outDir, experimentId, planned, reports, incomplete, files };
+  return { outDir, experimentId, planned: experimentMatrix, reports, incomplete, files };
+}
+
+/** The model endpoint of a non-Anthropic agent from the host's environment (no scripted server). */
+function liveEndpoint(
+  api: AgentDriver["api"],
+  hostEnv: Record<string, string | undefined>,
+): AgentEndpoint {
+  return api === "gemini"
+    ? { baseUrl: hostEnv.GOOGLE_GEMINI_BASE_URL, apiKey: hostEnv.GEMINI_API_KEY }
+    : { baseUrl: hostEnv.OPENAI_BASE_URL, apiKey: hostEnv.OPENAI_API_KEY };
 }

@@ -56,7 +56,12 @@ export {
   decisionPointCompliance,
 } from "./decision-points.js";
 export type { AskCount } from "./decision-points.js";
-export { authoringSkillProfile, REQUIRED_LANES, slug } from "./authoring-profile.js";
+export {
+  authoringSkillProfile,
+  missingLanes,
+  REQUIRED_LANE_SETS,
+  slug,
+} from "./authoring-profile.js";
 export { HardCheckProfileSchema, hardCheckProfile, proxyScore } from "./hard-check-profile.js";
 export {
   DECLARATIVE_FORMAT,

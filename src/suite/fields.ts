@@ -240,3 +240,19 @@ export class Table {
     }
   }
 }
+
+/**
+ * A list of non-empty names (node ids, node Skill names) without duplicates; an empty list
+ * reads as absent, as in the original (an empty order means "the package's own route").
+ */
+export function readNames(t: Table, key: string): string[] | undefined {
+  const xs = t.stringList(key);
+  if (xs === undefined || xs.length === 0) return undefined;
+  const seen = new Set<string>();
+  xs.forEach((x, i) => {
+    if (x.trim() === "") t.error(t.field(key, i), "must not be empty");
+    else if (seen.has(x)) t.error(t.field(key, i), `${JSON.stringify(x)} is listed twice`);
+    seen.add(x);
+  });
+  return xs;
+}

@@ -25,11 +25,31 @@ function toPosix(p: string): string {
   return p.split(path.sep).join("/");
 }
 
-/** Task folders under tasks/, sorted by folder name; folders without task files are reported. */
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Does a `--task` list (names, `*` wildcards) name this folder? */
+function namedBy(filter: string | undefined, name: string): boolean {
+  return (filter ?? "")
+    .split(",")
+    .map((x) => x.trim())
+    .some(
+      (e) =>
+        e === name ||
+        (e.includes("*") &&
+          new RegExp(`^${e.split("*").map(escapeRegExp).join(".*")}$`).test(name)),
+    );
+}
+
+/**
+ * Task folders under tasks/, sorted by folder name; folders without task files are
+ * reported. A folder with task.toml but no instruction.md is work in progress: skipped
+ * with a warning, unless the task filter names it (then its error is reported).
+ */
 async function findTaskDirs(
   tasksDir: string,
   display: (abs: string) => string,
   problems: Problems,
+  taskFilter: string | undefined,
 ): Promise<string[]> {
   const entries = await readdir(tasksDir);
   const out: string[] = [];
@@ -45,6 +65,13 @@ async function findTaskDirs(
       problems.warn({
         file: display(dir),
         message: `no ${TASK_FILE} or ${INSTRUCTION_FILE}; not a task, ignored`,
+      });
+      continue;
+    }
+    if (t === "file" && m === null && !namedBy(taskFilter, name)) {
+      problems.warn({
+        file: display(dir),
+        message: `has ${TASK_FILE} but no ${INSTRUCTION_FILE}: an incomplete task, skipped (name it with --task to see why it cannot load)`,
       });
       continue;
     }
@@ -96,23 +123,37 @@ function checkDuplicateNames(tasks: TaskSpec[], problems: Problems): void {
   }
 }
 
+/**
+ * `default_treatments` that name no treatment. Says what runs instead (when --treatment
+ * is not given): the defaults that exist, else every treatment.
+ */
 function warnUnknownDefaults(
   tasks: TaskSpec[],
   treatments: TreatmentSpec[],
   problems: Problems,
 ): void {
   const names = treatments.map((t) => t.name);
+  const field = "[metadata].default_treatments";
   for (const task of tasks) {
-    for (const d of task.metadata.default_treatments) {
-      if (names.includes(d)) continue;
-      const hint = closest(d, names);
-      const field = "[metadata].default_treatments";
-      problems.warn({
-        file: `${task.rel_dir}/${TASK_FILE}`,
-        field,
-        message: `${field}: no treatment named ${JSON.stringify(d)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}; it is skipped`,
-      });
-    }
+    const defaults = task.metadata.default_treatments;
+    const unknown = defaults.filter((d) => !names.includes(d));
+    if (unknown.length === 0) continue;
+    const known = names.filter((n) => defaults.includes(n));
+    const what = unknown
+      .map((d) => {
+        const hint = closest(d, names);
+        return `${JSON.stringify(d)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ""}`;
+      })
+      .join(", ");
+    const runs =
+      known.length > 0
+        ? `without --treatment the task runs under ${known.join(", ")}`
+        : `none of them exists, so without --treatment the task runs under every treatment: ${names.join(", ")}`;
+    problems.warn({
+      file: `${task.rel_dir}/${TASK_FILE}`,
+      field,
+      message: `${field}: no treatment named ${what}; ${runs}`,
+    });
   }
 }
 
@@ -171,7 +212,7 @@ export async function loadSuite(rootIn: string, opts: LoadSuiteOptions = {}): Pr
         { file: root },
       );
     }
-    taskDirs = await findTaskDirs(tasksDir, display, problems);
+    taskDirs = await findTaskDirs(tasksDir, display, problems, opts.taskFilter);
     if (taskDirs.length === 0)
       problems.error({
         file: display(tasksDir),

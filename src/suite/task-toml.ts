@@ -1,6 +1,6 @@
 import { NETWORK_CHOICES, SANDBOX_CHOICES } from "./types.js";
 import { readExpectedArtifacts, readWorkspacePaths } from "./artifacts.js";
-import { type FileCtx, Table } from "./fields.js";
+import { type FileCtx, readNames, Table } from "./fields.js";
 import {
   DEFAULT_CONTINUE_PROMPT,
   INTERACTION_MODES,
@@ -143,6 +143,10 @@ export function readTaskToml(
   };
   const pkg = evaln.string("skill_package_path");
   if (pkg !== undefined && pkg !== "") evaluation.skill_package_path = pkg;
+  const order = readNames(evaln, "route_conformance_expected_node_order");
+  if (order !== undefined) evaluation.route_conformance_expected_node_order = order;
+  const nodeSkills = readNames(evaln, "generated_node_skills");
+  if (nodeSkills !== undefined) evaluation.generated_node_skills = nodeSkills;
 
   // [interaction]
   let mode = inter.raw("mode");

@@ -1,5 +1,5 @@
 import { readExpectedArtifacts } from "./artifacts.js";
-import { describe, isRecord, Table } from "./fields.js";
+import { describe, isRecord, readNames, Table } from "./fields.js";
 import { CONTROL_TREATMENT, type ExpectedArtifact, NAME_PATTERN } from "./types.js";
 
 /**
@@ -16,6 +16,8 @@ export interface SkillHints {
   required_skills?: string[];
   require_skill_invocation?: boolean;
   expected_artifacts?: ExpectedArtifact[];
+  route_conformance_expected_node_order?: string[];
+  generated_node_skills?: string[];
 }
 
 export interface TreatmentEntry {
@@ -31,6 +33,8 @@ const HINT_KEYS = [
   "required_skills",
   "require_skill_invocation",
   "expected_artifacts",
+  "route_conformance_expected_node_order",
+  "generated_node_skills",
 ] as const;
 
 function readHints(t: Table): SkillHints {
@@ -43,6 +47,10 @@ function readHints(t: Table): SkillHints {
   if (inv !== undefined) hints.require_skill_invocation = inv;
   const exp = readExpectedArtifacts(t, "expected_artifacts");
   if (exp !== undefined) hints.expected_artifacts = exp;
+  const order = readNames(t, "route_conformance_expected_node_order");
+  if (order !== undefined) hints.route_conformance_expected_node_order = order;
+  const nodeSkills = readNames(t, "generated_node_skills");
+  if (nodeSkills !== undefined) hints.generated_node_skills = nodeSkills;
   return hints;
 }
 

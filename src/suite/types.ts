@@ -72,8 +72,12 @@ export const TaskSpecSchema = z.object({
     require_skill_invocation: z.boolean(),
     rubric_criteria: z.array(z.string()),
     native_terminal: z.enum(NATIVE_TERMINALS),
-    /** Absolute folder (resolved against the task folder). */
+    /** Workspace-relative folder of the Skill package an authoring run produces. */
     skill_package_path: z.string().optional(),
+    /** authoring-skill: the node ids the package's workflow route must list, in order. */
+    route_conformance_expected_node_order: z.array(z.string()).optional(),
+    /** authoring-skill: names of the node Skills expected beside the package. */
+    generated_node_skills: z.array(z.string()).optional(),
   }),
   interaction: z.object({
     mode: z.enum(INTERACTION_MODES),
@@ -126,6 +130,8 @@ export const TreatmentSpecSchema = z.object({
   required_skills: z.array(z.string()).optional(),
   require_skill_invocation: z.boolean().optional(),
   expected_artifacts: z.array(ExpectedArtifactSchema).optional(),
+  route_conformance_expected_node_order: z.array(z.string()).optional(),
+  generated_node_skills: z.array(z.string()).optional(),
 });
 export type TreatmentSpec = z.infer<typeof TreatmentSpecSchema>;
 
@@ -175,4 +181,6 @@ export interface Suite {
 
 export interface LoadSuiteOptions {
   onWarning?: (w: SuiteWarning) => void;
+  /** The `--task` list: an incomplete task folder it names is an error instead of a skip. */
+  taskFilter?: string | undefined;
 }

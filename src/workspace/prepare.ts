@@ -54,24 +54,29 @@ export interface SkillToInstall {
 
 /**
  * Lay out the workspace before the agent starts: the task's environment/ (the
- * Dockerfile too), the treatment's skills under .claude/skills/<name>/, and its
- * claude_md as CLAUDE.md. Returns the files present before the agent ran.
+ * Dockerfile too), the treatment's skills under the agent's skills folder
+ * (.claude/skills/<name>/ for Claude Code), and its claude_md as the agent's memory file. Returns the files present before the agent ran.
  */
 export async function prepareWorkspace(opts: {
   workspace: string;
   environmentDir: string | null;
   skills: SkillToInstall[];
   claudeMd: string | null;
+  /** Where the agent looks for Skills (its driver's `skillsDir`); default `.claude/skills`. */
+  skillsDir?: string;
+  /** The agent's memory file (its driver's `memoryFile`); default `CLAUDE.md`. */
+  memoryFile?: string;
 }): Promise<Set<string>> {
   const ws = opts.workspace;
   if (opts.environmentDir) await cp(opts.environmentDir, ws, { recursive: true });
   for (const s of opts.skills) {
-    const dest = path.join(ws, ".claude", "skills", s.name);
+    const dest = path.join(ws, opts.skillsDir ?? path.join(".claude", "skills"), s.name);
     await mkdir(dest, { recursive: true });
     if (s.path) await cp(s.path, dest, { recursive: true });
     if (s.content !== null) await writeFile(path.join(dest, "SKILL.md"), s.content);
   }
-  if (opts.claudeMd !== null) await writeFile(path.join(ws, "CLAUDE.md"), opts.claudeMd);
+  if (opts.claudeMd !== null)
+    await writeFile(path.join(ws, opts.memoryFile ?? "CLAUDE.md"), opts.claudeMd);
   return new Set(await listFiles(ws));
 }
 

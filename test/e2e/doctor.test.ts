@@ -24,6 +24,16 @@ describe("skillbench doctor", () => {
     const claude = report.checks.find((c) => c.name === "claude binary");
     expect(claude?.status).toBe("ok");
     expect(claude?.detail).toMatch(/2\.1\.328/);
+    // The other agents (optional dependencies, installed by npm install and .ci/run).
+    for (const [agent, version] of [
+      ["codex", "0.171.0"],
+      ["gemini", "0.61.0"],
+      ["opencode", "1.18.33"],
+    ]) {
+      const c = report.checks.find((x) => x.name === `${agent} binary`);
+      expect(c?.status).toBe("ok");
+      expect(c?.detail).toContain(version);
+    }
     // Every gap comes with its fix.
     for (const c of report.checks.filter((x) => x.status !== "ok"))
       expect(c.fix ?? "").not.toBe("");

@@ -26,10 +26,17 @@ describe("11. bad suites exit 2 with a message naming the file", () => {
       message: /skillbench: error: tasks\/broken\/task\.toml: line 3, column \d+: invalid TOML/,
     },
     {
-      name: "a missing instruction.md",
+      name: "a missing instruction.md in the task --task names",
+      suite: "e2e-bad-no-instruction",
+      extra: ["--task", "no-instruction"],
+      message: /skillbench: error: tasks\/no-instruction: .*instruction\.md is missing/,
+    },
+    {
+      name: "a suite whose only task folder is incomplete (skipped with a warning)",
       suite: "e2e-bad-no-instruction",
       extra: [],
-      message: /skillbench: error: tasks\/no-instruction: .*instruction\.md is missing/,
+      message:
+        /warning: tasks\/no-instruction: has task\.toml but no instruction\.md: an incomplete task, skipped[^]*skillbench: error: .*no tasks found/,
     },
     {
       name: "a target_artifacts path ../x",

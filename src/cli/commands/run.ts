@@ -1,10 +1,18 @@
 import { InvalidArgumentError, type Command } from "commander";
-import { DiskFullError, errorPath, isDiskFull, parseThresholds, runSuite } from "../../index.js";
+import {
+  parseThresholds,
+  planSuite,
+  renderPlan,
+  runSuite,
+  type RunOptions,
+  type RunSummary,
+  type SuiteWarning,
+} from "../../index.js";
 import { collect, intArg, parseEnvPairs, parseKs } from "../args.js";
 import { ciOutputs, judgeFlags, withCiOptions } from "../ci.js";
 import { makeProgress } from "../progress.js";
 
-interface RunFlags {
+export interface RunFlags {
   task?: string;
   treatment?: string;
   count?: number;
@@ -35,13 +43,12 @@ interface RunFlags {
   failUnder?: string[];
 }
 
-/** Registers its command(s) on the program; `ctx.exitCode` is the process's exit code. */
-export function registerRun(program: Command, ctx: { exitCode: number }): void {
-  withCiOptions(program.command("run"))
-    .description(
-      "Run a suite: tasks × treatments × repetitions, each in its own workspace, then write the reports.",
-    )
-    .argument("<suite>", "suite folder (with tasks/), or a single task folder")
+/**
+ * The matrix, agent, sandbox and output options of `run`; `eval` takes the same ones.
+ * (The CI options, --html/--junit/--fail-under, come from withCiOptions.)
+ */
+export function withRunOptions(cmd: Command): Command {
+  return cmd
     .option("--task <list>", "tasks to run: comma-separated names, * as a wildcard")
     .option("--treatment <list>", "treatments to run: comma-separated names, * as a wildcard")
     .option("-n, --count <n>", "repetitions per task × treatment", intArg("--count"))
@@ -67,7 +74,7 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
     .option("--exit-zero", "exit 0 even when some runs fail (bad input still exits 2)")
     .option(
       "--sandbox <kind>",
-      "isolation: auto (default: bwrap, else docker, else local), bwrap, docker, or local",
+      "isolation: auto (the default: bwrap, else docker, else local with a warning), bwrap, docker, or local",
       (v) => {
         if (!["local", "bwrap", "docker", "auto"].includes(v))
           throw new InvalidArgumentError("--sandbox must be local, bwrap, docker or auto");
@@ -98,85 +105,112 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
       "--judge-samples <n>",
       "ask the judge N times and record mean and spread",
       intArg("--judge-samples"),
+    );
+}
+
+/** The run's library options from the parsed flags (everything but the suite and the callbacks). */
+export function runOptionsFromFlags(f: RunFlags) {
+  return {
+    task: f.task,
+    treatment: f.treatment,
+    count: f.count,
+    concurrency: f.concurrency,
+    out: f.out,
+    profile: f.profile,
+    model: f.model,
+    agentBin: f.agentBin,
+    resume: f.resume,
+    modelScript: f.modelScript,
+    env: parseEnvPairs(f.env ?? []),
+    passEnv: f.passEnv,
+    timeoutSec: f.timeout,
+    keepWorkspaces: f.keepWorkspaces,
+    ks: f.ks,
+    judgeFlags: judgeFlags(f),
+    interaction: {
+      mode: f.interactionMode,
+      maxTurns: f.maxTurns,
+      simulatorPrompt: f.simulatorPrompt,
+    },
+    simulatorModel: f.simulatorModel,
+    sandbox: f.sandbox,
+    html: f.html,
+  } satisfies Partial<RunOptions>;
+}
+
+export function printWarning(w: SuiteWarning): void {
+  process.stderr.write(`warning: ${w.file}${w.field ? `: ${w.field}` : ""}: ${w.message}\n`);
+}
+
+/**
+ * Run with Ctrl-C handling: the first SIGINT stops new runs from starting, a second kills
+ * the running ones.
+ */
+export async function runWithSignals(opts: RunOptions): Promise<RunSummary> {
+  const stop = new AbortController();
+  const kill = new AbortController();
+  const onSigint = (): void => {
+    if (!stop.signal.aborted) {
+      process.stderr.write(
+        "\nskillbench: stopping — no new runs start; press Ctrl-C again to kill the running ones\n",
+      );
+      stop.abort();
+    } else kill.abort();
+  };
+  const onSigterm = (): void => {
+    stop.abort();
+    kill.abort();
+  };
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigterm);
+  try {
+    return await runSuite({
+      ...opts,
+      stopSignal: stop.signal,
+      killSignal: kill.signal,
+      onWarning: opts.onWarning ?? printWarning,
+      onProgress:
+        opts.onProgress ??
+        makeProgress(process.stderr, Boolean(process.stderr.isTTY) && !process.env.CI),
+    });
+  } finally {
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigterm);
+  }
+}
+
+/** Registers its command(s) on the program; `ctx.exitCode` is the process's exit code. */
+export function registerRun(program: Command, ctx: { exitCode: number }): void {
+  withRunOptions(
+    withCiOptions(program.command("run"))
+      .description(
+        "Run a suite: tasks × treatments × repetitions, each in its own workspace, then write the reports.",
+      )
+      .argument("<suite>", "suite folder (with tasks/), or a single task folder"),
+  )
+    .option(
+      "--dry-run",
+      "print the planned runs (profile, sandbox, timeout, interaction); start nothing",
     )
-    .action(async (suite: string, f: RunFlags) => {
-      const stop = new AbortController();
-      const kill = new AbortController();
-      const onSigint = (): void => {
-        if (!stop.signal.aborted) {
-          process.stderr.write(
-            "\nskillbench: stopping — no new runs start; press Ctrl-C again to kill the running ones\n",
-          );
-          stop.abort();
-        } else kill.abort();
-      };
+    .action(async (suite: string, f: RunFlags & { dryRun?: boolean }) => {
       // A bad threshold is bad input: say so before any agent runs.
       parseThresholds(f.failUnder ?? []);
-      process.on("SIGINT", onSigint);
-      process.on("SIGTERM", () => {
-        stop.abort();
-        kill.abort();
-      });
-      try {
-        const res = await runSuite({
-          suite,
-          task: f.task,
-          treatment: f.treatment,
-          count: f.count,
-          concurrency: f.concurrency,
-          out: f.out,
-          profile: f.profile,
-          model: f.model,
-          agentBin: f.agentBin,
-          resume: f.resume,
-          modelScript: f.modelScript,
-          env: parseEnvPairs(f.env ?? []),
-          passEnv: f.passEnv,
-          timeoutSec: f.timeout,
-          keepWorkspaces: f.keepWorkspaces,
-          ks: f.ks,
-          judgeFlags: judgeFlags(f),
-          interaction: {
-            mode: f.interactionMode,
-            maxTurns: f.maxTurns,
-            simulatorPrompt: f.simulatorPrompt,
-          },
-          simulatorModel: f.simulatorModel,
-          sandbox: f.sandbox,
-          html: f.html,
-          stopSignal: stop.signal,
-          killSignal: kill.signal,
-          onWarning: (w) =>
-            process.stderr.write(
-              `warning: ${w.file}${w.field ? `: ${w.field}` : ""}: ${w.message}\n`,
-            ),
-          onProgress: makeProgress(
-            process.stderr,
-            Boolean(process.stderr.isTTY) && !process.env.CI,
-          ),
-        });
-        const passed = res.reports.filter((r) => r.passed).length;
-        process.stdout.write(
-          `\n${passed}/${res.planned.length} runs passed` +
-            (res.incomplete.length
-              ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
-              : "") +
-            `\nResults: ${res.outDir}\n${res.files.map((f) => `  ${f}`).join("\n")}\n`,
-        );
-        ctx.exitCode = passed === res.planned.length || f.exitZero ? 0 : 1;
-        const ci = await ciOutputs(res.outDir, f);
-        if (ci !== 0) ctx.exitCode = ci;
-      } catch (e) {
-        // A full disk is not a harness bug: say which file and how to go on, exit 1.
-        if (!(e instanceof DiskFullError) && !isDiskFull(e)) throw e;
-        const msg =
-          e instanceof DiskFullError
-            ? e.message
-            : `disk full while writing ${errorPath(e) ?? "the results folder"}: free space and run --resume --out ${f.out ?? "DIR"}`;
-        process.stderr.write(`skillbench: ${msg}\n`);
-        ctx.exitCode = 1;
-      } finally {
-        process.off("SIGINT", onSigint);
+      if (f.dryRun) {
+        const plan = await planSuite({ suite, ...runOptionsFromFlags(f), onWarning: printWarning });
+        process.stdout.write(renderPlan(plan));
+        return;
       }
+      const res = await runWithSignals({ suite, ...runOptionsFromFlags(f) });
+      const passed = res.reports.filter((r) => r.passed).length;
+      process.stdout.write(
+        `\n${passed}/${res.planned.length} runs passed` +
+          (res.incomplete.length
+            ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
+            : "") +
+          `\nResults: ${res.outDir}\n${res.files.map((f) => `  ${f}`).join("\n")}\n`,
+      );
+      ctx.exitCode = passed === res.planned.length || f.exitZero ? 0 : 1;
+      const ci = await ciOutputs(res.outDir, f);
+      if (ci !== 0) ctx.exitCode = ci;
     });
 }

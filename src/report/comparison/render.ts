@@ -8,6 +8,11 @@ const code = (s: string | null): string => (s === null ? "—" : `\`${s}\``);
 
 function header(c: Comparison): string[] {
   const out = ["# skillbench Comparison Report", ""];
+  if (c.endpoint?.scripted)
+    out.push(
+      `> ⚠️ **${c.endpoint.label ?? "scripted model"}.** Every run was played by skillbench's scripted model server: the verdict describes the script, not a model.`,
+      "",
+    );
   if (c.warnings.length > 0) {
     out.push("> ⚠️ **The compared runs are not like for like:**");
     for (const w of c.warnings) out.push(`> - ${w.message}`);

@@ -281,6 +281,8 @@ export interface Comparison {
   attribution: AttributionTreatment[];
   verdict: Verdict;
   paired: PairedSection;
+  /** Which model the runs talked to: `label` is set when it was the scripted model server. */
+  endpoint: { scripted: boolean; label: string | null };
   /** LLM-judge overlay rows; empty when no run was judged. */
   judge_overlay: JudgeOverlayRow[];
 }

@@ -82,7 +82,8 @@ export const CLIENT_JS = String.raw`
     else if (DATA.comparison) other = h('a', { href: SERVED ? '/comparison' : 'comparison_report.html', text: 'Comparison report' });
     var live = SERVED ? h('span', { id: 'live', class: 'badge st-included', text: DATA.experiment.completed_at ? 'complete' : 'live: run in progress' }) : null;
     return h('header', { class: 'top' }, [
-      h('div', null, [h('h1', { text: title }), h('div', { class: 'meta', text: 'Experiment ' + (DATA.experiment.id || '\u2014') + ' \u00b7 ' + DATA.runs.length + ' runs \u00b7 agent claude-code ' + (DATA.experiment.agent_version || '?') + ' \u00b7 model ' + (DATA.experiment.model || 'CLI default') })]),
+      h('div', null, [h('h1', { text: title }), h('div', { class: 'meta', text: 'Experiment ' + (DATA.experiment.id || '\u2014') + ' \u00b7 ' + DATA.runs.length + ' runs \u00b7 agent claude-code ' + (DATA.experiment.agent_version || '?') + ' \u00b7 model ' + (DATA.experiment.scripted_label ? (DATA.experiment.model || 'scripted') + ' (' + DATA.experiment.scripted_label + ')' : (DATA.experiment.model || 'CLI default')) }),
+        DATA.experiment.scripted_label ? h('div', { class: 'note', id: 'scripted-note', text: '\u26A0 ' + DATA.experiment.scripted_label + '. Every run was played by skillbench\u2019s scripted model server.' }) : null]),
       h('nav', { 'aria-label': 'Report navigation' }, [
         h('a', { href: '#', text: 'Overview' }), other, live,
         h('button', { id: 'theme-toggle', type: 'button', 'aria-label': 'Switch colour theme', text: 'Theme: ' + currentTheme(), onclick: function () {
@@ -284,6 +285,16 @@ export const CLIENT_JS = String.raw`
             [h('td', { class: 'num', text: f2(d.delta) }), h('td', { class: d.regression ? 'bad' : null, text: d.regression ? '\u25BC yes' : 'no' })]));
         }))
       ])));
+      var jo = cmp.judge_overlay || [];
+      if (jo.length) {
+        out.push(h('h3', { text: 'LLM-judge overlay (rule vs judge)' }), h('p', { class: 'meta', text: 'The judge never changes rule scores; gap = judge \u2212 rule.' }));
+        out.push(h('div', { class: 'scroll' }, h('table', { id: 'judge-overlay' }, [
+          h('thead', null, h('tr', null, ['Dimension', 'Treatment', 'Rule', 'Judge', 'Gap', 'Runs judged'].map(function (x) { return h('th', { text: x }); }))),
+          h('tbody', null, jo.map(function (row) {
+            return h('tr', null, [h('td', { text: row.dimension + (row.rule_dimension && row.rule_dimension !== row.dimension ? ' (rule: ' + row.rule_dimension + ')' : '') }), h('td', { text: row.treatment }),
+              h('td', { class: 'num', text: f2(row.rule) }), h('td', { class: 'num', text: f2(row.judge) }), h('td', { class: 'num', text: f2(row.gap) }), h('td', { class: 'num', text: String(row.runs_judged) })]);
+          }))])));
+      }
     }
     return out;
   }
@@ -360,7 +371,7 @@ export const CLIENT_JS = String.raw`
         h('dt', { text: 'Turns / tools / duration' }), h('dd', { text: (es ? fint(es.num_turns) + ' / ' + es.tool_calls + ' / ' + secs(es.duration_seconds) : '\u2014') }),
         h('dt', { text: 'Tokens / cost' }), h('dd', { text: es ? fint(es.total_tokens) + ' / ' + usd(es.total_cost_usd) : '\u2014' }),
         h('dt', { text: 'Skills invoked' }), h('dd', { text: es && es.skills_invoked.length ? es.skills_invoked.join(', ') : 'none' }),
-        h('dt', { text: 'Model / agent' }), h('dd', { text: (r.model || 'CLI default') + ' / claude-code ' + (r.agent.version || '?') })
+        h('dt', { text: 'Model / agent' }), h('dd', { text: (r.model_api || DATA.experiment.scripted_label ? (r.model || 'scripted') + ' (' + (DATA.experiment.scripted_label || 'scripted model (offline): not a measurement of a real model') + ')' : (r.model || 'CLI default')) + ' / claude-code ' + (r.agent.version || '?') })
       ]),
       h('h3', { text: 'Failed checks (' + r.checks_failed.length + ')' }), r.checks_failed.length ? checkList(r.checks_failed, false) : h('p', { class: 'meta', text: 'none' }),
       h('h3', { text: 'Passed checks (' + r.checks_passed.length + ')' }), r.checks_passed.length ? checkList(r.checks_passed, true) : h('p', { class: 'meta', text: 'none' })];
@@ -376,6 +387,13 @@ export const CLIENT_JS = String.raw`
               d.checks.length ? checkList(d.checks.filter(function (c) { return !c.passed; }).map(function (c) { return c.name; }), false) : h('span', { class: 'meta', text: '\u2014' })),
             h('td', { text: d.reason })]);
         }))]));
+    }
+    if (p.judge) {
+      var ruleNames = r.rubric ? r.rubric.dimensions.map(function (d) { return d.name; }) : [];
+      var extra = p.judge.scores.filter(function (s) { return ruleNames.indexOf(s.name) < 0; });
+      if (extra.length) parts.push(h('h3', { text: 'LLM judge' + (p.judge.model ? ' (' + p.judge.model + ')' : '') + ': overlay, rule scores unchanged' }),
+        h('table', { id: 'judge-scores' }, [h('thead', null, h('tr', null, ['Judge dimension', 'Score', 'Reason'].map(function (x) { return h('th', { text: x }); }))),
+          h('tbody', null, extra.map(function (s) { return h('tr', null, [h('td', { text: s.name }), h('td', { class: 'num', text: s.score === null ? 'N/A' : f2(s.score) }), h('td', { text: s.reason || '' })]); }))]));
     }
     var sq = r.sample_quality;
     parts.push(h('h3', { text: 'Sample quality' }), h('p', null, [h('span', { class: 'badge st-' + sq.status, text: sq.status }), ' ' + sq.reason_code + ' (confidence ' + sq.confidence + '): ' + sq.reason]));

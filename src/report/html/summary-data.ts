@@ -3,6 +3,7 @@
  * Kept small: one compact row per run; run pages are separate (embedded up to a budget, or
  * fetched lazily from the viewer). Pure.
  */
+import { isScripted, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
 import type { RunReport } from "../../core/report.js";
 import type { ReadProblem } from "../../store/read.js";
 import type { Metadata } from "../../store/metadata.js";
@@ -66,6 +67,8 @@ export interface HtmlData {
     suite: string | null;
     agent_version: string | null;
     model: string | null;
+    /** set when the runs were played by the scripted model server */
+    scripted_label: string | null;
   };
   treatments: string[];
   tasks: string[];
@@ -171,6 +174,7 @@ export function buildHtmlData(input: HtmlDataInput): HtmlData {
       suite: input.metadata?.suite.path ?? null,
       agent_version: input.metadata?.versions.claude ?? reports[0]?.agent.version ?? null,
       model: input.metadata?.model ?? null,
+      scripted_label: isScripted(input.reports, input.metadata) ? SCRIPTED_MODEL_LABEL : null,
     },
     treatments,
     tasks,

@@ -587,7 +587,13 @@ describe("results, totals and agent info", () => {
         line({ type: "system", subtype: "permission_denied" }),
       ),
     );
-    expect(ev.agent).toEqual({ claude_code_version: "9.9.9", model: "m1", cwd: WS });
+    expect(ev.agent).toEqual({
+      name: "claude",
+      version: "9.9.9",
+      claude_code_version: "9.9.9",
+      model: "m1",
+      cwd: WS,
+    });
     expect(ev.session_ids).toEqual(["A", "B"]);
     expect(ev.api_retries).toEqual([
       {

@@ -12,7 +12,13 @@ import type { RubricInput } from "../../../src/scoring/index.js";
 export function evidence(over: Partial<Evidence> = {}): Evidence {
   return EvidenceSchema.parse({
     schema: "skillbench.evidence.v1",
-    agent: { claude_code_version: "2.1.328", model: "claude-test", cwd: "/ws" },
+    agent: {
+      name: "claude",
+      version: "2.1.328",
+      claude_code_version: "2.1.328",
+      model: "claude-test",
+      cwd: "/ws",
+    },
     tool_calls: [],
     commands_run: [],
     files_read: [],

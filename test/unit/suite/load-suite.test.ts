@@ -321,7 +321,7 @@ describe("loadSuite on small suites", () => {
       "an unknown default treatment",
       '[metadata]\ndefault_treatments = ["CONTROLL"]\n',
       "tasks/t/task.toml",
-      '[metadata].default_treatments: no treatment named "CONTROLL" (did you mean "CONTROL"?); it is skipped',
+      '[metadata].default_treatments: no treatment named "CONTROLL" (did you mean "CONTROL"?); none of them exists, so without --treatment the task runs under every treatment: CONTROL',
     ],
   ])("warns about %s", async (_name, toml, file, message) => {
     const instruction = toml === "" ? "Use {dataset} and {run_id}.\n" : "Use {run_id}.\n";

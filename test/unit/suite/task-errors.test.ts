@@ -64,6 +64,22 @@ describe("task.toml type errors name the file, the field and the expected type",
       '[evaluation]\nskill_package_path = "../nope"\n',
       /^tasks\/t\/task\.toml: \[evaluation\]\.skill_package_path: .*/,
     ],
+    [
+      '[evaluation]\nroute_conformance_expected_node_order = ["plan", 3]\n',
+      `${T}: [evaluation].route_conformance_expected_node_order[1]: expected a string, got number 3`,
+    ],
+    [
+      '[evaluation]\nroute_conformance_expected_node_order = ["plan", "plan"]\n',
+      `${T}: [evaluation].route_conformance_expected_node_order[1]: "plan" is listed twice`,
+    ],
+    [
+      '[evaluation]\ngenerated_node_skills = "flow-plan"\n',
+      `${T}: [evaluation].generated_node_skills: expected a list of strings, got string "flow-plan"`,
+    ],
+    [
+      '[evaluation]\ngenerated_node_skills = [""]\n',
+      `${T}: [evaluation].generated_node_skills[0]: must not be empty`,
+    ],
   ])("%j", async (toml, expected) => {
     const msg = await loadError(oneTask(toml));
     if (typeof expected === "string") expect(msg).toBe(expected);
@@ -95,7 +111,7 @@ describe("task folders", () => {
   it.each([
     [
       { "tasks/t/task.toml": "" },
-      "tasks/t: a task folder needs both task.toml and instruction.md; instruction.md is missing",
+      "tasks: no tasks found (a task is a folder with task.toml and instruction.md)",
     ],
     [
       { "tasks/t/instruction.md": "x" },

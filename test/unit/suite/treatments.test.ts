@@ -1,6 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { hashSkillDir, isIgnoredSkillPath } from "../../../src/suite/index.js";
+import { rubricTaskInput } from "../../../src/runner/run-one.js";
 import { load, loadError, makeDir, oneTask } from "./make-suite.js";
 
 const SKILL = {
@@ -119,6 +120,39 @@ describe("treatment files", () => {
     expect(warnings.map((w) => w.message)).toEqual([
       "X.skills[1].profile: only the first skill entry's hints are used; ignored",
     ]);
+  });
+
+  it("takes the authoring route hints from the first skill entry; the runner prefers them to the task's", async () => {
+    const yaml = [
+      "X:",
+      "  skills:",
+      "    - {path: skills/demo, route_conformance_expected_node_order: [plan, ship], generated_node_skills: [flow-plan, flow-ship]}",
+      "    - {name: two, content: x, generated_node_skills: [ignored]}",
+    ].join("\n");
+    const toml =
+      '[evaluation]\nprofile = "authoring-skill"\nskill_package_path = "skills/flow"\nroute_conformance_expected_node_order = ["a", "b"]\n';
+    const { suite, warnings } = await load({ ...suiteWith(yaml), "tasks/t/task.toml": toml });
+    const x = suite.treatments.find((t) => t.name === "X");
+    const control = suite.treatments.find((t) => t.name === "CONTROL");
+    const task = suite.tasks[0];
+    if (x === undefined || control === undefined || task === undefined)
+      throw new Error("not loaded");
+    expect(x).toMatchObject({
+      route_conformance_expected_node_order: ["plan", "ship"],
+      generated_node_skills: ["flow-plan", "flow-ship"],
+    });
+    expect(warnings.map((w) => w.message)).toEqual([
+      "X.skills[1].generated_node_skills: only the first skill entry's hints are used; ignored",
+    ]);
+    expect(rubricTaskInput(task, x)).toMatchObject({
+      skill_package_path: "skills/flow",
+      route_conformance_expected_node_order: ["plan", "ship"],
+      generated_node_skills: ["flow-plan", "flow-ship"],
+    });
+    expect(rubricTaskInput(task, control)).toMatchObject({
+      route_conformance_expected_node_order: ["a", "b"],
+      generated_node_skills: null,
+    });
   });
 
   it("skips (with a warning) a treatment that uses Python benchmark snapshot skills, so the suite still loads", async () => {

@@ -1,0 +1,90 @@
+/**
+ * Claude Code (`@anthropic-ai/claude-code`): `claude -p … --output-format stream-json --verbose`
+ * against the Anthropic Messages API. State: CLAUDE_CONFIG_DIR and CLAUDE_CODE_TMPDIR per run.
+ * Skills: `.claude/skills/<name>/SKILL.md`, invoked through its `Skill` tool. Memory: CLAUDE.md.
+ */
+import { EvidenceBuilder } from "../../evidence/builder.js";
+import { versionOf } from "../version.js";
+import { runDriverTurn } from "../run-turn.js";
+import type { AgentDriver, AgentEnvRequest, PreparedAgent, TurnRequest } from "../types.js";
+import { resolveClaudeBinary } from "./binary.js";
+import { buildAgentEnv } from "./env.js";
+
+/** Tools the simulated user may not use (the `permissions.deny` setting holds even with skipped permissions). */
+export const CLAUDE_TALK_ONLY_DENIED = [
+  "Bash",
+  "Edit",
+  "Write",
+  "Read",
+  "Glob",
+  "Grep",
+  "NotebookEdit",
+  "Skill",
+  "Agent",
+  "WebFetch",
+  "WebSearch",
+];
+
+/** The arguments of one `claude -p` turn (first or resumed). */
+export function claudeArgs(
+  r: Pick<TurnRequest, "prompt" | "resume" | "model" | "appendSystemPrompt" | "extraArgs">,
+): string[] {
+  const args = [
+    "-p",
+    r.prompt,
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--dangerously-skip-permissions",
+  ];
+  if (r.model) args.push("--model", r.model);
+  if (r.resume) args.push("--resume", r.resume);
+  if (r.appendSystemPrompt) args.push("--append-system-prompt", r.appendSystemPrompt);
+  args.push(...(r.extraArgs ?? []));
+  return args;
+}
+
+function prepare(r: AgentEnvRequest): Promise<PreparedAgent> {
+  const env = buildAgentEnv({
+    hostEnv: r.hostEnv,
+    home: r.dirs.home,
+    configDir: r.dirs.config,
+    tmpDir: r.dirs.tmp,
+    baseUrl: r.endpoint.baseUrl,
+    apiKey: r.endpoint.apiKey,
+    authToken: r.endpoint.authToken,
+    model: r.model,
+    declared: {
+      ...(r.maxRetries !== undefined ? { CLAUDE_CODE_MAX_RETRIES: String(r.maxRetries) } : {}),
+      ...(r.declared ?? {}),
+    },
+    passEnv: r.passEnv,
+  });
+  const baseArgs =
+    r.tools === "none"
+      ? ["--tools", "", "--no-session-persistence"]
+      : r.tools === "talk-only"
+        ? [
+            "--no-session-persistence",
+            "--settings",
+            JSON.stringify({ permissions: { deny: CLAUDE_TALK_ONLY_DENIED } }),
+          ]
+        : [];
+  return Promise.resolve({ env, baseArgs });
+}
+
+export const claudeDriver: AgentDriver = {
+  name: "claude",
+  displayName: "Claude Code",
+  packageName: "@anthropic-ai/claude-code",
+  api: "anthropic",
+  skillsDir: ".claude/skills",
+  memoryFile: "CLAUDE.md",
+  retryKnobs: ["CLAUDE_CODE_MAX_RETRIES", "API_TIMEOUT_MS"],
+  resolveBinary: resolveClaudeBinary,
+  version: (bin, env, cwd) => versionOf(bin, ["--version"], env, cwd),
+  prepare,
+  command: (r) => ({ args: claudeArgs(r) }),
+  decoder: (opts) => new EvidenceBuilder(opts),
+  runTurn: (r) => runDriverTurn(claudeDriver, r),
+};

@@ -1,0 +1,87 @@
+/**
+ * OpenAI Codex CLI (`@openai/codex`): `codex exec --json` against the OpenAI Responses API.
+ * State: CODEX_HOME per run, with a `config.toml` naming skillbench's model provider (the
+ * built-in OpenAI provider does not honour a base URL offline). Skills: `.agents/skills/`.
+ * Memory: AGENTS.md. skillbench is the sandbox, so Codex's own is bypassed.
+ */
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { packageFiles, resolveBinary } from "../binary.js";
+import { baseAgentEnv, tomlString } from "../env.js";
+import { runDriverTurn } from "../run-turn.js";
+import type { AgentDriver, AgentEnvRequest, PreparedAgent } from "../types.js";
+import { versionOf } from "../version.js";
+import { CodexDecoder } from "./decoder.js";
+
+const KEY_VAR = "SKILLBENCH_MODEL_API_KEY";
+
+function triple(): string {
+  return process.arch === "arm64" ? "aarch64-unknown-linux-musl" : "x86_64-unknown-linux-musl";
+}
+
+async function prepare(r: AgentEnvRequest): Promise<PreparedAgent> {
+  const env = baseAgentEnv(r);
+  env.CODEX_HOME = r.dirs.config;
+  const lines: string[] = [];
+  if (r.endpoint.baseUrl) {
+    lines.push(
+      `model_provider = "skillbench"`,
+      ``,
+      `[model_providers.skillbench]`,
+      `name = "skillbench"`,
+      `base_url = ${tomlString(`${r.endpoint.baseUrl.replace(/\/+$/, "")}/v1`)}`,
+      `env_key = "${KEY_VAR}"`,
+      `wire_api = "responses"`,
+    );
+    if (r.maxRetries !== undefined)
+      lines.push(`request_max_retries = ${r.maxRetries}`, `stream_max_retries = ${r.maxRetries}`);
+    env[KEY_VAR] = r.endpoint.apiKey ?? r.endpoint.authToken ?? "";
+  } else if (r.endpoint.apiKey) {
+    env.OPENAI_API_KEY = r.endpoint.apiKey;
+  }
+  await writeFile(path.join(r.dirs.config, "config.toml"), `${lines.join("\n")}\n`);
+  Object.assign(env, r.declared ?? {});
+  const sandbox =
+    r.tools === "all" || r.tools === undefined
+      ? ["--dangerously-bypass-approvals-and-sandbox"]
+      : ["--sandbox", "read-only"];
+  return { env, baseArgs: ["exec", "--json", "--skip-git-repo-check", ...sandbox] };
+}
+
+export const codexDriver: AgentDriver = {
+  name: "codex",
+  displayName: "Codex CLI",
+  packageName: "@openai/codex",
+  api: "openai-responses",
+  skillsDir: ".agents/skills",
+  memoryFile: "AGENTS.md",
+  retryKnobs: [
+    "model_providers.<id>.request_max_retries",
+    "model_providers.<id>.stream_max_retries",
+  ],
+  resolveBinary: (o) =>
+    resolveBinary({
+      ...o,
+      envVar: "SKILLBENCH_CODEX_BIN",
+      fromPackage: () =>
+        packageFiles([
+          [`@openai/codex-${process.platform}-${process.arch}`, `vendor/${triple()}/bin/codex`],
+          ["@openai/codex", "bin/codex.js"],
+        ]),
+      command: "codex",
+      install: "run `npm install` with optional dependencies (it brings @openai/codex)",
+    }),
+  version: (bin, env, cwd) => versionOf(bin, ["--version"], env, cwd),
+  prepare,
+  // `exec --json …` comes from prepare(); a resumed turn is `… resume <thread id> <prompt>`.
+  command: (r) => ({
+    args: [
+      ...(r.model ? ["-m", r.model] : []),
+      ...(r.extraArgs ?? []),
+      ...(r.resume ? ["resume", r.resume] : []),
+      r.prompt,
+    ],
+  }),
+  decoder: (opts) => new CodexDecoder(opts),
+  runTurn: (r) => runDriverTurn(codexDriver, r),
+};

@@ -1,0 +1,87 @@
+/**
+ * opencode (`opencode-ai`): `opencode run --format json` with its built-in `anthropic` provider
+ * pointed at the model endpoint. State: a private HOME (its XDG folders live under it) and a
+ * config file named by OPENCODE_CONFIG. Skills: `.claude/skills/` (opencode reads them), invoked
+ * with its `skill` tool. Memory: AGENTS.md. It has no retry setting.
+ */
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { packageFiles, resolveBinary } from "../binary.js";
+import { baseAgentEnv } from "../env.js";
+import { runDriverTurn } from "../run-turn.js";
+import type { AgentDriver, AgentEnvRequest, PreparedAgent } from "../types.js";
+import { versionOf } from "../version.js";
+import { OpencodeDecoder } from "./decoder.js";
+import { statSync } from "node:fs";
+
+export const OPENCODE_DEFAULT_MODEL = "claude-sonnet-4-5";
+
+async function prepare(r: AgentEnvRequest): Promise<PreparedAgent> {
+  const env = baseAgentEnv(r);
+  const file = path.join(r.dirs.config, "opencode.json");
+  const allow = r.tools === "all" || r.tools === undefined ? "allow" : "deny";
+  const config = {
+    $schema: "https://opencode.ai/config.json",
+    autoupdate: false,
+    share: "disabled",
+    model: `anthropic/${r.model ?? OPENCODE_DEFAULT_MODEL}`,
+    provider: {
+      anthropic: {
+        options: {
+          ...(r.endpoint.baseUrl
+            ? { baseURL: `${r.endpoint.baseUrl.replace(/\/+$/, "")}/v1` }
+            : {}),
+          apiKey: r.endpoint.apiKey ?? r.endpoint.authToken ?? "",
+        },
+      },
+    },
+    permission: { edit: allow, bash: allow, webfetch: "deny" },
+  };
+  await writeFile(file, `${JSON.stringify(config, null, 2)}\n`);
+  env.OPENCODE_CONFIG = file;
+  env.OPENCODE_DISABLE_MODELS_FETCH = "true";
+  env.OPENCODE_DISABLE_AUTOUPDATE = "true";
+  // It fetches plugins from npm in the background at start-up; a run needs none of them.
+  env.npm_config_registry = "http://127.0.0.1:9/";
+  Object.assign(env, r.declared ?? {});
+  return { env, baseArgs: ["run", "--format", "json"] };
+}
+
+function realBinary(p: string): boolean {
+  try {
+    return statSync(p).size > 100_000;
+  } catch {
+    return false;
+  }
+}
+
+export const opencodeDriver: AgentDriver = {
+  name: "opencode",
+  displayName: "opencode",
+  packageName: "opencode-ai",
+  api: "anthropic",
+  skillsDir: ".claude/skills",
+  memoryFile: "AGENTS.md",
+  retryKnobs: [],
+  resolveBinary: (o) =>
+    resolveBinary({
+      ...o,
+      envVar: "SKILLBENCH_OPENCODE_BIN",
+      fromPackage: () =>
+        packageFiles([
+          ["opencode-ai", "bin/opencode.exe"],
+          [`opencode-${process.platform}-${process.arch}`, "bin/opencode"],
+          [`opencode-${process.platform}-${process.arch}-baseline`, "bin/opencode"],
+        ]),
+      accept: realBinary,
+      command: "opencode",
+      install: "run `npm install` with optional dependencies (it brings opencode-ai)",
+    }),
+  version: (bin, env, cwd) => versionOf(bin, ["--version"], env, cwd),
+  prepare,
+  command: (r) => ({
+    args: [...(r.resume ? ["--session", r.resume] : []), ...(r.extraArgs ?? []), r.prompt],
+  }),
+  decoder: (opts) => new OpencodeDecoder(opts),
+  runTurn: (r) => runDriverTurn(opencodeDriver, r),
+};

@@ -1,0 +1,76 @@
+import type { Command } from "commander";
+import { parseThresholds, prepareEval, runPreparedEval } from "../../index.js";
+import { ciOutputs, withCiOptions } from "../ci.js";
+import { generatedTasksResolver } from "./generate.js";
+import { runOptionsFromFlags, runWithSignals, withRunOptions, type RunFlags } from "./run.js";
+
+interface EvalFlags extends RunFlags {
+  quick?: boolean;
+  generate?: boolean;
+  regenerate?: boolean;
+  generateTimeout?: number;
+}
+
+/** `skillbench eval SKILL_DIR`: the Skill author's one command (docs/manifest.md). */
+export function registerEval(program: Command, ctx: { exitCode: number }): void {
+  withRunOptions(
+    withCiOptions(program.command("eval"))
+      .description(
+        "Evaluate one Skill folder from its eval.yaml (or comet/eval.yaml): CONTROL, the Skill now and its frozen baselines; exit code from the quality gates.",
+      )
+      .argument("<skill-dir>", "the Skill folder (with SKILL.md), or its manifest file"),
+  )
+    .option("--quick", "one smoke task instead of the manifest's tasks")
+    .option(
+      "--generate",
+      "when the Skill has no tasks, have the agent write 2-4 (frozen in a cache)",
+    )
+    .option("--regenerate", "write the generated tasks again, replacing the cached ones")
+    .action(async (skill: string, f: EvalFlags) => {
+      parseThresholds(f.failUnder ?? []);
+      const opts = {
+        skill,
+        ...runOptionsFromFlags(f),
+        quick: f.quick,
+        resolveGenerated: generatedTasksResolver(f),
+      };
+      const prepared = await prepareEval(opts);
+      process.stderr.write(
+        `skillbench eval: ${prepared.compiled.skillName} (${prepared.loaded.skillDir})\n` +
+          `  manifest: ${prepared.manifestFound ? prepared.loaded.file : "none (synthesized)"}\n` +
+          `  tasks (${prepared.taskSource}): ${prepared.compiled.tasks.join(", ")}\n` +
+          `  treatments: ${prepared.compiled.treatments.join(", ")}\n`,
+      );
+      const res = await runPreparedEval(prepared, { ...opts, run: runWithSignals });
+      const passed = res.run.reports.filter((r) => r.passed).length;
+      const out = process.stdout;
+      out.write(
+        `\n${passed}/${res.run.planned.length} runs passed` +
+          (res.run.incomplete.length
+            ? `, ${res.run.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
+            : "") +
+          "\n\nVerdict:\n" +
+          res.verdict.map((l) => `  ${l}`).join("\n") +
+          "\n\nQuality gates" +
+          (res.gateReport.gates.length === 0
+            ? ": none declared (evaluation.qualityGates in the manifest)\n"
+            : ` (${res.gateReport.candidate}):\n` +
+              res.gateReport.gates
+                .map((g) => `  ${g.ok ? "PASS" : "FAIL"}  ${g.key}: ${g.detail}`)
+                .join("\n") +
+              "\n") +
+          `\nResults: ${res.outDir}\n${[...res.run.files, ...res.files].map((x) => `  ${x}`).join("\n")}\n`,
+      );
+      let code = res.gateReport.ok && res.run.incomplete.length === 0 ? 0 : 1;
+      if (!res.gateReport.ok)
+        process.stderr.write(
+          `quality gate failed: ${res.gateReport.gates
+            .filter((g) => !g.ok)
+            .map((g) => g.key)
+            .join(", ")}\n`,
+        );
+      const ci = await ciOutputs(res.outDir, { ...f, failUnder: f.failUnder });
+      if (ci !== 0) code = ci;
+      ctx.exitCode = code;
+    });
+}

@@ -1,0 +1,145 @@
+import { InvalidArgumentError, type Command } from "commander";
+import { outcomeLabel, runTriggers, type TriggerProgress } from "../../index.js";
+import { collect, intArg, parseEnvPairs } from "../args.js";
+
+interface TriggerFlags {
+  queries?: string;
+  count?: number;
+  concurrency?: number;
+  out?: string;
+  resume?: boolean;
+  neighbours?: string[];
+  decoys?: boolean;
+  descriptionFile?: string[];
+  model?: string;
+  agentBin?: string;
+  modelScript?: string;
+  env?: string[];
+  passEnv?: string[];
+  timeout?: number;
+  maxTurns?: number;
+  maxAttempts?: number;
+  sandbox?: "local" | "bwrap" | "docker" | "auto";
+  keepWorkspaces?: boolean;
+}
+
+function progressLine(e: TriggerProgress): string | null {
+  switch (e.type) {
+    case "plan":
+      return `skillbench triggers: ${e.total} probes planned (${e.toRun} to run) → ${e.outDir}`;
+    case "note":
+      return `note: ${e.message}`;
+    case "probe": {
+      if (!e.record) return `CANCELLED ${e.probe.probe_id}`;
+      const a = e.record.attempts.length;
+      return `[${e.done}/${e.total}] ${e.probe.probe_id}: ${outcomeLabel(e.record.outcome)}${a > 1 ? ` (${a} attempts)` : ""}`;
+    }
+  }
+}
+
+/** `skillbench triggers SKILL_DIR`: does the Skill fire when it should? (docs/triggers.md) */
+export function registerTriggers(program: Command, ctx: { exitCode: number }): void {
+  program
+    .command("triggers")
+    .description(
+      "Trigger evaluation: ask the agent each query R times, each in a fresh workspace with the Skill beside its neighbours and decoys, and report precision, recall and confusion.",
+    )
+    .argument("<skill-dir>", "the Skill folder (holding SKILL.md)")
+    .option("--queries <file>", "YAML or JSON list of {query, should_trigger}")
+    .option("-n, --count <n>", "repetitions of each query (default 3)", intArg("--count"))
+    .option("-j, --concurrency <n>", "probes at once (default 1)", intArg("--concurrency"))
+    .option("--out <dir>", "results folder (default .skillbench/triggers/<id>)")
+    .option(
+      "--resume",
+      "with --out of an interrupted evaluation: run only the probes with no record",
+    )
+    .option(
+      "--neighbours <dir>",
+      "a folder of neighbouring Skills to install beside it (repeatable)",
+      collect,
+    )
+    .option("--no-decoys", "do not install the bundled decoy Skills")
+    .option(
+      "--description-file <file>",
+      "a description variant of the Skill (repeatable: two or more are compared)",
+      collect,
+    )
+    .option("--model <id>", "model id passed to the agent")
+    .option("--agent-bin <path>", "claude binary to run")
+    .option("--model-script <file>", "serve the model from this script (offline, deterministic)")
+    .option("--env <KEY=VALUE>", "set a variable for the agent (repeatable)", collect)
+    .option("--pass-env <NAME>", "pass a host variable to the agent by name (repeatable)", collect)
+    .option("--timeout <sec>", "seconds per probe attempt (default 90)", intArg("--timeout"))
+    .option(
+      "--max-turns <n>",
+      "the agent's turn budget per probe (default 4)",
+      intArg("--max-turns"),
+    )
+    .option(
+      "--max-attempts <n>",
+      "attempts per probe while it is invalid (API error, timeout, crash); default 3",
+      intArg("--max-attempts"),
+    )
+    .option("--sandbox <kind>", "isolation: local (default), bwrap, docker, or auto", (v) => {
+      if (!["local", "bwrap", "docker", "auto"].includes(v))
+        throw new InvalidArgumentError("--sandbox must be local, bwrap, docker or auto");
+      return v as "local" | "bwrap" | "docker" | "auto";
+    })
+    .option("--keep-workspaces", "keep each probe's temporary workspace for debugging")
+    .action(async (skillDir: string, f: TriggerFlags) => {
+      const stop = new AbortController();
+      const kill = new AbortController();
+      const onSigint = (): void => {
+        if (!stop.signal.aborted) {
+          process.stderr.write(
+            "\nskillbench: stopping — no new probes start; press Ctrl-C again to kill the running ones\n",
+          );
+          stop.abort();
+        } else kill.abort();
+      };
+      process.on("SIGINT", onSigint);
+      try {
+        const res = await runTriggers({
+          skill: skillDir,
+          queries: f.queries,
+          count: f.count,
+          concurrency: f.concurrency,
+          out: f.out,
+          resume: f.resume,
+          neighbours: f.neighbours,
+          decoys: f.decoys,
+          descriptionFiles: f.descriptionFile,
+          model: f.model,
+          agentBin: f.agentBin,
+          modelScript: f.modelScript,
+          env: parseEnvPairs(f.env ?? []),
+          passEnv: f.passEnv,
+          timeoutSec: f.timeout,
+          maxTurns: f.maxTurns,
+          maxAttempts: f.maxAttempts,
+          sandbox: f.sandbox,
+          keepWorkspaces: f.keepWorkspaces,
+          stopSignal: stop.signal,
+          killSignal: kill.signal,
+          onProgress: (e) => {
+            const line = progressLine(e);
+            if (line) process.stderr.write(`${line}\n`);
+          },
+        });
+        const r = res.report;
+        const f2 = (x: number | null): string => (x === null ? "n/a" : x.toFixed(2));
+        const lines = r.variants.map(
+          (v) =>
+            `${v.name}: precision ${f2(v.precision.value)}, recall ${f2(v.recall.value)}, F1 ${f2(v.f1)}, false-trigger rate ${f2(v.false_trigger_rate.value)}, invalid probes ${v.invalid_probes}`,
+        );
+        for (const c of r.comparison) lines.push(c.conclusion);
+        process.stdout.write(
+          `\n${lines.join("\n")}\nResults: ${res.outDir}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
+        );
+        const invalid = r.variants.some((v) => v.invalid_probes > 0);
+        ctx.exitCode = invalid || res.notRun.length > 0 ? 1 : 0;
+      } finally {
+        process.off("SIGINT", onSigint);
+      }
+    });
+}

@@ -1,0 +1,253 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { InputError, errorMessage } from "../core/errors.js";
+import { resolveInteraction, taskInteractionSettings } from "../interaction/index.js";
+import { planRuns } from "../plan/matrix.js";
+import { chooseSandbox, probeSandboxes, type SandboxChoice } from "../sandbox/index.js";
+import { loadSuiteProfiles, resolveProfile } from "../scoring/index.js";
+import { loadSuite, selectNames, type Suite, type SuiteWarning } from "../suite/index.js";
+
+/**
+ * What a suite holds and what `run` would do with it, without running anything: the
+ * tasks, the treatments and the planned matrix with each run's profile, sandbox, timeout
+ * and interaction. Used by `list`, `validate` and `run --dry-run`. It reads files and may
+ * probe the sandboxes (`docker info`, a bwrap test); it never starts an agent.
+ */
+
+export interface PlanOptions {
+  suite: string;
+  task?: string | undefined;
+  treatment?: string | undefined;
+  count?: number | undefined;
+  profile?: string | undefined;
+  timeoutSec?: number | undefined;
+  sandbox?: SandboxChoice | undefined;
+  interaction?:
+    | {
+        mode?: string | undefined;
+        maxTurns?: number | undefined;
+        simulatorPrompt?: string | undefined;
+      }
+    | undefined;
+  /** Resolve `auto` sandboxes by probing the machine (default true). */
+  probe?: boolean;
+  cwd?: string;
+  onWarning?: (w: SuiteWarning) => void;
+}
+
+export interface PlannedRun {
+  run_id: string;
+  task: string;
+  treatment: string;
+  rep: number;
+  profile: string;
+  /** As chosen (flag, task, suite, default local). */
+  sandbox: SandboxChoice;
+  /** What `auto` resolves to here (null when not probed). */
+  sandbox_kind: string | null;
+  timeout_sec: number;
+  interaction: { mode: string; max_turns: number };
+}
+
+export interface SuitePlan {
+  schema: "skillbench.plan.v1";
+  suite: string;
+  tasks: {
+    name: string;
+    dir: string;
+    category: string;
+    profile: string;
+    interaction: string;
+    timeout_sec: number;
+    validators: string[];
+    default_treatments: string[];
+  }[];
+  treatments: {
+    name: string;
+    description: string;
+    skills: { name: string; source: string; hash: string }[];
+    profile: string | null;
+  }[];
+  count: number;
+  runs: PlannedRun[];
+  warnings: SuiteWarning[];
+}
+
+function positive(name: string, v: unknown): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1)
+    throw new InputError(`${name}: expected a positive whole number, got ${JSON.stringify(v)}`, {
+      field: name,
+    });
+  return v;
+}
+
+/** Plan a suite as `run` would. Throws InputError on bad input (as `run` would, before any agent). */
+export async function planSuite(opts: PlanOptions): Promise<SuitePlan> {
+  const cwd = opts.cwd ?? process.cwd();
+  const warnings: SuiteWarning[] = [];
+  const suite: Suite = await loadSuite(path.resolve(cwd, opts.suite), {
+    onWarning: (w) => {
+      warnings.push(w);
+      opts.onWarning?.(w);
+    },
+    taskFilter: opts.task,
+  });
+  const cfg = suite.config;
+  const count = positive("--count", opts.count) ?? cfg.count ?? 1;
+  const taskNames = selectNames(
+    "task",
+    suite.tasks.map((t) => t.name),
+    opts.task ?? cfg.task ?? undefined,
+  );
+  const trFilterText = opts.treatment ?? cfg.treatment ?? undefined;
+  const treatmentFilter = trFilterText
+    ? selectNames(
+        "treatment",
+        suite.treatments.map((t) => t.name),
+        trFilterText,
+      )
+    : null;
+  const specs = planRuns({
+    tasks: suite.tasks
+      .filter((t) => taskNames.includes(t.name))
+      .map((t) => ({ name: t.name, default_treatments: t.metadata.default_treatments })),
+    treatments: suite.treatments.map((t) => t.name),
+    treatmentFilter,
+    count,
+  });
+  const profiles = await loadSuiteProfiles(suite.profiles);
+  const override = opts.profile ?? cfg.profile ?? null;
+  const probe =
+    opts.probe !== false &&
+    specs.some((r) => {
+      const t = suite.tasks.find((x) => x.name === r.task);
+      return (opts.sandbox ?? t?.environment.sandbox ?? cfg.sandbox ?? "auto") === "auto";
+    })
+      ? await probeSandboxes()
+      : null;
+  const runs: PlannedRun[] = specs.map((r) => {
+    const task = suite.tasks.find((t) => t.name === r.task);
+    const tr = suite.treatments.find((t) => t.name === r.treatment);
+    if (!task || !tr) throw new Error(`planned run ${r.run_id} has no task or treatment`);
+    const profile = override ?? tr.profile ?? task.evaluation.inferred_profile;
+    try {
+      resolveProfile(profile, profiles);
+    } catch (e) {
+      const file = `${task.rel_dir}/task.toml`;
+      throw override
+        ? new InputError(`--profile ${override}: ${errorMessage(e)}`, { field: "--profile" })
+        : new InputError(`${file}: [evaluation].profile: ${errorMessage(e)}`, {
+            file,
+            field: "[evaluation].profile",
+          });
+    }
+    const sandbox = opts.sandbox ?? task.environment.sandbox ?? cfg.sandbox ?? "auto";
+    const hasDockerfile =
+      task.environment_dir !== null && existsSync(path.join(task.environment_dir, "Dockerfile"));
+    const kind =
+      sandbox === "auto"
+        ? probe
+          ? chooseSandbox(sandbox, { hasDockerfile }, probe).kind
+          : null
+        : sandbox;
+    const inter = resolveInteraction({
+      profile,
+      task: taskInteractionSettings(task.interaction),
+      cli: opts.interaction,
+    });
+    return {
+      ...r,
+      profile,
+      sandbox,
+      sandbox_kind: kind,
+      timeout_sec: opts.timeoutSec ?? cfg.timeout_sec ?? task.environment.timeout_sec,
+      interaction: { mode: inter.mode, max_turns: inter.max_turns },
+    };
+  });
+  return {
+    schema: "skillbench.plan.v1",
+    suite: suite.root,
+    tasks: suite.tasks.map((t) => {
+      const inter = resolveInteraction({
+        profile: t.evaluation.inferred_profile,
+        task: taskInteractionSettings(t.interaction),
+      });
+      return {
+        name: t.name,
+        dir: t.rel_dir,
+        category: t.metadata.category,
+        profile: t.evaluation.inferred_profile,
+        interaction: inter.mode === "none" ? "none" : `${inter.mode} (≤${inter.max_turns} turns)`,
+        timeout_sec: t.environment.timeout_sec,
+        validators: t.validation.test_scripts,
+        default_treatments: t.metadata.default_treatments,
+      };
+    }),
+    treatments: suite.treatments.map((t) => ({
+      name: t.name,
+      description: t.description,
+      skills: t.skills.map((s) => ({
+        name: s.name,
+        source: s.path ?? "(inline)",
+        hash: s.hash,
+      })),
+      profile: t.profile ?? null,
+    })),
+    count,
+    runs,
+    warnings,
+  };
+}
+
+function table(head: string[], rows: string[][]): string {
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(w[i] ?? 0))
+      .join("  ")
+      .trimEnd();
+  return [line(head), ...rows.map(line)].join("\n");
+}
+
+export function renderTasksAndTreatments(p: SuitePlan): string {
+  const tasks = table(
+    ["TASK", "CATEGORY", "PROFILE", "INTERACTION", "TIMEOUT", "VALIDATORS"],
+    p.tasks.map((t) => [
+      t.name,
+      t.category || "-",
+      t.profile,
+      t.interaction,
+      `${t.timeout_sec}s`,
+      t.validators.join(",") || "-",
+    ]),
+  );
+  const trs = table(
+    ["TREATMENT", "SKILLS", "PROFILE", "DESCRIPTION"],
+    p.treatments.map((t) => [
+      t.name,
+      t.skills.map((s) => s.name).join(",") || "-",
+      t.profile ?? "(task's)",
+      t.description,
+    ]),
+  );
+  return `Suite: ${p.suite}\n\n${tasks}\n\n${trs}\n`;
+}
+
+export function renderMatrix(p: SuitePlan): string {
+  const rows = p.runs.map((r) => [
+    r.run_id,
+    r.profile,
+    r.sandbox === "auto" ? `auto→${r.sandbox_kind ?? "?"}` : r.sandbox,
+    `${r.timeout_sec}s`,
+    r.interaction.mode === "none" ? "none" : `${r.interaction.mode}/${r.interaction.max_turns}`,
+  ]);
+  const tasks = new Set(p.runs.map((r) => r.task)).size;
+  const trs = new Set(p.runs.map((r) => r.treatment)).size;
+  return `${table(["RUN", "PROFILE", "SANDBOX", "TIMEOUT", "INTERACTION"], rows)}\n\n${p.runs.length} runs planned (${tasks} tasks × ${trs} treatments × ${p.count} repetitions at most)\n`;
+}
+
+/** `run --dry-run`: the matrix, and a last line saying nothing ran. */
+export function renderPlan(p: SuitePlan): string {
+  return `${renderMatrix(p)}Dry run: no agent, validator or model server was started.\n`;
+}

@@ -1,0 +1,362 @@
+import { execFile } from "node:child_process";
+import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { stringify as tomlStringify } from "smol-toml";
+import YAML from "yaml";
+import { InputError } from "../core/errors.js";
+import { unsafePathReason } from "../suite/index.js";
+import {
+  EXPECT_DATA,
+  EXPECT_SCRIPT,
+  EXPECT_VALIDATOR_SOURCE,
+  expectData,
+} from "./expect-validator.js";
+import { MANIFEST_CANDIDATES, type LoadedManifest } from "./load.js";
+import type { BaselineEntry, InlineTask, ManifestInteraction, TaskEntry } from "./schema.js";
+
+const run = promisify(execFile);
+
+/**
+ * Compiling a manifest into an ordinary suite folder (tasks/, treatments/), so that the
+ * one run pipeline runs it: nothing downstream knows a manifest was involved. The Skill
+ * and every baseline are frozen as copies inside the compiled suite, so the results
+ * folder says exactly what was evaluated and `rescore` finds it again.
+ */
+
+export const SKILL_TREATMENT = "WITH_SKILL";
+export const DEFAULT_TRIALS = 5;
+/** Never copied with a Skill: results, VCS data, dependencies. */
+const COPY_SKIP = new Set([".skillbench", ".git", "node_modules", "__pycache__", ".DS_Store"]);
+
+export interface CompiledBaseline {
+  name: string;
+  /** `path:<abs>` or `git:<ref>` */
+  origin: string;
+  /** The frozen copy inside the compiled suite. */
+  dir: string;
+}
+
+export interface CompiledSuite {
+  dir: string;
+  skillName: string;
+  profile: string;
+  treatments: string[];
+  baselines: CompiledBaseline[];
+  tasks: string[];
+}
+
+export interface CompileOptions {
+  /** Where to write the suite (emptied first). */
+  outDir: string;
+  /** Tasks to compile instead of the manifest's (generated tasks). */
+  tasks?: TaskEntry[];
+}
+
+/** The Skill's name: the manifest's `skill.name`, else SKILL.md's front matter `name`, else the folder's. */
+export async function resolveSkillName(m: LoadedManifest): Promise<string> {
+  if (m.manifest.skill.name) return m.manifest.skill.name;
+  const text = await readFile(path.join(m.skillDir, "SKILL.md"), "utf8").catch(() => "");
+  const fm = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
+  const n = fm?.[1] ? /^name:\s*["']?([A-Za-z0-9][A-Za-z0-9._-]*)["']?\s*$/m.exec(fm[1]) : null;
+  return n?.[1] ?? path.basename(m.skillDir).replace(/_/g, "-");
+}
+
+export function profileOf(m: LoadedManifest): string {
+  return m.manifest.skill.profile ?? "generic";
+}
+
+async function isDir(p: string): Promise<boolean> {
+  return stat(p).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+}
+
+/** Copy a folder, skipping results, VCS data and dependencies at any depth, and `skip` paths. */
+async function copyTree(
+  from: string,
+  to: string,
+  skip: ReadonlySet<string> = new Set(),
+): Promise<void> {
+  await cp(from, to, {
+    recursive: true,
+    filter: (src) => !COPY_SKIP.has(path.basename(src)) && !skip.has(path.resolve(src)),
+  });
+}
+
+/**
+ * What the agent must never see in the installed Skill: the manifest, and the task
+ * folders and workspace fixtures it names (their validators would give the answers away).
+ */
+function evalMaterial(m: LoadedManifest, tasks: TaskEntry[]): Set<string> {
+  const out = new Set<string>([m.file]);
+  for (const t of tasks) {
+    if ("source" in t) out.add(path.resolve(m.skillDir, t.source));
+    else if (typeof t.workspace === "string")
+      out.add(path.resolve(path.dirname(m.file), t.workspace));
+  }
+  return out;
+}
+
+/** `{` and `}` doubled: a prompt is literal text, never a template. */
+function literalTemplate(text: string): string {
+  return text.replace(/[{}]/g, (c) => c + c);
+}
+
+function interactionTable(i: ManifestInteraction | undefined): Record<string, unknown> {
+  if (!i) return {};
+  const t: Record<string, unknown> = {};
+  if (i.mode) t.mode = i.mode;
+  if (i.maxTurns) t.max_turns = i.maxTurns;
+  if (i.simulatorPrompt) t.simulator_prompt = i.simulatorPrompt;
+  if (i.freshResumeMarker) t.fresh_resume_marker = i.freshResumeMarker;
+  if (i.decisionPatterns) t.decision_patterns = i.decisionPatterns;
+  if (i.decisionReply) t.decision_reply = i.decisionReply;
+  if (i.decisionReplies) t.decision_replies = i.decisionReplies;
+  if (i.continuePrompt) t.continue_prompt = i.continuePrompt;
+  return t;
+}
+
+async function compileInline(
+  m: LoadedManifest,
+  skill: string,
+  task: InlineTask,
+  index: number,
+  tasksDir: string,
+): Promise<void> {
+  const field = `evaluation.tasks[${index}]`;
+  const dir = path.join(tasksDir, task.name);
+  await mkdir(path.join(dir, "validation"), { recursive: true });
+  const env = path.join(dir, "environment");
+  if (typeof task.workspace === "string") {
+    const from = path.resolve(path.dirname(m.file), task.workspace);
+    if (!(await isDir(from)))
+      throw new InputError(`${m.file}: ${field}.workspace: no folder ${from}`, {
+        file: m.file,
+        field: `${field}.workspace`,
+      });
+    await copyTree(from, env);
+    // The workspace fixture never picks the sandbox: its Dockerfile is left out.
+    await rm(path.join(env, "Dockerfile"), { force: true });
+  } else if (task.workspace) {
+    for (const [rel, content] of Object.entries(task.workspace)) {
+      const why = unsafePathReason(rel);
+      if (why)
+        throw new InputError(`${m.file}: ${field}.workspace.${rel}: ${why}`, {
+          file: m.file,
+          field: `${field}.workspace`,
+        });
+      const f = path.join(env, rel);
+      await mkdir(path.dirname(f), { recursive: true });
+      await writeFile(f, content);
+    }
+  }
+  const commandsSec = (task.expect.commands ?? []).reduce((s, c) => s + (c.timeout ?? 120), 0);
+  const ev = m.manifest.evaluation;
+  const toml = {
+    metadata: { name: task.name, category: task.category ?? "", tags: ["manifest"] },
+    environment: { timeout_sec: task.timeoutSec ?? 900 },
+    validation: { test_scripts: [EXPECT_SCRIPT], timeout: Math.max(120, commandsSec + 30) },
+    evaluation: {
+      profile: task.profile ?? profileOf(m),
+      required_skills: ev?.requiredSkills ?? [],
+      expected_artifacts: [...(ev?.expectedArtifacts ?? []), ...(task.expect.files ?? [])],
+      rubric_criteria: task.rubric ?? [],
+    },
+    interaction: interactionTable(task.interaction ?? m.manifest.interaction),
+  };
+  if (Object.keys(toml.interaction).length === 0) delete (toml as Partial<typeof toml>).interaction;
+  await writeFile(path.join(dir, "task.toml"), `${tomlStringify(toml)}\n`);
+  await writeFile(path.join(dir, "instruction.md"), `${literalTemplate(task.prompt)}\n`);
+  await writeFile(path.join(dir, "validation", EXPECT_SCRIPT), EXPECT_VALIDATOR_SOURCE);
+  await writeFile(path.join(dir, "validation", EXPECT_DATA), expectData(skill, task.expect));
+}
+
+async function compileSource(
+  m: LoadedManifest,
+  task: { source: string; name?: string | undefined },
+  index: number,
+  tasksDir: string,
+): Promise<string> {
+  const field = `evaluation.tasks[${index}].source`;
+  const from = path.resolve(m.skillDir, task.source);
+  if (!(await isDir(from)))
+    throw new InputError(`${m.file}: ${field}: no task folder ${from}`, { file: m.file, field });
+  const name = task.name ?? path.basename(from);
+  await copyTree(from, path.join(tasksDir, name));
+  return name;
+}
+
+/** The same eval material inside an earlier version of the Skill (same relative paths, and its own manifest). */
+function materialIn(m: LoadedManifest, material: Set<string>, dir: string): Set<string> {
+  const out = new Set<string>();
+  for (const p of material) {
+    const rel = path.relative(m.skillDir, p);
+    if (!rel.startsWith("..") && !path.isAbsolute(rel)) out.add(path.resolve(dir, rel));
+  }
+  for (const c of MANIFEST_CANDIDATES) out.add(path.resolve(dir, c));
+  return out;
+}
+
+/** Parse a baseline entry into its name and origin. Pure. */
+export function baselineOrigin(
+  b: BaselineEntry,
+  index: number,
+  count: number,
+): { name: string; path?: string; git?: string } {
+  const fallback = count === 1 ? "BASELINE" : `BASELINE_${index + 1}`;
+  if (typeof b === "string") {
+    if (b.startsWith("git:")) {
+      const ref = b.slice(4);
+      return { name: `BASELINE_${ref.replace(/[^A-Za-z0-9._-]+/g, "_")}`, git: ref };
+    }
+    return { name: fallback, path: b };
+  }
+  return b.git !== undefined
+    ? { name: b.name ?? `BASELINE_${b.git.replace(/[^A-Za-z0-9._-]+/g, "_")}`, git: b.git }
+    : { name: b.name ?? fallback, path: b.path ?? "" };
+}
+
+/** The Skill folder as it was at a git ref, extracted into `dest`. */
+async function extractGitRef(
+  m: LoadedManifest,
+  ref: string,
+  dest: string,
+  field: string,
+  material: Set<string>,
+): Promise<void> {
+  const { skillDir, file } = m;
+  let top: string;
+  try {
+    top = (await run("git", ["-C", skillDir, "rev-parse", "--show-toplevel"])).stdout.trim();
+  } catch {
+    throw new InputError(
+      `${file}: ${field}: git:${ref}: ${skillDir} is not inside a git repository`,
+      { file, field },
+    );
+  }
+  const rel = path.relative(top, skillDir).split(path.sep).join("/");
+  const tmp = await mkdtemp(path.join(os.tmpdir(), "skillbench-baseline-"));
+  try {
+    const tar = path.join(tmp, "skill.tar");
+    try {
+      await run("git", ["-C", top, "archive", "--format=tar", "-o", tar, ref, "--", rel || "."]);
+    } catch (e) {
+      throw new InputError(
+        `${file}: ${field}: git:${ref}: cannot read the Skill at that ref (${
+          String((e as { stderr?: string }).stderr ?? e)
+            .trim()
+            .split("\n")[0]
+        })`,
+        { file, field },
+      );
+    }
+    const x = path.join(tmp, "x");
+    await mkdir(x);
+    await run("tar", ["-xf", tar, "-C", x]);
+    await copyTree(path.join(x, rel), dest, materialIn(m, material, path.join(x, rel)));
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Write the compiled suite. Throws InputError naming the manifest field on bad input. */
+export async function compileManifest(
+  m: LoadedManifest,
+  opts: CompileOptions,
+): Promise<CompiledSuite> {
+  const dir = opts.outDir;
+  await rm(dir, { recursive: true, force: true });
+  const tasksDir = path.join(dir, "tasks");
+  await mkdir(tasksDir, { recursive: true });
+  const skillName = await resolveSkillName(m);
+  const skillCopy = path.join(dir, "skills", "current", skillName);
+  if (!(await isDir(m.skillDir)))
+    throw new InputError(`${m.file}: skill.source: no Skill folder ${m.skillDir}`, {
+      file: m.file,
+      field: "skill.source",
+    });
+  const entries = opts.tasks ?? m.tasks;
+  const material = evalMaterial(m, entries);
+  await copyTree(m.skillDir, skillCopy, material);
+
+  const taskNames: string[] = [];
+  for (const [i, t] of entries.entries()) {
+    if ("source" in t) taskNames.push(await compileSource(m, t, i, tasksDir));
+    else {
+      await compileInline(m, skillName, t, i, tasksDir);
+      taskNames.push(t.name);
+    }
+  }
+
+  const baselines: CompiledBaseline[] = [];
+  const list = m.manifest.evaluation?.baselineTreatments ?? [];
+  for (const [i, b] of list.entries()) {
+    const field = `evaluation.baselineTreatments[${i}]`;
+    const o = baselineOrigin(b, i, list.length);
+    const dest = path.join(dir, "skills", o.name, skillName);
+    if (o.git !== undefined) {
+      await extractGitRef(m, o.git, dest, field, material);
+      baselines.push({ name: o.name, origin: `git:${o.git}`, dir: dest });
+    } else {
+      const from = path.resolve(path.dirname(m.file), o.path ?? "");
+      if (!(await isDir(from)))
+        throw new InputError(
+          `${m.file}: ${field}: no folder ${from} (a baseline is an earlier version of the Skill: a folder, or git:REF)`,
+          { file: m.file, field },
+        );
+      await copyTree(from, dest, materialIn(m, material, from));
+      baselines.push({ name: o.name, origin: `path:${from}`, dir: dest });
+    }
+    if (!(await stat(path.join(dest, "SKILL.md")).catch(() => null)))
+      throw new InputError(`${m.file}: ${field}: ${dest} has no SKILL.md`, { file: m.file, field });
+  }
+  const names = new Set(["CONTROL", SKILL_TREATMENT]);
+  for (const b of baselines) {
+    if (names.has(b.name))
+      throw new InputError(
+        `${m.file}: evaluation.baselineTreatments: two treatments are named ${b.name}`,
+        {
+          file: m.file,
+          field: "evaluation.baselineTreatments",
+        },
+      );
+    names.add(b.name);
+  }
+
+  const treatments: Record<string, unknown> = {
+    CONTROL: { description: "No skills baseline" },
+    [SKILL_TREATMENT]: {
+      description: `${skillName} as it is now (${m.skillDir})`,
+      skills: [{ name: skillName, path: skillCopy }],
+    },
+  };
+  for (const b of baselines)
+    treatments[b.name] = {
+      description: `${skillName} frozen from ${b.origin}`,
+      skills: [{ name: skillName, path: b.dir }],
+    };
+  await mkdir(path.join(dir, "treatments"), { recursive: true });
+  await writeFile(
+    path.join(dir, "treatments", "eval.yaml"),
+    `# Compiled by skillbench eval from ${m.file}\n${YAML.stringify(treatments)}`,
+  );
+  // Suite profiles live beside the manifest's Skill (profiles/*.toml), as in a suite.
+  const profilesDir = path.join(m.skillDir, "profiles");
+  if (await isDir(profilesDir)) await copyTree(profilesDir, path.join(dir, "profiles"));
+  return {
+    dir,
+    skillName,
+    profile: profileOf(m),
+    treatments: [...names],
+    baselines,
+    tasks: taskNames,
+  };
+}
+
+/** The manifest's text, for the results folder. */
+export async function manifestText(m: LoadedManifest): Promise<string> {
+  return readFile(m.file, "utf8");
+}

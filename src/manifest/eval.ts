@@ -1,0 +1,240 @@
+import { randomBytes } from "node:crypto";
+import { readdir, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { InputError } from "../core/errors.js";
+import type { RunReport } from "../core/report.js";
+import { buildComparison, type Comparison } from "../report/comparison/index.js";
+import type { RunOptions, RunSummary } from "../runner/run-suite.js";
+import { experimentPaths } from "../store/layout.js";
+import { readMetadata } from "../store/metadata.js";
+import { readReports } from "../store/read.js";
+import { writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
+import {
+  compileManifest,
+  DEFAULT_TRIALS,
+  resolveSkillName,
+  SKILL_TREATMENT,
+  type CompiledSuite,
+} from "./compile.js";
+import {
+  decideGates,
+  parseGates,
+  renderGatesMarkdown,
+  type GateReport,
+  type GateSpec,
+} from "./gates.js";
+import { findManifest, loadManifest, type LoadedManifest } from "./load.js";
+import { MANIFEST_KIND, type TaskEntry } from "./schema.js";
+
+/**
+ * `skillbench eval SKILL_DIR`: the Skill's manifest → a compiled suite inside the results
+ * folder → the one run pipeline → the verdict and the quality gates. See docs/manifest.md.
+ */
+
+export type TaskSource = "authored" | "quick" | "generated (cached)" | "generated (new)";
+
+export interface EvalOptions extends Omit<RunOptions, "suite"> {
+  /** The Skill folder, or its manifest file. */
+  skill: string;
+  /** One smoke task instead of the manifest's tasks. */
+  quick?: boolean | undefined;
+  /** Tasks from the generator (when the manifest has none): see generate.ts. */
+  resolveGenerated?:
+    ((m: LoadedManifest) => Promise<{ tasks: TaskEntry[]; source: TaskSource } | null>) | undefined;
+  /** The pipeline (default runSuite; the CLI passes its Ctrl-C aware wrapper). */
+  run: (o: RunOptions) => Promise<RunSummary>;
+}
+
+export interface PreparedEval {
+  loaded: LoadedManifest;
+  /** false: the Skill has no manifest and one was synthesized (skill name and folder only). */
+  manifestFound: boolean;
+  outDir: string;
+  compiled: CompiledSuite;
+  taskSource: TaskSource;
+  gates: GateSpec[];
+}
+
+export interface EvalSummary extends PreparedEval {
+  run: RunSummary;
+  gateReport: GateReport;
+  comparison: Comparison | null;
+  /** The verdict line(s) for the console. */
+  verdict: string[];
+  files: string[];
+}
+
+function stamp(): string {
+  const d = new Date();
+  const p = (n: number): string => String(n).padStart(2, "0");
+  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}-${randomBytes(3).toString("hex")}`;
+}
+
+/** The Skill's manifest, or one synthesized from its folder (a SKILL.md is required). */
+export async function loadOrSynthesize(
+  target: string,
+): Promise<{ loaded: LoadedManifest; found: boolean }> {
+  const abs = path.resolve(target);
+  const file = await findManifest(abs);
+  if (file) return { loaded: await loadManifest(file), found: true };
+  const isDir = await stat(abs).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (!isDir) throw new InputError(`${abs}: no such Skill folder`, { file: abs });
+  const skillMd = await stat(path.join(abs, "SKILL.md")).catch(() => null);
+  if (!skillMd)
+    throw new InputError(
+      `${abs}: not a Skill folder: no SKILL.md, and no eval.yaml or comet/eval.yaml`,
+      { file: abs },
+    );
+  return {
+    found: false,
+    loaded: {
+      file: path.join(abs, "eval.yaml"),
+      skillDir: abs,
+      manifest: {
+        apiVersion: "comet.eval/v1alpha1",
+        kind: MANIFEST_KIND,
+        metadata: {},
+        skill: {},
+      },
+      tasks: [],
+    },
+  };
+}
+
+/** `--quick`: one smoke task that any Skill can be asked to do. */
+export function quickTask(skillName: string): TaskEntry {
+  return {
+    name: "skill-smoke",
+    prompt: `Use the ${skillName} Skill if it applies. Write a file SKILL_SMOKE.md that says in two or three sentences what the ${skillName} Skill is for and when you would use it.`,
+    expect: { files: ["SKILL_SMOKE.md"], contains: { "SKILL_SMOKE.md": ["\\S"] } },
+  };
+}
+
+/** Load, choose the tasks, compile into `<out>/suite`. Throws InputError before anything runs. */
+export async function prepareEval(opts: Omit<EvalOptions, "run">): Promise<PreparedEval> {
+  const cwd = opts.cwd ?? process.cwd();
+  const { loaded, found } = await loadOrSynthesize(path.resolve(cwd, opts.skill));
+  const ev = loaded.manifest.evaluation;
+  const { gates, errors } = parseGates(ev?.qualityGates ?? {});
+  if (errors.length > 0)
+    throw new InputError(
+      errors
+        .map((e) => `${loaded.file}: evaluation.qualityGates.${e.key}: ${e.message}`)
+        .join("\n"),
+      { file: loaded.file, field: `evaluation.qualityGates.${errors[0]?.key ?? ""}` },
+    );
+  if ((ev?.recommendedTasks ?? []).length > 0 && loaded.tasks.length === 0)
+    throw new InputError(
+      `${loaded.file}: evaluation.recommendedTasks: skillbench bundles no tasks to recommend; write the tasks under evaluation.tasks (inline, or source: a task folder)`,
+      { file: loaded.file, field: "evaluation.recommendedTasks" },
+    );
+  const outDir = path.resolve(cwd, opts.out ?? path.join(".skillbench", "runs", `eval-${stamp()}`));
+  if (!opts.resume) {
+    const existing = await readdir(path.join(outDir, "runs")).catch(() => [] as string[]);
+    if (existing.length > 0)
+      throw new InputError(
+        `${outDir} already holds runs: pass --resume to complete it, or choose another --out`,
+        { file: outDir, field: "--out" },
+      );
+  }
+  let tasks: TaskEntry[] | undefined;
+  let taskSource: TaskSource = "authored";
+  if (opts.quick) {
+    tasks = [quickTask(await resolveSkillName(loaded))];
+    taskSource = "quick";
+  } else if (loaded.tasks.length === 0) {
+    const gen = opts.resolveGenerated ? await opts.resolveGenerated(loaded) : null;
+    if (!gen)
+      throw new InputError(
+        `${found ? loaded.file : loaded.skillDir}: no tasks to run: add evaluation.tasks to ${found ? "the manifest" : "an eval.yaml (skillbench init --skill DIR writes one)"}, pass --generate to have the agent write 2-4 tasks, or --quick for one smoke task`,
+        { file: loaded.file, field: "evaluation.tasks" },
+      );
+    tasks = gen.tasks;
+    taskSource = gen.source;
+  }
+  const compiled = await compileManifest(loaded, { outDir: path.join(outDir, "suite"), tasks });
+  if (ev?.baselineTreatments && compiled.baselines.length > 0 && gates.length === 0) {
+    // With a frozen baseline and no gates, "no regression against the baseline" decides.
+    gates.push({ key: "noRegression (default with a baseline)", kind: "no_regression" });
+  }
+  return { loaded, manifestFound: found, outDir, compiled, taskSource, gates };
+}
+
+function plain(md: string): string {
+  return md.replace(/\*\*/g, "").replace(/`/g, "");
+}
+
+/** Run a prepared eval and decide its gates. */
+export async function runPreparedEval(p: PreparedEval, opts: EvalOptions): Promise<EvalSummary> {
+  const trials = p.loaded.manifest.evaluation?.trials ?? DEFAULT_TRIALS;
+  const { skill: _skill, quick: _q, resolveGenerated: _g, run, ...runOpts } = opts;
+  await writeFileAtomic(
+    path.join(p.outDir, "eval.yaml"),
+    p.manifestFound
+      ? await readFile(p.loaded.file, "utf8")
+      : "# no manifest: synthesized from the Skill folder\n",
+  );
+  const res = await run({
+    ...runOpts,
+    suite: p.compiled.dir,
+    out: p.outDir,
+    count: opts.count ?? trials,
+    sandbox: opts.sandbox ?? "auto",
+  });
+  const meta = await readMetadata(experimentPaths(p.outDir).metadata);
+  const planned = new Set(res.planned.map((r) => r.run_id));
+  const reports: RunReport[] = (await readReports(p.outDir)).reports.filter((r) =>
+    planned.has(r.run_id),
+  );
+  const ran = new Set(reports.map((r) => r.treatment));
+  const baseline = p.compiled.baselines.find((b) => ran.has(b.name))?.name ?? null;
+  let comparison: Comparison | null = null;
+  if (ran.has(SKILL_TREATMENT) && ran.size >= 2) {
+    const against = baseline ?? (ran.has("CONTROL") ? "CONTROL" : null);
+    if (against)
+      comparison = buildComparison({
+        reports,
+        metadata: meta,
+        candidate: SKILL_TREATMENT,
+        baseline: against,
+        ks: opts.ks,
+      });
+  }
+  const gateReport = decideGates(p.gates, {
+    reports,
+    candidate: SKILL_TREATMENT,
+    baseline,
+    comparison,
+  });
+  const verdict: string[] = [];
+  if (comparison) {
+    verdict.push(...plain(comparison.verdict.headline).split("\n"));
+    verdict.push(plain(comparison.paired.conclusion));
+  } else
+    verdict.push(`No comparison: ${SKILL_TREATMENT} and another treatment must both have runs.`);
+  const gatesMd = renderGatesMarkdown(gateReport);
+  const files = [path.join(p.outDir, "quality_gates.md"), path.join(p.outDir, "eval.json")];
+  await writeFileAtomic(
+    files[0] ?? "",
+    `# Quality gates\n\n${gatesMd.replace(/^## Quality gates\n\n/, "")}`,
+  );
+  await writeJsonAtomic(files[1] ?? "", {
+    schema: "skillbench.eval.v1",
+    skill_dir: p.loaded.skillDir,
+    manifest: p.manifestFound ? p.loaded.file : null,
+    skill: p.compiled.skillName,
+    profile: p.compiled.profile,
+    task_source: p.taskSource,
+    tasks: p.compiled.tasks,
+    treatments: p.compiled.treatments,
+    baselines: p.compiled.baselines.map((b) => ({ name: b.name, origin: b.origin })),
+    candidate: SKILL_TREATMENT,
+    compared_with: comparison?.roles.baseline ?? null,
+    verdict: comparison?.verdict.kind ?? null,
+    quality_gates: gateReport,
+  });
+  return { ...p, run: res, gateReport, comparison, verdict, files };
+}

@@ -1,0 +1,351 @@
+/**
+ * `skillbench triggers`: plan the probes (variants × queries × repetitions), run them in a
+ * pool, each in isolation, and write triggers.json and triggers.md (docs/triggers.md).
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { resolveClaudeBinary } from "../agents/claude/binary.js";
+import { InputError } from "../core/errors.js";
+import { loadModelScript, runBaseUrl, startModelServer, type ModelServer } from "../model/index.js";
+import { agentVersion } from "../runner/agent-version.js";
+import type { Endpoint } from "../runner/context.js";
+import { runPool } from "../runner/pool.js";
+import { probeSandboxes, type SandboxChoice } from "../sandbox/index.js";
+import { writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
+import { makeRedactor, redactValue, secretsFromEnv } from "../util/redact.js";
+import { probeDir, runProbe, type ProbeContext } from "./probe.js";
+import { loadQueries } from "./queries.js";
+import { buildTriggersReport, renderTriggersMarkdown, type TriggersReport } from "./report.js";
+import {
+  decoysDir,
+  readSkillFolder,
+  readSkillsUnder,
+  readVariants,
+  skillsToInstall,
+  type SkillFolder,
+} from "./skills.js";
+import { ProbeRecordSchema, type ProbeRecord, type ProbeSpec, type TriggerQuery } from "./types.js";
+
+export interface TriggerOptions {
+  /** The Skill folder (holding SKILL.md). */
+  skill: string;
+  /** A YAML/JSON file of `{query, should_trigger}`. */
+  queries?: string | undefined;
+  /** Already loaded queries (the manifest's `triggers:` section or generated ones). */
+  queryList?: { queries: TriggerQuery[]; source: string } | undefined;
+  count?: number | undefined;
+  concurrency?: number | undefined;
+  out?: string | undefined;
+  resume?: boolean | undefined;
+  /** Folders of neighbouring Skills (each holds Skill folders). */
+  neighbours?: string[] | undefined;
+  /** Install the bundled decoy Skills (default true). */
+  decoys?: boolean | undefined;
+  descriptionFiles?: string[] | undefined;
+  model?: string | undefined;
+  agentBin?: string | undefined;
+  modelScript?: string | undefined;
+  env?: Record<string, string> | undefined;
+  passEnv?: string[] | undefined;
+  /** Seconds per probe attempt (default 90). */
+  timeoutSec?: number | undefined;
+  /** The agent's turn budget per probe (default 4). */
+  maxTurns?: number | undefined;
+  /** Attempts per probe when they are invalid (default 3: two re-runs). */
+  maxAttempts?: number | undefined;
+  sandbox?: SandboxChoice | undefined;
+  keepWorkspaces?: boolean | undefined;
+  hostEnv?: Record<string, string | undefined>;
+  cwd?: string;
+  tmpBase?: string | undefined;
+  stopSignal?: AbortSignal;
+  killSignal?: AbortSignal;
+  onProgress?: (e: TriggerProgress) => void;
+}
+
+export type TriggerProgress =
+  | { type: "plan"; total: number; toRun: number; outDir: string }
+  | { type: "probe"; probe: ProbeSpec; record: ProbeRecord | null; done: number; total: number }
+  | { type: "note"; message: string };
+
+export interface TriggerSummary {
+  outDir: string;
+  report: TriggersReport;
+  files: string[];
+  /** Probes planned but not run (interrupted). */
+  notRun: ProbeSpec[];
+}
+
+export const TRIGGER_DEFAULTS = { count: 3, timeoutSec: 90, maxTurns: 4, maxAttempts: 3 };
+
+function positive(name: string, v: number | undefined, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (!Number.isInteger(v) || v < 1)
+    throw new InputError(`${name}: expected a positive whole number, got ${v}`, { field: name });
+  return v;
+}
+
+/** Every probe, in a stable order: variant, query, repetition. Pure. */
+export function planProbes(
+  variants: string[],
+  queries: TriggerQuery[],
+  count: number,
+): ProbeSpec[] {
+  const out: ProbeSpec[] = [];
+  for (const v of variants)
+    for (const q of queries)
+      for (let rep = 1; rep <= count; rep++)
+        out.push({ probe_id: `${v}/${q.id}/r${rep}`, variant: v, query_id: q.id, rep });
+  return out;
+}
+
+function newId(): string {
+  const d = new Date();
+  const p = (n: number): string => String(n).padStart(2, "0");
+  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}-${randomBytes(3).toString("hex")}`;
+}
+
+async function readStoredProbe(outDir: string, spec: ProbeSpec): Promise<ProbeRecord | null> {
+  try {
+    const parsed = ProbeRecordSchema.safeParse(
+      JSON.parse(await readFile(path.join(probeDir(outDir, spec), "probe.json"), "utf8")),
+    );
+    return parsed.success && parsed.data.probe_id === spec.probe_id ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary> {
+  const hostEnv = opts.hostEnv ?? process.env;
+  const cwd = opts.cwd ?? process.cwd();
+  const count = positive("--count", opts.count, TRIGGER_DEFAULTS.count);
+  const concurrency = positive("--concurrency", opts.concurrency, 1);
+  const timeoutSec = positive("--timeout", opts.timeoutSec, TRIGGER_DEFAULTS.timeoutSec);
+  const maxTurns = positive("--max-turns", opts.maxTurns, TRIGGER_DEFAULTS.maxTurns);
+  const maxAttempts = positive("--max-attempts", opts.maxAttempts, TRIGGER_DEFAULTS.maxAttempts);
+
+  const target: SkillFolder = await readSkillFolder(path.resolve(cwd, opts.skill), "SKILL_DIR");
+  let queries: TriggerQuery[];
+  let queriesSource: string;
+  if (opts.queryList) {
+    queries = opts.queryList.queries;
+    queriesSource = opts.queryList.source;
+  } else if (opts.queries) {
+    queriesSource = path.resolve(cwd, opts.queries);
+    queries = await loadQueries(queriesSource);
+  } else
+    throw new InputError(
+      "no trigger queries: pass --queries FILE (a YAML or JSON list of {query, should_trigger})",
+      {
+        field: "--queries",
+      },
+    );
+  if (!queries.some((q) => q.should_trigger) || !queries.some((q) => !q.should_trigger))
+    opts.onProgress?.({
+      type: "note",
+      message: `the queries are all ${queries[0]?.should_trigger ? "should-trigger" : "should-not-trigger"}: ${queries[0]?.should_trigger ? "precision and the false-trigger rate" : "recall"} cannot be measured`,
+    });
+  const variants = await readVariants(
+    target,
+    (opts.descriptionFiles ?? []).map((f) => path.resolve(cwd, f)),
+  );
+  const neighbours: SkillFolder[] = [];
+  for (const d of opts.neighbours ?? []) {
+    const dir = path.resolve(cwd, d);
+    // A folder that is itself a Skill is one neighbour; otherwise each Skill folder inside it.
+    if (existsSync(path.join(dir, "SKILL.md")))
+      neighbours.push(await readSkillFolder(dir, "--neighbours"));
+    else neighbours.push(...(await readSkillsUnder(dir, "--neighbours")));
+  }
+  const decoys = opts.decoys === false ? [] : await readSkillsUnder(decoysDir(), "decoys");
+  // Neighbours first: a decoy never hides a real neighbour of the same name.
+  const others = [...neighbours.filter((n) => n.dir !== target.dir), ...decoys];
+  const installs = new Map(variants.map((v) => [v.name, skillsToInstall(target, v, others)]));
+  const firstInstall = installs.get(variants[0]?.name ?? "");
+  const installedNames = new Set(firstInstall?.names ?? []);
+
+  const bin = resolveClaudeBinary({ agentBin: opts.agentBin, env: hostEnv });
+  if ("error" in bin) throw new InputError(bin.error, { field: "--agent-bin" });
+
+  const outDir = opts.out
+    ? path.resolve(cwd, opts.out)
+    : path.resolve(cwd, ".skillbench", "triggers", newId());
+  if (opts.resume && !opts.out)
+    throw new InputError("--resume needs --out DIR: the results folder of the interrupted run", {
+      field: "--resume",
+    });
+  if (!opts.resume && existsSync(path.join(outDir, "probes")))
+    throw new InputError(
+      `${outDir} already holds probes: pass --resume to complete it, or choose another --out`,
+      {
+        file: outDir,
+        field: "--out",
+      },
+    );
+  await mkdir(outDir, { recursive: true });
+
+  const planned = planProbes(
+    variants.map((v) => v.name),
+    queries,
+    count,
+  );
+  const stored = new Map<string, ProbeRecord>();
+  if (opts.resume)
+    for (const p of planned) {
+      const r = await readStoredProbe(outDir, p);
+      if (r) stored.set(p.probe_id, r);
+    }
+  const toRun = planned.filter((p) => !stored.has(p.probe_id));
+
+  const declaredEnv = opts.env ?? {};
+  const passEnv = opts.passEnv ?? [];
+  const redact = makeRedactor([...secretsFromEnv(hostEnv), ...secretsFromEnv(declaredEnv)]);
+  const model = opts.model ?? hostEnv.ANTHROPIC_MODEL ?? null;
+  let server: ModelServer | null = null;
+  let endpoint: (spec: ProbeSpec) => Endpoint;
+  const scriptFile = opts.modelScript ? path.resolve(cwd, opts.modelScript) : null;
+  if (scriptFile) {
+    const script = await loadModelScript(scriptFile);
+    server = await startModelServer({
+      script,
+      scriptFile,
+      recordFile: path.join(outDir, "model.jsonl"),
+      secrets: redact.secrets,
+    });
+    const url = server.url;
+    // The model sees each probe as a run: task = query id, treatment = variant, rep.
+    endpoint = (s) => ({
+      baseUrl: runBaseUrl(url, {
+        task: s.query_id,
+        treatment: s.variant,
+        rep: s.rep,
+        role: "subject",
+      }),
+      apiKey: "sk-skillbench-scripted",
+    });
+  } else {
+    if (!hostEnv.ANTHROPIC_API_KEY && !hostEnv.ANTHROPIC_AUTH_TOKEN)
+      throw new InputError(
+        "no model endpoint: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (and ANTHROPIC_BASE_URL), or pass --model-script FILE",
+        { field: "--model-script" },
+      );
+    endpoint = () => ({
+      baseUrl: hostEnv.ANTHROPIC_BASE_URL,
+      apiKey: hostEnv.ANTHROPIC_API_KEY,
+      authToken: hostEnv.ANTHROPIC_AUTH_TOKEN,
+    });
+  }
+
+  const sandboxChoice = opts.sandbox ?? "local";
+  const version = await agentVersion(
+    bin.path,
+    { PATH: hostEnv.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir() },
+    cwd,
+  );
+  const said = new Set<string>();
+  const queryById = new Map(queries.map((q) => [q.id, q]));
+  const ctx: ProbeContext = {
+    outDir,
+    bin,
+    agentVersion: version,
+    endpoint,
+    model,
+    declaredEnv,
+    passEnv,
+    hostEnv,
+    redact,
+    timeoutMs: timeoutSec * 1000,
+    maxTurns,
+    maxAttempts,
+    sandbox: {
+      choice: sandboxChoice,
+      probe: sandboxChoice === "local" ? null : await probeSandboxes(),
+    },
+    tmpBase: opts.tmpBase,
+    keepWorkspaces: opts.keepWorkspaces ?? false,
+    target: target.name,
+    skillsFor: (v) => installs.get(v)?.install ?? [],
+    promptOf: (id) => queryById.get(id)?.query ?? "",
+    signal: opts.killSignal ?? new AbortController().signal,
+    note: (message) => {
+      if (said.has(message)) return;
+      said.add(message);
+      opts.onProgress?.({ type: "note", message });
+    },
+  };
+  const startedAt = new Date().toISOString();
+  await writeJsonAtomic(path.join(outDir, "triggers-plan.json"), {
+    schema: "skillbench.triggers-plan.v1",
+    skill: target.name,
+    skill_dir: target.dir,
+    queries,
+    variants,
+    count,
+    probes: planned.map((p) => p.probe_id),
+    started_at: startedAt,
+  });
+  opts.onProgress?.({ type: "plan", total: planned.length, toRun: toRun.length, outDir });
+  let done = stored.size;
+  try {
+    await runPool(
+      toRun,
+      concurrency,
+      async (spec) => {
+        const record = await runProbe(ctx, spec);
+        if (record) stored.set(spec.probe_id, record);
+        done++;
+        opts.onProgress?.({ type: "probe", probe: spec, record, done, total: planned.length });
+      },
+      {
+        stop: opts.stopSignal,
+        onError: (spec, e) =>
+          opts.onProgress?.({ type: "note", message: `${spec.probe_id}: ${String(e)}` }),
+      },
+    );
+  } finally {
+    await server?.close();
+  }
+  const records = planned
+    .map((p) => stored.get(p.probe_id))
+    .filter((r): r is ProbeRecord => r !== undefined);
+  const notRun = planned.filter((p) => !stored.has(p.probe_id));
+  const report = buildTriggersReport({
+    skill: { name: target.name, dir: target.dir, hash: target.hash },
+    agent: { name: "claude-code", version, bin: bin.path },
+    model,
+    modelScript: scriptFile,
+    settings: {
+      count,
+      concurrency,
+      max_turns: maxTurns,
+      timeout_sec: timeoutSec,
+      max_attempts: maxAttempts,
+      sandbox: sandboxChoice,
+    },
+    installed: {
+      neighbours: neighbours
+        .map((n) => n.name)
+        .filter((n) => installedNames.has(n) && n !== target.name),
+      decoys: decoys
+        .map((d) => d.name)
+        .filter((n) => installedNames.has(n) && !neighbours.some((x) => x.name === n)),
+      skipped: firstInstall?.skipped ?? [],
+    },
+    queries,
+    queriesSource,
+    variants,
+    records,
+    notRun: notRun.map((p) => p.probe_id),
+    startedAt,
+    finishedAt: new Date().toISOString(),
+  });
+  const jsonFile = path.join(outDir, "triggers.json");
+  const mdFile = path.join(outDir, "triggers.md");
+  await writeJsonAtomic(jsonFile, redactValue(report, redact));
+  await writeFileAtomic(mdFile, redact(renderTriggersMarkdown(report)));
+  return { outDir, report, files: [jsonFile, mdFile], notRun };
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it } from "vitest";
+import { buildComparison } from "../../../src/report/comparison/index.js";
+import { decideGates, parseGate, parseGates } from "../../../src/manifest/gates.js";
+import { makeMetadata, makeReport, reps } from "../report/helpers.js";
+
+describe("parseGate", () => {
+  it.each([
+    ["minPassRate", 0.8, { kind: "pass_rate", min: 0.8 }],
+    ["min_pass_rate", 0.8, { kind: "pass_rate", min: 0.8 }],
+    ["minWeightedScore", 0.5, { kind: "weighted_score", min: 0.5 }],
+    ["min_checks_pass_rate", 0.9, { kind: "checks_pass_rate", min: 0.9 }],
+    ["minPassAt1", 0.7, { kind: "pass_at_k", k: 1, min: 0.7 }],
+    ["min_pass_hat_3", 0.5, { kind: "pass_hat_k", k: 3, min: 0.5 }],
+    ["minSkillInvocation", 1, { kind: "dimension", dimension: "skill_invocation", min: 1 }],
+    ["min_efficiency", 0.2, { kind: "dimension", dimension: "efficiency", min: 0.2 }],
+    ["noRegression", true, { kind: "no_regression" }],
+    ["no_regression", true, { kind: "no_regression" }],
+  ])("%s: %s", (key, value, want) => {
+    expect(parseGate(key, value)).toEqual({ key, ...want });
+  });
+
+  it.each([
+    ["maxCost", 1, /^unknown gate/],
+    ["minPassRate", 1.5, /^expected a number from 0 to 1, got 1.5$/],
+    ["minPassRate", true, /^expected a number from 0 to 1, got true$/],
+    ["noRegression", 1, /^expected true or false$/],
+    ["noRegression", false, /no gate; remove it/],
+  ])("%s: %s is an error", (key, value, msg) => {
+    expect(parseGate(key, value)).toMatch(msg);
+  });
+});
+
+const T = "WITH_SKILL";
+
+describe("decideGates", () => {
+  const reports = [
+    ...reps("CONTROL", 3, [1]),
+    ...reps(T, 3, [1, 2]),
+    ...reps(T, 3, [1, 2, 3], { task: "task-b" }),
+    ...reps("CONTROL", 3, [], { task: "task-b" }),
+  ];
+  const decide = (gates: Record<string, number | boolean>) =>
+    decideGates(parseGates(gates).gates, {
+      reports,
+      candidate: T,
+      baseline: null,
+      comparison: null,
+    });
+
+  it.each([
+    ["minPassRate", 0.8, true, 5 / 6],
+    ["minPassRate", 0.9, false, 5 / 6],
+    // makeReport: one passed check per run, one failed per failed run.
+    ["minChecksPassRate", 0.85, true, 6 / 7],
+    ["minPassAt3", 1, true, 1],
+    ["minPassHat3", 0.5, true, 0.5],
+    ["minPassHat3", 0.6, false, 0.5],
+    ["minCompletion", 0.8, true, 5 / 6],
+  ])("%s %s → %s", (key, min, ok, value) => {
+    const r = decide({ [key]: min });
+    expect(r.ok).toBe(ok);
+    expect(r.gates[0]?.value).toBeCloseTo(value, 9);
+  });
+
+  it("a value that cannot be computed fails and says why", () => {
+    const r = decide({ minPassHat5: 0.1, minSkillInvocation: 0.1 });
+    expect(r.ok).toBe(false);
+    expect(r.gates.map((g) => g.detail)).toEqual([
+      "pass^5 is not computable: fewer than 5 runs of a task",
+      "skill_invocation is not computable: no rubric dimension skill_invocation (the profile has: completion, efficiency)",
+    ]);
+  });
+
+  it("noRegression without a frozen baseline fails, naming the fix", () => {
+    const r = decide({ noRegression: true });
+    expect(r.gates[0]).toMatchObject({
+      ok: false,
+      detail: "no frozen baseline in this eval: add evaluation.baselineTreatments",
+    });
+  });
+
+  it("noRegression reads the comparison's verdict: a dimension regression fails it", () => {
+    const rs = [
+      ...reps("CONTROL", 2, [1, 2]),
+      ...reps(T, 2, [1, 2], { dims: { completion: 1, efficiency: 0.5 } }),
+      ...reps("BASE", 2, [1, 2], { dims: { completion: 1, efficiency: 1 } }),
+    ];
+    const comparison = buildComparison({
+      reports: rs,
+      metadata: makeMetadata(["CONTROL", T, "BASE"]),
+      candidate: T,
+      baseline: "BASE",
+    });
+    const r = decideGates(parseGates({ noRegression: true }).gates, {
+      reports: rs,
+      candidate: T,
+      baseline: "BASE",
+      comparison,
+    });
+    expect(r.ok).toBe(false);
+    expect(r.gates[0]?.detail).toBe("rubric regression on efficiency");
+    const same = [
+      ...rs.filter((x) => x.treatment !== T),
+      ...reps(T, 2, [1, 2], { dims: { completion: 1, efficiency: 1 } }),
+    ];
+    const ok = decideGates(parseGates({ noRegression: true }).gates, {
+      reports: same,
+      candidate: T,
+      baseline: "BASE",
+      comparison: buildComparison({
+        reports: same,
+        metadata: makeMetadata(["CONTROL", T, "BASE"]),
+        candidate: T,
+        baseline: "BASE",
+      }),
+    });
+    expect(ok.ok).toBe(true);
+  });
+
+  it("excluded runs do not count", () => {
+    const rs = [
+      ...reps(T, 2, [1]),
+      makeReport({ treatment: T, rep: 3, passed: false, quality: "excluded" }),
+    ];
+    const r = decideGates(parseGates({ minPassRate: 0.5 }).gates, {
+      reports: rs,
+      candidate: T,
+      baseline: null,
+      comparison: null,
+    });
+    expect(r.gates[0]?.value).toBe(0.5);
+  });
+});
