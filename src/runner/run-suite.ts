@@ -220,7 +220,12 @@ async function checkOutDir(
   suite: Suite,
   resume: boolean,
 ): Promise<void> {
-  const entries = await readdir(outDir).catch(() => [] as string[]);
+  // What `skillbench eval` puts there before the run (the compiled suite, the manifest) is ours.
+  const entries = (await readdir(outDir).catch(() => [] as string[])).filter((e) => {
+    if (e === "eval.yaml") return false;
+    const rel = path.relative(path.join(outDir, e), suite.root);
+    return !(rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel)));
+  });
   if (entries.length === 0) return;
   const prev: unknown = await readJsonFile(metadataFile).catch(() => null);
   if (prev === null || typeof prev !== "object" || !("experiment_id" in prev))
