@@ -43,6 +43,14 @@ export { writeHtmlReports } from "./report/html/write.js";
 export { serveResults } from "./viewer/server.js";
 export { parseThresholds, evaluateThresholds } from "./report/thresholds.js";
 export {
+  openTelemetry,
+  exportStoredResults,
+  TelemetrySession,
+  type TelemetryOptions,
+  type SessionOutcome,
+  type ExportOutcome,
+} from "./telemetry/index.js";
+export {
   runTriggers,
   type TriggerOptions,
   type TriggerProgress,

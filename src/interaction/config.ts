@@ -87,6 +87,8 @@ export interface InteractionInput {
     maxTurns?: number | undefined;
     /** `--simulator-prompt` text */
     simulatorPrompt?: string | undefined;
+    /** `--decision-pattern` (repeatable): added to the task's `decision_patterns`. */
+    decisionPatterns?: readonly string[] | undefined;
   };
   /** Text of the file named by BENCH_SIMULATOR_PROMPT_FILE, when that variable is set and the file exists. */
   envPromptFileText?: string | null;
@@ -102,7 +104,10 @@ export interface InteractionConfig {
   /** Never shown to the subject; only the simulator reads it. */
   simulator_prompt: string;
   simulator_prompt_source: SimulatorPromptSource;
+  /** The task's `decision_patterns`, then the `--decision-pattern` ones (no empty entry, no repeat). */
   decision_patterns: string[];
+  /** Those of `decision_patterns` given with `--decision-pattern`. */
+  decision_patterns_cli: string[];
   decision_reply: string | null;
   decision_replies: string[];
   continue_prompt: string;
@@ -162,6 +167,13 @@ export function resolveInteraction(input: InteractionInput): InteractionConfig {
     }
   }
 
+  const cliPatterns = [...new Set(cli.decisionPatterns ?? [])];
+  for (const p of cliPatterns)
+    if (p.trim() === "")
+      throw new InputError("--decision-pattern: expected a non-empty text", {
+        field: "--decision-pattern",
+      });
+
   return {
     mode,
     mode_source,
@@ -169,7 +181,10 @@ export function resolveInteraction(input: InteractionInput): InteractionConfig {
     max_turns_source,
     simulator_prompt,
     simulator_prompt_source,
-    decision_patterns: t.decisionPatterns.filter((p) => p !== ""),
+    decision_patterns: [...new Set([...t.decisionPatterns, ...cliPatterns])].filter(
+      (p) => p !== "",
+    ),
+    decision_patterns_cli: cliPatterns,
     decision_reply: nonBlank(t.decisionReply) ? t.decisionReply : null,
     decision_replies: [...t.decisionReplies],
     continue_prompt: nonBlank(t.continuePrompt) ? t.continuePrompt : DEFAULT_CONTINUE_PROMPT,

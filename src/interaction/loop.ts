@@ -80,6 +80,10 @@ export interface TurnRecord {
 export interface InteractionRecord {
   mode: InteractionMode;
   max_turns: number;
+  /** The substrings that counted as decision points besides the built-in ones (docs/interaction.md). */
+  decision_patterns: string[];
+  /** Those of them given on the command line (`--decision-pattern`). */
+  decision_patterns_cli: string[];
   /** Subject turns started. */
   actual_turns: number;
   decision_points: number;
@@ -155,6 +159,8 @@ export async function runInteractionLoop(opts: InteractionLoopOptions): Promise<
   const rec: InteractionRecord = {
     mode: config.mode,
     max_turns: config.max_turns,
+    decision_patterns: [...config.decision_patterns],
+    decision_patterns_cli: [...config.decision_patterns_cli],
     actual_turns: 0,
     decision_points: 0,
     deterministic_replies: 0,

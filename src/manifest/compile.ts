@@ -164,6 +164,13 @@ async function compileInline(
       required_skills: ev?.requiredSkills ?? [],
       expected_artifacts: [...(ev?.expectedArtifacts ?? []), ...(task.expect.files ?? [])],
       rubric_criteria: task.rubric ?? [],
+      // authoring-skill route conformance (docs/rubrics.md): the node order applies to the task
+      // `routeConformance.task` names, or to every task when it names none.
+      ...(ev?.generatedNodeSkills?.length ? { generated_node_skills: ev.generatedNodeSkills } : {}),
+      ...(ev?.routeConformance?.expectedNodeOrder?.length &&
+      (ev.routeConformance.task === undefined || ev.routeConformance.task === task.name)
+        ? { route_conformance_expected_node_order: ev.routeConformance.expectedNodeOrder }
+        : {}),
     },
     interaction: interactionTable(task.interaction ?? m.manifest.interaction),
   };

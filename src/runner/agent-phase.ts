@@ -81,7 +81,14 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
     dirs: { home: dirs.home, config: dirs.config, tmp: dirs.tmp },
     endpoint: ctx.endpoint(spec, "subject"),
     model: ctx.model ?? undefined,
-    declared: ctx.declaredEnv,
+    declared: {
+      ...ctx.declaredEnv,
+      ...(ctx.agentEnv?.({
+        experimentId: ctx.experimentId,
+        runId: spec.run_id,
+        agent: ctx.driver.name,
+      }) ?? {}),
+    },
     passEnv: ctx.passEnv,
     maxRetries: ctx.agentRetries,
   });

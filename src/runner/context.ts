@@ -33,6 +33,10 @@ export interface RunContext {
   /** The suite's own profiles (profiles/*.toml), over the built-ins. */
   suiteProfiles: Record<string, RubricProfile>;
   declaredEnv: Record<string, string>;
+  /** Extra environment for one run's subject agent (telemetry trace context). */
+  agentEnv?:
+    | ((run: { experimentId: string; runId: string; agent: string }) => Record<string, string>)
+    | undefined;
   passEnv: string[];
   hostEnv: Record<string, string | undefined>;
   redact: Redactor;
@@ -45,6 +49,7 @@ export interface RunContext {
       mode?: string | undefined;
       maxTurns?: number | undefined;
       simulatorPrompt?: string | undefined;
+      decisionPatterns?: readonly string[] | undefined;
     };
     envPromptFileText: string | null;
     suitePromptFileText: string | null;

@@ -104,7 +104,9 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
   await mkdir(paths.dir, { recursive: true });
   const task = ctx.suite.tasks.find((t) => t.name === spec.task);
   const treatment = ctx.suite.treatments.find((t) => t.name === spec.treatment);
-  const stdout = new RedactingLineWriter(paths.stdout, ctx.redact);
+  const stdout = new RedactingLineWriter(paths.stdout, ctx.redact, {
+    timesFile: paths.stdoutTimes,
+  });
   const stderr = new RedactingLineWriter(paths.stderr, ctx.redact);
   let harnessError: string | null = null;
   let agent: AgentSummary | null = null;

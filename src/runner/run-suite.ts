@@ -75,12 +75,13 @@ export interface RunOptions {
   ks?: number[] | undefined;
   /** --judge / --no-judge, --judge-model, --judge-base-url, --judge-samples */
   judgeFlags?: JudgeFlags | undefined;
-  /** --interaction-mode, --max-turns, --simulator-prompt */
+  /** --interaction-mode, --max-turns, --simulator-prompt, --decision-pattern */
   interaction?:
     | {
         mode?: string | undefined;
         maxTurns?: number | undefined;
         simulatorPrompt?: string | undefined;
+        decisionPatterns?: readonly string[] | undefined;
       }
     | undefined;
   /** Write summary.html / comparison_report.html (default true). */
@@ -97,6 +98,12 @@ export interface RunOptions {
   killSignal?: AbortSignal;
   onWarning?: (w: SuiteWarning) => void;
   onProgress?: (e: ProgressEvent) => void;
+  /** Extra environment for a run's subject agent (the telemetry trace context, docs/telemetry.md). */
+  agentEnv?: (run: {
+    experimentId: string;
+    runId: string;
+    agent: string;
+  }) => Record<string, string>;
 }
 
 export type ProgressEvent =
@@ -527,6 +534,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     profileOverride: opts.profile ?? cfg.profile ?? null,
     suiteProfiles,
     declaredEnv,
+    agentEnv: opts.agentEnv,
     passEnv,
     hostEnv,
     redact,
@@ -605,6 +613,8 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     agent_bin: { path: bin.path, source: bin.source },
     total_runs: experimentMatrix.length,
     total_passed: null as number | null,
+    /** --decision-pattern: added to every task's decision_patterns. */
+    decision_patterns: [...(opts.interaction?.decisionPatterns ?? [])],
     ...(keptRoles !== undefined ? { comparison_roles: keptRoles } : {}),
   };
   await writeJsonAtomic(paths.metadata, metadata);

@@ -11,6 +11,8 @@ export function runPaths(outDir: string, runId: string) {
     dir,
     report: path.join(dir, "report.json"),
     stdout: path.join(dir, "stdout.jsonl"),
+    /** Arrival time (epoch ms) of each stdout.jsonl line, one per line (docs/telemetry.md). */
+    stdoutTimes: path.join(dir, "stdout.times"),
     stderr: path.join(dir, "stderr.txt"),
     events: path.join(dir, "events.json"),
     validation: path.join(dir, "validation.json"),

@@ -36,10 +36,46 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** Shortest encoded form worth matching: shorter cores would match ordinary text. */
+const MIN_ENCODED = 8;
+
+/**
+ * The base64 text that a secret's bytes produce wherever they sit in an encoded stream: for each
+ * of the three byte alignments, the characters that depend on the secret's bytes alone (standard
+ * and URL-safe alphabets). `printf %s "$KEY" | base64` gives the first one with its padding.
+ */
+function base64Forms(v: string): string[] {
+  const bytes = Buffer.from(v, "utf8");
+  const out: string[] = [bytes.toString("base64"), bytes.toString("base64url")];
+  for (let k = 0; k < 3; k++) {
+    const b64 = Buffer.concat([Buffer.alloc(k), bytes]).toString("base64");
+    const first = k === 0 ? 0 : 4;
+    const last = 4 * Math.floor((k + bytes.length) / 3);
+    const core = b64.slice(first, last);
+    if (core.length >= MIN_ENCODED) out.push(core, core.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return out.filter((f) => f.length >= MIN_ENCODED);
+}
+
+/**
+ * Every form of a secret that redaction matches (docs/sandbox.md, "Secrets"): the value, its
+ * JSON-escaped text, its base64 (any alignment, both alphabets), hex and reversed text.
+ */
+export function secretForms(v: string): string[] {
+  const hex = Buffer.from(v, "utf8").toString("hex");
+  return [
+    v,
+    JSON.stringify(v).slice(1, -1),
+    ...(v.length >= MIN_ENCODED ? [...base64Forms(v), hex, hex.toUpperCase()] : []),
+    [...v].reverse().join(""),
+  ];
+}
+
 /** Build a redactor for the given secret values (values shorter than 4 chars are ignored). */
 export function makeRedactor(secretValues: Iterable<string>): Redactor {
-  // A secret with a quote or a backslash appears escaped inside JSON text: match both forms.
-  const forms = [...secretValues].flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]);
+  // A secret with a quote or a backslash appears escaped inside JSON text; an agent may print it
+  // encoded: match every form we can foresee.
+  const forms = [...secretValues].filter((v) => v.length >= 4).flatMap(secretForms);
   const secrets = [...new Set(forms.filter((v) => v.length >= 4))].sort(
     (a, b) => b.length - a.length,
   );

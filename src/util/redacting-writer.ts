@@ -11,6 +11,8 @@ import { redactJsonLine } from "./redact.js";
  */
 export class RedactingLineWriter {
   private readonly out: WriteStream;
+  /** Arrival time of each line (epoch ms, one per line), when asked for. */
+  private readonly times: WriteStream | null;
   private splitter = new LineSplitter();
   private pendingNewline = false;
   private bytes = 0;
@@ -23,12 +25,15 @@ export class RedactingLineWriter {
     /** The file the lines go to. */
     readonly file: string,
     private readonly redact: (s: string) => string,
+    opts: { timesFile?: string | undefined } = {},
   ) {
     this.out = createWriteStream(file, { flags: "a" });
     this.out.on("error", (e) => {
       // Kept (with the file named) for the caller: a full disk must not pass silently.
       this.error ??= Object.assign(e, { path: file });
     });
+    this.times = opts.timesFile ? createWriteStream(opts.timesFile, { flags: "a" }) : null;
+    this.times?.on("error", () => undefined);
   }
 
   /** The first write error (e.g. ENOSPC), or null. */
@@ -61,11 +66,14 @@ export class RedactingLineWriter {
     this.pendingNewline = false;
     this.bytes += Buffer.byteLength(text);
     this.out.write(text);
+    this.times?.write(`${Date.now()}\n`);
     this.onLine?.(red);
   }
 
   async close(): Promise<void> {
     this.endTurn();
     await new Promise<void>((resolve) => this.out.end(() => resolve()));
+    const times = this.times;
+    if (times) await new Promise<void>((resolve) => times.end(() => resolve()));
   }
 }

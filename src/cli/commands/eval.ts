@@ -2,7 +2,14 @@ import type { Command } from "commander";
 import { parseThresholds, prepareEval, runPreparedEval } from "../../index.js";
 import { ciOutputs, withCiOptions } from "../ci.js";
 import { generatedTasksResolver } from "./generate.js";
-import { runOptionsFromFlags, runWithSignals, withRunOptions, type RunFlags } from "./run.js";
+import { RunTelemetry } from "../telemetry.js";
+import {
+  defaultProgress,
+  runOptionsFromFlags,
+  runWithSignals,
+  withRunOptions,
+  type RunFlags,
+} from "./run.js";
 
 interface EvalFlags extends RunFlags {
   quick?: boolean;
@@ -41,7 +48,18 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
           `  tasks (${prepared.taskSource}): ${prepared.compiled.tasks.join(", ")}\n` +
           `  treatments: ${prepared.compiled.treatments.join(", ")}\n`,
       );
-      const res = await runPreparedEval(prepared, { ...opts, run: runWithSignals });
+      const telemetry = await RunTelemetry.open(f, opts.env);
+      let res: Awaited<ReturnType<typeof runPreparedEval>>;
+      try {
+        res = await runPreparedEval(prepared, {
+          ...opts,
+          run: (o) =>
+            runWithSignals({ ...o, ...telemetry?.hooks(o.onProgress ?? defaultProgress()) }),
+        });
+      } catch (e) {
+        if (telemetry) await telemetry.close([], 0);
+        throw e;
+      }
       const passed = res.run.reports.filter((r) => r.passed).length;
       const out = process.stdout;
       out.write(
@@ -71,6 +89,12 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
         );
       const ci = await ciOutputs(res.outDir, { ...f, failUnder: f.failUnder });
       if (ci !== 0) code = ci;
+      if (telemetry)
+        code = await telemetry.close(
+          res.run.reports,
+          code,
+          res.gateReport.gates.map((g) => ({ name: g.key, passed: g.ok, detail: g.detail })),
+        );
       ctx.exitCode = code;
     });
 }

@@ -1,5 +1,7 @@
 import type { Command } from "commander";
 import {
+  exportStoredResults,
+  SKILLBENCH_VERSION,
   rescoreResults,
   writeComparison,
   writeExperimentReports,
@@ -7,6 +9,14 @@ import {
 } from "../../index.js";
 import { intArg, parseKs } from "../args.js";
 import { ciOutputs, judgeFlags, withCiOptions, type CiFlags } from "../ci.js";
+import {
+  reportTelemetry,
+  telemetryFlags,
+  withTelemetryOptions,
+  type TelemetryFlags,
+} from "../telemetry.js";
+
+const note = (m: string): void => void process.stderr.write(`${m}\n`);
 
 /** Registers its command(s) on the program; `ctx.exitCode` is the process's exit code. */
 export function registerResults(program: Command, ctx: { exitCode: number }): void {
@@ -61,7 +71,7 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
       },
     );
 
-  withCiOptions(program.command("rescore"))
+  withTelemetryOptions(withCiOptions(program.command("rescore")))
     .description(
       "Recompute validators' interpretation, rubric scores, sample quality, attribution and every report from stored runs, without running an agent.",
     )
@@ -85,7 +95,8 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
           judgeBaseUrl?: string;
           judgeSamples?: number;
           modelScript?: string;
-        } & CiFlags,
+        } & CiFlags &
+          TelemetryFlags,
       ) => {
         const res = await rescoreResults(dir, {
           profile: f.profile,
@@ -98,6 +109,33 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
           `${res.reports.length} runs re-scored, ${res.changed.length} changed\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
         );
         ctx.exitCode = await ciOutputs(dir, f);
+        const out = await exportStoredResults(dir, telemetryFlags(f), process.env, {
+          note,
+          skillbenchVersion: SKILLBENCH_VERSION,
+        });
+        if (out && reportTelemetry(out, f.exportRequired === true, note) && ctx.exitCode === 0)
+          ctx.exitCode = 1;
       },
     );
+
+  withTelemetryOptions(program.command("export"))
+    .description(
+      "Send a stored results folder to an OpenTelemetry endpoint, Langfuse or LangSmith, without running anything.",
+    )
+    .argument("<dir>", "results folder")
+    .action(async (dir: string, f: TelemetryFlags) => {
+      const out = await exportStoredResults(dir, telemetryFlags(f), process.env, {
+        note,
+        skillbenchVersion: SKILLBENCH_VERSION,
+      });
+      if (!out) {
+        process.stderr.write(
+          "skillbench: error: export: name a target (--otel-endpoint, --langfuse or --langsmith)\n",
+        );
+        ctx.exitCode = 2;
+        return;
+      }
+      // An export the user asked for by name is required: its failure is the command's.
+      ctx.exitCode = reportTelemetry(out, true, (s) => process.stdout.write(s)) ? 1 : 0;
+    });
 }

@@ -4,15 +4,18 @@ import {
   planSuite,
   renderPlan,
   runSuite,
+  type ProgressEvent,
   type RunOptions,
+  type RunReport,
   type RunSummary,
   type SuiteWarning,
 } from "../../index.js";
 import { collect, intArg, parseEnvPairs, parseKs } from "../args.js";
 import { ciOutputs, judgeFlags, withCiOptions } from "../ci.js";
 import { makeProgress } from "../progress.js";
+import { RunTelemetry, withTelemetryOptions, type TelemetryFlags } from "../telemetry.js";
 
-export interface RunFlags {
+export interface RunFlags extends TelemetryFlags {
   task?: string;
   treatment?: string;
   count?: number;
@@ -36,6 +39,7 @@ export interface RunFlags {
   interactionMode?: string;
   maxTurns?: number;
   simulatorPrompt?: string;
+  decisionPattern?: string[];
   simulatorModel?: string;
   sandbox?: "local" | "bwrap" | "docker" | "auto";
   html?: boolean;
@@ -48,7 +52,7 @@ export interface RunFlags {
  * (The CI options, --html/--junit/--fail-under, come from withCiOptions.)
  */
 export function withRunOptions(cmd: Command): Command {
-  return cmd
+  return withTelemetryOptions(cmd)
     .option("--task <list>", "tasks to run: comma-separated names, * as a wildcard")
     .option("--treatment <list>", "treatments to run: comma-separated names, * as a wildcard")
     .option("-n, --count <n>", "repetitions per task × treatment", intArg("--count"))
@@ -91,6 +95,11 @@ export function withRunOptions(cmd: Command): Command {
       "the simulated user's instructions (overrides the task's and the profile's)",
     )
     .option(
+      "--decision-pattern <text>",
+      "text that marks a decision point in auto_user mode, added to the task's decision_patterns (repeatable)",
+      collect,
+    )
+    .option(
       "--simulator-model <id>",
       "model for the simulated user (endpoint: SKILLBENCH_SIMULATOR_BASE_URL, default the subject's)",
     )
@@ -131,6 +140,7 @@ export function runOptionsFromFlags(f: RunFlags) {
       mode: f.interactionMode,
       maxTurns: f.maxTurns,
       simulatorPrompt: f.simulatorPrompt,
+      decisionPatterns: f.decisionPattern,
     },
     simulatorModel: f.simulatorModel,
     sandbox: f.sandbox,
@@ -140,6 +150,11 @@ export function runOptionsFromFlags(f: RunFlags) {
 
 export function printWarning(w: SuiteWarning): void {
   process.stderr.write(`warning: ${w.file}${w.field ? `: ${w.field}` : ""}: ${w.message}\n`);
+}
+
+/** The console progress display. */
+export function defaultProgress(): (e: ProgressEvent) => void {
+  return makeProgress(process.stderr, Boolean(process.stderr.isTTY) && !process.env.CI);
 }
 
 /**
@@ -169,9 +184,7 @@ export async function runWithSignals(opts: RunOptions): Promise<RunSummary> {
       stopSignal: stop.signal,
       killSignal: kill.signal,
       onWarning: opts.onWarning ?? printWarning,
-      onProgress:
-        opts.onProgress ??
-        makeProgress(process.stderr, Boolean(process.stderr.isTTY) && !process.env.CI),
+      onProgress: opts.onProgress ?? defaultProgress(),
     });
   } finally {
     process.off("SIGINT", onSigint);
@@ -200,17 +213,33 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
         process.stdout.write(renderPlan(plan));
         return;
       }
-      const res = await runWithSignals({ suite, ...runOptionsFromFlags(f) });
-      const passed = res.reports.filter((r) => r.passed).length;
-      process.stdout.write(
-        `\n${passed}/${res.planned.length} runs passed` +
-          (res.incomplete.length
-            ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
-            : "") +
-          `\nResults: ${res.outDir}\n${res.files.map((f) => `  ${f}`).join("\n")}\n`,
-      );
-      ctx.exitCode = passed === res.planned.length || f.exitZero ? 0 : 1;
-      const ci = await ciOutputs(res.outDir, f);
-      if (ci !== 0) ctx.exitCode = ci;
+      const opts = runOptionsFromFlags(f);
+      const telemetry = await RunTelemetry.open(f, opts.env);
+      let reports: RunReport[] = [];
+      try {
+        const res = await runWithSignals({
+          suite,
+          ...opts,
+          ...telemetry?.hooks(defaultProgress()),
+        });
+        reports = res.reports;
+        reportRun(res, f, ctx);
+        const ci = await ciOutputs(res.outDir, f);
+        if (ci !== 0) ctx.exitCode = ci;
+      } finally {
+        if (telemetry) ctx.exitCode = await telemetry.close(reports, ctx.exitCode);
+      }
     });
+}
+
+function reportRun(res: RunSummary, f: RunFlags, ctx: { exitCode: number }): void {
+  const passed = res.reports.filter((r) => r.passed).length;
+  process.stdout.write(
+    `\n${passed}/${res.planned.length} runs passed` +
+      (res.incomplete.length
+        ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
+        : "") +
+      `\nResults: ${res.outDir}\n${res.files.map((f) => `  ${f}`).join("\n")}\n`,
+  );
+  ctx.exitCode = passed === res.planned.length || f.exitZero ? 0 : 1;
 }

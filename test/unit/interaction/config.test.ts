@@ -124,7 +124,27 @@ describe("resolveInteraction", () => {
     });
   });
 
+  it.each<[string, string[], string[] | undefined, string[], string[]]>([
+    ["none given", [], undefined, [], []],
+    ["task only", ["db"], undefined, ["db"], []],
+    [
+      "--decision-pattern adds to the task's",
+      ["db"],
+      ["Pick one", "ship?"],
+      ["db", "Pick one", "ship?"],
+      ["Pick one", "ship?"],
+    ],
+    ["a pattern both give is used once", ["db"], ["db", "db"], ["db"], ["db"]],
+    ["--decision-pattern without task patterns", [], ["Choose"], ["Choose"], ["Choose"]],
+  ])("decision patterns: %s", (_l, task, cli, want, wantCli) => {
+    const c = resolveInteraction(
+      input({ cli: { decisionPatterns: cli } }, { decisionPatterns: task }),
+    );
+    expect([c.decision_patterns, c.decision_patterns_cli]).toEqual([want, wantCli]);
+  });
+
   it.each([
+    [{ cli: { decisionPatterns: ["ok", " "] } }, {}, "--decision-pattern"],
     [{ cli: { mode: "chatty" } }, {}, "--interaction-mode"],
     [{ cli: { maxTurns: 0 } }, {}, "--max-turns"],
     [{ cli: { maxTurns: 2.5 } }, {}, "--max-turns"],

@@ -20,6 +20,7 @@ function config(over: Partial<InteractionConfig> = {}): InteractionConfig {
     simulator_prompt: "SIM-PROMPT",
     simulator_prompt_source: "profile",
     decision_patterns: [],
+    decision_patterns_cli: [],
     decision_reply: null,
     decision_replies: [],
     continue_prompt: CONTINUE,

@@ -70,3 +70,27 @@ describe("isSecretName", () => {
     expect(isSecretName(name)).toBe(secret);
   });
 });
+
+describe("secret forms", () => {
+  const secret = "sk-live-0123456789abcdef";
+  const r = makeRedactor([secret]);
+  const b64 = (s: string) => Buffer.from(s).toString("base64");
+  const cases: Array<[string, string]> = [
+    ["plain", `key=${secret}.`],
+    ["base64 on its own", b64(secret)],
+    ["base64url", Buffer.from(secret).toString("base64url")],
+    ["base64 inside a longer encoded text (offset 1)", b64(`x${secret}yz`)],
+    ["base64 inside a longer encoded text (offset 2)", b64(`xy${secret}z`)],
+    ["hex", Buffer.from(secret).toString("hex")],
+    ["reversed", [...secret].reverse().join("")],
+  ];
+  for (const [name, text] of cases)
+    it(`redacts the ${name} form`, () => {
+      const out = r(text);
+      expect(out).toContain("[REDACTED]");
+      expect(out).not.toContain(secret);
+    });
+  it("leaves unrelated base64 alone", () => {
+    expect(r(b64("nothing to see here at all"))).toBe(b64("nothing to see here at all"));
+  });
+});
