@@ -67,4 +67,12 @@ export {
   type PlanOptions,
 } from "./inspect/plan.js";
 export * from "./manifest/index.js";
+export {
+  planTarget,
+  validateTarget,
+  validatorProblem,
+  type TargetPlan,
+  type SkillInfo,
+} from "./inspect/target.js";
+export { initSuite, initSkillManifest, type InitResult } from "./manifest/init.js";
 export { stripControls } from "./util/safe-text.js";

@@ -2,6 +2,8 @@
 import { Command, CommanderError } from "commander";
 import { DiskFullError, errorPath, InputError, isDiskFull, SKILLBENCH_VERSION } from "../index.js";
 import { registerEval } from "./commands/eval.js";
+import { registerInit } from "./commands/init.js";
+import { registerInspect } from "./commands/inspect.js";
 import { registerResults } from "./commands/results.js";
 import { registerRun } from "./commands/run.js";
 import { registerServe } from "./commands/serve.js";
@@ -19,6 +21,8 @@ async function main(argv: string[]): Promise<number> {
 
   registerRun(program, ctx);
   registerEval(program, ctx);
+  registerInspect(program, ctx);
+  registerInit(program, ctx);
   registerResults(program, ctx);
   registerServe(program, ctx);
   registerTriggers(program, ctx);

@@ -238,7 +238,7 @@ export function renderMatrix(p: SuitePlan): string {
   const rows = p.runs.map((r) => [
     r.run_id,
     r.profile,
-    r.sandbox === "auto" ? `auto→${r.sandbox_kind ?? "?"}` : r.sandbox,
+    r.sandbox === "auto" && r.sandbox_kind !== null ? `auto→${r.sandbox_kind}` : r.sandbox,
     `${r.timeout_sec}s`,
     r.interaction.mode === "none" ? "none" : `${r.interaction.mode}/${r.interaction.max_turns}`,
   ]);

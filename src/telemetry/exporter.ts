@@ -196,7 +196,7 @@ export class TelemetryExporter {
       t: OtlpTarget,
       p: SpanPlan[],
     ): Promise<void> => {
-      const err = await sendSpans(otlpExporter(t), materialise(p, resource, scope));
+      const err = await sendSpans(await otlpExporter(t), await materialise(p, resource, scope));
       this.record(target, err, p.length);
     };
     const jobs: Promise<void>[] = [];

@@ -3,21 +3,25 @@
  * exporters. Ids and times come from the plan: a preset id generator hands the SDK each span's
  * id, and every span starts and ends at its planned time.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace } from "@opentelemetry/api";
-import { ExportResultCode } from "@opentelemetry/core";
-import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
-import { resourceFromAttributes } from "@opentelemetry/resources";
-import {
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-  TracerProvider,
-  type IdGenerator,
-  type ReadableSpan,
-  type SpanExporter,
-} from "@opentelemetry/sdk-trace";
+import type { IdGenerator, ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace";
 import type { OtlpTarget } from "./config.js";
 import type { SpanPlan } from "./types.js";
+
+/**
+ * The OpenTelemetry SDK and exporters, loaded on first use: they take most of a second to load,
+ * and every command that exports nothing (most of them) should not pay for it.
+ */
+async function sdk() {
+  const [api, core, json, proto, resources, trace] = await Promise.all([
+    import("@opentelemetry/api"),
+    import("@opentelemetry/core"),
+    import("@opentelemetry/exporter-trace-otlp-http"),
+    import("@opentelemetry/exporter-trace-otlp-proto"),
+    import("@opentelemetry/resources"),
+    import("@opentelemetry/sdk-trace"),
+  ]);
+  return { api, core, json, proto, resources, trace };
+}
 
 /** Hands out the id the next span must have; the SDK asks for exactly one per span. */
 class PresetIds implements IdGenerator {
@@ -31,18 +35,22 @@ class PresetIds implements IdGenerator {
   }
 }
 
-const STATUS = {
-  unset: SpanStatusCode.UNSET,
-  ok: SpanStatusCode.OK,
-  error: SpanStatusCode.ERROR,
-} as const;
-
 /** Turn plans into SDK spans (parents first), without sending them anywhere. */
-export function materialise(
+export async function materialise(
   plans: SpanPlan[],
   resource: Record<string, string>,
   scope: { name: string; version: string },
-): ReadableSpan[] {
+): Promise<ReadableSpan[]> {
+  const {
+    api: { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace },
+    resources: { resourceFromAttributes },
+    trace: { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider },
+  } = await sdk();
+  const STATUS = {
+    unset: SpanStatusCode.UNSET,
+    ok: SpanStatusCode.OK,
+    error: SpanStatusCode.ERROR,
+  } as const;
   const ids = new PresetIds();
   const memory = new InMemorySpanExporter();
   const provider = new TracerProvider({
@@ -87,14 +95,24 @@ export function materialise(
   return spans;
 }
 
-export function otlpExporter(target: OtlpTarget, timeoutMillis = 5_000): SpanExporter {
+export async function otlpExporter(
+  target: OtlpTarget,
+  timeoutMillis = 5_000,
+): Promise<SpanExporter> {
+  const { json, proto } = await sdk();
   const cfg = { url: target.url, headers: target.headers, timeoutMillis };
-  return target.protocol === "http/json" ? new JsonExporter(cfg) : new ProtoExporter(cfg);
+  return target.protocol === "http/json"
+    ? new json.OTLPTraceExporter(cfg)
+    : new proto.OTLPTraceExporter(cfg);
 }
 
 /** Send spans once; resolves with null on success, else the reason (never throws). */
-export function sendSpans(exporter: SpanExporter, spans: ReadableSpan[]): Promise<string | null> {
-  if (spans.length === 0) return Promise.resolve(null);
+export async function sendSpans(
+  exporter: SpanExporter,
+  spans: ReadableSpan[],
+): Promise<string | null> {
+  if (spans.length === 0) return null;
+  const { ExportResultCode } = (await sdk()).core;
   return new Promise((resolve) => {
     try {
       exporter.export(spans, (result) => {

@@ -1,10 +1,17 @@
 import type { Command } from "commander";
-import { parseThresholds, prepareEval, runPreparedEval } from "../../index.js";
+import {
+  parseThresholds,
+  planTarget,
+  prepareEval,
+  renderPlan,
+  runPreparedEval,
+} from "../../index.js";
 import { ciOutputs, withCiOptions } from "../ci.js";
 import { generatedTasksResolver } from "./generate.js";
 import { RunTelemetry } from "../telemetry.js";
 import {
   defaultProgress,
+  printWarning,
   runOptionsFromFlags,
   runWithSignals,
   withRunOptions,
@@ -33,8 +40,20 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
       "when the Skill has no tasks, have the agent write 2-4 (frozen in a cache)",
     )
     .option("--regenerate", "write the generated tasks again, replacing the cached ones")
-    .action(async (skill: string, f: EvalFlags) => {
+    .option(
+      "--dry-run",
+      "print the planned runs (profile, sandbox, timeout, interaction); start nothing",
+    )
+    .action(async (skill: string, f: EvalFlags & { dryRun?: boolean }) => {
       parseThresholds(f.failUnder ?? []);
+      if (f.dryRun) {
+        const plan = await planTarget(skill, {
+          ...runOptionsFromFlags(f),
+          onWarning: printWarning,
+        });
+        process.stdout.write(renderPlan(plan));
+        return;
+      }
       const opts = {
         skill,
         ...runOptionsFromFlags(f),

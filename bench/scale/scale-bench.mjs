@@ -1,0 +1,211 @@
+// Benchmark (not a test): skillbench's report commands at the scale distributed runs bring.
+//
+//   node bench/scale/scale-bench.mjs [--runs 10000,100000] [--source DIR] [--keep]
+//                                    [--commands report,report-html,compare,rescore]
+//
+// It needs a real results folder to copy from (--source; by default it runs the demo suite once,
+// offline, into a temporary folder). It then generates N synthetic runs from it: every run folder
+// is one of the source's, with report.json's ids, task, repetition and outcome changed (task i of
+// 100, rep r), the other files hard-linked. For each N it measures, in the same run:
+//   floor:        read and JSON.parse every runs/*/report.json (16 at a time, as skillbench reads)
+//   report:       skillbench report DIR --no-html
+//   report-html:  skillbench report DIR (HTML included)
+//   compare:      skillbench compare DIR --no-html
+//   rescore:      skillbench rescore DIR --no-html (no agent)
+// each as wall seconds, the ratio to the floor, and peak RSS (from /usr/bin/time -f %M).
+// Writes bench/results/scale.md. Targets (docs: bench/README.md): ≤ 2× the floor at 10,000 runs
+// with HTML, under 400 MB; memory that does not grow with N at 100,000.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { link, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const CLI = path.join(ROOT, "dist", "cli", "main.js");
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : dflt;
+};
+const SIZES = arg("--runs", "10000").split(",").map(Number);
+const COMMANDS = arg("--commands", "report,report-html,compare,rescore").split(",");
+const TASKS = 100;
+
+function sh(cmd, args, opts = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], ...opts });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (c) => (out += c));
+    child.stderr.on("data", (c) => (err += c));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, out, err }));
+  });
+}
+
+async function sourceFolder() {
+  const given = arg("--source", null);
+  if (given) return given;
+  const out = await mkdtemp(path.join(tmpdir(), "skillbench-scale-src-"));
+  const suite = path.join(ROOT, "examples", "demo-suite");
+  const r = await sh(process.execPath, [
+    CLI,
+    "run",
+    suite,
+    "--model-script",
+    path.join(suite, "model-script.yaml"),
+    "--count",
+    "3",
+    "--out",
+    path.join(out, "r"),
+    "--exit-zero",
+    "--no-html",
+    "--sandbox",
+    "local",
+  ]);
+  if (r.code !== 0) throw new Error(`demo run failed: ${r.err}`);
+  return path.join(out, "r");
+}
+
+async function linkTree(from, to) {
+  await mkdir(to, { recursive: true });
+  for (const e of await readdir(from, { withFileTypes: true })) {
+    const a = path.join(from, e.name);
+    const b = path.join(to, e.name);
+    if (e.isDirectory()) await linkTree(a, b);
+    else if (e.isFile()) await link(a, b);
+  }
+}
+
+/** N synthetic runs from the source's run folders; metadata's matrix lists them all. */
+async function generate(src, n) {
+  const dir = await mkdtemp(path.join(tmpdir(), `skillbench-scale-${n}-`));
+  const runIds = (await readdir(path.join(src, "runs"))).sort();
+  const protos = [];
+  for (const id of runIds)
+    protos.push({
+      id,
+      report: JSON.parse(await readFile(path.join(src, "runs", id, "report.json"), "utf8")),
+    });
+  const treatments = [...new Set(protos.map((p) => p.report.treatment))].sort();
+  const perTaskTreatment = Math.max(1, Math.floor(n / (TASKS * treatments.length)));
+  const matrix = [];
+  let i = 0;
+  outer: for (let t = 0; t < TASKS; t++)
+    for (const tr of treatments)
+      for (let rep = 1; rep <= perTaskTreatment; rep++) {
+        if (i >= n) break outer;
+        const candidates = protos.filter((p) => p.report.treatment === tr);
+        const proto = candidates[i % candidates.length];
+        const task = `task-${String(t).padStart(3, "0")}`;
+        const runId = `${task}-${tr}-r${rep}`;
+        const runDir = path.join(dir, "runs", runId);
+        await linkTree(path.join(src, "runs", proto.id), runDir);
+        await rm(path.join(runDir, "report.json"));
+        // The outcome varies with a fixed pattern so that tasks differ and the statistics work.
+        const passed = (t * 7 + rep * 3 + (tr === treatments[0] ? 0 : 5)) % 10 < 6;
+        const report = {
+          ...proto.report,
+          run_id: runId,
+          task,
+          rep,
+          passed,
+          status: passed ? "passed" : "failed",
+          checks_passed: passed ? ["check_a", "check_b"] : ["check_a"],
+          checks_failed: passed ? [] : ["check_b: wrong"],
+        };
+        await writeFile(path.join(runDir, "report.json"), JSON.stringify(report, null, 2));
+        matrix.push({ run_id: runId, task, treatment: tr, rep });
+        i++;
+      }
+  for (const f of ["suite.json", "model-requests.jsonl"]) {
+    if (existsSync(path.join(src, f))) await link(path.join(src, f), path.join(dir, f));
+  }
+  if (existsSync(path.join(src, "profiles")))
+    await linkTree(path.join(src, "profiles"), path.join(dir, "profiles"));
+  const meta = JSON.parse(await readFile(path.join(src, "metadata.json"), "utf8"));
+  meta.matrix = matrix;
+  meta.tasks = [...new Set(matrix.map((m) => m.task))];
+  meta.count = perTaskTreatment;
+  meta.total_runs = matrix.length;
+  await writeFile(path.join(dir, "metadata.json"), JSON.stringify(meta, null, 2));
+  return { dir, runs: matrix.length };
+}
+
+/** The floor: read and parse every report.json, 16 at a time, in a fresh node process. */
+const FLOOR = `
+const fs=require("fs/promises"),path=require("path");
+(async()=>{const dir=process.argv[1];const ids=(await fs.readdir(path.join(dir,"runs"))).sort();
+let i=0,n=0;async function w(){while(i<ids.length){const id=ids[i++];JSON.parse(await fs.readFile(path.join(dir,"runs",id,"report.json"),"utf8"));n++;}}
+await Promise.all(Array.from({length:16},w));if(n!==ids.length)process.exit(1);})();`;
+
+async function timed(args) {
+  const t0 = process.hrtime.bigint();
+  const r = await sh("/usr/bin/time", ["-f", "%M", ...args]);
+  const s = Number(process.hrtime.bigint() - t0) / 1e9;
+  const rssKb = Number(r.err.trim().split("\n").pop());
+  if (r.code !== 0) throw new Error(`${args.join(" ")} exited ${r.code}: ${r.err.slice(-2000)}`);
+  return { s, mb: rssKb / 1024 };
+}
+
+const COMMAND_ARGS = {
+  report: (d) => ["report", d, "--no-html"],
+  "report-html": (d) => ["report", d],
+  compare: (d) => ["compare", d, "--no-html"],
+  rescore: (d) => ["rescore", d, "--no-html"],
+};
+
+const rows = [];
+const src = await sourceFolder();
+console.error(`source: ${src}`);
+for (const n of SIZES) {
+  const { dir, runs } = await generate(src, n);
+  console.error(`generated ${runs} runs in ${dir}`);
+  // Warm the page cache once, untimed.
+  await sh(process.execPath, ["-e", FLOOR, dir]);
+  const floor = await timed([process.execPath, "-e", FLOOR, dir]);
+  rows.push({ n: runs, cmd: "floor (read + parse report.json)", ...floor, ratio: 1 });
+  for (const c of COMMANDS) {
+    const m = await timed([process.execPath, CLI, ...COMMAND_ARGS[c](dir)]);
+    rows.push({
+      n: runs,
+      cmd: `skillbench ${COMMAND_ARGS[c]("DIR").join(" ")}`,
+      ...m,
+      ratio: m.s / floor.s,
+    });
+    console.error(
+      `${runs} ${c}: ${m.s.toFixed(2)} s (${(m.s / floor.s).toFixed(1)}× floor), ${m.mb.toFixed(0)} MB`,
+    );
+  }
+  const summary = await stat(path.join(dir, "summary.md")).catch(() => null);
+  const html = await stat(path.join(dir, "summary.html")).catch(() => null);
+  rows.push({
+    n: runs,
+    cmd: `sizes: summary.md ${summary ? (summary.size / 1e6).toFixed(1) : "-"} MB, summary.html ${html ? (html.size / 1e6).toFixed(1) : "-"} MB`,
+    s: NaN,
+    mb: NaN,
+    ratio: NaN,
+  });
+  if (process.argv.includes("--keep")) console.error(`kept: ${dir}`);
+  else await rm(dir, { recursive: true, force: true });
+}
+
+const fmt = (v, d) => (Number.isFinite(v) ? v.toFixed(d) : "");
+const table = [
+  "| runs | command | wall s | × floor | peak RSS MB |",
+  "| ---: | --- | ---: | ---: | ---: |",
+  ...rows.map(
+    (r) => `| ${r.n} | ${r.cmd} | ${fmt(r.s, 2)} | ${fmt(r.ratio, 1)} | ${fmt(r.mb, 0)} |`,
+  ),
+].join("\n");
+const md = `# Reports at scale (bench/scale/scale-bench.mjs)
+
+Measured ${new Date().toISOString().slice(0, 10)} on this machine (${(await readFile("/proc/cpuinfo", "utf8")).match(/model name\s*:\s*(.*)/)?.[1] ?? "?"}, node ${process.version}).
+Synthetic runs: copies of a real demo results folder (${TASKS} tasks × treatments × reps), report.json ids and outcomes changed, other files hard-linked.
+Targets: every command ≤ 2× the floor at 10,000 runs (HTML included), under 400 MB; bounded memory at 100,000.
+
+${table}
+`;
+await writeFile(path.join(ROOT, "bench", "results", "scale.md"), md);
+console.log(md);
