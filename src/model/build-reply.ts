@@ -1,11 +1,19 @@
 import { sha256 } from "../util/hash.js";
+import { actionToTool, type Dialect, type DialectFacts } from "./dialect.js";
 import type { ModelScript, StopReason, Step } from "./script.js";
 
 /** Build the Messages API reply for a scripted step. Pure and deterministic. */
 
 export type ApiBlock =
   | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+  | {
+      type: "tool_use";
+      id: string;
+      name: string;
+      input: Record<string, unknown>;
+      /** Free-text input of a custom tool (Codex's apply_patch); only the Responses API carries it. */
+      custom?: string;
+    };
 
 export interface ApiUsage {
   input_tokens: number;
@@ -36,15 +44,17 @@ export function buildReply(
   step: Step,
   requestModel: string | null,
   seed: string,
+  agent: { dialect: Dialect; facts: DialectFacts } = {
+    dialect: "claude",
+    facts: { tools: [], skillFiles: {} },
+  },
 ): ApiMessage {
   const content = step.content.map((b, i): ApiBlock => {
     if (b.type === "text") return { type: "text", text: b.text };
-    return {
-      type: "tool_use",
-      id: b.id ?? `toolu_${sha256(`${seed}|${i}`).slice(0, 24)}`,
-      name: b.name,
-      input: b.input,
-    };
+    const id = b.id ?? `toolu_${sha256(`${seed}|${i}`).slice(0, 24)}`;
+    if (b.type === "tool_use") return { type: "tool_use", id, name: b.name, input: b.input };
+    const call = actionToTool(b, agent.dialect, agent.facts);
+    return { type: "tool_use", id, ...call };
   });
   const d = script.defaults.usage;
   const outputTokens =

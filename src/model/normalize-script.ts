@@ -123,12 +123,25 @@ type PlainStepInput = Omit<StepInput, "by_rep">;
 function normalizeStep(s: PlainStepInput): Step {
   let content: Block[];
   if (s.content !== undefined) {
-    content = s.content.map((b): Block =>
-      "text" in b ? { type: "text", text: b.text } : toolBlock(b.tool_use),
-    );
+    content = s.content.map((b): Block => {
+      if ("text" in b) return { type: "text", text: b.text };
+      if ("tool_use" in b) return toolBlock(b.tool_use);
+      if ("run" in b) return { type: "action", id: null, action: "run", command: b.run };
+      if ("write" in b) return { type: "action", id: null, action: "write", ...b.write };
+      if ("skill" in b) return { type: "action", id: null, action: "skill", skill: b.skill };
+      return { type: "action", id: null, action: "read", path: b.read };
+    });
   } else {
     content = [];
     if (s.text !== undefined) content.push({ type: "text", text: s.text });
+    if (s.skill !== undefined)
+      content.push({ type: "action", id: null, action: "skill", skill: s.skill });
+    if (s.read !== undefined)
+      content.push({ type: "action", id: null, action: "read", path: s.read });
+    if (s.run !== undefined)
+      content.push({ type: "action", id: null, action: "run", command: s.run });
+    if (s.write !== undefined)
+      content.push({ type: "action", id: null, action: "write", ...s.write });
     if (s.tool_use !== undefined) for (const t of list(s.tool_use)) content.push(toolBlock(t));
   }
   const faults =

@@ -22,8 +22,10 @@ export interface RequestFacts {
   systemText: string;
   /** Names of the offered tools. */
   tools: string[];
-  /** Skill names from the "The following skills are available..." listing. */
+  /** Skill names the agent lists to the model (Claude Code's listing, Codex's skills_instructions, Gemini CLI's activate_skill enum). */
   skills: string[];
+  /** Skill name -> the SKILL.md path the listing names (Codex); empty when it names none. */
+  skillFiles?: Record<string, string>;
   messageCount: number;
 }
 

@@ -97,9 +97,24 @@ export const ToolUseSchema = z.strictObject({
 });
 export type ToolUseInput = z.infer<typeof ToolUseSchema>;
 
+/** Agent-neutral actions: the server maps each to the tool of the agent that asked. */
+export const WriteActionSchema = z.strictObject({
+  path: z.string().min(1),
+  content: z.string(),
+});
 const BlockSchema = z.union(
-  [z.strictObject({ text: z.string() }), z.strictObject({ tool_use: ToolUseSchema })],
-  { error: "expected a block {text: ...} or {tool_use: {name, input}}" },
+  [
+    z.strictObject({ text: z.string() }),
+    z.strictObject({ tool_use: ToolUseSchema }),
+    z.strictObject({ run: z.string().min(1) }),
+    z.strictObject({ write: WriteActionSchema }),
+    z.strictObject({ skill: z.string().min(1) }),
+    z.strictObject({ read: z.string().min(1) }),
+  ],
+  {
+    error:
+      "expected a block {text: ...}, {tool_use: {name, input}}, {run: command}, {write: {path, content}}, {skill: name} or {read: path}",
+  },
 );
 
 export const StopReasonSchema = z.enum([
@@ -151,6 +166,11 @@ export type FaultInput = z.infer<typeof FaultSchema>;
 const replyFields = {
   text: z.string().optional(),
   tool_use: z.union([ToolUseSchema, z.array(ToolUseSchema).min(1)]).optional(),
+  /** Agent-neutral actions (docs/model-script.md, section 4.2). */
+  skill: z.string().min(1).optional(),
+  read: z.string().min(1).optional(),
+  run: z.string().min(1).optional(),
+  write: WriteActionSchema.optional(),
   content: z.array(BlockSchema).optional(),
   stop_reason: StopReasonSchema.optional(),
   usage: UsageSchema.optional(),
@@ -159,8 +179,23 @@ const replyFields = {
   fault: z.union([FaultSchema, z.array(FaultSchema).min(1)]).optional(),
 };
 
-function hasReply(s: { text?: unknown; tool_use?: unknown; content?: unknown }): boolean {
-  return s.text !== undefined || s.tool_use !== undefined || s.content !== undefined;
+const ACTION_KEYS = ["skill", "read", "run", "write"] as const;
+
+function hasReply(s: {
+  text?: unknown;
+  tool_use?: unknown;
+  content?: unknown;
+  skill?: unknown;
+  read?: unknown;
+  run?: unknown;
+  write?: unknown;
+}): boolean {
+  return (
+    s.text !== undefined ||
+    s.tool_use !== undefined ||
+    s.content !== undefined ||
+    ACTION_KEYS.some((k) => s[k] !== undefined)
+  );
 }
 
 function checkPlainStep(

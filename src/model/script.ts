@@ -27,9 +27,20 @@ export interface When {
   skill?: string[];
 }
 
+/**
+ * An agent-neutral action (run a command, write a file, invoke a Skill, read a file): the
+ * server turns it into the tool call of whichever agent asked (model/dialect.ts).
+ */
+export type Action =
+  | { action: "run"; command: string }
+  | { action: "write"; path: string; content: string }
+  | { action: "skill"; skill: string }
+  | { action: "read"; path: string };
+
 export type Block =
   | { type: "text"; text: string }
-  | { type: "tool_use"; name: string; input: Record<string, unknown>; id: string | null };
+  | { type: "tool_use"; name: string; input: Record<string, unknown>; id: string | null }
+  | ({ type: "action"; id: string | null } & Action);
 
 export interface Usage {
   input_tokens: number;

@@ -3,11 +3,19 @@ import type { Socket } from "node:net";
 import { buildReply, errorBody, FALLBACK_MODEL, type ApiMessage } from "./build-reply.js";
 import { faultForAttempt } from "./faults.js";
 import { createRecorder, redactHeaders, summariseRequestBody } from "./record.js";
-import { requestFacts, type RequestFacts } from "./request-facts.js";
+import type { RequestFacts } from "./request-facts.js";
 import { parseRunPath, runLabel, DEFAULT_RUN, type RunRef } from "./run-path.js";
 import type { Fault, ModelScript } from "./script.js";
 import { selectStep, type Selection } from "./select-step.js";
-import { cutPoint, encodeSseEvent, sseEvents } from "./sse.js";
+import { cutPoint } from "./sse.js";
+import { dialectOf, type WireApi } from "./dialect.js";
+import {
+  errorBodyFor,
+  isSideRequest,
+  sideReply,
+  wireFor,
+  wireJsonWantsJson,
+} from "./wire/index.js";
 
 export interface ModelServer {
   url: string;
@@ -167,8 +175,10 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
       recorder.write(entry, secrets);
       opts.onExchange?.(entry);
     };
+    // Errors are shaped for the API that was asked (Anthropic until the endpoint is known).
+    let errorApi: WireApi = "anthropic";
     const fail = (status: number, errorType: string, message: string, outcome: string): void => {
-      sendJson(res, status, errorBody(errorType, message));
+      sendJson(res, status, errorBodyFor(errorApi, status, errorType, message));
       finish(status, { outcome, error: message });
     };
 
@@ -206,7 +216,9 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
       });
       return finish(200, { outcome: "other" });
     }
-    const isMessages = rest === "/v1/messages";
+    const wire = wireFor(rest);
+    if (wire !== null) errorApi = wire.api;
+    const isMessages = wire !== null;
     const isCount = rest === "/v1/messages/count_tokens";
     if (!isMessages && !isCount) {
       return fail(
@@ -243,8 +255,19 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
       return finish(200, { outcome: "count_tokens", reply: { input_tokens } });
     }
 
-    const facts = requestFacts(json);
-    entry.facts = factsForRecord(facts);
+    if (wire === null) return fail(404, "not_found_error", "no such endpoint", "not_found");
+    const facts = wire.facts(json, url);
+    entry.facts = { api: wire.api, ...factsForRecord(facts) };
+    if (isSideRequest(wire.api, run, facts, json)) {
+      // Requests that offer no tools (Gemini CLI's and opencode's own bookkeeping, e.g. a
+      // session title) are answered plainly and never consume a scripted step.
+      const reply = sideReply(facts.model, wireJsonWantsJson(json));
+      if (facts.stream) {
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+        res.end(wire.events(reply).join(""));
+      } else sendJson(res, 200, wire.json(reply));
+      return finish(200, { outcome: "side", reply });
+    }
     const sel: Selection = selectStep(script, run, facts);
     if (sel.kind === "no_match") return fail(500, "api_error", sel.message, "no_match");
     if (sel.kind === "past_end") {
@@ -276,7 +299,10 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
       facts.position,
       facts.messageCount,
     ].join("|");
-    const reply: ApiMessage = buildReply(script, step, facts.model, seed);
+    const reply: ApiMessage = buildReply(script, step, facts.model, seed, {
+      dialect: dialectOf(wire.api, facts.tools),
+      facts: { tools: facts.tools, skillFiles: facts.skillFiles ?? {} },
+    });
 
     if (!(await wait(step.delayMs + (fault?.delayMs ?? 0), res))) {
       return finish(null, { outcome: "client_gone", fault: fault ? faultForRecord(fault) : null });
@@ -289,7 +315,12 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
     if (fault?.kind === "status") {
       const h = { ...fault.headers };
       if (fault.body === undefined) {
-        sendJson(res, fault.status, errorBody(fault.errorType, fault.message), h);
+        sendJson(
+          res,
+          fault.status,
+          errorBodyFor(wire.api, fault.status, fault.errorType, fault.message),
+          h,
+        );
       } else {
         const text = typeof fault.body === "string" ? fault.body : JSON.stringify(fault.body);
         res.writeHead(fault.status, {
@@ -306,13 +337,13 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
       let total: number;
       let partial: string;
       if (facts.stream) {
-        const events = sseEvents(reply);
+        const events = wire.events(reply);
         total = events.length;
         sent = cutPoint(total, fault.afterEvents);
-        partial = events.slice(0, sent).map(encodeSseEvent).join("");
+        partial = events.slice(0, sent).join("");
         res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       } else {
-        const text = JSON.stringify(reply);
+        const text = JSON.stringify(wire.json(reply));
         total = text.length;
         sent = Math.floor(total / 2);
         partial = text.slice(0, sent);
@@ -333,9 +364,9 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
 
     if (facts.stream) {
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-      res.end(sseEvents(reply).map(encodeSseEvent).join(""));
+      res.end(wire.events(reply).join(""));
     } else {
-      sendJson(res, 200, reply);
+      sendJson(res, 200, wire.json(reply));
     }
     return finish(200, { outcome: "reply", reply });
   }

@@ -17,8 +17,12 @@ export const CODEX_TOOLS: ToolVocabulary = {
   skillByReading: true,
 };
 
+/**
+ * Messages of a failed turn that come from the model API. Codex words a 5xx as "We're currently
+ * experiencing high demand…" without the status, so that one has no `api_error_status`.
+ */
 const API_FAILURE =
-  /status|stream disconnected|error sending request|retry limit|connection|timed out|timeout|rate limit/i;
+  /status|stream disconnected|error sending request|retry limit|connection|timed out|timeout|rate limit|high demand|temporary errors|overloaded|unavailable/i;
 
 export class CodexDecoder extends AssembledDecoder {
   private openTurn = false;

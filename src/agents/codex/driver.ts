@@ -15,6 +15,13 @@ import { CodexDecoder } from "./decoder.js";
 
 const KEY_VAR = "SKILLBENCH_MODEL_API_KEY";
 
+/**
+ * The model when none is given: one in Codex's bundled catalogue, so that it offers its plain
+ * tool set (`exec_command`, `apply_patch`); an unknown name, or the CLI's own default here,
+ * changes the tools offered (docs/agents.md).
+ */
+export const CODEX_DEFAULT_MODEL = "gpt-5.5";
+
 function triple(): string {
   return process.arch === "arm64" ? "aarch64-unknown-linux-musl" : "x86_64-unknown-linux-musl";
 }
@@ -76,7 +83,8 @@ export const codexDriver: AgentDriver = {
   // `exec --json …` comes from prepare(); a resumed turn is `… resume <thread id> <prompt>`.
   command: (r) => ({
     args: [
-      ...(r.model ? ["-m", r.model] : []),
+      "-m",
+      r.model ?? CODEX_DEFAULT_MODEL,
       ...(r.extraArgs ?? []),
       ...(r.resume ? ["resume", r.resume] : []),
       r.prompt,

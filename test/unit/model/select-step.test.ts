@@ -221,7 +221,7 @@ describe("selectStep", () => {
     const s = selectStep(script, r, requestFacts(b));
     if (s.kind !== "step") return s.kind;
     const c = s.step.content[0];
-    return `${s.rule.name}#${s.stepIndex}:${c?.type === "text" ? c.text : (c?.name ?? "")}`;
+    return `${s.rule.name}#${s.stepIndex}:${c?.type === "text" ? c.text : c?.type === "tool_use" ? c.name : ""}`;
   };
   const cases: Array<[string, RunRef, unknown, string]> = [
     ["first step", run(), body(), "main#0:Bash"],
