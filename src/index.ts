@@ -56,6 +56,7 @@ export {
   type TriggerProgress,
   type TriggerSummary,
   outcomeLabel,
+  GenerationError,
 } from "./triggers/index.js";
 export type { SuiteWarning } from "./suite/index.js";
 export {
