@@ -101,7 +101,12 @@ export function actionToTool(a: Action, d: Dialect, f: DialectFacts): ToolCallSp
       if (a.action === "edit")
         return {
           name: "replace",
-          input: { file_path: a.path, old_string: a.old, new_string: a.new, instruction: "scripted edit" },
+          input: {
+            file_path: a.path,
+            old_string: a.old,
+            new_string: a.new,
+            instruction: "scripted edit",
+          },
         };
       return { name: "read_file", input: { file_path: a.path } };
     case "codex": {
