@@ -50,6 +50,7 @@ export {
   type TriggerProgress,
   type TriggerSummary,
   outcomeLabel,
+  GenerationError,
 } from "./triggers/index.js";
 export type { SuiteWarning } from "./suite/index.js";
 export {

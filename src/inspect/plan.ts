@@ -27,6 +27,7 @@ export interface PlanOptions {
         mode?: string | undefined;
         maxTurns?: number | undefined;
         simulatorPrompt?: string | undefined;
+        decisionPatterns?: readonly string[] | undefined;
       }
     | undefined;
   /** Resolve `auto` sandboxes by probing the machine (default true). */
@@ -46,7 +47,8 @@ export interface PlannedRun {
   /** What `auto` resolves to here (null when not probed). */
   sandbox_kind: string | null;
   timeout_sec: number;
-  interaction: { mode: string; max_turns: number };
+  /** `decision_patterns`: the task's, then `--decision-pattern`'s. */
+  interaction: { mode: string; max_turns: number; decision_patterns: string[] };
 }
 
 export interface SuitePlan {
@@ -162,7 +164,11 @@ export async function planSuite(opts: PlanOptions): Promise<SuitePlan> {
       sandbox,
       sandbox_kind: kind,
       timeout_sec: opts.timeoutSec ?? cfg.timeout_sec ?? task.environment.timeout_sec,
-      interaction: { mode: inter.mode, max_turns: inter.max_turns },
+      interaction: {
+        mode: inter.mode,
+        max_turns: inter.max_turns,
+        decision_patterns: inter.decision_patterns,
+      },
     };
   });
   return {

@@ -180,3 +180,54 @@ export async function runClaudeProbe(i: ClaudeProbeInput): Promise<ClaudeProbeRe
     await stderr.close();
   }
 }
+
+export interface ClaudeAskInput {
+  bin: string;
+  workspace: string;
+  prompt: string;
+  env: Record<string, string>;
+  model?: string | undefined;
+  timeoutMs: number;
+  signal: AbortSignal;
+  stdoutFile: string;
+  stderrFile: string;
+  redact: (s: string) => string;
+}
+
+/** One tool-less `claude -p` turn (the query generator); its final text, or why there is none. */
+export async function askClaude(
+  i: ClaudeAskInput,
+): Promise<{ text: string | null; detail: string; costUsd: number | null }> {
+  let cost: number | null = null;
+  const stdout = new ObservedLineWriter(i.stdoutFile, i.redact, (line) => {
+    try {
+      const ev = rec(JSON.parse(line));
+      if (ev?.type === "result" && typeof ev.total_cost_usd === "number") cost = ev.total_cost_usd;
+    } catch {
+      /* not JSON */
+    }
+  });
+  const stderr = new RedactingLineWriter(i.stderrFile, i.redact);
+  try {
+    const turn = await runClaudeTurn({
+      bin: i.bin,
+      workspace: i.workspace,
+      prompt: i.prompt,
+      env: i.env,
+      model: i.model,
+      extraArgs: ["--tools", "", "--no-session-persistence", "--max-turns", "1"],
+      timeoutMs: i.timeoutMs,
+      signal: i.signal,
+      stdout,
+      stderr,
+    });
+    return {
+      text: turn.outcome === "completed" ? turn.result_text : null,
+      detail: turn.detail,
+      costUsd: cost,
+    };
+  } finally {
+    await stdout.close();
+    await stderr.close();
+  }
+}

@@ -24,3 +24,11 @@ export type {
   ProbeSpec,
   DescriptionVariant,
 } from "./types.js";
+export {
+  generateQueries,
+  parseGenerated,
+  generationPrompt,
+  GenerationError,
+  GENERATOR_VERSION,
+} from "./generate.js";
+export { parseTriggersSection, readTriggersSection, type TriggersSection } from "./manifest.js";

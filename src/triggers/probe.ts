@@ -4,7 +4,7 @@
  * soon as it has chosen), the outcome classified; invalid attempts re-run up to a limit.
  * Never throws: a fault of skillbench itself is an invalid attempt (`harness_error`).
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { buildAgentEnv } from "../agents/claude/env.js";
 import type { ResolvedBinary } from "../agents/claude/binary.js";
@@ -48,6 +48,11 @@ export interface ProbeContext {
   sandbox: { choice: SandboxChoice; probe: SandboxProbe | null };
   tmpBase?: string | undefined;
   keepWorkspaces: boolean;
+  /**
+   * Files of the target's folder the agent must not see (the eval manifest, the query and
+   * description files: they hold the answers), relative to it; removed from its installed copy.
+   */
+  hideFromTarget: string[];
   /** The target's name (what a decision is compared with). */
   target: string;
   /** The Skills installed for a variant. */
@@ -84,6 +89,9 @@ async function runAttempt(
       skills: ctx.skillsFor(spec.variant),
       claudeMd: null,
     });
+    const installed = path.join(dirs.workspace, ".claude", "skills", ctx.target);
+    for (const rel of ctx.hideFromTarget)
+      await rm(path.join(installed, rel), { recursive: true, force: true });
     const chosen = chooseSandbox(
       ctx.sandbox.choice,
       { hasDockerfile: false },

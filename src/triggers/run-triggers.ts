@@ -18,6 +18,10 @@ import { writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
 import { makeRedactor, redactValue, secretsFromEnv } from "../util/redact.js";
 import { probeDir, runProbe, type ProbeContext } from "./probe.js";
 import { loadQueries } from "./queries.js";
+import { readTriggersSection } from "./manifest.js";
+import { generateQueries } from "./generate.js";
+import { buildAgentEnv } from "../agents/claude/env.js";
+import { MANIFEST_CANDIDATES } from "../manifest/load.js";
 import { buildTriggersReport, renderTriggersMarkdown, type TriggersReport } from "./report.js";
 import {
   decoysDir,
@@ -42,6 +46,12 @@ export interface TriggerOptions {
   resume?: boolean | undefined;
   /** Folders of neighbouring Skills (each holds Skill folders). */
   neighbours?: string[] | undefined;
+  /** No queries given: have the agent write them (frozen and reused; docs/triggers.md). */
+  generate?: boolean | undefined;
+  /** With generate: write a new set even when a frozen one matches. */
+  regenerate?: boolean | undefined;
+  /** Where frozen generated sets live (default .skillbench/cache/triggers). */
+  cacheDir?: string | undefined;
   /** Install the bundled decoy Skills (default true). */
   decoys?: boolean | undefined;
   descriptionFiles?: string[] | undefined;
@@ -122,46 +132,62 @@ async function readStoredProbe(outDir: string, spec: ProbeSpec): Promise<ProbeRe
 export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary> {
   const hostEnv = opts.hostEnv ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
-  const count = positive("--count", opts.count, TRIGGER_DEFAULTS.count);
-  const concurrency = positive("--concurrency", opts.concurrency, 1);
-  const timeoutSec = positive("--timeout", opts.timeoutSec, TRIGGER_DEFAULTS.timeoutSec);
-  const maxTurns = positive("--max-turns", opts.maxTurns, TRIGGER_DEFAULTS.maxTurns);
-  const maxAttempts = positive("--max-attempts", opts.maxAttempts, TRIGGER_DEFAULTS.maxAttempts);
-
   const target: SkillFolder = await readSkillFolder(path.resolve(cwd, opts.skill), "SKILL_DIR");
-  let queries: TriggerQuery[];
-  let queriesSource: string;
+  // The manifest's triggers: section; flags win over it.
+  const section = await readTriggersSection(target.dir);
+  if (section)
+    opts.onProgress?.({ type: "note", message: `triggers settings from ${section.manifest}` });
+  const count = positive("--count", opts.count ?? section?.count, TRIGGER_DEFAULTS.count);
+  const concurrency = positive("--concurrency", opts.concurrency, 1);
+  const timeoutSec = positive(
+    "--timeout",
+    opts.timeoutSec ?? section?.timeoutSec,
+    TRIGGER_DEFAULTS.timeoutSec,
+  );
+  const maxTurns = positive(
+    "--max-turns",
+    opts.maxTurns ?? section?.maxTurns,
+    TRIGGER_DEFAULTS.maxTurns,
+  );
+  const maxAttempts = positive(
+    "--max-attempts",
+    opts.maxAttempts ?? section?.maxAttempts,
+    TRIGGER_DEFAULTS.maxAttempts,
+  );
+  let queries: TriggerQuery[] = [];
+  let queriesSource = "";
   if (opts.queryList) {
     queries = opts.queryList.queries;
     queriesSource = opts.queryList.source;
   } else if (opts.queries) {
     queriesSource = path.resolve(cwd, opts.queries);
     queries = await loadQueries(queriesSource);
-  } else
+  } else if (section?.queries) {
+    queries = section.queries.queries;
+    queriesSource = section.queries.source;
+  } else if (!opts.generate)
     throw new InputError(
-      "no trigger queries: pass --queries FILE (a YAML or JSON list of {query, should_trigger})",
-      {
-        field: "--queries",
-      },
+      "no trigger queries: pass --queries FILE (a YAML or JSON list of {query, should_trigger}), add a triggers: section with queries to the Skill's eval.yaml, or pass --generate",
+      { field: "--queries" },
     );
-  if (!queries.some((q) => q.should_trigger) || !queries.some((q) => !q.should_trigger))
-    opts.onProgress?.({
-      type: "note",
-      message: `the queries are all ${queries[0]?.should_trigger ? "should-trigger" : "should-not-trigger"}: ${queries[0]?.should_trigger ? "precision and the false-trigger rate" : "recall"} cannot be measured`,
-    });
   const variants = await readVariants(
     target,
-    (opts.descriptionFiles ?? []).map((f) => path.resolve(cwd, f)),
+    opts.descriptionFiles?.length
+      ? opts.descriptionFiles.map((f) => path.resolve(cwd, f))
+      : (section?.descriptionFiles ?? []),
   );
   const neighbours: SkillFolder[] = [];
-  for (const d of opts.neighbours ?? []) {
-    const dir = path.resolve(cwd, d);
+  const neighbourDirs = opts.neighbours?.length
+    ? opts.neighbours.map((d) => path.resolve(cwd, d))
+    : (section?.neighbours ?? []);
+  for (const dir of neighbourDirs) {
     // A folder that is itself a Skill is one neighbour; otherwise each Skill folder inside it.
     if (existsSync(path.join(dir, "SKILL.md")))
       neighbours.push(await readSkillFolder(dir, "--neighbours"));
     else neighbours.push(...(await readSkillsUnder(dir, "--neighbours")));
   }
-  const decoys = opts.decoys === false ? [] : await readSkillsUnder(decoysDir(), "decoys");
+  const decoys =
+    (opts.decoys ?? section?.decoys) === false ? [] : await readSkillsUnder(decoysDir(), "decoys");
   // Neighbours first: a decoy never hides a real neighbour of the same name.
   const others = [...neighbours.filter((n) => n.dir !== target.dir), ...decoys];
   const installs = new Map(variants.map((v) => [v.name, skillsToInstall(target, v, others)]));
@@ -188,6 +214,95 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     );
   await mkdir(outDir, { recursive: true });
 
+  const declaredEnv = opts.env ?? {};
+  const passEnv = opts.passEnv ?? [];
+  const redact = makeRedactor([...secretsFromEnv(hostEnv), ...secretsFromEnv(declaredEnv)]);
+  const model = opts.model ?? hostEnv.ANTHROPIC_MODEL ?? null;
+  let server: ModelServer | null = null;
+  let endpointFor: (ref: { task: string; treatment: string; rep: number }) => Endpoint;
+  const scriptFile = opts.modelScript ? path.resolve(cwd, opts.modelScript) : null;
+  if (scriptFile) {
+    const script = await loadModelScript(scriptFile);
+    server = await startModelServer({
+      script,
+      scriptFile,
+      recordFile: path.join(outDir, "model.jsonl"),
+      secrets: redact.secrets,
+    });
+    const url = server.url;
+    endpointFor = (ref) => ({
+      baseUrl: runBaseUrl(url, { ...ref, role: "subject" }),
+      apiKey: "sk-skillbench-scripted",
+    });
+  } else {
+    if (!hostEnv.ANTHROPIC_API_KEY && !hostEnv.ANTHROPIC_AUTH_TOKEN)
+      throw new InputError(
+        "no model endpoint: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (and ANTHROPIC_BASE_URL), or pass --model-script FILE",
+        { field: "--model-script" },
+      );
+    endpointFor = () => ({
+      baseUrl: hostEnv.ANTHROPIC_BASE_URL,
+      apiKey: hostEnv.ANTHROPIC_API_KEY,
+      authToken: hostEnv.ANTHROPIC_AUTH_TOKEN,
+    });
+  }
+
+  const sandboxChoice = opts.sandbox ?? "local";
+  const version = await agentVersion(
+    bin.path,
+    { PATH: hostEnv.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir() },
+    cwd,
+  );
+  if (opts.generate && queries.length === 0) {
+    try {
+      const g = await generateQueries({
+        skill: target,
+        neighbours: others.map((o) => ({ name: o.name, description: o.description })),
+        agent: { name: "claude-code", version, bin: bin.path },
+        model,
+        cacheDir: opts.cacheDir
+          ? path.resolve(cwd, opts.cacheDir)
+          : path.resolve(cwd, ".skillbench", "cache", "triggers"),
+        regenerate: opts.regenerate ?? false,
+        outDir,
+        env: (dirs) => {
+          const e = endpointFor({ task: "generate-triggers", treatment: "generator", rep: 1 });
+          return buildAgentEnv({
+            hostEnv,
+            home: dirs.home,
+            configDir: dirs.config,
+            tmpDir: dirs.tmp,
+            baseUrl: e.baseUrl,
+            apiKey: e.apiKey,
+            authToken: e.authToken,
+            model: model ?? undefined,
+            declared: declaredEnv,
+            passEnv,
+          });
+        },
+        timeoutMs: timeoutSec * 1000 * 2,
+        signal: opts.killSignal ?? new AbortController().signal,
+        redact,
+        tmpBase: opts.tmpBase,
+      });
+      queries = g.queries;
+      queriesSource = g.file;
+      opts.onProgress?.({
+        type: "note",
+        message: g.cached
+          ? `generated queries reused from ${g.file} (--regenerate writes a new set)`
+          : `generated ${g.queries.length} queries, frozen in ${g.file}`,
+      });
+    } catch (e) {
+      await server?.close();
+      throw e;
+    }
+  }
+  if (!queries.some((q) => q.should_trigger) || !queries.some((q) => !q.should_trigger))
+    opts.onProgress?.({
+      type: "note",
+      message: `the queries are all ${queries[0]?.should_trigger ? "should-trigger" : "should-not-trigger"}: ${queries[0]?.should_trigger ? "precision and the false-trigger rate" : "recall"} cannot be measured`,
+    });
   const planned = planProbes(
     variants.map((v) => v.name),
     queries,
@@ -201,53 +316,11 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     }
   const toRun = planned.filter((p) => !stored.has(p.probe_id));
 
-  const declaredEnv = opts.env ?? {};
-  const passEnv = opts.passEnv ?? [];
-  const redact = makeRedactor([...secretsFromEnv(hostEnv), ...secretsFromEnv(declaredEnv)]);
-  const model = opts.model ?? hostEnv.ANTHROPIC_MODEL ?? null;
-  let server: ModelServer | null = null;
-  let endpoint: (spec: ProbeSpec) => Endpoint;
-  const scriptFile = opts.modelScript ? path.resolve(cwd, opts.modelScript) : null;
-  if (scriptFile) {
-    const script = await loadModelScript(scriptFile);
-    server = await startModelServer({
-      script,
-      scriptFile,
-      recordFile: path.join(outDir, "model.jsonl"),
-      secrets: redact.secrets,
-    });
-    const url = server.url;
-    // The model sees each probe as a run: task = query id, treatment = variant, rep.
-    endpoint = (s) => ({
-      baseUrl: runBaseUrl(url, {
-        task: s.query_id,
-        treatment: s.variant,
-        rep: s.rep,
-        role: "subject",
-      }),
-      apiKey: "sk-skillbench-scripted",
-    });
-  } else {
-    if (!hostEnv.ANTHROPIC_API_KEY && !hostEnv.ANTHROPIC_AUTH_TOKEN)
-      throw new InputError(
-        "no model endpoint: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (and ANTHROPIC_BASE_URL), or pass --model-script FILE",
-        { field: "--model-script" },
-      );
-    endpoint = () => ({
-      baseUrl: hostEnv.ANTHROPIC_BASE_URL,
-      apiKey: hostEnv.ANTHROPIC_API_KEY,
-      authToken: hostEnv.ANTHROPIC_AUTH_TOKEN,
-    });
-  }
-
-  const sandboxChoice = opts.sandbox ?? "local";
-  const version = await agentVersion(
-    bin.path,
-    { PATH: hostEnv.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir() },
-    cwd,
-  );
   const said = new Set<string>();
   const queryById = new Map(queries.map((q) => [q.id, q]));
+  // The model sees each probe as a run: task = query id, treatment = variant, rep.
+  const endpoint = (s: ProbeSpec): Endpoint =>
+    endpointFor({ task: s.query_id, treatment: s.variant, rep: s.rep });
   const ctx: ProbeContext = {
     outDir,
     bin,
@@ -267,6 +340,13 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     },
     tmpBase: opts.tmpBase,
     keepWorkspaces: opts.keepWorkspaces ?? false,
+    hideFromTarget: [
+      ...MANIFEST_CANDIDATES,
+      ...[section?.manifest, queriesSource, ...variants.map((v) => v.file)]
+        .filter((f): f is string => typeof f === "string")
+        .map((f) => path.relative(target.dir, f))
+        .filter((r) => r !== "" && !r.startsWith("..") && !path.isAbsolute(r)),
+    ],
     target: target.name,
     skillsFor: (v) => installs.get(v)?.install ?? [],
     promptOf: (id) => queryById.get(id)?.query ?? "",

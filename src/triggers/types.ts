@@ -4,12 +4,16 @@
  */
 import { z } from "zod";
 
+/** How a query asks for the Skill (optional; the generator labels its queries). */
+export const QUERY_KINDS = ["explicit", "implicit", "contextual", "negative"] as const;
+
 /** One query: a user prompt and whether the Skill under test should fire on it. */
 export interface TriggerQuery {
   /** Stable id (`q01`, … or the file's own `id`): names the probe folders and the model run. */
   id: string;
   query: string;
   should_trigger: boolean;
+  kind?: (typeof QUERY_KINDS)[number];
 }
 
 /** A description variant of the Skill under test (`--description-file`), or its own description. */

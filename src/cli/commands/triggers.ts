@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from "commander";
-import { outcomeLabel, runTriggers, type TriggerProgress } from "../../index.js";
+import { GenerationError, outcomeLabel, runTriggers, type TriggerProgress } from "../../index.js";
 import { collect, intArg, parseEnvPairs } from "../args.js";
 
 interface TriggerFlags {
@@ -21,6 +21,9 @@ interface TriggerFlags {
   maxAttempts?: number;
   sandbox?: "local" | "bwrap" | "docker" | "auto";
   keepWorkspaces?: boolean;
+  generate?: boolean;
+  regenerate?: boolean;
+  cacheDir?: string;
 }
 
 function progressLine(e: TriggerProgress): string | null {
@@ -86,6 +89,15 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
       return v as "local" | "bwrap" | "docker" | "auto";
     })
     .option("--keep-workspaces", "keep each probe's temporary workspace for debugging")
+    .option(
+      "--generate",
+      "no queries given: have the agent write a balanced set, frozen in .skillbench/cache/triggers and reused",
+    )
+    .option("--regenerate", "with --generate: write a new set even when a frozen one matches")
+    .option(
+      "--cache-dir <dir>",
+      "where generated sets are frozen (default .skillbench/cache/triggers)",
+    )
     .action(async (skillDir: string, f: TriggerFlags) => {
       const stop = new AbortController();
       const kill = new AbortController();
@@ -107,7 +119,8 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
           out: f.out,
           resume: f.resume,
           neighbours: f.neighbours,
-          decoys: f.decoys,
+          // --no-decoys only: otherwise the manifest's triggers.decoys (default true) decides.
+          decoys: f.decoys === false ? false : undefined,
           descriptionFiles: f.descriptionFile,
           model: f.model,
           agentBin: f.agentBin,
@@ -119,6 +132,9 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
           maxAttempts: f.maxAttempts,
           sandbox: f.sandbox,
           keepWorkspaces: f.keepWorkspaces,
+          generate: f.generate || f.regenerate,
+          regenerate: f.regenerate,
+          cacheDir: f.cacheDir,
           stopSignal: stop.signal,
           killSignal: kill.signal,
           onProgress: (e) => {
@@ -138,6 +154,10 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
         );
         const invalid = r.variants.some((v) => v.invalid_probes > 0);
         ctx.exitCode = invalid || res.notRun.length > 0 ? 1 : 0;
+      } catch (e) {
+        if (!(e instanceof GenerationError)) throw e;
+        process.stderr.write(`skillbench: ${e.message}\n`);
+        ctx.exitCode = 1;
       } finally {
         process.off("SIGINT", onSigint);
       }

@@ -1,0 +1,178 @@
+/**
+ * `--generate`: the agent under evaluation writes a balanced set of trigger queries from the
+ * Skill (explicit, implicit and contextual should-trigger prompts, and near-miss negatives), and
+ * the set is frozen: cached under a key of {Skill snapshot, neighbours, agent, model, generator
+ * version}, reused by later evaluations until `--regenerate` (docs/triggers.md, "Generated queries").
+ */
+import { existsSync } from "node:fs";
+import { mkdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import YAML from "yaml";
+import { InputError, SkillbenchError } from "../core/errors.js";
+import { writeFileAtomic } from "../util/fs.js";
+import { canonicalJson, listFiles, sha256 } from "../util/hash.js";
+import { createRunDirs, removeRunDirs } from "../workspace/prepare.js";
+import { askClaude } from "./agent-claude.js";
+import { parseQueries } from "./queries.js";
+import type { SkillFolder } from "./skills.js";
+import type { TriggerQuery } from "./types.js";
+
+export const GENERATOR_VERSION = "skillbench-trigger-queries-1";
+const MAX_LISTED_FILES = 128;
+
+/** What the key covers: the Skill as the generator sees it, who generates, and how. Pure. */
+export function generationKey(i: {
+  skillText: string;
+  skillFiles: string[];
+  neighbours: { name: string; description: string }[];
+  agent: string;
+  model: string | null;
+}): string {
+  return sha256(canonicalJson({ ...i, generator: GENERATOR_VERSION }));
+}
+
+/** The generator's prompt. Pure. */
+export function generationPrompt(
+  skill: SkillFolder,
+  files: string[],
+  neighbours: { name: string; description: string }[],
+): string {
+  return [
+    "You are writing a test set for a coding agent's Skill: prompts a user might type, and whether",
+    `the Skill named "${skill.name}" should be used for each. Here is the Skill.`,
+    "",
+    "<skill_md>",
+    skill.text.trim(),
+    "</skill_md>",
+    "",
+    `Files in the Skill folder: ${files.join(", ") || "(only SKILL.md)"}`,
+    neighbours.length > 0
+      ? `Other Skills the agent has (a prompt meant for one of these should NOT use ${skill.name}):\n${neighbours.map((n) => `- ${n.name}: ${n.description}`).join("\n")}`
+      : "",
+    "",
+    "Write 12 prompts, each one realistic and different:",
+    `- 3 "explicit": ask for exactly what the Skill does, naming the task (should_trigger: true);`,
+    `- 3 "implicit": describe a situation that needs the Skill without naming it (should_trigger: true);`,
+    `- 2 "contextual": the Skill's task inside a larger request (should_trigger: true);`,
+    `- 4 "negative": near misses on related topics the Skill should not handle (should_trigger: false).`,
+    "",
+    'Answer with a JSON array only, no prose: [{"query": "...", "should_trigger": true, "kind": "explicit"}, ...]',
+  ]
+    .filter((l) => l !== "")
+    .join("\n");
+}
+
+/** The queries in an answer: the JSON array in it, checked as a query file and for balance. Pure. */
+export function parseGenerated(answer: string, label: string): TriggerQuery[] {
+  const start = answer.indexOf("[");
+  const end = answer.lastIndexOf("]");
+  if (start < 0 || end <= start) throw new InputError(`${label}: no JSON array in the answer`);
+  const queries = parseQueries(answer.slice(start, end + 1), label);
+  const pos = queries.filter((q) => q.should_trigger).length;
+  const neg = queries.length - pos;
+  if (pos < 2 || neg < 2)
+    throw new InputError(
+      `${label}: unbalanced: ${pos} should-trigger and ${neg} should-not-trigger queries (at least 2 of each)`,
+    );
+  return queries;
+}
+
+export interface GenerateInput {
+  skill: SkillFolder;
+  neighbours: { name: string; description: string }[];
+  agent: { name: string; version: string | null; bin: string };
+  model: string | null;
+  /** Frozen sets live here (`<key>.yaml`). */
+  cacheDir: string;
+  regenerate: boolean;
+  /** The generator's transcripts go here (`generation/`). */
+  outDir: string;
+  env: (dirs: { home: string; config: string; tmp: string }) => Record<string, string>;
+  timeoutMs: number;
+  signal: AbortSignal;
+  redact: (s: string) => string;
+  tmpBase?: string | undefined;
+}
+
+export interface Generated {
+  queries: TriggerQuery[];
+  /** The frozen file. */
+  file: string;
+  key: string;
+  cached: boolean;
+}
+
+/** A generation that failed twice (the answer and its one repair). Exit code 1, not bad input. */
+export class GenerationError extends SkillbenchError {
+  constructor(message: string) {
+    super("generation", message);
+    this.name = "GenerationError";
+  }
+}
+
+export async function generateQueries(i: GenerateInput): Promise<Generated> {
+  const files = (await listFiles(i.skill.dir))
+    .filter((f) => f !== "SKILL.md")
+    .sort()
+    .slice(0, MAX_LISTED_FILES);
+  const key = generationKey({
+    skillText: i.skill.text,
+    skillFiles: files,
+    neighbours: i.neighbours,
+    agent: `${i.agent.name}@${i.agent.version ?? "unknown"}`,
+    model: i.model,
+  });
+  const file = path.join(i.cacheDir, `${i.skill.name}-${key.slice(0, 16)}.yaml`);
+  if (!i.regenerate && existsSync(file)) {
+    return { queries: parseQueries(await readFile(file, "utf8"), file), file, key, cached: true };
+  }
+  const genDir = path.join(i.outDir, "generation");
+  await mkdir(genDir, { recursive: true });
+  let prompt = generationPrompt(i.skill, files, i.neighbours);
+  let lastProblem = "";
+  let cost = 0;
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const dirs = await createRunDirs(`trigger-generate-${attempt}`, i.tmpBase);
+    let answer: { text: string | null; detail: string; costUsd: number | null };
+    try {
+      answer = await askClaude({
+        bin: i.agent.bin,
+        workspace: dirs.workspace,
+        prompt,
+        env: i.env(dirs),
+        model: i.model ?? undefined,
+        timeoutMs: i.timeoutMs,
+        signal: i.signal,
+        stdoutFile: path.join(genDir, `attempt-${attempt}.stdout.jsonl`),
+        stderrFile: path.join(genDir, `attempt-${attempt}.stderr.txt`),
+        redact: i.redact,
+      });
+    } finally {
+      await removeRunDirs(dirs).catch(() => undefined);
+    }
+    cost += answer.costUsd ?? 0;
+    if (answer.text === null) {
+      lastProblem = `the agent gave no answer: ${answer.detail}`;
+      continue;
+    }
+    try {
+      const queries = parseGenerated(answer.text, `generated queries (attempt ${attempt})`);
+      await mkdir(i.cacheDir, { recursive: true });
+      const header = [
+        `# Trigger queries generated by ${i.agent.name} ${i.agent.version ?? ""} (model ${i.model ?? "default"}) for ${i.skill.name}.`,
+        `# Frozen: reused while the Skill, its neighbours, the agent and the model are unchanged (key ${key});`,
+        `# skillbench triggers --regenerate writes a new set. Generator ${GENERATOR_VERSION}, attempts ${attempt}, cost $${cost.toFixed(4)}.`,
+        "",
+      ].join("\n");
+      await writeFileAtomic(file, header + YAML.stringify(queries));
+      return { queries, file, key, cached: false };
+    } catch (e) {
+      lastProblem = e instanceof Error ? e.message : String(e);
+      // One repair: the same request, with what was wrong with the answer.
+      prompt = `${generationPrompt(i.skill, files, i.neighbours)}\n\nYour previous answer could not be used: ${lastProblem}\nPrevious answer:\n${answer.text.slice(0, 4000)}`;
+    }
+  }
+  throw new GenerationError(
+    `--generate: the agent did not write usable trigger queries in 2 attempts (${lastProblem}); its transcripts are in ${genDir}`,
+  );
+}
