@@ -51,3 +51,11 @@ export function parseKs(v: string): number[] {
     throw new InvalidArgumentError("--ks takes positive whole numbers, e.g. 1,2,5");
   return ks;
 }
+
+/** --margin: the non-inferiority margin on Δ pass rate, a number in (0, 1). */
+export function marginArg(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0 || n >= 1)
+    throw new InvalidArgumentError("--margin must be a number between 0 and 1, e.g. 0.05");
+  return n;
+}

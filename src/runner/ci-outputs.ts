@@ -57,7 +57,7 @@ export async function writeCiOutputs(outDir: string, opts: CiOptions): Promise<C
   let comparison: Comparison | null = null;
   if (new Set(reports.map((r) => r.treatment)).size >= 2) {
     try {
-      comparison = buildComparison({ reports, metadata: meta });
+      comparison = buildComparison({ reports, metadata: meta, margin: meta?.margin });
     } catch {
       comparison = null;
     }

@@ -72,6 +72,8 @@ export interface RunOptions {
   timeoutSec?: number | undefined;
   keepWorkspaces?: boolean | undefined;
   ks?: number[] | undefined;
+  /** --margin: the verdict's non-inferiority margin on Δ pass rate (kept in metadata.json) */
+  margin?: number | undefined;
   /** --judge / --no-judge, --judge-model, --judge-base-url, --judge-samples */
   judgeFlags?: JudgeFlags | undefined;
   /** --interaction-mode, --max-turns, --simulator-prompt, --decision-pattern */
@@ -281,6 +283,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   let firstStartedAt: string | null = null;
   let keptRoles: unknown = undefined;
   let keptOutside: RunReport[] = [];
+  let keptMargin: number | undefined = undefined;
   if (opts.resume) {
     const prev = await readJsonFile(paths.metadata).catch(() => null);
     if (
@@ -299,6 +302,8 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       firstStartedAt = prev.started_at;
     if (prev && typeof prev === "object" && "comparison_roles" in prev)
       keptRoles = prev.comparison_roles;
+    if (prev && typeof prev === "object" && "margin" in prev && typeof prev.margin === "number")
+      keptMargin = prev.margin;
     const wanted = new Set(planned.map((r) => r.run_id));
     // A stored run is reused only when its task and skills are unchanged.
     const current = (r: RunReport): boolean => {
@@ -504,6 +509,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     signal: kill,
   };
   const startedAt = firstStartedAt ?? new Date().toISOString();
+  const margin = opts.margin ?? keptMargin;
   const keptSpecs: RunSpec[] = keptOutside.map((r) => ({
     run_id: r.run_id,
     task: r.task,
@@ -536,6 +542,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     },
     model,
     profile: ctx.profileOverride,
+    ...(margin !== undefined ? { margin } : {}),
     model_script: scriptFile ? path.resolve(cwd, scriptFile) : null,
     versions: {
       skillbench: SKILLBENCH_VERSION,

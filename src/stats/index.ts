@@ -1,9 +1,9 @@
 export { passAtK, passHatKStrict, passHatKUnbiased, defaultKs } from "./pass-at-k.js";
-export { wilsonInterval, type Interval } from "./wilson.js";
+export { wilsonInterval, newcombeInterval, type Interval } from "./wilson.js";
 export { normalQuantile, Z95 } from "./normal.js";
 export { mean, stdev, flipRate } from "./descriptive.js";
 export { mcnemarExact, signTest } from "./binomial-tests.js";
-export { repsNeeded } from "./power.js";
+export { repsNeeded, repsNeededNonInferiority } from "./power.js";
 export { mulberry32 } from "./prng.js";
 export {
   macroPassAtK,
@@ -26,3 +26,4 @@ export {
   type DiscordantCounts,
   type SignCounts,
 } from "./paired.js";
+export { fisherExact } from "./fisher.js";

@@ -193,9 +193,19 @@ describe("comparison of a real run", () => {
     ]);
   });
 
-  it("verdict: the candidate is stable; the paired difference is not resolved with one task", () => {
-    expect(json.verdict.kind).toBe("stable");
-    expect(md).toContain("✅ **`CANDIDATE` is stable**");
+  it("verdict: inconclusive with one task (the interval spans −margin and 0); no rubric regression", () => {
+    expect(json.verdict.kind).toBe("no_regression");
+    expect(json.verdict.band).toBe("inconclusive");
+    expect(md).toContain(
+      "⚠️ **Inconclusive**: Not resolved at this sample size: Δ pass rate +0.40",
+    );
+    expect(md).not.toContain("is stable");
+    expect(json.verdict.runs_needed).toMatchObject({
+      goal: "improvement",
+      per_treatment_total: 23,
+      more_per_treatment: 18,
+      more_per_task: 18,
+    });
     expect(json.paired.candidate_pass_rate).toBeCloseTo(0.8, 12);
     expect(json.paired.baseline_pass_rate).toBeCloseTo(0.4, 12);
     expect(json.paired.delta_pass_rate?.estimate).toBeCloseTo(0.4, 12);

@@ -7,7 +7,7 @@ import {
   writeExperimentReports,
   writeHtmlReports,
 } from "../../index.js";
-import { intArg, parseKs } from "../args.js";
+import { intArg, marginArg, parseKs } from "../args.js";
 import { ciOutputs, judgeFlags, withCiOptions, type CiFlags } from "../ci.js";
 import {
   reportTelemetry,
@@ -50,6 +50,11 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
     .option("--control <treatment>", "the no-skill context (default: CONTROL)")
     .option("--ks <list>", "k values for pass@k / pass^k", parseKs)
     .option(
+      "--margin <x>",
+      "non-inferiority margin on Δ pass rate for the verdict band (default: the run's, else 0.05)",
+      marginArg,
+    )
+    .option(
       "--out <file>",
       "markdown file to write (default DIR/comparison_report.md; the JSON goes beside it)",
     )
@@ -63,6 +68,7 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
           ks?: number[];
           out?: string;
           html?: boolean;
+          margin?: number;
         },
       ) => {
         const files = await writeComparison(dir, f);

@@ -10,7 +10,7 @@ import {
   type RunSummary,
   type SuiteWarning,
 } from "../../index.js";
-import { collect, intArg, parseEnvPairs, parseKs } from "../args.js";
+import { collect, intArg, marginArg, parseEnvPairs, parseKs } from "../args.js";
 import { ciOutputs, judgeFlags, withCiOptions } from "../ci.js";
 import { makeProgress } from "../progress.js";
 import { RunTelemetry, withTelemetryOptions, type TelemetryFlags } from "../telemetry.js";
@@ -34,6 +34,7 @@ export interface RunFlags extends TelemetryFlags {
   timeout?: number;
   keepWorkspaces?: boolean;
   ks?: number[];
+  margin?: number;
   exitZero?: boolean;
   judge?: boolean;
   judgeModel?: string;
@@ -96,6 +97,11 @@ export function withRunOptions(cmd: Command): Command {
     )
     .option("--keep-workspaces", "keep each run's temporary workspace for debugging")
     .option("--ks <list>", "k values for pass@k / pass^k, e.g. 1,2,5", parseKs)
+    .option(
+      "--margin <x>",
+      "non-inferiority margin on Δ pass rate for the verdict band (default 0.05)",
+      marginArg,
+    )
     .option("--exit-zero", "exit 0 even when some runs fail (bad input still exits 2)")
     .option(
       "--sandbox <kind>",
@@ -159,6 +165,7 @@ export function runOptionsFromFlags(f: RunFlags) {
     timeoutSec: f.timeout,
     keepWorkspaces: f.keepWorkspaces,
     ks: f.ks,
+    margin: f.margin,
     judgeFlags: judgeFlags(f),
     interaction: {
       mode: f.interactionMode,

@@ -25,6 +25,7 @@ import {
   type Comparison,
 } from "./types.js";
 import { decideVerdict } from "./verdict.js";
+import { bandHeadline, decideBand, DEFAULT_MARGIN, liftOf } from "./band.js";
 import { runtimeRow, spendRow } from "./usage.js";
 
 export interface ComparisonInput {
@@ -36,6 +37,8 @@ export interface ComparisonInput {
   ks?: number[] | undefined;
   /** bootstrap seed (default 1) */
   seed?: number | undefined;
+  /** non-inferiority margin on Δ pass rate (default 0.05) */
+  margin?: number | undefined;
 }
 
 /**
@@ -62,9 +65,33 @@ export function buildComparison(input: ComparisonInput): Comparison {
   const rubric = rubricSection(analysis, treatments, roles);
   const quality = (t: string) =>
     data_quality.find((q) => q.treatment === t) ?? dataQualityRow(reports, t);
+  const margin = input.margin ?? DEFAULT_MARGIN;
   const flips = Object.fromEntries(
     treatments.map((t) => [t, perTaskOutcomes(reports, t, "overall").outcomes]),
   );
+  const paired = pairedSection(
+    roles,
+    perTaskOutcomes(reports, roles.candidate, "overall"),
+    perTaskOutcomes(reports, roles.baseline, "overall"),
+    flips,
+    seed,
+  );
+  const rubricVerdict = decideVerdict(
+    roles,
+    rubric,
+    quality(roles.candidate),
+    quality(roles.baseline),
+  );
+  const band = decideBand({
+    reports,
+    roles,
+    paired,
+    candidateQuality: quality(roles.candidate),
+    baselineQuality: quality(roles.baseline),
+    regressions: rubricVerdict.regressions,
+    margin,
+    seed,
+  });
   return {
     schema: COMPARISON_SCHEMA,
     experiment_id: input.metadata?.experiment_id ?? reports[0]?.experiment_id ?? null,
@@ -79,6 +106,7 @@ export function buildComparison(input: ComparisonInput): Comparison {
       regression_tolerance: REGRESSION_TOLERANCE,
       dimension_pass_score: DIMENSION_PASS_SCORE,
       max_excluded_share: MAX_EXCLUDED_SHARE,
+      margin,
     },
     warnings: consistencyWarnings(reports, tasks),
     data_quality,
@@ -95,14 +123,9 @@ export function buildComparison(input: ComparisonInput): Comparison {
       .map(listedRun),
     sensitivity: treatments.map((t) => sensitivityRow(reports, t)),
     attribution: attributionSection(analysis, treatments),
-    verdict: decideVerdict(roles, rubric, quality(roles.candidate), quality(roles.baseline)),
-    paired: pairedSection(
-      roles,
-      perTaskOutcomes(reports, roles.candidate, "overall"),
-      perTaskOutcomes(reports, roles.baseline, "overall"),
-      flips,
-      seed,
-    ),
+    verdict: { ...rubricVerdict, ...band, headline: bandHeadline(band) },
+    paired,
+    lift: liftOf(reports, roles, seed),
     endpoint: isScripted(reports, input.metadata)
       ? { scripted: true, label: SCRIPTED_MODEL_LABEL }
       : { scripted: false, label: null },

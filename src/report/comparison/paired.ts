@@ -60,7 +60,14 @@ function conclusion(p: Omit<PairedSection, "conclusion">): string {
   const need =
     p.reps_needed === null
       ? "The observed pass rates are equal, so no number of runs would resolve a difference of this size."
-      : `Resolving a difference of this size (${f2(p.candidate_pass_rate)} vs ${f2(p.baseline_pass_rate)}) needs about ${p.reps_needed} runs per treatment (two-proportion test, α = ${ALPHA}, power ${POWER}; a lower bound, since runs of one task are correlated).`;
+      : (() => {
+          const have = Math.min(p.candidate_runs, p.baseline_runs);
+          const more = Math.max(0, p.reps_needed - have);
+          const perTask = Math.ceil(more / Math.max(1, p.tasks.length));
+          return more === 0
+            ? `A two-proportion test for a difference of this size (${f2(p.candidate_pass_rate)} vs ${f2(p.baseline_pass_rate)}) needs about ${p.reps_needed} runs per treatment, which the arms already have (α = ${ALPHA}, power ${POWER}).`
+            : `Resolving a difference of this size (${f2(p.candidate_pass_rate)} vs ${f2(p.baseline_pass_rate)}) needs about ${more} more runs per treatment (≈ ${perTask} more per task; ${p.reps_needed} in all, two-proportion test, α = ${ALPHA}, power ${POWER}; a lower bound, since runs of one task are correlated).`;
+        })();
   return `${head}${floor} ${need}`;
 }
 

@@ -351,15 +351,68 @@ function attribution(list: AttributionTreatment[]): string {
 
 function verdict(c: Comparison): string {
   const v = c.verdict;
+  const { candidate, baseline } = c.roles;
   const foot = (q: typeof v.candidate_quality): string =>
     `\`${q.treatment}\` included ${q.analysis}/${q.raw} raw run(s), flagged ${q.flagged}, excluded ${q.excluded}`;
-  const out = [
-    "## Verdict",
-    "",
-    v.headline,
+  const ci = (x: { low: number; high: number } | null): string =>
+    x ? `[${signed(x.low)}, ${signed(x.high)}]` : "—";
+  const e = v.exclusion;
+  const rn = v.runs_needed;
+  const l = c.lift;
+  const rows: string[][] = [
+    [
+      "Δ pass rate, analysis set",
+      `${signed(v.delta)} ${ci(v.ci)}`,
+      `paired bootstrap by task, ${Math.round(100 * c.settings.level)}%; margin −${v.margin.toFixed(2)}`,
+    ],
+    [
+      "Δ pass rate, worst case",
+      `${signed(v.worst_case.delta)} ${ci(v.worst_case.ci)}`,
+      `every excluded run counted as a failure (\`${candidate}\` ${f2(v.worst_case.candidate_rate)} vs \`${baseline}\` ${f2(v.worst_case.baseline_rate)})`,
+    ],
+    [
+      "Excluded runs",
+      `\`${candidate}\` ${e.candidate.excluded}/${e.candidate.raw}, \`${baseline}\` ${e.baseline.excluded}/${e.baseline.raw}`,
+      `Fisher exact p = ${pValue(e.fisher_p)}, gap ${e.gap === null ? "—" : percent(e.gap)}${e.imbalanced ? " — **imbalanced** (p < 0.1 or gap ≥ 10 points)" : ""}`,
+    ],
+    [
+      "Lift, intent to treat",
+      `${signed(l.itt.delta)} ${ci(l.itt.ci)}`,
+      "all analysis-set runs (the Δ above)",
+    ],
+    [
+      "Lift, per protocol",
+      `${signed(l.per_protocol.delta)} ${ci(l.per_protocol.ci)}`,
+      `only the ${l.per_protocol.runs} \`${candidate}\` run(s) that invoked its Skill, vs every \`${baseline}\` run`,
+    ],
+    [
+      "Skill invocation rate",
+      `\`${candidate}\` ${l.invocation_rate.candidate === null ? "— (installs no Skill)" : percent(l.invocation_rate.candidate)}, \`${baseline}\` ${l.invocation_rate.baseline === null ? "— (installs no Skill)" : percent(l.invocation_rate.baseline)}`,
+      l.silent_bypass
+        ? `⚠️ **silent bypass**: \`${candidate}\` invoked its Skill in fewer than half its runs, so the intent-to-treat Δ mostly measures runs without it`
+        : "share of analysis-set runs that invoked one of the arm's own Skills",
+    ],
+    [
+      "More runs needed",
+      rn.more_per_treatment === null
+        ? "—"
+        : `${rn.more_per_treatment} per treatment (≈ ${rn.more_per_task} per task)`,
+      rn.goal === null
+        ? "no number of runs resolves equal pass rates of 0 or 1"
+        : `to show ${rn.goal.replace("_", "-")} at the observed rates (${rn.per_treatment_total ?? "—"} per treatment in all; α = ${c.settings.alpha}, power ${c.settings.power}; a lower bound, runs of one task are correlated)`,
+    ],
+  ];
+  const out = ["## Verdict", "", v.headline, "", table(["", "Value", "Notes"], rows), ""];
+  if (v.regressions.length > 0)
+    out.push(
+      `Rubric regressions beyond the ${c.settings.regression_tolerance.toFixed(2)} tolerance: ${v.regressions.map((r) => `**${r.dimension}** ${f2(r.candidate)} < ${f2(r.baseline)} (Δ ${signed(r.delta)})`).join("; ")}.`,
+      "",
+    );
+  out.push(
+    "_Bands: **improved** = the interval lies above 0; **regressed** = below 0, or a rubric dimension regresses while the pass rate shows no improvement; **non-inferior** = its lower end stays above −margin; otherwise **inconclusive** (also when the arms lose different shares of runs to exclusion, or more than half of an arm is excluded). docs/statistics.md §9._",
     "",
     `_Verdict uses analysis set: ${foot(v.candidate_quality)}; ${foot(v.baseline_quality)}._`,
-  ];
+  );
   if (v.distribution) out.push("", "_Distribution stats computed from ≥2 runs per treatment._");
   return out.join("\n");
 }
@@ -408,9 +461,11 @@ function paired(c: Comparison): string {
         "share of tasks (with ≥ 2 runs) whose runs disagree",
       ]),
       [
-        "Runs needed per treatment",
-        p.reps_needed === null ? "—" : String(p.reps_needed),
-        `to resolve a difference of the observed size (α = ${c.settings.alpha}, power ${c.settings.power})`,
+        "More runs needed per treatment",
+        p.reps_needed === null
+          ? "—"
+          : String(Math.max(0, p.reps_needed - Math.min(p.candidate_runs, p.baseline_runs))),
+        `to resolve a difference of the observed size with a two-proportion test (${p.reps_needed ?? "—"} in all; α = ${c.settings.alpha}, power ${c.settings.power})`,
       ],
     ];
     out.push(table(["Statistic", "Value", "Notes"], rows), "");

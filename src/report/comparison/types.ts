@@ -1,4 +1,5 @@
 import type { JudgeOverlayRow } from "./judge-overlay.js";
+import type { BandVerdict, Lift } from "./band.js";
 /**
  * The shape of comparison.json (schema `skillbench.comparison.v1`, docs/comparison-schema.md).
  * Plain JSON data: every number the markdown report shows is one of these fields.
@@ -202,12 +203,17 @@ export type VerdictKind =
   | "inconclusive_data_quality"
   | "insufficient_data"
   | "regression"
-  | "stable"
+  | "no_regression"
   | "overall_lower";
 
-export interface Verdict {
+/**
+ * The verdict: `band` (improved | non_inferior | regressed | inconclusive) with its one-sentence
+ * `reason`, the Δ pass rate and its interval against `margin` (docs/statistics.md §9). `kind`
+ * is the rubric-only reading kept from the original harness (regression / no_regression / …).
+ */
+export interface Verdict extends BandVerdict {
   kind: VerdictKind;
-  /** the verdict line(s) as rendered */
+  /** the band and its reason as rendered (markdown) */
   headline: string;
   regressions: Array<{ dimension: string; candidate: number; baseline: number; delta: number }>;
   candidate_overall: number | null;
@@ -265,6 +271,8 @@ export interface Comparison {
     regression_tolerance: number;
     dimension_pass_score: number;
     max_excluded_share: number;
+    /** non-inferiority margin on Δ pass rate (`--margin`) */
+    margin: number;
   };
   warnings: ConsistencyWarning[];
   data_quality: DataQualityRow[];
@@ -281,6 +289,8 @@ export interface Comparison {
   attribution: AttributionTreatment[];
   verdict: Verdict;
   paired: PairedSection;
+  /** Lift over all runs and over the runs in which the candidate's Skill fired (docs/statistics.md §9). */
+  lift: Lift;
   /** Which model the runs talked to: `label` is set when it was the scripted model server. */
   endpoint: { scripted: boolean; label: string | null };
   /** LLM-judge overlay rows; empty when no run was judged. */

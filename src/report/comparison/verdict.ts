@@ -7,10 +7,14 @@ import {
   type Verdict,
 } from "./types.js";
 
+/** The rubric-only reading (the original harness's verdict), before the band is decided. */
+export type RubricVerdict = Omit<Verdict, keyof import("./band.js").BandVerdict>;
+
 const f2 = (x: number): string => x.toFixed(2);
 
 /**
- * The verdict (facts 10.4 item 14, with the candidate and baseline named). First that applies:
+ * The rubric-only reading of the original harness (with the candidate and baseline named); the
+ * band in band.ts decides the verdict. First that applies:
  * no analysis-set runs for either → insufficient clean data; excluded/raw > 0.5 for either →
  * inconclusive; no rubric scores for either → insufficient data; a dimension Δ below the
  * tolerance → regression; overall candidate ≥ baseline → stable; else overall lower. Pure.
@@ -20,7 +24,7 @@ export function decideVerdict(
   rubric: RubricSection,
   cq: DataQualityRow,
   bq: DataQualityRow,
-): Verdict {
+): RubricVerdict {
   const { candidate: c, baseline: b } = roles;
   const co = rubric.overall.cells[c]?.mean ?? null;
   const bo = rubric.overall.cells[b]?.mean ?? null;
@@ -81,9 +85,9 @@ export function decideVerdict(
   if (co >= bo)
     return {
       ...base,
-      kind: "stable",
+      kind: "no_regression",
       regressions: [],
-      headline: `✅ **\`${c}\` is stable**: overall ${f2(co)} ≥ \`${b}\` ${f2(bo)}, no dimension regresses beyond the 0.05 tolerance.`,
+      headline: `No rubric regression: \`${c}\` overall ${f2(co)} ≥ \`${b}\` ${f2(bo)}, no dimension regresses beyond the 0.05 tolerance.`,
     };
   return {
     ...base,

@@ -18,6 +18,8 @@ export interface WriteComparisonOptions {
   /** markdown file (default <outDir>/comparison_report.md); the JSON goes beside it with a .json extension */
   out?: string | undefined;
   seed?: number | undefined;
+  /** non-inferiority margin (default: metadata.json `margin`, else 0.05) */
+  margin?: number | undefined;
 }
 
 /** Where the JSON goes: <outDir>/comparison.json by default, else `out` with its extension replaced by .json. */
@@ -75,16 +77,27 @@ export async function writeComparison(
   const given = { candidate: opts.candidate, baseline: opts.baseline, control: opts.control };
   const chosen = given.candidate || given.baseline || given.control;
   const stored = metadata?.comparison_roles ?? {};
+  const margin = opts.margin ?? metadata?.margin;
   let comparison: Comparison;
   if (chosen)
-    comparison = build({ reports, metadata, ...given, ks: opts.ks, seed: opts.seed }, outDir);
+    comparison = build(
+      { reports, metadata, ...given, ks: opts.ks, seed: opts.seed, margin },
+      outDir,
+    );
   else {
     // Stored roles may name a treatment that is no longer in the folder: then the defaults.
     try {
-      comparison = buildComparison({ reports, metadata, ...stored, ks: opts.ks, seed: opts.seed });
+      comparison = buildComparison({
+        reports,
+        metadata,
+        ...stored,
+        ks: opts.ks,
+        seed: opts.seed,
+        margin,
+      });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      comparison = build({ reports, metadata, ks: opts.ks, seed: opts.seed }, outDir);
+      comparison = build({ reports, metadata, ks: opts.ks, seed: opts.seed, margin }, outDir);
     }
   }
   if (chosen && metadata) {

@@ -101,22 +101,33 @@ describe("resolveRoles", () => {
 const tagged = (treatment: string, runs: RunReport[]): RunReport[] =>
   runs.map((r) => ({ ...r, treatment, run_id: `${r.task}-${treatment}-r${r.rep}` }));
 
+const tasks = (treatment: string, n: number, passes: number[], k: number): RunReport[] =>
+  Array.from({ length: k }, (_, i) => reps(treatment, n, passes, { task: `task-${i + 1}` })).flat();
+
 describe("verdict", () => {
-  const cases: Array<{ name: string; reports: RunReport[]; kind: VerdictKind; text: string }> = [
+  const cases: Array<{
+    name: string;
+    reports: RunReport[];
+    kind: VerdictKind;
+    band: string;
+    text: string;
+  }> = [
     {
-      name: "candidate better",
+      name: "candidate better on one task, 3 runs each: too few to rule anything out",
       reports: [...reps("CONTROL", 3, [1]), ...reps("CAND", 3, [1, 2, 3])],
-      kind: "stable",
-      text: "✅ **`CAND` is stable**: overall 1.00 ≥ `CONTROL` 0.67",
+      kind: "no_regression",
+      band: "inconclusive",
+      text: "⚠️ **Inconclusive**: Not resolved at this sample size: Δ pass rate +0.67 [-0.06, +1.00] reaches below −0.05 and above 0",
     },
     {
-      name: "a dimension regresses",
+      name: "a dimension regresses while the pass rate is equal",
       reports: [
         ...reps("CONTROL", 2, [1, 2], { dims: { completion: 1, efficiency: 1 } }),
         ...reps("CAND", 2, [1, 2], { dims: { completion: 1, efficiency: 0.5 } }),
       ],
       kind: "regression",
-      text: "❌ **`CAND` regresses on 1 dimension(s) vs `CONTROL`:**\n- **efficiency**: `CAND` 0.50 < `CONTROL` 1.00 (Δ -0.50)",
+      band: "regressed",
+      text: "❌ **Regressed**: `CAND` regresses on the rubric: efficiency (Δ -0.50) below `CONTROL` beyond the tolerance",
     },
     {
       name: "overall lower within tolerance",
@@ -125,7 +136,8 @@ describe("verdict", () => {
         ...reps("CAND", 2, [1, 2], { dims: { completion: 1, efficiency: 0.97 }, weighted: 0.9 }),
       ],
       kind: "overall_lower",
-      text: "⚠️ **`CAND` overall lower** (0.90 < 1.00) but no single dimension regresses beyond tolerance.",
+      band: "inconclusive",
+      text: "Not resolved at this sample size",
     },
     {
       name: "Δ of exactly −0.05 (as floats) is within tolerance",
@@ -133,17 +145,19 @@ describe("verdict", () => {
         ...reps("CONTROL", 2, [1, 2], { dims: { efficiency: 0.9 }, weighted: 0.9 }),
         ...reps("CAND", 2, [1, 2], { dims: { efficiency: 0.85 }, weighted: 0.9 }),
       ],
-      kind: "stable",
-      text: "**`CAND` is stable**",
+      kind: "no_regression",
+      band: "inconclusive",
+      text: "Not resolved at this sample size",
     },
     {
       name: "candidate has no analysis-set run",
       reports: [...reps("CONTROL", 2, [1]), ...reps("CAND", 2, [], { quality: "excluded" })],
       kind: "insufficient_clean_data",
-      text: "⚠️ **Insufficient clean data**: `CAND` has no analysis-set runs",
+      band: "inconclusive",
+      text: "⚠️ **Inconclusive**: No task has analysis-set runs under both `CAND` and `CONTROL`",
     },
     {
-      name: "more than half of the baseline excluded",
+      name: "the baseline lost more runs to exclusion (imbalance guard)",
       reports: [
         ...reps("CONTROL", 1, [1]),
         ...tagged(
@@ -153,38 +167,107 @@ describe("verdict", () => {
         ...reps("CAND", 2, [1, 2]),
       ],
       kind: "inconclusive_data_quality",
-      text: "⚠️ **Inconclusive due to data quality**: more than half of the runs were excluded as infrastructure noise (`CONTROL` 3/4)",
+      band: "inconclusive",
+      text: "lost different shares of runs to exclusion (`CAND` 0/2, `CONTROL` 3/4; Fisher p = 0.400, gap 75%)",
     },
     {
-      name: "exactly half excluded is still conclusive",
+      name: "half of each arm excluded: balanced, so the guard does not fire",
       reports: [
         ...reps("CONTROL", 1, [1]),
         makeReport({ treatment: "CONTROL", rep: 2, passed: false, quality: "excluded" }),
-        ...reps("CAND", 2, [1, 2]),
+        ...reps("CAND", 1, [1]),
+        makeReport({ treatment: "CAND", rep: 2, passed: false, quality: "excluded" }),
       ],
-      kind: "stable",
-      text: "**`CAND` is stable**",
+      kind: "no_regression",
+      band: "inconclusive",
+      text: "Not resolved at this sample size",
     },
     {
-      name: "no rubric scores",
+      name: "no rubric scores: the band still comes from the pass rate",
       reports: [
         ...reps("CONTROL", 2, [1], { dims: false }),
         ...reps("CAND", 2, [1, 2], { dims: false }),
       ],
       kind: "insufficient_data",
-      text: "Insufficient data: need rubric scores for both `CAND` and `CONTROL` runs.",
+      band: "inconclusive",
+      text: "Not resolved at this sample size",
+    },
+    {
+      name: "ten tasks x 10 runs, every run passes in both arms",
+      reports: [
+        ...tasks("CONTROL", 10, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 10),
+        ...tasks("CAND", 10, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 10),
+      ],
+      kind: "no_regression",
+      band: "non_inferior",
+      text: "☑️ **Non-inferior**: `CAND` is no worse than `CONTROL` by more than the margin: Δ pass rate +0.00 [-0.04, +0.04] stays above −0.05.",
+    },
+    {
+      name: "six tasks, the candidate passes every run and the baseline one in three",
+      reports: [...tasks("CONTROL", 3, [1], 6), ...tasks("CAND", 3, [1, 2, 3], 6)],
+      kind: "no_regression",
+      band: "improved",
+      text: "✅ **Improved**: `CAND` passes more often than `CONTROL`: Δ pass rate +0.67",
+    },
+    {
+      name: "six tasks, the other way round",
+      reports: [...tasks("CONTROL", 3, [1, 2, 3], 6), ...tasks("CAND", 3, [1], 6)],
+      kind: "regression",
+      band: "regressed",
+      text: "❌ **Regressed**: `CAND` passes less often than `CONTROL`: Δ pass rate -0.67",
+    },
+    {
+      name: "an interval across both −margin and 0",
+      reports: [
+        ...reps("CONTROL", 2, [1, 2], { task: "t1" }),
+        ...reps("CONTROL", 2, [1], { task: "t2" }),
+        ...reps("CAND", 2, [1], { task: "t1" }),
+        ...reps("CAND", 2, [1, 2], { task: "t2" }),
+      ],
+      kind: "no_regression",
+      band: "inconclusive",
+      text: "Not resolved at this sample size: Δ pass rate +0.00",
     },
   ];
-  it.each(cases)("$name → $kind", ({ reports, kind, text }) => {
+  it.each(cases)("$name → $band ($kind)", ({ reports, kind, band, text }) => {
     const c = build(reports);
     expect(c.roles).toMatchObject({ candidate: "CAND", baseline: "CONTROL" });
     expect(c.verdict.kind).toBe(kind);
+    expect(c.verdict.band).toBe(band);
     expect(c.verdict.headline).toContain(text);
+    expect(c.verdict.margin).toBe(0.05);
     const md = renderComparisonMarkdown(c);
     expect(md).toContain(`## Verdict\n\n${c.verdict.headline}`);
+    expect(md).not.toContain("is stable");
     expect(md).toMatch(
       /_Verdict uses analysis set: `CAND` included \d+\/\d+ raw run\(s\), flagged \d+, excluded \d+; `CONTROL` included/,
     );
+  });
+
+  it("the issue's case: one hanging candidate run excluded, equal raw pass rates → inconclusive, worst case 0", () => {
+    const c = build([
+      ...reps("CONTROL", 3, [1, 2]),
+      ...reps("CAND", 2, [1, 2]),
+      makeReport({ treatment: "CAND", rep: 3, passed: false, quality: "excluded" }),
+    ]);
+    expect(c.verdict.band).toBe("inconclusive");
+    expect(c.verdict.exclusion.imbalanced).toBe(true);
+    expect(c.verdict.exclusion.fisher_p).toBeCloseTo(1);
+    expect(c.verdict.exclusion.gap).toBeCloseTo(1 / 3);
+    expect(c.verdict.delta).toBeCloseTo(1 - 2 / 3);
+    expect(c.verdict.worst_case.delta).toBeCloseTo(0);
+    expect(renderComparisonMarkdown(c)).toContain("| Δ pass rate, worst case | +0.00 [");
+  });
+
+  it("--margin widens what counts as non-inferior", () => {
+    const reports = [
+      ...reps("CONTROL", 2, [1, 2], { task: "t1" }),
+      ...reps("CONTROL", 2, [1], { task: "t2" }),
+      ...reps("CAND", 2, [1], { task: "t1" }),
+      ...reps("CAND", 2, [1, 2], { task: "t2" }),
+    ];
+    const low = build(reports).verdict.ci?.low ?? 0;
+    expect(build(reports, { margin: -low + 0.01 }).verdict.band).toBe("non_inferior");
   });
 
   it("marks regressing dimensions with ⚠️ in the rubric table and prints the footers", () => {
@@ -485,7 +568,9 @@ describe("paired comparison", () => {
     expect(p.reps_needed).toBe(23);
     expect(p.conclusion).toContain("is not distinguishable from noise at this sample size");
     expect(p.conclusion).toContain("With fewer than 6 tasks the sign test cannot reach p < 0.05");
-    expect(p.conclusion).toContain("needs about 23 runs per treatment");
+    expect(p.conclusion).toContain(
+      "needs about 18 more runs per treatment (≈ 18 more per task; 23 in all",
+    );
   });
 
   it("no common task", () => {
