@@ -2,7 +2,7 @@
 // Runs every benchmark in bench/, one after the other, against the BUILT package (dist/).
 // `npm run bench` builds first and then runs this.
 //
-//   node bench/run-all.mjs [--full] [--only parser,run-overhead,sandbox,html]
+//   node bench/run-all.mjs [--full] [--only parser,run-overhead,sandbox,queue,html]
 //
 // --full  the benchmarks' own (larger) defaults: a 100 MB transcript for the parser bench.
 // --only  a comma-separated subset, by name.
@@ -43,6 +43,15 @@ const BENCHES = [
       existsSync("/usr/bin/bwrap")
         ? null
         : "bubblewrap is not installed (bash .ci/setup-sandbox.sh)",
+  },
+  {
+    name: "queue",
+    // A redis-server started by the benchmark; 1, 2 and 4 workers (docs/distributed.md).
+    script: "bench/queue.mjs",
+    args: full ? ["--count", "20", "--rounds", "3"] : ["--count", "10"],
+    result: "bench/results/queue.md",
+    needs: () =>
+      existsSync("/usr/bin/redis-server") ? null : "no redis-server (apt-get install redis-server)",
   },
   {
     name: "html",

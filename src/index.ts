@@ -37,6 +37,25 @@ export { writeHtmlReports } from "./report/html/write.js";
 export { serveResults } from "./viewer/server.js";
 export { parseThresholds, evaluateThresholds } from "./report/thresholds.js";
 export {
+  runSuiteOnQueue,
+  startWorker,
+  parseQueueUrl,
+  redactQueueUrl,
+  parseRateLimit,
+  queueStatus,
+  renderQueueStatus,
+  pauseQueue,
+  resumeQueue,
+  drainQueue,
+  serveQueueMetrics,
+  type QueueUrl,
+  type QueueRunSettings,
+  type RateLimit,
+  type WorkerOptions,
+  type RunningWorker,
+  type ArtifactStore,
+} from "./queue/index.js";
+export {
   openTelemetry,
   exportStoredResults,
   TelemetrySession,

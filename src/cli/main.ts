@@ -5,6 +5,7 @@ import { registerEval } from "./commands/eval.js";
 import { registerInit } from "./commands/init.js";
 import { registerInspect } from "./commands/inspect.js";
 import { registerResults } from "./commands/results.js";
+import { registerQueue } from "./commands/queue.js";
 import { registerRun } from "./commands/run.js";
 import { registerServe } from "./commands/serve.js";
 import { registerTriggers } from "./commands/triggers.js";
@@ -25,6 +26,7 @@ async function main(argv: string[]): Promise<number> {
   registerInit(program, ctx);
   registerResults(program, ctx);
   registerServe(program, ctx);
+  registerQueue(program, ctx);
   registerTriggers(program, ctx);
 
   try {

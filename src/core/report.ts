@@ -135,6 +135,27 @@ export const OutcomeSchema = z.enum(["completed", "agent_error", "timeout", "har
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
 /**
+ * A queued run's journey: the job, the worker whose attempt produced the record, and the
+ * attempts lost on the way (a worker killed or gone: harness noise, never the run's result).
+ */
+export const QueueRecordSchema = z.object({
+  job_id: z.string(),
+  worker: z.string(),
+  attempts: z.number().int().positive(),
+  lost_attempts: z.array(
+    z.object({
+      attempt: z.number().int().positive(),
+      worker: z.string(),
+      started_at: z.string(),
+      reason: z.string(),
+    }),
+  ),
+  /** Files of the run's record left out to stay under the transfer size cap. */
+  omitted: z.array(z.string()),
+});
+export type QueueRecord = z.infer<typeof QueueRecordSchema>;
+
+/**
  * report.json: one per run, written atomically once the run is complete.
  * Versioned by `schema`; see docs/report-schema.md.
  */
@@ -189,5 +210,7 @@ export const RunReportSchema = z.object({
     workspace: z.string().nullable(),
   }),
   timestamp: z.string(),
+  /** How a queued run travelled (absent for local runs); see docs/distributed.md. */
+  queue: QueueRecordSchema.optional(),
 });
 export type RunReport = z.infer<typeof RunReportSchema>;

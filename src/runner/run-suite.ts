@@ -42,6 +42,7 @@ import { runPool } from "./pool.js";
 import { executeRun } from "./run-one.js";
 import { SCRIPTED_MODEL_LABEL } from "../report/endpoint.js";
 import { createModelApiTracker, type ModelApiTracker } from "./model-api.js";
+import type { ModelApiRecord } from "../core/report.js";
 
 export const SKILLBENCH_VERSION = "0.1.0";
 
@@ -105,6 +106,38 @@ export interface RunOptions {
     runId: string;
     agent: string;
   }) => Record<string, string>;
+  /**
+   * Hooks for distributed runs (src/queue). `dispatch` runs the planned runs elsewhere instead
+   * of the local pool and returns the reports it stored; a worker passes the suite it received
+   * (`suite`), the one run to execute (`only`), the coordinator's scripted model (`scripted`),
+   * and skips the experiment reports.
+   */
+  queue?: {
+    dispatch?: (args: DispatchArgs) => Promise<RunReport[]>;
+    suite?: Suite;
+    only?: string[];
+    /** The coordinator's experiment id (a worker's runs carry it). */
+    experimentId?: string;
+    scripted?: { url: string; hasJudge: boolean; scriptId: string };
+    writeReports?: boolean;
+    /** A worker's own count of the scripted model's answers (its tap, src/queue/model-tap.ts). */
+    modelApi?: (run: { task: string; treatment: string; rep: number }) => ModelApiRecord;
+    /** Extra secret values to redact (e.g. the queue URL's password). */
+    secrets?: string[];
+  };
+}
+
+/** What a dispatcher gets: the runs to do and where their records go. */
+export interface DispatchArgs {
+  toRun: RunSpec[];
+  experimentId: string;
+  outDir: string;
+  suite: Suite;
+  ctx: RunContext;
+  /** The scripted model server this coordinator started (null: the workers' own endpoint). */
+  scripted: { url: string; hasJudge: boolean; scriptId: string } | null;
+  stop?: AbortSignal | undefined;
+  onProgress?: ((e: ProgressEvent) => void) | undefined;
 }
 
 export type ProgressEvent =
@@ -203,10 +236,12 @@ function positiveInt(name: string, v: unknown, file?: string): number | undefine
 export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const hostEnv = opts.hostEnv ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
-  const suite: Suite = await loadSuite(path.resolve(cwd, opts.suite), {
-    onWarning: opts.onWarning,
-    taskFilter: opts.task,
-  });
+  const suite: Suite =
+    opts.queue?.suite ??
+    (await loadSuite(path.resolve(cwd, opts.suite), {
+      onWarning: opts.onWarning,
+      taskFilter: opts.task,
+    }));
   const cfg = suite.config;
   const count =
     positiveInt("--count", opts.count) ?? positiveInt("count", cfg.count, "skillbench.yaml") ?? 1;
@@ -269,7 +304,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const simulatorAgent =
     "error" in simulatorBin ? simulatorBin : { driver: simulatorDriver, bin: simulatorBin };
 
-  let experimentId = experimentIdNow();
+  let experimentId = opts.queue?.experimentId ?? experimentIdNow();
   const outOpt = opts.out ?? cfg.out ?? undefined;
   if (opts.resume && !outOpt)
     throw new InputError("--resume needs --out DIR: the results folder of the interrupted run", {
@@ -353,12 +388,17 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   }
   await mkdir(outDir, { recursive: true });
   const done = new Set(reused.map((r) => r.run_id));
-  const toRun = planned.filter((r) => !done.has(r.run_id));
+  const only = opts.queue?.only ? new Set(opts.queue.only) : null;
+  const toRun = planned.filter((r) => !done.has(r.run_id) && (!only || only.has(r.run_id)));
 
   const declaredEnv = { ...(cfg.env ?? {}), ...(opts.env ?? {}) };
   const passEnv = [...new Set([...(cfg.pass_env ?? []), ...(opts.passEnv ?? [])])];
   // Every credential-like host variable and declared value is redacted from saved files.
-  const redact = makeRedactor([...secretsFromEnv(hostEnv), ...secretsFromEnv(declaredEnv)]);
+  const redact = makeRedactor([
+    ...secretsFromEnv(hostEnv),
+    ...secretsFromEnv(declaredEnv),
+    ...(opts.queue?.secrets ?? []),
+  ]);
 
   // The model endpoint, in this order (docs/model-script.md): --model-script; else an explicit
   // ANTHROPIC_BASE_URL in the environment; else skillbench.yaml's model_script; else the
@@ -374,7 +414,16 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   let tracker: ModelApiTracker | null = null;
   const model = opts.model ?? cfg.model ?? hostEnv.ANTHROPIC_MODEL ?? null;
   let endpoint: RunContext["endpoint"];
-  if (scriptFile) {
+  const scripted = opts.queue?.scripted;
+  if (scripted) {
+    // A worker: the coordinator's scripted model serves every run.
+    scriptHasJudge = scripted.hasJudge;
+    scriptId = scripted.scriptId;
+    endpoint = (run, role): Endpoint => ({
+      baseUrl: runBaseUrl(scripted.url, { ...run, role }),
+      apiKey: "sk-skillbench-scripted",
+    });
+  } else if (scriptFile) {
     const script = await loadModelScript(path.resolve(cwd, scriptFile));
     scriptHasJudge = scriptServesRole(script, "judge");
     scriptId = sha256(await readFile(path.resolve(cwd, scriptFile)));
@@ -398,14 +447,15 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     });
   } else if (driver.api !== "anthropic") {
     const live = liveEndpoint(driver.api, hostEnv);
-    if (!live.apiKey)
+    if (!live.apiKey && !opts.queue?.dispatch)
       throw new InputError(
         `no model endpoint for ${driver.displayName}: set ${driver.api === "gemini" ? "GEMINI_API_KEY (and GOOGLE_GEMINI_BASE_URL)" : "OPENAI_API_KEY (and OPENAI_BASE_URL)"}, or pass --model-script FILE`,
         { field: "--model-script" },
       );
     endpoint = (): Endpoint => live;
   } else {
-    if (!hostEnv.ANTHROPIC_API_KEY && !hostEnv.ANTHROPIC_AUTH_TOKEN)
+    // A coordinator needs no credentials: its workers take theirs from their own environment.
+    if (!opts.queue?.dispatch && !hostEnv.ANTHROPIC_API_KEY && !hostEnv.ANTHROPIC_AUTH_TOKEN)
       throw new InputError(
         "no model endpoint: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (and ANTHROPIC_BASE_URL), or pass --model-script FILE",
         { field: "--model-script" },
@@ -446,7 +496,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     hostEnv,
     suiteSection: cfg.judge,
     outDir,
-    scriptedServerUrl: server?.url ?? null,
+    scriptedServerUrl: server?.url ?? scripted?.url ?? null,
     scriptHasJudge,
     scriptId,
   });
@@ -505,7 +555,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     })(),
     judgeFor: judge.judgeFor,
     judgeCache: judge.cache,
-    modelApi: tracker ? (run) => tracker.recordFor(run) : undefined,
+    modelApi: tracker ? (run) => tracker.recordFor(run) : opts.queue?.modelApi,
     signal: kill,
   };
   const startedAt = firstStartedAt ?? new Date().toISOString();
@@ -569,22 +619,37 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   });
 
   const fresh: RunReport[] = [];
+  const dispatch = opts.queue?.dispatch;
   try {
-    await runPool(
-      toRun,
-      concurrency,
-      async (spec) => {
-        opts.onProgress?.({ type: "start", run: spec });
-        const report = await executeRun(ctx, spec);
-        if (report) fresh.push(report);
-        opts.onProgress?.({ type: "end", run: spec, report });
-      },
-      {
-        stop: opts.stopSignal,
-        onError: (spec, e) =>
-          opts.onProgress?.({ type: "note", message: `${spec.run_id}: ${String(e)}` }),
-      },
-    );
+    if (dispatch)
+      fresh.push(
+        ...(await dispatch({
+          toRun,
+          experimentId,
+          outDir,
+          suite,
+          ctx,
+          scripted: server ? { url: server.url, hasJudge: scriptHasJudge, scriptId } : null,
+          stop: opts.stopSignal,
+          onProgress: opts.onProgress,
+        })),
+      );
+    else
+      await runPool(
+        toRun,
+        concurrency,
+        async (spec) => {
+          opts.onProgress?.({ type: "start", run: spec });
+          const report = await executeRun(ctx, spec);
+          if (report) fresh.push(report);
+          opts.onProgress?.({ type: "end", run: spec, report });
+        },
+        {
+          stop: opts.stopSignal,
+          onError: (spec, e) =>
+            opts.onProgress?.({ type: "note", message: `${spec.run_id}: ${String(e)}` }),
+        },
+      );
   } finally {
     await server?.close();
   }
@@ -596,7 +661,10 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;
   metadata.total_passed = reports.filter((r) => r.passed).length;
   await writeJsonAtomic(paths.metadata, metadata);
-  const files = await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html });
+  const files =
+    opts.queue?.writeReports === false
+      ? []
+      : await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html });
   return { outDir, experimentId, planned: experimentMatrix, reports, incomplete, files };
 }
 

@@ -4,6 +4,9 @@ import {
   planSuite,
   renderPlan,
   runSuite,
+  runSuiteOnQueue,
+  InputError,
+  type RateLimit,
   type ProgressEvent,
   type RunOptions,
   type RunReport,
@@ -13,6 +16,7 @@ import {
 import { collect, intArg, marginArg, parseEnvPairs, parseKs } from "../args.js";
 import { ciOutputs, judgeFlags, withCiOptions } from "../ci.js";
 import { makeProgress } from "../progress.js";
+import { queueUrlFrom, rateLimitArg } from "./queue.js";
 import { RunTelemetry, withTelemetryOptions, type TelemetryFlags } from "../telemetry.js";
 
 export interface RunFlags extends TelemetryFlags {
@@ -192,7 +196,10 @@ export function defaultProgress(): (e: ProgressEvent) => void {
  * Run with Ctrl-C handling: the first SIGINT stops new runs from starting, a second kills
  * the running ones.
  */
-export async function runWithSignals(opts: RunOptions): Promise<RunSummary> {
+export async function runWithSignals(
+  opts: RunOptions,
+  run: (o: RunOptions) => Promise<RunSummary> = runSuite,
+): Promise<RunSummary> {
   const stop = new AbortController();
   const kill = new AbortController();
   const onSigint = (): void => {
@@ -210,7 +217,7 @@ export async function runWithSignals(opts: RunOptions): Promise<RunSummary> {
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigterm);
   try {
-    return await runSuite({
+    return await run({
       ...opts,
       stopSignal: stop.signal,
       killSignal: kill.signal,
@@ -221,6 +228,12 @@ export async function runWithSignals(opts: RunOptions): Promise<RunSummary> {
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigterm);
   }
+}
+
+interface QueueFlags {
+  queue?: string | boolean;
+  priority?: number;
+  rateLimit?: RateLimit;
 }
 
 /** Registers its command(s) on the program; `ctx.exitCode` is the process's exit code. */
@@ -236,9 +249,22 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
       "--dry-run",
       "print the planned runs (profile, sandbox, timeout, interaction); start nothing",
     )
-    .action(async (suite: string, f: RunFlags & { dryRun?: boolean }) => {
+    .option(
+      "--queue [url]",
+      "run on workers through this queue: redis://[:password@]host:port/db (no value: $SKILLBENCH_QUEUE_URL); see docs/distributed.md",
+    )
+    .option("--priority <n>", "with --queue: 1 is served first (default 100)", intArg("--priority"))
+    .option(
+      "--rate-limit <n/unit>",
+      "with --queue: model requests per window across all workers, e.g. 50/min",
+      rateLimitArg,
+    )
+    .action(async (suite: string, f: RunFlags & QueueFlags & { dryRun?: boolean }) => {
       // A bad threshold is bad input: say so before any agent runs.
       parseThresholds(f.failUnder ?? []);
+      const queueUrl = queueUrlFrom(f.queue);
+      if (!queueUrl && (f.priority !== undefined || f.rateLimit !== undefined))
+        throw new InputError("--priority and --rate-limit need --queue", { field: "--queue" });
       if (f.dryRun) {
         const plan = await planSuite({ suite, ...runOptionsFromFlags(f), onWarning: printWarning });
         process.stdout.write(renderPlan(plan));
@@ -248,11 +274,17 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
       const telemetry = await RunTelemetry.open(f, opts.env);
       let reports: RunReport[] = [];
       try {
-        const res = await runWithSignals({
-          suite,
-          ...opts,
-          ...telemetry?.hooks(defaultProgress()),
-        });
+        const res = await runWithSignals(
+          { suite, ...opts, ...telemetry?.hooks(defaultProgress()) },
+          queueUrl
+            ? (o) =>
+                runSuiteOnQueue(o, {
+                  url: queueUrl,
+                  priority: f.priority,
+                  rateLimit: f.rateLimit ?? null,
+                })
+            : runSuite,
+        );
         reports = res.reports;
         reportRun(res, f, ctx);
         const ci = await ciOutputs(res.outDir, f);
