@@ -32,3 +32,4 @@ export {
   GENERATOR_VERSION,
 } from "./generate.js";
 export { parseTriggersSection, readTriggersSection, type TriggersSection } from "./manifest.js";
+export { renderTriggersHtml } from "./html.js";

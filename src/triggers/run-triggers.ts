@@ -19,6 +19,7 @@ import { makeRedactor, redactValue, secretsFromEnv } from "../util/redact.js";
 import { probeDir, runProbe, type ProbeContext } from "./probe.js";
 import { loadQueries } from "./queries.js";
 import { readTriggersSection } from "./manifest.js";
+import { renderTriggersHtml } from "./html.js";
 import { generateQueries } from "./generate.js";
 import { buildAgentEnv } from "../agents/claude/env.js";
 import { MANIFEST_CANDIDATES } from "../manifest/load.js";
@@ -426,6 +427,8 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
   const jsonFile = path.join(outDir, "triggers.json");
   const mdFile = path.join(outDir, "triggers.md");
   await writeJsonAtomic(jsonFile, redactValue(report, redact));
+  const htmlFile = path.join(outDir, "triggers.html");
   await writeFileAtomic(mdFile, redact(renderTriggersMarkdown(report)));
-  return { outDir, report, files: [jsonFile, mdFile], notRun };
+  await writeFileAtomic(htmlFile, redact(renderTriggersHtml(report)));
+  return { outDir, report, files: [jsonFile, mdFile, htmlFile], notRun };
 }

@@ -131,6 +131,11 @@ describe("skillbench triggers (-j 1)", () => {
     const md = await readFile(path.join(out1(), "triggers.md"), "utf8");
     expect(md).toMatch(/Scripted model/);
     expect(md).toMatch(/\| precision \| 0\.67 \| \[0\.30, 0\.90\] \| 4\/6 \|/);
+    const html = await readFile(path.join(out1(), "triggers.html"), "utf8");
+    expect(html).toMatch(
+      /<td>precision<\/td><td>0\.67<\/td><td>\[0\.30, 0\.90\]<\/td><td>4\/6<\/td>/,
+    );
+    expect(html).toMatch(/<td>git-tagger<\/td><td>2<\/td><td>0<\/td><td>q03<\/td>/);
   });
 
   it("precision, recall, F1 and the false-trigger rate equal the hand-computed values", async () => {

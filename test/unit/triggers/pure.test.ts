@@ -5,6 +5,7 @@ import { SkillDecisionWatcher, skillOfToolUse } from "../../../src/triggers/agen
 import { classifyProbe } from "../../../src/triggers/classify.js";
 import { parseQueries } from "../../../src/triggers/queries.js";
 import { buildTriggersReport, renderTriggersMarkdown } from "../../../src/triggers/report.js";
+import { renderTriggersHtml } from "../../../src/triggers/html.js";
 import { planProbes } from "../../../src/triggers/run-triggers.js";
 import { frontmatterOf, withDescription } from "../../../src/triggers/skills.js";
 import { compareVariants, variantStats } from "../../../src/triggers/stats.js";
@@ -362,5 +363,18 @@ describe("planProbes and the report", () => {
     expect(md).toMatch(/\| nb \| 0 \| 1 \| n1 \|/);
     expect(md).toMatch(/current\/n1\/r1 \| 1 \| api_error \| yes/);
     expect(md).toMatch(/1 probe\(s\) were not run/);
+    const html = renderTriggersHtml({
+      ...r,
+      queries: r.queries,
+      variants: r.variants.map((v) => ({
+        ...v,
+        queries: v.queries.map((q) => (q.id === "p1" ? { ...q, query: "<script>x</script>" } : q)),
+      })),
+    });
+    expect(html).toContain("&#60;script&#62;x&#60;/script&#62;");
+    expect(html).not.toContain("<script>");
+    expect(html).toMatch(/Scripted model/);
+    expect(html).toMatch(/<td>precision<\/td><td>1\.00<\/td>/);
+    expect(html).toMatch(/<td>nb<\/td><td>0<\/td><td>1<\/td><td>n1<\/td>/);
   });
 });
