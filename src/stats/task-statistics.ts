@@ -11,7 +11,30 @@ import { passAtK, passHatKStrict, passHatKUnbiased } from "./pass-at-k.js";
 import { assertK } from "./validate.js";
 
 export type PerTaskOutcomes = boolean[][];
-export type TaskStatistic = (perTask: PerTaskOutcomes) => number | null;
+
+/**
+ * What a statistic computes from each task's run count n and pass count c alone, so the
+ * bootstrap can resample counts in typed arrays instead of building boolean tables
+ * (src/stats/bootstrap.ts). It must give exactly what the function gives on the table:
+ * - `macro`: the mean, in task order, of `perTask(n, c)` over tasks with n >= minRuns
+ *   whose value is not null; no such task -> null.
+ * - `pooled`: sum of c / sum of n; no runs -> null.
+ */
+export type CountForm =
+  | { kind: "macro"; minRuns: number; perTask: (n: number, c: number) => number | null }
+  | { kind: "pooled" };
+
+export type TaskStatistic = ((perTask: PerTaskOutcomes) => number | null) & {
+  /** Optional: the same statistic from per-task counts (the bootstrap's fast path). */
+  readonly counts?: CountForm;
+};
+
+function withCounts(
+  f: (perTask: PerTaskOutcomes) => number | null,
+  counts: CountForm,
+): TaskStatistic {
+  return Object.assign(f, { counts });
+}
 export type PassHatEstimator = "strict" | "unbiased";
 
 function countPasses(runs: boolean[]): number {
@@ -37,25 +60,28 @@ function macro(
 /** Mean over tasks (with >= k runs) of the unbiased pass@k. */
 export function macroPassAtK(k: number): TaskStatistic {
   assertK(k);
-  return (perTask) => macro(perTask, k, (n, c) => passAtK(n, c, k));
+  const f = (n: number, c: number): number | null => passAtK(n, c, k);
+  return withCounts((perTask) => macro(perTask, k, f), { kind: "macro", minRuns: k, perTask: f });
 }
 
 /** Mean over tasks (with >= k runs) of pass^k, strict (all runs passed) or unbiased C(c,k)/C(n,k). */
 export function macroPassHatK(k: number, estimator: PassHatEstimator = "unbiased"): TaskStatistic {
   assertK(k);
-  return (perTask) =>
-    macro(perTask, k, (n, c) =>
-      estimator === "strict" ? passHatKStrict(n, c) : passHatKUnbiased(n, c, k),
-    );
+  const f = (n: number, c: number): number | null =>
+    estimator === "strict" ? passHatKStrict(n, c) : passHatKUnbiased(n, c, k);
+  return withCounts((perTask) => macro(perTask, k, f), { kind: "macro", minRuns: k, perTask: f });
 }
 
 /** Pooled pass rate: all passes / all runs (tasks with more runs weigh more); no runs -> null. */
-export const pooledPassRate: TaskStatistic = (perTask) => {
-  let n = 0;
-  let c = 0;
-  for (const runs of perTask) {
-    n += runs.length;
-    c += countPasses(runs);
-  }
-  return n === 0 ? null : c / n;
-};
+export const pooledPassRate: TaskStatistic = withCounts(
+  (perTask) => {
+    let n = 0;
+    let c = 0;
+    for (const runs of perTask) {
+      n += runs.length;
+      c += countPasses(runs);
+    }
+    return n === 0 ? null : c / n;
+  },
+  { kind: "pooled" },
+);
