@@ -41,6 +41,12 @@ import { writeExperimentReports } from "./finish.js";
 import { runPool } from "./pool.js";
 import { executeRun } from "./run-one.js";
 import { SCRIPTED_MODEL_LABEL } from "../report/endpoint.js";
+import {
+  copyFrozenRuns,
+  fingerprintDrift,
+  loadFrozenBaseline,
+  suiteFingerprint,
+} from "./baseline-from.js";
 import { createModelApiTracker, type ModelApiTracker } from "./model-api.js";
 import type { ModelApiRecord } from "../core/report.js";
 
@@ -73,6 +79,10 @@ export interface RunOptions {
   timeoutSec?: number | undefined;
   keepWorkspaces?: boolean | undefined;
   ks?: number[] | undefined;
+  /** --baseline-from DIR: reuse that folder's baseline arm (fingerprints must match) */
+  baselineFrom?: string | undefined;
+  /** --allow-drift: reuse it even when fingerprints differ, recording the differences */
+  allowDrift?: boolean | undefined;
   /** --margin: the verdict's non-inferiority margin on Δ pass rate (kept in metadata.json) */
   margin?: number | undefined;
   /** --judge / --no-judge, --judge-model, --judge-base-url, --judge-samples */
@@ -262,7 +272,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         treatmentFilterText,
       )
     : null;
-  const planned = planRuns({
+  const plannedAll = planRuns({
     tasks: suite.tasks
       .filter((t) => taskNames.includes(t.name))
       .map((t) => ({ name: t.name, default_treatments: t.metadata.default_treatments })),
@@ -271,6 +281,11 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     count,
   });
 
+  // --baseline-from DIR: the baseline arm comes from an earlier results folder, not from agents.
+  const frozen = opts.baselineFrom
+    ? await loadFrozenBaseline(path.resolve(cwd, opts.baselineFrom), taskNames)
+    : null;
+  const planned = frozen ? plannedAll.filter((r) => r.treatment !== frozen.treatment) : plannedAll;
   const seen = new Set<string>();
   for (const r of planned) {
     if (seen.has(r.run_id))
@@ -481,6 +496,30 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     { PATH: hostEnv.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir() },
     cwd,
   );
+  let baselineDrift: string[] = [];
+  if (frozen) {
+    baselineDrift = fingerprintDrift(
+      frozen.reports,
+      suiteFingerprint(suite, {
+        agentVersion: version,
+        model,
+        sandbox: opts.sandbox ?? null,
+        profileOverride: opts.profile ?? cfg.profile ?? null,
+        treatment: frozen.treatment,
+      }),
+    );
+    if (baselineDrift.length > 0 && !opts.allowDrift)
+      throw new InputError(
+        `--baseline-from ${frozen.dir}: the frozen ${frozen.treatment} runs do not match this run:\n  - ${baselineDrift.join("\n  - ")}\nRun the baseline again, or pass --allow-drift to compare anyway (the differences are recorded in the reports).`,
+        { file: frozen.dir, field: "--baseline-from" },
+      );
+    await mkdir(outDir, { recursive: true });
+    await copyFrozenRuns(frozen, outDir);
+    opts.onProgress?.({
+      type: "note",
+      message: `baseline ${frozen.treatment}: ${frozen.reports.length} frozen run(s) reused from ${frozen.dir}${baselineDrift.length > 0 ? ` despite ${baselineDrift.length} difference(s) (--allow-drift): ${baselineDrift.join("; ")}` : " (fingerprints match)"}`,
+    });
+  }
   const kill = opts.killSignal ?? new AbortController().signal;
   // --sandbox, else the task's [environment] sandbox, else the suite's, else local.
   const choices = planned.map(
@@ -560,6 +599,11 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   };
   const startedAt = firstStartedAt ?? new Date().toISOString();
   const margin = opts.margin ?? keptMargin;
+  const frozenReports = (frozen?.reports ?? []).filter(
+    (r) => !keptOutside.some((k) => k.run_id === r.run_id),
+  );
+  const resumeKept = keptOutside.length;
+  keptOutside = [...keptOutside, ...frozenReports];
   const keptSpecs: RunSpec[] = keptOutside.map((r) => ({
     run_id: r.run_id,
     task: r.task,
@@ -588,11 +632,21 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     last_invocation: {
       asked: askedText,
       runs: planned.length,
-      kept_outside_request: keptOutside.length,
+      kept_outside_request: resumeKept,
     },
     model,
     profile: ctx.profileOverride,
     ...(margin !== undefined ? { margin } : {}),
+    ...(frozen
+      ? {
+          baseline_from: {
+            dir: frozen.dir,
+            treatment: frozen.treatment,
+            runs: frozen.reports.map((r) => r.run_id),
+            drift: baselineDrift,
+          },
+        }
+      : {}),
     model_script: scriptFile ? path.resolve(cwd, scriptFile) : null,
     versions: {
       skillbench: SKILLBENCH_VERSION,

@@ -13,6 +13,16 @@ export const MetadataSchema = z
     versions: z.object({ skillbench: z.string(), claude: z.string().nullable() }).passthrough(),
     /** The planned runs; reports outside it (left by an older plan) are not summarised. */
     matrix: z.array(z.object({ run_id: z.string() }).passthrough()).optional(),
+    /** `run --baseline-from`: where the frozen baseline came from and how it differs. */
+    baseline_from: z
+      .object({
+        dir: z.string(),
+        treatment: z.string(),
+        runs: z.array(z.string()),
+        drift: z.array(z.string()),
+      })
+      .optional()
+      .catch(undefined),
     /** The verdict's non-inferiority margin (`run --margin`), reused by report, compare and rescore. */
     margin: z.number().gt(0).lt(1).optional().catch(undefined),
     /** Treatment roles chosen with `compare --candidate/--baseline/--control`, reused by report and rescore. */

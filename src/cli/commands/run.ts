@@ -36,6 +36,8 @@ export interface RunFlags extends TelemetryFlags {
   keepWorkspaces?: boolean;
   ks?: number[];
   margin?: number;
+  baselineFrom?: string;
+  allowDrift?: boolean;
   exitZero?: boolean;
   judge?: boolean;
   judgeModel?: string;
@@ -80,6 +82,11 @@ export function withRunOptions(cmd: Command): Command {
     )
     .option("--keep-workspaces", "keep each run's temporary workspace for debugging")
     .option("--ks <list>", "k values for pass@k / pass^k, e.g. 1,2,5", parseKs)
+    .option(
+      "--baseline-from <dir>",
+      "reuse the baseline arm of an earlier results folder when its fingerprints match; only the candidate runs",
+    )
+    .option("--allow-drift", "with --baseline-from: reuse it despite differences, recording them")
     .option(
       "--margin <x>",
       "non-inferiority margin on Δ pass rate for the verdict band (default 0.05)",
@@ -146,6 +153,8 @@ export function runOptionsFromFlags(f: RunFlags) {
     keepWorkspaces: f.keepWorkspaces,
     ks: f.ks,
     margin: f.margin,
+    baselineFrom: f.baselineFrom,
+    allowDrift: f.allowDrift,
     judgeFlags: judgeFlags(f),
     interaction: {
       mode: f.interactionMode,

@@ -126,6 +126,14 @@ export function buildComparison(input: ComparisonInput): Comparison {
     verdict: { ...rubricVerdict, ...band, headline: bandHeadline(band) },
     paired,
     lift: liftOf(reports, roles, seed),
+    frozen_baseline: input.metadata?.baseline_from
+      ? {
+          dir: input.metadata.baseline_from.dir,
+          treatment: input.metadata.baseline_from.treatment,
+          runs: input.metadata.baseline_from.runs.length,
+          drift: input.metadata.baseline_from.drift,
+        }
+      : null,
     endpoint: isScripted(reports, input.metadata)
       ? { scripted: true, label: SCRIPTED_MODEL_LABEL }
       : { scripted: false, label: null },

@@ -13,6 +13,14 @@ function header(c: Comparison): string[] {
       `> ⚠️ **${c.endpoint.label ?? "scripted model"}.** Every run was played by skillbench's scripted model server: the verdict describes the script, not a model.`,
       "",
     );
+  const fb = c.frozen_baseline;
+  if (fb) {
+    out.push(
+      `> 🧊 **Frozen baseline:** the ${fb.runs} \`${fb.treatment}\` run(s) were reused from \`${fb.dir}\` (\`run --baseline-from\`), not run again.${fb.drift.length > 0 ? " They differ from this run (`--allow-drift`):" : " Their fingerprints (agent version, model, task content, sandbox, profile) match this run."}`,
+    );
+    for (const d of fb.drift) out.push(`> - ${d}`);
+    out.push("");
+  }
   if (c.warnings.length > 0) {
     out.push("> ⚠️ **The compared runs are not like for like:**");
     for (const w of c.warnings) out.push(`> - ${w.message}`);

@@ -291,6 +291,8 @@ export interface Comparison {
   paired: PairedSection;
   /** Lift over all runs and over the runs in which the candidate's Skill fired (docs/statistics.md §9). */
   lift: Lift;
+  /** `run --baseline-from`: the baseline arm was reused from that folder; `drift` lists the differences. */
+  frozen_baseline: { dir: string; treatment: string; runs: number; drift: string[] } | null;
   /** Which model the runs talked to: `label` is set when it was the scripted model server. */
   endpoint: { scripted: boolean; label: string | null };
   /** LLM-judge overlay rows; empty when no run was judged. */

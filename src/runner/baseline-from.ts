@@ -1,0 +1,123 @@
+import { cp, mkdir } from "node:fs/promises";
+import path from "node:path";
+import { InputError } from "../core/errors.js";
+import type { RunReport } from "../core/report.js";
+import { resolveRoles } from "../report/comparison/roles.js";
+import { treatmentOrder } from "../report/group.js";
+import { experimentPaths, runPaths } from "../store/layout.js";
+import { readMetadata } from "../store/metadata.js";
+import { readReports } from "../store/read.js";
+import type { Suite } from "../suite/index.js";
+
+/**
+ * `run --baseline-from DIR`: the baseline arm of an earlier results folder, reused instead of run
+ * again (docs/statistics.md §11). Its runs are copied into the new folder only when their
+ * fingerprints match this run's; otherwise the run refuses with the list of differences, or,
+ * with --allow-drift, records them.
+ */
+export interface FrozenBaseline {
+  dir: string;
+  treatment: string;
+  /** complete, non-errored baseline runs of the tasks planned now */
+  reports: RunReport[];
+}
+
+export async function loadFrozenBaseline(dir: string, tasks: string[]): Promise<FrozenBaseline> {
+  const meta = await readMetadata(experimentPaths(dir).metadata);
+  const { reports } = await readReports(dir).catch(() => ({ reports: [] as RunReport[] }));
+  if (!meta || reports.length === 0)
+    throw new InputError(`--baseline-from ${dir}: not a skillbench results folder with runs`, {
+      file: dir,
+      field: "--baseline-from",
+    });
+  const treatments = treatmentOrder(reports, meta.treatments);
+  let treatment: string;
+  try {
+    treatment = resolveRoles(treatments, meta.comparison_roles ?? {}).baseline;
+  } catch {
+    treatment = resolveRoles(treatments, {}).baseline;
+  }
+  const runs = reports.filter(
+    (r) => r.treatment === treatment && tasks.includes(r.task) && r.status !== "errored",
+  );
+  if (runs.length === 0)
+    throw new InputError(
+      `--baseline-from ${dir}: no complete run of its baseline ${treatment} for the tasks planned (${tasks.join(", ")})`,
+      { file: dir, field: "--baseline-from" },
+    );
+  return { dir, treatment, reports: runs };
+}
+
+export interface CurrentFingerprint {
+  agentVersion: string | null;
+  model: string | null;
+  /** the task's content hash now */
+  taskHash: (task: string) => string | undefined;
+  /** the sandbox asked for the task (null: auto, not known before the run) */
+  sandbox: (task: string) => string | null;
+  /** the profile the baseline treatment would be scored with now */
+  profile: (task: string) => string;
+}
+
+/** Every difference between the frozen runs and this run, one line each (empty: they match). Pure. */
+export function fingerprintDrift(frozen: RunReport[], now: CurrentFingerprint): string[] {
+  const out = new Set<string>();
+  for (const r of frozen) {
+    if ((r.agent.version ?? null) !== now.agentVersion)
+      out.add(
+        `agent version: frozen ${r.agent.version ?? "unknown"}, now ${now.agentVersion ?? "unknown"}`,
+      );
+    if ((r.model ?? null) !== now.model)
+      out.add(`model: frozen ${r.model ?? "CLI default"}, now ${now.model ?? "CLI default"}`);
+    const h = now.taskHash(r.task);
+    if (h !== undefined && h !== r.hashes.task)
+      out.add(
+        `task ${r.task}: content changed (frozen ${r.hashes.task.slice(0, 19)}, now ${h.slice(0, 19)})`,
+      );
+    const sb = now.sandbox(r.task);
+    if (sb !== null && r.sandbox && r.sandbox.kind !== sb)
+      out.add(`task ${r.task}: sandbox frozen ${r.sandbox.kind}, now ${sb}`);
+    const profile = r.rubric?.profile ?? r.events_summary?.profile ?? null;
+    if (profile !== null && profile !== now.profile(r.task))
+      out.add(`task ${r.task}: profile frozen ${profile}, now ${now.profile(r.task)}`);
+  }
+  return [...out];
+}
+
+/** Copy the frozen runs' folders into the new results folder. */
+export async function copyFrozenRuns(fb: FrozenBaseline, outDir: string): Promise<void> {
+  await mkdir(path.join(outDir, "runs"), { recursive: true });
+  for (const r of fb.reports)
+    await cp(runPaths(fb.dir, r.run_id).dir, runPaths(outDir, r.run_id).dir, { recursive: true });
+}
+
+export function suiteFingerprint(
+  suite: Suite,
+  opts: {
+    agentVersion: string | null;
+    model: string | null;
+    sandbox: string | null;
+    profileOverride: string | null;
+    treatment: string;
+  },
+): CurrentFingerprint {
+  const tr = suite.treatments.find((t) => t.name === opts.treatment);
+  return {
+    agentVersion: opts.agentVersion,
+    model: opts.model,
+    taskHash: (task) => suite.tasks.find((t) => t.name === task)?.hash,
+    sandbox: (task) => {
+      const choice =
+        opts.sandbox ??
+        suite.tasks.find((t) => t.name === task)?.environment.sandbox ??
+        suite.config.sandbox ??
+        "local";
+      return choice === "auto" ? null : choice;
+    },
+    profile: (task) =>
+      opts.profileOverride ??
+      tr?.profile ??
+      suite.tasks.find((t) => t.name === task)?.evaluation.inferred_profile ??
+      "generic",
+  };
+}
