@@ -38,7 +38,7 @@ export interface EvalOptions extends Omit<RunOptions, "suite"> {
   skill: string;
   /** One smoke task instead of the manifest's tasks. */
   quick?: boolean | undefined;
-  /** Tasks from the generator (when the manifest has none): see generate.ts. */
+  /** Tasks for a Skill whose manifest has none (a task generator plugs in here). */
   resolveGenerated?:
     ((m: LoadedManifest) => Promise<{ tasks: TaskEntry[]; source: TaskSource } | null>) | undefined;
   /** The pipeline (default runSuite; the CLI passes its Ctrl-C aware wrapper). */
@@ -149,7 +149,7 @@ export async function prepareEval(opts: Omit<EvalOptions, "run">): Promise<Prepa
     const gen = opts.resolveGenerated ? await opts.resolveGenerated(loaded) : null;
     if (!gen)
       throw new InputError(
-        `${found ? loaded.file : loaded.skillDir}: no tasks to run: add evaluation.tasks to ${found ? "the manifest" : "an eval.yaml (skillbench init --skill DIR writes one)"}, pass --generate to have the agent write 2-4 tasks, or --quick for one smoke task`,
+        `${found ? loaded.file : loaded.skillDir}: no tasks to run: add evaluation.tasks to ${found ? "the manifest" : "an eval.yaml (skillbench init --skill DIR writes one)"}, or pass --quick for one smoke task`,
         { file: loaded.file, field: "evaluation.tasks" },
       );
     tasks = gen.tasks;

@@ -181,6 +181,20 @@ describe("validate", () => {
   });
 });
 
+describe("eval on a Skill with no tasks", () => {
+  it("exits 2 before anything runs, saying how to add tasks", async () => {
+    const dir = box.dir("bare-skill");
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, "SKILL.md"), "---\nname: bare\ndescription: x\n---\nBody\n");
+    const out = box.dir("bare-out");
+    const res = await runCli(["eval", dir, "--out", out], { env: box.env() });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain("no tasks to run: add evaluation.tasks to an eval.yaml");
+    expect(res.stderr).toContain("--quick for one smoke task");
+    expect(existsSync(path.join(out, "runs"))).toBe(false);
+  });
+});
+
 describe("run --dry-run", () => {
   it("prints each run's profile, sandbox, timeout and interaction and starts nothing", async () => {
     const marker = box.dir("agent-started");

@@ -7,7 +7,6 @@ import {
   runPreparedEval,
 } from "../../index.js";
 import { ciOutputs, withCiOptions } from "../ci.js";
-import { generatedTasksResolver } from "./generate.js";
 import { RunTelemetry } from "../telemetry.js";
 import {
   defaultProgress,
@@ -20,9 +19,6 @@ import {
 
 interface EvalFlags extends RunFlags {
   quick?: boolean;
-  generate?: boolean;
-  regenerate?: boolean;
-  generateTimeout?: number;
 }
 
 /** `skillbench eval SKILL_DIR`: the Skill author's one command (docs/manifest.md). */
@@ -35,11 +31,6 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
       .argument("<skill-dir>", "the Skill folder (with SKILL.md), or its manifest file"),
   )
     .option("--quick", "one smoke task instead of the manifest's tasks")
-    .option(
-      "--generate",
-      "when the Skill has no tasks, have the agent write 2-4 (frozen in a cache)",
-    )
-    .option("--regenerate", "write the generated tasks again, replacing the cached ones")
     .option(
       "--dry-run",
       "print the planned runs (profile, sandbox, timeout, interaction); start nothing",
@@ -58,7 +49,6 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
         skill,
         ...runOptionsFromFlags(f),
         quick: f.quick,
-        resolveGenerated: generatedTasksResolver(f),
       };
       const prepared = await prepareEval(opts);
       process.stderr.write(

@@ -19,7 +19,7 @@ function renderSkill(p: TargetPlan): string {
     `Quality gates: ${gates}\n` +
     (s.has_tasks
       ? ""
-      : "Tasks: none (eval --generate writes 2-4; eval --quick runs one smoke task)\n")
+      : "Tasks: none (write them under evaluation.tasks; eval --quick runs one smoke task)\n")
   );
 }
 
