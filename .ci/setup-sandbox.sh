@@ -28,10 +28,11 @@ if ! docker info >/dev/null 2>&1; then
 fi
 
 if ! docker image inspect "$BASE_IMAGE" >/dev/null 2>&1; then
-  echo "setup-sandbox: building $BASE_IMAGE (debootstrap --variant=minbase $SUITE)"
+  echo "setup-sandbox: building $BASE_IMAGE (debootstrap --variant=minbase --include=python3 $SUITE)"
   root="$(mktemp -d /tmp/skillbench-rootfs-XXXXXX)"
   trap 'rm -rf "$root"' EXIT
-  debootstrap --variant=minbase "$SUITE" "$root" >/tmp/skillbench-debootstrap.log 2>&1 \
+  # python3 for the validators people write (skillbench's default image adds it otherwise).
+  debootstrap --variant=minbase --include=python3 "$SUITE" "$root" >/tmp/skillbench-debootstrap.log 2>&1 \
     || { echo "setup-sandbox: debootstrap failed (see /tmp/skillbench-debootstrap.log)" >&2; exit 1; }
   tar -C "$root" -c . | docker import - "$BASE_IMAGE" >/dev/null
 fi

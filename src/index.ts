@@ -13,7 +13,13 @@ export { serveModel } from "./model/serve-command.js";
 export { parseEvidence, parseEvidenceFile } from "./evidence/index.js";
 export { readReports } from "./store/read.js";
 export { resolveClaudeBinary } from "./agents/claude/binary.js";
-export { InputError, SkillbenchError } from "./core/errors.js";
+export {
+  DiskFullError,
+  errorPath,
+  InputError,
+  isDiskFull,
+  SkillbenchError,
+} from "./core/errors.js";
 export { RunReportSchema, type RunReport } from "./core/report.js";
 export { EvidenceSchema, type Evidence } from "./core/evidence.js";
 export {
@@ -89,3 +95,4 @@ export {
   type SkillInfo,
 } from "./inspect/target.js";
 export { initSuite, initSkillManifest, type InitResult } from "./manifest/init.js";
+export { stripControls } from "./util/safe-text.js";

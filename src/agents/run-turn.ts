@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import os from "node:os";
 import { killMarked, runProcess, RUN_MARKER_VAR } from "../util/process.js";
 import type { Evidence } from "../core/evidence.js";
 import type { AgentDriver, ErrorKind, TurnRequest, TurnResult } from "./types.js";
@@ -10,6 +11,13 @@ function errorKindOf(e: Evidence): ErrorKind | null {
   if (last.terminal_reason === "api_error") return "api_error";
   if (last.terminal_reason === "max_turns") return "max_turns";
   return "agent_error";
+}
+
+/** The signal behind a `128 + N` exit status (as sandboxes report one), else null. */
+function signalOfStatus(code: number | null): NodeJS.Signals | null {
+  if (code === null || code <= 128 || code > 128 + 64) return null;
+  const hit = Object.entries(os.constants.signals).find(([, n]) => n === code - 128);
+  return hit ? (hit[0] as NodeJS.Signals) : null;
 }
 
 /**
@@ -53,7 +61,8 @@ export async function runDriverTurn(driver: AgentDriver, r: TurnRequest): Promis
     evidence: decoder.finish(),
     lines,
     partialLastLine: rest.length > 0,
-    proc,
+    // bwrap and `docker exec` report a command killed by signal N as exit 128 + N.
+    proc: { ...proc, signal: proc.signal ?? (r.launcher ? signalOfStatus(proc.exitCode) : null) },
     timeoutMs: r.timeoutMs,
     bin: r.bin,
     stdoutFile: r.stdout.file,

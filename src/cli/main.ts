@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
-import { InputError, SKILLBENCH_VERSION } from "../index.js";
+import { DiskFullError, errorPath, InputError, isDiskFull, SKILLBENCH_VERSION } from "../index.js";
 import { registerEval } from "./commands/eval.js";
 import { registerInit } from "./commands/init.js";
 import { registerInspect } from "./commands/inspect.js";
@@ -44,6 +44,15 @@ async function main(argv: string[]): Promise<number> {
     if (e instanceof InputError) {
       process.stderr.write(`skillbench: error: ${e.message}\n`);
       return 2;
+    }
+    // A full disk is not a harness bug: which file, and how to go on (exit 1).
+    if (e instanceof DiskFullError || isDiskFull(e)) {
+      const msg =
+        e instanceof DiskFullError
+          ? e.message
+          : `disk full while writing ${errorPath(e) ?? "the results folder"}: free space and run --resume --out DIR`;
+      process.stderr.write(`skillbench: ${msg}\n`);
+      return 1;
     }
     process.stderr.write(
       `skillbench: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,

@@ -1,4 +1,4 @@
-import type { ProgressEvent } from "../index.js";
+import { stripControls, type ProgressEvent } from "../index.js";
 
 /**
  * Progress on stderr: a live status line on a terminal, one plain line per
@@ -46,7 +46,9 @@ export function makeProgress(
           else failed++;
           word = r.status.toUpperCase();
         }
-        const extra = r && !r.passed ? ` — ${r.checks_failed[0] ?? ""}`.slice(0, 160) : "";
+        // Check messages come from agents and validators: no escape sequences reach the terminal.
+        const extra =
+          r && !r.passed ? ` — ${stripControls(r.checks_failed[0] ?? "")}`.slice(0, 160) : "";
         if (live) stream.write("\r\x1b[2K");
         stream.write(
           `${word.padEnd(9)} ${e.run.run_id} (${((r?.timing.wall_ms ?? 0) / 1000).toFixed(1)}s)${extra}\n`,
@@ -57,7 +59,7 @@ export function makeProgress(
       }
       case "note":
         if (live) stream.write("\r\x1b[2K");
-        stream.write(`${e.message}\n`);
+        stream.write(`${stripControls(e.message)}\n`);
         break;
     }
   };

@@ -26,3 +26,34 @@ export function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.message;
   return String(e);
 }
+
+/** ENOSPC / EDQUOT: the disk (or the user's quota) is full. */
+export function isDiskFull(e: unknown): boolean {
+  const code = typeof e === "object" && e !== null && "code" in e ? e.code : null;
+  return code === "ENOSPC" || code === "EDQUOT";
+}
+
+/** The file a failed write was for, when the error knows it. */
+export function errorPath(e: unknown): string | null {
+  return typeof e === "object" && e !== null && "path" in e && typeof e.path === "string"
+    ? e.path
+    : null;
+}
+
+/**
+ * The disk filled up during a run: new runs stopped, what could be written was. The CLI prints the
+ * message and exits 1; `--resume --out DIR` completes the experiment once space is free.
+ */
+export class DiskFullError extends SkillbenchError {
+  constructor(
+    readonly file: string,
+    readonly outDir: string,
+  ) {
+    super(
+      "disk_full",
+      `disk full while writing ${file}: free space and run --resume --out ${outDir}`,
+      { file },
+    );
+    this.name = "DiskFullError";
+  }
+}

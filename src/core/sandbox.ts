@@ -1,10 +1,13 @@
 import { z } from "zod";
 
 /** The isolation record of a run (report.sandbox); produced by src/sandbox. */
-const SANDBOX_KINDS = ["local", "bwrap", "docker"] as const;
+export const SANDBOX_KINDS = ["local", "bwrap", "docker"] as const;
 export type SandboxKind = (typeof SANDBOX_KINDS)[number];
 
-const SandboxLimitsSchema = z.object({
+/** What the console and every report say about a run with no sandbox (docs/sandbox.md). */
+export const LOCAL_WARNING = "local: the agent can read and change your files and environment";
+
+export const SandboxLimitsSchema = z.object({
   cpus: z.number().nullable(),
   memory: z.string().nullable(),
   pids: z.number().int().nullable(),

@@ -3,6 +3,7 @@ import { resolveClaudeBinary } from "../agents/claude/binary.js";
 import { allDrivers } from "../agents/index.js";
 import { capture, whichSync } from "../sandbox/exec.js";
 import { DEFAULT_BASE_IMAGE } from "../sandbox/types.js";
+import { removeLeftovers } from "../sandbox/leftovers.js";
 import { worstStatus } from "./render.js";
 import type { DoctorCheck, DoctorOptions, DoctorReport } from "./types.js";
 
@@ -202,15 +203,46 @@ function endpointCheck(o: DoctorOptions): DoctorCheck {
   };
 }
 
+/** Containers and temporary folders of skillbench processes that are gone; removed with `fix`. */
+async function leftoversCheck(o: DoctorOptions): Promise<DoctorCheck> {
+  const r = await removeLeftovers({ dryRun: !o.fix });
+  const n = r.containers.length + r.folders.length;
+  const what = `${r.containers.length} container(s), ${r.folders.length} temporary folder(s)`;
+  if (n === 0)
+    return {
+      name: "leftovers",
+      status: "ok",
+      detail: "none from dead skillbench processes",
+      fix: null,
+    };
+  if (o.fix) return { name: "leftovers", status: "ok", detail: `removed ${what}`, fix: null };
+  return {
+    name: "leftovers",
+    status: "warn",
+    detail: `skillbench processes that are gone left ${what}: ${[...r.containers, ...r.folders].slice(0, 3).join(", ")}${n > 3 ? ", ..." : ""}`,
+    fix: "skillbench doctor --fix (any skillbench run also removes them)",
+  };
+}
+
 /** Check everything a user needs; never throws. Missing sandboxes are warnings (local still works). */
 export async function runDoctor(o: DoctorOptions = {}): Promise<DoctorReport> {
-  const [claude, agents, docker, bwrap, python] = await Promise.all([
+  const [claude, agents, docker, bwrap, python, leftovers] = await Promise.all([
     claudeCheck(o),
     otherAgentChecks(o),
     dockerChecks(o),
     bwrapCheck(),
     pythonCheck(o),
+    leftoversCheck(o),
   ]);
-  const checks = [claude, ...agents, ...docker, bwrap, browserCheck(o), python, endpointCheck(o)];
+  const checks = [
+    claude,
+    ...agents,
+    ...docker,
+    bwrap,
+    browserCheck(o),
+    python,
+    endpointCheck(o),
+    leftovers,
+  ];
   return { checks, status: worstStatus(checks) };
 }

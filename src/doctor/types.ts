@@ -22,4 +22,6 @@ export interface DoctorOptions {
   modelScript?: string | undefined;
   baseImage?: string | undefined;
   chromium?: string | undefined;
+  /** `--fix`: remove the containers and temporary folders of skillbench processes that are gone. */
+  fix?: boolean | undefined;
 }

@@ -124,7 +124,7 @@ export async function planSuite(opts: PlanOptions): Promise<SuitePlan> {
     opts.probe !== false &&
     specs.some((r) => {
       const t = suite.tasks.find((x) => x.name === r.task);
-      return (opts.sandbox ?? t?.environment.sandbox ?? cfg.sandbox ?? "local") === "auto";
+      return (opts.sandbox ?? t?.environment.sandbox ?? cfg.sandbox ?? "auto") === "auto";
     })
       ? await probeSandboxes()
       : null;
@@ -144,7 +144,7 @@ export async function planSuite(opts: PlanOptions): Promise<SuitePlan> {
             field: "[evaluation].profile",
           });
     }
-    const sandbox = opts.sandbox ?? task.environment.sandbox ?? cfg.sandbox ?? "local";
+    const sandbox = opts.sandbox ?? task.environment.sandbox ?? cfg.sandbox ?? "auto";
     const hasDockerfile =
       task.environment_dir !== null && existsSync(path.join(task.environment_dir, "Dockerfile"));
     const kind =

@@ -39,6 +39,23 @@ export function addFilePatch(file: string, content: string): string {
   ].join("\n");
 }
 
+/** An `*** Update File` patch replacing the lines of `old` with those of `now` (whole lines). */
+function updateFilePatch(file: string, old: string, now: string): string {
+  const lines = (t: string): string[] => {
+    const body = t.endsWith("\n") ? t.slice(0, -1) : t;
+    return body === "" ? [] : body.split("\n");
+  };
+  return [
+    "*** Begin Patch",
+    `*** Update File: ${file}`,
+    "@@",
+    ...lines(old).map((l) => `-${l}`),
+    ...lines(now).map((l) => `+${l}`),
+    "*** End Patch",
+    "",
+  ].join("\n");
+}
+
 /** Single-quote a word for a POSIX shell. */
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'"'"'`)}'`;
@@ -57,6 +74,11 @@ export function actionToTool(a: Action, d: Dialect, f: DialectFacts): ToolCallSp
       if (a.action === "write")
         return { name: "Write", input: { file_path: a.path, content: a.content } };
       if (a.action === "skill") return { name: "Skill", input: { skill: a.skill } };
+      if (a.action === "edit")
+        return {
+          name: "Edit",
+          input: { file_path: a.path, old_string: a.old, new_string: a.new },
+        };
       return { name: "Read", input: { file_path: a.path } };
     case "opencode":
       if (a.action === "run")
@@ -64,6 +86,8 @@ export function actionToTool(a: Action, d: Dialect, f: DialectFacts): ToolCallSp
       if (a.action === "write")
         return { name: "write", input: { filePath: a.path, content: a.content } };
       if (a.action === "skill") return { name: "skill", input: { name: a.skill } };
+      if (a.action === "edit")
+        return { name: "edit", input: { filePath: a.path, oldString: a.old, newString: a.new } };
       return { name: "read", input: { filePath: a.path } };
     case "gemini":
       if (a.action === "run")
@@ -74,6 +98,16 @@ export function actionToTool(a: Action, d: Dialect, f: DialectFacts): ToolCallSp
       if (a.action === "write")
         return { name: "write_file", input: { file_path: a.path, content: a.content } };
       if (a.action === "skill") return { name: "activate_skill", input: { name: a.skill } };
+      if (a.action === "edit")
+        return {
+          name: "replace",
+          input: {
+            file_path: a.path,
+            old_string: a.old,
+            new_string: a.new,
+            instruction: "scripted edit",
+          },
+        };
       return { name: "read_file", input: { file_path: a.path } };
     case "codex": {
       // Codex has no Skill tool: the model opens the SKILL.md its listing names.
@@ -87,11 +121,15 @@ export function actionToTool(a: Action, d: Dialect, f: DialectFacts): ToolCallSp
               : null;
       if (command === null && a.action === "write" && f.tools.includes("apply_patch"))
         return { name: "apply_patch", input: {}, custom: addFilePatch(a.path, a.content) };
+      if (a.action === "edit" && f.tools.includes("apply_patch"))
+        return { name: "apply_patch", input: {}, custom: updateFilePatch(a.path, a.old, a.new) };
       const cmd =
         command ??
         (a.action === "write"
           ? `mkdir -p "$(dirname ${shellQuote(a.path)})" && printf %s ${shellQuote(a.content)} > ${shellQuote(a.path)}`
-          : "true");
+          : a.action === "edit"
+            ? `node -e ${shellQuote("const f=require('fs'),[p,o,n]=process.argv.slice(1);f.writeFileSync(p,f.readFileSync(p,'utf8').replace(o,n))")} ${shellQuote(a.path)} ${shellQuote(a.old)} ${shellQuote(a.new)}`
+            : "true");
       if (f.tools.includes("shell") && !f.tools.includes("exec_command"))
         return { name: "shell", input: { command: ["bash", "-lc", cmd] } };
       return { name: "exec_command", input: { cmd } };

@@ -128,6 +128,7 @@ function normalizeStep(s: PlainStepInput): Step {
       if ("tool_use" in b) return toolBlock(b.tool_use);
       if ("run" in b) return { type: "action", id: null, action: "run", command: b.run };
       if ("write" in b) return { type: "action", id: null, action: "write", ...b.write };
+      if ("edit" in b) return { type: "action", id: null, action: "edit", ...b.edit };
       if ("skill" in b) return { type: "action", id: null, action: "skill", skill: b.skill };
       return { type: "action", id: null, action: "read", path: b.read };
     });
@@ -142,6 +143,7 @@ function normalizeStep(s: PlainStepInput): Step {
       content.push({ type: "action", id: null, action: "run", command: s.run });
     if (s.write !== undefined)
       content.push({ type: "action", id: null, action: "write", ...s.write });
+    if (s.edit !== undefined) content.push({ type: "action", id: null, action: "edit", ...s.edit });
     if (s.tool_use !== undefined) for (const t of list(s.tool_use)) content.push(toolBlock(t));
   }
   const faults =

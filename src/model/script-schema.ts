@@ -102,8 +102,14 @@ const WriteActionSchema = z.strictObject({
   path: z.string().min(1),
   content: z.string(),
 });
+const EditActionSchema = z.strictObject({
+  path: z.string().min(1),
+  old: z.string().min(1),
+  new: z.string(),
+});
 const BlockSchema = z.union(
   [
+    z.strictObject({ edit: EditActionSchema }),
     z.strictObject({ text: z.string() }),
     z.strictObject({ tool_use: ToolUseSchema }),
     z.strictObject({ run: z.string().min(1) }),
@@ -113,7 +119,7 @@ const BlockSchema = z.union(
   ],
   {
     error:
-      "expected a block {text: ...}, {tool_use: {name, input}}, {run: command}, {write: {path, content}}, {skill: name} or {read: path}",
+      "expected a block {text: ...}, {tool_use: {name, input}}, {run: command}, {write: {path, content}}, {edit: {path, old, new}}, {skill: name} or {read: path}",
   },
 );
 
@@ -171,6 +177,7 @@ const replyFields = {
   read: z.string().min(1).optional(),
   run: z.string().min(1).optional(),
   write: WriteActionSchema.optional(),
+  edit: EditActionSchema.optional(),
   content: z.array(BlockSchema).optional(),
   stop_reason: StopReasonSchema.optional(),
   usage: UsageSchema.optional(),
@@ -179,7 +186,7 @@ const replyFields = {
   fault: z.union([FaultSchema, z.array(FaultSchema).min(1)]).optional(),
 };
 
-const ACTION_KEYS = ["skill", "read", "run", "write"] as const;
+const ACTION_KEYS = ["skill", "read", "run", "write", "edit"] as const;
 
 function hasReply(s: {
   text?: unknown;
@@ -189,6 +196,7 @@ function hasReply(s: {
   read?: unknown;
   run?: unknown;
   write?: unknown;
+  edit?: unknown;
 }): boolean {
   return (
     s.text !== undefined ||

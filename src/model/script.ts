@@ -34,6 +34,7 @@ export interface When {
 export type Action =
   | { action: "run"; command: string }
   | { action: "write"; path: string; content: string }
+  | { action: "edit"; path: string; old: string; new: string }
   | { action: "skill"; skill: string }
   | { action: "read"; path: string };
 

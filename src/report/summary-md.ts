@@ -2,7 +2,18 @@ import type { RunReport } from "../core/report.js";
 import { cell, f2, int, meanOf, orderDimensions, pct, secs, sumOf, table, usd } from "./format.js";
 import { dimScore, groupCells, treatmentOrder, type Cell } from "./group.js";
 import { renderPassKTable } from "./passk-md.js";
+import { stripControls } from "../util/safe-text.js";
+import { LOCAL_WARNING } from "../core/sandbox.js";
 import { SCRIPTED_MODEL_LABEL } from "./endpoint.js";
+
+/** Sandbox kinds used, and the local warning when any run had none. */
+function sandboxLines(reports: RunReport[]): string[] {
+  const kinds = [...new Set(reports.map((r) => r.sandbox?.kind ?? "unrecorded"))].sort();
+  const local = reports.filter((r) => r.sandbox?.kind === "local").length;
+  const out = [`**Sandbox:** ${kinds.join(", ") || "—"}`];
+  if (local > 0) out.push("", `> ⚠️ ${local} run(s) without a sandbox: ${LOCAL_WARNING}.`);
+  return out;
+}
 
 export interface SummaryInput {
   experimentId: string;
@@ -160,8 +171,45 @@ function runLine(r: RunReport): string[] {
   return out;
 }
 
+/**
+ * Above this many runs, summary.md keeps its tables and a per-treatment line, and the
+ * per-run sections ("Treatment Details") go to their own file, RUN_DETAILS_FILE, in
+ * the results folder (README "The results folder"). At or below it, summary.md holds
+ * them as the original harness's summary does.
+ */
+export const RUN_DETAILS_LIMIT = 200;
+/** The per-run details file written beside summary.md above RUN_DETAILS_LIMIT runs. */
+export const RUN_DETAILS_FILE = "runs.md";
+
+/** summary.md, and runs.md when the experiment has more than RUN_DETAILS_LIMIT runs. Pure. */
+export interface SummaryFiles {
+  summary: string;
+  /** null at or below RUN_DETAILS_LIMIT runs: the details are in summary.md */
+  runs: string | null;
+}
+
+/** The "Treatment Details" section: every run of every treatment. */
+function treatmentDetails(reports: RunReport[], treatments: string[]): string[] {
+  const lines: string[] = ["## Treatment Details", ""];
+  for (const t of treatments) {
+    const runs = reports.filter((r) => r.treatment === t);
+    const c = checksOf(runs);
+    lines.push(`### ${t} (${c.passed}/${c.total} checks, ${pct(c.passed, c.total)})`, "");
+    for (const r of runs) lines.push(...runLine(r), "");
+  }
+  return lines;
+}
+
 /** summary.md (facts section 10.1, with the Checks column counting real checks only). Pure. */
 export function renderSummaryMarkdown(s: SummaryInput): string {
+  return renderSummaryFiles(s).summary;
+}
+
+/**
+ * summary.md and, above RUN_DETAILS_LIMIT runs, runs.md (the per-run sections, which
+ * would otherwise make summary.md megabytes long). Pure.
+ */
+export function renderSummaryFiles(s: SummaryInput): SummaryFiles {
   const treatments = treatmentOrder(s.reports, s.treatments);
   const cells = groupCells(s.reports, treatments);
   const dims = orderDimensions(
@@ -191,7 +239,8 @@ export function renderSummaryMarkdown(s: SummaryInput): string {
     `**Started:** ${s.startedAt ?? "—"}  `,
     `**Completed:** ${s.completedAt ?? "incomplete"}  `,
     `**Suite:** ${s.suite ?? "—"}  `,
-    `**Agent:** claude-code ${s.agentVersion ?? "(unknown version)"} · **Model:** ${s.scripted ? `${s.model ?? "scripted"} (${SCRIPTED_MODEL_LABEL})` : (s.model ?? "CLI default")}`,
+    `**Agent:** claude-code ${s.agentVersion ?? "(unknown version)"} · **Model:** ${s.scripted ? `${s.model ?? "scripted"} (${SCRIPTED_MODEL_LABEL})` : (s.model ?? "CLI default")}  `,
+    ...sandboxLines(s.reports),
     "",
     withReps ? "## Results (with Repetitions)" : "## Results",
     "",
@@ -211,12 +260,32 @@ export function renderSummaryMarkdown(s: SummaryInput): string {
   ];
   if (withReps)
     lines.push("## Aggregated by Treatment", "", aggregatedByTreatment(s.reports, treatments), "");
-  lines.push("## Treatment Details", "");
+  // Agents and validators write check messages: no terminal escapes or control characters pass.
+  const text = (ls: string[]): string => `${stripControls(ls.join("\n")).trimEnd()}\n`;
+  if (total <= RUN_DETAILS_LIMIT) {
+    lines.push(...treatmentDetails(s.reports, treatments));
+    return { summary: text(lines), runs: null };
+  }
+  lines.push(
+    "## Treatment Details",
+    "",
+    `_${total} runs: more than ${RUN_DETAILS_LIMIT}, so each run's section is in [${RUN_DETAILS_FILE}](${RUN_DETAILS_FILE}) beside this file (and in the HTML report)._`,
+    "",
+  );
   for (const t of treatments) {
     const runs = s.reports.filter((r) => r.treatment === t);
     const c = checksOf(runs);
-    lines.push(`### ${t} (${c.passed}/${c.total} checks, ${pct(c.passed, c.total)})`, "");
-    for (const r of runs) lines.push(...runLine(r), "");
+    const passed = runs.filter((r) => r.passed).length;
+    lines.push(
+      `- **${t}**: ${passed}/${runs.length} runs passed, ${c.passed}/${c.total} checks (${pct(c.passed, c.total)})`,
+    );
   }
-  return `${lines.join("\n").trimEnd()}\n`;
+  const runsFile = [
+    "# Experiment Run Details",
+    "",
+    `**Experiment ID:** ${s.experimentId} · ${total} runs · the summary is in [summary.md](summary.md)`,
+    "",
+    ...treatmentDetails(s.reports, treatments),
+  ];
+  return { summary: text(lines), runs: text(runsFile) };
 }

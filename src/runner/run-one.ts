@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { globSync } from "tinyglobby";
-import { errorMessage } from "../core/errors.js";
+import { errorMessage, isDiskFull } from "../core/errors.js";
 import type { Evidence } from "../core/evidence.js";
 import type { RunReport } from "../core/report.js";
 import { parseEvidenceFile } from "../evidence/index.js";
@@ -16,6 +16,7 @@ import { makeFsWorkspaceView } from "../scoring/fs-view.js";
 import { runPaths } from "../store/layout.js";
 import { renderInstruction, type TaskSpec, type TreatmentSpec } from "../suite/index.js";
 import { resolveInside, writeJsonAtomic } from "../util/fs.js";
+import { tempStem } from "../util/temp-names.js";
 import { redactValue } from "../util/redact.js";
 import { RedactingLineWriter } from "../util/redacting-writer.js";
 import { runValidators, type ValidationReport } from "../validators/index.js";
@@ -120,10 +121,11 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
   let runUuid: string | null = null;
   let sandbox: Sandbox | null = null;
   let validatorHome: string | null = null;
+  let diskFull: Error | null = null;
   try {
     if (!task || !treatment) throw new Error(`unknown task or treatment for ${spec.run_id}`);
     profileName = ctx.profileOverride ?? treatment.profile ?? task.evaluation.inferred_profile;
-    dirs = await createRunDirs(spec.run_id, ctx.tmpBase);
+    dirs = await createRunDirs(spec.run_id, ctx.tmpBase, ctx.experimentId);
     const preexisting = await prepareWorkspace({
       workspace: dirs.workspace,
       environmentDir: task.environment_dir,
@@ -135,13 +137,18 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     await writeJsonAtomic(paths.baseline, [...preexisting].sort());
     const hasDockerfile =
       task.environment_dir !== null && existsSync(path.join(task.environment_dir, "Dockerfile"));
-    const choice = ctx.sandbox.cli ?? task.environment.sandbox ?? ctx.sandbox.suite ?? "local";
+    // Safe by default: `auto` (docs/sandbox.md); local only when chosen or nothing else works.
+    const choice = ctx.sandbox.cli ?? task.environment.sandbox ?? ctx.sandbox.suite ?? "auto";
     const chosen = chooseSandbox(
       choice,
       { hasDockerfile },
       ctx.sandbox.probe ?? { dockerDaemon: false, bwrap: false },
     );
-    if (choice !== "local") ctx.note(`sandbox for ${task.name}: ${chosen.kind} (${chosen.why})`);
+    ctx.note(
+      chosen.kind === "local"
+        ? `warning: sandbox for ${task.name}: ${chosen.why}`
+        : `sandbox for ${task.name}: ${chosen.kind} (${chosen.why})`,
+    );
     sandbox = await createSandbox(chosen.kind, {
       runDirs: dirs,
       task: {
@@ -155,6 +162,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       modelEndpoint: ctx.endpoint(spec, "subject").baseUrl,
       agentVersion: ctx.agentVersion ?? undefined,
       runName: spec.run_id,
+      experimentId: ctx.experimentId,
       why: chosen.why,
       network: task.environment.network,
       signal: ctx.signal,
@@ -179,6 +187,8 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     agent = phase.summary;
     await stdout.close();
     await stderr.close();
+    const writeFailure = stdout.failure ?? stderr.failure;
+    if (writeFailure) throw writeFailure;
     if (phase.aborted) return null;
     const decodeOpts = { workspace: dirs.workspace, preexisting };
     evidence = await parseEvidenceFile(paths.stdout, decodeOpts, ctx.driver.decoder(decodeOpts));
@@ -189,7 +199,9 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     });
     const ws = dirs.workspace;
     // Outside the run root the agent could write to: made fresh, after the agent has finished.
-    validatorHome = await mkdtemp(path.join(os.tmpdir(), "skillbench-validator-home-"));
+    validatorHome = await mkdtemp(
+      path.join(os.tmpdir(), tempStem("validator-home", ctx.experimentId, process.pid)),
+    );
     validation = await runValidators({
       workspace: ws,
       scripts: task.validation.test_scripts,
@@ -252,6 +264,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     });
   } catch (e) {
     harnessError = errorMessage(e);
+    if (isDiskFull(e)) diskFull = e instanceof Error ? e : new Error(String(e));
   } finally {
     await stdout.close().catch(() => undefined);
     await stderr.close().catch(() => undefined);
@@ -263,6 +276,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
   }
   if (evidence) await writeJsonAtomic(paths.events, redactValue(evidence, ctx.redact));
   if (validation) await writeJsonAtomic(paths.validation, redactValue(validation, ctx.redact));
+
   const finishedAt = new Date();
   const report = evaluateRun({
     spec,
@@ -301,6 +315,11 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       workspace: workspaceSaved ? "workspace" : null,
     },
   });
+  if (diskFull) {
+    // Recorded as errored if it still fits (so --resume runs it again); the suite stops here.
+    await writeJsonAtomic(paths.report, redactValue(report, ctx.redact)).catch(() => undefined);
+    throw diskFull;
+  }
   // The report is the run's commit point: written last, atomically.
   await writeJsonAtomic(paths.report, redactValue(report, ctx.redact));
   return report;

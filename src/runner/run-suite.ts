@@ -9,7 +9,7 @@ import {
   type AgentDriver,
   type AgentEndpoint,
 } from "../agents/index.js";
-import { errorMessage, InputError } from "../core/errors.js";
+import { DiskFullError, errorMessage, errorPath, InputError, isDiskFull } from "../core/errors.js";
 import { loadSuiteProfiles, resolveProfile, type RubricProfile } from "../scoring/index.js";
 import type { RunReport } from "../core/report.js";
 import {
@@ -34,7 +34,8 @@ import { makeRedactor, secretsFromEnv } from "../util/redact.js";
 import { sha256 } from "../util/hash.js";
 import { writeSuiteSnapshot } from "./snapshot.js";
 import { setupJudge, type JudgeFlags } from "./judge-setup.js";
-import { probeSandboxes, type SandboxChoice } from "../sandbox/index.js";
+import { probeSandboxes, removeLeftovers, type SandboxChoice } from "../sandbox/index.js";
+import { refuseEscapingSymlinks } from "../workspace/symlinks.js";
 import { resolveInteraction, taskInteractionSettings } from "../interaction/index.js";
 import type { Endpoint, RunContext } from "./context.js";
 import { writeExperimentReports } from "./finish.js";
@@ -98,7 +99,7 @@ export interface RunOptions {
     | undefined;
   /** Write summary.html / comparison_report.html (default true). */
   html?: boolean | undefined;
-  /** --sandbox local|bwrap|docker|auto (default: the suite's `sandbox`, else local) */
+  /** --sandbox local|bwrap|docker|auto (default: the suite's `sandbox`, else auto) */
   sandbox?: SandboxChoice | undefined;
   /** --simulator-model */
   simulatorModel?: string | undefined;
@@ -232,6 +233,25 @@ function preflight(
   }
 }
 
+/** Folders copied into workspaces (environment/, Skill folders) must not link outside the suite. */
+async function refuseSymlinksOut(suite: Suite, planned: RunSpec[]): Promise<void> {
+  for (const name of new Set(planned.map((r) => r.task))) {
+    const t = suite.tasks.find((x) => x.name === name);
+    if (t?.environment_dir)
+      await refuseEscapingSymlinks(t.environment_dir, [suite.root], `${t.rel_dir}/environment`);
+  }
+  for (const name of new Set(planned.map((r) => r.treatment))) {
+    const tr = suite.treatments.find((x) => x.name === name);
+    for (const sk of tr?.skills ?? [])
+      if (sk.path)
+        await refuseEscapingSymlinks(
+          sk.path,
+          [suite.root, sk.path],
+          `treatment ${name}: skill ${sk.name}`,
+        );
+  }
+}
+
 function positiveInt(name: string, v: unknown, file?: string): number | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== "number" || !Number.isInteger(v) || v < 1)
@@ -240,6 +260,44 @@ function positiveInt(name: string, v: unknown, file?: string): number | undefine
       { field: name },
     );
   return v;
+}
+
+/**
+ * A results folder belongs to one suite: `--resume` into another suite's folder, and `--out` into
+ * a non-empty folder that is not a results folder (no metadata.json), are bad input.
+ */
+async function checkOutDir(
+  outDir: string,
+  metadataFile: string,
+  suite: Suite,
+  resume: boolean,
+): Promise<void> {
+  // What `skillbench eval` puts there before the run (the compiled suite, the manifest) is ours.
+  const entries = (await readdir(outDir).catch(() => [] as string[])).filter((e) => {
+    if (e === "eval.yaml") return false;
+    const rel = path.relative(path.join(outDir, e), suite.root);
+    return !(rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel)));
+  });
+  if (entries.length === 0) return;
+  const prev: unknown = await readJsonFile(metadataFile).catch(() => null);
+  if (prev === null || typeof prev !== "object" || !("experiment_id" in prev))
+    throw new InputError(
+      `${outDir} is not empty and is not a skillbench results folder (no metadata.json): choose a new or empty --out`,
+      { file: outDir, field: "--out" },
+    );
+  if (!resume) return;
+  const stored = "suite" in prev && typeof prev.suite === "object" ? prev.suite : null;
+  const storedPath =
+    stored && "path" in stored && typeof stored.path === "string" ? stored.path : null;
+  const storedHash =
+    stored && "hash" in stored && typeof stored.hash === "string" ? stored.hash : null;
+  if (storedPath !== null && path.resolve(storedPath) !== path.resolve(suite.root)) {
+    if (storedHash !== suite.hash)
+      throw new InputError(
+        `--resume: ${outDir} holds the results of another suite (${storedPath}), not of ${suite.root}: resume it with that suite, or choose another --out`,
+        { file: path.join(outDir, "metadata.json"), field: "suite.path" },
+      );
+  }
 }
 
 /** Run a suite: plan, run every run (isolated, concurrent), then write the experiment's reports. */
@@ -297,6 +355,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   }
   const suiteProfiles = await loadSuiteProfiles(suite.profiles);
   preflight(suite, planned, opts.profile ?? cfg.profile ?? null, suiteProfiles, opts.interaction);
+  await refuseSymlinksOut(suite, planned);
 
   const agentName = opts.agent ?? "claude";
   const driver = opts.driver ?? agentDriver(agentName);
@@ -334,6 +393,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   let keptRoles: unknown = undefined;
   let keptOutside: RunReport[] = [];
   let keptMargin: number | undefined = undefined;
+  await checkOutDir(outDir, paths.metadata, suite, Boolean(opts.resume));
   if (opts.resume) {
     const prev = await readJsonFile(paths.metadata).catch(() => null);
     if (
@@ -402,6 +462,13 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       );
   }
   await mkdir(outDir, { recursive: true });
+  // Containers and temporary folders of skillbench processes that died (kill -9) go first.
+  const left = await removeLeftovers({ tmpDirs: [os.tmpdir()] });
+  if (left.containers.length + left.folders.length > 0)
+    opts.onProgress?.({
+      type: "note",
+      message: `removed what skillbench processes that are gone left behind: ${left.containers.length} container(s), ${left.folders.length} temporary folder(s)`,
+    });
   const done = new Set(reused.map((r) => r.run_id));
   const only = opts.queue?.only ? new Set(opts.queue.only) : null;
   const toRun = planned.filter((r) => !done.has(r.run_id) && (!only || only.has(r.run_id)));
@@ -526,13 +593,13 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     });
   }
   const kill = opts.killSignal ?? new AbortController().signal;
-  // --sandbox, else the task's [environment] sandbox, else the suite's, else local.
+  // --sandbox, else the task's [environment] sandbox, else the suite's, else auto.
   const choices = planned.map(
     (r) =>
       opts.sandbox ??
       suite.tasks.find((t) => t.name === r.task)?.environment.sandbox ??
       cfg.sandbox ??
-      "local",
+      "auto",
   );
   const needsProbe = choices.some((c) => c !== "local");
   const judge = setupJudge({
@@ -678,6 +745,9 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   });
 
   const fresh: RunReport[] = [];
+  // A full disk stops new runs; the running ones finish what they can (docs/sandbox.md).
+  const diskStop = new AbortController();
+  let diskFullFile: string | null = null;
   const dispatch = opts.queue?.dispatch;
   try {
     if (dispatch)
@@ -699,18 +769,33 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         concurrency,
         async (spec) => {
           opts.onProgress?.({ type: "start", run: spec });
-          const report = await executeRun(ctx, spec);
+          const report = await executeRun(ctx, spec).catch((e: unknown) => {
+            if (!isDiskFull(e)) throw e;
+            diskFullFile ??= errorPath(e) ?? outDir;
+            diskStop.abort();
+            return null;
+          });
           if (report) fresh.push(report);
           opts.onProgress?.({ type: "end", run: spec, report });
         },
         {
-          stop: opts.stopSignal,
+          stop: opts.stopSignal
+            ? AbortSignal.any([opts.stopSignal, diskStop.signal])
+            : diskStop.signal,
           onError: (spec, e) =>
             opts.onProgress?.({ type: "note", message: `${spec.run_id}: ${String(e)}` }),
         },
       );
   } finally {
     await server?.close();
+  }
+  // diskFullFile is set by a run's callback while the pool is awaited (the rule cannot see it).
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+  if (diskFullFile !== null) {
+    // Whatever still fits; the message names the file that did not.
+    await writeJsonAtomic(paths.metadata, metadata).catch(() => undefined);
+    await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html }).catch(() => undefined);
+    throw new DiskFullError(diskFullFile, outDir);
   }
   const byId = new Map([...reused, ...keptOutside, ...fresh].map((r) => [r.run_id, r]));
   const reports = experimentMatrix

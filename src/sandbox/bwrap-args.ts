@@ -1,6 +1,6 @@
 /** Argument building for the bubblewrap sandbox. Pure. */
 import path from "node:path";
-import { isUnder } from "./path-map.js";
+import { mapEnvValues, mapPath, isUnder, type PathMapping } from "./path-map.js";
 import {
   INNER_RELAY_SOURCE,
   rewriteEndpointEnv,
@@ -18,8 +18,24 @@ const HIDDEN_HOST_DIRS = ["/tmp", "/root", "/home", "/var/tmp", "/run", "/var/ru
 /** Hidden folders that stay writable (a private, empty scratch space). */
 const SCRATCH_DIRS = ["/tmp", "/var/tmp"];
 
+/** The workspace's path inside the sandbox (as in docker and in the original harness). */
+const BWRAP_WORKSPACE = "/workspace";
+
+/** One entry of the host's `/`: re-created inside (bwrap's own root is an empty tmpfs). */
+export interface RootEntry {
+  name: string;
+  kind: "dir" | "file" | "symlink";
+  /** The link's target, for a symlink. */
+  target?: string | undefined;
+}
+
+/** Root entries that bwrap makes itself (`--dev`, `--proc`) or that the sandbox replaces. */
+const OWN_ROOT_ENTRIES = new Set(["dev", "proc", BWRAP_WORKSPACE.slice(1)]);
+
 export interface BwrapLayout {
   runDirs: RunDirsLike;
+  /** The host's `/` as listed by `readdir` (each entry bound read-only, symlinks re-created). */
+  rootEntries: RootEntry[];
   resultsDir: string;
   /** `host` shares the host's network; `none` and `relay` get a namespace with only loopback. */
   network: NetworkPlan["mode"];
@@ -48,7 +64,17 @@ export function hiddenDirs(resultsDir: string, runRoot: string): string[] {
  * writable places), the read-only exposures, and the network policy.
  */
 export function bwrapArgs(l: BwrapLayout): string[] {
-  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  // Each entry of the host root read-only, on bwrap's own (tmpfs) root, so that /workspace can be
+  // made even though the host has no such folder (a read-only bind of / would forbid the mkdir).
+  const args: string[] = [];
+  for (const e of l.rootEntries) {
+    if (OWN_ROOT_ENTRIES.has(e.name)) continue;
+    const p = `/${e.name}`;
+    if (e.kind === "symlink" && e.target !== undefined) args.push("--symlink", e.target, p);
+    else if (e.kind === "dir") args.push("--ro-bind", p, p);
+    else args.push("--ro-bind-try", p, p);
+  }
+  args.push("--dev", "/dev", "--proc", "/proc");
   const hidden = hiddenDirs(l.resultsDir, l.runDirs.root).filter((d) => l.existing(d));
   for (const d of hidden) args.push("--tmpfs", d);
   for (const p of l.exposeReadOnly) args.push("--ro-bind-try", p, p);
@@ -57,8 +83,12 @@ export function bwrapArgs(l: BwrapLayout): string[] {
   for (const w of [l.runDirs.workspace, l.runDirs.home, l.runDirs.config, l.runDirs.tmp]) {
     if (!isUnder(w, l.runDirs.root)) args.push("--bind", w, w);
   }
+  // The workspace again at /workspace: the path the agent and the validators work in.
+  args.push("--bind", l.runDirs.workspace, BWRAP_WORKSPACE);
   // Hidden folders are empty and read-only (writing there fails), except the private scratch dirs.
   for (const d of hidden) if (!SCRATCH_DIRS.includes(d)) args.push("--remount-ro", d);
+  // bwrap's own root (where the mount points were made) is read-only too.
+  args.push("--remount-ro", "/");
   args.push(
     "--unshare-pid",
     "--unshare-ipc",
@@ -83,7 +113,8 @@ export function bwrapCommand(
 }
 
 /**
- * The host spec that runs `spec` inside bwrap; cwd is unchanged (the same paths exist inside).
+ * The host spec that runs `spec` inside bwrap. The workspace is at /workspace inside: cwd,
+ * arguments and environment values naming it are mapped (the rest of the run dir keeps its path).
  * Under `relay`, a command whose environment names the model endpoint (ANTHROPIC_BASE_URL ...)
  * gets those variables rewritten to http://127.0.0.1:<inner port>/<same path> and runs as
  * `node -e <inner relay> <socket> <inner port> cmd args`: the relay listens inside the command's
@@ -91,10 +122,22 @@ export function bwrapCommand(
  * (validators) run as they are, with loopback only.
  */
 export function bwrapSpec(spec: LaunchSpec, l: BwrapLayout & { bwrapBin: string }): LaunchSpec {
-  const cmd = bwrapCommand(spec.cmd, l);
-  const head = [...bwrapArgs(l), "--chdir", spec.cwd, "--"];
+  const mappings = bwrapPathMappings(l);
+  const cmd = mapPath(bwrapCommand(spec.cmd, l), mappings);
+  const env = mapEnvValues(spec.env, mappings);
+  const args = spec.args.map((a) => mapPath(a, mappings));
+  const home = env.HOME;
+  // A HOME in a hidden scratch folder (the validators' fresh one) is made empty inside the private /tmp.
+  const homeDir =
+    home !== undefined &&
+    path.isAbsolute(home) &&
+    !isUnder(home, l.runDirs.root) &&
+    SCRATCH_DIRS.some((d) => isUnder(home, d) && home !== d)
+      ? ["--dir", home]
+      : [];
+  const head = [...bwrapArgs(l), ...homeDir, "--chdir", mapPath(spec.cwd, mappings), "--"];
   if (l.network === "relay" && l.relay) {
-    const r = rewriteEndpointEnv(spec.env, l.relay.target);
+    const r = rewriteEndpointEnv(env, l.relay.target);
     if (r.changed) {
       return {
         cmd: l.bwrapBin,
@@ -106,12 +149,17 @@ export function bwrapSpec(spec: LaunchSpec, l: BwrapLayout & { bwrapBin: string 
           l.relay.socketPath,
           String(l.relay.target.innerPort),
           cmd,
-          ...spec.args,
+          ...args,
         ],
         cwd: spec.cwd,
         env: r.env,
       };
     }
   }
-  return { cmd: l.bwrapBin, args: [...head, cmd, ...spec.args], cwd: spec.cwd, env: spec.env };
+  return { cmd: l.bwrapBin, args: [...head, cmd, ...args], cwd: spec.cwd, env };
+}
+
+/** Host workspace -> /workspace (the rest of the run dir keeps its host path inside). */
+function bwrapPathMappings(l: Pick<BwrapLayout, "runDirs">): PathMapping[] {
+  return [{ host: l.runDirs.workspace, inside: BWRAP_WORKSPACE }];
 }

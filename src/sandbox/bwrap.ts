@@ -1,7 +1,7 @@
-import { existsSync, lstatSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { InputError, SkillbenchError, errorMessage } from "../core/errors.js";
-import { bwrapSpec, hiddenDirs, type BwrapLayout } from "./bwrap-args.js";
+import { bwrapSpec, hiddenDirs, type BwrapLayout, type RootEntry } from "./bwrap-args.js";
 import { capture, firstLine, whichSync } from "./exec.js";
 import { planNetwork, RELAY_SOCKET_NAME } from "./network.js";
 import { isUnder } from "./path-map.js";
@@ -15,6 +15,22 @@ function realOrSelf(p: string): string {
   } catch {
     return p;
   }
+}
+
+/** The host's `/`, for bwrap to rebuild read-only on its own root. */
+function listRootEntries(): RootEntry[] {
+  const out: RootEntry[] = [];
+  for (const d of readdirSync("/", { withFileTypes: true })) {
+    if (d.isSymbolicLink()) {
+      try {
+        out.push({ name: d.name, kind: "symlink", target: readlinkSync(`/${d.name}`) });
+      } catch {
+        /* vanished */
+      }
+    } else if (d.isDirectory()) out.push({ name: d.name, kind: "dir" });
+    else if (d.isFile()) out.push({ name: d.name, kind: "file" });
+  }
+  return out.sort((a, b) => a.name.localeCompare(b.name));
 }
 
 function bwrapLayout(
@@ -33,6 +49,7 @@ function bwrapLayout(
     hiddenDirs(resultsDir, opts.runDirs.root).some((d) => isUnder(nodeBin, d));
   return {
     runDirs: opts.runDirs,
+    rootEntries: listRootEntries(),
     resultsDir,
     network: plan.mode,
     relay: plan.relay

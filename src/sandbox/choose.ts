@@ -1,9 +1,12 @@
+import { LOCAL_WARNING } from "../core/sandbox.js";
 import type { SandboxChoice, SandboxKind } from "./types.js";
 
 /** What the machine offers, as found by `probeSandboxes` (src/sandbox/probe.ts). */
 export interface SandboxProbe {
   /** A docker daemon answered `docker info`. */
   dockerDaemon: boolean;
+  /** The daemon has the base image (`skillbench-base:bookworm`) that tasks without a Dockerfile use. */
+  dockerBaseImage?: boolean | undefined;
   /** `bwrap` is installed and can start a sandbox. */
   bwrap: boolean;
 }
@@ -14,15 +17,17 @@ export interface SandboxChoiceResult {
 }
 
 /**
- * `auto`: docker when the task has environment/Dockerfile and a daemon answers, else bwrap
- * when it works here, else local. An explicit kind is returned as is. Pure.
+ * `auto` (the default): docker when the task has environment/Dockerfile and a daemon answers;
+ * else bwrap when it starts here; else docker with the base image; else local, with
+ * `LOCAL_WARNING` in its reason. An explicit kind is returned as is. Pure.
  */
 export function chooseSandbox(
   choice: SandboxChoice,
   task: { hasDockerfile: boolean },
   probe: SandboxProbe,
 ): SandboxChoiceResult {
-  if (choice !== "auto") return { kind: choice, why: "requested" };
+  if (choice !== "auto")
+    return { kind: choice, why: choice === "local" ? `requested; ${LOCAL_WARNING}` : "requested" };
   if (task.hasDockerfile && probe.dockerDaemon)
     return {
       kind: "docker",
@@ -32,5 +37,16 @@ export function chooseSandbox(
     ? "the task has a Dockerfile but no Docker daemon answers"
     : "the task has no environment/Dockerfile";
   if (probe.bwrap) return { kind: "bwrap", why: `auto: ${noDocker}; bubblewrap works` };
-  return { kind: "local", why: `auto: ${noDocker}; bubblewrap is not usable; running unsandboxed` };
+  if (probe.dockerDaemon && probe.dockerBaseImage === true)
+    return {
+      kind: "docker",
+      why: `auto: ${noDocker}; bubblewrap is not usable; a Docker daemon answers with the base image`,
+    };
+  const dockerGap = !probe.dockerDaemon
+    ? "no Docker daemon answers"
+    : "Docker has no base image (build it with .ci/setup-sandbox.sh)";
+  return {
+    kind: "local",
+    why: `auto: ${noDocker}; bubblewrap is not usable; ${dockerGap}; ${LOCAL_WARNING}`,
+  };
 }

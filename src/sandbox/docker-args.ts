@@ -16,7 +16,7 @@ const IN_WORKSPACE = "/workspace";
 const IN_RUN_ROOT = "/skillbench/run";
 const IN_AGENT_DIR = "/opt/skillbench/agent";
 const IN_BIN_DIR = "/opt/skillbench/bin";
-const IN_NODE = `${IN_BIN_DIR}/node`;
+export const IN_NODE = `${IN_BIN_DIR}/node`;
 export const CONTAINER_PATH = `${IN_BIN_DIR}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`;
 
 export interface DockerLayout {
@@ -41,13 +41,17 @@ export function agentInside(l: DockerLayout): string {
   return path.posix.join(IN_AGENT_DIR, path.basename(l.agentBinReal));
 }
 
-/** Docker container names: [a-zA-Z0-9][a-zA-Z0-9_.-]*. */
-export function containerName(runName: string, rand: string): string {
+/**
+ * Docker container names: [a-zA-Z0-9][a-zA-Z0-9_.-]*: `skillbench-<run>-<rand>`, or
+ * `skillbench-<run>-x<experiment id>-<rand>` when the experiment is known.
+ */
+export function containerName(runName: string, rand: string, experimentId?: string): string {
   const safe = runName
     .replace(/[^A-Za-z0-9_.-]/g, "_")
     .replace(/^[^A-Za-z0-9]+/, "")
     .slice(0, 80);
-  return `skillbench-${safe || "run"}-${rand}`;
+  const exp = experimentId ? `-x${experimentId.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 40)}` : "";
+  return `skillbench-${safe || "run"}${exp}-${rand}`;
 }
 
 export interface DockerRunInput {
@@ -59,12 +63,15 @@ export interface DockerRunInput {
   network: NetworkPlan["mode"];
   /** Host uid:gid when not root (files in the workspace stay the user's); null for root. */
   user: string | null;
+  /** Extra `--label` arguments (the owner: pid, host, experiment id). */
+  labels?: string[] | undefined;
 }
 
 /** `docker run -d ...` for the per-run container that idles until commands are exec'd into it. */
 export function dockerRunArgs(i: DockerRunInput): string[] {
   const l = i.layout;
-  const args = ["run", "-d", "--name", i.name, "--label", "skillbench=1", "--init"];
+  const args = ["run", "-d", "--name", i.name, "--label", "skillbench=1", ...(i.labels ?? [])];
+  args.push("--init");
   args.push("--network", i.network === "host" ? "host" : "none");
   if (i.limits.cpus !== null) args.push("--cpus", String(i.limits.cpus));
   if (i.limits.memory !== null)
@@ -113,7 +120,15 @@ export function relayExecArgs(container: string, relay: RelayTarget): string[] {
 
 /** `docker exec <container> node -e <probe> <port>`: exits 0 once the inner relay accepts connections. */
 export function relayProbeArgs(container: string, relay: RelayTarget): string[] {
-  return ["exec", container, IN_NODE, "-e", INNER_PROBE_SOURCE, String(relay.innerPort)];
+  return [
+    "exec",
+    container,
+    IN_NODE,
+    "-e",
+    INNER_PROBE_SOURCE,
+    String(relay.innerPort),
+    IN_RELAY_SOCKET,
+  ];
 }
 
 /**

@@ -1,20 +1,24 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
+import { lchown, readdir } from "node:fs/promises";
 import path from "node:path";
 import { InputError, SkillbenchError, errorMessage } from "../core/errors.js";
-import { hashTree } from "../util/hash.js";
+
 import { capture, firstLine, hostToolEnv, whichSync } from "./exec.js";
 import {
   containerName,
   dockerExecSpec,
   dockerRunArgs,
   agentInside,
+  IN_NODE,
   relayExecArgs,
   relayProbeArgs,
   type DockerLayout,
 } from "./docker-args.js";
-import { parseAgentVersion, parseOomKills, taskImageTag } from "./image-tag.js";
+import { ensureTaskImage } from "./docker-image.js";
+import { ownerLabels } from "./leftovers.js";
+import { parseAgentVersion, parseOomKills } from "./image-tag.js";
 import { planNetwork, RELAY_SOCKET_NAME } from "./network.js";
 import { protectionOf } from "./protection.js";
 import { startHostRelay, type HostRelay } from "./relay.js";
@@ -51,43 +55,27 @@ function realOrSelf(p: string): string {
   }
 }
 
-/** Find or build the image for a task; returns its tag. */
-async function ensureTaskImage(o: {
-  dockerBin: string;
-  environmentDir: string | null;
-  agentVersion: string;
-  baseImage: string;
-  signal?: AbortSignal | undefined;
-}): Promise<string> {
-  const dockerfile = o.environmentDir ? path.join(o.environmentDir, "Dockerfile") : null;
-  if (!dockerfile || !existsSync(dockerfile)) {
-    const has = await capture(o.dockerBin, ["image", "inspect", o.baseImage], { signal: o.signal });
-    if (has.code !== 0) {
-      throw new InputError(
-        `docker sandbox: base image ${o.baseImage} is missing; build it with .ci/setup-sandbox.sh (see docs/sandbox.md)`,
-        { field: "sandbox" },
-      );
-    }
-    return o.baseImage;
+/** uid and gid the container's commands run as (the image's USER), via the mounted node. */
+async function innerUser(
+  dockerBin: string,
+  container: string,
+  signal: AbortSignal | undefined,
+): Promise<{ uid: number; gid: number } | null> {
+  const r = await capture(
+    dockerBin,
+    ["exec", container, IN_NODE, "-e", "console.log(process.getuid() + ':' + process.getgid())"],
+    { timeoutMs: 30_000, signal },
+  );
+  const m = /^(\d+):(\d+)\s*$/.exec(r.stdout);
+  return r.code === 0 && m?.[1] && m[2] ? { uid: Number(m[1]), gid: Number(m[2]) } : null;
+}
+
+/** chown every entry under `root` (symlinks themselves, never their targets). */
+async function chownTree(root: string, uid: number, gid: number): Promise<void> {
+  await lchown(root, uid, gid);
+  for (const e of await readdir(root, { withFileTypes: true, recursive: true })) {
+    await lchown(path.join(e.parentPath, e.name), uid, gid);
   }
-  const ctxDir = o.environmentDir ?? ".";
-  const tag = taskImageTag(await hashTree(ctxDir), o.agentVersion);
-  const has = await capture(o.dockerBin, ["image", "inspect", tag], { signal: o.signal });
-  if (has.code === 0) return tag;
-  const built = await capture(o.dockerBin, ["build", "-q", "-t", tag, "-f", dockerfile, ctxDir], {
-    timeoutMs: 900_000,
-    signal: o.signal,
-    env: { ...hostToolEnv(), DOCKER_BUILDKIT: "0" },
-  });
-  if (built.code !== 0) {
-    throw new InputError(
-      `docker sandbox: building ${dockerfile} failed: ${built.stderr.trim().slice(-800) || firstLine(built)}`,
-      {
-        file: dockerfile,
-      },
-    );
-  }
-  return tag;
 }
 
 export function createDockerSandbox(opts: SandboxOptions): Sandbox {
@@ -103,6 +91,7 @@ export function createDockerSandbox(opts: SandboxOptions): Sandbox {
   const name = containerName(
     opts.runName ?? path.basename(opts.runDirs.root),
     randomBytes(4).toString("hex"),
+    opts.experimentId,
   );
   const plan = planNetwork(opts.network ?? "model-only", opts.modelEndpoint);
   const network = plan.mode;
@@ -186,7 +175,15 @@ export function createDockerSandbox(opts: SandboxOptions): Sandbox {
     track(name, dockerBin);
     const run = await capture(
       dockerBin,
-      dockerRunArgs({ name, image, layout, limits, network, user }),
+      dockerRunArgs({
+        name,
+        image,
+        layout,
+        limits,
+        network,
+        user,
+        labels: ownerLabels(opts.experimentId),
+      }),
       {
         timeoutMs: 120_000,
         signal: opts.signal,
@@ -223,6 +220,19 @@ export function createDockerSandbox(opts: SandboxOptions): Sandbox {
           `docker sandbox: cannot start the model relay: ${errorMessage(e)}`,
         );
       }
+    }
+    // An image with a non-root USER, run by a root harness: the run dir (and the relay's socket)
+    // become that user's, so the agent can write its workspace and HOME and reach the model.
+    if (user === null) {
+      const inner = await innerUser(dockerBin, name, opts.signal);
+      if (inner && inner.uid !== 0) {
+        await chownTree(opts.runDirs.root, inner.uid, inner.gid);
+        record.protects.push(
+          `the image's own user (uid ${inner.uid}) runs the agent and the validators; the run dir is given to it`,
+        );
+      }
+    }
+    if (plan.relay) {
       const d = await capture(dockerBin, relayExecArgs(name, plan.relay), {
         timeoutMs: 30_000,
         signal: opts.signal,

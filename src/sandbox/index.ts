@@ -10,3 +10,4 @@ export {
   type SandboxKind,
   type SandboxRecord,
 } from "./types.js";
+export { removeLeftovers } from "./leftovers.js";

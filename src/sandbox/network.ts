@@ -131,10 +131,18 @@ server.listen(Number(portText), '127.0.0.1', () => {
 });
 `;
 
-/** A `node -e` probe: exits 0 once 127.0.0.1:<port> accepts a connection, 1 after ~10 s. */
+/**
+ * A `node -e` probe, argv `<port> <socket path>`: first connects to the relay's unix socket itself
+ * (as the sandbox's user: a socket it may not open is the usual cause of a dead relay), then waits
+ * until 127.0.0.1:<port> accepts a connection. Exits 0 when both work; otherwise prints why on
+ * stderr and exits 1 (socket) or 2 (port, after ~10 s).
+ */
 export const INNER_PROBE_SOURCE = `
-const net = require('net'); const port = Number(process.argv[1]); const until = Date.now() + 10000;
-const tryOnce = () => { const s = net.connect(port, '127.0.0.1'); s.on('connect', () => { s.destroy(); process.exit(0); });
-  s.on('error', () => { if (Date.now() > until) process.exit(1); setTimeout(tryOnce, 25); }); };
-tryOnce();
+const net = require('net'); const port = Number(process.argv[1]); const sock = process.argv[2]; const until = Date.now() + 10000;
+const fail = (code, why) => { process.stderr.write(why + '\\n'); process.exit(code); };
+const tryPort = () => { const s = net.connect(port, '127.0.0.1'); s.on('connect', () => { s.destroy(); process.exit(0); });
+  s.on('error', (e) => { if (Date.now() > until) fail(2, 'nothing listens on 127.0.0.1:' + port + ' inside the sandbox after 10 s (the inner relay did not start): ' + e.message); else setTimeout(tryPort, 25); }); };
+if (!sock) tryPort();
+else { const u = net.connect({ path: sock }); u.on('connect', () => { u.destroy(); tryPort(); });
+  u.on('error', (e) => fail(1, 'cannot connect to the relay socket ' + sock + ' as uid ' + (process.getuid ? process.getuid() : '?') + ': ' + e.message)); }
 `;

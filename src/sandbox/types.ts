@@ -36,7 +36,7 @@ export interface RunDirsLike {
   tmp: string;
 }
 
-interface SandboxTask {
+export interface SandboxTask {
   /** The task's environment/ folder (a Dockerfile there is built for docker); null when none. */
   environmentDir: string | null;
   cpus?: number | undefined;
@@ -60,6 +60,8 @@ export interface SandboxOptions {
   agentVersion?: string | undefined;
   /** Why this kind was chosen (copied to the record). */
   why?: string | undefined;
+  /** The experiment the run belongs to: in the container's name and labels (leftover cleanup). */
+  experimentId?: string | undefined;
   /** docker: a unique part of the container name (the run id); sanitised. */
   runName?: string | undefined;
   /** Extra host paths made visible read-only inside bwrap even when under a hidden folder. */

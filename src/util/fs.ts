@@ -11,6 +11,9 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
     await rename(tmp, file);
   } catch (e) {
     await rm(tmp, { force: true });
+    // A failed write names the file it was for (the message of a full disk needs it).
+    if (typeof e === "object" && e !== null && !("path" in e && e.path === file))
+      Object.assign(e, { path: file });
     throw e;
   }
 }

@@ -16,6 +16,7 @@ export class RedactingLineWriter {
   private splitter = new LineSplitter();
   private pendingNewline = false;
   private bytes = 0;
+  private error: Error | null = null;
 
   /** Sees every redacted line (complete or trailing) as it is written. */
   onLine: ((line: string) => void) | null = null;
@@ -27,9 +28,17 @@ export class RedactingLineWriter {
     opts: { timesFile?: string | undefined } = {},
   ) {
     this.out = createWriteStream(file, { flags: "a" });
-    this.out.on("error", () => undefined);
+    this.out.on("error", (e) => {
+      // Kept (with the file named) for the caller: a full disk must not pass silently.
+      this.error ??= Object.assign(e, { path: file });
+    });
     this.times = opts.timesFile ? createWriteStream(opts.timesFile, { flags: "a" }) : null;
     this.times?.on("error", () => undefined);
+  }
+
+  /** The first write error (e.g. ENOSPC), or null. */
+  get failure(): Error | null {
+    return this.error;
   }
 
   get bytesWritten(): number {

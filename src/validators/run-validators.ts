@@ -2,6 +2,7 @@ import { readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { InputError } from "../core/errors.js";
 import { resolveInside, writeFileAtomic } from "../util/fs.js";
+import { stripControls } from "../util/safe-text.js";
 import { artifactFailure, checkArtifacts } from "./check-artifacts.js";
 import { validatorCommand } from "./interpreter.js";
 import { normalizeValidatorResult } from "./normalize-result.js";
@@ -62,6 +63,20 @@ function contextJson(context: unknown): string {
   }
 }
 
+/**
+ * The last line of `text` that says something (not blank, not only underline or box characters
+ * such as Python's `^^^^`), without terminal escapes, at most 300 characters; null when none.
+ */
+function lastMeaningfulLine(text: string): string | null {
+  const lines = stripControls(text).split(/\r?\n/);
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = (lines[i] ?? "").trim();
+    if (l === "" || /^[\s^~=*_\-─━|+.]*$/.test(l)) continue;
+    return l.length > 300 ? `${l.slice(0, 297)}...` : l;
+  }
+  return null;
+}
+
 async function readIfFile(file: string): Promise<string | null> {
   try {
     return await readFile(file, "utf8");
@@ -117,7 +132,9 @@ async function runOne(
   await writeFileAtomic(path.join(ws, CONTEXT_FILE), contextJson(opts.context));
   await rm(path.join(ws, RESULTS_FILE), { force: true });
 
-  const spec = { cmd: cmd.file, args: cmd.args, cwd: ws, env: opts.env };
+  // $WORKSPACE: the workspace as the validator sees it (a sandbox maps it to /workspace).
+  const env = { ...opts.env, WORKSPACE: opts.env.WORKSPACE ?? ws };
+  const spec = { cmd: cmd.file, args: cmd.args, cwd: ws, env };
   const launched = opts.launcher ? opts.launcher(spec) : spec;
   const run = await runCaptured({
     file: launched.cmd,
@@ -154,10 +171,10 @@ async function runOne(
       });
     }
     const code = run.exitCode ?? run.signal ?? "unknown";
-    const tail = run.stderr.trimEnd().slice(-300);
+    const why = lastMeaningfulLine(run.stderr) ?? lastMeaningfulLine(run.stdout) ?? "no output";
     return outcome(script, "crashed", {
       ...base,
-      failed: [redact(`Validator crashed (exit ${code}): ${script}: ${tail}`)],
+      failed: [redact(`Validator crashed (exit ${code}): ${script}: ${why}`)],
     });
   }
   const checks = normalizeValidatorResult(script, raw);

@@ -2,6 +2,7 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { listFiles } from "../util/hash.js";
+import { tempStem } from "../util/temp-names.js";
 
 export interface RunDirs {
   root: string;
@@ -11,13 +12,23 @@ export interface RunDirs {
   tmp: string;
 }
 
-/** A private temporary tree for one run: the workspace and the agent's HOME, config and tmp dirs. */
-export async function createRunDirs(runId: string, base?: string): Promise<RunDirs> {
+/**
+ * A private temporary tree for one run: the workspace and the agent's HOME, config and tmp dirs.
+ * With an experiment id its name is `skillbench-<run>-x<experiment>-p<pid>-XXXXXX`, so that a
+ * later run removes it if this process dies without doing so (src/sandbox/leftovers.ts).
+ */
+export async function createRunDirs(
+  runId: string,
+  base?: string,
+  experimentId?: string,
+): Promise<RunDirs> {
   const parent = base ?? os.tmpdir();
   await mkdir(parent, { recursive: true });
-  const root = await mkdtemp(
-    path.join(parent, `skillbench-${runId.replace(/[^A-Za-z0-9._-]/g, "_")}-`),
-  );
+  const stem =
+    experimentId !== undefined
+      ? tempStem(runId, experimentId, process.pid)
+      : `skillbench-${runId.replace(/[^A-Za-z0-9._-]/g, "_")}-`;
+  const root = await mkdtemp(path.join(parent, stem));
   const dirs = {
     root,
     workspace: path.join(root, "workspace"),

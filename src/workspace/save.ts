@@ -1,5 +1,6 @@
 import { mkdir, open, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { isDiskFull } from "../core/errors.js";
 import { listFiles } from "../util/hash.js";
 
 /** Skipped at any depth. */
@@ -59,7 +60,9 @@ export async function saveWorkspace(
       await mkdir(path.dirname(out), { recursive: true });
       await writeFile(out, redact(buf.toString("utf8")));
       saved.push(rel);
-    } catch {
+    } catch (e) {
+      // A full disk stops the run (the caller says so); any other problem skips the file.
+      if (isDiskFull(e)) throw Object.assign(e as Error, { path: path.join(dest, rel) });
       skipped.push(rel);
     }
   }

@@ -28,6 +28,9 @@ export interface RunFlags extends TelemetryFlags {
   profile?: string;
   model?: string;
   agentBin?: string;
+  agent?: string;
+  agentRetries?: number;
+  simulatorAgent?: string;
   resume?: boolean;
   modelScript?: string;
   env?: string[];
@@ -67,7 +70,25 @@ export function withRunOptions(cmd: Command): Command {
     .option("--out <dir>", "results folder (default .skillbench/runs/<experiment-id>)")
     .option("--profile <name>", "rubric profile for every run")
     .option("--model <id>", "model id passed to the agent")
-    .option("--agent-bin <path>", "claude binary to run")
+    .option(
+      "--agent <name>",
+      "the coding agent: claude (default), codex, gemini or opencode (docs/agents.md)",
+    )
+    .option("--agent-bin <path>", "the agent's binary (default: the pinned npm package, then PATH)")
+    .option(
+      "--agent-retries <n>",
+      "retries the agent CLI makes on a failing model request (default: the CLI's own)",
+      (v: string): number => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 0 || n > 10)
+          throw new InvalidArgumentError("--agent-retries must be a whole number from 0 to 10");
+        return n;
+      },
+    )
+    .option(
+      "--simulator-agent <name>",
+      "the simulated user's agent in auto_user mode (default claude)",
+    )
     .option(
       "--resume",
       "with --out of an interrupted run: run only the runs with no complete record",
@@ -95,7 +116,7 @@ export function withRunOptions(cmd: Command): Command {
     .option("--exit-zero", "exit 0 even when some runs fail (bad input still exits 2)")
     .option(
       "--sandbox <kind>",
-      "isolation: local, bwrap, docker, or auto (default: local for run, auto for eval)",
+      "isolation: auto (the default: bwrap, else docker, else local with a warning), bwrap, docker, or local",
       (v) => {
         if (!["local", "bwrap", "docker", "auto"].includes(v))
           throw new InvalidArgumentError("--sandbox must be local, bwrap, docker or auto");
@@ -145,6 +166,9 @@ export function runOptionsFromFlags(f: RunFlags) {
     profile: f.profile,
     model: f.model,
     agentBin: f.agentBin,
+    agent: f.agent,
+    agentRetries: f.agentRetries,
+    simulatorAgent: f.simulatorAgent,
     resume: f.resume,
     modelScript: f.modelScript,
     env: parseEnvPairs(f.env ?? []),

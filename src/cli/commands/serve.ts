@@ -22,8 +22,16 @@ export function registerServe(program: Command, ctx: { exitCode: number }): void
     )
     .option("--agent-bin <path>", "the claude binary to check")
     .option("--model-script <file>", "a model script to check")
-    .action(async (f: { agentBin?: string; modelScript?: string }) => {
-      const report = await runDoctor({ agentBin: f.agentBin, modelScript: f.modelScript });
+    .option(
+      "--fix",
+      "remove the containers and temporary folders left by skillbench processes that are gone",
+    )
+    .action(async (f: { agentBin?: string; modelScript?: string; fix?: boolean }) => {
+      const report = await runDoctor({
+        agentBin: f.agentBin,
+        modelScript: f.modelScript,
+        fix: f.fix,
+      });
       process.stdout.write(renderDoctor(report));
       ctx.exitCode = report.checks.some((c) => c.status === "fail") ? 1 : 0;
     });

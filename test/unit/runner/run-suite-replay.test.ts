@@ -121,6 +121,8 @@ describe("runSuite through the replay driver", () => {
       concurrency: 1,
       out,
       driver,
+      // Played in-process: nothing runs that a sandbox could hold (the default is auto).
+      sandbox: "local",
       hostEnv: { PATH: process.env.PATH, ANTHROPIC_API_KEY: "sk-replay" },
     });
     expect(summary.reports).toHaveLength(4);
@@ -159,6 +161,8 @@ describe("runSuite through the replay driver", () => {
       concurrency: 1,
       out: await outDir(),
       driver,
+      // Played in-process: nothing runs that a sandbox could hold (the default is auto).
+      sandbox: "local",
       hostEnv: { PATH: process.env.PATH, ANTHROPIC_API_KEY: "sk-replay" },
     });
     const control = summary.reports.find((r) => r.treatment === "CONTROL");
@@ -215,6 +219,8 @@ describe("runSuite through the replay driver", () => {
       count: 1,
       out,
       driver,
+      // Played in-process: nothing runs that a sandbox could hold (the default is auto).
+      sandbox: "local",
       hostEnv: { PATH: process.env.PATH, OPENAI_API_KEY: "sk-replay" },
     });
     const r = summary.reports[0]!;

@@ -98,6 +98,7 @@ describe("bwrap under the relay", () => {
   };
   const layout = {
     runDirs,
+    rootEntries: [{ name: "usr", kind: "dir" as const }],
     resultsDir: "/work/results",
     network: "relay" as const,
     relay,

@@ -24,19 +24,25 @@ const runDirs = {
 
 describe("chooseSandbox", () => {
   it.each([
-    ["auto", true, true, true, "docker"],
-    ["auto", true, false, true, "bwrap"],
-    ["auto", false, true, true, "bwrap"],
-    ["auto", false, true, false, "local"],
-    ["auto", true, false, false, "local"],
-    ["docker", false, false, false, "docker"],
-    ["local", true, true, true, "local"],
+    ["auto", true, true, false, true, "docker"],
+    ["auto", true, false, false, true, "bwrap"],
+    ["auto", false, true, true, true, "bwrap"],
+    ["auto", false, true, true, false, "docker"],
+    ["auto", false, true, false, false, "local"],
+    ["auto", false, false, false, false, "local"],
+    ["auto", true, false, false, false, "local"],
+    ["docker", false, false, false, false, "docker"],
+    ["local", true, true, true, true, "local"],
   ] as const)(
-    "%s, dockerfile=%s, daemon=%s, bwrap=%s -> %s",
-    (choice, hasDockerfile, dockerDaemon, bwrap, kind) => {
-      const r = chooseSandbox(choice, { hasDockerfile }, { dockerDaemon, bwrap });
+    "%s, dockerfile=%s, daemon=%s, base image=%s, bwrap=%s -> %s",
+    (choice, hasDockerfile, dockerDaemon, dockerBaseImage, bwrap, kind) => {
+      const r = chooseSandbox(choice, { hasDockerfile }, { dockerDaemon, dockerBaseImage, bwrap });
       expect(r.kind).toBe(kind);
-      expect(r.why).toMatch(choice === "auto" ? /^auto: / : /^requested$/);
+      expect(r.why).toMatch(choice === "auto" ? /^auto: / : /^requested/);
+      // Every local run says what it exposes, in the words the console and reports use.
+      if (kind === "local")
+        expect(r.why).toContain("local: the agent can read and change your files and environment");
+      else expect(r.why).not.toContain("local:");
     },
   );
 });
@@ -82,9 +88,21 @@ describe("mapPath", () => {
   ])("%s -> %s", (p, out) => expect(mapPath(p, m)).toBe(out));
 });
 
+const rootEntries = [
+  { name: "bin", kind: "symlink" as const, target: "usr/bin" },
+  { name: "dev", kind: "dir" as const },
+  { name: "etc", kind: "dir" as const },
+  { name: ".dockerenv", kind: "file" as const },
+  { name: "proc", kind: "dir" as const },
+  { name: "tmp", kind: "dir" as const },
+  { name: "usr", kind: "dir" as const },
+  { name: "workspace", kind: "dir" as const },
+];
+
 describe("bwrap arguments", () => {
   const layout = {
     runDirs,
+    rootEntries,
     resultsDir: "/work/results",
     network: "host" as const,
     exposeReadOnly: ["/root/.local/bin"],
@@ -104,15 +122,42 @@ describe("bwrap arguments", () => {
     expect(hiddenDirs("/data/results", "/data/runs/r1")).toContain("/data/runs");
   });
 
-  it("puts the host root read-only, then the tmpfs, the exposures, the run dir, then read-only remounts", () => {
+  it("rebuilds the host root read-only entry by entry (not /dev, /proc, /workspace), then the tmpfs, the exposures, the run dir, /workspace, then read-only remounts", () => {
     const a = bwrapArgs(layout);
-    expect(a.slice(0, 7)).toEqual(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]);
+    expect(a.slice(0, 19)).toEqual([
+      "--symlink",
+      "usr/bin",
+      "/bin",
+      "--ro-bind",
+      "/etc",
+      "/etc",
+      "--ro-bind-try",
+      "/.dockerenv",
+      "/.dockerenv",
+      "--ro-bind",
+      "/tmp",
+      "/tmp",
+      "--ro-bind",
+      "/usr",
+      "/usr",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+    ]);
+    expect(a).not.toContain("/workspace/");
     const i = (x: string[]): number => a.findIndex((_, k) => x.every((y, j) => a[k + j] === y));
     expect(i(["--tmpfs", "/root"])).toBeLessThan(
       i(["--ro-bind-try", "/root/.local/bin", "/root/.local/bin"]),
     );
     expect(i(["--tmpfs", "/tmp"])).toBeLessThan(i(["--bind", runDirs.root, runDirs.root]));
-    expect(i(["--bind", runDirs.root, runDirs.root])).toBeLessThan(i(["--remount-ro", "/root"]));
+    expect(i(["--bind", runDirs.root, runDirs.root])).toBeLessThan(
+      i(["--bind", runDirs.workspace, "/workspace"]),
+    );
+    expect(i(["--bind", runDirs.workspace, "/workspace"])).toBeLessThan(
+      i(["--remount-ro", "/root"]),
+    );
+    expect(i(["--remount-ro", "/"])).toBeGreaterThan(i(["--remount-ro", "/root"]));
     expect(a).not.toContain("--unshare-net");
     expect(a).toContain("--die-with-parent");
     expect(a.join(" ")).not.toContain("--remount-ro /tmp");
@@ -126,21 +171,38 @@ describe("bwrap arguments", () => {
     ["node", "node"],
   ])("command %s runs as %s", (cmd, out) => expect(bwrapCommand(cmd, layout)).toBe(out));
 
-  it("keeps cwd and env, and ends with -- cmd args", () => {
+  it("maps the workspace to /workspace in cwd, env values and arguments, and ends with -- cmd args", () => {
     const s = bwrapSpec(
-      { cmd: "/usr/bin/bash", args: ["-c", "true"], cwd: runDirs.workspace, env: { A: "1" } },
+      {
+        cmd: "/usr/bin/bash",
+        args: ["-c", "true", `${runDirs.workspace}/validation/check.sh`],
+        cwd: runDirs.workspace,
+        env: { A: "1", WORKSPACE: runDirs.workspace, HOME: runDirs.home },
+      },
       { ...layout, bwrapBin: "/usr/bin/bwrap" },
     );
     expect(s.cmd).toBe("/usr/bin/bwrap");
-    expect(s.env).toEqual({ A: "1" });
-    expect(s.args.slice(-6)).toEqual([
+    expect(s.env).toEqual({ A: "1", WORKSPACE: "/workspace", HOME: runDirs.home });
+    expect(s.args.slice(-7)).toEqual([
       "--chdir",
-      runDirs.workspace,
+      "/workspace",
       "--",
       "/usr/bin/bash",
       "-c",
       "true",
+      "/workspace/validation/check.sh",
     ]);
+  });
+
+  it("gives a HOME in the hidden /tmp (the validators' fresh one) an empty folder inside", () => {
+    const home = "/tmp/skillbench-validator-home-x";
+    const s = bwrapSpec(
+      { cmd: "/usr/bin/python3", args: ["c.py"], cwd: runDirs.workspace, env: { HOME: home } },
+      { ...layout, bwrapBin: "/usr/bin/bwrap" },
+    );
+    const at = s.args.indexOf("--dir");
+    expect(s.args[at + 1]).toBe(home);
+    expect(at).toBeLessThan(s.args.indexOf("--chdir"));
   });
 });
 

@@ -125,26 +125,49 @@ describe("runValidators: failures are checks", () => {
     expect(await isRunning(pid)).toBe(false);
   });
 
-  it("reports a crash with the stderr tail", async () => {
+  it("reports a crash with the last meaningful line of stderr", async () => {
     const ws = await workspace({ "crash.py": 'print("working")\n1/0\n' });
     const report = await run(ws, ["crash.py"]);
     const out = report.scripts[0];
     expect(out?.status).toBe("crashed");
     expect(out?.exit_code).toBe(1);
-    expect(report.failed).toHaveLength(1);
-    expect(report.failed[0]).toMatch(
-      /^Validator crashed \(exit 1\): crash\.py: [\s\S]*ZeroDivisionError: division by zero$/,
-    );
+    expect(report.failed).toEqual([
+      "Validator crashed (exit 1): crash.py: ZeroDivisionError: division by zero",
+    ]);
     expect(out?.stdout).toBe("working\n");
   });
 
-  it("keeps only the last 300 characters of stderr in the crash message", async () => {
+  it.each([
+    [
+      "stderr with underline lines and escapes after the cause",
+      "printf '\\033[31mboom: no module named helpers\\033[0m\\n   ^^^^^\\n\\n' >&2\nexit 3\n",
+      "Validator crashed (exit 3): c.sh: boom: no module named helpers",
+    ],
+    [
+      "stdout when stderr is empty",
+      "echo 'python3: executable file not found in $PATH'\necho\nexit 126\n",
+      "Validator crashed (exit 126): c.sh: python3: executable file not found in $PATH",
+    ],
+    ["no output at all", "exit 4\n", "Validator crashed (exit 4): c.sh: no output"],
+  ])("names the cause of a crash from %s", async (_what, body, message) => {
+    const ws = await workspace({ "c.sh": body });
+    expect((await run(ws, ["c.sh"])).failed).toEqual([message]);
+  });
+
+  it("cuts a long cause to 300 characters", async () => {
     const ws = await workspace({
       "noisy.sh": `printf 'A%.0s' $(seq 1 500) >&2\nprintf 'END' >&2\nexit 2\n`,
     });
     const report = await run(ws, ["noisy.sh"]);
     const prefix = "Validator crashed (exit 2): noisy.sh: ";
-    expect(report.failed[0]).toBe(`${prefix}${"A".repeat(297)}END`);
+    expect(report.failed[0]).toBe(`${prefix}${"A".repeat(297)}...`);
+  });
+
+  it("sets $WORKSPACE to the workspace (a sandbox maps it to /workspace)", async () => {
+    const ws = await workspace({
+      "w.sh": 'printf \'{"passed":["ws=%s"]}\' "$WORKSPACE"\n',
+    });
+    expect((await run(ws, ["w.sh"])).passed).toEqual([`ws=${path.resolve(ws)}`]);
   });
 
   it("reports a validator that prints nothing", async () => {
@@ -234,7 +257,8 @@ describe("runValidators: environment and redaction", () => {
     });
     const env = { PATH: process.env.PATH ?? "/usr/bin", ONLY_THIS: "1" };
     const report = await run(ws, ["env.js"], { env });
-    expect(report.passed).toEqual(["ONLY_THIS", "PATH"]);
+    // ... plus $WORKSPACE, which skillbench adds for every validator.
+    expect(report.passed).toEqual(["ONLY_THIS", "PATH", "WORKSPACE"]);
   });
 
   it("redacts output, messages and raw results", async () => {
