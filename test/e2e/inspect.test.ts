@@ -99,7 +99,8 @@ describe("list --json", () => {
       "tone-WITH_SKILL-r2",
       "tone-WITH_SKILL-r3",
     ]);
-    expect(plan.runs.every((r) => r.sandbox === "local")).toBe(true);
+    // The default is auto: the best isolation this machine offers, chosen when a run starts.
+    expect(plan.runs.every((r) => r.sandbox === "auto")).toBe(true);
   });
 });
 
