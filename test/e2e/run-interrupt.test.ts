@@ -145,7 +145,21 @@ describe("a crashing run", () => {
     await chmod(wrapper, 0o755);
     const out = box.dir("crash");
     const res = await runCli(
-      runArgs("e2e-matrix", out, "--task", "tone", "--agent-bin", wrapper, "-j", "2", "--no-html"),
+      // Local: the wrapper execs the real binary by a path a sandbox need not expose (a clone
+      // under /tmp is private inside bwrap); this test is about a crash, not about isolation.
+      runArgs(
+        "e2e-matrix",
+        out,
+        "--task",
+        "tone",
+        "--agent-bin",
+        wrapper,
+        "-j",
+        "2",
+        "--no-html",
+        "--sandbox",
+        "local",
+      ),
       {
         env: box.env(),
       },
