@@ -3,6 +3,7 @@ import path from "node:path";
 import { InputError, errorMessage } from "../core/errors.js";
 import { resolveInteraction, taskInteractionSettings } from "../interaction/index.js";
 import { planRuns } from "../plan/matrix.js";
+import { agentsOfTreatments } from "../plan/agents.js";
 import { chooseSandbox, probeSandboxes, type SandboxChoice } from "../sandbox/index.js";
 import { loadSuiteProfiles, resolveProfile } from "../scoring/index.js";
 import { loadSuite, selectNames, type Suite, type SuiteWarning } from "../suite/index.js";
@@ -22,6 +23,8 @@ export interface PlanOptions {
   profile?: string | undefined;
   timeoutSec?: number | undefined;
   sandbox?: SandboxChoice | undefined;
+  /** `--agent` (a name or a comma list): the agent of every treatment that pins none. */
+  agent?: string | undefined;
   interaction?:
     | {
         mode?: string | undefined;
@@ -41,6 +44,8 @@ interface PlannedRun {
   task: string;
   treatment: string;
   rep: number;
+  /** The run's agent: its treatment's pin, else `--agent`. */
+  agent: string;
   profile: string;
   /** As chosen (flag, task, suite, default local). */
   sandbox: SandboxChoice;
@@ -117,6 +122,7 @@ export async function planSuite(opts: PlanOptions): Promise<SuitePlan> {
     treatments: suite.treatments.map((t) => t.name),
     treatmentFilter,
     count,
+    agentsOf: agentsOfTreatments(suite, opts),
   });
   const profiles = await loadSuiteProfiles(suite.profiles);
   const override = opts.profile ?? cfg.profile ?? null;

@@ -6,17 +6,29 @@ export interface RunRef {
   treatment: string | null;
   rep: number;
   role: Role;
+  /** The run's agent when the URL names one (`<treatment>@<agent>`), else absent. */
+  agent?: string;
 }
 
 export const DEFAULT_RUN: RunRef = { task: null, treatment: null, rep: 1, role: "subject" };
 
-/** `${serverUrl}/runs/<task>/<treatment>/<rep>/<role>`, each segment URL-encoded. */
+/**
+ * `${serverUrl}/runs/<task>/<treatment>[@<agent>]/<rep>/<role>`, each segment URL-encoded. The
+ * agent keeps apart the runs of a treatment that runs on several agents (same task and rep).
+ */
 export function runBaseUrl(
   serverUrl: string,
-  run: { task: string; treatment: string; rep: number; role: "subject" | "simulator" | "judge" },
+  run: {
+    task: string;
+    treatment: string;
+    rep: number;
+    role: "subject" | "simulator" | "judge";
+    agent?: string | undefined;
+  },
 ): string {
   const base = serverUrl.replace(/\/+$/, "");
-  const seg = [run.task, run.treatment, String(run.rep), run.role].map(encodeURIComponent);
+  const treatment = run.agent === undefined ? run.treatment : `${run.treatment}@${run.agent}`;
+  const seg = [run.task, treatment, String(run.rep), run.role].map(encodeURIComponent);
   return `${base}/runs/${seg.join("/")}`;
 }
 
@@ -47,7 +59,11 @@ export function parseRunPath(pathname: string): ParsedRunPath {
       };
     }
   }
-  const [task = "", treatment = "", repText = "", roleText = ""] = decoded;
+  const [task = "", treatmentSeg = "", repText = "", roleText = ""] = decoded;
+  // Names never hold "@" (NAME_PATTERN), so the last one starts the agent.
+  const at = treatmentSeg.lastIndexOf("@");
+  const treatment = at < 0 ? treatmentSeg : treatmentSeg.slice(0, at);
+  const agent = at < 0 ? null : treatmentSeg.slice(at + 1);
   if (!/^[1-9][0-9]*$/.test(repText)) {
     return {
       ok: false,
@@ -62,9 +78,19 @@ export function parseRunPath(pathname: string): ParsedRunPath {
     };
   }
   const rest = `/${parts.slice(4).join("/")}`;
-  return { ok: true, run: { task, treatment, rep: Number(repText), role: role.data }, rest };
+  return {
+    ok: true,
+    run: {
+      task,
+      treatment,
+      rep: Number(repText),
+      role: role.data,
+      ...(agent !== null ? { agent } : {}),
+    },
+    rest,
+  };
 }
 
 export function runLabel(run: RunRef): string {
-  return `task=${run.task ?? "-"} treatment=${run.treatment ?? "-"} rep=${run.rep} role=${run.role}`;
+  return `task=${run.task ?? "-"} treatment=${run.treatment ?? "-"}${run.agent !== undefined ? ` agent=${run.agent}` : ""} rep=${run.rep} role=${run.role}`;
 }

@@ -278,9 +278,15 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
       return fail(500, "api_error", sel.message, "past_end");
     }
 
-    const key = [run.task, run.treatment, run.rep, run.role, sel.rule.index, sel.stepIndex].join(
-      "\u0000",
-    );
+    const key = [
+      run.task,
+      run.treatment,
+      run.agent ?? "",
+      run.rep,
+      run.role,
+      sel.rule.index,
+      sel.stepIndex,
+    ].join("\u0000");
     const attempt = (attempts.get(key) ?? 0) + 1;
     attempts.set(key, attempt);
     Object.assign(entry, {

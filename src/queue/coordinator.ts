@@ -42,6 +42,20 @@ const POLL_MS = 1000;
 /** The set of job ids whose records this experiment's coordinator has written. */
 const collectedKey = (experimentId: string): string => `${KEY_PREFIX}:collected:${experimentId}`;
 
+/**
+ * The one agent of a queued experiment (each agent has its own queue and workers): a plan whose
+ * treatments pin different agents is refused here, before anything is enqueued.
+ */
+function queueAgent(args: DispatchArgs): string {
+  const agents = [...new Set(args.toRun.map((r) => r.agent))];
+  if (agents.length > 1)
+    throw new InputError(
+      `--queue runs one agent per experiment, and this plan uses ${agents.join(", ")} (treatments pin agents, or --agent lists several): queue one experiment per agent (--treatment), or run it locally`,
+      { field: "agent" },
+    );
+  return agents[0] ?? Object.keys(args.ctx.agents)[0] ?? "claude";
+}
+
 /** Worker-side settings of the experiment; refuses credentials in `--env`. */
 function jobSettings(
   opts: RunOptions,
@@ -56,7 +70,7 @@ function jobSettings(
       );
   const { ctx } = args;
   return {
-    agent: opts.agent ?? "claude",
+    agent: queueAgent(args),
     agent_retries: opts.agentRetries ?? null,
     simulator_agent: opts.simulatorAgent ?? null,
     model: ctx.model,
@@ -121,7 +135,7 @@ export function queueDispatcher(
   return async (args) => {
     const redis = connectRedis(q.url);
     const store = redisArtifactStore(redis);
-    const queueName = queueNameFor(opts.agent ?? "claude");
+    const queueName = queueNameFor(queueAgent(args));
     const queue = openQueue(redis, queueName);
     const eventsConn = connectRedis(q.url);
     const events = new QueueEvents(queueName, { connection: eventsConn, prefix: KEY_PREFIX });

@@ -13,7 +13,7 @@ import type { RunSpec } from "../plan/matrix.js";
 import type { TaskSpec } from "../suite/index.js";
 import { RedactingLineWriter } from "../util/redacting-writer.js";
 import type { RunDirs } from "../workspace/prepare.js";
-import type { RunContext } from "./context.js";
+import { agentOf, type RunContext } from "./context.js";
 import type { AgentSummary } from "./evaluate.js";
 import type { Launcher } from "../sandbox/index.js";
 
@@ -76,7 +76,8 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
       passEnv: ctx.passEnv,
     };
   };
-  const subject = await ctx.driver.prepare({
+  const agent = agentOf(ctx, spec);
+  const subject = await agent.driver.prepare({
     hostEnv: ctx.hostEnv,
     dirs: { home: dirs.home, config: dirs.config, tmp: dirs.tmp },
     endpoint: ctx.endpoint(spec, "subject"),
@@ -86,7 +87,7 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
       ...(ctx.agentEnv?.({
         experimentId: ctx.experimentId,
         runId: spec.run_id,
-        agent: ctx.driver.name,
+        agent: agent.driver.name,
       }) ?? {}),
     },
     passEnv: ctx.passEnv,
@@ -118,8 +119,8 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
       config,
       taskPrompt: a.prompt,
       subjectTurn: async (prompt, resume, _turn, call) => {
-        const r = await ctx.driver.runTurn({
-          bin: ctx.bin.path,
+        const r = await agent.driver.runTurn({
+          bin: agent.bin.path,
           workspace: dirs.workspace,
           prompt,
           env: subject.env,

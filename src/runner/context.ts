@@ -14,20 +14,38 @@ export interface Endpoint {
   authToken?: string | undefined;
 }
 
+/** One agent the plan uses: its driver, binary and version, resolved once per experiment. */
+export interface AgentSetup {
+  driver: AgentDriver;
+  bin: ResolvedBinary;
+  version: string | null;
+}
+
+/** The agent a planned run uses (settled by the plan: src/plan/matrix.ts). */
+export function agentOf(ctx: RunContext, run: { agent: string; run_id: string }): AgentSetup {
+  const a = ctx.agents[run.agent];
+  if (a === undefined) throw new Error(`${run.run_id}: agent ${run.agent} was not resolved`);
+  return a;
+}
+
 /** Everything a run needs from the experiment around it. */
 export interface RunContext {
   experimentId: string;
   outDir: string;
   suite: Suite;
-  /** The subject agent (src/agents): every agent-specific step of a run goes through it. */
-  driver: AgentDriver;
-  bin: ResolvedBinary;
-  agentVersion: string | null;
+  /**
+   * The subject agents (src/agents) by driver name: every agent-specific step of a run goes
+   * through the one its plan names (`agentOf`).
+   */
+  agents: Record<string, AgentSetup>;
   /** The simulated user's agent (`--simulator-agent`, default Claude Code); an error when its binary is missing. */
   simulatorAgent: { driver: AgentDriver; bin: ResolvedBinary } | { error: string };
   /** Retries the agent CLI makes on a failing model request; undefined: the CLI's default. */
   agentRetries?: number | undefined;
-  endpoint: (run: { task: string; treatment: string; rep: number }, role: Role) => Endpoint;
+  endpoint: (
+    run: { task: string; treatment: string; rep: number; agent?: string | undefined },
+    role: Role,
+  ) => Endpoint;
   model: string | null;
   profileOverride: string | null;
   /** The suite's own profiles (profiles/*.toml), over the built-ins. */
@@ -64,7 +82,13 @@ export interface RunContext {
   judgeCache: JudgeCache | null;
   /** Under the scripted model: what the server did with this run's requests (else absent). */
   modelApi?:
-    ((run: { task: string; treatment: string; rep: number }) => ModelApiRecord) | undefined;
+    | ((run: {
+        task: string;
+        treatment: string;
+        rep: number;
+        agent?: string | undefined;
+      }) => ModelApiRecord)
+    | undefined;
   /** Aborted on the second Ctrl-C: running agents are killed. */
   signal: AbortSignal;
 }

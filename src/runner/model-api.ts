@@ -10,7 +10,12 @@ export interface ModelApiTracker {
   onRequest(run: RunRef): void;
   onExchange(entry: Record<string, unknown>): void;
   /** The record for one run; requests still in flight count as unanswered. */
-  recordFor(run: { task: string; treatment: string; rep: number }): ModelApiRecord;
+  recordFor(run: {
+    task: string;
+    treatment: string;
+    rep: number;
+    agent?: string | undefined;
+  }): ModelApiRecord;
 }
 
 interface Counts {
@@ -21,8 +26,16 @@ interface Counts {
   errors: Record<string, number>;
 }
 
-const keyOf = (r: { task: string | null; treatment: string | null; rep: number }): string =>
-  [r.task ?? "", r.treatment ?? "", String(r.rep)].join("\u0000");
+const keyOf = (r: {
+  task: string | null;
+  treatment: string | null;
+  rep: number;
+  agent?: string | undefined;
+}): string => [r.task ?? "", r.treatment ?? "", r.agent ?? "", String(r.rep)].join("\u0000");
+
+/** A model request on any agent's API (Anthropic Messages, OpenAI Responses/Chat, Gemini). */
+const MODEL_REQUEST =
+  /(\/v1\/messages|\/responses|\/chat\/completions|:(?:stream)?[gG]enerateContent)(\?|$)/;
 
 function isRunRef(v: unknown): v is RunRef {
   return typeof v === "object" && v !== null && "rep" in v && "role" in v;
@@ -50,7 +63,7 @@ export function createModelApiTracker(): ModelApiTracker {
       const run = entry.run;
       if (!isRunRef(run) || run.role !== "subject") return;
       const p = typeof entry.path === "string" ? entry.path : "";
-      if (!/\/v1\/messages(\?|$)/.test(p) || entry.method !== "POST") return;
+      if (!MODEL_REQUEST.test(p) || entry.method !== "POST") return;
       const c = counts(keyOf(run));
       if (c.pending > 0) c.pending--;
       const status = typeof entry.status === "number" ? entry.status : null;

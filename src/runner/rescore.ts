@@ -239,7 +239,13 @@ async function rescoreWith(
           })
         : old.judge;
     const report = evaluateRun({
-      spec: { run_id: old.run_id, task: old.task, treatment: old.treatment, rep: old.rep },
+      spec: {
+        run_id: old.run_id,
+        task: old.task,
+        treatment: old.treatment,
+        rep: old.rep,
+        agent: agentDriver(old.agent.name)?.name ?? old.agent.name,
+      },
       experimentId: old.experiment_id,
       runUuid: old.run_uuid,
       task,

@@ -28,7 +28,7 @@ import {
 } from "../workspace/prepare.js";
 import { saveWorkspace } from "../workspace/save.js";
 import { chooseSandbox, createSandbox, type Sandbox } from "../sandbox/index.js";
-import type { RunContext } from "./context.js";
+import { agentOf, type RunContext } from "./context.js";
 import { evaluateRun, type AgentSummary } from "./evaluate.js";
 import { tailOf } from "./tail.js";
 import { runAgentPhase } from "./agent-phase.js";
@@ -122,6 +122,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
   let sandbox: Sandbox | null = null;
   let validatorHome: string | null = null;
   let diskFull: Error | null = null;
+  const subject = agentOf(ctx, spec);
   try {
     if (!task || !treatment) throw new Error(`unknown task or treatment for ${spec.run_id}`);
     profileName = ctx.profileOverride ?? treatment.profile ?? task.evaluation.inferred_profile;
@@ -131,8 +132,8 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       environmentDir: task.environment_dir,
       skills: treatment.skills.map((s) => ({ name: s.name, path: s.path, content: s.content })),
       claudeMd: treatment.claude_md,
-      skillsDir: ctx.driver.skillsDir,
-      memoryFile: ctx.driver.memoryFile,
+      skillsDir: subject.driver.skillsDir,
+      memoryFile: subject.driver.memoryFile,
     });
     await writeJsonAtomic(paths.baseline, [...preexisting].sort());
     const hasDockerfile =
@@ -157,10 +158,10 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
         memory: task.environment.memory,
         pids: task.environment.pids,
       },
-      agentBin: ctx.bin.path,
+      agentBin: subject.bin.path,
       resultsDir: ctx.outDir,
       modelEndpoint: ctx.endpoint(spec, "subject").baseUrl,
-      agentVersion: ctx.agentVersion ?? undefined,
+      agentVersion: subject.version ?? undefined,
       runName: spec.run_id,
       experimentId: ctx.experimentId,
       why: chosen.why,
@@ -191,7 +192,11 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     if (writeFailure) throw writeFailure;
     if (phase.aborted) return null;
     const decodeOpts = { workspace: dirs.workspace, preexisting };
-    evidence = await parseEvidenceFile(paths.stdout, decodeOpts, ctx.driver.decoder(decodeOpts));
+    evidence = await parseEvidenceFile(
+      paths.stdout,
+      decodeOpts,
+      subject.driver.decoder(decodeOpts),
+    );
     await installValidation({
       workspace: dirs.workspace,
       validationDir: task.validation_dir,
@@ -258,7 +263,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       redact: ctx.redact,
       hostEnv: ctx.hostEnv,
       // The CLI judge is Claude Code: the subject's binary only when the subject is Claude too.
-      claudeBin: ctx.driver.name === "claude" ? ctx.bin.path : undefined,
+      claudeBin: subject.driver.name === "claude" ? subject.bin.path : undefined,
       // The judge's own folder is made outside the run root, which the agent could write to
       // (a planted CLAUDE.md in an ancestor folder would reach a CLI judge).
     });
@@ -297,9 +302,9 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     model: ctx.model,
     modelApi: ctx.modelApi?.(spec) ?? null,
     agentInfo: {
-      name: reportAgentName(ctx.driver.name),
-      bin: ctx.bin.path,
-      version: ctx.agentVersion,
+      name: reportAgentName(subject.driver.name),
+      bin: subject.bin.path,
+      version: subject.version,
     },
     suiteHash: ctx.suite.hash,
     timing: {

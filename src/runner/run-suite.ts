@@ -49,6 +49,8 @@ import {
   suiteFingerprint,
 } from "./baseline-from.js";
 import { createModelApiTracker, type ModelApiTracker } from "./model-api.js";
+import { resolveAgents } from "./agents.js";
+import { agentsOfTreatments } from "../plan/agents.js";
 import type { ModelApiRecord } from "../core/report.js";
 
 export const SKILLBENCH_VERSION = "0.1.0";
@@ -337,6 +339,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     treatments: suite.treatments.map((t) => t.name),
     treatmentFilter,
     count,
+    agentsOf: agentsOfTreatments(suite, opts),
   });
 
   // --baseline-from DIR: the baseline arm comes from an earlier results folder, not from agents.
@@ -357,14 +360,18 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   preflight(suite, planned, opts.profile ?? cfg.profile ?? null, suiteProfiles, opts.interaction);
   await refuseSymlinksOut(suite, planned);
 
-  const agentName = opts.agent ?? "claude";
-  const driver = opts.driver ?? agentDriver(agentName);
-  if (driver === null)
-    throw new InputError(`unknown agent "${agentName}": use one of ${AGENT_NAMES.join(", ")}`, {
-      field: "--agent",
-    });
-  const bin = driver.resolveBinary({ agentBin: opts.agentBin, env: hostEnv });
-  if ("error" in bin) throw new InputError(bin.error, { field: "--agent-bin" });
+  const agents = await resolveAgents({
+    planned: plannedAll,
+    driver: opts.driver,
+    agentBin: opts.agentBin,
+    hostEnv,
+    cwd,
+  });
+  // The experiment's first agent: the default of what is not per run (the live endpoint's check).
+  const firstAgent = Object.values(agents)[0];
+  if (firstAgent === undefined)
+    throw new InputError("nothing to run: the plan has no runs", { field: "--task" });
+  const driver = firstAgent.driver;
   const simulatorName = opts.simulatorAgent ?? "claude";
   const simulatorDriver = agentDriver(simulatorName);
   if (simulatorDriver === null)
@@ -372,8 +379,8 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       field: "--simulator-agent",
     });
   const simulatorBin =
-    simulatorDriver === driver && opts.driver === undefined
-      ? bin
+    agents[simulatorDriver.name]?.driver === simulatorDriver
+      ? (agents[simulatorDriver.name]?.bin ?? simulatorDriver.resolveBinary({ env: hostEnv }))
       : simulatorDriver.resolveBinary({ env: hostEnv });
   const simulatorAgent =
     "error" in simulatorBin ? simulatorBin : { driver: simulatorDriver, bin: simulatorBin };
@@ -532,14 +539,28 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       baseUrl: runBaseUrl(url, { ...run, role }),
       apiKey: "sk-skillbench-scripted",
     });
-  } else if (driver.api !== "anthropic") {
-    const live = liveEndpoint(driver.api, hostEnv);
-    if (!live.apiKey && !opts.queue?.dispatch)
-      throw new InputError(
-        `no model endpoint for ${driver.displayName}: set ${driver.api === "gemini" ? "GEMINI_API_KEY (and GOOGLE_GEMINI_BASE_URL)" : "OPENAI_API_KEY (and OPENAI_BASE_URL)"}, or pass --model-script FILE`,
-        { field: "--model-script" },
-      );
-    endpoint = (): Endpoint => live;
+  } else if (Object.values(agents).some((a) => a.driver.api !== "anthropic")) {
+    const apiOf = (name: string | undefined): AgentDriver["api"] =>
+      (name !== undefined ? agents[name]?.driver.api : undefined) ?? driver.api;
+    for (const a of Object.values(agents)) {
+      if (a.driver.api === "anthropic") continue;
+      const live = liveEndpoint(a.driver.api, hostEnv);
+      if (!live.apiKey && !opts.queue?.dispatch)
+        throw new InputError(
+          `no model endpoint for ${a.driver.displayName}: set ${a.driver.api === "gemini" ? "GEMINI_API_KEY (and GOOGLE_GEMINI_BASE_URL)" : "OPENAI_API_KEY (and OPENAI_BASE_URL)"}, or pass --model-script FILE`,
+          { field: "--model-script" },
+        );
+    }
+    endpoint = (run, role): Endpoint => {
+      const api = role === "subject" ? apiOf(run.agent) : "anthropic";
+      return api === "anthropic"
+        ? {
+            baseUrl: hostEnv.ANTHROPIC_BASE_URL,
+            apiKey: hostEnv.ANTHROPIC_API_KEY,
+            authToken: hostEnv.ANTHROPIC_AUTH_TOKEN,
+          }
+        : liveEndpoint(api, hostEnv);
+    };
   } else {
     // A coordinator needs no credentials: its workers take theirs from their own environment.
     if (!opts.queue?.dispatch && !hostEnv.ANTHROPIC_API_KEY && !hostEnv.ANTHROPIC_AUTH_TOKEN)
@@ -563,11 +584,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     });
   }
 
-  const version = await driver.version(
-    bin.path,
-    { PATH: hostEnv.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir() },
-    cwd,
-  );
+  const version = firstAgent.version;
   let baselineDrift: string[] = [];
   if (frozen) {
     baselineDrift = fingerprintDrift(
@@ -623,9 +640,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     experimentId,
     outDir,
     suite,
-    driver,
-    bin,
-    agentVersion: version,
+    agents,
     agentRetries: opts.agentRetries,
     simulatorAgent,
     endpoint,
@@ -681,6 +696,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     task: r.task,
     treatment: r.treatment,
     rep: r.rep,
+    agent: agentDriver(r.agent.name)?.name ?? r.agent.name,
   }));
   const experimentMatrix: RunSpec[] = [...planned, ...keptSpecs];
   const askedText = [
@@ -722,11 +738,20 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     model_script: scriptFile ? path.resolve(cwd, scriptFile) : null,
     versions: {
       skillbench: SKILLBENCH_VERSION,
-      claude: driver.name === "claude" ? version : null,
+      claude: agents.claude?.version ?? null,
       node: process.version,
     },
+    // The first agent (the only one unless treatments pin others or --agent lists several).
     agent: { name: reportAgentName(driver.name), version },
-    agent_bin: { path: bin.path, source: bin.source },
+    agent_bin: { path: firstAgent.bin.path, source: firstAgent.bin.source },
+    agents: Object.values(agents).map((a) => ({
+      name: reportAgentName(a.driver.name),
+      version: a.version,
+      bin: a.bin.path,
+      treatments: [
+        ...new Set(plannedAll.filter((r) => r.agent === a.driver.name).map((r) => r.treatment)),
+      ],
+    })),
     total_runs: experimentMatrix.length,
     total_passed: null as number | null,
     /** --decision-pattern: added to every task's decision_patterns. */

@@ -2,6 +2,7 @@ import { readExpectedArtifacts } from "./artifacts.js";
 import { isRecord } from "../core/json.js";
 import { describe, readNames, Table } from "./fields.js";
 import { CONTROL_TREATMENT, type ExpectedArtifact, NAME_PATTERN } from "./types.js";
+import { AGENT_NAMES } from "../agents/types.js";
 
 /**
  * One treatment of a treatments YAML file (facts 2.1) -> a description of its
@@ -25,6 +26,8 @@ export interface TreatmentEntry {
   name: string;
   description: string | undefined;
   claude_md: string | null;
+  /** `agent:` the agent(s) this treatment runs on (docs/agents.md); undefined: `--agent`. */
+  agents: string[] | undefined;
   skills: SkillEntry[];
   hints: SkillHints;
 }
@@ -134,6 +137,25 @@ function readSkillEntry(
   return entry ? { entry, hints } : { hints };
 }
 
+/** `agent: codex` or `agent: [claude, codex]`: known agent names, each once. */
+function readAgents(t: Table): string[] | undefined {
+  const list = t.stringOrList("agent");
+  if (list === undefined) return undefined;
+  const field = t.field("agent");
+  if (list.length === 0) {
+    t.error(field, `name at least one agent (${AGENT_NAMES.join(", ")}), or leave it out`);
+    return undefined;
+  }
+  const out: string[] = [];
+  for (const a of list) {
+    if (!(AGENT_NAMES as readonly string[]).includes(a))
+      t.error(field, `unknown agent ${JSON.stringify(a)}: use one of ${AGENT_NAMES.join(", ")}`);
+    else if (out.includes(a)) t.error(field, `agent ${JSON.stringify(a)} is listed twice`);
+    else out.push(a);
+  }
+  return out.length === list.length ? out : undefined;
+}
+
 /** Read one treatment body. `body` undefined means `NAME:` with nothing after it. */
 export function readTreatmentEntry(top: Table, name: string): TreatmentEntry | undefined {
   const field = top.field(name);
@@ -149,6 +171,7 @@ export function readTreatmentEntry(top: Table, name: string): TreatmentEntry | u
   const t = new Table(top.ctx, [name], raw ?? {});
   const description = t.string("description");
   const claude = t.string("claude_md");
+  const agents = readAgents(t);
   const skillsRaw = t.raw("skills");
   if (t.has("noise_tasks"))
     t.warn(t.field("noise_tasks"), "noise tasks are not supported by skillbench; ignored");
@@ -186,6 +209,7 @@ export function readTreatmentEntry(top: Table, name: string): TreatmentEntry | u
     name,
     description,
     claude_md: claude === undefined || claude === "" ? null : claude,
+    agents,
     skills,
     hints,
   };

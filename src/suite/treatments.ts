@@ -68,6 +68,7 @@ async function loadTreatmentFile(abs: string, ctx: TreatmentLoadContext): Promis
       name,
       description: entry.description ?? (name === CONTROL_TREATMENT ? CONTROL_DESCRIPTION : ""),
       claude_md: entry.claude_md,
+      ...(entry.agents !== undefined ? { agents: entry.agents } : {}),
       skills: [],
       file: abs,
       ...entry.hints,

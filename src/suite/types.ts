@@ -122,6 +122,8 @@ export const TreatmentSpecSchema = z.object({
   name: z.string().regex(NAME_PATTERN),
   description: z.string(),
   claude_md: z.string().nullable(),
+  /** The agent(s) the treatment pins (`agent:`, docs/agents.md); absent: the `--agent` default. */
+  agents: z.array(z.string()).optional(),
   skills: z.array(SkillSpecSchema),
   /** Absolute path of the YAML file that defined it; null for the built-in CONTROL. */
   file: z.string().nullable(),
