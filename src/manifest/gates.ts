@@ -177,21 +177,16 @@ function decideOne(g: GateSpec, input: GateInput): GateResult {
           ok: false,
           detail: `no comparison of ${candidate} with ${input.baseline}`,
         };
-      const reasons: string[] = [];
-      if (c.verdict.kind === "regression")
-        reasons.push(
-          `rubric regression on ${c.verdict.regressions.map((r) => r.dimension).join(", ")}`,
-        );
-      if (
-        c.verdict.kind === "insufficient_clean_data" ||
-        c.verdict.kind === "inconclusive_data_quality"
-      )
-        reasons.push(c.verdict.headline.replace(/\*\*/g, ""));
+      // Runs of several agents in an arm: the gate holds on every agent, each compared alone.
+      const reasons =
+        c.verdict.kind === "mixed_agents"
+          ? c.by_agent.flatMap((a) =>
+              a.comparison === null
+                ? [`${a.agent}: ${a.reason ?? "not compared"}`]
+                : regressionReasons(a.comparison).map((r) => `${a.agent}: ${r}`),
+            )
+          : regressionReasons(c);
       const d = c.paired.delta_pass_rate;
-      if (d && c.paired.distinguishable && d.estimate < 0)
-        reasons.push(
-          `pass rate lower than the baseline, distinguishable from noise (Δ ${d.estimate.toFixed(3)}, interval ${d.low.toFixed(3)}…${d.high.toFixed(3)})`,
-        );
       return {
         ...base,
         value: d?.estimate ?? null,
@@ -203,6 +198,26 @@ function decideOne(g: GateSpec, input: GateInput): GateResult {
       };
     }
   }
+}
+
+/** Why a comparison fails `noRegression` (none: it holds). */
+function regressionReasons(c: Pick<Comparison, "verdict" | "paired">): string[] {
+  const reasons: string[] = [];
+  if (c.verdict.kind === "regression")
+    reasons.push(
+      `rubric regression on ${c.verdict.regressions.map((r) => r.dimension).join(", ")}`,
+    );
+  if (
+    c.verdict.kind === "insufficient_clean_data" ||
+    c.verdict.kind === "inconclusive_data_quality"
+  )
+    reasons.push(c.verdict.headline.replace(/\*\*/g, ""));
+  const d = c.paired.delta_pass_rate;
+  if (d && c.paired.distinguishable && d.estimate < 0)
+    reasons.push(
+      `pass rate lower than the baseline, distinguishable from noise (Δ ${d.estimate.toFixed(3)}, interval ${d.low.toFixed(3)}…${d.high.toFixed(3)})`,
+    );
+  return reasons;
 }
 
 export function decideGates(gates: GateSpec[], input: GateInput): GateReport {

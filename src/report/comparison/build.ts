@@ -27,6 +27,7 @@ import {
 import { decideVerdict } from "./verdict.js";
 import { bandHeadline, decideBand, DEFAULT_MARGIN, liftOf } from "./band.js";
 import { runtimeRow, spendRow } from "./usage.js";
+import { agentRows, byAgent, mixedArms, mixedVerdict } from "./agents.js";
 
 export interface ComparisonInput {
   reports: RunReport[];
@@ -48,6 +49,30 @@ export interface ComparisonInput {
  * reports or a named treatment has none.
  */
 export function buildComparison(input: ComparisonInput): Comparison {
+  const pooled = buildPooled(input);
+  const split = byAgent(input.reports, pooled.roles, (reports, roles) =>
+    buildPooled({
+      ...input,
+      reports,
+      candidate: roles.candidate,
+      baseline: roles.baseline,
+      control: roles.control ?? undefined,
+    }),
+  );
+  const mixed = mixedArms(input.reports, pooled.treatments);
+  const armsMixed = mixed.some(
+    (m) => m.treatment === pooled.roles.candidate || m.treatment === pooled.roles.baseline,
+  );
+  return {
+    ...pooled,
+    verdict: armsMixed ? mixedVerdict(pooled.verdict, mixed, split) : pooled.verdict,
+    mixed_arms: mixed,
+    by_agent: split,
+  };
+}
+
+/** The comparison of all the given runs together (by_agent left empty). */
+function buildPooled(input: ComparisonInput): Comparison {
   const seed = input.seed ?? 1;
   const treatments = treatmentOrder(input.reports, input.metadata?.treatments ?? [CONTROL]);
   const roles = resolveRoles(treatments, input);
@@ -108,7 +133,7 @@ export function buildComparison(input: ComparisonInput): Comparison {
       max_excluded_share: MAX_EXCLUDED_SHARE,
       margin,
     },
-    warnings: consistencyWarnings(reports, tasks),
+    warnings: consistencyWarnings(reports, tasks, roles),
     data_quality,
     run_counts: treatments.map((t) => runCountRow(reports, t)),
     pass_k: passKSection(reports, treatments, input.ks, seed),
@@ -138,5 +163,8 @@ export function buildComparison(input: ComparisonInput): Comparison {
       ? { scripted: true, label: SCRIPTED_MODEL_LABEL }
       : { scripted: false, label: null },
     judge_overlay: judgeOverlay(analysis, treatments),
+    agents: agentRows(reports),
+    mixed_arms: [],
+    by_agent: [],
   };
 }

@@ -1,5 +1,5 @@
 import type { RunReport } from "../../core/report.js";
-import type { ConsistencyWarning } from "./types.js";
+import type { ConsistencyWarning, Roles } from "./types.js";
 
 type Value = string | null;
 
@@ -47,16 +47,45 @@ const hashPrefix = (h: string): string => `${h.replace(/^sha256:/, "").slice(0, 
  * Runs that should be comparable but are not: different agent versions, model ids or
  * task contents (per task). One warning per kind (and per task). Pure.
  */
-export function consistencyWarnings(reports: RunReport[], tasks: string[]): ConsistencyWarning[] {
+export function consistencyWarnings(
+  reports: RunReport[],
+  tasks: string[],
+  roles?: Roles,
+): ConsistencyWarning[] {
   const out: ConsistencyWarning[] = [];
-  const versions = distinct(reports, (r) => r.agent.version);
-  if (versions.length > 1)
-    out.push({
-      kind: "agent_version",
-      task: null,
-      values: versions,
-      message: `different agent versions: ${describe(versions, "(unknown)")}`,
-    });
+  // Versions are compared within each agent: two agents differ in version by nature.
+  for (const agent of [...new Set(reports.map((r) => r.agent.name))]) {
+    const versions = distinct(
+      reports.filter((r) => r.agent.name === agent),
+      (r) => r.agent.version,
+    );
+    if (versions.length > 1)
+      out.push({
+        kind: "agent_version",
+        task: null,
+        values: versions,
+        message: `different ${agent} versions: ${describe(versions, "(unknown)")}`,
+      });
+  }
+  // Each arm on one agent, but not the same one: the difference is the agents' as much as the treatments'.
+  if (roles) {
+    const agentsOf = (t: string): string[] => [
+      ...new Set(reports.filter((r) => r.treatment === t).map((r) => r.agent.name)),
+    ];
+    const [c, b] = [agentsOf(roles.candidate), agentsOf(roles.baseline)];
+    if (c.length === 1 && b.length === 1 && c[0] !== b[0]) {
+      const agents = distinct(
+        reports.filter((r) => r.treatment === roles.candidate || r.treatment === roles.baseline),
+        (r) => r.agent.name,
+      );
+      out.push({
+        kind: "agent",
+        task: null,
+        values: agents,
+        message: `the candidate ran on ${c.join("")} and the baseline on ${b.join("")}: the difference is the agents' as much as the treatments'`,
+      });
+    }
+  }
   const models = distinct(reports, (r) => r.model);
   if (models.length > 1)
     out.push({

@@ -32,8 +32,59 @@ function header(c: Comparison): string[] {
     `- Baseline: ${code(c.roles.baseline)}`,
     `- Control: ${code(c.roles.control)}`,
     `- Treatments with data: ${c.treatments.join(", ")}`,
+    `- Agents: ${c.agents.map((a) => `${a.agent} ${a.versions.map((v) => v ?? "(unknown version)").join("/")} (${a.runs} run(s))`).join(", ") || "—"}`,
   );
   return out;
+}
+
+/** The candidate and baseline on each agent alone (docs/agents.md, "Reports by agent"). */
+function byAgent(c: Comparison): string | null {
+  if (c.by_agent.length === 0) return null;
+  const { candidate, baseline } = c.roles;
+  const rows = c.by_agent.map((a) => {
+    const s = a.comparison;
+    const versions = a.versions.map((v) => v ?? "?").join("/");
+    if (s === null)
+      return [cell(a.agent), versions, String(a.runs), "—", "—", "—", cell(a.reason ?? "")];
+    const rate = (t: string): string => {
+      const r = s.run_counts.find((x) => x.treatment === t);
+      return r ? `${r.passed}/${r.runs} (${percent(r.pass_rate)})` : "—";
+    };
+    const v = s.verdict;
+    return [
+      cell(a.agent),
+      versions,
+      String(a.runs),
+      rate(candidate),
+      rate(baseline),
+      `${signed(v.delta)} ${v.ci ? `[${signed(v.ci.low)}, ${signed(v.ci.high)}]` : ""}`.trim(),
+      `**${v.band.replace("_", "-")}**`,
+    ];
+  });
+  const out = [
+    "## By agent",
+    "",
+    `\`${candidate}\` vs \`${baseline}\` on each agent alone (analysis set; each row is a full comparison in comparison.json \`by_agent\`).`,
+    "",
+    table(
+      [
+        "Agent",
+        "Version",
+        "Runs",
+        `\`${candidate}\` passed`,
+        `\`${baseline}\` passed`,
+        "Δ pass rate",
+        "Band",
+      ],
+      rows,
+    ),
+  ];
+  if (c.mixed_arms.length > 0)
+    out.push(
+      "",
+      `_${c.mixed_arms.map((m) => `\`${m.treatment}\` ran on ${m.agents.map((x) => `${x.agent} (${x.runs})`).join(" and ")}`).join("; ")}: the pooled sections below mix agents; the verdict is per agent._`,
+    );
+  return out.join("\n");
 }
 
 function metricGuide(): string {
@@ -486,6 +537,7 @@ function paired(c: Comparison): string {
 export function renderComparisonMarkdown(c: Comparison): string {
   const parts = [
     header(c).join("\n"),
+    byAgent(c),
     metricGuide(),
     dataQuality(c),
     runCounts(c),

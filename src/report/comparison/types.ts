@@ -6,6 +6,7 @@ import type { BandVerdict, Lift } from "./band.js";
  * Ratios are in [0, 1]; null means "not computable from this data" (rendered "—").
  */
 import type { PassKTable } from "../passk.js";
+import type { AgentComparison, AgentRow, MixedArm } from "./agents.js";
 
 export const COMPARISON_SCHEMA = "skillbench.comparison.v1";
 
@@ -28,7 +29,7 @@ export interface Roles {
 }
 
 export interface ConsistencyWarning {
-  kind: "agent_version" | "model" | "task_content" | "sandbox";
+  kind: "agent_version" | "agent" | "model" | "task_content" | "sandbox";
   /** The task for `task_content`, else null. */
   task: string | null;
   /** Each distinct value (null = not recorded) with the runs that used it. */
@@ -204,7 +205,9 @@ export type VerdictKind =
   | "insufficient_data"
   | "regression"
   | "no_regression"
-  | "overall_lower";
+  | "overall_lower"
+  /** the candidate's or the baseline's arm holds runs of several agents (see `by_agent`) */
+  | "mixed_agents";
 
 /**
  * The verdict: `band` (improved | non_inferior | regressed | inconclusive) with its one-sentence
@@ -297,4 +300,10 @@ export interface Comparison {
   endpoint: { scripted: boolean; label: string | null };
   /** LLM-judge overlay rows; empty when no run was judged. */
   judge_overlay: JudgeOverlayRow[];
+  /** Every agent of the compared runs (docs/agents.md, "Reports by agent"). */
+  agents: AgentRow[];
+  /** Treatments whose runs used more than one agent. */
+  mixed_arms: MixedArm[];
+  /** The candidate and baseline compared on each agent alone; empty with a single agent. */
+  by_agent: AgentComparison[];
 }

@@ -476,7 +476,7 @@ describe("warning block", () => {
         makeReport({ treatment: "CAND", rep: 2, agentVersion: "2.2.0" }),
       ],
       kinds: ["agent_version"],
-      text: "> - different agent versions: 2.1.328 (3 run(s): CONTROL, CAND); 2.2.0 (1 run(s): CAND)",
+      text: "> - different claude-code versions: 2.1.328 (3 run(s): CONTROL, CAND); 2.2.0 (1 run(s): CAND)",
     },
     {
       name: "model ids differ (unset counts)",

@@ -1,0 +1,137 @@
+import type { RunReport } from "../../core/report.js";
+import { bandHeadline } from "./band.js";
+import { signed } from "./fmt.js";
+import type { Comparison, Roles } from "./types.js";
+
+/**
+ * Comparisons by agent (docs/agents.md, "Reports by agent"; docs/statistics.md §9). A treatment
+ * may run on several agents (a pinned list, or `--agent claude,codex`), and treatments may pin
+ * different agents. An arm is the runs of one treatment; when the candidate's or the baseline's
+ * arm holds runs of more than one agent, pooling them would mix each agent's own pass rate into
+ * the treatment's effect, so the pooled verdict is inconclusive with that reason and the
+ * comparison is split: the same candidate and baseline, compared on each agent alone. Pure.
+ */
+
+/** One agent of the experiment: its versions, runs and treatments. */
+export interface AgentRow {
+  /** The report's agent name (`claude-code`, `codex`, `gemini`, `opencode`). */
+  agent: string;
+  /** Every version its runs recorded (null: unknown), in first-seen order. */
+  versions: Array<string | null>;
+  runs: number;
+  treatments: string[];
+}
+
+/** A treatment whose runs used more than one agent. */
+export interface MixedArm {
+  treatment: string;
+  agents: Array<{ agent: string; runs: number }>;
+}
+
+/** The candidate and the baseline compared on one agent alone. */
+export interface AgentComparison {
+  agent: string;
+  versions: Array<string | null>;
+  runs: number;
+  treatments: string[];
+  /**
+   * The full comparison of this agent's runs (same roles as the experiment's; without the per-run
+   * `source_evidence`, which the top level holds); null when this agent did not run both arms.
+   */
+  comparison: AgentSubComparison | null;
+  /** Why `comparison` is null. */
+  reason: string | null;
+}
+
+export type AgentSubComparison = Omit<
+  Comparison,
+  "agents" | "mixed_arms" | "by_agent" | "source_evidence"
+>;
+
+export function agentRows(reports: readonly RunReport[]): AgentRow[] {
+  const out: AgentRow[] = [];
+  for (const r of reports) {
+    let row = out.find((a) => a.agent === r.agent.name);
+    if (!row) {
+      row = { agent: r.agent.name, versions: [], runs: 0, treatments: [] };
+      out.push(row);
+    }
+    row.runs++;
+    if (!row.versions.includes(r.agent.version)) row.versions.push(r.agent.version);
+    if (!row.treatments.includes(r.treatment)) row.treatments.push(r.treatment);
+  }
+  return out;
+}
+
+/** Treatments (of those given) whose runs used more than one agent. */
+export function mixedArms(reports: readonly RunReport[], treatments: string[]): MixedArm[] {
+  const out: MixedArm[] = [];
+  for (const t of treatments) {
+    const rows = agentRows(reports.filter((r) => r.treatment === t));
+    if (rows.length > 1)
+      out.push({ treatment: t, agents: rows.map((a) => ({ agent: a.agent, runs: a.runs })) });
+  }
+  return out;
+}
+
+/**
+ * The comparison on each agent alone, built by `build` (the experiment's own builder) with the
+ * experiment's roles; empty when every run used one agent.
+ */
+export function byAgent(
+  reports: readonly RunReport[],
+  roles: Roles,
+  build: (reports: RunReport[], roles: Roles) => Comparison,
+): AgentComparison[] {
+  const rows = agentRows(reports);
+  if (rows.length < 2) return [];
+  return rows.map((a) => {
+    const rs = reports.filter((r) => r.agent.name === a.agent);
+    const missing = [roles.candidate, roles.baseline].filter(
+      (t) => !rs.some((r) => r.treatment === t),
+    );
+    const head = { agent: a.agent, versions: a.versions, runs: a.runs, treatments: a.treatments };
+    if (missing.length > 0)
+      return {
+        ...head,
+        comparison: null,
+        reason: `no run of ${missing.map((t) => `\`${t}\``).join(" or ")} on ${a.agent}`,
+      };
+    const control = roles.control !== null && a.treatments.includes(roles.control);
+    const full = build(rs, { ...roles, control: control ? roles.control : null });
+    const { agents: _a, mixed_arms: _m, by_agent: _b, source_evidence: _s, ...sub } = full;
+    return { ...head, comparison: sub, reason: null };
+  });
+}
+
+/** The pooled verdict when an arm mixes agents: inconclusive, saying why and where to look. */
+export function mixedVerdict(
+  v: Comparison["verdict"],
+  mixed: MixedArm[],
+  split: AgentComparison[],
+): Comparison["verdict"] {
+  const arms = mixed
+    .map((m) => `\`${m.treatment}\` (${m.agents.map((a) => `${a.agent} ${a.runs}`).join(", ")})`)
+    .join(" and ");
+  const reason = `${arms} ran on more than one agent, so a pooled Δ would mix each agent's own pass rate into the treatments' effect; the comparison is split by agent: ${agentSentence(split)}.`;
+  return {
+    ...v,
+    kind: "mixed_agents",
+    band: "inconclusive",
+    reason,
+    headline: bandHeadline({ band: "inconclusive", reason }),
+  };
+}
+
+/** "claude-code Δ +0.40 [+0.10, +0.70] improved; codex no run of `WITH_SKILL` on codex". */
+export function agentSentence(split: AgentComparison[]): string {
+  return split
+    .map((a) => {
+      const c = a.comparison;
+      if (c === null) return `${a.agent}: ${a.reason ?? "not compared"}`;
+      const v = c.verdict;
+      const ci = v.ci ? ` [${signed(v.ci.low)}, ${signed(v.ci.high)}]` : "";
+      return `${a.agent} Δ pass rate ${signed(v.delta)}${ci}, ${v.band.replace("_", "-")}`;
+    })
+    .join("; ");
+}
