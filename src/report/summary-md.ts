@@ -61,10 +61,49 @@ function judgeCell(runs: RunReport[], dim: string): string {
   return f2(meanOf(runs.map((r) => r.judge?.dimensions.find((d) => d.name === dim)?.score)));
 }
 
-function resultsTable(cells: Cell[], dims: string[], jdims: string[]): string {
+/** Agents of the runs (report names), in first-seen order. */
+function agentsOf(reports: RunReport[]): string[] {
+  return [...new Set(reports.map((r) => r.agent.name))];
+}
+
+/**
+ * With several agents, each task × treatment cell is split by agent (docs/agents.md, "Reports by
+ * agent"); with one, the cells are as they were.
+ */
+function splitByAgent(cells: Cell[], multi: boolean): Array<Cell & { agent: string | null }> {
+  if (!multi) return cells.map((c) => ({ ...c, agent: null }));
+  return cells.flatMap((c) =>
+    agentsOf(c.runs).map((agent) => ({
+      ...c,
+      agent,
+      runs: c.runs.filter((r) => r.agent.name === agent),
+    })),
+  );
+}
+
+/** `claude-code 2.1.328, codex 0.171.0`: every agent and version the runs recorded. */
+function agentsText(reports: RunReport[], fallbackVersion: string | null): string {
+  if (reports.length === 0) return `claude-code ${fallbackVersion ?? "(unknown version)"}`;
+  return agentsOf(reports)
+    .map((a) => {
+      const versions = [
+        ...new Set(reports.filter((r) => r.agent.name === a).map((r) => r.agent.version)),
+      ];
+      return `${a} ${versions.map((v) => v ?? "(unknown version)").join("/")}`;
+    })
+    .join(", ");
+}
+
+function resultsTable(
+  cells: Array<Cell & { agent: string | null }>,
+  dims: string[],
+  jdims: string[],
+): string {
+  const multi = cells.some((c) => c.agent !== null);
   const header = [
     "Task",
     "Treatment",
+    ...(multi ? ["Agent"] : []),
     "Runs",
     "Passed",
     "Checks",
@@ -84,6 +123,7 @@ function resultsTable(cells: Cell[], dims: string[], jdims: string[]): string {
     return [
       cell(c.task),
       cell(c.treatment),
+      ...(multi ? [cell(c.agent ?? "")] : []),
       String(c.runs.length),
       `${c.runs.filter((r) => r.passed).length}/${c.runs.length}`,
       `${ch.passed}/${ch.total}`,
@@ -102,14 +142,24 @@ function resultsTable(cells: Cell[], dims: string[], jdims: string[]): string {
 }
 
 function aggregatedByTreatment(reports: RunReport[], treatments: string[]): string {
-  const rows = treatments.map((t) => {
-    const runs = reports.filter((r) => r.treatment === t);
+  const agents = agentsOf(reports);
+  const multi = agents.length > 1;
+  const arms = treatments.flatMap((t): Array<{ t: string; a: string | null }> =>
+    multi
+      ? agents
+          .filter((a) => reports.some((r) => r.treatment === t && r.agent.name === a))
+          .map((a) => ({ t, a }))
+      : [{ t, a: null }],
+  );
+  const rows = arms.map(({ t, a }) => {
+    const runs = reports.filter((r) => r.treatment === t && (a === null || r.agent.name === a));
     const ch = checksOf(runs);
     const es = runs.map((r) => r.events_summary);
     const skills = new Set(runs.flatMap((r) => r.events_summary?.skills_invoked ?? []));
     const scripts = new Set(runs.flatMap((r) => r.events_summary?.scripts_used ?? []));
     return [
       cell(t),
+      ...(multi ? [cell(a ?? "")] : []),
       `${runs.filter((r) => r.passed).length}/${runs.length}`,
       `${ch.passed}/${ch.total} (${pct(ch.passed, ch.total)})`,
       f2(meanOf(runs.map((r) => r.rubric?.weighted_score))),
@@ -124,6 +174,7 @@ function aggregatedByTreatment(reports: RunReport[], treatments: string[]): stri
   return table(
     [
       "Treatment",
+      ...(multi ? ["Agent"] : []),
       "Reps Passed",
       "Checks",
       "weighted_score",
@@ -148,11 +199,11 @@ function interactionLine(r: RunReport): string[] {
   ];
 }
 
-function runLine(r: RunReport): string[] {
+function runLine(r: RunReport, multi = false): string[] {
   const ch = checksOf([r]);
   const es = r.events_summary;
   const out = [
-    `**Run ${r.rep} — ${r.task}:** ${r.status.toUpperCase()} · ${ch.passed}/${ch.total} checks (${pct(ch.passed, ch.total)}) · outcome ${r.outcome} · sample ${r.sample_quality.status} (${r.sample_quality.reason_code}) · run_id \`${r.run_id}\``,
+    `**Run ${r.rep} — ${r.task}${multi ? ` on ${r.agent.name}` : ""}:** ${r.status.toUpperCase()} · ${ch.passed}/${ch.total} checks (${pct(ch.passed, ch.total)}) · outcome ${r.outcome} · sample ${r.sample_quality.status} (${r.sample_quality.reason_code}) · run_id \`${r.run_id}\``,
     `- Metrics: turns=${es?.num_turns ?? "—"} tools=${es?.tool_calls ?? "—"} duration=${secs(es?.duration_seconds)} tokens=${int(es?.total_tokens)} cost=${usd(es?.total_cost_usd)} weighted_score=${f2(r.rubric?.weighted_score)}`,
     ...interactionLine(r),
     `- Skills invoked: ${es?.skills_invoked.join(", ") || "none"}`,
@@ -195,7 +246,8 @@ function treatmentDetails(reports: RunReport[], treatments: string[]): string[] 
     const runs = reports.filter((r) => r.treatment === t);
     const c = checksOf(runs);
     lines.push(`### ${t} (${c.passed}/${c.total} checks, ${pct(c.passed, c.total)})`, "");
-    for (const r of runs) lines.push(...runLine(r), "");
+    const multi = agentsOf(reports).length > 1;
+    for (const r of runs) lines.push(...runLine(r, multi), "");
   }
   return lines;
 }
@@ -211,7 +263,8 @@ export function renderSummaryMarkdown(s: SummaryInput): string {
  */
 export function renderSummaryFiles(s: SummaryInput): SummaryFiles {
   const treatments = treatmentOrder(s.reports, s.treatments);
-  const cells = groupCells(s.reports, treatments);
+  const multiAgent = agentsOf(s.reports).length > 1;
+  const cells = splitByAgent(groupCells(s.reports, treatments), multiAgent);
   const dims = orderDimensions(
     s.reports.flatMap((r) => r.rubric?.dimensions.map((d) => d.name) ?? []),
   );
@@ -239,7 +292,7 @@ export function renderSummaryFiles(s: SummaryInput): SummaryFiles {
     `**Started:** ${s.startedAt ?? "—"}  `,
     `**Completed:** ${s.completedAt ?? "incomplete"}  `,
     `**Suite:** ${s.suite ?? "—"}  `,
-    `**Agent:** claude-code ${s.agentVersion ?? "(unknown version)"} · **Model:** ${s.scripted ? `${s.model ?? "scripted"} (${SCRIPTED_MODEL_LABEL})` : (s.model ?? "CLI default")}  `,
+    `**Agent${multiAgent ? "s" : ""}:** ${agentsText(s.reports, s.agentVersion)} · **Model:** ${s.scripted ? `${s.model ?? "scripted"} (${SCRIPTED_MODEL_LABEL})` : (s.model ?? "CLI default")}  `,
     ...sandboxLines(s.reports),
     "",
     withReps ? "## Results (with Repetitions)" : "## Results",
@@ -258,8 +311,13 @@ export function renderSummaryFiles(s: SummaryInput): SummaryFiles {
     renderPassKTable(s.reports, treatments, s.ks),
     "",
   ];
-  if (withReps)
-    lines.push("## Aggregated by Treatment", "", aggregatedByTreatment(s.reports, treatments), "");
+  if (withReps || multiAgent)
+    lines.push(
+      multiAgent ? "## Aggregated by Treatment and Agent" : "## Aggregated by Treatment",
+      "",
+      aggregatedByTreatment(s.reports, treatments),
+      "",
+    );
   // Agents and validators write check messages: no terminal escapes or control characters pass.
   const text = (ls: string[]): string => `${stripControls(ls.join("\n")).trimEnd()}\n`;
   if (total <= RUN_DETAILS_LIMIT) {
