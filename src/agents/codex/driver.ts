@@ -13,6 +13,7 @@ import type { AgentDriver, AgentEnvRequest, PreparedAgent } from "../types.js";
 import { versionOf } from "../version.js";
 import { CodexDecoder } from "./decoder.js";
 
+const URL_VAR = "SKILLBENCH_MODEL_BASE_URL";
 const KEY_VAR = "SKILLBENCH_MODEL_API_KEY";
 
 /**
@@ -43,6 +44,10 @@ async function prepare(r: AgentEnvRequest): Promise<PreparedAgent> {
     if (r.maxRetries !== undefined)
       lines.push(`request_max_retries = ${r.maxRetries}`, `stream_max_retries = ${r.maxRetries}`);
     env[KEY_VAR] = r.endpoint.apiKey ?? r.endpoint.authToken ?? "";
+    // Not read by Codex: it tells a sandbox that this process talks to the endpoint, so that
+    // bwrap and Docker start their model relay (src/sandbox/network.ts), which listens inside on
+    // the endpoint's own loopback port: the base_url above then reaches it unchanged.
+    env[URL_VAR] = r.endpoint.baseUrl;
   } else if (r.endpoint.apiKey) {
     env.OPENAI_API_KEY = r.endpoint.apiKey;
   }

@@ -16,6 +16,9 @@ import { statSync } from "node:fs";
 
 const OPENCODE_DEFAULT_MODEL = "claude-sonnet-4-5";
 
+/** The model endpoint, for the config's {env:…} (and for a sandbox's relay). */
+const URL_VAR = "SKILLBENCH_MODEL_BASE_URL";
+
 async function prepare(r: AgentEnvRequest): Promise<PreparedAgent> {
   const env = baseAgentEnv(r);
   const file = path.join(r.dirs.config, "opencode.json");
@@ -28,9 +31,9 @@ async function prepare(r: AgentEnvRequest): Promise<PreparedAgent> {
     provider: {
       anthropic: {
         options: {
-          ...(r.endpoint.baseUrl
-            ? { baseURL: `${r.endpoint.baseUrl.replace(/\/+$/, "")}/v1` }
-            : {}),
+          // Through the environment ({env:…} is opencode's own substitution), where a sandbox
+          // rewrites the endpoint to its model relay (src/sandbox/network.ts).
+          ...(r.endpoint.baseUrl ? { baseURL: `{env:${URL_VAR}}/v1` } : {}),
           apiKey: r.endpoint.apiKey ?? r.endpoint.authToken ?? "",
         },
       },
@@ -38,6 +41,7 @@ async function prepare(r: AgentEnvRequest): Promise<PreparedAgent> {
     permission: { edit: allow, bash: allow, webfetch: "deny" },
   };
   await writeFile(file, `${JSON.stringify(config, null, 2)}\n`);
+  if (r.endpoint.baseUrl) env[URL_VAR] = r.endpoint.baseUrl.replace(/\/+$/, "");
   env.OPENCODE_CONFIG = file;
   env.OPENCODE_DISABLE_MODELS_FETCH = "true";
   env.OPENCODE_DISABLE_AUTOUPDATE = "true";
