@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import { writeCiOutputs } from "../index.js";
 import { collect } from "./args.js";
+import { AGENT_NAMES, agentDriver } from "../agents/index.js";
+import { InputError } from "../core/errors.js";
 
 export interface CiFlags {
   html?: boolean;
@@ -40,11 +42,18 @@ export function judgeFlags(f: {
   judgeModel?: string;
   judgeBaseUrl?: string;
   judgeSamples?: number;
+  judgeAgent?: string;
 }) {
+  if (f.judgeAgent !== undefined && agentDriver(f.judgeAgent) === null)
+    throw new InputError(
+      `--judge-agent ${f.judgeAgent}: unknown agent; use one of ${AGENT_NAMES.join(", ")}`,
+      { field: "--judge-agent" },
+    );
   return {
     judge: f.judge,
     judgeModel: f.judgeModel,
     judgeBaseUrl: f.judgeBaseUrl,
     judgeSamples: f.judgeSamples,
+    judgeAgent: f.judgeAgent === undefined ? undefined : agentDriver(f.judgeAgent)?.name,
   };
 }

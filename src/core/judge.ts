@@ -41,6 +41,8 @@ export const JudgeBlockSchema = z.object({
   prompt_kind: z.enum(["generic", "comet"]).nullable(),
   model: z.string().nullable(),
   transport: JudgeTransportNameSchema.nullable(),
+  /** The agent whose CLI carried a `cli` judge (`--judge-agent`; null: HTTP, or not recorded). */
+  agent: z.string().nullable().default(null),
   dimensions: z.array(JudgeDimensionSchema),
   lines: z.array(z.string()),
   /** Samples asked for, and how many gave a parseable verdict. */

@@ -30,6 +30,8 @@ interface JudgeCliOptions {
   judgeModel?: string | undefined;
   judgeBaseUrl?: string | undefined;
   judgeSamples?: number | undefined;
+  /** `--judge-agent`: the judge goes through this agent's CLI (docs/judge.md). */
+  judgeAgent?: string | undefined;
 }
 
 export interface JudgeCredential {
@@ -51,6 +53,11 @@ export interface ActiveJudgeConfig {
    * model server gets a new port each time). Default: the base URL.
    */
   cacheEndpoint?: string | undefined;
+  /**
+   * `--judge-agent`: the agent whose CLI carries the judge (transport `cli`, even with a base URL
+   * and a credential); absent: Claude Code when the transport is `cli`.
+   */
+  agent?: string | undefined;
 }
 
 export type JudgeConfig =
@@ -133,10 +140,12 @@ export function resolveJudgeConfig(i: ResolveJudgeConfigInput): JudgeConfig {
         : null;
   if (credential === null && baseUrl === null)
     return { enabled: true, skipped: MISSING_CREDENTIAL_REASON };
+  const agent = nonEmpty(i.cli.judgeAgent);
   return {
     enabled: true,
     model,
-    transport: baseUrl !== null && credential !== null ? "http" : "cli",
+    transport: agent === undefined && baseUrl !== null && credential !== null ? "http" : "cli",
+    ...(agent !== undefined ? { agent } : {}),
     baseUrl,
     credential,
     samples,

@@ -14,6 +14,8 @@ import {
   type Baseline,
 } from "./prompts.js";
 import { cliTransport } from "./transport-cli.js";
+import { agentTransport } from "./transport-agent.js";
+import { agentDriver } from "../agents/index.js";
 import { httpTransport } from "./transport-http.js";
 import type { JudgeBlock, JudgeReply, JudgeTransport } from "./types.js";
 import { dumpWorkspace } from "./workspace-dump.js";
@@ -58,6 +60,7 @@ function blankBlock(profile: string): JudgeBlock {
     prompt_kind: null,
     model: null,
     transport: null,
+    agent: null,
     dimensions: [],
     lines: [],
     samples_requested: 0,
@@ -85,6 +88,19 @@ function makeTransport(c: ActiveJudgeConfig, i: RunJudgeInput): JudgeTransport |
     });
   }
   const hostEnv = i.hostEnv ?? process.env;
+  if (c.agent !== undefined && c.agent !== "claude") {
+    const driver = agentDriver(c.agent);
+    if (driver === null) return { error: `unknown judge agent ${c.agent}` };
+    const found = driver.resolveBinary({ env: hostEnv });
+    if ("error" in found) return { error: found.error };
+    return agentTransport({
+      driver,
+      bin: found.path,
+      config: c,
+      hostEnv,
+      scratchDir: i.scratchDir,
+    });
+  }
   let bin = i.claudeBin;
   if (bin === undefined) {
     const r = resolveClaudeBinary({ env: hostEnv });
@@ -126,6 +142,7 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
     ...blankBlock(i.profile),
     model: c.model,
     transport: c.transport,
+    agent: c.transport === "cli" ? (agentDriver(c.agent ?? "claude")?.name ?? null) : null,
     samples_requested: c.samples,
   };
 
@@ -159,7 +176,8 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
   const key = judgeCacheKey({
     model: c.model,
     prompt,
-    transport: c.transport,
+    // Another agent's CLI answers differently: its answers are cached apart.
+    transport: c.agent !== undefined && c.agent !== "claude" ? `cli:${c.agent}` : c.transport,
     samples: c.samples,
     maxTokens: c.maxTokens,
     baseUrl: c.cacheEndpoint ?? c.baseUrl,

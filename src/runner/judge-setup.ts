@@ -7,6 +7,7 @@ export interface JudgeFlags {
   judgeModel?: string | undefined;
   judgeBaseUrl?: string | undefined;
   judgeSamples?: number | undefined;
+  judgeAgent?: string | undefined;
 }
 
 export interface JudgeSetup {

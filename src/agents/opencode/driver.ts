@@ -23,13 +23,17 @@ async function prepare(r: AgentEnvRequest): Promise<PreparedAgent> {
   const env = baseAgentEnv(r);
   const file = path.join(r.dirs.config, "opencode.json");
   const allow = r.tools === "all" || r.tools === undefined ? "allow" : "deny";
+  const model = r.model ?? OPENCODE_DEFAULT_MODEL;
   const config = {
     $schema: "https://opencode.ai/config.json",
     autoupdate: false,
     share: "disabled",
-    model: `anthropic/${r.model ?? OPENCODE_DEFAULT_MODEL}`,
+    model: `anthropic/${model}`,
     provider: {
       anthropic: {
+        // Declared, so that a model outside opencode's bundled catalogue (a proxy's or the
+        // scripted model's name, e.g. the judge's) is accepted rather than refused at start-up.
+        ...(model !== OPENCODE_DEFAULT_MODEL ? { models: { [model]: { name: model } } } : {}),
         options: {
           // Through the environment ({env:…} is opencode's own substitution), where a sandbox
           // rewrites the endpoint to its model relay (src/sandbox/network.ts).

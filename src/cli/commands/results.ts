@@ -88,6 +88,10 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
     .option("--no-judge", "keep the stored judge blocks, whatever the environment says")
     .option("--judge-model <id>", "the judge model (BENCH_JUDGE_MODEL)")
     .option("--judge-base-url <url>", "the judge endpoint (BENCH_JUDGE_BASE_URL)")
+    .option(
+      "--judge-agent <name>",
+      "carry the judge through this agent's CLI: claude, codex, gemini or opencode (docs/judge.md)",
+    )
     .option("--judge-samples <n>", "ask the judge N times", intArg("--judge-samples"))
     .option("--model-script <file>", "serve the judge from this model script")
     .action(
@@ -100,6 +104,7 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
           judgeModel?: string;
           judgeBaseUrl?: string;
           judgeSamples?: number;
+          judgeAgent?: string;
           modelScript?: string;
         } & CiFlags &
           TelemetryFlags,

@@ -46,6 +46,7 @@ export interface RunFlags extends TelemetryFlags {
   judgeModel?: string;
   judgeBaseUrl?: string;
   judgeSamples?: number;
+  judgeAgent?: string;
   interactionMode?: string;
   maxTurns?: number;
   simulatorPrompt?: string;
@@ -72,7 +73,7 @@ export function withRunOptions(cmd: Command): Command {
     .option("--model <id>", "model id passed to the agent")
     .option(
       "--agent <name>",
-      "the coding agent: claude (default), codex, gemini or opencode (docs/agents.md)",
+      "the coding agent: claude (default), codex, gemini or opencode, or a comma list to run every treatment that pins none on each (docs/agents.md)",
     )
     .option("--agent-bin <path>", "the agent's binary (default: the pinned npm package, then PATH)")
     .option(
@@ -148,6 +149,10 @@ export function withRunOptions(cmd: Command): Command {
     .option("--no-judge", "no LLM judge, whatever the environment or suite says")
     .option("--judge-model <id>", "the judge model (BENCH_JUDGE_MODEL)")
     .option("--judge-base-url <url>", "the judge endpoint (BENCH_JUDGE_BASE_URL)")
+    .option(
+      "--judge-agent <name>",
+      "carry the judge through this agent's CLI: claude, codex, gemini or opencode (docs/judge.md)",
+    )
     .option(
       "--judge-samples <n>",
       "ask the judge N times and record mean and spread",

@@ -124,7 +124,7 @@ export function mixedVerdict(
 }
 
 /** "claude-code Δ +0.40 [+0.10, +0.70] improved; codex no run of `WITH_SKILL` on codex". */
-export function agentSentence(split: AgentComparison[]): string {
+function agentSentence(split: AgentComparison[]): string {
   return split
     .map((a) => {
       const c = a.comparison;

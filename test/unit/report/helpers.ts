@@ -179,6 +179,7 @@ export function makeJudgeBlock(scores: Record<string, number>): NonNullable<RunR
     reason: "",
     model: "j",
     transport: "http",
+    agent: null,
     profile: "generic",
     prompt_kind: "generic",
     dimensions: Object.entries(scores).map(([name, score]) => ({
