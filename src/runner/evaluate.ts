@@ -156,6 +156,21 @@ function apiErrorOf(e: Evidence | null): { status: number | null; message: strin
 }
 
 /**
+ * An API failure whose status the agent's stream does not carry (Codex words a 5xx without it)
+ * takes it from the scripted model server's own record of what it answered, when that record
+ * holds exactly one HTTP status: the same failure then gets the same record on every agent.
+ */
+function withServerStatus(
+  api: { status: number | null; message: string } | null,
+  served: ModelApiRecord | null,
+): { status: number | null; message: string } | null {
+  if (api === null || api.status !== null || served === null) return api;
+  const statuses = Object.keys(served.errors).filter((k) => /^\d{3}$/.test(k));
+  const only = statuses.length === 1 ? statuses[0] : undefined;
+  return only === undefined ? api : { ...api, status: Number(only) };
+}
+
+/**
  * Everything known about a run → its report. Pure: the same stored evidence,
  * validation and rubric always give the same report, which is what lets
  * `rescore` recompute reports without running an agent.
@@ -169,7 +184,7 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     checksFailed.push(r.message);
     failures.push({ ...r, status: r.status ?? null });
   };
-  const api = apiErrorOf(a.evidence);
+  const api = withServerStatus(apiErrorOf(a.evidence), a.modelApi ?? null);
   if (a.agent) {
     const f = agentFailureCheck(a.agent);
     if (f) fail(agentFailureRecord(a.agent, f, api));
