@@ -2,26 +2,22 @@ import { readdir, readFile } from "node:fs/promises";
 import { InputError } from "../core/errors.js";
 import { REPORT_SCHEMA, RunReportSchema, type RunReport } from "../core/report.js";
 import { parseEvidenceFile } from "../evidence/index.js";
-import { checksForRun, loadSuiteProfiles, resolveProfile, scoreRubric } from "../scoring/index.js";
-import { makeFsWorkspaceView } from "../scoring/fs-view.js";
+import { loadSuiteProfiles, resolveProfile } from "../scoring/index.js";
 import path from "node:path";
 import { runPaths } from "../store/layout.js";
 import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
 import { reinterpretValidation, StoredValidationSchema } from "../validators/index.js";
 import { evaluateRun } from "./evaluate.js";
 import { writeExperimentReports } from "./finish.js";
-import {
-  COMET_CONTRACT,
-  interactionInput,
-  rubricTaskInput,
-  workspaceFileExists,
-} from "./run-one.js";
+import { openFinishedWorkspace } from "./finished-workspace.js";
+import { scoreFinishedRun } from "./score-run.js";
+import { renderRunPrompt } from "../plan/prompt.js";
 import { readSuiteSnapshot, type SuiteSnapshot } from "./snapshot.js";
 import { setupJudge, type JudgeFlags } from "./judge-setup.js";
 import { runJudge } from "../judge/index.js";
 import { loadModelScript, scriptServesRole, startModelServer } from "../model/index.js";
 import { makeRedactor, redactValue, secretsFromEnv } from "../util/redact.js";
-import { renderInstruction, type TaskSpec } from "../suite/index.js";
+import type { TaskSpec } from "../suite/index.js";
 import { resolveClaudeBinary } from "../agents/claude/binary.js";
 import { agentDriver } from "../agents/index.js";
 import type { Evidence } from "../core/evidence.js";
@@ -74,8 +70,7 @@ function instructionOf(
   runUuid: string | null,
 ): string | undefined {
   if (runUuid === null) return undefined;
-  const rendered = renderInstruction(task, { run_id: runUuid });
-  return profile === "comet-workflow" ? `${COMET_CONTRACT}\n\n${rendered}` : rendered;
+  return renderRunPrompt(task, profile, runUuid);
 }
 
 async function readStoredReport(file: string): Promise<RunReport> {
@@ -187,7 +182,7 @@ async function rescoreWith(
     const evidence = old.artifacts.events
       ? await decodeStoredStream(paths, old.agent.name, baseline)
       : null;
-    let validation = null;
+    let stored = null;
     if (old.artifacts.validation) {
       const parsed = StoredValidationSchema.safeParse(
         await readJsonFile(paths.validation).catch(() => null),
@@ -197,29 +192,23 @@ async function rescoreWith(
           `${paths.validation}: not a validation record this skillbench can read`,
           { file: paths.validation },
         );
-      const raw = reinterpretValidation(parsed.data);
-      const checks = checksForRun(profile, old.treatment, raw);
-      validation = { ...raw, passed: checks.passed, failed: checks.failed };
+      stored = reinterpretValidation(parsed.data);
     }
     const harnessError = old.harness_error;
-    const rubric =
-      evidence && validation && task && treatment
-        ? scoreRubric(profile, {
-            evidence,
-            baseline: { passed: validation.passed, failed: validation.failed },
-            task: rubricTaskInput(task, treatment),
-            treatment: old.treatment,
-            interaction: interactionInput(
-              old.interaction ?? {
-                mode: "none",
-                max_turns: task.interaction.max_turns,
-                actual_turns: 1,
-              },
-            ),
-            workspace: makeFsWorkspaceView(paths.workspace),
-            fileExists: workspaceFileExists(paths.workspace),
-          })
-        : null;
+    const { validation, rubric } = scoreFinishedRun({
+      profile,
+      treatmentName: old.treatment,
+      task,
+      treatment,
+      evidence,
+      validation: stored,
+      interaction: old.interaction ?? {
+        mode: "none",
+        max_turns: task?.interaction.max_turns ?? 0,
+        actual_turns: 1,
+      },
+      workspace: await openFinishedWorkspace(paths),
+    });
     const judgeBlock =
       judge.config.enabled && validation && task
         ? await runJudge({

@@ -3,7 +3,6 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { globSync } from "tinyglobby";
 import { errorMessage, isDiskFull } from "../core/errors.js";
 import type { Evidence } from "../core/evidence.js";
 import type { RunReport } from "../core/report.js";
@@ -11,11 +10,9 @@ import { parseEvidenceFile } from "../evidence/index.js";
 import type { JudgeBlock } from "../core/judge.js";
 import { runJudge } from "../judge/index.js";
 import type { RunSpec } from "../plan/matrix.js";
-import { checksForRun, resolveProfile, scoreRubric, type RubricResult } from "../scoring/index.js";
-import { makeFsWorkspaceView } from "../scoring/fs-view.js";
+import { resolveProfile, type RubricResult } from "../scoring/index.js";
 import { runPaths } from "../store/layout.js";
-import { renderInstruction, type TaskSpec, type TreatmentSpec } from "../suite/index.js";
-import { resolveInside, writeJsonAtomic } from "../util/fs.js";
+import { writeJsonAtomic } from "../util/fs.js";
 import { tempStem } from "../util/temp-names.js";
 import { redactValue } from "../util/redact.js";
 import { RedactingLineWriter } from "../util/redacting-writer.js";
@@ -32,64 +29,11 @@ import type { RunContext } from "./context.js";
 import { evaluateRun, type AgentSummary } from "./evaluate.js";
 import { tailOf } from "./tail.js";
 import { runAgentPhase } from "./agent-phase.js";
+import { openFinishedWorkspace } from "./finished-workspace.js";
+import { rubricTaskInput, scoreFinishedRun } from "./score-run.js";
+import { renderRunPrompt } from "../plan/prompt.js";
+import { writeWorkspaceManifest } from "../store/workspace-manifest.js";
 import { reportAgentName } from "../agents/index.js";
-
-/** Prefixed to comet-workflow prompts (facts 1.3): the run must go through the Skill. */
-export const COMET_CONTRACT = [
-  "## Eval harness requirement",
-  "",
-  "Begin by invoking the `/comet` Skill (slash command) with this request. Do not simulate the workflow in prose:",
-  "the run is invalid unless the Comet Skill is invoked and leaves real OpenSpec/Comet artifacts.",
-].join("\n");
-
-/** A file-existence check over a workspace folder, refusing paths that leave it. */
-export function workspaceFileExists(ws: string): (p: string) => boolean {
-  return (p: string): boolean => {
-    if (/[*?[]/.test(p)) {
-      if (resolveInside(ws, p.replace(/[*?[\]]/g, "x")) === null) return false;
-      return globSync(p, { cwd: ws, dot: true, onlyFiles: false }).length > 0;
-    }
-    const abs = resolveInside(ws, p);
-    return abs !== null && existsSync(abs);
-  };
-}
-
-/** The rubric's view of how the conversation went. */
-export function interactionInput(r: {
-  mode: string;
-  max_turns: number;
-  actual_turns: number;
-  decision_points?: unknown;
-  deterministic_replies?: unknown;
-  simulated_replies?: unknown;
-}) {
-  const n = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
-  return {
-    mode: r.mode === "auto_user" ? ("auto_user" as const) : ("none" as const),
-    max_turns: r.max_turns,
-    actual_turns: r.actual_turns,
-    decision_points: n(r.decision_points),
-    deterministic_replies: n(r.deterministic_replies),
-    simulated_replies: n(r.simulated_replies),
-  };
-}
-
-/** The inputs of the rubric that come from the task and treatment. */
-export function rubricTaskInput(task: TaskSpec, treatment: TreatmentSpec) {
-  return {
-    skill_package_path: task.evaluation.skill_package_path ?? null,
-    route_conformance_expected_node_order:
-      treatment.route_conformance_expected_node_order ??
-      task.evaluation.route_conformance_expected_node_order ??
-      null,
-    generated_node_skills:
-      treatment.generated_node_skills ?? task.evaluation.generated_node_skills ?? null,
-    required_skills: treatment.required_skills ?? task.evaluation.required_skills,
-    expected_artifacts: treatment.expected_artifacts ?? task.evaluation.expected_artifacts,
-    require_skill_invocation:
-      treatment.require_skill_invocation ?? task.evaluation.require_skill_invocation,
-  };
-}
 
 /**
  * One run end to end: workspace, agent, evidence, validators, rubric, then the
@@ -168,10 +112,9 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       signal: ctx.signal,
     });
     await sandbox.start();
-    // One id for the run's template and its validators' context (facts 1.3 and 1.6).
+    // One id for the run's template and its validators' context (docs/validators.md).
     runUuid = randomUUID();
-    const rendered = renderInstruction(task, { run_id: runUuid });
-    const prompt = profileName === "comet-workflow" ? `${COMET_CONTRACT}\n\n${rendered}` : rendered;
+    const prompt = renderRunPrompt(task, profileName, runUuid);
     const phase = await runAgentPhase({
       ctx,
       spec,
@@ -230,27 +173,33 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       redact: ctx.redact,
       launcher: sandbox.launcher,
     });
-    const profile = resolveProfile(profileName, ctx.suiteProfiles);
-    // CONTROL under comet-workflow is judged on business checks only (facts 6.5).
-    const checks = checksForRun(profile, treatment.name, validation);
-    scoredValidation = { ...validation, passed: checks.passed, failed: checks.failed };
-    rubric = scoreRubric(profile, {
-      evidence,
-      baseline: { passed: checks.passed, failed: checks.failed },
-      task: rubricTaskInput(task, treatment),
-      treatment: treatment.name,
-      interaction: interactionInput(phase.record),
-      workspace: makeFsWorkspaceView(ws),
-      fileExists: workspaceFileExists(ws),
-    });
-    await saveWorkspace(ws, paths.workspace, ctx.redact);
+    // The workspace is saved (text files, redacted) with a manifest of everything it held; the
+    // rubric then reads that, exactly what `rescore` will read (docs/ARCHITECTURE.md).
+    const kept = await saveWorkspace(ws, paths.workspace, ctx.redact);
+    await writeWorkspaceManifest(paths.manifest, kept.manifest);
     workspaceSaved = true;
+    const scored = scoreFinishedRun({
+      profile: resolveProfile(profileName, ctx.suiteProfiles),
+      treatmentName: treatment.name,
+      task,
+      treatment,
+      evidence,
+      validation,
+      interaction: phase.record,
+      workspace: await openFinishedWorkspace(paths),
+    });
+    scoredValidation = scored.validation;
+    rubric = scored.rubric;
+    const checks = scored.validation ?? { passed: [], failed: [] };
     // The judge reads the saved (text, redacted) workspace: exactly what rescore will see.
     judge = await runJudge({
       config: ctx.judgeFor(spec),
       profile: profileName,
       workspace: paths.workspace,
-      baseline: { passed: checks.passed, failed: [...checks.failed, ...rubric.hard_failures] },
+      baseline: {
+        passed: checks.passed,
+        failed: [...checks.failed, ...(rubric?.hard_failures ?? [])],
+      },
       rubricCriteria: task.evaluation.rubric_criteria,
       instruction: prompt,
       cache: ctx.judgeCache ?? undefined,
