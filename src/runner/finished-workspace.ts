@@ -20,10 +20,7 @@ export interface FinishedWorkspace {
  * saved (text under 1 MB, redacted). A file the manifest lists but the results folder does not
  * keep exists and reads as null (binary or too large), exactly as for a live binary file.
  */
-function manifestWorkspaceView(
-  manifest: WorkspaceManifest,
-  savedDir: string,
-): FinishedWorkspace {
+function manifestWorkspaceView(manifest: WorkspaceManifest, savedDir: string): FinishedWorkspace {
   const byPath = new Map(manifest.entries.map((e) => [e.path, e]));
   const listed = manifest.entries
     .filter((e) => e.kind !== "dir")

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { errorMessage, isDiskFull } from "../core/errors.js";
@@ -12,7 +12,13 @@ import { runJudge } from "../judge/index.js";
 import type { RunSpec } from "../plan/matrix.js";
 import { resolveProfile, type RubricResult } from "../scoring/index.js";
 import { runPaths } from "../store/layout.js";
-import { writeJsonAtomic } from "../util/fs.js";
+import {
+  resetRunFolder,
+  writeBaselineFiles,
+  writeEvidence,
+  writeRunReport,
+  writeValidation,
+} from "../store/run-files.js";
 import { tempStem } from "../util/temp-names.js";
 import { redactValue } from "../util/redact.js";
 import { RedactingLineWriter } from "../util/redacting-writer.js";
@@ -44,8 +50,7 @@ import { reportAgentName } from "../agents/index.js";
 export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunReport | null> {
   const startedAt = new Date();
   const paths = runPaths(ctx.outDir, spec.run_id);
-  await rm(paths.dir, { recursive: true, force: true });
-  await mkdir(paths.dir, { recursive: true });
+  await resetRunFolder(paths);
   const task = ctx.suite.tasks.find((t) => t.name === spec.task);
   const treatment = ctx.suite.treatments.find((t) => t.name === spec.treatment);
   const stdout = new RedactingLineWriter(paths.stdout, ctx.redact, {
@@ -78,7 +83,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       skillsDir: ctx.driver.skillsDir,
       memoryFile: ctx.driver.memoryFile,
     });
-    await writeJsonAtomic(paths.baseline, [...preexisting].sort());
+    await writeBaselineFiles(paths, preexisting);
     const hasDockerfile =
       task.environment_dir !== null && existsSync(path.join(task.environment_dir, "Dockerfile"));
     // Safe by default: `auto` (docs/sandbox.md); local only when chosen or nothing else works.
@@ -223,8 +228,8 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     if (validatorHome)
       await rm(validatorHome, { recursive: true, force: true }).catch(() => undefined);
   }
-  if (evidence) await writeJsonAtomic(paths.events, redactValue(evidence, ctx.redact));
-  if (validation) await writeJsonAtomic(paths.validation, redactValue(validation, ctx.redact));
+  if (evidence) await writeEvidence(paths, redactValue(evidence, ctx.redact));
+  if (validation) await writeValidation(paths, redactValue(validation, ctx.redact));
 
   const finishedAt = new Date();
   const report = evaluateRun({
@@ -266,10 +271,10 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
   });
   if (diskFull) {
     // Recorded as errored if it still fits (so --resume runs it again); the suite stops here.
-    await writeJsonAtomic(paths.report, redactValue(report, ctx.redact)).catch(() => undefined);
+    await writeRunReport(paths, redactValue(report, ctx.redact)).catch(() => undefined);
     throw diskFull;
   }
   // The report is the run's commit point: written last, atomically.
-  await writeJsonAtomic(paths.report, redactValue(report, ctx.redact));
+  await writeRunReport(paths, redactValue(report, ctx.redact));
   return report;
 }
