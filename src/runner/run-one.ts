@@ -117,7 +117,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       signal: ctx.signal,
     });
     await sandbox.start();
-    // One id for the run's template and its validators' context (docs/validators.md).
+    // One id for the run's template and its validators' _test_context.json (docs/tasks.md).
     runUuid = randomUUID();
     const prompt = renderRunPrompt(task, profileName, runUuid);
     const phase = await runAgentPhase({

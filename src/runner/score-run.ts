@@ -80,7 +80,7 @@ export interface FinishedRunScore {
  */
 export function scoreFinishedRun(f: FinishedRunInput): FinishedRunScore {
   if (!f.validation) return { validation: null, rubric: null };
-  // CONTROL under comet-workflow is judged on business checks only (docs/rubrics.md).
+  // CONTROL under comet-workflow is judged on business checks only (docs/rubrics.md, CONTROL).
   const checks = checksForRun(f.profile, f.treatmentName, f.validation);
   const validation = { ...f.validation, passed: checks.passed, failed: checks.failed };
   const rubric =
