@@ -1,6 +1,6 @@
 import { renderInstruction, type TaskSpec } from "../suite/index.js";
 
-/** Prefixed to comet-workflow prompts : the run must go through the Skill (docs/tasks.md, instruction.md). */
+/** Prefixed to comet-workflow prompts: the run must go through the Skill (docs/tasks.md, instruction.md). */
 const COMET_CONTRACT = [
   "## Eval harness requirement",
   "",
