@@ -136,8 +136,16 @@ function timeoutEvidence(input: SampleInput): string | null {
   return null;
 }
 
-function classifyApiError(api: ApiErrorInfo): SampleQuality {
+function classifyApiError(api: ApiErrorInfo, served: ModelApiRecord | null): SampleQuality {
   const evidence = [cut(`api_error_status ${api.status ?? "none"}: ${api.message}`)];
+  // A stream the scripted server cut (and no HTTP error): a network failure on every agent,
+  // whatever words the agent found for it.
+  const statuses = Object.keys(served?.errors ?? {}).filter((k) => k !== "cut");
+  if (api.status === null && (served?.errors.cut ?? 0) > 0 && statuses.length === 0)
+    return excluded("network_failure", reasonOf("network_failure"), [
+      ...evidence,
+      `${served?.errors.cut} response stream(s) cut by the scripted model server`,
+    ]);
   if (api.status !== null && RUN_FAILURE_STATUSES.includes(api.status))
     return flagged(
       "agent_invalid_request",
@@ -230,13 +238,23 @@ export function unresponsiveEvidence(
   stderr: string,
 ): { evidence: string; confidence: SampleConfidence } | null {
   const api = typed.model_api;
-  if (api !== null)
-    return api.unanswered > 0
-      ? {
-          evidence: `${api.unanswered} of ${api.requests} model request(s) got no answer (scripted model log)`,
-          confidence: "high",
-        }
-      : null;
+  if (api !== null) {
+    if (api.unanswered > 0)
+      return {
+        evidence: `${api.unanswered} of ${api.requests} model request(s) got no answer (scripted model log)`,
+        confidence: "high",
+      };
+    // An agent that retries a failing model without end (opencode has no retry limit) times out
+    // on a model that never gave it a usable answer: the same cause as a hang.
+    if (api.last_failed === true)
+      return {
+        evidence: `the last of ${api.requests} model request(s) failed (${Object.entries(api.errors)
+          .map(([k, n]) => `${k === "cut" ? "cut stream" : `HTTP ${k}`} ×${n}`)
+          .join(", ")}) and the agent was still retrying (scripted model log)`,
+        confidence: "high",
+      };
+    return null;
+  }
   if (typed.api_retries > 0)
     return {
       evidence: `${typed.api_retries} api_retry event(s) in the agent's stream`,
@@ -370,7 +388,7 @@ export function classifySample(input: SampleInput): SampleQuality {
       msg.length > 0 ? [cut(msg)] : [],
     );
   }
-  if (input.api_error) return classifyApiError(input.api_error);
+  if (input.api_error) return classifyApiError(input.api_error, input.typed?.model_api ?? null);
   if (input.typed) return classifyTyped(input, input.typed);
   if (!input.has_result) {
     const hard = hardNoiseWithoutResult(input);

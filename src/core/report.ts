@@ -73,6 +73,11 @@ const ModelApiRecordSchema = z.object({
   unanswered: z.number().int(),
   /** error replies by HTTP status */
   errors: z.record(z.string(), z.number().int()),
+  /**
+   * The run's last model request got an error reply or a cut stream (the agent was still
+   * retrying a failing model when it stopped); absent in reports written before it existed.
+   */
+  last_failed: z.boolean().optional(),
 });
 export type ModelApiRecord = z.infer<typeof ModelApiRecordSchema>;
 

@@ -24,6 +24,7 @@ interface Counts {
   answered: number;
   unanswered: number;
   errors: Record<string, number>;
+  lastFailed: boolean;
 }
 
 const keyOf = (r: {
@@ -46,7 +47,7 @@ export function createModelApiTracker(): ModelApiTracker {
   const counts = (key: string): Counts => {
     let c = byRun.get(key);
     if (!c) {
-      c = { requests: 0, pending: 0, answered: 0, unanswered: 0, errors: {} };
+      c = { requests: 0, pending: 0, answered: 0, unanswered: 0, errors: {}, lastFailed: false };
       byRun.set(key, c);
     }
     return c;
@@ -70,6 +71,7 @@ export function createModelApiTracker(): ModelApiTracker {
       const fault = entry.fault;
       const cut =
         typeof fault === "object" && fault !== null && "kind" in fault && fault.kind === "cut";
+      c.lastFailed = status !== null && (cut || status < 200 || status >= 300);
       if (status === null) c.unanswered++;
       else if (cut) c.errors.cut = (c.errors.cut ?? 0) + 1;
       else if (status >= 200 && status < 300) c.answered++;
@@ -82,6 +84,7 @@ export function createModelApiTracker(): ModelApiTracker {
         answered: 0,
         unanswered: 0,
         errors: {},
+        lastFailed: false,
       };
       return {
         source: "scripted_server",
@@ -89,6 +92,7 @@ export function createModelApiTracker(): ModelApiTracker {
         answered: c.answered,
         unanswered: c.unanswered + c.pending,
         errors: { ...c.errors },
+        last_failed: c.lastFailed,
       };
     },
   };

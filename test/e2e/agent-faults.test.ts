@@ -4,6 +4,8 @@
  * against the scripted model (test/fixtures/suites/e2e-agent-faults; 16 runs, two at a time,
  * no CLI retries), and each fault gets the same typed failure record and sample-quality code
  * on every agent. test/e2e/agents.test.ts checks the same faults one turn at a time.
+ * The one difference is the agent's own: opencode has no retry limit and retries a cut stream
+ * until the timeout, so its run times out; it is excluded as an unresponsive model all the same.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunReport } from "../../src/core/report.js";
@@ -50,19 +52,19 @@ const EXPECTED = {
     outcome: "agent_error",
     failure: { source: "agent", code: "api_error", status: 500 },
     sample: ["excluded", "api_error"],
-    model_api: { "500": 1 },
+    model_api: "500",
   },
   f429: {
     outcome: "agent_error",
     failure: { source: "agent", code: "api_error", status: 429 },
     sample: ["excluded", "rate_limited"],
-    model_api: { "429": 1 },
+    model_api: "429",
   },
   cut: {
     outcome: "agent_error",
     failure: { source: "agent", code: "api_error", status: null },
-    sample: ["excluded", "api_error"],
-    model_api: null,
+    sample: ["excluded", "network_failure"],
+    model_api: "cut",
   },
   hang: {
     outcome: "timeout",
@@ -72,11 +74,19 @@ const EXPECTED = {
   },
 } as const;
 
+/** opencode retries a cut stream without end (docs/agents.md): its run times out instead. */
+const OPENCODE_CUT = {
+  outcome: "timeout",
+  failure: { source: "agent", code: "agent_timeout", status: null },
+  sample: ["excluded", "api_unresponsive"],
+  model_api: "cut",
+} as const;
+
 describe.each(AGENTS)("%s", (agent) => {
   it.each(Object.keys(EXPECTED) as Array<keyof typeof EXPECTED>)(
     "classifies the fault %s like every other agent",
     (task) => {
-      const want = EXPECTED[task];
+      const want = agent === "opencode" && task === "cut" ? OPENCODE_CUT : EXPECTED[task];
       const r = reports.find((x) => x.task === task && x.run_id.includes(`@${agent}-`));
       expect(r, `${task} on ${agent}`).toBeDefined();
       if (!r) return;
@@ -84,7 +94,8 @@ describe.each(AGENTS)("%s", (agent) => {
       const f = r.failures[0];
       expect({ source: f?.source, code: f?.code, status: f?.status }).toEqual(want.failure);
       expect([r.sample_quality.status, r.sample_quality.reason_code]).toEqual(want.sample);
-      if (want.model_api) expect(r.model_api?.errors).toMatchObject(want.model_api);
+      // Each agent's retries differ (opencode's cannot be turned off): the kind, not the count.
+      if (want.model_api) expect(Object.keys(r.model_api?.errors ?? {})).toEqual([want.model_api]);
       if (task === "hang") expect(r.model_api?.unanswered).toBeGreaterThan(0);
     },
   );
