@@ -2,7 +2,13 @@ import { readdir, readFile } from "node:fs/promises";
 import { InputError } from "../core/errors.js";
 import { REPORT_SCHEMA, RunReportSchema, type RunReport } from "../core/report.js";
 import { parseEvidenceFile } from "../evidence/index.js";
-import { checksForRun, loadSuiteProfiles, resolveProfile, scoreRubric } from "../scoring/index.js";
+import {
+  checksForRun,
+  loadSuiteProfiles,
+  promptForProfile,
+  resolveProfile,
+  scoreRubric,
+} from "../scoring/index.js";
 import { makeFsWorkspaceView } from "../scoring/fs-view.js";
 import path from "node:path";
 import { runPaths } from "../store/layout.js";
@@ -10,12 +16,7 @@ import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
 import { reinterpretValidation, StoredValidationSchema } from "../validators/index.js";
 import { evaluateRun } from "./evaluate.js";
 import { writeExperimentReports } from "./finish.js";
-import {
-  COMET_CONTRACT,
-  interactionInput,
-  rubricTaskInput,
-  workspaceFileExists,
-} from "./run-one.js";
+import { interactionInput, rubricTaskInput, workspaceFileExists } from "./run-one.js";
 import { readSuiteSnapshot, type SuiteSnapshot } from "./snapshot.js";
 import { setupJudge, type JudgeFlags } from "./judge-setup.js";
 import { runJudge } from "../judge/index.js";
@@ -74,8 +75,7 @@ function instructionOf(
   runUuid: string | null,
 ): string | undefined {
   if (runUuid === null) return undefined;
-  const rendered = renderInstruction(task, { run_id: runUuid });
-  return profile === "comet-workflow" ? `${COMET_CONTRACT}\n\n${rendered}` : rendered;
+  return promptForProfile(profile, renderInstruction(task, { run_id: runUuid }));
 }
 
 async function readStoredReport(file: string): Promise<RunReport> {

@@ -11,7 +11,13 @@ import { parseEvidenceFile } from "../evidence/index.js";
 import type { JudgeBlock } from "../core/judge.js";
 import { runJudge } from "../judge/index.js";
 import type { RunSpec } from "../plan/matrix.js";
-import { checksForRun, resolveProfile, scoreRubric, type RubricResult } from "../scoring/index.js";
+import {
+  checksForRun,
+  promptForProfile,
+  resolveProfile,
+  scoreRubric,
+  type RubricResult,
+} from "../scoring/index.js";
 import { makeFsWorkspaceView } from "../scoring/fs-view.js";
 import { runPaths } from "../store/layout.js";
 import { renderInstruction, type TaskSpec, type TreatmentSpec } from "../suite/index.js";
@@ -33,14 +39,6 @@ import { evaluateRun, type AgentSummary } from "./evaluate.js";
 import { tailOf } from "./tail.js";
 import { runAgentPhase } from "./agent-phase.js";
 import { reportAgentName } from "../agents/index.js";
-
-/** Prefixed to comet-workflow prompts: the run must go through the Skill (docs/tasks.md, instruction.md). */
-export const COMET_CONTRACT = [
-  "## Eval harness requirement",
-  "",
-  "Begin by invoking the `/comet` Skill (slash command) with this request. Do not simulate the workflow in prose:",
-  "the run is invalid unless the Comet Skill is invoked and leaves real OpenSpec/Comet artifacts.",
-].join("\n");
 
 /** A file-existence check over a workspace folder, refusing paths that leave it. */
 export function workspaceFileExists(ws: string): (p: string) => boolean {
@@ -170,8 +168,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     await sandbox.start();
     // One id for the run's template and its validators' _test_context.json (docs/tasks.md).
     runUuid = randomUUID();
-    const rendered = renderInstruction(task, { run_id: runUuid });
-    const prompt = profileName === "comet-workflow" ? `${COMET_CONTRACT}\n\n${rendered}` : rendered;
+    const prompt = promptForProfile(profileName, renderInstruction(task, { run_id: runUuid }));
     const phase = await runAgentPhase({
       ctx,
       spec,
