@@ -4,6 +4,21 @@ import { InputError } from "../core/errors.js";
 import { RunReportSchema, type RunReport } from "../core/report.js";
 import { mapPool } from "../util/pool.js";
 import { runPaths } from "./layout.js";
+import {
+  indexedReport,
+  indexText,
+  readRunIndex,
+  writeRunIndex,
+  type IndexEntry,
+} from "./run-index.js";
+
+/** A run as the index holds it (json null: to be serialised when the index is written). */
+interface IndexedRun {
+  id: string;
+  stamp: string;
+  json: string | null;
+  report: RunReport;
+}
 
 export interface ReadProblem {
   file: string;
@@ -49,11 +64,18 @@ function parseReport(file: string, text: string): Entry {
  * Every stored report of a results folder, parsed with the schema; unreadable ones are
  * listed as problems, not fatal; a run without a report (incomplete) is skipped. Reads
  * with a bounded pool, and with a cache reuses the parse of a report whose file did not
- * change (same mtime and size) since the last call. Reports sorted by task, treatment, rep.
+ * change (same mtime and size) since the last call. A report whose file the run index
+ * holds unchanged is taken from the index, and the index is written again when it was
+ * missing or out of date (store/run-index.ts). Reports sorted by task, treatment, rep.
  */
 export async function readReports(
   outDir: string,
-  opts: { concurrency?: number; cache?: ReportCache } = {},
+  opts: {
+    concurrency?: number;
+    cache?: ReportCache;
+    /** false: neither read nor write the run index (store/run-index.ts) */
+    index?: boolean;
+  } = {},
 ): Promise<StoredReports> {
   let ids: string[];
   try {
@@ -67,31 +89,65 @@ export async function readReports(
     });
   }
   const cache = opts.cache;
+  // The run index (store/run-index.ts) stands in for every report.json whose stamp it holds.
+  const index = opts.index === false ? new Map<string, IndexEntry>() : await readRunIndex(outDir);
+  const indexState = { stale: false };
   const read = await mapPool(
     ids,
     opts.concurrency ?? READ_CONCURRENCY,
-    async (id): Promise<{ stamp: string; entry: Entry | null }> => {
+    async (id): Promise<{ stamp: string; entry: Entry | null; indexed: IndexedRun | null }> => {
       const file = runPaths(outDir, id).report;
       const st = await stat(file).catch(() => null);
-      if (!st || !st.isFile()) return { stamp: `${id}:-`, entry: null };
+      if (!st || !st.isFile()) return { stamp: `${id}:-`, entry: null, indexed: null };
       const stamp = `${id}:${st.mtimeMs}:${st.size}`;
+      const indexStamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
       const hit = cache?.get(id);
-      if (hit && hit.stamp === stamp) return { stamp, entry: hit.entry };
+      const known = index.get(id);
+      if (hit && hit.stamp === stamp) {
+        const indexed =
+          hit.entry.kind === "report"
+            ? {
+                id,
+                stamp: indexStamp,
+                json: known?.stamp === indexStamp ? known.json : null,
+                report: hit.entry.report,
+              }
+            : null;
+        if (indexed && indexed.json === null) indexState.stale = true;
+        return { stamp, entry: hit.entry, indexed };
+      }
+      if (known?.stamp === indexStamp) {
+        const report = indexedReport(known);
+        if (report) {
+          const entry: Entry = { kind: "report", report };
+          cache?.set(id, { stamp, entry });
+          return { stamp, entry, indexed: { id, stamp: indexStamp, json: known.json, report } };
+        }
+      }
       let text: string;
       try {
         text = await readFile(file, "utf8");
       } catch {
-        return { stamp: `${id}:-`, entry: null }; // a run without a report is incomplete: not an error
+        return { stamp: `${id}:-`, entry: null, indexed: null }; // a run without a report is incomplete: not an error
       }
       const entry = parseReport(file, text);
       cache?.set(id, { stamp, entry });
-      return { stamp, entry };
+      if (entry.kind !== "report") return { stamp, entry, indexed: null };
+      indexState.stale = true;
+      return { stamp, entry, indexed: { id, stamp: indexStamp, json: null, report: entry.report } };
     },
   );
   if (cache) {
     const live = new Set(ids);
     for (const id of [...cache.keys()]) if (!live.has(id)) cache.delete(id);
   }
+  // Written again when a report was read from its file, or the index holds runs no longer there.
+  const indexed = read.flatMap((r) => (r.indexed ? [r.indexed] : []));
+  if (opts.index !== false && (indexState.stale || index.size !== indexed.length))
+    await writeRunIndex(
+      outDir,
+      indexed.map((r) => ({ id: r.id, stamp: r.stamp, json: r.json ?? indexText(r.report) })),
+    );
   const reports: RunReport[] = [];
   const problems: ReadProblem[] = [];
   for (const { entry } of read) {
