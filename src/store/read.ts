@@ -4,21 +4,7 @@ import { InputError } from "../core/errors.js";
 import { RunReportSchema, type RunReport } from "../core/report.js";
 import { mapPool } from "../util/pool.js";
 import { runPaths } from "./layout.js";
-import {
-  indexedReport,
-  indexText,
-  readRunIndex,
-  writeRunIndex,
-  type IndexEntry,
-} from "./run-index.js";
-
-/** A run as the index holds it (json null: to be serialised when the index is written). */
-interface IndexedRun {
-  id: string;
-  stamp: string;
-  json: string | null;
-  report: RunReport;
-}
+import { indexStamp, readRunIndex, writeRunIndex } from "./run-index.js";
 
 export interface ReadProblem {
   file: string;
@@ -89,65 +75,66 @@ export async function readReports(
     });
   }
   const cache = opts.cache;
-  // The run index (store/run-index.ts) stands in for every report.json whose stamp it holds.
-  const index = opts.index === false ? new Map<string, IndexEntry>() : await readRunIndex(outDir);
-  const indexState = { stale: false };
+  const useIndex = opts.index !== false;
+  const concurrency = opts.concurrency ?? READ_CONCURRENCY;
+  // First the stamps, then the run index (store/run-index.ts), which stands in for every
+  // report.json whose stamp it holds (only those of its lines are parsed), then the files.
+  const stamps = await mapPool(ids, concurrency, async (id) => {
+    const st = await stat(runPaths(outDir, id).report).catch(() => null);
+    return st?.isFile()
+      ? { id, stamp: `${id}:${st.mtimeMs}:${st.size}`, indexStamp: indexStamp(st) }
+      : null;
+  });
+  const byId = new Map(stamps.flatMap((s) => (s ? [[s.id, s] as const] : [])));
+  const index = useIndex
+    ? await readRunIndex(outDir, (id, stamp) => {
+        const s = byId.get(id);
+        return s === undefined || s.indexStamp !== stamp
+          ? "stale"
+          : cache?.get(id)?.stamp === s.stamp
+            ? "known"
+            : "parse";
+      })
+    : { runs: new Map<string, RunReport>(), matched: 0, lines: 0 };
   const read = await mapPool(
-    ids,
-    opts.concurrency ?? READ_CONCURRENCY,
-    async (id): Promise<{ stamp: string; entry: Entry | null; indexed: IndexedRun | null }> => {
-      const file = runPaths(outDir, id).report;
-      const st = await stat(file).catch(() => null);
-      if (!st || !st.isFile()) return { stamp: `${id}:-`, entry: null, indexed: null };
-      const stamp = `${id}:${st.mtimeMs}:${st.size}`;
-      const indexStamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
+    stamps,
+    concurrency,
+    async (s, i): Promise<{ stamp: string; entry: Entry | null; indexStamp: string | null }> => {
+      if (!s) return { stamp: `${ids[i] ?? ""}:-`, entry: null, indexStamp: null };
+      const { id, stamp } = s;
       const hit = cache?.get(id);
-      const known = index.get(id);
-      if (hit && hit.stamp === stamp) {
-        const indexed =
-          hit.entry.kind === "report"
-            ? {
-                id,
-                stamp: indexStamp,
-                json: known?.stamp === indexStamp ? known.json : null,
-                report: hit.entry.report,
-              }
-            : null;
-        if (indexed && indexed.json === null) indexState.stale = true;
-        return { stamp, entry: hit.entry, indexed };
+      if (hit && hit.stamp === stamp) return { stamp, entry: hit.entry, indexStamp: s.indexStamp };
+      const indexed = index.runs.get(id);
+      if (indexed) {
+        const entry: Entry = { kind: "report", report: indexed };
+        cache?.set(id, { stamp, entry });
+        return { stamp, entry, indexStamp: s.indexStamp };
       }
-      if (known?.stamp === indexStamp) {
-        const report = indexedReport(known);
-        if (report) {
-          const entry: Entry = { kind: "report", report };
-          cache?.set(id, { stamp, entry });
-          return { stamp, entry, indexed: { id, stamp: indexStamp, json: known.json, report } };
-        }
-      }
+      const file = runPaths(outDir, id).report;
       let text: string;
       try {
         text = await readFile(file, "utf8");
       } catch {
-        return { stamp: `${id}:-`, entry: null, indexed: null }; // a run without a report is incomplete: not an error
+        return { stamp: `${id}:-`, entry: null, indexStamp: null }; // a run without a report is incomplete: not an error
       }
       const entry = parseReport(file, text);
       cache?.set(id, { stamp, entry });
-      if (entry.kind !== "report") return { stamp, entry, indexed: null };
-      indexState.stale = true;
-      return { stamp, entry, indexed: { id, stamp: indexStamp, json: null, report: entry.report } };
+      return { stamp, entry, indexStamp: s.indexStamp };
     },
   );
   if (cache) {
     const live = new Set(ids);
     for (const id of [...cache.keys()]) if (!live.has(id)) cache.delete(id);
   }
-  // Written again when a report was read from its file, or the index holds runs no longer there.
-  const indexed = read.flatMap((r) => (r.indexed ? [r.indexed] : []));
-  if (opts.index !== false && (indexState.stale || index.size !== indexed.length))
-    await writeRunIndex(
-      outDir,
-      indexed.map((r) => ({ id: r.id, stamp: r.stamp, json: r.json ?? indexText(r.report) })),
-    );
+  // Written again when it did not hold every report read (a report read from its file, or
+  // one the cache had), or held lines that were not used (runs gone or changed).
+  const indexable = read.flatMap((r, i) =>
+    r.entry?.kind === "report" && r.indexStamp !== null
+      ? [{ id: ids[i] ?? "", stamp: r.indexStamp, report: r.entry.report }]
+      : [],
+  );
+  if (useIndex && (index.matched !== indexable.length || index.lines !== index.matched))
+    await writeRunIndex(outDir, indexable);
   const reports: RunReport[] = [];
   const problems: ReadProblem[] = [];
   for (const { entry } of read) {

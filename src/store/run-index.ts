@@ -39,10 +39,21 @@ function reportSchemaFingerprint(): string {
   return fingerprint;
 }
 
-/** An indexed run: its stamp and the report's JSON text (parsed only when used). */
-export interface IndexEntry {
-  stamp: string;
-  json: string;
+/** The index stamp of a report.json: mtime, size and inode (a rename gives a new inode). */
+export function indexStamp(st: { mtimeMs: number; size: number; ino: number }): string {
+  return `${st.mtimeMs}:${st.size}:${st.ino}`;
+}
+
+/** What the reader does with an index line: parse it, count it as current without parsing it (the caller has that report), or leave it (stale). */
+type LineUse = "parse" | "known" | "stale";
+
+export interface RunIndexRead {
+  /** the reports of the lines the reader asked to parse */
+  runs: Map<string, RunReport>;
+  /** lines that were current ("parse" lines that parsed, and "known" ones) */
+  matched: number;
+  /** run lines in the index */
+  lines: number;
 }
 
 /** Read a text file line by line in chunks (an index of 100,000 runs is larger than a string may be). */
@@ -66,9 +77,17 @@ async function forEachLine(file: string, onLine: (line: string) => boolean): Pro
   }
 }
 
-/** The entries of a results folder's index by run id; empty when it is missing, stale or unreadable. */
-export async function readRunIndex(outDir: string): Promise<Map<string, IndexEntry>> {
-  const entries = new Map<string, IndexEntry>();
+/**
+ * Read a results folder's index; `use(id, stamp)` says for each line whether it is current
+ * (the caller compares the stamp with report.json's) and whether to parse it. Only those
+ * lines are parsed, as the file streams by. A missing, unreadable or stale index reads as
+ * empty.
+ */
+export async function readRunIndex(
+  outDir: string,
+  use: (id: string, stamp: string) => LineUse = () => "parse",
+): Promise<RunIndexRead> {
+  const out: RunIndexRead = { runs: new Map(), matched: 0, lines: 0 };
   const state = { header: true, valid: true };
   await forEachLine(path.join(outDir, RUN_INDEX_FILE), (line) => {
     if (state.header) {
@@ -83,31 +102,36 @@ export async function readRunIndex(outDir: string): Promise<Map<string, IndexEnt
       state.valid = parsed.success && parsed.data.report_schema === reportSchemaFingerprint();
       return state.valid;
     }
+    out.lines++;
     const t1 = line.indexOf("\t");
     const t2 = t1 < 0 ? -1 : line.indexOf("\t", t1 + 1);
-    if (t1 > 0 && t2 > t1)
-      entries.set(line.slice(0, t1), { stamp: line.slice(t1 + 1, t2), json: line.slice(t2 + 1) });
+    if (t1 <= 0 || t2 < 0) return true;
+    const id = line.slice(0, t1);
+    const how = use(id, line.slice(t1 + 1, t2));
+    if (how === "known") out.matched++;
+    else if (how === "parse") {
+      const report = indexedReport(line.slice(t2 + 1));
+      if (report) {
+        out.runs.set(id, report);
+        out.matched++;
+      }
+    }
     return true;
   }).catch(() => {
     state.valid = false;
   });
-  return state.valid ? entries : new Map<string, IndexEntry>();
+  return state.valid ? out : { runs: new Map(), matched: 0, lines: 0 };
 }
 
-/** The report of an entry whose stamp matched; null when its text is not JSON (then report.json is read). */
-export function indexedReport(entry: IndexEntry): RunReport | null {
+/** The report of a current line; null when its text is not JSON (then report.json is read). */
+function indexedReport(json: string): RunReport | null {
   try {
     // Written by writeRunIndex from RunReportSchema's own output, under the same schema
     // fingerprint (checked by readRunIndex): see the file comment.
-    return JSON.parse(entry.json) as RunReport;
+    return JSON.parse(json) as RunReport;
   } catch {
     return null;
   }
-}
-
-/** The index line's JSON text of a parsed report. */
-export function indexText(report: RunReport): string {
-  return JSON.stringify(report);
 }
 
 /** Can this run id be a line's first field (no tab or line break)? */
@@ -122,7 +146,7 @@ function indexableId(id: string): boolean {
  */
 export async function writeRunIndex(
   outDir: string,
-  runs: ReadonlyArray<{ id: string; stamp: string; json: string }>,
+  runs: ReadonlyArray<{ id: string; stamp: string; report: RunReport }>,
 ): Promise<void> {
   const file = path.join(outDir, RUN_INDEX_FILE);
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
@@ -132,7 +156,7 @@ export async function writeRunIndex(
       let chunk = `${JSON.stringify({ schema: INDEX_SCHEMA, report_schema: reportSchemaFingerprint() })}\n`;
       for (const r of runs) {
         if (!indexableId(r.id)) continue;
-        chunk += `${r.id}\t${r.stamp}\t${r.json}\n`;
+        chunk += `${r.id}\t${r.stamp}\t${JSON.stringify(r.report)}\n`;
         if (chunk.length >= 1 << 22) {
           await fh.write(chunk);
           chunk = "";

@@ -38,7 +38,7 @@ describe("the run index", () => {
   it("is written by the first read and gives the same reports and problems as the files", async () => {
     const first = await readReports(dir);
     const index = await readRunIndex(dir);
-    expect([...index.keys()].sort()).toEqual(reports.map((r) => r.run_id).sort());
+    expect([...index.runs.keys()].sort()).toEqual(reports.map((r) => r.run_id).sort());
     const second = await readReports(dir);
     expect(second.reports).toEqual(first.reports);
     expect(second.problems).toEqual(first.problems);
@@ -65,7 +65,7 @@ describe("the run index", () => {
     expect(rb?.rep).toBe(7);
     // ... and the index was written again with b's new report.
     const again = await readRunIndex(dir);
-    expect(JSON.parse(again.get(b?.run_id ?? "")?.json ?? "{}")).toMatchObject({ rep: 7 });
+    expect(again.runs.get(b?.run_id ?? "")?.rep).toBe(7);
   });
 
   it("is ignored when its header names another report schema, or when it is cut short", async () => {
@@ -77,17 +77,17 @@ describe("the run index", () => {
       indexFile(),
       [JSON.stringify({ ...h, report_schema: "x" }), ...rest].join("\n"),
     );
-    expect((await readRunIndex(dir)).size).toBe(0);
+    expect((await readRunIndex(dir)).runs.size).toBe(0);
     // A read rebuilds it.
     await readReports(dir);
-    expect((await readRunIndex(dir)).size).toBe(reports.length);
+    expect((await readRunIndex(dir)).runs.size).toBe(reports.length);
     // Cut in the middle of the last line: that run is read from its file, the others are not lost.
     const whole = await readFile(indexFile(), "utf8");
     await writeFile(indexFile(), whole.slice(0, whole.length - 20));
-    expect((await readRunIndex(dir)).size).toBe(reports.length - 1);
+    expect((await readRunIndex(dir)).runs.size).toBe(reports.length - 1);
     const got = await readReports(dir);
     expect(got.reports).toHaveLength(reports.length);
-    expect((await readRunIndex(dir)).size).toBe(reports.length);
+    expect((await readRunIndex(dir)).runs.size).toBe(reports.length);
   });
 
   it("drops runs whose report is gone, and is neither read nor written with index: false", async () => {
@@ -96,7 +96,7 @@ describe("the run index", () => {
     await rm(path.join(dir, "runs", gone), { recursive: true });
     const got = await readReports(dir);
     expect(got.reports.map((r) => r.run_id)).not.toContain(gone);
-    expect([...(await readRunIndex(dir)).keys()]).not.toContain(gone);
+    expect([...(await readRunIndex(dir)).runs.keys()]).not.toContain(gone);
     await rm(indexFile());
     await readReports(dir, { index: false });
     await expect(readFile(indexFile())).rejects.toThrow();
@@ -109,6 +109,6 @@ describe("the run index", () => {
       "broken-json",
       "wrong-shape",
     ]);
-    expect((await readRunIndex(dir)).has("wrong-shape")).toBe(false);
+    expect((await readRunIndex(dir)).runs.has("wrong-shape")).toBe(false);
   });
 });
