@@ -6,9 +6,8 @@ import {
   type Comparison,
 } from "../report/comparison/index.js";
 import { writeHtmlReports } from "../report/html/write.js";
-import { writeFileAtomic } from "../util/fs.js";
+import { removeReportFile, writeReportFile } from "../store/report-files.js";
 import { InputError } from "../core/errors.js";
-import { rm } from "node:fs/promises";
 import path from "node:path";
 import { isScripted } from "../report/endpoint.js";
 
@@ -55,15 +54,15 @@ export async function writeExperimentReports(
     scripted: isScripted(reports, meta),
     resume: resumeNote(meta),
   });
-  await writeFileAtomic(paths.summary, summary.summary);
+  await writeReportFile(paths.summary, summary.summary);
   const files = [paths.summary];
   // Above RUN_DETAILS_LIMIT runs the per-run sections have their own file; below it, a
   // runs.md left from an earlier, larger rendering would be stale.
   const runsPath = path.join(outDir, RUN_DETAILS_FILE);
   if (summary.runs !== null) {
-    await writeFileAtomic(runsPath, summary.runs);
+    await writeReportFile(runsPath, summary.runs);
     files.push(runsPath);
-  } else await rm(runsPath, { force: true });
+  } else await removeReportFile(runsPath);
   // With two or more treatments, the comparison comes with every run's reports.
   let comparison: Comparison | null = null;
   if (new Set(reports.map((r) => r.treatment)).size >= 2) {

@@ -1,12 +1,12 @@
 /** writeHtmlReports: summary.html (+ comparison_report.html) of a results folder (I/O). */
 import path from "node:path";
-import { writeFileAtomic } from "../../util/fs.js";
+import { writeReportFile } from "../../store/report-files.js";
 import { chartJsSource } from "./chart-asset.js";
 import { loadResults, type LoadedResults } from "./load.js";
 import { renderHtmlPage } from "./page.js";
 import { readRunPage } from "./read-run.js";
-import type { RunPageData } from "./run-data.js";
-import { buildHtmlData, embedOrder, runRow, type HtmlView } from "./summary-data.js";
+import type { HtmlView, RunPageData } from "./wire.js";
+import { buildHtmlData, embedOrder, runRow } from "./summary-data.js";
 
 /** Characters of run-page JSON embedded per file (all run pages together). */
 const DEFAULT_EMBED_BUDGET = 2_000_000;
@@ -75,7 +75,7 @@ export async function writeHtmlReports(
       problems: loaded.problems,
       runPages: pages,
     });
-    await writeFileAtomic(file, renderHtmlPage(data, { chartJs }));
+    await writeReportFile(file, renderHtmlPage(data, { chartJs }));
     written.push(file);
   }
   return written;
