@@ -10,18 +10,18 @@ import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
 import { reinterpretValidation, StoredValidationSchema } from "../validators/index.js";
 import { evaluateRun } from "./evaluate.js";
 import { writeExperimentReports } from "./finish.js";
-import {
-  COMET_CONTRACT,
-  interactionInput,
-  rubricTaskInput,
-  workspaceFileExists,
-} from "./run-one.js";
+import { interactionInput, rubricTaskInput, workspaceFileExists } from "./run-one.js";
 import { readSuiteSnapshot, type SuiteSnapshot } from "./snapshot.js";
 import { setupJudge, type JudgeFlags } from "./judge-setup.js";
 import { runJudge } from "../judge/index.js";
 import { loadModelScript, scriptServesRole, startModelServer } from "../model/index.js";
 import { makeRedactor, redactValue, secretsFromEnv } from "../util/redact.js";
-import { renderInstruction, type TaskSpec } from "../suite/index.js";
+import {
+  buildPrompt,
+  renderInstruction,
+  type TaskSpec,
+  type TreatmentSpec,
+} from "../suite/index.js";
 import { resolveClaudeBinary } from "../agents/claude/binary.js";
 import { agentDriver } from "../agents/index.js";
 import type { Evidence } from "../core/evidence.js";
@@ -70,12 +70,12 @@ export interface RescoreResult {
 /** The prompt the run gave the agent (its {run_id} is the stored run_uuid). */
 function instructionOf(
   task: TaskSpec,
+  treatment: TreatmentSpec | undefined,
   profile: string,
   runUuid: string | null,
 ): string | undefined {
-  if (runUuid === null) return undefined;
-  const rendered = renderInstruction(task, { run_id: runUuid });
-  return profile === "comet-workflow" ? `${COMET_CONTRACT}\n\n${rendered}` : rendered;
+  if (runUuid === null || treatment === undefined) return undefined;
+  return buildPrompt(task, treatment, profile, renderInstruction(task, { run_id: runUuid }));
 }
 
 async function readStoredReport(file: string): Promise<RunReport> {
@@ -231,11 +231,12 @@ async function rescoreWith(
               failed: [...validation.failed, ...(rubric?.hard_failures ?? [])],
             },
             rubricCriteria: task.evaluation.rubric_criteria,
-            instruction: instructionOf(task, profileName, old.run_uuid),
+            instruction: instructionOf(task, treatment, profileName, old.run_uuid),
             cache: judge.cache ?? undefined,
             redact,
             hostEnv,
             claudeBin: "error" in bin ? undefined : bin.path,
+            experimentId: old.experiment_id,
           })
         : old.judge;
     const report = evaluateRun({

@@ -14,7 +14,13 @@ import type { RunSpec } from "../plan/matrix.js";
 import { checksForRun, resolveProfile, scoreRubric, type RubricResult } from "../scoring/index.js";
 import { makeFsWorkspaceView } from "../scoring/fs-view.js";
 import { runPaths } from "../store/layout.js";
-import { renderInstruction, type TaskSpec, type TreatmentSpec } from "../suite/index.js";
+import {
+  buildPrompt,
+  renderInstruction,
+  validatorEnv,
+  type TaskSpec,
+  type TreatmentSpec,
+} from "../suite/index.js";
 import { resolveInside, writeJsonAtomic } from "../util/fs.js";
 import { tempStem } from "../util/temp-names.js";
 import { redactValue } from "../util/redact.js";
@@ -33,14 +39,6 @@ import { evaluateRun, type AgentSummary } from "./evaluate.js";
 import { tailOf } from "./tail.js";
 import { runAgentPhase } from "./agent-phase.js";
 import { reportAgentName } from "../agents/index.js";
-
-/** Prefixed to comet-workflow prompts (facts 1.3): the run must go through the Skill. */
-export const COMET_CONTRACT = [
-  "## Eval harness requirement",
-  "",
-  "Begin by invoking the `/comet` Skill (slash command) with this request. Do not simulate the workflow in prose:",
-  "the run is invalid unless the Comet Skill is invoked and leaves real OpenSpec/Comet artifacts.",
-].join("\n");
 
 /** A file-existence check over a workspace folder, refusing paths that leave it. */
 export function workspaceFileExists(ws: string): (p: string) => boolean {
@@ -133,6 +131,9 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       claudeMd: treatment.claude_md,
       skillsDir: ctx.driver.skillsDir,
       memoryFile: ctx.driver.memoryFile,
+      // Hooks are Claude Code settings; other agents get none (docs/manifest.md).
+      settingsFile: ctx.driver.name === "claude" ? path.join(".claude", "settings.json") : null,
+      hooks: treatment.hooks,
     });
     await writeJsonAtomic(paths.baseline, [...preexisting].sort());
     const hasDockerfile =
@@ -165,13 +166,14 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       experimentId: ctx.experimentId,
       why: chosen.why,
       network: task.environment.network,
+      exposeReadOnly: ctx.suite.config.validation?.python_path,
       signal: ctx.signal,
     });
     await sandbox.start();
     // One id for the run's template and its validators' context (facts 1.3 and 1.6).
     runUuid = randomUUID();
     const rendered = renderInstruction(task, { run_id: runUuid });
-    const prompt = profileName === "comet-workflow" ? `${COMET_CONTRACT}\n\n${rendered}` : rendered;
+    const prompt = buildPrompt(task, treatment, profileName, rendered);
     const phase = await runAgentPhase({
       ctx,
       spec,
@@ -209,6 +211,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       timeoutSec: task.validation.timeout,
       // A HOME of their own: nothing the agent left in its HOME can steer a validator.
       env: {
+        ...validatorEnv(ctx.suite.config),
         PATH: ctx.hostEnv.PATH ?? "/usr/bin:/bin",
         HOME: validatorHome,
         LANG: ctx.hostEnv.LANG ?? "C.UTF-8",
@@ -218,6 +221,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
         run_name: spec.run_id,
         task: spec.task,
         treatment_name: spec.treatment,
+        native_terminal: task.evaluation.native_terminal,
         rep: spec.rep,
         profile: profileName,
         required_skills: rubricTaskInput(task, treatment).required_skills,
@@ -259,6 +263,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       hostEnv: ctx.hostEnv,
       // The CLI judge is Claude Code: the subject's binary only when the subject is Claude too.
       claudeBin: ctx.driver.name === "claude" ? ctx.bin.path : undefined,
+      experimentId: ctx.experimentId,
       // The judge's own folder is made outside the run root, which the agent could write to
       // (a planted CLAUDE.md in an ancestor folder would reach a CLI judge).
     });

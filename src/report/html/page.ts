@@ -24,6 +24,12 @@ export function renderHtmlPage(data: HtmlData, opts: PageOptions): string {
     "</head>",
     "<body>",
     '<a class="sr-only" href="#main">Skip to content</a>',
+    // Rendered here, not by the client: the warning shows even where scripts do not run.
+    ...(data.experiment.local_warning === null
+      ? []
+      : [
+          `<p class="note" id="local-warning" role="alert">\u26A0 ${escapeHtml(data.experiment.local_warning)}</p>`,
+        ]),
     '<main id="main" tabindex="-1"><noscript>This report needs JavaScript to draw its tables and charts.</noscript></main>',
     `<script type="application/json" id="skillbench-data">${jsonForScript(data)}</script>`,
     `<script>${inlineScript(opts.chartJs)}</script>`,

@@ -3,7 +3,8 @@
  * Kept small: one compact row per run; run pages are separate (embedded up to a budget, or
  * fetched lazily from the viewer). Pure.
  */
-import { isScripted, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
+import { isolationOf, isScripted, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
+
 import type { RunReport } from "../../core/report.js";
 import type { ReadProblem } from "../../store/read.js";
 import type { Metadata } from "../../store/metadata.js";
@@ -69,6 +70,8 @@ export interface HtmlData {
     model: string | null;
     /** set when the runs were played by the scripted model server */
     scripted_label: string | null;
+    /** set when any run had no sandbox: how many, and the local warning (docs/sandbox.md) */
+    local_warning: string | null;
   };
   treatments: string[];
   tasks: string[];
@@ -175,6 +178,7 @@ export function buildHtmlData(input: HtmlDataInput): HtmlData {
       agent_version: input.metadata?.versions.claude ?? reports[0]?.agent.version ?? null,
       model: input.metadata?.model ?? null,
       scripted_label: isScripted(input.reports, input.metadata) ? SCRIPTED_MODEL_LABEL : null,
+      local_warning: localWarningText(input.reports),
     },
     treatments,
     tasks,
@@ -206,4 +210,12 @@ export function embedOrder(rows: ReadonlyArray<Pick<RunRow, "id" | "status">>): 
     ...rows.filter((r) => r.status !== "passed"),
     ...rows.filter((r) => r.status === "passed"),
   ].map((r) => r.id);
+}
+
+/** The page's no-sandbox banner, or null when every run had a sandbox. */
+function localWarningText(reports: readonly RunReport[]): string | null {
+  const iso = isolationOf(reports);
+  return iso.warning === null
+    ? null
+    : `No sandbox: ${iso.local_runs} of ${iso.runs} run(s) ran with --sandbox local: ${iso.warning}.`;
 }
