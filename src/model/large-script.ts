@@ -43,7 +43,17 @@ function yamlValue(text: string, file: string, firstLine: number): unknown {
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   // Copied through JSON: the values yaml builds keep its document's nodes alive (on a 20 MB
   // script, 320 MB more live heap than the same value from JSON.parse).
-  if (doc.errors.length === 0) return JSON.parse(JSON.stringify(doc.toJS() ?? null)) as unknown;
+  if (doc.errors.length === 0) {
+    try {
+      return JSON.parse(JSON.stringify(doc.toJS() ?? null)) as unknown;
+    } catch (e) {
+      // An alias whose anchor is in another batch of rules.
+      throw new InputError(
+        `model script ${file}:${firstLine}: not valid YAML here: ${errorMessage(e)} (a large YAML script is read a few rules at a time: share no anchors or aliases between rules, or write the script as JSON)`,
+        { file, line: firstLine },
+      );
+    }
+  }
   // Only for the message: parse again with a line counter.
   const lineCounter = new LineCounter();
   const again = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });

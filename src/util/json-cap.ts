@@ -61,7 +61,7 @@ export class JsonStringCapper {
         continue;
       }
       // Inside a string: copy up to the next quote or backslash (or finish an escape).
-      if (this.escapeLeft > 0) {
+      if (this.escapeLeft !== 0) {
         const c = text.charCodeAt(i);
         // `\uXXXX`: after the `u`, four hex digits follow.
         this.escapeLeft = this.escapeLeft === -1 ? (c === 0x75 ? 4 : 0) : this.escapeLeft - 1;

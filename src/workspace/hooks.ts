@@ -37,7 +37,7 @@ export function mergeHooks(base: unknown, add: ClaudeHooks): Record<string, unkn
   const out: Record<string, unknown[]> = {};
   if (isRecord(base))
     for (const [event, groups] of Object.entries(base))
-      out[event] = Array.isArray(groups) ? [...groups] : [];
+      out[event] = Array.isArray(groups) ? [...(groups as unknown[])] : [];
   for (const [event, groups] of Object.entries(add)) {
     const list = (out[event] ??= []);
     const seen = new Set(list.map((g) => JSON.stringify(g)));
