@@ -1,7 +1,7 @@
 export { loadSuite } from "./load-suite.js";
 export { renderInstruction, renderTemplate, templatePlaceholders } from "./template.js";
 export { selectNames } from "./select.js";
-export { buildPrompt } from "./prompt.js";
+export { treatmentPrompt } from "./prompt.js";
 export { validatorEnv } from "./validation-env.js";
 export { isIgnoredSkillPath, hashSkillDir } from "./skills.js";
 export {

@@ -1,16 +1,7 @@
 /**
- * The prompt a run's agent receives: the rendered instruction, after the blocks its profile and
- * treatment put before it (docs/manifest.md, "What the agent is told"). Pure.
+ * What a treatment puts before a run's prompt (docs/manifest.md, "Treatments"). Pure.
  */
 import type { TaskSpec, TreatmentSpec } from "./types.js";
-
-/** Put before comet-workflow prompts: the run must go through the Skill. */
-const COMET_CONTRACT = [
-  "## Eval harness requirement",
-  "",
-  "Begin by invoking the `/comet` Skill (slash command) with this request. Do not simulate the workflow in prose:",
-  "the run is invalid unless the Comet Skill is invoked and leaves real OpenSpec/Comet artifacts.",
-].join("\n");
 
 /** What a Native run is told to leave behind, by the task's `[evaluation] native_terminal`. */
 const NATIVE_TERMINAL_RULE: Record<TaskSpec["evaluation"]["native_terminal"], string> = {
@@ -48,20 +39,15 @@ export function nativePrefix(
 }
 
 /**
- * `rendered` (the task's instruction.md with its variables filled in) with, in this order: the
- * Native block of a Native treatment, the treatment's own `prompt_prefix`, and the Comet contract
- * when the run's profile is comet-workflow.
+ * `prompt` (the task's instruction.md with its variables filled in, behind its profile's
+ * contract) with, in front: the Native block of a Native treatment, then the treatment's own
+ * `prompt_prefix`.
  */
-export function buildPrompt(
-  task: TaskSpec,
-  treatment: TreatmentSpec,
-  profile: string,
-  rendered: string,
-): string {
-  let prompt = profile === "comet-workflow" ? `${COMET_CONTRACT}\n\n${rendered}` : rendered;
+export function treatmentPrompt(task: TaskSpec, treatment: TreatmentSpec, prompt: string): string {
+  let out = prompt;
   if (treatment.prompt_prefix !== undefined)
-    prompt = `${treatment.prompt_prefix.replace(/\s+$/, "")}\n\n${prompt}`;
+    out = `${treatment.prompt_prefix.replace(/\s+$/, "")}\n\n${out}`;
   if (treatment.native)
-    prompt = `${nativePrefix(task.evaluation.native_terminal, treatment.native.clarification_mode)}${prompt}`;
-  return prompt;
+    out = `${nativePrefix(task.evaluation.native_terminal, treatment.native.clarification_mode)}${out}`;
+  return out;
 }

@@ -1,7 +1,8 @@
 /** The original harness's task features in the suite loader: Native treatments, prompt prefixes, hooks, validation settings. */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildPrompt, validatorEnv } from "../../../src/suite/index.js";
+import { treatmentPrompt, validatorEnv } from "../../../src/suite/index.js";
+import { renderRunPrompt } from "../../../src/plan/prompt.js";
 import { nativePrefix } from "../../../src/suite/prompt.js";
 import { load, loadError, makeDir, oneTask } from "./make-suite.js";
 
@@ -60,7 +61,7 @@ describe("treatment fields", () => {
   });
 });
 
-describe("buildPrompt", () => {
+describe("treatment prompts", () => {
   it("puts the Native block, the treatment's prefix and the Comet contract before the instruction", async () => {
     const { suite } = await load(
       oneTask('[evaluation]\nnative_terminal = "active-blocked"\n', {
@@ -71,11 +72,14 @@ describe("buildPrompt", () => {
     const control = suite.treatments.find((t) => t.name === "CONTROL");
     const native = suite.treatments.find((t) => t.name === "COMET_NATIVE_BATCH");
     if (!task || !control || !native) throw new Error("fixture");
-    expect(buildPrompt(task, control, "generic", "Do it.")).toBe("Do it.");
-    expect(buildPrompt(task, control, "comet-workflow", "Do it.")).toMatch(
-      /^## Eval harness requirement\n[^]*\n\nDo it\.$/,
+    expect(treatmentPrompt(task, control, "Do it.")).toBe("Do it.");
+    expect(renderRunPrompt(task, control, "comet-workflow", "id")).toMatch(
+      /^## Eval harness requirement\n[^]*\n\nDo it\.\n$/,
     );
-    const p = buildPrompt(task, native, "generic", "Do it.");
+    expect(renderRunPrompt(task, native, "comet-workflow", "id")).toMatch(
+      /^\[COMET NATIVE TREATMENT\][^]*\[ORIGINAL BUSINESS TASK\]\nHouse rules\.\n\n## Eval harness requirement\n[^]*Do it\.\n$/,
+    );
+    const p = treatmentPrompt(task, native, "Do it.");
     expect(p.startsWith("[COMET NATIVE TREATMENT]\n")).toBe(true);
     expect(p).toContain("native.clarification_mode `batch`");
     expect(p).toContain("blocked state the runtime enforces");
