@@ -35,6 +35,7 @@ import { agentOf, type RunContext } from "./context.js";
 import { evaluateRun, type AgentSummary } from "./evaluate.js";
 import { tailOf } from "./tail.js";
 import { runAgentPhase } from "./agent-phase.js";
+import { validatorEnv } from "../suite/index.js";
 import { openFinishedWorkspace } from "./finished-workspace.js";
 import { rubricTaskInput, scoreFinishedRun } from "./score-run.js";
 import { renderRunPrompt } from "../plan/prompt.js";
@@ -83,6 +84,9 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       claudeMd: treatment.claude_md,
       skillsDir: subject.driver.skillsDir,
       memoryFile: subject.driver.memoryFile,
+      // Hooks are Claude Code settings; other agents get none (docs/manifest.md).
+      settingsFile: subject.driver.name === "claude" ? path.join(".claude", "settings.json") : null,
+      hooks: treatment.hooks,
     });
     await writeBaselineFiles(paths, preexisting);
     const hasDockerfile =
@@ -115,12 +119,13 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       experimentId: ctx.experimentId,
       why: chosen.why,
       network: task.environment.network,
+      exposeReadOnly: ctx.suite.config.validation?.python_path,
       signal: ctx.signal,
     });
     await sandbox.start();
     // One id for the run's template and its validators' _test_context.json (docs/tasks.md).
     runUuid = randomUUID();
-    const prompt = renderRunPrompt(task, profileName, runUuid);
+    const prompt = renderRunPrompt(task, treatment, profileName, runUuid);
     const phase = await runAgentPhase({
       ctx,
       spec,
@@ -162,6 +167,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       timeoutSec: task.validation.timeout,
       // A HOME of their own: nothing the agent left in its HOME can steer a validator.
       env: {
+        ...validatorEnv(ctx.suite.config),
         PATH: ctx.hostEnv.PATH ?? "/usr/bin:/bin",
         HOME: validatorHome,
         LANG: ctx.hostEnv.LANG ?? "C.UTF-8",
@@ -171,6 +177,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
         run_name: spec.run_id,
         task: spec.task,
         treatment_name: spec.treatment,
+        native_terminal: task.evaluation.native_terminal,
         rep: spec.rep,
         profile: profileName,
         required_skills: rubricTaskInput(task, treatment).required_skills,
@@ -218,6 +225,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       hostEnv: ctx.hostEnv,
       // The CLI judge is Claude Code: the subject's binary only when the subject is Claude too.
       claudeBin: subject.driver.name === "claude" ? subject.bin.path : undefined,
+      experimentId: ctx.experimentId,
       // The judge's own folder is made outside the run root, which the agent could write to
       // (a planted CLAUDE.md in an ancestor folder would reach a CLI judge).
     });

@@ -1,8 +1,15 @@
 import { readExpectedArtifacts } from "./artifacts.js";
 import { isRecord } from "../core/json.js";
 import { describe, readNames, Table } from "./fields.js";
-import { CONTROL_TREATMENT, type ExpectedArtifact, NAME_PATTERN } from "./types.js";
 import { AGENT_NAMES } from "../agents/types.js";
+import { readHooks, readNative } from "./treatment-prompt-fields.js";
+import {
+  CONTROL_TREATMENT,
+  type ClaudeHooks,
+  type ExpectedArtifact,
+  NAME_PATTERN,
+  type NativeTreatment,
+} from "./types.js";
 
 /**
  * One treatment of a treatments YAML file (docs/tasks.md, Treatments) -> a description of its
@@ -30,6 +37,10 @@ export interface TreatmentEntry {
   agents: string[] | undefined;
   skills: SkillEntry[];
   hints: SkillHints;
+  /** `native` / `native_clarification_mode`, or the built-in Native treatment names. */
+  native: NativeTreatment | undefined;
+  prompt_prefix: string | undefined;
+  hooks: ClaudeHooks | undefined;
 }
 
 const HINT_KEYS = [
@@ -172,6 +183,9 @@ export function readTreatmentEntry(top: Table, name: string): TreatmentEntry | u
   const description = t.string("description");
   const claude = t.string("claude_md");
   const agents = readAgents(t);
+  const native = readNative(t, name);
+  const prefix = t.string("prompt_prefix");
+  const hooks = readHooks(t);
   const skillsRaw = t.raw("skills");
   if (t.has("noise_tasks"))
     t.warn(t.field("noise_tasks"), "noise tasks are not supported by skillbench; ignored");
@@ -212,5 +226,8 @@ export function readTreatmentEntry(top: Table, name: string): TreatmentEntry | u
     agents,
     skills,
     hints,
+    native,
+    prompt_prefix: prefix === "" ? undefined : prefix,
+    hooks,
   };
 }

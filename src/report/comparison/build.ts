@@ -1,5 +1,5 @@
 import { judgeOverlay } from "./judge-overlay.js";
-import { isScripted, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
+import { isolationOf, isScripted, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
 import type { RunReport } from "../../core/report.js";
 import type { Metadata } from "../../store/metadata.js";
 import { taskOrder, treatmentOrder } from "../group.js";
@@ -163,6 +163,7 @@ function buildPooled(input: ComparisonInput): Comparison {
       ? { scripted: true, label: SCRIPTED_MODEL_LABEL }
       : { scripted: false, label: null },
     judge_overlay: judgeOverlay(analysis, treatments),
+    isolation: isolationOf(reports),
     agents: agentRows(reports),
     mixed_arms: [],
     by_agent: [],
