@@ -10,6 +10,15 @@ export {
   type PerTaskOutcomes,
   type TaskStatistic,
 } from "./task-statistics.js";
-export { bootstrapInterval, bootstrapPairedDifference } from "./bootstrap.js";
+export { bootstrapInterval, bootstrapPairedDifference, quantileSorted } from "./bootstrap.js";
 export { discordantPairs, taskSignCounts } from "./paired.js";
 export { fisherExact } from "./fisher.js";
+export {
+  alphaSpent,
+  intervalBand,
+  sequentialInterval,
+  sequentialStops,
+  type Band,
+  type Spending,
+} from "./sequential.js";
+export { mulberry32 } from "./prng.js";
