@@ -1,5 +1,5 @@
 /**
- * Resolve a run's interaction settings (facts 5.1, issue 5). Pure: file texts are
+ * Resolve a run's interaction settings (docs/interaction.md §1). Pure: file texts are
  * read by the caller and passed in.
  *
  * Precedence, lowest to highest, for mode and max_turns:

@@ -2,7 +2,7 @@
  * Decision-point and completion detection for the `auto_user` loop. Pure.
  *
  * The patterns are those of the original harness (decision-point.sh and
- * completion-point.sh; facts sections 5.5 and 5.6), translated from POSIX ERE
+ * completion-point.sh; stated in docs/interaction.md §3), translated from POSIX ERE
  * with `shopt -s nocasematch` to JavaScript: every regex is case-insensitive
  * and uses the `u` flag; `[[:space:]]` is `\s`, `[[:alnum:]]` is
  * `[\p{L}\p{N}]`, `[[:cntrl:]]` is `\p{Cc}`. A boolean "does it match
@@ -24,7 +24,7 @@ const INTERROGATIVE = new RegExp(`(?:^|\\s)(?:${WH})\\s+[^?？]*[?？]|(?:${ZH_W
 /** Per line: `Question: how ...`, `**Question:** which ...`, `问题：`-style labels (ASCII colon). */
 const LABELLED = new RegExp(`(?:question|问题)[*\\s]*:[*\\s]*(?:whether|${WH}|${ZH_WH})`, "iu");
 
-/** Per line: requests for confirmation, choice or input (each alternative of facts 5.5). */
+/** Per line: requests for confirmation, choice or input (the "request" alternatives of docs/interaction.md §3). */
 const REQUEST = new RegExp(
   [
     `${START}(?:please\\s+)?(?:confirm|choose|approve|select|provide|enter)\\s`,

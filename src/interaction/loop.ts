@@ -1,5 +1,5 @@
 /**
- * The dual-agent `auto_user` loop (facts 5.4): the subject runs the task, and at
+ * The dual-agent `auto_user` loop (docs/interaction.md §2): the subject runs the task, and at
  * every decision point a reply (deterministic, or from the simulated user) is fed
  * back with `--resume`. The agent calls are injected, so the loop itself only
  * decides what to send next and records what happened. See docs/interaction.md.
@@ -122,7 +122,7 @@ const TEXT_LIMIT = 4000;
 /** How much of the subject's message the simulator sees. */
 const SIMULATOR_CONTEXT_CHARS = 3000;
 
-/** The simulator's input: its instructions, then the subject's last message (facts 5.2). */
+/** The simulator's input: its instructions, then the subject's last message (docs/interaction.md §2, step 7). */
 export function simulatorInput(simulatorPrompt: string, subjectText: string): string {
   return `${simulatorPrompt}\n\nAssistant's message:\n"""\n${subjectText.slice(0, SIMULATOR_CONTEXT_CHARS)}\n"""`;
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { readInsideText } from "./workspace-dump.js";
 
 /**
- * The change artifacts the comet judge reads (facts 7.2). Unlike the original,
+ * The change artifacts the comet judge reads (docs/judge.md, Prompts). Unlike the original,
  * both layouts are searched: `openspec/changes/` and `docs/openspec/changes/`.
  */
 const CHANGE_ROOTS = ["openspec/changes", "docs/openspec/changes"];

@@ -1,5 +1,5 @@
 /**
- * The judge's view of the workspace as text (facts 7.3). Pure: the files come
+ * The judge's view of the workspace as text (docs/judge.md, workspace dump). Pure: the files come
  * in already read, in order.
  */
 export const MAX_FILE_BYTES = 50_000;

@@ -1,6 +1,6 @@
 import type { CometArtifacts } from "./comet-artifacts.js";
 
-/** The judge prompts (facts 7.2 and 7.3) and the repair prompt. Pure. */
+/** The judge prompts (docs/judge.md, Prompts) and the repair prompt. Pure. */
 
 const GENERIC_DIMENSIONS = ["task_completion", "output_quality", "instruction_adherence"] as const;
 export const COMET_DIMENSIONS = ["artifact_quality", "spec_drift", "main_flow"] as const;

@@ -9,7 +9,7 @@ import { buildJudgeEnv } from "./env.js";
 import type { JudgeReply, JudgeTransport } from "./types.js";
 
 /**
- * The judge through the `claude` CLI (facts 7.1, transport B): `claude -p ""`
+ * The judge through the `claude` CLI (docs/judge.md, Transports: the `claude` CLI): `claude -p ""`
  * with the prompt on stdin, no tools, no session kept, in a private empty cwd
  * with a private HOME/config/tmp, and the judge's own environment.
  */

@@ -3,7 +3,7 @@ import { errorMessage } from "../core/errors.js";
 import type { JudgeCredential } from "./config.js";
 import type { JudgeReply, JudgeTransport } from "./types.js";
 
-/** The judge over a direct Messages API call (facts 7.1, transport A). */
+/** The judge over a direct Messages API call (docs/judge.md, Transports: direct HTTP). */
 
 /** `<base>/v1/messages`; a base ending in `/messages` is used as is, one ending in `/v1` gets `/messages`. Pure. */
 export function messagesUrl(baseUrl: string): string {

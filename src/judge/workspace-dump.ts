@@ -12,7 +12,7 @@ import {
 } from "./dump-text.js";
 
 /**
- * Collects the workspace for the judge (facts 7.3): a sorted walk that skips
+ * Collects the workspace for the judge (docs/judge.md, workspace dump): a sorted walk that skips
  * dot paths, tool folders, the harness's files, binary files and files over
  * 50,000 bytes. A symlink is followed only when its target stays inside the
  * workspace, and only to a file (symlinked folders are never walked).

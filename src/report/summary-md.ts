@@ -200,7 +200,7 @@ function treatmentDetails(reports: RunReport[], treatments: string[]): string[] 
   return lines;
 }
 
-/** summary.md (facts section 10.1, with the Checks column counting real checks only). Pure. */
+/** summary.md (layout in docs/reports.md; the Checks column counts real checks only). Pure. */
 export function renderSummaryMarkdown(s: SummaryInput): string {
   return renderSummaryFiles(s).summary;
 }

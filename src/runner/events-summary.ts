@@ -3,7 +3,7 @@ import type { EventsSummary } from "../core/report.js";
 
 const SCRIPT_RE = /(?:^|[\s/])([\w.-]+\.(?:py|sh|js|mjs|cjs|ts))\b/g;
 
-/** The report's view of the evidence (facts section 10.2, the fields that apply). Pure. */
+/** The report's view of the evidence (`events_summary`, docs/report-schema.md). Pure. */
 export function summarizeEvents(e: Evidence, profile: string): EventsSummary {
   const scripts = new Set<string>();
   for (const c of e.commands_run)

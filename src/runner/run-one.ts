@@ -34,7 +34,7 @@ import { tailOf } from "./tail.js";
 import { runAgentPhase } from "./agent-phase.js";
 import { reportAgentName } from "../agents/index.js";
 
-/** Prefixed to comet-workflow prompts (facts 1.3): the run must go through the Skill. */
+/** Prefixed to comet-workflow prompts: the run must go through the Skill (docs/tasks.md, instruction.md). */
 export const COMET_CONTRACT = [
   "## Eval harness requirement",
   "",
@@ -168,7 +168,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       signal: ctx.signal,
     });
     await sandbox.start();
-    // One id for the run's template and its validators' context (facts 1.3 and 1.6).
+    // One id for the run's template and its validators' _test_context.json (docs/tasks.md).
     runUuid = randomUUID();
     const rendered = renderInstruction(task, { run_id: runUuid });
     const prompt = profileName === "comet-workflow" ? `${COMET_CONTRACT}\n\n${rendered}` : rendered;
@@ -231,7 +231,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       launcher: sandbox.launcher,
     });
     const profile = resolveProfile(profileName, ctx.suiteProfiles);
-    // CONTROL under comet-workflow is judged on business checks only (facts 6.5).
+    // CONTROL under comet-workflow is judged on business checks only (docs/rubrics.md, CONTROL).
     const checks = checksForRun(profile, treatment.name, validation);
     scoredValidation = { ...validation, passed: checks.passed, failed: checks.failed };
     rubric = scoreRubric(profile, {

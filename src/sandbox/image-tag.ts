@@ -2,7 +2,7 @@ import { sha256 } from "../util/hash.js";
 
 /**
  * `skillbench-task:<12 hex>`: sha256 of the build context's tree hash and the agent version
- * (facts 3.1: an image is reused while both are unchanged). Pure.
+ * (an image is reused while both are unchanged; docs/sandbox.md "docker details"). Pure.
  */
 export function taskImageTag(contextHash: string, agentVersion: string): string {
   return `skillbench-task:${sha256(`${contextHash}\n${agentVersion}`).slice(0, 12)}`;

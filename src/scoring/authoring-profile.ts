@@ -10,7 +10,7 @@ import type {
 } from "./types.js";
 
 /**
- * The authoring-skill rubric (facts 6.4): 11 dimensions over the generated Skill package at
+ * The authoring-skill rubric (docs/rubrics.md, authoring-skill): 11 dimensions over the generated Skill package at
  * `task.skill_package_path` (workspace-relative), re-using the generic rubric's completion,
  * skill_invocation, artifact_presence and safety_boundary results. Every failed package check
  * is also a hard failure. Pure.

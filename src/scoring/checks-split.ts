@@ -1,6 +1,6 @@
 import type { CheckSplit, RubricProfile } from "./types.js";
 
-/** Check-name prefixes that make a validator message a workflow check (facts 6.5). */
+/** Check-name prefixes that make a validator message a workflow check (docs/rubrics.md, business_completion). */
 const WORKFLOW_CHECK_PREFIXES: readonly string[] = [
   "openspec_artifacts",
   "comet_state",
@@ -22,7 +22,7 @@ export function isWorkflowCheck(message: string): boolean {
   return WORKFLOW_CHECK_PREFIXES.some((p) => m.startsWith(p));
 }
 
-/** Split validator messages into business and workflow checks (facts 6.5). */
+/** Split validator messages into business and workflow checks (docs/rubrics.md, business_completion). */
 export function splitChecks(baseline: {
   passed: readonly string[];
   failed: readonly string[];
@@ -40,7 +40,7 @@ export function splitChecks(baseline: {
 }
 
 /**
- * The validator checks that count for the run (pass/fail and report), facts 6.5: under a
+ * The validator checks that count for the run (pass/fail and report; docs/rubrics.md, CONTROL): under a
  * profile with `controlBusinessOnly` (comet-workflow) the CONTROL treatment is judged on
  * business checks only, so its workflow checks are dropped. Every other combination returns the
  * checks unchanged (copied). The runner calls this on the validator result before building the

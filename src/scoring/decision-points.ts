@@ -1,10 +1,10 @@
 import type { WorkflowKind } from "./comet/context.js";
 import type { DimensionEvaluation, ScoringInput } from "./types.js";
 
-/** Tool names that ask the user a question (facts 6.3). */
+/** Tool names that ask the user a question (docs/rubrics.md, decision_point_compliance). */
 const ASK_TOOL_NAMES: readonly string[] = ["AskUserQuestion", "ask_user", "AskFollowUpQuestion"];
 
-/** Decision-bearing Comet state mutations per workflow kind (facts 6.3). */
+/** Decision-bearing Comet state mutations per workflow kind (docs/rubrics.md, decision_point_compliance). */
 const DECISION_MUTATION_RES: Record<"full" | "preset", readonly RegExp[]> = {
   full: [
     /transition\s+\S+\s+(?:open-complete|design-complete|build-complete|verify-pass|verify-fail|preset-escalate)/g,
@@ -22,7 +22,7 @@ export interface AskCount {
 }
 
 /**
- * How often the subject asked the user. Fixes facts 14 (plain-text questions did not count):
+ * How often the subject asked the user. Fixes a weak point of the original, where plain-text questions did not count:
  * asks = ask-type tool calls + replies the user side gave in the loop (deterministic
  * `decision_reply(ies)` + simulated replies, each one answering a detected decision point).
  * When the runner passed no reply counts, a multi-turn run (auto_user/interactive) falls back to

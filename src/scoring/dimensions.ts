@@ -3,8 +3,8 @@ import type { DimensionDef, RubricCheck } from "./types.js";
 
 /**
  * Reusable dimension factories. Every profile is data: a list of these (or hand-written
- * `DimensionDef`s) with names and weights. Reasons follow facts 6.2 word for word, except that
- * an N/A reason no longer repeats "N/A - ".
+ * `DimensionDef`s) with names and weights. Reasons follow the original's generic rubric word for word (listed in docs/rubrics.md),
+ * except that an N/A reason no longer repeats "N/A - ".
  */
 
 export interface DimensionOptions {

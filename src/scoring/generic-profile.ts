@@ -27,7 +27,7 @@ export function requiredSkillFailures(
     .map((s) => `Required skill not invoked: ${s}`);
 }
 
-/** The generic rubric (facts 6.2): 7 dimensions; empty check lists score 1.0. */
+/** The generic rubric (docs/rubrics.md, generic): 7 dimensions; empty check lists score 1.0. */
 export const genericProfile: RubricProfile = {
   name: "generic",
   description:

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { DimensionDef, RubricCheck, RubricProfile, ScoringInput } from "./types.js";
 
 /**
- * Custom TOML profiles of facts 6.6 (`[hard_checks]` + `[[rubric]]` proxy entries). Every rubric
+ * Custom TOML profiles in the original harness's hard-check format (docs/rubrics.md; `[hard_checks]` + `[[rubric]]` proxy entries). Every rubric
  * entry is a proxy of the hard checks: max_score when all pass, the midpoint when at least half
  * pass, else min_score. Unlike the original (scores on the 0..max scale), a dimension's score is
  * normalised to raw/max_score so that it fits [0, 1] like every other rubric; all weights are 1,
@@ -135,7 +135,7 @@ export function hardCheckProfile(
   }));
   return {
     name: spec.name ?? fallbackName,
-    description: spec.description ?? "Custom hard-check profile (facts 6.6)",
+    description: spec.description ?? "Custom hard-check profile (docs/rubrics.md)",
     emptyChecks: { score: 0, reason: "no checks" },
     dimensions,
     hardFailures: (input) =>

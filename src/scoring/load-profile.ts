@@ -34,7 +34,7 @@ function zodError(file: string, err: z.ZodError): InputError {
 
 /**
  * Build a profile from a parsed TOML document. `format = "skillbench.rubric.v1"` selects the
- * declarative format; anything else is the facts 6.6 hard-check format. Pure.
+ * declarative format; anything else is the original harness's hard-check format (docs/rubrics.md). Pure.
  */
 function profileFromToml(doc: Record<string, unknown>, file: string): RubricProfile {
   const stem = path.basename(file, ".toml");

@@ -1,5 +1,5 @@
 /**
- * Dangerous shell command patterns (facts 13.2). `DANGEROUS_COMMAND_RE` is the original
+ * Dangerous shell command patterns (docs/rubrics.md, generic: "Dangerous commands"). `DANGEROUS_COMMAND_RE` is the original
  * combined expression; `DANGEROUS_COMMAND_FAMILIES` splits it into its three alternatives, so
  * a text matches the combined expression iff it matches at least one family. The expressions
  * run over the newline-joined commands, so `curl ...` on one line and `| sh` on a later one

@@ -61,7 +61,7 @@ export interface RubricInput {
   fileExists?: (relPathOrGlob: string) => boolean;
 }
 
-/** Validator checks split by facts 6.5. */
+/** Validator checks split into business and workflow checks (docs/rubrics.md, business_completion). */
 export interface CheckSplit {
   business: { passed: string[]; failed: string[] };
   workflow: { passed: string[]; failed: string[] };

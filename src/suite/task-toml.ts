@@ -11,7 +11,7 @@ import {
 
 /**
  * task.toml (already parsed) -> the TaskSpec sections, with the Python harness's
- * defaults (facts 1.2, 1.5). Pure: file-system checks (validator scripts exist,
+ * defaults and profile inference (docs/tasks.md). Pure: file-system checks (validator scripts exist,
  * skill_package_path) are done by the caller.
  */
 

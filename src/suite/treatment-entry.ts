@@ -4,7 +4,7 @@ import { describe, readNames, Table } from "./fields.js";
 import { CONTROL_TREATMENT, type ExpectedArtifact, NAME_PATTERN } from "./types.js";
 
 /**
- * One treatment of a treatments YAML file (facts 2.1) -> a description of its
+ * One treatment of a treatments YAML file (docs/tasks.md, Treatments) -> a description of its
  * skills, still unresolved on disk. Pure.
  */
 

@@ -4,7 +4,7 @@ import { glob } from "tinyglobby";
 import { resolveInside } from "../util/fs.js";
 import type { ArtifactCheck } from "./types.js";
 
-/** A target containing any of `*`, `?`, `[` is a glob (facts 1.2). */
+/** A target containing any of `*`, `?`, `[` is a glob (docs/tasks.md, Validation step 1). */
 function isGlobPattern(target: string): boolean {
   return /[*?[]/.test(target);
 }
@@ -96,7 +96,7 @@ async function checkOne(
 }
 
 /**
- * Existence pre-check of `target_artifacts` (facts 1.2). Plain paths must exist (file or
+ * Existence pre-check of `target_artifacts` (docs/tasks.md, Validation step 1). Plain paths must exist (file or
  * directory); globs (`*?[`) must match at least one entry, dot files included. Paths are
  * confined to the workspace: absolute targets, `..` escapes and symlinks leading outside count
  * as not found, with `problem` saying why. Globs never follow or report symlinks; a plain path

@@ -31,7 +31,7 @@ function errorText(v: unknown): string | null {
 }
 
 /**
- * Turn a validator's JSON into check messages (facts 1.6 step 7). Pure; never throws.
+ * Turn a validator's JSON into check messages (docs/tasks.md, Validation step 5). Pure; never throws.
  *
  * - `passed` / `failed`: string lists (non-strings ignored).
  * - each object of `checks`: `{check|name, status, message|reason|error}` becomes

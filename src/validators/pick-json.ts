@@ -12,7 +12,7 @@ function parseObject(text: string): Record<string, unknown> | null {
 }
 
 /**
- * Choose a validator's JSON result (facts 1.6 step 6). Pure; never throws.
+ * Choose a validator's JSON result (docs/tasks.md, Validation step 4). Pure; never throws.
  * 1. the results file (`_test_results.json`) when it holds a JSON object;
  * 2. else the whole stdout when it is one JSON object;
  * 3. else the last stdout line that is a JSON object;

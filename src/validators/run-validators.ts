@@ -187,7 +187,7 @@ async function runOne(
 }
 
 /**
- * Run a task's validation (facts 1.6): the `target_artifacts` pre-check, then each script in
+ * Run a task's validation (docs/tasks.md, Validation): the `target_artifacts` pre-check, then each script in
  * order with cwd = workspace. A missing artifact gives `Artifact not found: <path>` and no
  * script runs. Each script gets a fresh `_test_context.json` and no stale `_test_results.json`;
  * its result is the results file, else its stdout JSON; exit codes only matter when there is no

@@ -31,7 +31,8 @@ import {
 import type { ReportCache } from "../report/html/read-reports.js";
 import { renderHtmlPage } from "../report/html/page.js";
 import { readRunPage } from "../report/html/read-run.js";
-import { buildHtmlData, type HtmlData, type HtmlView } from "../report/html/summary-data.js";
+import { buildHtmlData } from "../report/html/summary-data.js";
+import type { HtmlData, HtmlView } from "../report/html/wire.js";
 import { runPaths } from "../store/layout.js";
 import { resolveInside } from "../util/fs.js";
 

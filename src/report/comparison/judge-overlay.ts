@@ -7,6 +7,11 @@ const JUDGE_TO_RULE: Record<string, string> = {
   instruction_adherence: "instruction_following",
 };
 
+/** The rule dimension a judge dimension is compared with (the HTML run page uses it too). */
+export function ruleDimensionOf(judgeDimension: string): string {
+  return JUDGE_TO_RULE[judgeDimension] ?? judgeDimension;
+}
+
 export interface JudgeOverlayRow {
   dimension: string;
   rule_dimension: string | null;
@@ -29,7 +34,7 @@ export function judgeOverlay(analysis: RunReport[], treatments: string[]): Judge
     for (const d of r.judge?.dimensions ?? []) if (!dims.includes(d.name)) dims.push(d.name);
   const rows: JudgeOverlayRow[] = [];
   for (const dim of dims) {
-    const ruleDim = JUDGE_TO_RULE[dim] ?? dim;
+    const ruleDim = ruleDimensionOf(dim);
     for (const t of treatments) {
       const runs = analysis.filter((r) => r.treatment === t);
       const judged = runs

@@ -506,7 +506,7 @@ function paired(c: Comparison): string {
   return out.join("\n");
 }
 
-/** comparison_report.md from a Comparison (facts 10.4 section order, plus the paired comparison). Pure. */
+/** comparison_report.md from a Comparison (section order in docs/reports.md). Pure. */
 export function renderComparisonMarkdown(c: Comparison): string {
   const parts = [
     header(c).join("\n"),

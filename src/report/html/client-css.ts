@@ -66,5 +66,11 @@ dl.facts dd{margin:0}
 .verdict{font-size:15px;font-weight:600;padding:8px 12px;border-radius:8px;border:1px solid var(--line);background:var(--panel);white-space:pre-wrap}
 .files li{margin:2px 0}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
-tbody.runs tr{content-visibility:auto;contain-intrinsic-size:auto 29px}
+#runs-table{table-layout:fixed}
+tbody.runs tr.run td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+tbody.runs tr.spacer td{padding:0;border:0}
+th button.sort{border:0;background:none;padding:0;font-weight:600;text-align:inherit;width:100%}
+th[aria-sort=ascending] button.sort::after{content:" \25B2"}
+th[aria-sort=descending] button.sort::after{content:" \25BC"}
+.reps button.more{font-size:12px;padding:0 4px}
 `;

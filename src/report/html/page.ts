@@ -1,8 +1,8 @@
-/** The single HTML document used for summary.html, comparison_report.html and the viewer's pages. Pure (given Chart.js's source). */
+/** The single HTML document used for summary.html, comparison_report.html and the viewer's pages (given Chart.js's source; the client script is read once). */
 import { CLIENT_CSS } from "./client-css.js";
-import { CLIENT_JS } from "./client-js.js";
+import { clientJsSource } from "./client-asset.js";
 import { escapeHtml, inlineScript, inlineStyle, jsonForScript } from "./escape.js";
-import type { HtmlData } from "./summary-data.js";
+import type { HtmlData } from "./wire.js";
 
 export interface PageOptions {
   /** Chart.js UMD source (chartJsSource()) */
@@ -27,7 +27,7 @@ export function renderHtmlPage(data: HtmlData, opts: PageOptions): string {
     '<main id="main" tabindex="-1"><noscript>This report needs JavaScript to draw its tables and charts.</noscript></main>',
     `<script type="application/json" id="skillbench-data">${jsonForScript(data)}</script>`,
     `<script>${inlineScript(opts.chartJs)}</script>`,
-    `<script>${inlineScript(CLIENT_JS)}</script>`,
+    `<script>${inlineScript(clientJsSource())}</script>`,
     "</body>",
     "</html>",
     "",

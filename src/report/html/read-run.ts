@@ -4,7 +4,8 @@ import path from "node:path";
 import { EvidenceSchema, type Evidence } from "../../core/evidence.js";
 import { RunReportSchema } from "../../core/report.js";
 import { runPaths } from "../../store/layout.js";
-import { buildRunPage, type RunPageData, type WorkspaceFile } from "./run-data.js";
+import { buildRunPage } from "./run-data.js";
+import type { RunPageData, WorkspaceFile } from "./wire.js";
 
 /** At most this many workspace files are listed per run. */
 const MAX_LISTED_FILES = 2000;

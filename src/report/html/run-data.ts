@@ -6,40 +6,16 @@ import { isRecord } from "../../core/json.js";
 import type { Evidence } from "../../core/evidence.js";
 import type { RunReport } from "../../core/report.js";
 import { numOf, recOf, strOf } from "../../evidence/narrow.js";
-import { buildTimeline, timelineFromEvidence, type Timeline } from "./timeline.js";
-
-const RUN_PAGE_SCHEMA = "skillbench.html.run.v1";
-
-export interface WorkspaceFile {
-  /** relative to runs/<id>/workspace, `/`-separated */
-  path: string;
-  size: number;
-  /** the text, when embedded (static report, small text files); else fetched from the viewer */
-  content?: string;
-}
-
-interface JudgeScore {
-  name: string;
-  score: number | null;
-  reason: string | null;
-}
-
-/** Evidence without its tool calls (the timeline carries them). */
-type EvidenceDigest = Omit<Evidence, "tool_calls">;
-
-export interface RunPageData {
-  schema: typeof RUN_PAGE_SCHEMA;
-  run_id: string;
-  report: RunReport;
-  /** judge scores per rubric dimension when report.json has a `judge` section (parsed defensively), else null */
-  judge: { model: string | null; scores: JudgeScore[] } | null;
-  evidence: EvidenceDigest | null;
-  timeline: Timeline;
-  files: WorkspaceFile[];
-  /** more workspace files exist than are listed */
-  files_truncated: boolean;
-  stderr_tail: string | null;
-}
+import { ruleDimensionOf } from "../comparison/judge-overlay.js";
+import { buildTimeline, timelineFromEvidence } from "./timeline.js";
+import {
+  RUN_PAGE_SCHEMA,
+  type EvidenceDigest,
+  type JudgeScore,
+  type RunPageData,
+  type Timeline,
+  type WorkspaceFile,
+} from "./wire.js";
 
 export interface RunPageInput {
   report: RunReport;
@@ -54,11 +30,12 @@ export interface RunPageInput {
 }
 
 function judgeScore(name: string, v: unknown): JudgeScore | null {
-  if (typeof v === "number") return { name, score: v, reason: null };
+  const rule_dimension = ruleDimensionOf(name);
+  if (typeof v === "number") return { name, rule_dimension, score: v, reason: null };
   const r = recOf(v);
   if (!r) return null;
   const score = numOf(r.score) ?? numOf(r.value);
-  return { name, score, reason: strOf(r.reason) ?? strOf(r.rationale) };
+  return { name, rule_dimension, score, reason: strOf(r.reason) ?? strOf(r.rationale) };
 }
 
 /**
@@ -86,7 +63,10 @@ export function parseJudge(rawReport: unknown): RunPageData["judge"] {
       if (s && (s.score !== null || s.reason !== null)) scores.push(s);
     }
   }
-  return scores.length === 0 && model === null ? null : { model, scores };
+  if (scores.length === 0 && model === null) return null;
+  const status = strOf(j.status);
+  const reason = strOf(j.reason);
+  return { model, status, reason: reason === "" ? null : reason, scores };
 }
 
 function interactionTurns(r: RunReport): Array<Record<string, unknown>> {

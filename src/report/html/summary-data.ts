@@ -5,94 +5,26 @@
  */
 import { isScripted, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
 import type { RunReport } from "../../core/report.js";
+import { LOCAL_WARNING } from "../../core/sandbox.js";
 import type { ReadProblem } from "../../store/read.js";
 import type { Metadata } from "../../store/metadata.js";
 import { passKSection } from "../comparison/passk-bootstrap.js";
 import { dataQualityRow } from "../comparison/quality.js";
 import { taskOutcomeRows } from "../comparison/task-outcomes.js";
-import type {
-  Comparison,
-  DataQualityRow,
-  PassKSection,
-  TaskOutcomeRow,
-} from "../comparison/types.js";
+import type { Comparison } from "../comparison/types.js";
 import { orderDimensions } from "../format.js";
 import { computePassK } from "../passk.js";
 import { taskOrder, treatmentOrder } from "../group.js";
 import { analysisSet } from "../outcomes.js";
-import type { RunPageData } from "./run-data.js";
-
-const HTML_DATA_SCHEMA = "skillbench.html.v1";
-
-export type HtmlView = "summary" | "comparison";
-type HtmlMode = "static" | "served";
-
-/** One run, as the overview lists it. */
-export interface RunRow {
-  id: string;
-  task: string;
-  treatment: string;
-  rep: number;
-  status: RunReport["status"];
-  outcome: RunReport["outcome"];
-  checks_passed: number;
-  checks_failed: number;
-  /** the first failed check (for the list) */
-  first_failure: string | null;
-  weighted_score: number | null;
-  tokens: number | null;
-  cost_usd: number | null;
-  turns: number | null;
-  duration_s: number | null;
-  quality: RunReport["sample_quality"]["status"];
-  reason_code: string;
-  skills: string[];
-}
-
-interface ReasonCount {
-  treatment: string;
-  status: RunReport["sample_quality"]["status"];
-  reason_code: string;
-  count: number;
-}
-
-export interface HtmlData {
-  schema: typeof HTML_DATA_SCHEMA;
-  view: HtmlView;
-  mode: HtmlMode;
-  experiment: {
-    id: string | null;
-    started_at: string | null;
-    completed_at: string | null;
-    suite: string | null;
-    agent_version: string | null;
-    model: string | null;
-    /** set when the runs were played by the scripted model server */
-    scripted_label: string | null;
-  };
-  treatments: string[];
-  tasks: string[];
-  dimensions: string[];
-  runs: RunRow[];
-  pass_k: PassKSection;
-  task_outcomes: TaskOutcomeRow[];
-  data_quality: DataQualityRow[];
-  reason_counts: ReasonCount[];
-  /** the candidate vs baseline comparison (comparison.json, or built when there are 2+ treatments), else null */
-  comparison: Comparison | null;
-  /** run id -> page, for the runs embedded in a static file */
-  run_pages: Record<string, RunPageData>;
-  /** runs whose page is not embedded (served mode: all of them; they are fetched on demand) */
-  run_pages_omitted: number;
-  /** reports that could not be read */
-  problems: ReadProblem[];
-  /**
-   * Served mode only: this is the first, quick view. The comparison and the bootstrap
-   * intervals are still being computed (pass_k has point estimates and no intervals,
-   * comparison is null); the page fetches /api/summary for the complete data.
-   */
-  pending: boolean;
-}
+import {
+  HTML_DATA_SCHEMA,
+  type HtmlData,
+  type HtmlMode,
+  type HtmlView,
+  type ReasonCount,
+  type RunPageData,
+  type RunRow,
+} from "./wire.js";
 
 export interface HtmlDataInput {
   view: HtmlView;
@@ -163,6 +95,7 @@ export function buildHtmlData(input: HtmlDataInput): HtmlData {
     a.rep - b.rep;
   const reports = [...input.reports].sort(order);
   const pages = input.runPages ?? {};
+  const localRuns = reports.filter((r) => r.sandbox?.kind === "local").length;
   return {
     schema: HTML_DATA_SCHEMA,
     view: input.view,
@@ -175,6 +108,9 @@ export function buildHtmlData(input: HtmlDataInput): HtmlData {
       agent_version: input.metadata?.versions.claude ?? reports[0]?.agent.version ?? null,
       model: input.metadata?.model ?? null,
       scripted_label: isScripted(input.reports, input.metadata) ? SCRIPTED_MODEL_LABEL : null,
+      agents: [...new Set(reports.map((r) => r.agent.name))],
+      local_runs: localRuns,
+      local_warning: localRuns > 0 ? LOCAL_WARNING : null,
     },
     treatments,
     tasks,

@@ -6,75 +6,14 @@ import { isRecord } from "../../core/json.js";
 import type { Evidence } from "../../core/evidence.js";
 import { arrOf, numOf, recOf, strOf, type JsonRecord } from "../../evidence/narrow.js";
 import { capText, toolResultText } from "../../evidence/text.js";
-
-interface TimelineTool {
-  id: string | null;
-  name: string;
-  /** pretty-printed JSON of the input (capped) */
-  input: string;
-  /** a one-line description (command, file path, skill name…) */
-  label: string;
-  output: string | null;
-  is_error: boolean;
-  /** the skill name when this is a Skill invocation */
-  skill: string | null;
-}
-
-interface StepUsage {
-  input: number;
-  output: number;
-  cache_read: number;
-  cache_creation: number;
-}
-
-type TimelineStep =
-  | {
-      kind: "assistant";
-      line: number;
-      text: string[];
-      tools: TimelineTool[];
-      usage: StepUsage | null;
-    }
-  /** text the harness or the CLI put in the user role (skill content, reminders, a simulated reply) */
-  | { kind: "user"; line: number; text: string; synthetic: boolean }
-  | { kind: "notice"; line: number; text: string; error: boolean };
-
-interface TimelineResult {
-  line: number;
-  subtype: string | null;
-  is_error: boolean;
-  text: string | null;
-  num_turns: number | null;
-  duration_ms: number | null;
-  cost_usd: number | null;
-  tokens: {
-    input: number;
-    output: number;
-    cache_read: number;
-    cache_creation: number;
-    total: number;
-  } | null;
-  terminal_reason: string | null;
-}
-
-interface TimelineTurn {
-  /** 1-based subject turn */
-  index: number;
-  /** the prompt (turn 1) or the simulated user's reply, when the report records it */
-  prompt: string | null;
-  prompt_source: string | null;
-  steps: TimelineStep[];
-  result: TimelineResult | null;
-}
-
-export interface Timeline {
-  source: "stdout" | "evidence" | "none";
-  turns: TimelineTurn[];
-  lines: number;
-  malformed_lines: number;
-  tool_calls: number;
-  errors: number;
-}
+import type {
+  StepUsage,
+  Timeline,
+  TimelineResult,
+  TimelineStep,
+  TimelineTool,
+  TimelineTurn,
+} from "./wire.js";
 
 export interface TimelineOptions {
   /** longest text kept per field (default 20,000 characters) */

@@ -5,8 +5,8 @@ import { chartJsSource } from "./chart-asset.js";
 import { loadResults, type LoadedResults } from "./load.js";
 import { renderHtmlPage } from "./page.js";
 import { readRunPage } from "./read-run.js";
-import type { RunPageData } from "./run-data.js";
-import { buildHtmlData, embedOrder, runRow, type HtmlView } from "./summary-data.js";
+import type { HtmlView, RunPageData } from "./wire.js";
+import { buildHtmlData, embedOrder, runRow } from "./summary-data.js";
 
 /** Characters of run-page JSON embedded per file (all run pages together). */
 const DEFAULT_EMBED_BUDGET = 2_000_000;

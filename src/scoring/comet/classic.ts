@@ -3,7 +3,7 @@ import type { DimensionEvaluation, RubricCheck, ScoringInput } from "../types.js
 import { WORKFLOW_PHASES, escapeRegExp, rec, sameDigest, str } from "./context.js";
 import type { CometContext, SdkRun } from "./context.js";
 
-/** The Classic (non-Native) comet-workflow dimensions of facts 6.3. Pure. */
+/** The Classic (non-Native) comet-workflow dimensions (docs/rubrics.md, comet-workflow). Pure. */
 
 export const ENTRY_SKILLS = ["comet", "comet-classic"];
 export const STAGE_SKILLS = [

@@ -6,7 +6,7 @@ import type { ScoringInput } from "../types.js";
 
 /**
  * What the comet-workflow dimensions share: layout, change folder, workflow kind, SDK
- * checkpoint and Native detection (facts 6.3). Pure: everything comes from the input.
+ * checkpoint and Native detection (docs/rubrics.md, comet-workflow). Pure: everything comes from the input.
  */
 
 export type WorkflowKind = "full" | "hotfix" | "tweak";

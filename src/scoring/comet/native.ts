@@ -3,7 +3,7 @@ import type { DimensionEvaluation, RubricCheck, ScoringInput } from "../types.js
 import { NATIVE_STATE_RE, rec, str } from "./context.js";
 import type { CometContext } from "./context.js";
 
-/** The Native path of the comet-workflow rubric (facts 6.3). Pure. */
+/** The Native path of the comet-workflow rubric (docs/rubrics.md, Native path). Pure. */
 
 const NATIVE_SCHEMA = "comet.native.v4";
 const NATIVE_PHASES = ["shape", "build", "verify", "archive"];

@@ -59,7 +59,7 @@ const constant =
 
 const efficiency = efficiencyDimension({ weight: 0.8 });
 
-/** The comet-workflow rubric (facts 6.3): 10 dimensions, Classic, SDK-checkpoint and Native paths. */
+/** The comet-workflow rubric (docs/rubrics.md): 10 dimensions, Classic, SDK-checkpoint and Native paths. */
 export const cometWorkflowProfile: RubricProfile = {
   name: "comet-workflow",
   description:

@@ -119,7 +119,7 @@ const DECISIONS: Array<[string, string[], string | null]> = [
   ["", [], null],
 ];
 
-describe("decision-point detection (facts 5.5)", () => {
+describe("decision-point detection (docs/interaction.md §3)", () => {
   it.each(DECISIONS)("%j with %j -> %s", (text, extra, reason) => {
     expect(decisionReason(text, extra)).toBe(reason);
     expect(isDecisionPoint(text, extra)).toBe(reason !== null);
@@ -166,7 +166,7 @@ const COMPLETIONS: Array<[string, boolean]> = [
   ["Notably, the workflow is complete", true],
 ];
 
-describe("completion detection (facts 5.6)", () => {
+describe("completion detection (docs/interaction.md §3)", () => {
   it.each(COMPLETIONS)("%j -> %s", (text, complete) => {
     expect(isCompletion(text)).toBe(complete);
   });

@@ -79,7 +79,7 @@ describe("httpTransport failures", () => {
     const t = httpTransport({ ...opts, timeoutMs: 1000, fetchImpl: broken });
     expect(await t("p")).toEqual({ ok: false, error: "fetch failed: ECONNREFUSED" });
   });
-  it("sends the body of facts 7.1", async () => {
+  it("sends the body of docs/judge.md (direct HTTP)", async () => {
     let seen: unknown = null;
     const capture: typeof fetch = (_u, init) => {
       seen = JSON.parse(String(init?.body));

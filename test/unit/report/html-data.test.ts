@@ -104,21 +104,63 @@ describe("small parsers", () => {
     [{ judge: null }, null],
     [
       { judge: { model: "m", dimensions: [{ name: "completion", score: 0.5, reason: "half" }] } },
-      { model: "m", scores: [{ name: "completion", score: 0.5, reason: "half" }] },
+      {
+        model: "m",
+        status: null,
+        reason: null,
+        scores: [{ name: "completion", rule_dimension: "completion", score: 0.5, reason: "half" }],
+      },
     ],
     [
       { judge: { scores: { completion: 1, efficiency: { score: 0.2, rationale: "slow" } } } },
       {
         model: null,
+        status: null,
+        reason: null,
         scores: [
-          { name: "completion", score: 1, reason: null },
-          { name: "efficiency", score: 0.2, reason: "slow" },
+          { name: "completion", rule_dimension: "completion", score: 1, reason: null },
+          { name: "efficiency", rule_dimension: "efficiency", score: 0.2, reason: "slow" },
         ],
       },
     ],
     [
       { judge: { completion: 0.7, note: "free text" } },
-      { model: null, scores: [{ name: "completion", score: 0.7, reason: null }] },
+      {
+        model: null,
+        status: null,
+        reason: null,
+        scores: [{ name: "completion", rule_dimension: "completion", score: 0.7, reason: null }],
+      },
+    ],
+    // The generic profile's judge dimensions are set beside the rule dimensions they judge.
+    [
+      {
+        judge: {
+          status: "enabled_and_successful",
+          reason: "",
+          model: "scripted-judge",
+          dimensions: [
+            { name: "task_completion", score: 0.8, reason: "done" },
+            { name: "instruction_adherence", score: 0.6, reason: "mostly" },
+            { name: "output_quality", score: 0.9, reason: "clean" },
+          ],
+        },
+      },
+      {
+        model: "scripted-judge",
+        status: "enabled_and_successful",
+        reason: null,
+        scores: [
+          { name: "task_completion", rule_dimension: "completion", score: 0.8, reason: "done" },
+          {
+            name: "instruction_adherence",
+            rule_dimension: "instruction_following",
+            score: 0.6,
+            reason: "mostly",
+          },
+          { name: "output_quality", rule_dimension: "output_quality", score: 0.9, reason: "clean" },
+        ],
+      },
     ],
     [{ judge: "garbage" }, null],
   ])("parseJudge(%j)", (raw, want) => expect(parseJudge(raw)).toEqual(want));

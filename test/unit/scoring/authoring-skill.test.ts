@@ -62,7 +62,7 @@ function expectDims(r: RubricResult, e: Expect): void {
 }
 
 describe("authoring-skill profile", () => {
-  it("has the 11 dimensions and weights of facts 6.4", () => {
+  it("has the 11 dimensions and weights of docs/rubrics.md", () => {
     expect(authoringSkillProfile.dimensions.map((d) => [d.name, d.weight])).toEqual(
       Object.entries(W),
     );

@@ -43,7 +43,7 @@ function expectDims(r: RubricResult, e: Expect): void {
 }
 
 describe("comet-workflow profile", () => {
-  it("has the 10 dimensions and weights of facts 6.3, in display order", () => {
+  it("has the 10 dimensions and weights of docs/rubrics.md, in display order", () => {
     expect(cometWorkflowProfile.dimensions.map((d) => [d.name, d.weight])).toEqual(
       Object.entries(W),
     );

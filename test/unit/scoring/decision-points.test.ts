@@ -37,7 +37,7 @@ describe("decisionPointCompliance (asks = ask-tool calls + loop replies)", () =>
       "workflow=full 1 asks (1 tool, 0 replies) for 2 mutations (ratio=0.50)",
     ],
     [
-      "a plain-text question answered by the simulator counts (facts 14 fix)",
+      "a plain-text question answered by the simulator counts (fixed: the original ignored it)",
       "full",
       {
         evidence: { commands_run: T2 },

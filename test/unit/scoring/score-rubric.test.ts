@@ -12,7 +12,7 @@ import type { DimensionResult, RubricProfile } from "../../../src/scoring/index.
 import { rubricInput, toolCalls } from "./helpers.js";
 
 describe("generic profile", () => {
-  it("has the 7 dimensions and weights of facts 6.2", () => {
+  it("has the 7 dimensions and weights of docs/rubrics.md", () => {
     expect(genericProfile.dimensions.map((d) => [d.name, d.weight])).toEqual([
       ["completion", 2.0],
       ["skill_invocation", 1.0],

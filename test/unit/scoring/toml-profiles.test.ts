@@ -276,7 +276,7 @@ min_score = 1
 max_score = 4
 `;
 
-describe("custom hard-check TOML profile (facts 6.6)", () => {
+describe("custom hard-check TOML profile (docs/rubrics.md)", () => {
   it.each<[number, number, number, number, number]>([
     [3, 3, 0, 2, 2],
     [2, 3, 0, 2, 1],

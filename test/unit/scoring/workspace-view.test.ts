@@ -136,7 +136,7 @@ describe("makeFsWorkspaceView", () => {
   });
 });
 
-describe("splitChecks (facts 6.5)", () => {
+describe("splitChecks (business vs workflow checks)", () => {
   it.each<[string, boolean]>([
     ["openspec_artifacts: proposal.md found", true],
     ["comet_state", true],
