@@ -4,9 +4,8 @@ import { readReports } from "../store/read.js";
 import { RUN_DETAILS_FILE, renderSummaryFiles } from "../report/summary-md.js";
 import { writeComparison } from "../report/comparison/index.js";
 import { writeHtmlReports } from "../report/html/write.js";
-import { writeFileAtomic } from "../util/fs.js";
+import { removeReportFile, writeReportFile } from "../store/report-files.js";
 import { InputError } from "../core/errors.js";
-import { rm } from "node:fs/promises";
 import path from "node:path";
 import { isScripted } from "../report/endpoint.js";
 import { refreshCalibration } from "../report/calibration/write.js";
@@ -58,7 +57,7 @@ export async function writeExperimentReports(
   });
   // An A/A calibration folder (`skillbench calibrate`): recomputed from these runs, in summary.md.
   const calibration = await refreshCalibration(outDir, reports, meta);
-  await writeFileAtomic(
+  await writeReportFile(
     paths.summary,
     calibration
       ? `${summary.summary.trimEnd()}\n\n${renderCalibrationSection(calibration)}`
@@ -70,9 +69,9 @@ export async function writeExperimentReports(
   // runs.md left from an earlier, larger rendering would be stale.
   const runsPath = path.join(outDir, RUN_DETAILS_FILE);
   if (summary.runs !== null) {
-    await writeFileAtomic(runsPath, summary.runs);
+    await writeReportFile(runsPath, summary.runs);
     files.push(runsPath);
-  } else await rm(runsPath, { force: true });
+  } else await removeReportFile(runsPath);
   // With two or more treatments, the comparison comes with every run's reports.
   if (new Set(reports.map((r) => r.treatment)).size >= 2)
     files.push(...(await writeComparison(outDir, { ks: opts.ks })));
