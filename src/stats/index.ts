@@ -8,9 +8,8 @@ export {
   macroPassHatK,
   pooledPassRate,
   type PerTaskOutcomes,
-  type TaskStatistic,
 } from "./task-statistics.js";
-export { bootstrapInterval, bootstrapPairedDifference, quantileSorted } from "./bootstrap.js";
+export { bootstrapIntervals, bootstrapPairedDifference, quantileSorted } from "./bootstrap.js";
 export { discordantPairs, taskSignCounts } from "./paired.js";
 export { fisherExact } from "./fisher.js";
 export {
