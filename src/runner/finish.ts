@@ -4,9 +4,8 @@ import { readReports } from "../store/read.js";
 import { RUN_DETAILS_FILE, renderSummaryFiles } from "../report/summary-md.js";
 import { writeComparison } from "../report/comparison/index.js";
 import { writeHtmlReports } from "../report/html/write.js";
-import { writeFileAtomic } from "../util/fs.js";
+import { removeReportFile, writeReportFile } from "../store/report-files.js";
 import { InputError } from "../core/errors.js";
-import { rm } from "node:fs/promises";
 import path from "node:path";
 import { isScripted } from "../report/endpoint.js";
 
@@ -54,15 +53,15 @@ export async function writeExperimentReports(
     scripted: isScripted(reports, meta),
     resume: resumeNote(meta),
   });
-  await writeFileAtomic(paths.summary, summary.summary);
+  await writeReportFile(paths.summary, summary.summary);
   const files = [paths.summary];
   // Above RUN_DETAILS_LIMIT runs the per-run sections have their own file; below it, a
   // runs.md left from an earlier, larger rendering would be stale.
   const runsPath = path.join(outDir, RUN_DETAILS_FILE);
   if (summary.runs !== null) {
-    await writeFileAtomic(runsPath, summary.runs);
+    await writeReportFile(runsPath, summary.runs);
     files.push(runsPath);
-  } else await rm(runsPath, { force: true });
+  } else await removeReportFile(runsPath);
   // With two or more treatments, the comparison comes with every run's reports.
   if (new Set(reports.map((r) => r.treatment)).size >= 2)
     files.push(...(await writeComparison(outDir, { ks: opts.ks })));

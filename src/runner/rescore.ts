@@ -1,51 +1,49 @@
 import { readdir, readFile } from "node:fs/promises";
 import { InputError } from "../core/errors.js";
-import { REPORT_SCHEMA, RunReportSchema, type RunReport } from "../core/report.js";
+import type { RunReport } from "../core/report.js";
 import { parseEvidenceFile } from "../evidence/index.js";
-import { checksForRun, loadSuiteProfiles, resolveProfile, scoreRubric } from "../scoring/index.js";
-import { makeFsWorkspaceView } from "../scoring/fs-view.js";
+import { loadSuiteProfiles, resolveProfile } from "../scoring/index.js";
 import path from "node:path";
 import { runPaths } from "../store/layout.js";
-import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
 import { reinterpretValidation, StoredValidationSchema } from "../validators/index.js";
 import { evaluateRun } from "./evaluate.js";
 import { writeExperimentReports } from "./finish.js";
-import {
-  COMET_CONTRACT,
-  interactionInput,
-  rubricTaskInput,
-  workspaceFileExists,
-} from "./run-one.js";
-import { readSuiteSnapshot, type SuiteSnapshot } from "./snapshot.js";
+import { openFinishedWorkspace } from "./finished-workspace.js";
+import { scoreFinishedRun } from "./score-run.js";
+import { renderRunPrompt } from "../plan/prompt.js";
+import { readSuiteSnapshot, type SuiteSnapshot } from "../store/suite-snapshot.js";
 import { setupJudge, type JudgeFlags } from "./judge-setup.js";
 import { runJudge } from "../judge/index.js";
 import { loadModelScript, scriptServesRole, startModelServer } from "../model/index.js";
 import { makeRedactor, redactValue, secretsFromEnv } from "../util/redact.js";
-import { renderInstruction, type TaskSpec } from "../suite/index.js";
+import type { TaskSpec } from "../suite/index.js";
 import { resolveClaudeBinary } from "../agents/claude/binary.js";
 import { agentDriver } from "../agents/index.js";
 import type { Evidence } from "../core/evidence.js";
 
 /** The stored stream, read by the decoder of the agent that wrote it (paths relative to its workspace). */
 async function decodeStoredStream(
-  paths: { stdout: string; events: string },
+  paths: ReturnType<typeof runPaths>,
   agentName: string,
   preexisting: Set<string>,
 ): Promise<Evidence> {
   const driver = agentDriver(agentName);
   if (driver === null || driver.name === "claude")
     return parseEvidenceFile(paths.stdout, { preexisting });
-  const stored: unknown = await readJsonFile(paths.events).catch(() => null);
-  const agent =
-    stored !== null && typeof stored === "object" && "agent" in stored ? stored.agent : null;
-  const cwd =
-    agent !== null && typeof agent === "object" && "cwd" in agent && typeof agent.cwd === "string"
-      ? agent.cwd
-      : undefined;
+  const cwd = await readEvidenceCwd(paths);
   const opts = { preexisting, ...(cwd ? { workspace: cwd } : {}) };
   return parseEvidenceFile(paths.stdout, opts, driver.decoder(opts));
 }
 import { tailOf } from "./tail.js";
+import {
+  hasRunReport,
+  readBaselineFiles,
+  readEvidenceCwd,
+  readRunReport,
+  readValidation,
+  writeEvidence,
+  writeRunReport,
+} from "../store/run-files.js";
 import { sha256 } from "../util/hash.js";
 
 export interface RescoreOptions {
@@ -74,31 +72,7 @@ function instructionOf(
   runUuid: string | null,
 ): string | undefined {
   if (runUuid === null) return undefined;
-  const rendered = renderInstruction(task, { run_id: runUuid });
-  return profile === "comet-workflow" ? `${COMET_CONTRACT}\n\n${rendered}` : rendered;
-}
-
-async function readStoredReport(file: string): Promise<RunReport> {
-  const json = await readJsonFile(file).catch((e: unknown) => {
-    throw new InputError(`${file}: cannot read: ${String(e)}`, { file });
-  });
-  const schema =
-    json !== null && typeof json === "object" && "schema" in json ? json.schema : undefined;
-  if (schema !== REPORT_SCHEMA)
-    throw new InputError(
-      `${file}: report schema ${JSON.stringify(schema)} is not one this skillbench can migrate (it reads ${REPORT_SCHEMA}); run the suite again`,
-      { file, field: "schema" },
-    );
-  // v1 reports written before run_uuid existed are migrated by the schema's default.
-  const parsed = RunReportSchema.safeParse(json);
-  if (!parsed.success)
-    throw new InputError(
-      `${file}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
-      {
-        file,
-      },
-    );
-  return parsed.data;
+  return renderRunPrompt(task, profile, runUuid);
 }
 
 /**
@@ -169,57 +143,35 @@ async function rescoreWith(
   const changed: string[] = [];
   for (const id of ids) {
     const paths = runPaths(outDir, id);
-    const hasReport = await readFile(paths.report).then(
-      () => true,
-      () => false,
-    );
-    if (!hasReport) continue; // an incomplete run: nothing to rescore
-    const old = await readStoredReport(paths.report);
+    if (!(await hasRunReport(paths))) continue; // an incomplete run: nothing to rescore
+    const old = await readRunReport(paths);
     const task = snapshot.tasks.find((t) => t.name === old.task);
     const treatment = snapshot.treatments.find((t) => t.name === old.treatment);
     const profileName =
       opts.profile ?? old.rubric?.profile ?? old.events_summary?.profile ?? "generic";
     const profile = resolveProfile(profileName, suiteProfiles);
-    const baseline = await readJsonFile(paths.baseline).then(
-      (v) => new Set(Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []),
-      () => new Set<string>(),
-    );
+    const baseline = await readBaselineFiles(paths);
     const evidence = old.artifacts.events
       ? await decodeStoredStream(paths, old.agent.name, baseline)
       : null;
-    let validation = null;
-    if (old.artifacts.validation) {
-      const parsed = StoredValidationSchema.safeParse(
-        await readJsonFile(paths.validation).catch(() => null),
-      );
-      if (!parsed.success)
-        throw new InputError(
-          `${paths.validation}: not a validation record this skillbench can read`,
-          { file: paths.validation },
-        );
-      const raw = reinterpretValidation(parsed.data);
-      const checks = checksForRun(profile, old.treatment, raw);
-      validation = { ...raw, passed: checks.passed, failed: checks.failed };
-    }
+    const stored = old.artifacts.validation
+      ? reinterpretValidation(await readValidation(paths, StoredValidationSchema))
+      : null;
     const harnessError = old.harness_error;
-    const rubric =
-      evidence && validation && task && treatment
-        ? scoreRubric(profile, {
-            evidence,
-            baseline: { passed: validation.passed, failed: validation.failed },
-            task: rubricTaskInput(task, treatment),
-            treatment: old.treatment,
-            interaction: interactionInput(
-              old.interaction ?? {
-                mode: "none",
-                max_turns: task.interaction.max_turns,
-                actual_turns: 1,
-              },
-            ),
-            workspace: makeFsWorkspaceView(paths.workspace),
-            fileExists: workspaceFileExists(paths.workspace),
-          })
-        : null;
+    const { validation, rubric } = scoreFinishedRun({
+      profile,
+      treatmentName: old.treatment,
+      task,
+      treatment,
+      evidence,
+      validation: stored,
+      interaction: old.interaction ?? {
+        mode: "none",
+        max_turns: task?.interaction.max_turns ?? 0,
+        actual_turns: 1,
+      },
+      workspace: await openFinishedWorkspace(paths),
+    });
     const judgeBlock =
       judge.config.enabled && validation && task
         ? await runJudge({
@@ -272,8 +224,8 @@ async function rescoreWith(
     const before = JSON.stringify({ ...old, timestamp: "" });
     const after = JSON.stringify({ ...report, timestamp: "" });
     if (before !== after) changed.push(id);
-    if (evidence) await writeJsonAtomic(paths.events, redactValue(evidence, redact));
-    await writeJsonAtomic(paths.report, redactValue(report, redact));
+    if (evidence) await writeEvidence(paths, redactValue(evidence, redact));
+    await writeRunReport(paths, redactValue(report, redact));
     reports.push(report);
     opts.onProgress?.(`${before !== after ? "rescored" : "unchanged"} ${id}`);
   }

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { globSync } from "tinyglobby";
 import { errorMessage, isDiskFull } from "../core/errors.js";
 import type { Evidence } from "../core/evidence.js";
 import type { RunReport } from "../core/report.js";
@@ -11,11 +10,15 @@ import { parseEvidenceFile } from "../evidence/index.js";
 import type { JudgeBlock } from "../core/judge.js";
 import { runJudge } from "../judge/index.js";
 import type { RunSpec } from "../plan/matrix.js";
-import { checksForRun, resolveProfile, scoreRubric, type RubricResult } from "../scoring/index.js";
-import { makeFsWorkspaceView } from "../scoring/fs-view.js";
+import { resolveProfile, type RubricResult } from "../scoring/index.js";
 import { runPaths } from "../store/layout.js";
-import { renderInstruction, type TaskSpec, type TreatmentSpec } from "../suite/index.js";
-import { resolveInside, writeJsonAtomic } from "../util/fs.js";
+import {
+  resetRunFolder,
+  writeBaselineFiles,
+  writeEvidence,
+  writeRunReport,
+  writeValidation,
+} from "../store/run-files.js";
 import { tempStem } from "../util/temp-names.js";
 import { redactValue } from "../util/redact.js";
 import { RedactingLineWriter } from "../util/redacting-writer.js";
@@ -32,64 +35,11 @@ import type { RunContext } from "./context.js";
 import { evaluateRun, type AgentSummary } from "./evaluate.js";
 import { tailOf } from "./tail.js";
 import { runAgentPhase } from "./agent-phase.js";
+import { openFinishedWorkspace } from "./finished-workspace.js";
+import { rubricTaskInput, scoreFinishedRun } from "./score-run.js";
+import { renderRunPrompt } from "../plan/prompt.js";
+import { writeWorkspaceManifest } from "../store/workspace-manifest.js";
 import { reportAgentName } from "../agents/index.js";
-
-/** Prefixed to comet-workflow prompts: the run must go through the Skill (docs/tasks.md, instruction.md). */
-export const COMET_CONTRACT = [
-  "## Eval harness requirement",
-  "",
-  "Begin by invoking the `/comet` Skill (slash command) with this request. Do not simulate the workflow in prose:",
-  "the run is invalid unless the Comet Skill is invoked and leaves real OpenSpec/Comet artifacts.",
-].join("\n");
-
-/** A file-existence check over a workspace folder, refusing paths that leave it. */
-export function workspaceFileExists(ws: string): (p: string) => boolean {
-  return (p: string): boolean => {
-    if (/[*?[]/.test(p)) {
-      if (resolveInside(ws, p.replace(/[*?[\]]/g, "x")) === null) return false;
-      return globSync(p, { cwd: ws, dot: true, onlyFiles: false }).length > 0;
-    }
-    const abs = resolveInside(ws, p);
-    return abs !== null && existsSync(abs);
-  };
-}
-
-/** The rubric's view of how the conversation went. */
-export function interactionInput(r: {
-  mode: string;
-  max_turns: number;
-  actual_turns: number;
-  decision_points?: unknown;
-  deterministic_replies?: unknown;
-  simulated_replies?: unknown;
-}) {
-  const n = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
-  return {
-    mode: r.mode === "auto_user" ? ("auto_user" as const) : ("none" as const),
-    max_turns: r.max_turns,
-    actual_turns: r.actual_turns,
-    decision_points: n(r.decision_points),
-    deterministic_replies: n(r.deterministic_replies),
-    simulated_replies: n(r.simulated_replies),
-  };
-}
-
-/** The inputs of the rubric that come from the task and treatment. */
-export function rubricTaskInput(task: TaskSpec, treatment: TreatmentSpec) {
-  return {
-    skill_package_path: task.evaluation.skill_package_path ?? null,
-    route_conformance_expected_node_order:
-      treatment.route_conformance_expected_node_order ??
-      task.evaluation.route_conformance_expected_node_order ??
-      null,
-    generated_node_skills:
-      treatment.generated_node_skills ?? task.evaluation.generated_node_skills ?? null,
-    required_skills: treatment.required_skills ?? task.evaluation.required_skills,
-    expected_artifacts: treatment.expected_artifacts ?? task.evaluation.expected_artifacts,
-    require_skill_invocation:
-      treatment.require_skill_invocation ?? task.evaluation.require_skill_invocation,
-  };
-}
 
 /**
  * One run end to end: workspace, agent, evidence, validators, rubric, then the
@@ -100,8 +50,7 @@ export function rubricTaskInput(task: TaskSpec, treatment: TreatmentSpec) {
 export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunReport | null> {
   const startedAt = new Date();
   const paths = runPaths(ctx.outDir, spec.run_id);
-  await rm(paths.dir, { recursive: true, force: true });
-  await mkdir(paths.dir, { recursive: true });
+  await resetRunFolder(paths);
   const task = ctx.suite.tasks.find((t) => t.name === spec.task);
   const treatment = ctx.suite.treatments.find((t) => t.name === spec.treatment);
   const stdout = new RedactingLineWriter(paths.stdout, ctx.redact, {
@@ -134,7 +83,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       skillsDir: ctx.driver.skillsDir,
       memoryFile: ctx.driver.memoryFile,
     });
-    await writeJsonAtomic(paths.baseline, [...preexisting].sort());
+    await writeBaselineFiles(paths, preexisting);
     const hasDockerfile =
       task.environment_dir !== null && existsSync(path.join(task.environment_dir, "Dockerfile"));
     // Safe by default: `auto` (docs/sandbox.md); local only when chosen or nothing else works.
@@ -170,8 +119,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     await sandbox.start();
     // One id for the run's template and its validators' _test_context.json (docs/tasks.md).
     runUuid = randomUUID();
-    const rendered = renderInstruction(task, { run_id: runUuid });
-    const prompt = profileName === "comet-workflow" ? `${COMET_CONTRACT}\n\n${rendered}` : rendered;
+    const prompt = renderRunPrompt(task, profileName, runUuid);
     const phase = await runAgentPhase({
       ctx,
       spec,
@@ -230,27 +178,33 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       redact: ctx.redact,
       launcher: sandbox.launcher,
     });
-    const profile = resolveProfile(profileName, ctx.suiteProfiles);
-    // CONTROL under comet-workflow is judged on business checks only (docs/rubrics.md, CONTROL).
-    const checks = checksForRun(profile, treatment.name, validation);
-    scoredValidation = { ...validation, passed: checks.passed, failed: checks.failed };
-    rubric = scoreRubric(profile, {
-      evidence,
-      baseline: { passed: checks.passed, failed: checks.failed },
-      task: rubricTaskInput(task, treatment),
-      treatment: treatment.name,
-      interaction: interactionInput(phase.record),
-      workspace: makeFsWorkspaceView(ws),
-      fileExists: workspaceFileExists(ws),
-    });
-    await saveWorkspace(ws, paths.workspace, ctx.redact);
+    // The workspace is saved (text files, redacted) with a manifest of everything it held; the
+    // rubric then reads that, exactly what `rescore` will read (docs/ARCHITECTURE.md).
+    const kept = await saveWorkspace(ws, paths.workspace, ctx.redact);
+    await writeWorkspaceManifest(paths.manifest, kept.manifest);
     workspaceSaved = true;
+    const scored = scoreFinishedRun({
+      profile: resolveProfile(profileName, ctx.suiteProfiles),
+      treatmentName: treatment.name,
+      task,
+      treatment,
+      evidence,
+      validation,
+      interaction: phase.record,
+      workspace: await openFinishedWorkspace(paths),
+    });
+    scoredValidation = scored.validation;
+    rubric = scored.rubric;
+    const checks = scored.validation ?? { passed: [], failed: [] };
     // The judge reads the saved (text, redacted) workspace: exactly what rescore will see.
     judge = await runJudge({
       config: ctx.judgeFor(spec),
       profile: profileName,
       workspace: paths.workspace,
-      baseline: { passed: checks.passed, failed: [...checks.failed, ...rubric.hard_failures] },
+      baseline: {
+        passed: checks.passed,
+        failed: [...checks.failed, ...(rubric?.hard_failures ?? [])],
+      },
       rubricCriteria: task.evaluation.rubric_criteria,
       instruction: prompt,
       cache: ctx.judgeCache ?? undefined,
@@ -274,8 +228,8 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     if (validatorHome)
       await rm(validatorHome, { recursive: true, force: true }).catch(() => undefined);
   }
-  if (evidence) await writeJsonAtomic(paths.events, redactValue(evidence, ctx.redact));
-  if (validation) await writeJsonAtomic(paths.validation, redactValue(validation, ctx.redact));
+  if (evidence) await writeEvidence(paths, redactValue(evidence, ctx.redact));
+  if (validation) await writeValidation(paths, redactValue(validation, ctx.redact));
 
   const finishedAt = new Date();
   const report = evaluateRun({
@@ -317,10 +271,10 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
   });
   if (diskFull) {
     // Recorded as errored if it still fits (so --resume runs it again); the suite stops here.
-    await writeJsonAtomic(paths.report, redactValue(report, ctx.redact)).catch(() => undefined);
+    await writeRunReport(paths, redactValue(report, ctx.redact)).catch(() => undefined);
     throw diskFull;
   }
   // The report is the run's commit point: written last, atomically.
-  await writeJsonAtomic(paths.report, redactValue(report, ctx.redact));
+  await writeRunReport(paths, redactValue(report, ctx.redact));
   return report;
 }

@@ -23,16 +23,22 @@ import { planRuns, type RunSpec } from "../plan/matrix.js";
 import { experimentPaths } from "../store/layout.js";
 import { readReports } from "../store/read.js";
 import {
+  METADATA_SCHEMA,
+  readMetadata,
+  writeMetadata,
+  type ExperimentMetadata,
+} from "../store/metadata.js";
+import {
   loadSuite,
   renderInstruction,
   selectNames,
   type Suite,
   type SuiteWarning,
 } from "../suite/index.js";
-import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
+import { readJsonFile } from "../util/fs.js";
 import { makeRedactor, secretsFromEnv } from "../util/redact.js";
 import { sha256 } from "../util/hash.js";
-import { writeSuiteSnapshot } from "./snapshot.js";
+import { writeSuiteSnapshot } from "../store/suite-snapshot.js";
 import { setupJudge, type JudgeFlags } from "./judge-setup.js";
 import { probeSandboxes, removeLeftovers, type SandboxChoice } from "../sandbox/index.js";
 import { refuseEscapingSymlinks } from "../workspace/symlinks.js";
@@ -390,30 +396,18 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const paths = experimentPaths(outDir);
   let reused: RunReport[] = [];
   let firstStartedAt: string | null = null;
-  let keptRoles: unknown = undefined;
+  let keptRoles: ExperimentMetadata["comparison_roles"] = undefined;
   let keptOutside: RunReport[] = [];
   let keptMargin: number | undefined = undefined;
   await checkOutDir(outDir, paths.metadata, suite, Boolean(opts.resume));
   if (opts.resume) {
-    const prev = await readJsonFile(paths.metadata).catch(() => null);
-    if (
-      prev &&
-      typeof prev === "object" &&
-      "experiment_id" in prev &&
-      typeof prev.experiment_id === "string"
-    )
+    const prev = await readMetadata(paths.metadata);
+    if (prev) {
       experimentId = prev.experiment_id;
-    if (
-      prev &&
-      typeof prev === "object" &&
-      "started_at" in prev &&
-      typeof prev.started_at === "string"
-    )
       firstStartedAt = prev.started_at;
-    if (prev && typeof prev === "object" && "comparison_roles" in prev)
       keptRoles = prev.comparison_roles;
-    if (prev && typeof prev === "object" && "margin" in prev && typeof prev.margin === "number")
       keptMargin = prev.margin;
+    }
     const wanted = new Set(planned.map((r) => r.run_id));
     // A stored run is reused only when its task and skills are unchanged.
     const current = (r: RunReport): boolean => {
@@ -689,11 +683,11 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     `treatments ${[...new Set(planned.map((r) => r.treatment))].join(", ")}`,
     `${planned.length} run(s)`,
   ].join(", ");
-  const metadata = {
-    schema: "skillbench.experiment.v1",
+  const metadata: ExperimentMetadata = {
+    schema: METADATA_SCHEMA,
     experiment_id: experimentId,
     started_at: startedAt,
-    completed_at: null as string | null,
+    completed_at: null,
     suite: { path: suite.root, hash: suite.hash },
     tasks: [...new Set(experimentMatrix.map((r) => r.task))],
     treatments: [...new Set(experimentMatrix.map((r) => r.treatment))],
@@ -728,12 +722,12 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     agent: { name: reportAgentName(driver.name), version },
     agent_bin: { path: bin.path, source: bin.source },
     total_runs: experimentMatrix.length,
-    total_passed: null as number | null,
+    total_passed: null,
     /** --decision-pattern: added to every task's decision_patterns. */
     decision_patterns: [...(opts.interaction?.decisionPatterns ?? [])],
     ...(keptRoles !== undefined ? { comparison_roles: keptRoles } : {}),
   };
-  await writeJsonAtomic(paths.metadata, metadata);
+  await writeMetadata(paths.metadata, metadata);
   await writeSuiteSnapshot(outDir, suite);
   opts.onProgress?.({
     type: "plan",
@@ -793,7 +787,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   if (diskFullFile !== null) {
     // Whatever still fits; the message names the file that did not.
-    await writeJsonAtomic(paths.metadata, metadata).catch(() => undefined);
+    await writeMetadata(paths.metadata, metadata).catch(() => undefined);
     await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html }).catch(() => undefined);
     throw new DiskFullError(diskFullFile, outDir);
   }
@@ -804,7 +798,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const incomplete = experimentMatrix.filter((r) => !byId.has(r.run_id));
   metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;
   metadata.total_passed = reports.filter((r) => r.passed).length;
-  await writeJsonAtomic(paths.metadata, metadata);
+  await writeMetadata(paths.metadata, metadata);
   const files =
     opts.queue?.writeReports === false
       ? []

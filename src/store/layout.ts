@@ -17,6 +17,8 @@ export function runPaths(outDir: string, runId: string) {
     events: path.join(dir, "events.json"),
     validation: path.join(dir, "validation.json"),
     workspace: path.join(dir, "workspace"),
+    /** Everything the workspace held at the end of the run, saved or not (core/workspace-manifest.ts). */
+    manifest: path.join(dir, "workspace-manifest.json"),
     simulator: path.join(dir, "simulator.jsonl"),
     /** Files in the workspace before the agent ran (to tell created from modified on rescore). */
     baseline: path.join(dir, "baseline-files.json"),

@@ -1,6 +1,69 @@
 import { z } from "zod";
-import { readJsonFile } from "../util/fs.js";
+import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
 
+/** metadata.json's schema tag. */
+export const METADATA_SCHEMA = "skillbench.experiment.v1";
+
+const BaselineFromSchema = z.object({
+  dir: z.string(),
+  treatment: z.string(),
+  runs: z.array(z.string()),
+  drift: z.array(z.string()),
+});
+
+const RolesSchema = z.object({
+  candidate: z.string().optional(),
+  baseline: z.string().optional(),
+  control: z.string().optional(),
+});
+
+/**
+ * metadata.json as `run` writes it: the experiment around its runs (written at the start of a
+ * run, again at its end; `compare` adds the chosen roles). Every write is parsed with it.
+ */
+const ExperimentMetadataSchema = z
+  .object({
+    schema: z.literal(METADATA_SCHEMA),
+    experiment_id: z.string(),
+    started_at: z.string(),
+    completed_at: z.string().nullable(),
+    suite: z.object({ path: z.string(), hash: z.string() }),
+    tasks: z.array(z.string()),
+    treatments: z.array(z.string()),
+    count: z.number().int(),
+    concurrency: z.number().int(),
+    /** The planned runs; reports outside it (left by an older plan) are not summarised. */
+    matrix: z.array(
+      z.object({ run_id: z.string(), task: z.string(), treatment: z.string(), rep: z.number() }),
+    ),
+    /** What the last invocation asked for; the matrix may hold more on --resume. */
+    last_invocation: z.object({
+      asked: z.string(),
+      runs: z.number().int(),
+      kept_outside_request: z.number().int(),
+    }),
+    model: z.string().nullable(),
+    profile: z.string().nullable(),
+    margin: z.number().gt(0).lt(1).optional(),
+    baseline_from: BaselineFromSchema.optional(),
+    model_script: z.string().nullable(),
+    versions: z.object({
+      skillbench: z.string(),
+      claude: z.string().nullable(),
+      node: z.string(),
+    }),
+    agent: z.object({ name: z.string(), version: z.string().nullable() }),
+    agent_bin: z.object({ path: z.string(), source: z.string() }),
+    total_runs: z.number().int(),
+    total_passed: z.number().int().nullable(),
+    /** --decision-pattern: added to every task's decision_patterns. */
+    decision_patterns: z.array(z.string()),
+    comparison_roles: RolesSchema.optional(),
+  })
+  .loose();
+export type ExperimentMetadata = z.infer<typeof ExperimentMetadataSchema>;
+
+/** metadata.json as read: lenient, so that folders written by older versions still render. */
 const MetadataSchema = z
   .object({
     schema: z.string(),
@@ -14,25 +77,17 @@ const MetadataSchema = z
     /** The planned runs; reports outside it (left by an older plan) are not summarised. */
     matrix: z.array(z.object({ run_id: z.string() }).loose()).optional(),
     /** `run --baseline-from`: where the frozen baseline came from and how it differs. */
-    baseline_from: z
-      .object({
-        dir: z.string(),
-        treatment: z.string(),
-        runs: z.array(z.string()),
-        drift: z.array(z.string()),
-      })
-      .optional()
-      .catch(undefined),
+    baseline_from: BaselineFromSchema.optional().catch(undefined),
     /** The verdict's non-inferiority margin (`run --margin`), reused by report, compare and rescore. */
     margin: z.number().gt(0).lt(1).optional().catch(undefined),
     /** Treatment roles chosen with `compare --candidate/--baseline/--control`, reused by report and rescore. */
-    comparison_roles: z
-      .object({
-        candidate: z.string().optional(),
-        baseline: z.string().optional(),
-        control: z.string().optional(),
-      })
-      .optional(),
+    comparison_roles: RolesSchema.optional(),
+    /** What the last `--resume` asked for (run-suite.ts). */
+    last_invocation: z
+      .object({ asked: z.string(), kept_outside_request: z.number().optional() })
+      .loose()
+      .optional()
+      .catch(undefined),
   })
   .loose();
 export type Metadata = z.infer<typeof MetadataSchema>;
@@ -41,4 +96,22 @@ export async function readMetadata(file: string): Promise<Metadata | null> {
   const json = await readJsonFile(file).catch(() => null);
   const parsed = MetadataSchema.safeParse(json);
   return parsed.success ? parsed.data : null;
+}
+
+/** Write metadata.json atomically, parsed with its schema first. */
+export async function writeMetadata(file: string, meta: ExperimentMetadata): Promise<void> {
+  await writeJsonAtomic(file, ExperimentMetadataSchema.parse(meta));
+}
+
+/**
+ * Record the treatment roles `compare` was asked for in an existing metadata.json (the rest
+ * kept as it is); nothing when the file is missing or unreadable.
+ */
+export async function recordComparisonRoles(
+  file: string,
+  roles: z.infer<typeof RolesSchema>,
+): Promise<void> {
+  const raw = await readJsonFile(file).catch(() => null);
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return;
+  await writeJsonAtomic(file, { ...raw, comparison_roles: RolesSchema.parse(roles) });
 }

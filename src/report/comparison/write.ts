@@ -1,9 +1,9 @@
 import path from "node:path";
 import { InputError } from "../../core/errors.js";
 import { experimentPaths } from "../../store/layout.js";
-import { readMetadata } from "../../store/metadata.js";
+import { readMetadata, recordComparisonRoles } from "../../store/metadata.js";
+import { writeReportFile, writeReportJson } from "../../store/report-files.js";
 import { readReports } from "../../store/read.js";
-import { readJsonFile, writeFileAtomic, writeJsonAtomic } from "../../util/fs.js";
 import { treatmentOrder } from "../group.js";
 import { buildComparison, type ComparisonInput } from "./build.js";
 import { CONTROL } from "./roles.js";
@@ -100,17 +100,11 @@ export async function writeComparison(
       comparison = build({ reports, metadata, ks: opts.ks, seed: opts.seed, margin }, outDir);
     }
   }
-  if (chosen && metadata) {
-    const raw = await readJsonFile(paths.metadata).catch(() => null);
-    if (raw !== null && typeof raw === "object" && !Array.isArray(raw))
-      await writeJsonAtomic(paths.metadata, {
-        ...raw,
-        comparison_roles: JSON.parse(JSON.stringify(given)) as unknown,
-      });
-  }
+  if (chosen && metadata)
+    await recordComparisonRoles(paths.metadata, JSON.parse(JSON.stringify(given)) as typeof given);
   const md = opts.out ?? paths.comparison;
   const json = comparisonJsonPath(outDir, opts.out);
-  await writeJsonAtomic(json, comparison);
-  await writeFileAtomic(md, renderComparisonMarkdown(comparison));
+  await writeReportJson(json, comparison);
+  await writeReportFile(md, renderComparisonMarkdown(comparison));
   return [md, json];
 }

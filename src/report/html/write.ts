@@ -1,6 +1,6 @@
 /** writeHtmlReports: summary.html (+ comparison_report.html) of a results folder (I/O). */
 import path from "node:path";
-import { writeFileAtomic } from "../../util/fs.js";
+import { writeReportFile } from "../../store/report-files.js";
 import { chartJsSource } from "./chart-asset.js";
 import { loadResults, type LoadedResults } from "./load.js";
 import { renderHtmlPage } from "./page.js";
@@ -73,7 +73,7 @@ export async function writeHtmlReports(
       problems: loaded.problems,
       runPages: pages,
     });
-    await writeFileAtomic(file, renderHtmlPage(data, { chartJs }));
+    await writeReportFile(file, renderHtmlPage(data, { chartJs }));
     written.push(file);
   }
   return written;

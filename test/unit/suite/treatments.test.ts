@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { hashSkillDir, isIgnoredSkillPath } from "../../../src/suite/index.js";
-import { rubricTaskInput } from "../../../src/runner/run-one.js";
+import { rubricTaskInput } from "../../../src/runner/score-run.js";
 import { load, loadError, makeDir, oneTask } from "./make-suite.js";
 
 const SKILL = {

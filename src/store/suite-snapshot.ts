@@ -1,7 +1,7 @@
 import { cp, rm } from "node:fs/promises";
 import { z } from "zod";
 import { InputError } from "../core/errors.js";
-import { experimentPaths } from "../store/layout.js";
+import { experimentPaths } from "./layout.js";
 import { TaskSpecSchema, TreatmentSpecSchema, type Suite } from "../suite/index.js";
 import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
 

@@ -1,0 +1,20 @@
+import { rm } from "node:fs/promises";
+import { writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
+
+/**
+ * The experiment-level renderings in a results folder (summary.md, runs.md, comparison_report.md
+ * and .json, the HTML pages): built by report/, written here, atomically (a temporary file in the
+ * same folder, then rename), so a reader never sees half a report.
+ */
+export async function writeReportFile(file: string, text: string): Promise<void> {
+  await writeFileAtomic(file, text);
+}
+
+export async function writeReportJson(file: string, value: unknown): Promise<void> {
+  await writeJsonAtomic(file, value);
+}
+
+/** Remove a rendering that no longer applies (runs.md below its threshold). */
+export async function removeReportFile(file: string): Promise<void> {
+  await rm(file, { force: true });
+}

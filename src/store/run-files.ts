@@ -1,0 +1,109 @@
+import { mkdir, rm, stat } from "node:fs/promises";
+import { z } from "zod";
+import { InputError } from "../core/errors.js";
+import { EvidenceSchema, type Evidence } from "../core/evidence.js";
+import { REPORT_SCHEMA, RunReportSchema, type RunReport } from "../core/report.js";
+import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
+import type { runPaths } from "./layout.js";
+
+/**
+ * The JSON files of one run folder (runs/<id>/), each read and written here with its schema;
+ * every write is atomic (a temporary file beside it, then rename). The streams (stdout.jsonl,
+ * stderr.txt, simulator.jsonl) are written line by line as they arrive (util/redacting-writer.ts)
+ * and the saved workspace by workspace/save.ts, at the paths of store/layout.ts.
+ */
+type RunPaths = ReturnType<typeof runPaths>;
+
+function issues(e: z.ZodError): string {
+  return e.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+}
+
+/** Check a value against its schema before it is written: a bug here must not leave a bad file. */
+async function writeChecked(file: string, schema: z.ZodType, value: unknown): Promise<void> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success)
+    throw new Error(`${file}: refusing to write an invalid record: ${issues(parsed.error)}`);
+  await writeJsonAtomic(file, value);
+}
+
+/** A run starts from an empty folder (a resumed run's earlier attempt is gone). */
+export async function resetRunFolder(paths: RunPaths): Promise<void> {
+  await rm(paths.dir, { recursive: true, force: true });
+  await mkdir(paths.dir, { recursive: true });
+}
+
+const BaselineFilesSchema = z.array(z.string());
+
+/** baseline-files.json: the workspace's files before the agent ran (created vs modified). */
+export async function writeBaselineFiles(paths: RunPaths, files: Iterable<string>): Promise<void> {
+  await writeChecked(paths.baseline, BaselineFilesSchema, [...files].sort());
+}
+
+/** The files before the agent ran; an empty set when the run kept none (or it is unreadable). */
+export async function readBaselineFiles(paths: RunPaths): Promise<Set<string>> {
+  const json = await readJsonFile(paths.baseline).catch(() => null);
+  const parsed = BaselineFilesSchema.safeParse(json);
+  return new Set(parsed.success ? parsed.data : []);
+}
+
+/** events.json: the evidence decoded from the agent's stream (redacted by the caller). */
+export async function writeEvidence(paths: RunPaths, evidence: Evidence): Promise<void> {
+  await writeChecked(paths.events, EvidenceSchema, evidence);
+}
+
+/** The agent's working folder recorded in events.json (how its stream names files), if any. */
+export async function readEvidenceCwd(paths: RunPaths): Promise<string | null> {
+  const json = await readJsonFile(paths.events).catch(() => null);
+  const parsed = z
+    .object({ agent: z.object({ cwd: z.string() }).loose() })
+    .loose()
+    .safeParse(json);
+  return parsed.success ? parsed.data.agent.cwd : null;
+}
+
+/** validation.json: the validators' report as they ran (redacted by the caller). */
+export async function writeValidation(paths: RunPaths, validation: unknown): Promise<void> {
+  await writeJsonAtomic(paths.validation, validation);
+}
+
+/** The stored validation record, parsed with the validators' schema; bad input when it does not parse. */
+export async function readValidation<T>(paths: RunPaths, schema: z.ZodType<T>): Promise<T> {
+  const parsed = schema.safeParse(await readJsonFile(paths.validation).catch(() => null));
+  if (!parsed.success)
+    throw new InputError(`${paths.validation}: not a validation record this skillbench can read`, {
+      file: paths.validation,
+    });
+  return parsed.data;
+}
+
+/** report.json: the run's commit point, written last (redacted by the caller). */
+export async function writeRunReport(paths: RunPaths, report: RunReport): Promise<void> {
+  await writeChecked(paths.report, RunReportSchema, report);
+}
+
+/** Whether the run has a report (without one it is incomplete). */
+export async function hasRunReport(paths: RunPaths): Promise<boolean> {
+  return stat(paths.report).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
+
+/** A stored report, for `rescore`: a report of another schema, or one that does not parse, is bad input. */
+export async function readRunReport(paths: RunPaths): Promise<RunReport> {
+  const file = paths.report;
+  const json = await readJsonFile(file).catch((e: unknown) => {
+    throw new InputError(`${file}: cannot read: ${String(e)}`, { file });
+  });
+  const schema =
+    json !== null && typeof json === "object" && "schema" in json ? json.schema : undefined;
+  if (schema !== REPORT_SCHEMA)
+    throw new InputError(
+      `${file}: report schema ${JSON.stringify(schema)} is not one this skillbench can migrate (it reads ${REPORT_SCHEMA}); run the suite again`,
+      { file, field: "schema" },
+    );
+  // v1 reports written before run_uuid existed are migrated by the schema's default.
+  const parsed = RunReportSchema.safeParse(json);
+  if (!parsed.success) throw new InputError(`${file}: ${issues(parsed.error)}`, { file });
+  return parsed.data;
+}

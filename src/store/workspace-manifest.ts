@@ -1,0 +1,32 @@
+import { InputError } from "../core/errors.js";
+import { WorkspaceManifestSchema, type WorkspaceManifest } from "../core/workspace-manifest.js";
+import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
+
+/** Write a run's workspace manifest (runs/<id>/workspace-manifest.json), atomically. */
+export async function writeWorkspaceManifest(
+  file: string,
+  manifest: WorkspaceManifest,
+): Promise<void> {
+  await writeJsonAtomic(file, WorkspaceManifestSchema.parse(manifest));
+}
+
+/**
+ * A run's workspace manifest; null when the folder has none (written before skillbench kept
+ * one: scoring then falls back to the saved copy). A manifest that does not parse is bad input.
+ */
+export async function readWorkspaceManifest(file: string): Promise<WorkspaceManifest | null> {
+  let json: unknown;
+  try {
+    json = await readJsonFile(file);
+  } catch (e) {
+    if (typeof e === "object" && e !== null && "code" in e && e.code === "ENOENT") return null;
+    throw new InputError(`${file}: cannot read: ${String(e)}`, { file });
+  }
+  const parsed = WorkspaceManifestSchema.safeParse(json);
+  if (!parsed.success)
+    throw new InputError(
+      `${file}: not a workspace manifest this skillbench can read: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+      { file },
+    );
+  return parsed.data;
+}
