@@ -1,4 +1,5 @@
 import { resolveClaudeBinary } from "../agents/claude/binary.js";
+import { profileJudgePrompt } from "../scoring/index.js";
 import { redactValue } from "../util/redact.js";
 import { aggregateVerdicts } from "./aggregate.js";
 import { judgeCacheKey, type JudgeCache } from "./cache.js";
@@ -24,11 +25,9 @@ import { dumpWorkspace } from "./workspace-dump.js";
  * attempt) becomes a `failed` block that says why. Never touches rule scores.
  */
 
-const COMET_PROFILE = "comet-workflow";
-
 export interface RunJudgeInput {
   config: JudgeConfig;
-  /** comet-workflow gets the comet judge; every other profile the generic judge. */
+  /** The run's profile: its `judgePrompt` picks the comet or the generic judge (docs/judge.md). */
   profile: string;
   /** The run's workspace (after the agent ran). */
   workspace: string;
@@ -131,7 +130,7 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
 
   let prompt: string;
   let dims: string[];
-  if (i.profile === COMET_PROFILE) {
+  if (profileJudgePrompt(i.profile) === "comet") {
     const artifacts = await readCometArtifacts(i.workspace);
     if (artifacts === null) {
       return finish({
