@@ -99,7 +99,7 @@ describe("a cross-agent experiment", () => {
     const bad = gate(buildComparison({ reports: worse, metadata: meta }));
     expect(bad?.ok).toBe(false);
     expect(bad?.detail).toBe(
-      "codex: rubric regression on completion; codex: pass rate lower than the baseline, distinguishable from noise (Δ -1.000, interval -1.000…-1.000)",
+      "codex: rubric regression on completion; codex: pass rate lower than the baseline (band regressed: Δ -1.000, interval -1.000…-0.657)",
     );
   });
 });
