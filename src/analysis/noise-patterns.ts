@@ -1,7 +1,7 @@
 /**
- * The regexes that recognise infrastructure noise in a run's output (comet facts
- * §8.2), kept as data so that docs/statistics.md and the tests can cite them. All
- * case-insensitive.
+ * The regexes that recognise infrastructure noise in a run's output (the original
+ * harness's rules, stated in docs/statistics.md §8), kept as data so that the docs and
+ * the tests can cite them. All case-insensitive.
  */
 
 export type HardNoiseCode =

@@ -1,6 +1,6 @@
 /**
- * Per-run sample quality: should this run count in the analysis set? (comet facts
- * §8.2, with the changes listed in docs/statistics.md). Pure.
+ * Per-run sample quality: should this run count in the analysis set? (the original's rules,
+ * with the changes listed in docs/statistics.md §8). Pure.
  *
  * Rules, first match wins:
  *  1. harness_error outcome                      -> excluded harness_error (high)

@@ -13,51 +13,18 @@
  */
 import { InputError } from "../core/errors.js";
 import { DEFAULT_CONTINUE_PROMPT, type TaskSpec } from "../suite/types.js";
+import {
+  COMET_SIMULATOR_PROMPT,
+  GENERIC_SIMULATOR_PROMPT,
+  profileInteractionDefaults,
+} from "../scoring/index.js";
 
 export { DEFAULT_CONTINUE_PROMPT };
 
 export type InteractionMode = "none" | "auto_user";
 
-export const COMET_SIMULATOR_PROMPT = [
-  "You are simulating a developer user inside an automated evaluation. The assistant is running the Comet",
-  "development workflow and has paused to ask you something. Reply SHORT (1-3 sentences): approve reasonable",
-  "plans, names and approaches; when offered options, pick the most sensible default; ask for clarification",
-  "only when it is genuinely unclear what to build. Never refuse; keep the workflow moving. Do not write code",
-  "or files yourself.",
-].join(" ");
-
-export const GENERIC_SIMULATOR_PROMPT = [
-  "You are a concise developer user. Answer the assistant's question in 1-3 sentences, choose reasonable",
-  "defaults when offered options, and keep the task moving. Do not write code or files yourself.",
-].join(" ");
-
-interface ProfileInteractionDefaults {
-  mode: InteractionMode;
-  max_turns: number;
-  simulator_prompt: string;
-}
-
-/** Built-in profiles; any other name (a custom TOML profile) gets CUSTOM_PROFILE_DEFAULTS. */
-const PROFILE_INTERACTION_DEFAULTS: Readonly<Record<string, ProfileInteractionDefaults>> = {
-  generic: { mode: "none", max_turns: 12, simulator_prompt: GENERIC_SIMULATOR_PROMPT },
-  "comet-workflow": { mode: "auto_user", max_turns: 12, simulator_prompt: COMET_SIMULATOR_PROMPT },
-  "authoring-skill": {
-    mode: "auto_user",
-    max_turns: 8,
-    simulator_prompt: GENERIC_SIMULATOR_PROMPT,
-  },
-};
-const CUSTOM_PROFILE_DEFAULTS: ProfileInteractionDefaults = {
-  mode: "none",
-  max_turns: 12,
-  simulator_prompt: GENERIC_SIMULATOR_PROMPT,
-};
-
-function profileInteractionDefaults(profile: string): ProfileInteractionDefaults {
-  return Object.hasOwn(PROFILE_INTERACTION_DEFAULTS, profile)
-    ? (PROFILE_INTERACTION_DEFAULTS[profile] ?? CUSTOM_PROFILE_DEFAULTS)
-    : CUSTOM_PROFILE_DEFAULTS;
-}
+/** The profiles' default simulator prompts (they live with their profiles, src/scoring/profiles/). */
+export { COMET_SIMULATOR_PROMPT, GENERIC_SIMULATOR_PROMPT };
 
 /** Sent when the simulator (or a deterministic reply) produced no text. */
 export const FALLBACK_REPLY = "Yes, please proceed with the recommended option.";

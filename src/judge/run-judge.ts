@@ -1,4 +1,5 @@
 import { resolveClaudeBinary } from "../agents/claude/binary.js";
+import { profileJudgePrompt } from "../scoring/index.js";
 import { redactValue } from "../util/redact.js";
 import { aggregateVerdicts } from "./aggregate.js";
 import { judgeCacheKey, type JudgeCache } from "./cache.js";
@@ -24,11 +25,9 @@ import { dumpWorkspace } from "./workspace-dump.js";
  * attempt) becomes a `failed` block that says why. Never touches rule scores.
  */
 
-const COMET_PROFILE = "comet-workflow";
-
 export interface RunJudgeInput {
   config: JudgeConfig;
-  /** comet-workflow gets the comet judge; every other profile the generic judge. */
+  /** The run's profile: its `judgePrompt` picks the comet or the generic judge (docs/judge.md). */
   profile: string;
   /** The run's workspace (after the agent ran). */
   workspace: string;
@@ -46,6 +45,8 @@ export interface RunJudgeInput {
   claudeBin?: string | undefined;
   /** Where the CLI transport's private folders go (default: the OS temp dir). */
   scratchDir?: string | undefined;
+  /** Named in the CLI transport's folders, so that leftover cleanup finds them (docs/sandbox.md). */
+  experimentId?: string | undefined;
   /** Replaces the configured transport (tests). */
   transport?: JudgeTransport | undefined;
 }
@@ -91,7 +92,13 @@ function makeTransport(c: ActiveJudgeConfig, i: RunJudgeInput): JudgeTransport |
     if ("error" in r) return { error: r.error };
     bin = r.path;
   }
-  return cliTransport({ bin, config: c, hostEnv, scratchDir: i.scratchDir });
+  return cliTransport({
+    bin,
+    config: c,
+    hostEnv,
+    scratchDir: i.scratchDir,
+    experimentId: i.experimentId,
+  });
 }
 
 class Usage {
@@ -131,7 +138,7 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
 
   let prompt: string;
   let dims: string[];
-  if (i.profile === COMET_PROFILE) {
+  if (profileJudgePrompt(i.profile) === "comet") {
     const artifacts = await readCometArtifacts(i.workspace);
     if (artifacts === null) {
       return finish({

@@ -1,18 +1,26 @@
-import { renderInstruction, type TaskSpec } from "../suite/index.js";
-
-/** Prefixed to comet-workflow prompts: the run must go through the Skill (docs/tasks.md, instruction.md). */
-const COMET_CONTRACT = [
-  "## Eval harness requirement",
-  "",
-  "Begin by invoking the `/comet` Skill (slash command) with this request. Do not simulate the workflow in prose:",
-  "the run is invalid unless the Comet Skill is invoked and leaves real OpenSpec/Comet artifacts.",
-].join("\n");
+import { promptForProfile } from "../scoring/index.js";
+import {
+  renderInstruction,
+  treatmentPrompt,
+  type TaskSpec,
+  type TreatmentSpec,
+} from "../suite/index.js";
 
 /**
  * The prompt a run gives its agent: the task's instruction rendered with the run's id (the same
- * id its validators see), behind the comet-workflow contract under that profile. Pure.
+ * id its validators see), behind the profile's contract when it has one (comet-workflow's:
+ * docs/tasks.md, instruction.md), behind the treatment's own blocks (a Native treatment's, its
+ * `prompt_prefix`: docs/manifest.md). Pure.
  */
-export function renderRunPrompt(task: TaskSpec, profile: string, runUuid: string): string {
-  const rendered = renderInstruction(task, { run_id: runUuid });
-  return profile === "comet-workflow" ? `${COMET_CONTRACT}\n\n${rendered}` : rendered;
+export function renderRunPrompt(
+  task: TaskSpec,
+  treatment: TreatmentSpec,
+  profile: string,
+  runUuid: string,
+): string {
+  return treatmentPrompt(
+    task,
+    treatment,
+    promptForProfile(profile, renderInstruction(task, { run_id: runUuid })),
+  );
 }

@@ -153,7 +153,7 @@ export function settleRun(s: PlanSettings, spec: RunSpec, runUuid: string): RunP
   const tr = s.suite.treatments.find((t) => t.name === spec.treatment);
   if (!task || !tr) throw new Error(`planned run ${spec.run_id} has no task or treatment`);
   const profile = runProfile(s, task, tr);
-  const prompt = renderRunPrompt(task, profile, runUuid);
+  const prompt = renderRunPrompt(task, tr, profile, runUuid);
   const interaction = runInteraction(s, task, profile);
   // Safe by default: `auto` (docs/sandbox.md); local only when chosen or nothing else works.
   const choice = s.sandbox.cli ?? task.environment.sandbox ?? s.sandbox.suite ?? "auto";

@@ -5,7 +5,7 @@ import type { Evidence } from "../core/evidence.js";
 import { parseEvidenceFile } from "../evidence/index.js";
 import type { RunPlan } from "../plan/run-plan.js";
 import type { Launcher } from "../sandbox/index.js";
-import type { TaskSpec, TreatmentSpec } from "../suite/index.js";
+import { validatorEnv, type TaskSpec, type TreatmentSpec } from "../suite/index.js";
 import { tempStem } from "../util/temp-names.js";
 import { runValidators, type ValidationReport } from "../validators/index.js";
 import { installValidation, type RunDirs } from "../workspace/prepare.js";
@@ -63,6 +63,7 @@ export async function validateRun(
     timeoutSec: c.task.validation.timeout,
     // A HOME of their own: nothing the agent left in its HOME can steer a validator.
     env: {
+      ...validatorEnv(ctx.suite.spec.config),
       PATH: ctx.env.host.PATH ?? "/usr/bin:/bin",
       HOME: home,
       LANG: ctx.env.host.LANG ?? "C.UTF-8",
@@ -72,6 +73,7 @@ export async function validateRun(
       run_name: plan.run_id,
       task: plan.task,
       treatment_name: plan.treatment,
+      native_terminal: c.task.evaluation.native_terminal,
       rep: plan.rep,
       profile: plan.profile,
       required_skills: expected.required_skills,

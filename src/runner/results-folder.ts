@@ -13,9 +13,10 @@ import type { Suite } from "../suite/index.js";
  * a non-empty folder that is not a results folder (no metadata.json), are bad input.
  */
 async function checkOutDir(outDir: string, suite: Suite, resume: boolean): Promise<void> {
-  // What `skillbench eval` puts there before the run (the compiled suite, the manifest) is ours.
+  // What `skillbench eval` puts there before the run (the compiled suite, the manifest, the
+  // task generator's transcripts) is ours.
   const entries = (await readdir(outDir).catch(() => [] as string[])).filter((e) => {
-    if (e === "eval.yaml") return false;
+    if (e === "eval.yaml" || e === "generation") return false;
     const rel = path.relative(path.join(outDir, e), suite.root);
     return !(rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel)));
   });

@@ -1,4 +1,5 @@
 import { rm } from "node:fs/promises";
+import path from "node:path";
 import { errorMessage, isDiskFull } from "../core/errors.js";
 import type { Evidence } from "../core/evidence.js";
 import type { RunReport } from "../core/report.js";
@@ -72,6 +73,9 @@ export async function executeRun(ctx: RunContext, plan: RunPlan): Promise<RunRep
       claudeMd: treatment.claude_md,
       skillsDir: driver.skillsDir,
       memoryFile: driver.memoryFile,
+      // Hooks are Claude Code settings; other agents get none (docs/manifest.md).
+      settingsFile: driver.name === "claude" ? path.join(".claude", "settings.json") : null,
+      hooks: treatment.hooks,
     });
     await writeBaselineFiles(paths, preexisting);
     ctx.note(
@@ -95,6 +99,7 @@ export async function executeRun(ctx: RunContext, plan: RunPlan): Promise<RunRep
       experimentId: ctx.store.experimentId,
       why: plan.sandbox.why,
       network: task.environment.network,
+      exposeReadOnly: ctx.suite.spec.config.validation?.python_path,
       signal: ctx.signal,
     });
     await sandbox.start();
@@ -163,6 +168,7 @@ export async function executeRun(ctx: RunContext, plan: RunPlan): Promise<RunRep
       // The CLI judge is Claude Code: the subject's binary only when the subject is Claude too.
       // (Its own folder is made outside the run root, which the agent could write to.)
       claudeBin: driver.name === "claude" ? ctx.agent.bin.path : undefined,
+      experimentId: ctx.store.experimentId,
     });
   } catch (e) {
     harnessError = errorMessage(e);

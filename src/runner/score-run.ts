@@ -48,7 +48,7 @@ export function rubricTaskInput(task: TaskSpec, treatment: TreatmentSpec) {
 
 export interface FinishedRunInput {
   profile: RubricProfile;
-  /** The run's treatment name (CONTROL is judged on business checks only under comet-workflow). */
+  /** The run's treatment name (the profile's `checksForRun` may judge it on some checks only). */
   treatmentName: string;
   task: TaskSpec | undefined;
   treatment: TreatmentSpec | undefined;
@@ -80,7 +80,7 @@ export interface FinishedRunScore {
  */
 export function scoreFinishedRun(f: FinishedRunInput): FinishedRunScore {
   if (!f.validation) return { validation: null, rubric: null };
-  // CONTROL under comet-workflow is judged on business checks only (docs/rubrics.md, CONTROL).
+  // The profile decides which checks count (comet-workflow: CONTROL on business checks only).
   const checks = checksForRun(f.profile, f.treatmentName, f.validation);
   const validation = { ...f.validation, passed: checks.passed, failed: checks.failed };
   const rubric =

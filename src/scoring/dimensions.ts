@@ -143,7 +143,7 @@ export interface EfficiencyLimits {
   maxDurationSec: number;
 }
 
-/** Facts 13.3: the same limits in every built-in rubric. */
+/** The same limits in every built-in rubric (80 turns, 150 tool calls, 600 s; docs/rubrics.md). */
 const DEFAULT_EFFICIENCY_LIMITS: EfficiencyLimits = {
   maxTurns: 80,
   maxToolCalls: 150,

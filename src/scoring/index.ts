@@ -1,5 +1,6 @@
 export type { DimensionResult, RubricInput, RubricProfile, RubricResult } from "./types.js";
 export {
+  checksForRun,
   formatRubricLine,
   rubricAverage,
   scoreRubric,
@@ -7,14 +8,21 @@ export {
   weightedScore,
 } from "./score-rubric.js";
 export { DANGEROUS_COMMAND_RE, dangerousFamilies } from "./safety.js";
-export { genericProfile } from "./generic-profile.js";
-export { builtinProfiles, resolveProfile } from "./profiles.js";
-export { checksForRun, isWorkflowCheck, splitChecks } from "./checks-split.js";
+export { GENERIC_SIMULATOR_PROMPT, genericProfile } from "./profiles/generic/profile.js";
+export {
+  builtinProfiles,
+  profileInteractionDefaults,
+  profileJudgePrompt,
+  promptForProfile,
+  resolveProfile,
+} from "./registry.js";
+export { isWorkflowCheck, splitChecks } from "./profiles/comet-workflow/checks-split.js";
 export { makeMemoryWorkspaceView } from "./workspace-view.js";
 export { globToRegExp } from "./glob.js";
-export { cometWorkflowProfile } from "./comet/profile.js";
-export type { WorkflowKind } from "./comet/context.js";
-export { decisionPointCompliance } from "./decision-points.js";
-export { authoringSkillProfile } from "./authoring-profile.js";
-export { proxyScore } from "./hard-check-profile.js";
+export { cometWorkflowProfile } from "./profiles/comet-workflow/profile.js";
+export { COMET_SIMULATOR_PROMPT } from "./profiles/comet-workflow/contract.js";
+export type { WorkflowKind } from "./profiles/comet-workflow/context.js";
+export { decisionPointCompliance } from "./profiles/comet-workflow/decision-points.js";
+export { authoringSkillProfile } from "./profiles/authoring-skill/profile.js";
+export { proxyScore } from "./profiles/hard-check/profile.js";
 export { loadProfileFile, loadSuiteProfiles } from "./load-profile.js";

@@ -7,8 +7,8 @@ import {
   DECLARATIVE_FORMAT,
   DeclarativeProfileSchema,
   declarativeProfile,
-} from "./declarative-profile.js";
-import { HardCheckProfileSchema, hardCheckProfile } from "./hard-check-profile.js";
+} from "./profiles/declarative/profile.js";
+import { HardCheckProfileSchema, hardCheckProfile } from "./profiles/hard-check/profile.js";
 import type { RubricProfile } from "./types.js";
 
 /** `a.b[2].c` from a zod issue path. */

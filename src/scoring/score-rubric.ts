@@ -1,5 +1,5 @@
-import { splitChecks } from "./checks-split.js";
 import type {
+  CheckLists,
   DimensionDef,
   DimensionResult,
   RubricInput,
@@ -34,8 +34,21 @@ export function toScoringInput(input: RubricInput): ScoringInput {
       simulated_replies: i.simulated_replies ?? 0,
     },
     reply_counts_known: i.deterministic_replies !== undefined || i.simulated_replies !== undefined,
-    checks: splitChecks(input.baseline),
   };
+}
+
+/**
+ * The validator checks that count for the run (pass/fail and report): the profile's
+ * `checksForRun` when it has one, else all of them (copied). The runner calls this on the
+ * validator result before building the report and the rubric input. Pure.
+ */
+export function checksForRun(
+  profile: Pick<RubricProfile, "checksForRun">,
+  treatment: string,
+  baseline: CheckLists,
+): { passed: string[]; failed: string[]; dropped: string[] } {
+  if (profile.checksForRun) return profile.checksForRun(treatment, baseline);
+  return { passed: [...baseline.passed], failed: [...baseline.failed], dropped: [] };
 }
 
 /** Two decimals, as every rubric line prints scores. */

@@ -61,12 +61,6 @@ export interface RubricInput {
   fileExists?: (relPathOrGlob: string) => boolean;
 }
 
-/** Validator checks split into business and workflow checks (docs/rubrics.md, business_completion). */
-export interface CheckSplit {
-  business: { passed: string[]; failed: string[] };
-  workflow: { passed: string[]; failed: string[] };
-}
-
 /** What dimensions see: a `RubricInput` with every optional part filled in. */
 export interface ScoringInput extends RubricInput {
   task: Required<RubricTask>;
@@ -74,8 +68,6 @@ export interface ScoringInput extends RubricInput {
   treatment: string;
   workspace: WorkspaceView;
   fileExists: (relPathOrGlob: string) => boolean;
-  /** `splitChecks(baseline)`. */
-  checks: CheckSplit;
   /** True when the runner passed reply counts (deterministic/simulated); false when they were defaulted to 0. */
   reply_counts_known: boolean;
 }
@@ -113,7 +105,29 @@ export interface DimensionResult {
   checks: RubricCheck[];
 }
 
+/** Validator checks as pass/fail message lists. */
+export interface CheckLists {
+  passed: readonly string[];
+  failed: readonly string[];
+}
+
+/** A profile's defaults for the `auto_user` loop (docs/interaction.md §1). */
+export interface ProfileInteractionDefaults {
+  mode: "none" | "auto_user";
+  max_turns: number;
+  /** The simulated user's instructions when nothing more specific is given. */
+  simulator_prompt: string;
+}
+
+/**
+ * A rubric profile: the one interface between the core and a profile (docs/rubrics.md,
+ * docs/ARCHITECTURE.md "Extension points"). The built-ins live one per folder under
+ * `src/scoring/profiles/<name>/` and are listed in `registry.ts`; suite profiles are built from
+ * `profiles/*.toml` by `load-profile.ts`. Only `name`, `dimensions` and `emptyChecks` are
+ * required; every hook has a default that is right for a profile that needs nothing special.
+ */
 export interface RubricProfile {
+  /** The profile's id: `--profile`, `[evaluation] profile`, `report.json` `rubric.profile`. */
   name: string;
   description?: string;
   dimensions: DimensionDef[];
@@ -121,8 +135,20 @@ export interface RubricProfile {
   emptyChecks: { score: number; reason: string };
   /** Failures that make the run fail (they are not rubric lines). */
   hardFailures?: (input: ScoringInput, dims: DimensionResult[]) => string[];
-  /** CONTROL is a business-only baseline: `checksForRun` drops its workflow checks (comet-workflow). */
-  controlBusinessOnly?: boolean;
+  /**
+   * The validator checks that count for a run of this treatment (its pass/fail and report), and
+   * those dropped. Default: every check counts. comet-workflow drops CONTROL's workflow checks.
+   */
+  checksForRun?: (
+    treatment: string,
+    baseline: CheckLists,
+  ) => { passed: string[]; failed: string[]; dropped: string[] };
+  /** Put, with a blank line, in front of the rendered instruction of every run (a contract). */
+  promptPrefix?: string;
+  /** Defaults of the `auto_user` loop; default: single-turn, 12 turns, the generic simulator. */
+  interaction?: ProfileInteractionDefaults;
+  /** Which LLM-judge prompt scores runs of this profile (docs/judge.md); default `generic`. */
+  judgePrompt?: "generic" | "comet";
   /** Where a suite profile came from (absolute file); absent for built-ins. */
   source?: string;
 }

@@ -1,5 +1,5 @@
 import { parse as parseYaml } from "yaml";
-import type { DimensionEvaluation, RubricCheck, ScoringInput } from "../types.js";
+import type { DimensionEvaluation, RubricCheck, ScoringInput } from "../../types.js";
 import { NATIVE_STATE_RE, rec, str } from "./context.js";
 import type { CometContext } from "./context.js";
 

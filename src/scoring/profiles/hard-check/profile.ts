@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DimensionDef, RubricCheck, RubricProfile, ScoringInput } from "./types.js";
+import type { DimensionDef, RubricCheck, RubricProfile, ScoringInput } from "../../types.js";
 
 /**
  * Custom TOML profiles in the original harness's hard-check format (docs/rubrics.md; `[hard_checks]` + `[[rubric]]` proxy entries). Every rubric

@@ -1,5 +1,10 @@
-import { efficiencyDimension } from "../dimensions.js";
-import type { DimensionDef, DimensionEvaluation, RubricProfile, ScoringInput } from "../types.js";
+import { efficiencyDimension } from "../../dimensions.js";
+import type {
+  DimensionDef,
+  DimensionEvaluation,
+  RubricProfile,
+  ScoringInput,
+} from "../../types.js";
 import {
   ENTRY_SKILLS,
   STAGE_SKILLS,
@@ -13,7 +18,9 @@ import {
   skillInvocation,
   specDrift,
 } from "./classic.js";
+import { cometChecksForRun, splitChecks } from "./checks-split.js";
 import { cometContext } from "./context.js";
+import { COMET_CONTRACT, COMET_SIMULATOR_PROMPT } from "./contract.js";
 import type { CometContext } from "./context.js";
 import {
   nativeArtifactQuality,
@@ -65,7 +72,10 @@ export const cometWorkflowProfile: RubricProfile = {
   description:
     "Comet Classic/Native workflow rubric: phases, gates, skills, specs, business and workflow checks, decisions, artifacts, recovery.",
   emptyChecks: { score: 0, reason: "no checks" },
-  controlBusinessOnly: true,
+  checksForRun: cometChecksForRun,
+  promptPrefix: COMET_CONTRACT,
+  interaction: { mode: "auto_user", max_turns: 12, simulator_prompt: COMET_SIMULATOR_PROMPT },
+  judgePrompt: "comet",
   dimensions: [
     dim("main_flow", 1.5, "workflow phases evidenced by files", mainFlow, {
       native: nativeMainFlow,
@@ -97,9 +107,10 @@ export const cometWorkflowProfile: RubricProfile = {
       "business_completion",
       2.0,
       "share of business validator checks passed",
-      (i) => completionOf(i.checks.business, "no business checks ran", false),
+      (i) => completionOf(splitChecks(i.baseline).business, "no business checks ran", false),
       {
-        native: (i) => completionOf(i.checks.business, "no business checks ran", false),
+        native: (i) =>
+          completionOf(splitChecks(i.baseline).business, "no business checks ran", false),
         control: "score",
       },
     ),
@@ -107,8 +118,12 @@ export const cometWorkflowProfile: RubricProfile = {
       "workflow_completion",
       1.0,
       "share of workflow validator checks passed",
-      (i) => completionOf(i.checks.workflow, "workflow validators not available", true),
-      { native: (i) => completionOf(i.checks.workflow, "workflow validators not available", true) },
+      (i) =>
+        completionOf(splitChecks(i.baseline).workflow, "workflow validators not available", true),
+      {
+        native: (i) =>
+          completionOf(splitChecks(i.baseline).workflow, "workflow validators not available", true),
+      },
     ),
     { ...efficiency, description: efficiency.description ?? "" },
     dim(
@@ -142,7 +157,7 @@ export const cometWorkflowProfile: RubricProfile = {
   hardFailures: (input) => cometHardFailures(input),
 };
 
-/** Facts 6.3 hard failures; none for CONTROL. */
+/** The comet-workflow hard failures (docs/rubrics.md, Hard failures); none for CONTROL. */
 function cometHardFailures(input: ScoringInput): string[] {
   const ctx = cometContext(input);
   if (ctx.control) return [];

@@ -6,8 +6,8 @@ import {
   interactionComplianceDimension,
   safetyBoundaryDimension,
   skillInvocationDimension,
-} from "./dimensions.js";
-import type { DimensionResult, RubricInput, RubricProfile } from "./types.js";
+} from "../../dimensions.js";
+import type { DimensionResult, RubricInput, RubricProfile } from "../../types.js";
 
 /**
  * When the task sets `require_skill_invocation` and skill_invocation is below 1.0 or N/A:
@@ -27,6 +27,12 @@ export function requiredSkillFailures(
     .map((s) => `Required skill not invoked: ${s}`);
 }
 
+/** The simulated user's default instructions for every profile without its own (docs/interaction.md §1). */
+export const GENERIC_SIMULATOR_PROMPT = [
+  "You are a concise developer user. Answer the assistant's question in 1-3 sentences, choose reasonable",
+  "defaults when offered options, and keep the task moving. Do not write code or files yourself.",
+].join(" ");
+
 /** The generic rubric (docs/rubrics.md, generic): 7 dimensions; empty check lists score 1.0. */
 export const genericProfile: RubricProfile = {
   name: "generic",
@@ -43,4 +49,5 @@ export const genericProfile: RubricProfile = {
     safetyBoundaryDimension({ weight: 1.2 }),
   ],
   hardFailures: (input, dims) => requiredSkillFailures(input, dims),
+  interaction: { mode: "none", max_turns: 12, simulator_prompt: GENERIC_SIMULATOR_PROMPT },
 };

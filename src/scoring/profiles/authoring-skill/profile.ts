@@ -1,5 +1,9 @@
-import { genericProfile, requiredSkillFailures } from "./generic-profile.js";
-import { scoreRubric } from "./score-rubric.js";
+import {
+  GENERIC_SIMULATOR_PROMPT,
+  genericProfile,
+  requiredSkillFailures,
+} from "../generic/profile.js";
+import { scoreRubric } from "../../score-rubric.js";
 import type {
   DimensionDef,
   DimensionEvaluation,
@@ -7,7 +11,7 @@ import type {
   RubricCheck,
   RubricProfile,
   ScoringInput,
-} from "./types.js";
+} from "../../types.js";
 
 /**
  * The authoring-skill rubric (docs/rubrics.md, authoring-skill): 11 dimensions over the generated Skill package at
@@ -410,6 +414,7 @@ export const authoringSkillProfile: RubricProfile = {
   description:
     "Rubric for runs that author a workflow Skill package: generic results plus package, route, lanes and review checks.",
   emptyChecks: { score: 0, reason: "no checks" },
+  interaction: { mode: "auto_user", max_turns: 8, simulator_prompt: GENERIC_SIMULATOR_PROMPT },
   dimensions: [
     fromGeneric("completion", 1.5),
     fromGeneric("skill_invocation", 1.0),

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { isGlob, matchGlob } from "./glob.js";
-import type { DimensionDef, RubricCheck, RubricProfile, ScoringInput } from "./types.js";
+import { isGlob, matchGlob } from "../../glob.js";
+import type { DimensionDef, RubricCheck, RubricProfile, ScoringInput } from "../../types.js";
 
 /**
  * skillbench's declarative rubric format (`format = "skillbench.rubric.v1"` in a suite's

@@ -1,4 +1,10 @@
-import type { CheckSplit, RubricProfile } from "./types.js";
+import type { CheckLists } from "../../types.js";
+
+/** Validator checks split into business and workflow checks. */
+export interface CheckSplit {
+  business: { passed: string[]; failed: string[] };
+  workflow: { passed: string[]; failed: string[] };
+}
 
 /** Check-name prefixes that make a validator message a workflow check (docs/rubrics.md, business_completion). */
 const WORKFLOW_CHECK_PREFIXES: readonly string[] = [
@@ -23,10 +29,7 @@ export function isWorkflowCheck(message: string): boolean {
 }
 
 /** Split validator messages into business and workflow checks (docs/rubrics.md, business_completion). */
-export function splitChecks(baseline: {
-  passed: readonly string[];
-  failed: readonly string[];
-}): CheckSplit {
+export function splitChecks(baseline: CheckLists): CheckSplit {
   return {
     business: {
       passed: baseline.passed.filter((m) => !isWorkflowCheck(m)),
@@ -40,18 +43,15 @@ export function splitChecks(baseline: {
 }
 
 /**
- * The validator checks that count for the run (pass/fail and report; docs/rubrics.md, CONTROL): under a
- * profile with `controlBusinessOnly` (comet-workflow) the CONTROL treatment is judged on
- * business checks only, so its workflow checks are dropped. Every other combination returns the
- * checks unchanged (copied). The runner calls this on the validator result before building the
- * report and the rubric input.
+ * comet-workflow's `checksForRun` (docs/rubrics.md, CONTROL): the CONTROL treatment is judged
+ * on business checks only, so its workflow checks are dropped; every other treatment keeps its
+ * checks (copied).
  */
-export function checksForRun(
-  profile: Pick<RubricProfile, "controlBusinessOnly">,
+export function cometChecksForRun(
   treatment: string,
-  baseline: { passed: readonly string[]; failed: readonly string[] },
+  baseline: CheckLists,
 ): { passed: string[]; failed: string[]; dropped: string[] } {
-  if (profile.controlBusinessOnly === true && treatment === CONTROL_TREATMENT) {
+  if (treatment === CONTROL_TREATMENT) {
     const s = splitChecks(baseline);
     return { ...s.business, dropped: [...s.workflow.passed, ...s.workflow.failed] };
   }

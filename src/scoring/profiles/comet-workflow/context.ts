@@ -1,8 +1,8 @@
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { canonicalJson, sha256 } from "../../util/hash.js";
-import { CONTROL_TREATMENT } from "../checks-split.js";
-import type { ScoringInput } from "../types.js";
+import { canonicalJson, sha256 } from "../../../util/hash.js";
+import { CONTROL_TREATMENT } from "./checks-split.js";
+import type { ScoringInput } from "../../types.js";
 
 /**
  * What the comet-workflow dimensions share: layout, change folder, workflow kind, SDK

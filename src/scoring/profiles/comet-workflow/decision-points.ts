@@ -1,5 +1,5 @@
-import type { WorkflowKind } from "./comet/context.js";
-import type { DimensionEvaluation, ScoringInput } from "./types.js";
+import type { WorkflowKind } from "./context.js";
+import type { DimensionEvaluation, ScoringInput } from "../../types.js";
 
 /** Tool names that ask the user a question (docs/rubrics.md, decision_point_compliance). */
 const ASK_TOOL_NAMES: readonly string[] = ["AskUserQuestion", "ask_user", "AskFollowUpQuestion"];

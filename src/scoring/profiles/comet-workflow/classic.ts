@@ -1,5 +1,5 @@
-import { countAsks, decisionPointCompliance } from "../decision-points.js";
-import type { DimensionEvaluation, RubricCheck, ScoringInput } from "../types.js";
+import { countAsks, decisionPointCompliance } from "./decision-points.js";
+import type { DimensionEvaluation, RubricCheck, ScoringInput } from "../../types.js";
 import { WORKFLOW_PHASES, escapeRegExp, rec, sameDigest, str } from "./context.js";
 import type { CometContext, SdkRun } from "./context.js";
 
