@@ -1,14 +1,17 @@
 import path from "node:path";
 import { InputError } from "../../core/errors.js";
 import { experimentPaths } from "../../store/layout.js";
-import { readMetadata, recordComparisonRoles } from "../../store/metadata.js";
+import { readMetadata, recordComparisonRoles, type Metadata } from "../../store/metadata.js";
 import { writeReportFile, writeReportJson } from "../../store/report-files.js";
-import { readReports } from "../../store/read.js";
+import { readReports, type ReadProblem } from "../../store/read.js";
+import type { RunReport } from "../../core/report.js";
 import { treatmentOrder } from "../group.js";
 import { buildComparison, type ComparisonInput } from "./build.js";
 import { CONTROL } from "./roles.js";
 import { renderComparisonMarkdown } from "./render.js";
 import type { Comparison } from "./types.js";
+import { findCalibrations } from "../calibration/write.js";
+import { readSequential } from "../sequential/io.js";
 
 export interface WriteComparisonOptions {
   candidate?: string | undefined;
@@ -20,6 +23,8 @@ export interface WriteComparisonOptions {
   seed?: number | undefined;
   /** non-inferiority margin (default: metadata.json `margin`, else 0.05) */
   margin?: number | undefined;
+  /** `--calibration DIR`: the A/A calibration to show beside the delta (default: one found beside this folder) */
+  calibration?: string | undefined;
 }
 
 /** Where the JSON goes: <outDir>/comparison.json by default, else `out` with its extension replaced by .json. */
@@ -45,6 +50,22 @@ function build(input: ComparisonInput, outDir: string): Comparison {
   }
 }
 
+/** What a comparison is built from: a results folder's planned reports and its metadata. */
+export interface ComparisonSource {
+  reports: RunReport[];
+  problems: ReadProblem[];
+  metadata: Metadata | null;
+}
+
+/** The planned reports (reports outside metadata's matrix, left by an older plan, are ignored), problems and metadata. */
+export async function readComparisonSource(outDir: string): Promise<ComparisonSource> {
+  const metadata = await readMetadata(experimentPaths(outDir).metadata);
+  const { reports: all, problems } = await readReports(outDir);
+  const planned = metadata?.matrix ? new Set(metadata.matrix.map((r) => r.run_id)) : null;
+  const reports = planned ? all.filter((r) => planned.has(r.run_id)) : all;
+  return { reports, problems, metadata };
+}
+
 /**
  * Read a results folder's stored reports and metadata, and write comparison_report.md and
  * comparison.json (atomically). Returns the files written.
@@ -53,12 +74,20 @@ export async function writeComparison(
   outDir: string,
   opts: WriteComparisonOptions = {},
 ): Promise<string[]> {
+  return (await writeComparisonOf(outDir, await readComparisonSource(outDir), opts)).files;
+}
+
+/**
+ * writeComparison over reports already read (the report commands read a folder once and
+ * pass what they read to every report). Returns the files written and the comparison.
+ */
+export async function writeComparisonOf(
+  outDir: string,
+  source: ComparisonSource,
+  opts: WriteComparisonOptions = {},
+): Promise<{ files: string[]; comparison: Comparison }> {
   const paths = experimentPaths(outDir);
-  const metadata = await readMetadata(paths.metadata);
-  const { reports: all, problems } = await readReports(outDir);
-  // As in the summary: reports outside the planned matrix (left by an older plan) are ignored.
-  const planned = metadata?.matrix ? new Set(metadata.matrix.map((r) => r.run_id)) : null;
-  const reports = planned ? all.filter((r) => planned.has(r.run_id)) : all;
+  const { reports, problems, metadata } = source;
   if (reports.length === 0) {
     const why = problems[0]
       ? `; ${problems.length} report(s) could not be read, e.g. ${problems[0].file}: ${problems[0].message}`
@@ -78,10 +107,14 @@ export async function writeComparison(
   const chosen = given.candidate || given.baseline || given.control;
   const stored = metadata?.comparison_roles ?? {};
   const margin = opts.margin ?? metadata?.margin;
+  const extra = {
+    calibrations: await findCalibrations(outDir, opts.calibration),
+    sequential: await readSequential(outDir),
+  };
   let comparison: Comparison;
   if (chosen)
     comparison = build(
-      { reports, metadata, ...given, ks: opts.ks, seed: opts.seed, margin },
+      { reports, metadata, ...given, ks: opts.ks, seed: opts.seed, margin, ...extra },
       outDir,
     );
   else {
@@ -94,10 +127,14 @@ export async function writeComparison(
         ks: opts.ks,
         seed: opts.seed,
         margin,
+        ...extra,
       });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      comparison = build({ reports, metadata, ks: opts.ks, seed: opts.seed, margin }, outDir);
+      comparison = build(
+        { reports, metadata, ks: opts.ks, seed: opts.seed, margin, ...extra },
+        outDir,
+      );
     }
   }
   if (chosen && metadata)
@@ -106,5 +143,5 @@ export async function writeComparison(
   const json = comparisonJsonPath(outDir, opts.out);
   await writeReportJson(json, comparison);
   await writeReportFile(md, renderComparisonMarkdown(comparison));
-  return [md, json];
+  return { files: [md, json], comparison };
 }
