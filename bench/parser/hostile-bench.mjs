@@ -30,7 +30,7 @@ const arg = (name, dflt) => {
 if (process.argv[2] === "--child") {
   const [, , , mode, file, outFile] = process.argv;
   const t0 = performance.now();
-  let info = {};
+  let info;
   if (mode === "transcript") {
     const { RedactingLineWriter } = await import(dist("util/redacting-writer.js"));
     const { makeRedactor } = await import(dist("util/redact.js"));
