@@ -63,6 +63,10 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
       "--out <path>",
       "markdown file to write (default DIR/comparison_report.md; the JSON goes beside it); with two folders, the output folder (default .skillbench/compare/<A>-vs-<B>)",
     )
+    .option(
+      "--calibration <dir>",
+      "an A/A calibration folder (`skillbench calibrate`) to show as the noise floor (default: one beside DIR that matches)",
+    )
     .action(
       async (
         dir: string,
@@ -75,6 +79,7 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
           out?: string;
           html?: boolean;
           margin?: number;
+          calibration?: string;
         },
       ) => {
         if (dirB !== undefined) {
