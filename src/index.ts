@@ -7,6 +7,8 @@ export {
   type ProgressEvent,
 } from "./runner/run-suite.js";
 export { writeExperimentReports } from "./runner/finish.js";
+export { runCalibration, DEFAULT_PER_ARM, type CalibrateOptions } from "./runner/calibrate.js";
+export { runUntilDecided, type UntilDecidedOptions } from "./runner/until-decided.js";
 export { loadSuite, selectNames } from "./suite/index.js";
 export { loadModelScript, startModelServer, runBaseUrl, type ModelServer } from "./model/index.js";
 export { serveModel } from "./model/serve-command.js";
@@ -30,6 +32,13 @@ export {
   readComparisonSource,
   type Comparison,
 } from "./report/comparison/index.js";
+export {
+  AlignedComparisonSchema,
+  buildAlignedComparison,
+  renderAlignedMarkdown,
+  writeAlignedComparison,
+  type AlignedComparison,
+} from "./report/aligned/index.js";
 export { rescoreResults, type RescoreOptions, type RescoreResult } from "./runner/rescore.js";
 export { evaluateRun } from "./runner/evaluate.js";
 export { runDoctor, renderDoctor } from "./doctor/index.js";
