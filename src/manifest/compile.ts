@@ -28,7 +28,13 @@ const run = promisify(execFile);
 export const SKILL_TREATMENT = "WITH_SKILL";
 export const DEFAULT_TRIALS = 5;
 /** Never copied with a Skill: results, VCS data, dependencies. */
-const COPY_SKIP = new Set([".skillbench", ".git", "node_modules", "__pycache__", ".DS_Store"]);
+export const COPY_SKIP = new Set([
+  ".skillbench",
+  ".git",
+  "node_modules",
+  "__pycache__",
+  ".DS_Store",
+]);
 
 interface CompiledBaseline {
   name: string;
@@ -63,7 +69,8 @@ export async function resolveSkillName(m: LoadedManifest): Promise<string> {
   return n?.[1] ?? path.basename(m.skillDir).replace(/_/g, "-");
 }
 
-function profileOf(m: LoadedManifest): string {
+/** The Skill's rubric profile: the manifest's `skill.profile`, else `generic`. */
+export function profileOf(m: LoadedManifest): string {
   return m.manifest.skill.profile ?? "generic";
 }
 

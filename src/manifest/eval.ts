@@ -12,6 +12,7 @@ import { writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
 import {
   compileManifest,
   DEFAULT_TRIALS,
+  profileOf,
   resolveSkillName,
   SKILL_TREATMENT,
   type CompiledSuite,
@@ -24,6 +25,7 @@ import {
   type GateSpec,
 } from "./gates.js";
 import { findManifest, loadManifest, type LoadedManifest } from "./load.js";
+import { resolveGeneratedTasks, type GeneratedTasks } from "./generate.js";
 import { MANIFEST_KIND, type TaskEntry } from "./schema.js";
 
 /**
@@ -38,9 +40,24 @@ export interface EvalOptions extends Omit<RunOptions, "suite"> {
   skill: string;
   /** One smoke task instead of the manifest's tasks. */
   quick?: boolean | undefined;
-  /** Tasks for a Skill whose manifest has none (a task generator plugs in here). */
+  /** `--generate`: the agent writes tasks for a Skill whose manifest has none (generate.ts). */
+  generate?: boolean | undefined;
+  /** `--regenerate`: replace the frozen generated tasks. */
+  regenerate?: boolean | undefined;
+  /** Where generated tasks are frozen (default `<Skill>/.skillbench/generated`). */
+  generatedCacheDir?: string | undefined;
+  /**
+   * Tasks for a Skill whose manifest has none; default: the frozen generated tasks, generated
+   * first with `generate` (resolveGeneratedTasks).
+   */
   resolveGenerated?:
-    ((m: LoadedManifest) => Promise<{ tasks: TaskEntry[]; source: TaskSource } | null>) | undefined;
+    | ((
+        m: LoadedManifest,
+        ctx: { skillName: string; profile: string; outDir: string },
+      ) => Promise<GeneratedTasks | null>)
+    | undefined;
+  /** Notes for the console (generation progress). */
+  onNote?: ((message: string) => void) | undefined;
   /** The pipeline (default runSuite; the CLI passes its Ctrl-C aware wrapper). */
   run: (o: RunOptions) => Promise<RunSummary>;
 }
@@ -52,6 +69,8 @@ export interface PreparedEval {
   outDir: string;
   compiled: CompiledSuite;
   taskSource: TaskSource;
+  /** The frozen generated tasks in use (null: authored or quick tasks). */
+  generated: GeneratedTasks | null;
   gates: GateSpec[];
 }
 
@@ -142,25 +161,36 @@ export async function prepareEval(opts: Omit<EvalOptions, "run">): Promise<Prepa
   }
   let tasks: TaskEntry[] | undefined;
   let taskSource: TaskSource = "authored";
+  let generated: GeneratedTasks | null = null;
   if (opts.quick) {
     tasks = [quickTask(await resolveSkillName(loaded))];
     taskSource = "quick";
   } else if (loaded.tasks.length === 0) {
-    const gen = opts.resolveGenerated ? await opts.resolveGenerated(loaded) : null;
-    if (!gen)
+    const ctx = {
+      skillName: await resolveSkillName(loaded),
+      profile: profileOf(loaded),
+      outDir,
+    };
+    generated = opts.resolveGenerated
+      ? await opts.resolveGenerated(loaded, ctx)
+      : await resolveGeneratedTasks(loaded, ctx, { ...opts, cacheDir: opts.generatedCacheDir });
+    if (!generated)
       throw new InputError(
-        `${found ? loaded.file : loaded.skillDir}: no tasks to run: add evaluation.tasks to ${found ? "the manifest" : "an eval.yaml (skillbench init --skill DIR writes one)"}, or pass --quick for one smoke task`,
+        `${found ? loaded.file : loaded.skillDir}: no tasks to run: add evaluation.tasks to ${found ? "the manifest" : "an eval.yaml (skillbench init --skill DIR writes one)"}, pass --generate to have the agent write some (frozen for later evals), or --quick for one smoke task`,
         { file: loaded.file, field: "evaluation.tasks" },
       );
-    tasks = gen.tasks;
-    taskSource = gen.source;
-  }
+    tasks = generated.tasks;
+    taskSource = generated.cached ? "generated (cached)" : "generated (new)";
+  } else if (opts.generate || opts.regenerate)
+    opts.onNote?.(
+      `--generate: ${loaded.file} has ${loaded.tasks.length} task(s) of its own; they are used and nothing is generated`,
+    );
   const compiled = await compileManifest(loaded, { outDir: path.join(outDir, "suite"), tasks });
   if (ev?.baselineTreatments && compiled.baselines.length > 0 && gates.length === 0) {
     // With a frozen baseline and no gates, "no regression against the baseline" decides.
     gates.push({ key: "noRegression (default with a baseline)", kind: "no_regression" });
   }
-  return { loaded, manifestFound: found, outDir, compiled, taskSource, gates };
+  return { loaded, manifestFound: found, outDir, compiled, taskSource, generated, gates };
 }
 
 function plain(md: string): string {
@@ -170,7 +200,17 @@ function plain(md: string): string {
 /** Run a prepared eval and decide its gates. */
 export async function runPreparedEval(p: PreparedEval, opts: EvalOptions): Promise<EvalSummary> {
   const trials = p.loaded.manifest.evaluation?.trials ?? DEFAULT_TRIALS;
-  const { skill: _skill, quick: _q, resolveGenerated: _g, run, ...runOpts } = opts;
+  const {
+    skill: _skill,
+    quick: _q,
+    generate: _gen,
+    regenerate: _regen,
+    generatedCacheDir: _cache,
+    resolveGenerated: _g,
+    onNote: _n,
+    run,
+    ...runOpts
+  } = opts;
   await writeFileAtomic(
     path.join(p.outDir, "eval.yaml"),
     p.manifestFound
@@ -228,6 +268,15 @@ export async function runPreparedEval(p: PreparedEval, opts: EvalOptions): Promi
     skill: p.compiled.skillName,
     profile: p.compiled.profile,
     task_source: p.taskSource,
+    generated: p.generated
+      ? {
+          file: p.generated.file,
+          record_file: p.generated.recordFile,
+          key: p.generated.key,
+          cached: p.generated.cached,
+          record: p.generated.record,
+        }
+      : null,
     tasks: p.compiled.tasks,
     treatments: p.compiled.treatments,
     baselines: p.compiled.baselines.map((b) => ({ name: b.name, origin: b.origin })),

@@ -8,6 +8,8 @@ import { experimentPaths, runPaths } from "../store/layout.js";
 import { readMetadata } from "../store/metadata.js";
 import { readReports } from "../store/read.js";
 import type { Suite } from "../suite/index.js";
+import type { CurrentFingerprint } from "../report/fingerprint.js";
+export { fingerprintDrift } from "../report/fingerprint.js";
 
 /**
  * `run --baseline-from DIR`: the baseline arm of an earlier results folder, reused instead of run
@@ -46,42 +48,6 @@ export async function loadFrozenBaseline(dir: string, tasks: string[]): Promise<
       { file: dir, field: "--baseline-from" },
     );
   return { dir, treatment, reports: runs };
-}
-
-export interface CurrentFingerprint {
-  agentVersion: string | null;
-  model: string | null;
-  /** the task's content hash now */
-  taskHash: (task: string) => string | undefined;
-  /** the sandbox asked for the task (null: auto, not known before the run) */
-  sandbox: (task: string) => string | null;
-  /** the profile the baseline treatment would be scored with now */
-  profile: (task: string) => string;
-}
-
-/** Every difference between the frozen runs and this run, one line each (empty: they match). Pure. */
-export function fingerprintDrift(frozen: RunReport[], now: CurrentFingerprint): string[] {
-  const out = new Set<string>();
-  for (const r of frozen) {
-    if ((r.agent.version ?? null) !== now.agentVersion)
-      out.add(
-        `agent version: frozen ${r.agent.version ?? "unknown"}, now ${now.agentVersion ?? "unknown"}`,
-      );
-    if ((r.model ?? null) !== now.model)
-      out.add(`model: frozen ${r.model ?? "CLI default"}, now ${now.model ?? "CLI default"}`);
-    const h = now.taskHash(r.task);
-    if (h !== undefined && h !== r.hashes.task)
-      out.add(
-        `task ${r.task}: content changed (frozen ${r.hashes.task.slice(0, 19)}, now ${h.slice(0, 19)})`,
-      );
-    const sb = now.sandbox(r.task);
-    if (sb !== null && r.sandbox && r.sandbox.kind !== sb)
-      out.add(`task ${r.task}: sandbox frozen ${r.sandbox.kind}, now ${sb}`);
-    const profile = r.rubric?.profile ?? r.events_summary?.profile ?? null;
-    if (profile !== null && profile !== now.profile(r.task))
-      out.add(`task ${r.task}: profile frozen ${profile}, now ${now.profile(r.task)}`);
-  }
-  return [...out];
 }
 
 /** Copy the frozen runs' folders into the new results folder. */

@@ -278,9 +278,10 @@ async function checkOutDir(
   suite: Suite,
   resume: boolean,
 ): Promise<void> {
-  // What `skillbench eval` puts there before the run (the compiled suite, the manifest) is ours.
+  // What `skillbench eval` puts there before the run (the compiled suite, the manifest, the
+  // task generator's transcripts) is ours.
   const entries = (await readdir(outDir).catch(() => [] as string[])).filter((e) => {
-    if (e === "eval.yaml") return false;
+    if (e === "eval.yaml" || e === "generation") return false;
     const rel = path.relative(path.join(outDir, e), suite.root);
     return !(rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel)));
   });
@@ -807,7 +808,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
 }
 
 /** The model endpoint of a non-Anthropic agent from the host's environment (no scripted server). */
-function liveEndpoint(
+export function liveEndpoint(
   api: AgentDriver["api"],
   hostEnv: Record<string, string | undefined>,
 ): AgentEndpoint {

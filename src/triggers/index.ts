@@ -6,4 +6,4 @@ export {
   type TriggerSummary,
 } from "./run-triggers.js";
 export { outcomeLabel } from "./classify.js";
-export { GenerationError } from "./generate.js";
+export { GenerationError } from "../agents/ask.js";

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import {
+  GenerationError,
   parseThresholds,
   planTarget,
   prepareEval,
@@ -19,6 +20,9 @@ import {
 
 interface EvalFlags extends RunFlags {
   quick?: boolean;
+  generate?: boolean;
+  regenerate?: boolean;
+  generatedDir?: string;
 }
 
 /** `skillbench eval SKILL_DIR`: the Skill author's one command (docs/manifest.md). */
@@ -31,6 +35,15 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
       .argument("<skill-dir>", "the Skill folder (with SKILL.md), or its manifest file"),
   )
     .option("--quick", "one smoke task instead of the manifest's tasks")
+    .option(
+      "--generate",
+      "a Skill with no tasks: the agent writes 2-4, frozen and reused by later evals (docs/manifest.md)",
+    )
+    .option("--regenerate", "write the generated tasks again, replacing the frozen ones")
+    .option(
+      "--generated-dir <dir>",
+      "where generated tasks are frozen (default SKILL_DIR/.skillbench/generated)",
+    )
     .option(
       "--dry-run",
       "print the planned runs (profile, sandbox, timeout, interaction); start nothing",
@@ -49,12 +62,31 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
         skill,
         ...runOptionsFromFlags(f),
         quick: f.quick,
+        generate: f.generate,
+        regenerate: f.regenerate,
+        generatedCacheDir: f.generatedDir,
+        onNote: (m: string) => void process.stderr.write(`${m}\n`),
       };
-      const prepared = await prepareEval(opts);
+      let prepared: Awaited<ReturnType<typeof prepareEval>>;
+      try {
+        prepared = await prepareEval(opts);
+      } catch (e) {
+        if (!(e instanceof GenerationError)) throw e;
+        process.stderr.write(`skillbench: ${e.message}\n`);
+        ctx.exitCode = 1;
+        return;
+      }
+      const gen = prepared.generated;
+      const cost = gen?.record?.generation.cost_usd;
       process.stderr.write(
         `skillbench eval: ${prepared.compiled.skillName} (${prepared.loaded.skillDir})\n` +
           `  manifest: ${prepared.manifestFound ? prepared.loaded.file : "none (synthesized)"}\n` +
           `  tasks (${prepared.taskSource}): ${prepared.compiled.tasks.join(", ")}\n` +
+          (gen
+            ? gen.cached
+              ? `  generated tasks reused from ${gen.file} (no generator call; --regenerate writes new ones)\n`
+              : `  generated tasks frozen in ${gen.file} (${gen.record?.generation.attempts ?? "?"} attempt(s), cost ${cost === undefined || cost === null ? "not reported" : `$${cost.toFixed(4)}`})\n`
+            : "") +
           `  treatments: ${prepared.compiled.treatments.join(", ")}\n`,
       );
       const telemetry = await RunTelemetry.open(f, opts.env);
