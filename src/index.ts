@@ -26,6 +26,8 @@ export {
   buildComparison,
   renderComparisonMarkdown,
   writeComparison,
+  writeComparisonOf,
+  readComparisonSource,
   type Comparison,
 } from "./report/comparison/index.js";
 export { rescoreResults, type RescoreOptions, type RescoreResult } from "./runner/rescore.js";

@@ -2,6 +2,7 @@
 //
 //   node bench/scale/scale-bench.mjs [--runs 10000,100000] [--source DIR] [--keep]
 //                                    [--commands report,report-html,compare,rescore]
+//                                    [--work DIR]
 //
 // It needs a real results folder to copy from (--source; by default it runs the demo suite once,
 // offline, into a temporary folder). It then generates N synthetic runs from it: every run folder
@@ -13,6 +14,8 @@
 //   compare:      skillbench compare DIR --no-html
 //   rescore:      skillbench rescore DIR --no-html (no agent)
 // each as wall seconds, the ratio to the floor, and peak RSS (from /usr/bin/time -f %M).
+// --work DIR generates each size into DIR/runs-N and keeps it; a later call with the same --work
+// reuses a folder whose metadata.json lists N runs (100,000 runs take a while to generate).
 // Writes bench/results/scale.md. Targets (docs: bench/README.md): ≤ 2× the floor at 10,000 runs
 // with HTML, under 400 MB; memory that does not grow with N at 100,000.
 import { spawn } from "node:child_process";
@@ -29,7 +32,9 @@ const arg = (name, dflt) => {
   return i >= 0 ? process.argv[i + 1] : dflt;
 };
 const SIZES = arg("--runs", "10000").split(",").map(Number);
-const COMMANDS = arg("--commands", "report,report-html,compare,rescore").split(",");
+const COMMANDS = arg("--commands", "report,report-html,compare,rescore")
+  .split(",")
+  .filter((c) => c !== "");
 const TASKS = 100;
 
 function sh(cmd, args, opts = {}) {
@@ -80,7 +85,16 @@ async function linkTree(from, to) {
 
 /** N synthetic runs from the source's run folders; metadata's matrix lists them all. */
 async function generate(src, n) {
-  const dir = await mkdtemp(path.join(tmpdir(), `skillbench-scale-${n}-`));
+  const work = arg("--work", null);
+  let dir;
+  if (work) {
+    dir = path.join(work, `runs-${n}`);
+    // Written last by a complete generation: a folder cut short is generated again.
+    const done = await readFile(path.join(dir, ".generated"), "utf8").catch(() => null);
+    if (done !== null) return { dir, runs: Number(done), reused: true };
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+  } else dir = await mkdtemp(path.join(tmpdir(), `skillbench-scale-${n}-`));
   const runIds = (await readdir(path.join(src, "runs"))).sort();
   const protos = [];
   for (const id of runIds)
@@ -130,7 +144,8 @@ async function generate(src, n) {
   meta.count = perTaskTreatment;
   meta.total_runs = matrix.length;
   await writeFile(path.join(dir, "metadata.json"), JSON.stringify(meta, null, 2));
-  return { dir, runs: matrix.length };
+  if (work) await writeFile(path.join(dir, ".generated"), String(matrix.length));
+  return { dir, runs: matrix.length, reused: false };
 }
 
 /** The floor: read and parse every report.json, 16 at a time, in a fresh node process. */
@@ -156,12 +171,17 @@ const COMMAND_ARGS = {
   rescore: (d) => ["rescore", d, "--no-html"],
 };
 
+for (const c of COMMANDS)
+  if (!COMMAND_ARGS[c]) {
+    console.error(`unknown command ${c} (one of ${Object.keys(COMMAND_ARGS).join(", ")})`);
+    process.exit(2);
+  }
 const rows = [];
 const src = await sourceFolder();
 console.error(`source: ${src}`);
 for (const n of SIZES) {
-  const { dir, runs } = await generate(src, n);
-  console.error(`generated ${runs} runs in ${dir}`);
+  const { dir, runs, reused } = await generate(src, n);
+  console.error(`${reused ? "reusing" : "generated"} ${runs} runs in ${dir}`);
   // Warm the page cache once, untimed.
   await sh(process.execPath, ["-e", FLOOR, dir]);
   const floor = await timed([process.execPath, "-e", FLOOR, dir]);
@@ -187,7 +207,7 @@ for (const n of SIZES) {
     mb: NaN,
     ratio: NaN,
   });
-  if (process.argv.includes("--keep")) console.error(`kept: ${dir}`);
+  if (process.argv.includes("--keep") || arg("--work", null)) console.error(`kept: ${dir}`);
   else await rm(dir, { recursive: true, force: true });
 }
 

@@ -1,27 +1,17 @@
-/** Split a stream of text chunks into lines, holding only the unfinished line. Pure. */
+import { LineSplitter as ByteLineSplitter } from "../util/lines.js";
+
+/**
+ * Split a stream of text chunks into lines, holding only the unfinished line; a line longer
+ * than the long-line limit comes out with its long strings cut (src/util/json-cap.ts). Pure.
+ */
 export class LineSplitter {
-  private pieces: string[] = [];
+  private readonly inner = new ByteLineSplitter();
 
   constructor(private readonly onLine: (line: string) => void) {}
 
   /** Feed a chunk; calls onLine for every line it completes (without the `\n`). */
   push(chunk: string): void {
-    let start = 0;
-    let nl = chunk.indexOf("\n");
-    while (nl !== -1) {
-      const part = chunk.slice(start, nl);
-      if (this.pieces.length > 0) {
-        this.pieces.push(part);
-        const line = this.pieces.join("");
-        this.pieces = [];
-        this.onLine(line);
-      } else {
-        this.onLine(part);
-      }
-      start = nl + 1;
-      nl = chunk.indexOf("\n", start);
-    }
-    if (start < chunk.length) this.pieces.push(start === 0 ? chunk : chunk.slice(start));
+    this.inner.push(chunk, this.onLine);
   }
 
   /**
@@ -29,10 +19,9 @@ export class LineSplitter {
    * was one (the input did not end with a newline).
    */
   end(): boolean {
-    if (this.pieces.length === 0) return false;
-    const line = this.pieces.join("");
-    this.pieces = [];
-    this.onLine(line);
+    const rest = this.inner.flush();
+    if (rest === "") return false;
+    this.onLine(rest);
     return true;
   }
 }

@@ -45,6 +45,8 @@ export interface RunJudgeInput {
   claudeBin?: string | undefined;
   /** Where the CLI transport's private folders go (default: the OS temp dir). */
   scratchDir?: string | undefined;
+  /** Named in the CLI transport's folders, so that leftover cleanup finds them (docs/sandbox.md). */
+  experimentId?: string | undefined;
   /** Replaces the configured transport (tests). */
   transport?: JudgeTransport | undefined;
 }
@@ -90,7 +92,13 @@ function makeTransport(c: ActiveJudgeConfig, i: RunJudgeInput): JudgeTransport |
     if ("error" in r) return { error: r.error };
     bin = r.path;
   }
-  return cliTransport({ bin, config: c, hostEnv, scratchDir: i.scratchDir });
+  return cliTransport({
+    bin,
+    config: c,
+    hostEnv,
+    scratchDir: i.scratchDir,
+    experimentId: i.experimentId,
+  });
 }
 
 class Usage {

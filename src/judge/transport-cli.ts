@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { claudeDriver } from "../agents/claude/driver.js";
+import { tempStem } from "../util/temp-names.js";
 import { killMarked, runProcess, RUN_MARKER_VAR } from "../util/process.js";
 import type { ActiveJudgeConfig } from "./config.js";
 import { buildJudgeEnv } from "./env.js";
@@ -58,13 +59,15 @@ export interface CliTransportOptions {
   hostEnv: Record<string, string | undefined>;
   /** Where the private per-call folders go (removed after each call); default the OS temp dir. */
   scratchDir?: string | undefined;
+  /** Named in each per-call folder with this process's pid (`skillbench-judge-x<id>-p<pid>-…`). */
+  experimentId?: string | undefined;
 }
 
 export function cliTransport(o: CliTransportOptions): JudgeTransport {
   return async (prompt, signal): Promise<JudgeReply> => {
     const parent = o.scratchDir ?? os.tmpdir();
     await mkdir(parent, { recursive: true });
-    const root = await mkdtemp(path.join(parent, "skillbench-judge-"));
+    const root = await mkdtemp(path.join(parent, tempStem("judge", o.experimentId, process.pid)));
     try {
       const dirs = {
         cwd: path.join(root, "cwd"),

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { InputError, errorMessage } from "../core/errors.js";
+import { LARGE_SCRIPT_CHARS, parseLargeScript } from "./large-script.js";
 import { normalizeScript } from "./normalize-script.js";
 import { ModelScriptFileSchema } from "./script-schema.js";
 import type { ModelScript } from "./script.js";
@@ -71,6 +72,16 @@ function flattenIssues(
  * Throws InputError naming the file, the path inside it, the line and what is wrong.
  */
 export function parseModelScriptText(text: string, file: string): ModelScript {
+  if (text.length > LARGE_SCRIPT_CHARS) {
+    const { value, ruleLine } = parseLargeScript(text, file);
+    // One schema pass (the problems, with the line of their rule, only when it fails).
+    const parsed = ModelScriptFileSchema.safeParse(value);
+    if (parsed.success) return normalizeScript(parsed.data, file);
+    const problems = validateModelScript(value, (path) =>
+      path[0] === "rules" && typeof path[1] === "number" ? ruleLine(path[1]) : null,
+    );
+    throw scriptError(file, problems);
+  }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {

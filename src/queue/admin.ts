@@ -7,8 +7,8 @@ import { KEY_PREFIX, queueNameFor, WorkerPresenceSchema, type WorkerPresence } f
 const STATES = ["waiting", "prioritized", "active", "delayed", "completed", "failed"] as const;
 
 /** Each agent's queue (see job.ts), opened on one connection; closed by the caller. */
-function agentQueues(redis: Redis): Queue[] {
-  return AGENT_NAMES.map((a) => openQueue(redis, queueNameFor(a)));
+function agentQueues(redis: Redis): Promise<Queue[]> {
+  return Promise.all(AGENT_NAMES.map((a) => openQueue(redis, queueNameFor(a))));
 }
 
 /** Counts summed over the agents' queues, and the paused state of the Claude Code queue. */
@@ -24,8 +24,8 @@ async function withQueues<T>(
   url: QueueUrl,
   f: (qs: Queue[], redis: Redis) => Promise<T>,
 ): Promise<T> {
-  const redis = connectRedis(url);
-  const qs = agentQueues(redis);
+  const redis = await connectRedis(url);
+  const qs = await agentQueues(redis);
   try {
     return await f(qs, redis);
   } finally {
@@ -135,8 +135,8 @@ export async function serveQueueMetrics(
   opts: { port?: number; host?: string } = {},
 ): Promise<{ url: string; close(): Promise<void> }> {
   const http = await import("node:http");
-  const redis = connectRedis(url);
-  const queues = agentQueues(redis);
+  const redis = await connectRedis(url);
+  const queues = await agentQueues(redis);
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (req.method !== "GET" || (path !== "/metrics" && path !== "/metrics.json")) {

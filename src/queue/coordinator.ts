@@ -1,4 +1,4 @@
-import { QueueEvents, type Job } from "bullmq";
+import type { Job } from "bullmq";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
@@ -8,7 +8,7 @@ import type { DispatchArgs, RunOptions } from "../runner/run-suite.js";
 import { isSecretName } from "../util/redact.js";
 import { redisArtifactStore } from "./artifacts.js";
 import { packSuiteBundle, uploadBundle } from "./bundle.js";
-import { connectRedis, openQueue } from "./connect.js";
+import { connectRedis, openQueue, queueLibs } from "./connect.js";
 import {
   JobResultSchema,
   jobIdFor,
@@ -119,11 +119,12 @@ export function queueDispatcher(
   q: QueueRunSettings,
 ): (args: DispatchArgs) => Promise<RunReport[]> {
   return async (args) => {
-    const redis = connectRedis(q.url);
+    const redis = await connectRedis(q.url);
     const store = redisArtifactStore(redis);
     const queueName = queueNameFor(opts.agent ?? "claude");
-    const queue = openQueue(redis, queueName);
-    const eventsConn = connectRedis(q.url);
+    const queue = await openQueue(redis, queueName);
+    const eventsConn = await connectRedis(q.url);
+    const { QueueEvents } = await queueLibs();
     const events = new QueueEvents(queueName, { connection: eventsConn, prefix: KEY_PREFIX });
     const note = (message: string): void => args.onProgress?.({ type: "note", message });
     const reports: RunReport[] = [];

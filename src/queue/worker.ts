@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Worker, type Job } from "bullmq";
+import type { Job } from "bullmq";
 import { agentDriver } from "../agents/index.js";
 import { AGENT_NAMES } from "../agents/types.js";
 import { InputError } from "../core/errors.js";
@@ -10,7 +10,7 @@ import { runSuite } from "../runner/run-suite.js";
 import type { SandboxChoice } from "../sandbox/index.js";
 import { resultKey, redisArtifactStore } from "./artifacts.js";
 import { BundleCache } from "./bundle.js";
-import { connectRedis } from "./connect.js";
+import { connectRedis, queueLibs } from "./connect.js";
 import {
   JobDataSchema,
   KEY_PREFIX,
@@ -78,8 +78,9 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
   const hostEnv = o.hostEnv ?? process.env;
   const log = o.log ?? (() => undefined);
   const name = o.name ?? `${os.hostname()}:${process.pid}`;
-  const redis = connectRedis(o.url);
-  const workerConn = connectRedis(o.url);
+  const redis = await connectRedis(o.url);
+  const workerConn = await connectRedis(o.url);
+  const { Worker } = await queueLibs();
   const store = redisArtifactStore(redis);
   const cacheDir =
     o.cacheDir ??

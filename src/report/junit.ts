@@ -7,6 +7,7 @@
  */
 import type { RunReport } from "../core/report.js";
 import { SCRIPTED_MODEL_LABEL } from "./endpoint.js";
+import { LOCAL_WARNING } from "../core/sandbox.js";
 
 export interface JUnitOptions {
   /** <testsuites name> (default "skillbench") */
@@ -72,6 +73,10 @@ function properties(r: RunReport, indent: string, scripted: boolean): string[] {
     ["sample_quality", r.sample_quality.status],
     ...(scripted || r.model_api !== null
       ? [["model_endpoint", SCRIPTED_MODEL_LABEL] as [string, string]]
+      : []),
+    ["sandbox", r.sandbox?.kind ?? ""],
+    ...(r.sandbox?.kind === "local"
+      ? [["sandbox_warning", LOCAL_WARNING] as [string, string]]
       : []),
   ];
   return [

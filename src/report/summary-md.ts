@@ -3,16 +3,13 @@ import { cell, f2, int, meanOf, orderDimensions, pct, secs, sumOf, table, usd } 
 import { dimScore, groupCells, treatmentOrder, type Cell } from "./group.js";
 import { renderPassKTable } from "./passk-md.js";
 import { stripControls } from "../util/safe-text.js";
-import { LOCAL_WARNING } from "../core/sandbox.js";
-import { SCRIPTED_MODEL_LABEL } from "./endpoint.js";
+import { isolationOf, localWarningLine, SCRIPTED_MODEL_LABEL } from "./endpoint.js";
 
 /** Sandbox kinds used, and the local warning when any run had none. */
 function sandboxLines(reports: RunReport[]): string[] {
-  const kinds = [...new Set(reports.map((r) => r.sandbox?.kind ?? "unrecorded"))].sort();
-  const local = reports.filter((r) => r.sandbox?.kind === "local").length;
-  const out = [`**Sandbox:** ${kinds.join(", ") || "—"}`];
-  if (local > 0) out.push("", `> ⚠️ ${local} run(s) without a sandbox: ${LOCAL_WARNING}.`);
-  return out;
+  const iso = isolationOf(reports);
+  const local = localWarningLine(iso);
+  return [`**Sandbox:** ${iso.kinds.join(", ") || "—"}`, ...(local === null ? [] : ["", local])];
 }
 
 export interface SummaryInput {

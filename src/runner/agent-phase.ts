@@ -13,6 +13,7 @@ import type { RunSpec } from "../plan/matrix.js";
 import type { TaskSpec } from "../suite/index.js";
 import { RedactingLineWriter } from "../util/redacting-writer.js";
 import type { RunDirs } from "../workspace/prepare.js";
+import { tempStem } from "../util/temp-names.js";
 import type { RunContext } from "./context.js";
 import type { AgentSummary } from "./evaluate.js";
 import type { Launcher } from "../sandbox/index.js";
@@ -103,7 +104,9 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
   if (config.mode === "auto_user" && "error" in simAgent)
     throw new Error(`the simulated user cannot run: ${simAgent.error}`);
   if (config.mode === "auto_user") {
-    simRoot = await mkdtemp(path.join(os.tmpdir(), "skillbench-simulator-"));
+    simRoot = await mkdtemp(
+      path.join(os.tmpdir(), tempStem("simulator", ctx.experimentId, process.pid)),
+    );
     simDirs = {
       cwd: path.join(simRoot, "cwd"),
       home: path.join(simRoot, "home"),

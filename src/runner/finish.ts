@@ -1,8 +1,10 @@
 import { experimentPaths } from "../store/layout.js";
-import { readMetadata } from "../store/metadata.js";
-import { readReports } from "../store/read.js";
 import { RUN_DETAILS_FILE, renderSummaryFiles } from "../report/summary-md.js";
-import { writeComparison } from "../report/comparison/index.js";
+import {
+  readComparisonSource,
+  writeComparisonOf,
+  type Comparison,
+} from "../report/comparison/index.js";
 import { writeHtmlReports } from "../report/html/write.js";
 import { removeReportFile, writeReportFile } from "../store/report-files.js";
 import { InputError } from "../core/errors.js";
@@ -31,10 +33,9 @@ export async function writeExperimentReports(
   opts: { ks?: number[] | undefined; html?: boolean | undefined } = {},
 ): Promise<string[]> {
   const paths = experimentPaths(outDir);
-  const meta = await readMetadata(paths.metadata);
-  const { reports: all } = await readReports(outDir);
-  const planned = meta?.matrix ? new Set(meta.matrix.map((r) => r.run_id)) : null;
-  const reports = planned ? all.filter((r) => planned.has(r.run_id)) : all;
+  // The folder is read once; every report below is made from this one reading.
+  const source = await readComparisonSource(outDir);
+  const { reports, metadata: meta } = source;
   if (!meta && reports.length === 0)
     throw new InputError(
       `${outDir}: no metadata.json and no run reports: not a skillbench results folder`,
@@ -63,8 +64,17 @@ export async function writeExperimentReports(
     files.push(runsPath);
   } else await removeReportFile(runsPath);
   // With two or more treatments, the comparison comes with every run's reports.
-  if (new Set(reports.map((r) => r.treatment)).size >= 2)
-    files.push(...(await writeComparison(outDir, { ks: opts.ks })));
-  if (opts.html !== false) files.push(...(await writeHtmlReports(outDir)));
+  let comparison: Comparison | null = null;
+  if (new Set(reports.map((r) => r.treatment)).size >= 2) {
+    const written = await writeComparisonOf(outDir, source, { ks: opts.ks });
+    files.push(...written.files);
+    comparison = written.comparison;
+  }
+  if (opts.html !== false)
+    files.push(
+      ...(await writeHtmlReports(outDir, {
+        loaded: { ...source, comparison, hasComparisonFile: comparison !== null },
+      })),
+    );
   return files;
 }

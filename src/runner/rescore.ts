@@ -16,7 +16,7 @@ import { setupJudge, type JudgeFlags } from "./judge-setup.js";
 import { runJudge } from "../judge/index.js";
 import { loadModelScript, scriptServesRole, startModelServer } from "../model/index.js";
 import { makeRedactor, redactValue, secretsFromEnv } from "../util/redact.js";
-import type { TaskSpec } from "../suite/index.js";
+import type { TaskSpec, TreatmentSpec } from "../suite/index.js";
 import { resolveClaudeBinary } from "../agents/claude/binary.js";
 import { agentDriver } from "../agents/index.js";
 import type { Evidence } from "../core/evidence.js";
@@ -68,11 +68,12 @@ export interface RescoreResult {
 /** The prompt the run gave the agent (its {run_id} is the stored run_uuid). */
 function instructionOf(
   task: TaskSpec,
+  treatment: TreatmentSpec | undefined,
   profile: string,
   runUuid: string | null,
 ): string | undefined {
-  if (runUuid === null) return undefined;
-  return renderRunPrompt(task, profile, runUuid);
+  if (runUuid === null || treatment === undefined) return undefined;
+  return renderRunPrompt(task, treatment, profile, runUuid);
 }
 
 /**
@@ -183,11 +184,12 @@ async function rescoreWith(
               failed: [...validation.failed, ...(rubric?.hard_failures ?? [])],
             },
             rubricCriteria: task.evaluation.rubric_criteria,
-            instruction: instructionOf(task, profileName, old.run_uuid),
+            instruction: instructionOf(task, treatment, profileName, old.run_uuid),
             cache: judge.cache ?? undefined,
             redact,
             hostEnv,
             claudeBin: "error" in bin ? undefined : bin.path,
+            experimentId: old.experiment_id,
           })
         : old.judge;
     const report = evaluateRun({

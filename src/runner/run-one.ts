@@ -35,6 +35,7 @@ import type { RunContext } from "./context.js";
 import { evaluateRun, type AgentSummary } from "./evaluate.js";
 import { tailOf } from "./tail.js";
 import { runAgentPhase } from "./agent-phase.js";
+import { validatorEnv } from "../suite/index.js";
 import { openFinishedWorkspace } from "./finished-workspace.js";
 import { rubricTaskInput, scoreFinishedRun } from "./score-run.js";
 import { renderRunPrompt } from "../plan/prompt.js";
@@ -82,6 +83,9 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       claudeMd: treatment.claude_md,
       skillsDir: ctx.driver.skillsDir,
       memoryFile: ctx.driver.memoryFile,
+      // Hooks are Claude Code settings; other agents get none (docs/manifest.md).
+      settingsFile: ctx.driver.name === "claude" ? path.join(".claude", "settings.json") : null,
+      hooks: treatment.hooks,
     });
     await writeBaselineFiles(paths, preexisting);
     const hasDockerfile =
@@ -114,12 +118,13 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       experimentId: ctx.experimentId,
       why: chosen.why,
       network: task.environment.network,
+      exposeReadOnly: ctx.suite.config.validation?.python_path,
       signal: ctx.signal,
     });
     await sandbox.start();
     // One id for the run's template and its validators' _test_context.json (docs/tasks.md).
     runUuid = randomUUID();
-    const prompt = renderRunPrompt(task, profileName, runUuid);
+    const prompt = renderRunPrompt(task, treatment, profileName, runUuid);
     const phase = await runAgentPhase({
       ctx,
       spec,
@@ -157,6 +162,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       timeoutSec: task.validation.timeout,
       // A HOME of their own: nothing the agent left in its HOME can steer a validator.
       env: {
+        ...validatorEnv(ctx.suite.config),
         PATH: ctx.hostEnv.PATH ?? "/usr/bin:/bin",
         HOME: validatorHome,
         LANG: ctx.hostEnv.LANG ?? "C.UTF-8",
@@ -166,6 +172,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
         run_name: spec.run_id,
         task: spec.task,
         treatment_name: spec.treatment,
+        native_terminal: task.evaluation.native_terminal,
         rep: spec.rep,
         profile: profileName,
         required_skills: rubricTaskInput(task, treatment).required_skills,
@@ -213,6 +220,7 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       hostEnv: ctx.hostEnv,
       // The CLI judge is Claude Code: the subject's binary only when the subject is Claude too.
       claudeBin: ctx.driver.name === "claude" ? ctx.bin.path : undefined,
+      experimentId: ctx.experimentId,
       // The judge's own folder is made outside the run root, which the agent could write to
       // (a planted CLAUDE.md in an ancestor folder would reach a CLI judge).
     });

@@ -27,6 +27,8 @@ export interface DockerLayout {
   /** The host node binary (validators in .js) as given and resolved. */
   nodeBin: string;
   nodeBinReal: string;
+  /** Host folders mounted read-only at the same path (e.g. the suite's validation python_path). */
+  readOnly?: readonly string[] | undefined;
 }
 
 /** Host run dirs -> container paths: the workspace at /workspace, the rest of the run root under /skillbench/run. */
@@ -82,6 +84,7 @@ export function dockerRunArgs(i: DockerRunInput): string[] {
   args.push("-v", `${l.runDirs.workspace}:${IN_WORKSPACE}`);
   args.push("-v", `${path.dirname(l.agentBinReal)}:${IN_AGENT_DIR}:ro`);
   args.push("-v", `${l.nodeBinReal}:${IN_NODE}:ro`);
+  for (const p of l.readOnly ?? []) args.push("-v", `${p}:${p}:ro`);
   args.push("-w", IN_WORKSPACE, "--entrypoint", "sleep", i.image, "infinity");
   return args;
 }

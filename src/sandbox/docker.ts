@@ -87,6 +87,7 @@ export function createDockerSandbox(opts: SandboxOptions): Sandbox {
     agentBinReal: realOrSelf(opts.agentBin),
     nodeBin,
     nodeBinReal: realOrSelf(nodeBin),
+    readOnly: [...new Set(opts.exposeReadOnly ?? [])],
   };
   const name = containerName(
     opts.runName ?? path.basename(opts.runDirs.root),

@@ -64,7 +64,10 @@ export interface SandboxOptions {
   experimentId?: string | undefined;
   /** docker: a unique part of the container name (the run id); sanitised. */
   runName?: string | undefined;
-  /** Extra host paths made visible read-only inside bwrap even when under a hidden folder. */
+  /**
+   * Extra host paths visible read-only inside, at the same path: bwrap re-exposes them even under
+   * a hidden folder, docker mounts them (`-v p:p:ro`). Ignored by local.
+   */
   exposeReadOnly?: string[] | undefined;
   /** docker: base image used when the task has no Dockerfile. Default `skillbench-base:bookworm`. */
   baseImage?: string | undefined;

@@ -85,6 +85,8 @@ function resampleRuns(runs: boolean[], rng: () => number): boolean[] {
 interface Packed {
   offset: Int32Array;
   len: Int32Array;
+  /** passes of task i in all */
+  passed: Int32Array;
   passes: Uint8Array;
 }
 
@@ -99,34 +101,44 @@ function pack(perTask: PerTaskOutcomes): Packed {
     total += len[i] ?? 0;
   }
   const passes = new Uint8Array(total);
+  const passed = new Int32Array(t);
   for (let i = 0; i < t; i++) {
     const runs = perTask[i] ?? [];
     const o = offset[i] ?? 0;
-    for (let r = 0; r < runs.length; r++) passes[o + r] = runs[r] === true ? 1 : 0;
+    let c = 0;
+    for (let r = 0; r < runs.length; r++) {
+      passes[o + r] = runs[r] === true ? 1 : 0;
+      c += passes[o + r] ?? 0;
+    }
+    passed[i] = c;
   }
-  return { offset, len, passes };
+  return { offset, len, passed, passes };
 }
 
 /**
- * The replicates of a count-form statistic over one arm (`packs.length` 1) or the
- * difference of two paired arms (2), written to `out`; returns how many were not null.
- * Per replicate it draws, for each of the t task slots, a task j and then each arm's
- * len[j] runs of task j with replacement, exactly as the table-building path does.
+ * The replicates of count-form statistics over one arm (`packs.length` 1) or the
+ * difference of two paired arms (2). `accs[s][arm]` accumulates statistic s on that arm;
+ * statistic s's replicates go to `outs[s]`, and the count of those that were not null to
+ * the returned array. Per replicate it draws, for each of the t task slots, a task j and
+ * then each arm's len[j] runs of task j with replacement, exactly as the table-building
+ * path does. The draws do not depend on the statistic, so several statistics share one
+ * pass over the draws and each gets what it would get alone with the same seed.
  * The mulberry32 generator (src/stats/prng.ts) is inlined here: same sequence, about
  * twice as fast as calling the closure in this loop.
  */
 function countReplicates(
   packs: Packed[],
-  accs: CountAccumulator[],
+  accs: CountAccumulator[][],
   replicates: number,
   seed: number,
-  out: Float64Array,
-): number {
+  outs: Float64Array[],
+): number[] {
   const t = packs[0]?.len.length ?? 0;
+  const stats = accs.length;
+  const m = new Int32Array(stats);
   let state = seed >>> 0;
-  let m = 0;
   for (let b = 0; b < replicates; b++) {
-    for (const acc of accs) acc.reset();
+    for (const perArm of accs) for (const acc of perArm) acc.reset();
     for (let i = 0; i < t; i++) {
       state = (state + 0x6d2b79f5) >>> 0;
       let x = state;
@@ -136,28 +148,61 @@ function countReplicates(
       for (let arm = 0; arm < packs.length; arm++) {
         const p = packs[arm] as Packed;
         const n = p.len[j] as number;
-        const o = p.offset[j] as number;
+        const all = p.passed[j] as number;
         let c = 0;
-        for (let r = 0; r < n; r++) {
-          state = (state + 0x6d2b79f5) >>> 0;
-          let y = state;
-          y = Math.imul(y ^ (y >>> 15), y | 1);
-          y ^= y + Math.imul(y ^ (y >>> 7), y | 61);
-          c += p.passes[o + Math.floor((((y ^ (y >>> 14)) >>> 0) / 4294967296) * n)] as number;
+        if (all === 0 || all === n) {
+          // Every draw from a task whose runs all failed (or all passed) gives the same
+          // count: skip its n numbers (mulberry32's state only adds a constant per draw).
+          state = (state + Math.imul(n, 0x6d2b79f5)) >>> 0;
+          c = all;
+        } else {
+          const o = p.offset[j] as number;
+          const passes = p.passes;
+          for (let r = 0; r < n; r++) {
+            state = (state + 0x6d2b79f5) >>> 0;
+            let y = state;
+            y = Math.imul(y ^ (y >>> 15), y | 1);
+            y ^= y + Math.imul(y ^ (y >>> 7), y | 61);
+            // Math.floor of a value in [0, n): `| 0` is the same and cheaper
+            const k = ((((y ^ (y >>> 14)) >>> 0) / 4294967296) * n) | 0;
+            c += passes[o + k] as number;
+          }
         }
-        (accs[arm] as CountAccumulator).add(j, c);
+        for (let s = 0; s < stats; s++)
+          ((accs[s] as CountAccumulator[])[arm] as CountAccumulator).add(j, c);
       }
     }
-    const va = (accs[0] as CountAccumulator).value();
-    if (va === null) continue;
-    if (accs.length === 1) {
-      out[m++] = va;
-      continue;
+    for (let s = 0; s < stats; s++) {
+      const perArm = accs[s] as CountAccumulator[];
+      const va = (perArm[0] as CountAccumulator).value();
+      if (va === null) continue;
+      const out = outs[s] as Float64Array;
+      const at = m[s] as number;
+      if (perArm.length === 1) {
+        out[at] = va;
+        m[s] = at + 1;
+        continue;
+      }
+      const vb = (perArm[1] as CountAccumulator).value();
+      if (vb === null) continue;
+      out[at] = va - vb;
+      m[s] = at + 1;
     }
-    const vb = (accs[1] as CountAccumulator).value();
-    if (vb !== null) out[m++] = va - vb;
   }
-  return m;
+  return Array.from(m);
+}
+
+/** How many paired intervals are remembered per statistic. */
+const PAIRED_MEMO_SIZE = 16;
+const pairedMemo = new WeakMap<TaskStatistic, Map<string, BootstrapResult | null>>();
+
+/** The packed outcomes as a string: equal strings, equal data (run counts, then pass bits). */
+function fingerprint(p: Packed): string {
+  let s = `${p.len.join(",")};`;
+  const passes = p.passes;
+  for (let i = 0; i < passes.length; i += 4096)
+    s += String.fromCharCode(...passes.subarray(i, Math.min(i + 4096, passes.length)));
+  return s;
 }
 
 /**
@@ -254,16 +299,50 @@ export function bootstrapInterval(
   statistic: TaskStatistic,
   options?: BootstrapOptions,
 ): BootstrapResult | null {
+  return bootstrapIntervals(perTask, [statistic], options)[0] ?? null;
+}
+
+/**
+ * bootstrapInterval of several statistics over the same outcomes and options, in order.
+ * Each result is exactly what bootstrapInterval gives for that statistic alone; the
+ * count-form statistics share one pass over the random draws (the draws do not depend on
+ * the statistic), so k statistics cost about one.
+ */
+export function bootstrapIntervals(
+  perTask: PerTaskOutcomes,
+  statistics: readonly TaskStatistic[],
+  options?: BootstrapOptions,
+): Array<BootstrapResult | null> {
   const o = resolve(options);
-  const estimate = statistic(perTask);
-  if (estimate === null || perTask.length === 0) return finish(null, [], o);
-  if (statistic.counts !== undefined) {
+  const results = new Array<BootstrapResult | null>(statistics.length).fill(null);
+  const estimates = statistics.map((s) => (perTask.length === 0 ? null : s(perTask)));
+  const fast: number[] = [];
+  statistics.forEach((statistic, i) => {
+    if (estimates[i] === null || estimates[i] === undefined) return;
+    if (statistic.counts !== undefined) fast.push(i);
+    else results[i] = tableInterval(perTask, statistic, estimates[i], o);
+  });
+  if (fast.length > 0) {
     const p = pack(perTask);
-    const out = new Float64Array(o.replicates);
-    const acc = new CountAccumulator(statistic.counts, p);
-    const m = countReplicates([p], [acc], o.replicates, o.seed, out);
-    return finish(estimate, out.subarray(0, m), o);
+    const outs = fast.map(() => new Float64Array(o.replicates));
+    const accs = fast.map((i) => [
+      new CountAccumulator((statistics[i] as TaskStatistic).counts as CountForm, p),
+    ]);
+    const m = countReplicates([p], accs, o.replicates, o.seed, outs);
+    fast.forEach((i, s) => {
+      results[i] = finish(estimates[i] ?? null, (outs[s] as Float64Array).subarray(0, m[s]), o);
+    });
   }
+  return results;
+}
+
+/** The table-building path of bootstrapInterval (a statistic without a count form). */
+function tableInterval(
+  perTask: PerTaskOutcomes,
+  statistic: TaskStatistic,
+  estimate: number,
+  o: Resolved,
+): BootstrapResult | null {
   const rng = mulberry32(o.seed);
   const t = perTask.length;
   const values: number[] = [];
@@ -301,13 +380,22 @@ export function bootstrapPairedDifference(
   if (statistic.counts !== undefined) {
     const pa = pack(a);
     const pb = pack(b);
+    // The reports ask for the same paired interval more than once (the verdict's Δ and the
+    // lift's intent-to-treat Δ are the same data): a pure function, so remember the last few.
+    const key = `${o.seed}:${o.replicates}:${o.level}:${fingerprint(pa)}/${fingerprint(pb)}`;
+    let memo = pairedMemo.get(statistic);
+    const hit = memo?.get(key);
+    if (hit !== undefined) return hit === null ? null : { ...hit };
     const out = new Float64Array(o.replicates);
     const accs = [
-      new CountAccumulator(statistic.counts, pa),
-      new CountAccumulator(statistic.counts, pb),
+      [new CountAccumulator(statistic.counts, pa), new CountAccumulator(statistic.counts, pb)],
     ];
-    const m = countReplicates([pa, pb], accs, o.replicates, o.seed, out);
-    return finish(sa - sb, out.subarray(0, m), o);
+    const m = countReplicates([pa, pb], accs, o.replicates, o.seed, [out])[0] ?? 0;
+    const result = finish(sa - sb, out.subarray(0, m), o);
+    if (!memo) pairedMemo.set(statistic, (memo = new Map<string, BootstrapResult | null>()));
+    if (memo.size >= PAIRED_MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+    memo.set(key, result === null ? null : { ...result });
+    return result;
   }
   const rng = mulberry32(o.seed);
   const t = a.length;

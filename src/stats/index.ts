@@ -8,8 +8,7 @@ export {
   macroPassHatK,
   pooledPassRate,
   type PerTaskOutcomes,
-  type TaskStatistic,
 } from "./task-statistics.js";
-export { bootstrapInterval, bootstrapPairedDifference } from "./bootstrap.js";
+export { bootstrapIntervals, bootstrapPairedDifference } from "./bootstrap.js";
 export { discordantPairs, taskSignCounts } from "./paired.js";
 export { fisherExact } from "./fisher.js";

@@ -14,6 +14,8 @@ import type { SuiteConfig } from "./types.js";
 export const CONFIG_FILE = "skillbench.yaml";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Validator variables skillbench sets itself (docs/manifest.md). */
+const RESERVED_VALIDATOR_ENV = ["PATH", "HOME", "LANG", "WORKSPACE"];
 
 export function emptyConfig(): SuiteConfig {
   return { env: {}, pass_env: [] };
@@ -88,6 +90,27 @@ export function readSuiteConfig(raw: unknown, ctx: FileCtx, root: string): Suite
           `${JSON.stringify(name)} is not a valid environment variable name`,
         );
     });
+  }
+  const validation = t.table("validation");
+  if (validation) {
+    const pythonPath = (validation.stringOrList("python_path") ?? [])
+      .filter((p) => p !== "")
+      .map((p) => path.resolve(root, p));
+    const venv: Record<string, string> = {};
+    for (const [k, v] of Object.entries(validation.stringMap("env") ?? {})) {
+      if (!ENV_NAME.test(k))
+        validation.error(validation.field("env", k), "not a valid environment variable name");
+      else if (k === "PYTHONPATH")
+        validation.error(
+          validation.field("env", k),
+          "set PYTHONPATH with validation.python_path (its folders are made visible in the sandbox)",
+        );
+      else if (RESERVED_VALIDATOR_ENV.includes(k))
+        validation.error(validation.field("env", k), "is set by skillbench for every validator");
+      else venv[k] = v;
+    }
+    validation.warnUnknown();
+    config.validation = { python_path: pythonPath, env: venv };
   }
   const judge = t.raw("judge");
   if (judge !== undefined) config.judge = judge;

@@ -1,6 +1,8 @@
 export { loadSuite } from "./load-suite.js";
 export { renderInstruction, renderTemplate, templatePlaceholders } from "./template.js";
 export { selectNames } from "./select.js";
+export { treatmentPrompt } from "./prompt.js";
+export { validatorEnv } from "./validation-env.js";
 export { isIgnoredSkillPath, hashSkillDir } from "./skills.js";
 export {
   TaskSpecSchema,

@@ -96,7 +96,17 @@ async function loadConfig(
   const file = display(abs);
   const parsed = parseYaml(await readFile(abs, "utf8"), file, problems);
   if (!parsed.ok) return emptyConfig();
-  return readSuiteConfig(parsed.value, { file, flavor: "yaml", problems }, root);
+  const config = readSuiteConfig(parsed.value, { file, flavor: "yaml", problems }, root);
+  // The validators' python_path must exist now: a typo would only show as an ImportError later.
+  for (const dir of config.validation?.python_path ?? []) {
+    if ((await pathKind(dir)) !== "dir")
+      problems.error({
+        file,
+        field: "validation.python_path",
+        message: `validation.python_path: ${dir} is not a folder`,
+      });
+  }
+  return config;
 }
 
 async function listProfiles(root: string): Promise<{ name: string; file: string }[]> {

@@ -1,7 +1,14 @@
 import { readExpectedArtifacts } from "./artifacts.js";
 import { isRecord } from "../core/json.js";
 import { describe, readNames, Table } from "./fields.js";
-import { CONTROL_TREATMENT, type ExpectedArtifact, NAME_PATTERN } from "./types.js";
+import { readHooks, readNative } from "./treatment-prompt-fields.js";
+import {
+  CONTROL_TREATMENT,
+  type ClaudeHooks,
+  type ExpectedArtifact,
+  NAME_PATTERN,
+  type NativeTreatment,
+} from "./types.js";
 
 /**
  * One treatment of a treatments YAML file (docs/tasks.md, Treatments) -> a description of its
@@ -27,6 +34,10 @@ export interface TreatmentEntry {
   claude_md: string | null;
   skills: SkillEntry[];
   hints: SkillHints;
+  /** `native` / `native_clarification_mode`, or the built-in Native treatment names. */
+  native: NativeTreatment | undefined;
+  prompt_prefix: string | undefined;
+  hooks: ClaudeHooks | undefined;
 }
 
 const HINT_KEYS = [
@@ -149,6 +160,9 @@ export function readTreatmentEntry(top: Table, name: string): TreatmentEntry | u
   const t = new Table(top.ctx, [name], raw ?? {});
   const description = t.string("description");
   const claude = t.string("claude_md");
+  const native = readNative(t, name);
+  const prefix = t.string("prompt_prefix");
+  const hooks = readHooks(t);
   const skillsRaw = t.raw("skills");
   if (t.has("noise_tasks"))
     t.warn(t.field("noise_tasks"), "noise tasks are not supported by skillbench; ignored");
@@ -188,5 +202,8 @@ export function readTreatmentEntry(top: Table, name: string): TreatmentEntry | u
     claude_md: claude === undefined || claude === "" ? null : claude,
     skills,
     hints,
+    native,
+    prompt_prefix: prefix === "" ? undefined : prefix,
+    hooks,
   };
 }

@@ -71,6 +71,9 @@ async function loadTreatmentFile(abs: string, ctx: TreatmentLoadContext): Promis
       skills: [],
       file: abs,
       ...entry.hints,
+      ...(entry.native ? { native: entry.native } : {}),
+      ...(entry.prompt_prefix !== undefined ? { prompt_prefix: entry.prompt_prefix } : {}),
+      ...(entry.hooks ? { hooks: entry.hooks } : {}),
     };
     const seen = new Map<string, string>();
     for (const s of entry.skills) {

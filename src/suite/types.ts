@@ -118,6 +118,26 @@ const SkillSpecSchema = z.object({
 });
 export type SkillSpec = z.infer<typeof SkillSpecSchema>;
 
+/** Native clarification modes a Native treatment can pin (docs/manifest.md, "Native treatments"). */
+export const NATIVE_CLARIFICATION_MODES = ["sequential", "batch"] as const;
+const NativeTreatmentSchema = z.object({
+  clarification_mode: z.enum(NATIVE_CLARIFICATION_MODES).nullable(),
+});
+export type NativeTreatment = z.infer<typeof NativeTreatmentSchema>;
+
+/** One hook command of Claude Code's settings (`hooks.<Event>[].hooks[]`). */
+const HookCommandSchema = z.object({
+  type: z.literal("command"),
+  command: z.string().min(1),
+  timeout: z.number().positive().optional(),
+});
+/** Claude Code's `hooks` setting: event name -> matcher groups (written to .claude/settings.json). */
+export const ClaudeHooksSchema = z.record(
+  z.string(),
+  z.array(z.object({ matcher: z.string().optional(), hooks: z.array(HookCommandSchema) })),
+);
+export type ClaudeHooks = z.infer<typeof ClaudeHooksSchema>;
+
 export const TreatmentSpecSchema = z.object({
   name: z.string().regex(NAME_PATTERN),
   description: z.string(),
@@ -132,6 +152,12 @@ export const TreatmentSpecSchema = z.object({
   expected_artifacts: z.array(ExpectedArtifactSchema).optional(),
   route_conformance_expected_node_order: z.array(z.string()).optional(),
   generated_node_skills: z.array(z.string()).optional(),
+  /** A Native treatment: its prompt gets the Native prefix (src/suite/prompt.ts). */
+  native: NativeTreatmentSchema.optional(),
+  /** Text put before every prompt of this treatment (after the Native prefix, if any). */
+  prompt_prefix: z.string().optional(),
+  /** Claude Code hooks installed in the workspace's .claude/settings.json. */
+  hooks: ClaudeHooksSchema.optional(),
 });
 export type TreatmentSpec = z.infer<typeof TreatmentSpecSchema>;
 
@@ -154,6 +180,15 @@ export const SuiteConfigSchema = z.object({
   /** Host variable names passed through to the agent. */
   pass_env: z.array(z.string()),
   judge: z.unknown().optional(),
+  /** `validation:` — what the validators get besides the workspace (docs/manifest.md). */
+  validation: z
+    .object({
+      /** Absolute folders (resolved against the suite root), joined into the validators' PYTHONPATH. */
+      python_path: z.array(z.string()),
+      /** Set for the validators only (never for the agent). */
+      env: z.record(z.string(), z.string()),
+    })
+    .optional(),
 });
 export type SuiteConfig = z.infer<typeof SuiteConfigSchema>;
 

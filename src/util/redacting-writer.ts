@@ -1,6 +1,6 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import { LineSplitter } from "./lines.js";
-import { redactJsonLine } from "./redact.js";
+import { redactJsonLine, type Redactor } from "./redact.js";
 
 /**
  * Appends a process's output to a file as it arrives: each complete line is
@@ -13,8 +13,10 @@ export class RedactingLineWriter {
   private readonly out: WriteStream;
   /** Arrival time of each line (epoch ms, one per line), when asked for. */
   private readonly times: WriteStream | null;
-  private splitter = new LineSplitter();
+  private splitter: LineSplitter;
   private pendingNewline = false;
+  /** The redactor's secret forms: a cut long line never ends with the start of one. */
+  private readonly secrets: readonly string[];
   private bytes = 0;
   private error: Error | null = null;
 
@@ -27,6 +29,8 @@ export class RedactingLineWriter {
     private readonly redact: (s: string) => string,
     opts: { timesFile?: string | undefined } = {},
   ) {
+    this.secrets = (redact as Partial<Redactor>).secrets ?? [];
+    this.splitter = new LineSplitter(this.secrets);
     this.out = createWriteStream(file, { flags: "a" });
     this.out.on("error", (e) => {
       // Kept (with the file named) for the caller: a full disk must not pass silently.
@@ -56,7 +60,7 @@ export class RedactingLineWriter {
       this.emit(rest, false);
       this.pendingNewline = true;
     }
-    this.splitter = new LineSplitter();
+    this.splitter = new LineSplitter(this.secrets);
     return rest;
   }
 

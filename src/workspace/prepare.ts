@@ -3,6 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { listFiles } from "../util/hash.js";
 import { tempStem } from "../util/temp-names.js";
+import type { ClaudeHooks } from "../suite/types.js";
+import { cometGuardHook, installHooks } from "./hooks.js";
 
 export interface RunDirs {
   root: string;
@@ -66,6 +68,10 @@ export async function prepareWorkspace(opts: {
   skillsDir?: string;
   /** The agent's memory file (its driver's `memoryFile`); default `CLAUDE.md`. */
   memoryFile?: string;
+  /** Claude Code's project settings file for hooks (src/workspace/hooks.ts); null: the agent has no hooks. */
+  settingsFile?: string | null;
+  /** The treatment's own hooks. */
+  hooks?: ClaudeHooks | undefined;
 }): Promise<Set<string>> {
   const ws = opts.workspace;
   if (opts.environmentDir) await cp(opts.environmentDir, ws, { recursive: true });
@@ -77,6 +83,11 @@ export async function prepareWorkspace(opts: {
   }
   if (opts.claudeMd !== null)
     await writeFile(path.join(ws, opts.memoryFile ?? "CLAUDE.md"), opts.claudeMd);
+  if (opts.settingsFile) {
+    const guard = cometGuardHook(ws, opts.skillsDir ?? path.join(".claude", "skills"));
+    const hooks = [...(opts.hooks ? [opts.hooks] : []), ...(guard ? [guard] : [])];
+    await installHooks(ws, opts.settingsFile, hooks);
+  }
   return new Set(await listFiles(ws));
 }
 

@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import {
   exportStoredResults,
+  readComparisonSource,
+  writeComparisonOf,
   SKILLBENCH_VERSION,
   rescoreResults,
   writeComparison,
@@ -71,8 +73,17 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
           margin?: number;
         },
       ) => {
-        const files = await writeComparison(dir, f);
-        if (f.html !== false) files.push(...(await writeHtmlReports(dir)));
+        if (f.html === false || f.out !== undefined) {
+          const files = await writeComparison(dir, f);
+          if (f.html !== false) files.push(...(await writeHtmlReports(dir)));
+          process.stdout.write(`${files.join("\n")}\n`);
+          return;
+        }
+        // The folder is read once: the HTML shows the comparison just written.
+        const source = await readComparisonSource(dir);
+        const { files, comparison } = await writeComparisonOf(dir, source, f);
+        const loaded = { ...source, comparison, hasComparisonFile: true };
+        files.push(...(await writeHtmlReports(dir, { loaded })));
         process.stdout.write(`${files.join("\n")}\n`);
       },
     );

@@ -1,5 +1,5 @@
 import { judgeOverlay } from "./judge-overlay.js";
-import { isScripted, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
+import { isolationOf, isScripted, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
 import type { RunReport } from "../../core/report.js";
 import type { Metadata } from "../../store/metadata.js";
 import { taskOrder, treatmentOrder } from "../group.js";
@@ -138,5 +138,6 @@ export function buildComparison(input: ComparisonInput): Comparison {
       ? { scripted: true, label: SCRIPTED_MODEL_LABEL }
       : { scripted: false, label: null },
     judge_overlay: judgeOverlay(analysis, treatments),
+    isolation: isolationOf(reports),
   };
 }

@@ -1,5 +1,10 @@
 export { buildComparison, type ComparisonInput } from "./build.js";
 export { renderComparisonMarkdown } from "./render.js";
-export { writeComparison, comparisonJsonPath } from "./write.js";
+export {
+  writeComparison,
+  writeComparisonOf,
+  readComparisonSource,
+  comparisonJsonPath,
+} from "./write.js";
 export { resolveRoles } from "./roles.js";
 export * from "./types.js";

@@ -1,10 +1,6 @@
 import type { RunReport } from "../../core/report.js";
-import {
-  bootstrapInterval,
-  macroPassAtK,
-  macroPassHatK,
-  type TaskStatistic,
-} from "../../stats/index.js";
+import { bootstrapIntervals, macroPassAtK, macroPassHatK } from "../../stats/index.js";
+import type { BootstrapResult } from "../../stats/bootstrap.js";
 import { perTaskOutcomes } from "../outcomes.js";
 import { computePassK } from "../passk.js";
 import {
@@ -25,24 +21,28 @@ export function passKSection(
   seed: number,
 ): PassKSection {
   const table = computePassK(reports, treatments, ks);
-  const boot = (outcomes: boolean[][], stat: TaskStatistic): IntervalValue | null => {
-    const r = bootstrapInterval(outcomes, stat, {
-      seed,
-      replicates: BOOTSTRAP_REPLICATES,
-      level: BOOTSTRAP_LEVEL,
-    });
-    return r
+  const interval = (r: BootstrapResult | null | undefined): IntervalValue | null =>
+    r
       ? { estimate: r.estimate, low: r.low, high: r.high, valid_replicates: r.valid_replicates }
       : null;
-  };
   const bootstrap = table.rows.map((row) => {
     const { outcomes } = perTaskOutcomes(reports, row.treatment, row.metric);
+    // Every k of both statistics in one pass over the draws (src/stats/bootstrap.ts).
+    const stats = table.ks.flatMap((k) => [macroPassAtK(k), macroPassHatK(k, "unbiased")]);
+    const results =
+      row.n === 0
+        ? []
+        : bootstrapIntervals(outcomes, stats, {
+            seed,
+            replicates: BOOTSTRAP_REPLICATES,
+            level: BOOTSTRAP_LEVEL,
+          });
     const at: Record<string, IntervalValue | null> = {};
     const hat: Record<string, IntervalValue | null> = {};
-    for (const k of table.ks) {
-      at[k] = row.n === 0 ? null : boot(outcomes, macroPassAtK(k));
-      hat[k] = row.n === 0 ? null : boot(outcomes, macroPassHatK(k, "unbiased"));
-    }
+    table.ks.forEach((k, i) => {
+      at[k] = interval(results[2 * i]);
+      hat[k] = interval(results[2 * i + 1]);
+    });
     return {
       metric: row.metric,
       treatment: row.treatment,

@@ -1,4 +1,6 @@
 import { renderJudgeOverlay } from "./judge-overlay.js";
+import { localWarningLine } from "../endpoint.js";
+import { stripControls } from "../../util/safe-text.js";
 import { cell, f2, int, secs, table, usd } from "../format.js";
 import { passKMarkdown } from "../passk-md.js";
 import { interval, percent, pValue, signed } from "./fmt.js";
@@ -13,6 +15,8 @@ function header(c: Comparison): string[] {
       `> ⚠️ **${c.endpoint.label ?? "scripted model"}.** Every run was played by skillbench's scripted model server: the verdict describes the script, not a model.`,
       "",
     );
+  const local = localWarningLine(c.isolation);
+  if (local !== null) out.push(local, "");
   const fb = c.frozen_baseline;
   if (fb) {
     out.push(
@@ -503,5 +507,6 @@ export function renderComparisonMarkdown(c: Comparison): string {
     paired(c),
     renderJudgeOverlay(c.judge_overlay),
   ].filter((x): x is string => x !== null);
-  return `${parts.join("\n\n").trimEnd()}\n`;
+  // Check names, messages and reasons come from validators and agents: no terminal escapes.
+  return `${stripControls(parts.join("\n\n")).trimEnd()}\n`;
 }

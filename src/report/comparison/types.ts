@@ -1,3 +1,4 @@
+import type { Isolation } from "../endpoint.js";
 import type { JudgeOverlayRow } from "./judge-overlay.js";
 import type { BandVerdict, Lift } from "./band.js";
 /**
@@ -295,6 +296,8 @@ export interface Comparison {
   frozen_baseline: { dir: string; treatment: string; runs: number; drift: string[] } | null;
   /** Which model the runs talked to: `label` is set when it was the scripted model server. */
   endpoint: { scripted: boolean; label: string | null };
+  /** Sandboxes of the runs: `warning` (the local warning) is set when any ran without one. */
+  isolation: Isolation;
   /** LLM-judge overlay rows; empty when no run was judged. */
   judge_overlay: JudgeOverlayRow[];
 }

@@ -1,9 +1,10 @@
 import path from "node:path";
 import { InputError } from "../../core/errors.js";
 import { experimentPaths } from "../../store/layout.js";
-import { readMetadata, recordComparisonRoles } from "../../store/metadata.js";
+import { readMetadata, recordComparisonRoles, type Metadata } from "../../store/metadata.js";
 import { writeReportFile, writeReportJson } from "../../store/report-files.js";
-import { readReports } from "../../store/read.js";
+import { readReports, type ReadProblem } from "../../store/read.js";
+import type { RunReport } from "../../core/report.js";
 import { treatmentOrder } from "../group.js";
 import { buildComparison, type ComparisonInput } from "./build.js";
 import { CONTROL } from "./roles.js";
@@ -45,6 +46,22 @@ function build(input: ComparisonInput, outDir: string): Comparison {
   }
 }
 
+/** What a comparison is built from: a results folder's planned reports and its metadata. */
+export interface ComparisonSource {
+  reports: RunReport[];
+  problems: ReadProblem[];
+  metadata: Metadata | null;
+}
+
+/** The planned reports (reports outside metadata's matrix, left by an older plan, are ignored), problems and metadata. */
+export async function readComparisonSource(outDir: string): Promise<ComparisonSource> {
+  const metadata = await readMetadata(experimentPaths(outDir).metadata);
+  const { reports: all, problems } = await readReports(outDir);
+  const planned = metadata?.matrix ? new Set(metadata.matrix.map((r) => r.run_id)) : null;
+  const reports = planned ? all.filter((r) => planned.has(r.run_id)) : all;
+  return { reports, problems, metadata };
+}
+
 /**
  * Read a results folder's stored reports and metadata, and write comparison_report.md and
  * comparison.json (atomically). Returns the files written.
@@ -53,12 +70,20 @@ export async function writeComparison(
   outDir: string,
   opts: WriteComparisonOptions = {},
 ): Promise<string[]> {
+  return (await writeComparisonOf(outDir, await readComparisonSource(outDir), opts)).files;
+}
+
+/**
+ * writeComparison over reports already read (the report commands read a folder once and
+ * pass what they read to every report). Returns the files written and the comparison.
+ */
+export async function writeComparisonOf(
+  outDir: string,
+  source: ComparisonSource,
+  opts: WriteComparisonOptions = {},
+): Promise<{ files: string[]; comparison: Comparison }> {
   const paths = experimentPaths(outDir);
-  const metadata = await readMetadata(paths.metadata);
-  const { reports: all, problems } = await readReports(outDir);
-  // As in the summary: reports outside the planned matrix (left by an older plan) are ignored.
-  const planned = metadata?.matrix ? new Set(metadata.matrix.map((r) => r.run_id)) : null;
-  const reports = planned ? all.filter((r) => planned.has(r.run_id)) : all;
+  const { reports, problems, metadata } = source;
   if (reports.length === 0) {
     const why = problems[0]
       ? `; ${problems.length} report(s) could not be read, e.g. ${problems[0].file}: ${problems[0].message}`
@@ -106,5 +131,5 @@ export async function writeComparison(
   const json = comparisonJsonPath(outDir, opts.out);
   await writeReportJson(json, comparison);
   await writeReportFile(md, renderComparisonMarkdown(comparison));
-  return [md, json];
+  return { files: [md, json], comparison };
 }

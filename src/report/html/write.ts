@@ -18,6 +18,8 @@ const EMBED_FILE_MAX = 16_000;
 export interface WriteHtmlOptions {
   /** characters of embedded run-page JSON per file (default 2,000,000); 0 embeds none */
   embedBudget?: number;
+  /** the folder's reports and comparison, already read and built by the caller (default: read them) */
+  loaded?: LoadedResults;
 }
 
 /** Run pages to embed, failed and errored runs first, until the budget is spent (the first page that does not fit ends it). */
@@ -57,7 +59,7 @@ export async function writeHtmlReports(
   outDir: string,
   opts: WriteHtmlOptions = {},
 ): Promise<string[]> {
-  const loaded = await loadResults(outDir);
+  const loaded = opts.loaded ?? (await loadResults(outDir));
   const pages = await embeddedRunPages(outDir, loaded, opts.embedBudget ?? DEFAULT_EMBED_BUDGET);
   const chartJs = chartJsSource();
   const views: Array<[HtmlView, string]> = [["summary", path.join(outDir, "summary.html")]];

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import {
   bootstrapInterval,
+  bootstrapIntervals,
   bootstrapPairedDifference,
   quantileSorted,
   type BootstrapResult,
@@ -173,5 +174,39 @@ describe("bootstrap fast path equals the reference bit for bit", () => {
     for (const [, stat] of statistics) {
       expectIdentical(bootstrapInterval(data, stat), referenceInterval(data, stat, 2000, 1, 0.95));
     }
+  });
+
+  it.each(inputs)(
+    "every statistic at once (one pass over the draws): %s",
+    (_n, seed, t, lo, hi, p) => {
+      const data = table(seed, t, lo, hi, p);
+      const stats = [
+        ...statistics.map(([, stat]) => stat),
+        (x: PerTaskOutcomes) => pooledPassRate(x),
+      ];
+      const got = bootstrapIntervals(data, stats, { replicates: 200, seed, level: 0.9 });
+      expect(got).toHaveLength(stats.length);
+      stats.forEach((stat, i) =>
+        expectIdentical(got[i] ?? null, referenceInterval(data, stat, 200, seed, 0.9)),
+      );
+    },
+  );
+
+  it("a paired interval asked for again (remembered) is the same, and a changed input is not", () => {
+    const a = table(21, 30, 2, 6, 0.5);
+    const b = table(22, 30, 2, 6, 0.6);
+    const o = { replicates: 300, seed: 5, level: 0.95 };
+    const want = referencePaired(a, b, pooledPassRate, 300, 5, 0.95);
+    expectIdentical(bootstrapPairedDifference(a, b, pooledPassRate, o), want);
+    expectIdentical(bootstrapPairedDifference(a, b, pooledPassRate, o), want);
+    const flipped = a.map((runs, i) => (i === 0 ? runs.map((x, r) => (r === 0 ? !x : x)) : runs));
+    expectIdentical(
+      bootstrapPairedDifference(flipped, b, pooledPassRate, o),
+      referencePaired(flipped, b, pooledPassRate, 300, 5, 0.95),
+    );
+    expectIdentical(
+      bootstrapPairedDifference(a, b, pooledPassRate, { ...o, seed: 6 }),
+      referencePaired(a, b, pooledPassRate, 300, 6, 0.95),
+    );
   });
 });
