@@ -7,6 +7,8 @@ export {
   type ProgressEvent,
 } from "./runner/run-suite.js";
 export { writeExperimentReports } from "./runner/finish.js";
+export { runCalibration, DEFAULT_PER_ARM, type CalibrateOptions } from "./runner/calibrate.js";
+export { runUntilDecided, type UntilDecidedOptions } from "./runner/until-decided.js";
 export { loadSuite, selectNames } from "./suite/index.js";
 export { loadModelScript, startModelServer, runBaseUrl, type ModelServer } from "./model/index.js";
 export { serveModel } from "./model/serve-command.js";

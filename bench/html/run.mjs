@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { serveResults } from "../../dist/viewer/server.js";
+import { syntheticReport } from "./synthetic.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const RUNS = 1000,
@@ -72,94 +73,6 @@ function transcript(i) {
   return lines.join("\n") + "\n";
 }
 
-function report(i, task, treatment, rep, passed) {
-  const id = `${task}-${treatment}-r${rep}`;
-  return {
-    schema: "skillbench.report.v1",
-    run_id: id,
-    run_uuid: null,
-    experiment_id: "bench",
-    task,
-    treatment,
-    rep,
-    passed,
-    status: passed ? "passed" : "failed",
-    outcome: "completed",
-    agent_outcome: "success",
-    outcome_detail: "",
-    exit_code: 0,
-    checks_passed: ["ok"],
-    checks_failed: passed ? [] : ["check: wrong"],
-    rubric: {
-      profile: "generic",
-      dimensions: [
-        {
-          name: "completion",
-          weight: 2,
-          score: passed ? 1 : 0,
-          reason: "",
-          checks: [{ name: "ok", passed }],
-        },
-        { name: "efficiency", weight: 1, score: 0.5 + (i % 5) / 10, reason: "", checks: [] },
-      ],
-      weighted_score: passed ? 0.9 : 0.4,
-      rubric_avg: null,
-    },
-    rubric_lines: [],
-    events_summary: {
-      duration_seconds: 10,
-      duration_api_seconds: null,
-      num_turns: 3,
-      tool_calls: 20,
-      input_tokens: null,
-      output_tokens: null,
-      cache_read_input_tokens: null,
-      cache_creation_input_tokens: null,
-      total_tokens: 5000 + (i % 97) * 50,
-      total_cost_usd: 0.01 + (i % 13) / 1000,
-      model_usage: {},
-      files_created: [],
-      files_modified: [],
-      commands_run: 20,
-      skills_invoked: [],
-      skill_files_touched: [],
-      scripts_used: [],
-      session_ids: [],
-      api_retries: 0,
-      peak_context_tokens: null,
-      profile: "generic",
-      final_response: null,
-    },
-    skill_sources: [],
-    sample_quality: {
-      status: "included",
-      reason_code: "valid_signal",
-      reason: "",
-      include_in_analysis: true,
-      confidence: "high",
-      evidence: [],
-    },
-    failure_attribution: [],
-    interaction: null,
-    model: null,
-    agent: { name: "claude-code", bin: null, version: "2.1.328" },
-    hashes: { task: "h", suite: "h" },
-    timing: {
-      started_at: "2026-01-01T00:00:00Z",
-      finished_at: "2026-01-01T00:00:10Z",
-      wall_ms: 10000,
-    },
-    artifacts: {
-      stdout: "stdout.jsonl",
-      stderr: "stderr.txt",
-      events: null,
-      validation: null,
-      workspace: null,
-    },
-    timestamp: "2026-01-01T00:00:10Z",
-  };
-}
-
 const dir = await mkdtemp(path.join(tmpdir(), "skillbench-bench-html-"));
 let bytes = 0;
 const reps = RUNS / TASKS / TREATMENTS.length;
@@ -167,7 +80,7 @@ let i = 0;
 for (let t = 0; t < TASKS; t++)
   for (const tr of TREATMENTS)
     for (let r = 1; r <= reps; r++) {
-      const rep = report(
+      const rep = syntheticReport(
         i,
         `task-${String(t).padStart(2, "0")}`,
         tr,

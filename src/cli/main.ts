@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
 import { DiskFullError, errorPath, InputError, isDiskFull, SKILLBENCH_VERSION } from "../index.js";
+import { registerCalibrate } from "./commands/calibrate.js";
 import { registerEval } from "./commands/eval.js";
 import { registerInit } from "./commands/init.js";
 import { registerInspect } from "./commands/inspect.js";
@@ -22,6 +23,7 @@ async function main(argv: string[]): Promise<number> {
 
   registerRun(program, ctx);
   registerEval(program, ctx);
+  registerCalibrate(program, ctx);
   registerInspect(program, ctx);
   registerInit(program, ctx);
   registerResults(program, ctx);

@@ -10,6 +10,8 @@ import { removeReportFile, writeReportFile } from "../store/report-files.js";
 import { InputError } from "../core/errors.js";
 import path from "node:path";
 import { isScripted } from "../report/endpoint.js";
+import { refreshCalibration } from "../report/calibration/write.js";
+import { renderCalibrationSection } from "../report/calibration/render.js";
 
 /** What the last `--resume` asked for, when metadata.json records it (run-suite.ts). */
 function resumeNote(meta: unknown): { asked: string; kept: number } | null {
@@ -54,8 +56,16 @@ export async function writeExperimentReports(
     scripted: isScripted(reports, meta),
     resume: resumeNote(meta),
   });
-  await writeReportFile(paths.summary, summary.summary);
+  // An A/A calibration folder (`skillbench calibrate`): recomputed from these runs, in summary.md.
+  const calibration = await refreshCalibration(outDir, reports, meta);
+  await writeReportFile(
+    paths.summary,
+    calibration
+      ? `${summary.summary.trimEnd()}\n\n${renderCalibrationSection(calibration)}`
+      : summary.summary,
+  );
   const files = [paths.summary];
+  if (calibration) files.push(path.join(outDir, "calibration.json"));
   // Above RUN_DETAILS_LIMIT runs the per-run sections have their own file; below it, a
   // runs.md left from an earlier, larger rendering would be stale.
   const runsPath = path.join(outDir, RUN_DETAILS_FILE);

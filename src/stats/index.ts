@@ -9,6 +9,15 @@ export {
   pooledPassRate,
   type PerTaskOutcomes,
 } from "./task-statistics.js";
-export { bootstrapIntervals, bootstrapPairedDifference } from "./bootstrap.js";
+export { bootstrapIntervals, bootstrapPairedDifference, quantileSorted } from "./bootstrap.js";
 export { discordantPairs, taskSignCounts } from "./paired.js";
 export { fisherExact } from "./fisher.js";
+export {
+  alphaSpent,
+  intervalBand,
+  sequentialInterval,
+  sequentialStops,
+  type Band,
+  type Spending,
+} from "./sequential.js";
+export { mulberry32 } from "./prng.js";

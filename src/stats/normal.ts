@@ -45,3 +45,33 @@ export function normalQuantile(p: number): number {
 
 /** The two-sided 95% critical value, z_{0.975}. */
 export const Z95 = 1.959963984540054;
+
+/**
+ * P(Z > x) for a standard normal Z, from the complementary error function
+ * (Chebyshev fit of Numerical Recipes' erfcc, fractional error < 1.2e−7 everywhere, so the
+ * tiny tails the sequential rule spends early are accurate too).
+ */
+export function normalUpperTail(x: number): number {
+  const z = Math.abs(x) / Math.SQRT2;
+  const t = 1 / (1 + 0.5 * z);
+  const erfc =
+    t *
+    Math.exp(
+      -z * z -
+        1.26551223 +
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t *
+                  (0.09678418 +
+                    t *
+                      (-0.18628806 +
+                        t *
+                          (0.27886807 +
+                            t *
+                              (-1.13520398 +
+                                t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+    );
+  return x >= 0 ? erfc / 2 : 1 - erfc / 2;
+}

@@ -29,6 +29,7 @@ import {
   type LoadedInputs,
 } from "../report/html/load.js";
 import type { ReportCache } from "../report/html/read-reports.js";
+import { toWire } from "../report/html/columns.js";
 import { renderHtmlPage } from "../report/html/page.js";
 import { readRunPage } from "../report/html/read-run.js";
 import { buildHtmlData } from "../report/html/summary-data.js";
@@ -246,7 +247,9 @@ export async function serveResults(dir: string, opts: ServeOptions = {}): Promis
         url.searchParams.get("view") === "comparison" ? "comparison" : "summary",
         url.searchParams.get("wait") !== "0",
       );
-      return data ? sendJson(res, 200, data) : sendJson(res, 404, { error: "no comparison" });
+      return data
+        ? sendJson(res, 200, toWire(data))
+        : sendJson(res, 404, { error: "no comparison" });
     }
     if (p === "/api/events") {
       res.writeHead(200, {

@@ -60,6 +60,10 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
       "--out <file>",
       "markdown file to write (default DIR/comparison_report.md; the JSON goes beside it)",
     )
+    .option(
+      "--calibration <dir>",
+      "an A/A calibration folder (`skillbench calibrate`) to show as the noise floor (default: one beside DIR that matches)",
+    )
     .action(
       async (
         dir: string,
@@ -71,6 +75,7 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
           out?: string;
           html?: boolean;
           margin?: number;
+          calibration?: string;
         },
       ) => {
         if (f.html === false || f.out !== undefined) {

@@ -5,6 +5,7 @@ import {
   renderPlan,
   runSuite,
   runSuiteOnQueue,
+  runUntilDecided,
   InputError,
   type RateLimit,
   type ProgressEvent,
@@ -239,6 +240,11 @@ export async function runWithSignals(
   }
 }
 
+interface SequentialFlags {
+  untilDecided?: boolean;
+  maxCount?: number;
+}
+
 interface QueueFlags {
   queue?: string | boolean;
   priority?: number;
@@ -262,46 +268,83 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
       "--queue [url]",
       "run on workers through this queue: redis://[:password@]host:port/db (no value: $SKILLBENCH_QUEUE_URL); see docs/distributed.md",
     )
+    .option(
+      "--until-decided",
+      "add repetitions in rounds (--count each) until the verdict band is decided, with α spent across the looks (docs/statistics.md §12)",
+    )
+    .option(
+      "--max-count <n>",
+      "with --until-decided: the most repetitions per task and treatment",
+      intArg("--max-count"),
+    )
     .option("--priority <n>", "with --queue: 1 is served first (default 100)", intArg("--priority"))
     .option(
       "--rate-limit <n/unit>",
       "with --queue: model requests per window across all workers, e.g. 50/min",
       rateLimitArg,
     )
-    .action(async (suite: string, f: RunFlags & QueueFlags & { dryRun?: boolean }) => {
-      // A bad threshold is bad input: say so before any agent runs.
-      parseThresholds(f.failUnder ?? []);
-      const queueUrl = queueUrlFrom(f.queue);
-      if (!queueUrl && (f.priority !== undefined || f.rateLimit !== undefined))
-        throw new InputError("--priority and --rate-limit need --queue", { field: "--queue" });
-      if (f.dryRun) {
-        const plan = await planSuite({ suite, ...runOptionsFromFlags(f), onWarning: printWarning });
-        process.stdout.write(renderPlan(plan));
-        return;
-      }
-      const opts = runOptionsFromFlags(f);
-      const telemetry = await RunTelemetry.open(f, opts.env);
-      let reports: RunReport[] = [];
-      try {
-        const res = await runWithSignals(
-          { suite, ...opts, ...telemetry?.hooks(defaultProgress()) },
-          queueUrl
-            ? (o) =>
+    .action(
+      async (suite: string, f: RunFlags & QueueFlags & SequentialFlags & { dryRun?: boolean }) => {
+        // A bad threshold is bad input: say so before any agent runs.
+        parseThresholds(f.failUnder ?? []);
+        const queueUrl = queueUrlFrom(f.queue);
+        if (!queueUrl && (f.priority !== undefined || f.rateLimit !== undefined))
+          throw new InputError("--priority and --rate-limit need --queue", { field: "--queue" });
+        if (f.untilDecided && f.maxCount === undefined)
+          throw new InputError(
+            "--until-decided needs --max-count N (the most repetitions per task and treatment)",
+            {
+              field: "--max-count",
+            },
+          );
+        if (!f.untilDecided && f.maxCount !== undefined)
+          throw new InputError("--max-count is for --until-decided", { field: "--max-count" });
+        if (
+          f.untilDecided &&
+          f.count !== undefined &&
+          f.maxCount !== undefined &&
+          f.count > f.maxCount
+        )
+          throw new InputError(`--count ${f.count} is more than --max-count ${f.maxCount}`, {
+            field: "--count",
+          });
+        if (f.dryRun) {
+          const plan = await planSuite({
+            suite,
+            ...runOptionsFromFlags(f),
+            onWarning: printWarning,
+          });
+          process.stdout.write(renderPlan(plan));
+          return;
+        }
+        const opts = runOptionsFromFlags(f);
+        const telemetry = await RunTelemetry.open(f, opts.env);
+        let reports: RunReport[] = [];
+        try {
+          const once = queueUrl
+            ? (o: RunOptions) =>
                 runSuiteOnQueue(o, {
                   url: queueUrl,
                   priority: f.priority,
                   rateLimit: f.rateLimit ?? null,
                 })
-            : runSuite,
-        );
-        reports = res.reports;
-        reportRun(res, f, ctx);
-        const ci = await ciOutputs(res.outDir, f);
-        if (ci !== 0) ctx.exitCode = ci;
-      } finally {
-        if (telemetry) ctx.exitCode = await telemetry.close(reports, ctx.exitCode);
-      }
-    });
+            : runSuite;
+          const maxCount = f.maxCount;
+          const res = await runWithSignals(
+            { suite, ...opts, ...telemetry?.hooks(defaultProgress()) },
+            f.untilDecided && maxCount !== undefined
+              ? (o) => runUntilDecided(o, { maxCount }, once)
+              : once,
+          );
+          reports = res.reports;
+          reportRun(res, f, ctx);
+          const ci = await ciOutputs(res.outDir, f);
+          if (ci !== 0) ctx.exitCode = ci;
+        } finally {
+          if (telemetry) ctx.exitCode = await telemetry.close(reports, ctx.exitCode);
+        }
+      },
+    );
 }
 
 function reportRun(res: RunSummary, f: RunFlags, ctx: { exitCode: number }): void {

@@ -7,10 +7,13 @@ import type { RunReport } from "../../core/report.js";
 import {
   bootstrapPairedDifference,
   fisherExact,
+  intervalBand,
   newcombeInterval,
   pooledPassRate,
   repsNeeded,
   repsNeededNonInferiority,
+  sequentialInterval,
+  type Band,
   type PerTaskOutcomes,
 } from "../../stats/index.js";
 import { taskOrder } from "../group.js";
@@ -33,7 +36,7 @@ export const DEFAULT_MARGIN = 0.05;
 const IMBALANCE_P = 0.1;
 const IMBALANCE_GAP = 0.1;
 
-export type Band = "improved" | "non_inferior" | "regressed" | "inconclusive";
+export type { Band } from "../../stats/index.js";
 
 export interface ExclusionBalance {
   candidate: { excluded: number; raw: number; share: number | null };
@@ -83,14 +86,6 @@ export interface BandVerdict {
   /** Δ pass rate counting every excluded run (both arms) as a failure */
   worst_case: DeltaWithInterval & { candidate_rate: number | null; baseline_rate: number | null };
   runs_needed: RunsNeeded;
-}
-
-/** The band of an interval alone: improved (low > 0), regressed (high < 0), non_inferior (low > −margin), else inconclusive. */
-function bandOfInterval(low: number, high: number, margin: number): Band {
-  if (low > 0) return "improved";
-  if (high < 0) return "regressed";
-  if (low > -margin) return "non_inferior";
-  return "inconclusive";
 }
 
 function exclusionBalance(cq: DataQualityRow, bq: DataQualityRow): ExclusionBalance {
@@ -157,41 +152,50 @@ const count = (o: PerTaskOutcomes): { c: number; n: number } => ({
  * The verdict's interval for Δ pooled pass rate: the hull of the task-clustered paired bootstrap
  * interval and Newcombe's score interval. The bootstrap carries the task clustering; Newcombe's
  * keeps a small or all-pass sample from looking certain (a bootstrap of 4/4 vs 4/4 is [0, 0]).
+ * A look of a sequential experiment (`sequential`: its nominal two-sided level, docs/statistics.md
+ * §12) takes the bootstrap at that level and the hull with the sequential rule's own interval
+ * (src/stats/sequential.ts), so a claim here is always a claim of that rule.
  */
-function verdictInterval(
+export function verdictInterval(
   a: PerTaskOutcomes,
   b: PerTaskOutcomes,
   seed: number,
+  sequential: { alpha_look: number } | null = null,
   replicates: number = BOOTSTRAP_REPLICATES,
 ): { delta: number; ci: { low: number; high: number; level: number } } | null {
-  const boot = bootstrapPairedDifference(a, b, pooledPassRate, {
-    seed,
-    replicates,
-    level: BOOTSTRAP_LEVEL,
-  });
+  const level = sequential ? 1 - Math.max(sequential.alpha_look, 1e-12) : BOOTSTRAP_LEVEL;
+  const boot = bootstrapPairedDifference(a, b, pooledPassRate, { seed, replicates, level });
   if (!boot) return null;
   const ca = count(a);
   const cb = count(b);
-  const nc = newcombeInterval(ca.c, ca.n, cb.c, cb.n);
+  const nc = sequential
+    ? sequentialInterval(counts(a), counts(b), sequential.alpha_look)
+    : newcombeInterval(ca.c, ca.n, cb.c, cb.n);
   return {
     delta: boot.estimate,
     ci: {
       low: Math.min(boot.low, nc?.low ?? boot.low),
       high: Math.max(boot.high, nc?.high ?? boot.high),
-      level: boot.level,
+      level: sequential ? 1 - sequential.alpha_look : boot.level,
     },
   };
+}
+
+/** Runs and passes per task, as the sequential rule takes them. */
+function counts(o: PerTaskOutcomes): { n: number[]; c: number[] } {
+  return { n: o.map((x) => x.length), c: o.map((x) => x.filter(Boolean).length) };
 }
 
 function pairedDelta(
   a: ArmOutcomes,
   b: ArmOutcomes,
   seed: number,
+  sequential: { alpha_look: number } | null = null,
 ): DeltaWithInterval & { runs: number } {
   const al = alignArms(a, b);
   const runs = al.a.reduce((s, x) => s + x.length, 0);
   if (al.tasks.length === 0) return { delta: null, ci: null, runs };
-  const v = verdictInterval(al.a, al.b, seed);
+  const v = verdictInterval(al.a, al.b, seed, sequential);
   return { delta: v?.delta ?? null, ci: v?.ci ?? null, runs };
 }
 
@@ -279,6 +283,8 @@ export interface BandInput {
   regressions: Array<{ dimension: string; delta: number }>;
   margin: number;
   seed: number;
+  /** a look of `run --until-decided`: the nominal two-sided level it may spend (§12) */
+  sequential?: { alpha_look: number } | null | undefined;
 }
 
 /** The band and its one-sentence reason (docs/statistics.md §9, first rule that applies). */
@@ -289,6 +295,7 @@ export function decideBand(i: BandInput): BandVerdict {
     arm(i.reports, i.roles.candidate),
     arm(i.reports, i.roles.baseline),
     i.seed,
+    i.sequential ?? null,
   );
   const delta = itt.delta;
   const ci = itt.ci;
@@ -321,7 +328,7 @@ export function decideBand(i: BandInput): BandVerdict {
       "inconclusive",
       `More than half of the runs were excluded as infrastructure noise (${noisy.map((q) => `\`${q.treatment}\` ${q.excluded}/${q.raw}`).join(", ")}), so the ${dText} rests on too little.`,
     );
-  const byInterval = bandOfInterval(ci.low, ci.high, i.margin);
+  const byInterval = intervalBand(ci.low, ci.high, i.margin);
   const regress = i.regressions.map((r) => `${r.dimension} (Δ ${signed(r.delta)})`).join(", ");
   if (byInterval === "regressed")
     return out(

@@ -27,6 +27,11 @@ import {
 import { decideVerdict } from "./verdict.js";
 import { bandHeadline, decideBand, DEFAULT_MARGIN, liftOf } from "./band.js";
 import { runtimeRow, spendRow } from "./usage.js";
+import { calibrationDifferences } from "../calibration/build.js";
+import type { FoundCalibration } from "../calibration/write.js";
+import type { NoiseFloor } from "../calibration/types.js";
+import type { Sequential } from "../sequential/types.js";
+import { InputError } from "../../core/errors.js";
 
 export interface ComparisonInput {
   reports: RunReport[];
@@ -39,6 +44,55 @@ export interface ComparisonInput {
   seed?: number | undefined;
   /** non-inferiority margin on Δ pass rate (default 0.05) */
   margin?: number | undefined;
+  /** A/A calibrations that may apply (the first that matches an arm is shown; an explicit one must match) */
+  calibrations?: FoundCalibration[] | undefined;
+  /** `run --until-decided`: its looks; the band is decided at the last look's level */
+  sequential?: Sequential | null | undefined;
+}
+
+/** The first calibration that applies to the baseline, else to the candidate (docs/statistics.md §13). */
+function noiseFloor(
+  found: FoundCalibration[],
+  reports: RunReport[],
+  roles: { candidate: string; baseline: string },
+  scripted: boolean,
+  delta: number | null,
+): NoiseFloor | null {
+  for (const arm of ["baseline", "candidate"] as const)
+    for (const f of found) {
+      const cal = f.calibration;
+      if (cal.settings.treatment !== roles[arm] || !cal.resampled) continue;
+      if (calibrationDifferences(cal, reports, scripted).length > 0) continue;
+      return {
+        dir: f.dir,
+        experiment_id: cal.experiment_id,
+        treatment: cal.settings.treatment,
+        arm,
+        per_arm: cal.settings.per_arm,
+        splits: cal.resampled.splits,
+        claim_rate: cal.resampled.claim_rate,
+        delta_abs_p95: cal.resampled.delta_abs_p95,
+        task_flip_rate: cal.task_flip_rate,
+        delta_beyond_floor: delta === null ? null : Math.abs(delta) > cal.resampled.delta_abs_p95,
+      };
+    }
+  const explicit = found.find((f) => f.explicit);
+  if (explicit) {
+    const cal = explicit.calibration;
+    const why =
+      cal.settings.treatment !== roles.baseline && cal.settings.treatment !== roles.candidate
+        ? [
+            `it calibrates ${cal.settings.treatment}, which is neither the candidate (${roles.candidate}) nor the baseline (${roles.baseline})`,
+          ]
+        : !cal.resampled
+          ? ["it has no random splits (no task has 2 or more analysis-set runs)"]
+          : calibrationDifferences(cal, reports, scripted);
+    throw new InputError(
+      `--calibration ${explicit.dir}: this calibration does not apply to the comparison:\n  - ${why.join("\n  - ")}`,
+      { file: explicit.dir, field: "--calibration" },
+    );
+  }
+  return null;
 }
 
 /**
@@ -82,6 +136,8 @@ export function buildComparison(input: ComparisonInput): Comparison {
     quality(roles.candidate),
     quality(roles.baseline),
   );
+  const seq = input.sequential ?? null;
+  const lastLook = seq?.looks[seq.looks.length - 1] ?? null;
   const band = decideBand({
     reports,
     roles,
@@ -91,7 +147,9 @@ export function buildComparison(input: ComparisonInput): Comparison {
     regressions: rubricVerdict.regressions,
     margin,
     seed,
+    sequential: lastLook ? { alpha_look: lastLook.alpha_look } : null,
   });
+  const scripted = isScripted(reports, input.metadata);
   return {
     schema: COMPARISON_SCHEMA,
     experiment_id: input.metadata?.experiment_id ?? reports[0]?.experiment_id ?? null,
@@ -134,10 +192,23 @@ export function buildComparison(input: ComparisonInput): Comparison {
           drift: input.metadata.baseline_from.drift,
         }
       : null,
-    endpoint: isScripted(reports, input.metadata)
+    endpoint: scripted
       ? { scripted: true, label: SCRIPTED_MODEL_LABEL }
       : { scripted: false, label: null },
     judge_overlay: judgeOverlay(analysis, treatments),
+    noise_floor: noiseFloor(input.calibrations ?? [], reports, roles, scripted, band.delta),
+    sequential:
+      seq && lastLook
+        ? {
+            look: seq.looks.length,
+            alpha_look: lastLook.alpha_look,
+            alpha: seq.alpha,
+            spending: seq.spending,
+            count: lastLook.count,
+            max_count: seq.max_count,
+            status: seq.status,
+          }
+        : null,
     isolation: isolationOf(reports),
   };
 }

@@ -5,6 +5,7 @@ import { cell, f2, int, secs, table, usd } from "../format.js";
 import { passKMarkdown } from "../passk-md.js";
 import { interval, percent, pValue, signed } from "./fmt.js";
 import type { AttributionTreatment, Comparison, DimensionCell, ListedRun } from "./types.js";
+import { renderNoiseFloor } from "../calibration/render.js";
 
 const code = (s: string | null): string => (s === null ? "—" : `\`${s}\``);
 
@@ -361,6 +362,20 @@ function attribution(list: AttributionTreatment[]): string {
   return out.join("\n").trimEnd();
 }
 
+const SEQ_STATUS = {
+  running: "a round is still under way",
+  decided: "it stopped because the band was decided",
+  max_count: "it stopped at --max-count without a decision",
+  stopped: "it was interrupted",
+} as const;
+
+/** 0.9974 → "99.74%", 0.99999 → "99.999%": enough digits to tell the level from 100%. */
+function levelText(level: number): string {
+  const miss = 1 - level;
+  const digits = miss <= 0 ? 2 : Math.min(12, Math.max(0, Math.ceil(-Math.log10(miss)) - 1));
+  return `${(100 * level).toFixed(digits)}%`;
+}
+
 function verdict(c: Comparison): string {
   const v = c.verdict;
   const { candidate, baseline } = c.roles;
@@ -375,7 +390,9 @@ function verdict(c: Comparison): string {
     [
       "Δ pass rate, analysis set",
       `${signed(v.delta)} ${ci(v.ci)}`,
-      `paired bootstrap by task, ${Math.round(100 * c.settings.level)}%; margin −${v.margin.toFixed(2)}`,
+      c.sequential
+        ? `look ${c.sequential.look} of \`run --until-decided\`: level ${levelText(v.ci?.level ?? 1 - c.sequential.alpha_look)} (α spent by ${c.sequential.spending.replace("_", "–")}); margin −${v.margin.toFixed(2)}`
+        : `paired bootstrap by task, ${Math.round(100 * c.settings.level)}%; margin −${v.margin.toFixed(2)}`,
     ],
     [
       "Δ pass rate, worst case",
@@ -415,6 +432,13 @@ function verdict(c: Comparison): string {
     ],
   ];
   const out = ["## Verdict", "", v.headline, "", table(["", "Value", "Notes"], rows), ""];
+  if (c.noise_floor) out.push(renderNoiseFloor(c.noise_floor, v.delta), "");
+  const sq = c.sequential;
+  if (sq)
+    out.push(
+      `⏱️ **Sequential** (\`run --until-decided\`): ${sq.look} look(s), ${sq.count} of at most ${sq.max_count} repetitions per task and treatment; ${SEQ_STATUS[sq.status]}. Each look may spend only its share of α = ${sq.alpha} (${sq.spending.replace("_", "–")} spending), so this look's interval is at level ${levelText(1 - sq.alpha_look)}: looking after every round does not inflate false claims (docs/statistics.md §12).`,
+      "",
+    );
   if (v.regressions.length > 0)
     out.push(
       `Rubric regressions beyond the ${c.settings.regression_tolerance.toFixed(2)} tolerance: ${v.regressions.map((r) => `**${r.dimension}** ${f2(r.candidate)} < ${f2(r.baseline)} (Δ ${signed(r.delta)})`).join("; ")}.`,

@@ -1,6 +1,7 @@
 import type { Isolation } from "../endpoint.js";
 import type { JudgeOverlayRow } from "./judge-overlay.js";
 import type { BandVerdict, Lift } from "./band.js";
+import type { NoiseFloor } from "../calibration/types.js";
 /**
  * The shape of comparison.json (schema `skillbench.comparison.v1`, docs/comparison-schema.md).
  * Plain JSON data: every number the markdown report shows is one of these fields.
@@ -300,4 +301,16 @@ export interface Comparison {
   isolation: Isolation;
   /** LLM-judge overlay rows; empty when no run was judged. */
   judge_overlay: JudgeOverlayRow[];
+  /** An A/A calibration of one of the arms (`skillbench calibrate`), shown beside the delta (docs/statistics.md §13). */
+  noise_floor: NoiseFloor | null;
+  /** `run --until-decided`: the look the band was decided at and the level it could spend (docs/statistics.md §12). */
+  sequential: {
+    look: number;
+    alpha_look: number;
+    alpha: number;
+    spending: "obrien_fleming" | "pocock";
+    count: number;
+    max_count: number;
+    status: "running" | "decided" | "max_count" | "stopped";
+  } | null;
 }

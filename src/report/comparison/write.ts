@@ -10,6 +10,8 @@ import { buildComparison, type ComparisonInput } from "./build.js";
 import { CONTROL } from "./roles.js";
 import { renderComparisonMarkdown } from "./render.js";
 import type { Comparison } from "./types.js";
+import { findCalibrations } from "../calibration/write.js";
+import { readSequential } from "../sequential/io.js";
 
 export interface WriteComparisonOptions {
   candidate?: string | undefined;
@@ -21,6 +23,8 @@ export interface WriteComparisonOptions {
   seed?: number | undefined;
   /** non-inferiority margin (default: metadata.json `margin`, else 0.05) */
   margin?: number | undefined;
+  /** `--calibration DIR`: the A/A calibration to show beside the delta (default: one found beside this folder) */
+  calibration?: string | undefined;
 }
 
 /** Where the JSON goes: <outDir>/comparison.json by default, else `out` with its extension replaced by .json. */
@@ -103,10 +107,14 @@ export async function writeComparisonOf(
   const chosen = given.candidate || given.baseline || given.control;
   const stored = metadata?.comparison_roles ?? {};
   const margin = opts.margin ?? metadata?.margin;
+  const extra = {
+    calibrations: await findCalibrations(outDir, opts.calibration),
+    sequential: await readSequential(outDir),
+  };
   let comparison: Comparison;
   if (chosen)
     comparison = build(
-      { reports, metadata, ...given, ks: opts.ks, seed: opts.seed, margin },
+      { reports, metadata, ...given, ks: opts.ks, seed: opts.seed, margin, ...extra },
       outDir,
     );
   else {
@@ -119,10 +127,14 @@ export async function writeComparisonOf(
         ks: opts.ks,
         seed: opts.seed,
         margin,
+        ...extra,
       });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      comparison = build({ reports, metadata, ks: opts.ks, seed: opts.seed, margin }, outDir);
+      comparison = build(
+        { reports, metadata, ks: opts.ks, seed: opts.seed, margin, ...extra },
+        outDir,
+      );
     }
   }
   if (chosen && metadata)

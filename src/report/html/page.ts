@@ -1,6 +1,7 @@
 /** The single HTML document used for summary.html, comparison_report.html and the viewer's pages (given Chart.js's source; the client script is read once). */
 import { CLIENT_CSS } from "./client-css.js";
 import { clientJsSource } from "./client-asset.js";
+import { toWire } from "./columns.js";
 import { escapeHtml, inlineScript, inlineStyle, jsonForScript } from "./escape.js";
 import type { HtmlData } from "./wire.js";
 
@@ -25,7 +26,7 @@ export function renderHtmlPage(data: HtmlData, opts: PageOptions): string {
     "<body>",
     '<a class="sr-only" href="#main">Skip to content</a>',
     '<main id="main" tabindex="-1"><noscript>This report needs JavaScript to draw its tables and charts.</noscript></main>',
-    `<script type="application/json" id="skillbench-data">${jsonForScript(data)}</script>`,
+    `<script type="application/json" id="skillbench-data">${jsonForScript(toWire(data))}</script>`,
     `<script>${inlineScript(opts.chartJs)}</script>`,
     `<script>${inlineScript(clientJsSource())}</script>`,
     "</body>",

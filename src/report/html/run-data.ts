@@ -73,14 +73,20 @@ function interactionTurns(r: RunReport): Array<Record<string, unknown>> {
   return r.interaction?.turns ?? [];
 }
 
-/** Assemble a run page. The timeline comes from stdout.jsonl, else from events.json. */
+/**
+ * Assemble a run page. The timeline of a Claude Code run comes from its stream-json
+ * (stdout.jsonl: every step, text and usage), else from events.json; every other agent's from
+ * events.json, the common evidence its decoder (src/agents/<name>/) wrote: turns, tool calls
+ * with their output, results and the final text.
+ */
 export function buildRunPage(input: RunPageInput): RunPageData {
   const opts = {
     maxText: input.maxText ?? 20_000,
     interactionTurns: interactionTurns(input.report),
   };
   let timeline: Timeline;
-  if (input.stdout !== null && input.stdout.length > 0)
+  const claudeStream = input.report.agent.name === "claude-code";
+  if (claudeStream && input.stdout !== null && input.stdout.length > 0)
     timeline = buildTimeline(input.stdout, opts);
   else if (input.evidence) timeline = timelineFromEvidence(input.evidence, opts);
   else timeline = buildTimeline("", opts);

@@ -1,7 +1,8 @@
 import { isRecord } from "../../core/json.js";
 /**
- * The transcript of a run as a timeline for the run page, built from the agent's
- * stream-json (stdout.jsonl). Pure: text in, plain JSON data out.
+ * The transcript of a run as a timeline for the run page: from Claude Code's stream-json
+ * (stdout.jsonl, step by step), or from the common evidence any agent's decoder writes
+ * (events.json: Codex, Gemini CLI, opencode, or a Claude run without its stdout). Pure.
  */
 import type { Evidence } from "../../core/evidence.js";
 import { arrOf, numOf, recOf, strOf, type JsonRecord } from "../../evidence/narrow.js";
@@ -311,7 +312,10 @@ export function buildTimeline(stdout: string, opts: TimelineOptions = {}): Timel
   };
 }
 
-/** A coarser timeline from events.json when stdout.jsonl is missing: tool calls grouped by turn. */
+/**
+ * The timeline from the common evidence (events.json) of any agent: tool calls grouped by turn,
+ * with each turn's result and the final text. Coarser than Claude's stream (no per-step text or usage).
+ */
 export function timelineFromEvidence(ev: Evidence, opts: TimelineOptions = {}): Timeline {
   const max = opts.maxText ?? 20_000;
   const prompts = (opts.interactionTurns ?? []).map((t) => turnPrompt(t));
@@ -351,7 +355,12 @@ export function timelineFromEvidence(ev: Evidence, opts: TimelineOptions = {}): 
             line: r.line,
             subtype: r.subtype,
             is_error: r.is_error,
-            text: r.result === null ? null : capText(r.result, max),
+            text:
+              r.result !== null
+                ? capText(r.result, max)
+                : i === ev.results.length && ev.result_text !== null
+                  ? capText(ev.result_text, max)
+                  : null,
             num_turns: r.num_turns,
             duration_ms: r.duration_ms,
             cost_usd: i === ev.results.length ? ev.total_cost_usd : null,

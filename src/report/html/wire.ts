@@ -4,6 +4,7 @@
  * compiled with the DOM library and without Node's) can check its reads against them.
  */
 import type { Evidence } from "../../core/evidence.js";
+import type { RunColumns } from "./columns.js";
 import type { RunReport } from "../../core/report.js";
 import type {
   Comparison,
@@ -91,6 +92,9 @@ export interface HtmlData {
    */
   pending: boolean;
 }
+
+/** HtmlData as the page embeds it and /api/summary sends it: the run table in columns (columns.ts). */
+export type WireHtmlData = Omit<HtmlData, "runs"> & { runs: RunColumns };
 
 // ---- run pages (embedded, or /api/runs/<id>) ----
 

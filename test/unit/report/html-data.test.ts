@@ -2,10 +2,11 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { escapeHtml, inlineScript, jsonForScript } from "../../../src/report/html/escape.js";
 import { renderHtmlPage } from "../../../src/report/html/page.js";
+import { decodeRuns, encodeRuns } from "../../../src/report/html/columns.js";
 import { buildRunPage, parseJudge } from "../../../src/report/html/run-data.js";
 import { buildHtmlData, embedOrder } from "../../../src/report/html/summary-data.js";
 import { buildTimeline, toolLabel, turnPrompt } from "../../../src/report/html/timeline.js";
-import { makeReport, reps } from "./helpers.js";
+import { makeMetadata, makeReport, reps } from "./helpers.js";
 
 const SAMPLE = readFileSync(
   new URL("../../fixtures/transcripts/claude/reference-sample.jsonl", import.meta.url),
@@ -212,5 +213,50 @@ describe("buildHtmlData", () => {
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
     const json = /id="skillbench-data">(.*?)<\/script>/s.exec(html)?.[1] ?? "";
     expect(JSON.parse(json).run_pages[page.run_id].timeline.tool_calls).toBe(4);
+  });
+});
+
+describe("the run table in columns", () => {
+  const rows = buildHtmlData({
+    view: "summary",
+    mode: "static",
+    reports: [
+      ...reps("CONTROL", 3, [1]),
+      ...reps("WITH_SKILL", 3, [1, 2, 3]),
+      makeReport({ task: "task-b", quality: "excluded", passed: false, tokens: null, cost: null }),
+      makeReport({ task: "task-b", rep: 2, failed: ["a", "b"], dims: false }),
+    ],
+    metadata: makeMetadata(["CONTROL", "WITH_SKILL"]),
+    comparison: null,
+  }).runs;
+
+  it("decodes to the same rows, through JSON", () => {
+    const wire = JSON.parse(JSON.stringify(encodeRuns(rows))) as ReturnType<typeof encodeRuns>;
+    expect(decodeRuns(wire)).toEqual(rows);
+    expect(decodeRuns(encodeRuns([]))).toEqual([]);
+  });
+
+  it("stores each repeated string once", () => {
+    const cols = encodeRuns(rows);
+    expect(cols.treatment.values).toEqual(["CONTROL", "WITH_SKILL"]);
+    expect(cols.status.values.sort()).toEqual(["failed", "passed"]);
+    expect(cols.first_failure.codes.filter((c) => c === -1)).toHaveLength(
+      rows.filter((r) => r.first_failure === null).length,
+    );
+  });
+
+  it("is smaller than one object per run at 10,000 runs", () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => ({
+      ...rows[i % rows.length]!,
+      id: `task-${i % 100}-${i % 2 ? "CONTROL" : "WITH_SKILL"}-r${i}`,
+    }));
+    const columns = JSON.stringify(encodeRuns(many)).length;
+    expect(columns).toBeLessThan(JSON.stringify(many).length / 2);
+  });
+
+  it("refuses a table with a missing value", () => {
+    const cols = encodeRuns(rows);
+    cols.rep.pop();
+    expect(() => decodeRuns(cols)).toThrow(/no rep for run/);
   });
 });

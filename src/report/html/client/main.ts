@@ -4,11 +4,11 @@
  * `#skillbench-data`, draws the overview and the run pages, and in served mode fetches run
  * pages from /api/runs/<id> and listens to /api/events for live refresh.
  */
-import type { HtmlData } from "../wire.js";
+import type { WireHtmlData } from "../wire.js";
 import { h, readCssVars } from "./dom.js";
 import { showOverview } from "./overview.js";
 import { fetchJson, showRun } from "./run-page.js";
-import { mainEl, state } from "./state.js";
+import { mainEl, runs, setData, state } from "./state.js";
 
 type Theme = "auto" | "dark" | "light";
 const root = document.documentElement;
@@ -74,7 +74,7 @@ function header(): HTMLElement {
       h("h1", { text: title }),
       h("div", {
         class: "meta",
-        text: `Experiment ${e.id ?? "\u2014"} \u00b7 ${d.runs.length} runs \u00b7 ${agents} ${e.agent_version ?? "?"} \u00b7 model ${model}`,
+        text: `Experiment ${e.id ?? "\u2014"} \u00b7 ${runs().length} runs \u00b7 ${agents} ${e.agent_version ?? "?"} \u00b7 model ${model}`,
       }),
       e.scripted_label
         ? h("div", {
@@ -116,9 +116,8 @@ function renderHeader(): void {
 }
 
 /** New overview data (the complete data after a quick first view, or a live refresh). */
-function applyData(d: HtmlData): void {
-  state.data = d;
-  state.pageCache.clear();
+function applyData(d: WireHtmlData): void {
+  setData(d);
   renderHeader();
   readCssVars();
   if (!/^#run\//.test(location.hash)) {
@@ -128,8 +127,8 @@ function applyData(d: HtmlData): void {
   if (!d.pending) root.setAttribute("data-complete", "1");
 }
 
-function fetchSummary(): Promise<HtmlData> {
-  return fetchJson<HtmlData>(`/api/summary?view=${state.data.view}`);
+function fetchSummary(): Promise<WireHtmlData> {
+  return fetchJson<WireHtmlData>(`/api/summary?view=${state.data.view}`);
 }
 
 document.addEventListener("keydown", (e) => {

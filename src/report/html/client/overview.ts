@@ -6,7 +6,7 @@ import { runsTable } from "./runs-table.js";
 import { mainEl, runHref, runs, state } from "./state.js";
 
 /** Rep links shown per matrix cell; the rest are reached through the run table's filter. */
-const MAX_REP_LINKS = 24;
+const MAX_REP_LINKS = 12;
 
 function treatmentTable(): HTMLElement {
   const rows = state.data.pass_k.rows.filter((r) => r.metric === "overall");

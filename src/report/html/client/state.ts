@@ -1,5 +1,6 @@
 /** The page's state: the overview data, the served/static mode, and what the views remember. */
-import type { HtmlData, RunPageData, RunRow } from "../wire.js";
+import { decodeRuns } from "../columns.js";
+import type { RunPageData, RunRow, WireHtmlData } from "../wire.js";
 
 export interface OverviewState {
   filter: string;
@@ -11,14 +12,16 @@ export interface OverviewState {
   sort: { column: number; desc: boolean } | null;
 }
 
-function readData(): HtmlData {
+function readData(): WireHtmlData {
   const el = document.getElementById("skillbench-data");
   if (!el?.textContent) throw new Error("the page has no #skillbench-data element");
-  return JSON.parse(el.textContent) as HtmlData;
+  return JSON.parse(el.textContent) as WireHtmlData;
 }
 
 export const state: {
-  data: HtmlData;
+  data: WireHtmlData;
+  /** the run table, decoded from the data's columns */
+  runs: RunRow[];
   served: boolean;
   pageCache: Map<string, RunPageData>;
   overview: OverviewState;
@@ -26,15 +29,24 @@ export const state: {
   route: () => void;
 } = {
   data: readData(),
+  runs: [],
   served: false,
   pageCache: new Map(),
   overview: { filter: "", status: "all", x: "tokens", y: "score", scrollY: 0, sort: null },
   route: () => undefined,
 };
 state.served = state.data.mode === "served";
+state.runs = decodeRuns(state.data.runs);
+
+/** New overview data (the complete data after a quick first view, or a live refresh). */
+export function setData(d: WireHtmlData): void {
+  state.data = d;
+  state.runs = decodeRuns(d.runs);
+  state.pageCache.clear();
+}
 
 export function runs(): RunRow[] {
-  return state.data.runs;
+  return state.runs;
 }
 
 export function mainEl(): HTMLElement {

@@ -1,0 +1,63 @@
+import type { Command } from "commander";
+import { runCalibration, DEFAULT_PER_ARM, InputError, type RunReport } from "../../index.js";
+import { intArg } from "../args.js";
+import { ciOutputs, withCiOptions } from "../ci.js";
+import { RunTelemetry } from "../telemetry.js";
+import {
+  defaultProgress,
+  runOptionsFromFlags,
+  runWithSignals,
+  withRunOptions,
+  type RunFlags,
+} from "./run.js";
+
+/** `skillbench calibrate SUITE --treatment T --count N` (docs/statistics.md §13). */
+export function registerCalibrate(program: Command, ctx: { exitCode: number }): void {
+  withRunOptions(
+    withCiOptions(program.command("calibrate"))
+      .description(
+        "A/A calibration: run one treatment as two arms (2 × --count runs per task) and report its flip rate per task and how often the verdict rule would claim a difference.",
+      )
+      .argument("<suite>", "suite folder (with tasks/), or a single task folder"),
+  )
+    .option(
+      "--splits <n>",
+      "random splits of the runs into two arms (default 200)",
+      intArg("--splits"),
+    )
+    .action(async (suite: string, f: RunFlags & { splits?: number }) => {
+      if (!f.treatment)
+        throw new InputError(
+          "calibrate needs --treatment T: the one treatment to run as two arms",
+          {
+            field: "--treatment",
+          },
+        );
+      const treatment = f.treatment;
+      const opts = runOptionsFromFlags(f);
+      const telemetry = await RunTelemetry.open(f, opts.env);
+      let reports: RunReport[] = [];
+      try {
+        const res = await runWithSignals(
+          { suite, ...opts, ...telemetry?.hooks(defaultProgress()) },
+          (o) =>
+            runCalibration(o, { treatment, perArm: f.count ?? DEFAULT_PER_ARM, splits: f.splits }),
+        );
+        reports = res.reports;
+        const passed = res.reports.filter((r) => r.passed).length;
+        process.stdout.write(
+          `\n${passed}/${res.planned.length} runs passed` +
+            (res.incomplete.length
+              ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
+              : "") +
+            `\nResults: ${res.outDir}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
+        );
+        // A calibration measures failures; they are no error. Incomplete runs are.
+        ctx.exitCode = res.incomplete.length > 0 ? 1 : 0;
+        const ci = await ciOutputs(res.outDir, f);
+        if (ci !== 0) ctx.exitCode = ci;
+      } finally {
+        if (telemetry) ctx.exitCode = await telemetry.close(reports, ctx.exitCode);
+      }
+    });
+}
