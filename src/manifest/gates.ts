@@ -177,28 +177,32 @@ function decideOne(g: GateSpec, input: GateInput): GateResult {
           ok: false,
           detail: `no comparison of ${candidate} with ${input.baseline}`,
         };
+      // The verdict band (docs/statistics.md §9): regressed fails the gate; inconclusive fails it
+      // when the data cannot say (nothing to compare, exclusion imbalance, more than half
+      // excluded) or the rubric regresses while the pass rate improves ("mixed").
+      const v = c.verdict;
       const reasons: string[] = [];
-      if (c.verdict.kind === "regression")
+      if (v.regressions.length > 0 && (v.band === "regressed" || v.band === "inconclusive"))
+        reasons.push(`rubric regression on ${v.regressions.map((r) => r.dimension).join(", ")}`);
+      if (v.band === "regressed" && v.ci && v.ci.high < 0)
         reasons.push(
-          `rubric regression on ${c.verdict.regressions.map((r) => r.dimension).join(", ")}`,
+          `pass rate lower than the baseline (band regressed: Δ ${(v.delta ?? 0).toFixed(3)}, interval ${v.ci.low.toFixed(3)}…${v.ci.high.toFixed(3)})`,
         );
-      if (
-        c.verdict.kind === "insufficient_clean_data" ||
-        c.verdict.kind === "inconclusive_data_quality"
-      )
-        reasons.push(c.verdict.headline.replace(/\*\*/g, ""));
-      const d = c.paired.delta_pass_rate;
-      if (d && c.paired.distinguishable && d.estimate < 0)
-        reasons.push(
-          `pass rate lower than the baseline, distinguishable from noise (Δ ${d.estimate.toFixed(3)}, interval ${d.low.toFixed(3)}…${d.high.toFixed(3)})`,
+      const unreadable =
+        v.delta === null ||
+        v.exclusion.imbalanced ||
+        [v.candidate_quality, v.baseline_quality].some(
+          (q) => q.excluded_share !== null && q.excluded_share > c.settings.max_excluded_share,
         );
+      if (v.band === "inconclusive" && unreadable) reasons.push(v.reason.replace(/`/g, ""));
+      const d = v.ci && v.delta !== null ? { estimate: v.delta } : null;
       return {
         ...base,
         value: d?.estimate ?? null,
         ok: reasons.length === 0,
         detail:
           reasons.length === 0
-            ? `no rubric dimension regresses and the pass rate is not distinguishably lower (Δ ${d ? d.estimate.toFixed(3) : "n/a"})`
+            ? `band ${v.band}: no rubric dimension regresses and the pass rate is not shown lower (Δ ${d ? d.estimate.toFixed(3) : "n/a"})`
             : reasons.join("; "),
       };
     }

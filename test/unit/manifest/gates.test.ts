@@ -1,3 +1,4 @@
+import type { RunReport } from "../../../src/core/report.js";
 import { describe, expect, it } from "vitest";
 import { buildComparison } from "../../../src/report/comparison/index.js";
 import { decideGates, parseGate, parseGates } from "../../../src/manifest/gates.js";
@@ -115,6 +116,51 @@ describe("decideGates", () => {
       }),
     });
     expect(ok.ok).toBe(true);
+  });
+
+  it.each<[string, RunReport[], boolean, RegExp]>([
+    [
+      "a pass rate shown lower (band regressed) fails it",
+      [
+        ...reps(T, 10, [], { dims: false }),
+        ...reps("BASE", 10, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], { dims: false }),
+      ],
+      false,
+      /^pass rate lower than the baseline \(band regressed: Δ -1\.000/,
+    ],
+    [
+      "an exclusion imbalance (band inconclusive, the data cannot say) fails it",
+      [
+        ...reps(T, 5, [1, 2, 3, 4, 5], { dims: false }),
+        ...Array.from({ length: 5 }, (_, i) =>
+          makeReport({ treatment: T, rep: 6 + i, passed: false, quality: "excluded", dims: false }),
+        ),
+        ...reps("BASE", 10, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], { dims: false }),
+      ],
+      false,
+      /lost different shares of runs to exclusion/,
+    ],
+    [
+      "equal pass rates, not yet resolved (band inconclusive by sample size) pass it",
+      [...reps(T, 2, [1], { dims: false }), ...reps("BASE", 2, [1], { dims: false })],
+      true,
+      /^band inconclusive: no rubric dimension regresses/,
+    ],
+  ])("noRegression reads the band: %s", (_name, rs, ok, detail) => {
+    const comparison = buildComparison({
+      reports: rs,
+      metadata: makeMetadata([T, "BASE"]),
+      candidate: T,
+      baseline: "BASE",
+    });
+    const r = decideGates(parseGates({ noRegression: true }).gates, {
+      reports: rs,
+      candidate: T,
+      baseline: "BASE",
+      comparison,
+    });
+    expect(r.ok).toBe(ok);
+    expect(r.gates[0]?.detail).toMatch(detail);
   });
 
   it("excluded runs do not count", () => {
