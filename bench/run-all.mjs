@@ -2,7 +2,7 @@
 // Runs every benchmark in bench/, one after the other, against the BUILT package (dist/).
 // `npm run bench` builds first and then runs this.
 //
-//   node bench/run-all.mjs [--full] [--only parser,run-overhead,sandbox,queue,html]
+//   node bench/run-all.mjs [--full] [--only parser,parser-hostile,run-overhead,sandbox,queue,html]
 //
 // --full  the benchmarks' own (larger) defaults: a 100 MB transcript for the parser bench.
 // --only  a comma-separated subset, by name.
@@ -26,6 +26,13 @@ const BENCHES = [
     // Small by default so that `npm run bench` stays a few minutes; --full for the 100 MB figure.
     args: full ? [] : ["--mb", "20", "--reps", "2"],
     result: "bench/results/parser.md",
+  },
+  {
+    name: "parser-hostile",
+    // Peak RSS on a 20 MB JSONL line, 200 MB of tool output and a 20 MB model script (budget 300 MB).
+    script: "bench/parser/hostile-bench.mjs",
+    args: [],
+    result: "bench/results/parser-hostile.md",
   },
   {
     name: "run-overhead",

@@ -198,7 +198,10 @@ const scratch = await mkdtemp(path.join(os.tmpdir(), "skillbench-overhead-"));
 /** `skillbench run` of the fixture suite: `count` runs at `-j concurrency`. */
 async function harness(concurrency, round) {
   const out = path.join(scratch, `harness-j${concurrency}-r${round}`);
+  const cpuFile = path.join(scratch, `harness-cpu-j${concurrency}-r${round}.json`);
   const args = [
+    "--import",
+    pathToFileURL(path.join(here, "cpu-probe.mjs")).href,
     cliMain,
     "run",
     suiteDir,
@@ -213,9 +216,16 @@ async function harness(concurrency, round) {
   ];
   const cpu0 = await childCpuSeconds();
   const t0 = performance.now();
-  const r = await run(process.execPath, args, { cwd: root, env: { ...process.env, CI: "1" } });
+  const r = await run(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, CI: "1", SKILLBENCH_BENCH_CPU_FILE: cpuFile },
+  });
   const ms = performance.now() - t0;
   const cpu1 = await childCpuSeconds();
+  const own = await readFile(cpuFile, "utf8")
+    .then((t) => JSON.parse(t))
+    .catch(() => null);
+  const selfCpu = own ? (own.user_ms + own.system_ms) / 1000 : null;
   const passed = Number(/(\d+)\/\d+ runs passed/.exec(r.stdout)?.[1] ?? 0);
   if (r.code !== 0 || passed !== count) {
     throw new Error(
@@ -223,7 +233,7 @@ async function harness(concurrency, round) {
     );
   }
   if (!keep) await rm(out, { recursive: true, force: true });
-  return { ms, cpu: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
+  return { ms, cpu: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0, selfCpu };
 }
 
 /** `n` bare `claude -p` calls at `concurrency`, each in a fresh temp dir. */
@@ -347,6 +357,9 @@ const summarise = (list) => ({
   ms: median(list.map((s) => s.ms)),
   cpu: list.every((s) => s.cpu !== null) ? median(list.map((s) => s.cpu)) : null,
   all: list.map((s) => s.ms),
+  selfCpu: list.every((s) => typeof s.selfCpu === "number")
+    ? median(list.map((s) => s.selfCpu))
+    : null,
 });
 const rows = concurrencies.flatMap((c) => {
   const b = summarise(samples.get(`b${c}`));
@@ -357,12 +370,14 @@ const rows = concurrencies.flatMap((c) => {
   ];
 });
 const table = [
-  "| mode | concurrency | runs | wall s | per-run s | overhead ratio | CPU s per run | CPU ratio |",
-  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  "| mode | concurrency | runs | wall s | per-run s | overhead ratio | CPU s per run | CPU ratio | harness process CPU ms per run |",
+  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ...rows.map((r) => {
     const cpuPer = r.cpu === null ? "n/a" : fmt(r.cpu / count, 3);
     const cpuRatio = r.cpu === null || !r.base.cpu ? "n/a" : `${fmt(r.cpu / r.base.cpu)}x`;
-    return `| ${r.mode} | ${r.c} | ${count} | ${fmt(r.ms / 1000)} | ${fmt(r.ms / 1000 / count, 3)} | ${fmt(r.ms / r.base.ms)}x | ${cpuPer} | ${cpuRatio} |`;
+    const own =
+      r.selfCpu === null || r.selfCpu === undefined ? "—" : fmt((r.selfCpu / count) * 1000, 0);
+    return `| ${r.mode} | ${r.c} | ${count} | ${fmt(r.ms / 1000)} | ${fmt(r.ms / 1000 / count, 3)} | ${fmt(r.ms / r.base.ms)}x | ${cpuPer} | ${cpuRatio} | ${own} |`;
   }),
 ];
 const j1 = rows.find((r) => r.mode === "skillbench run" && r.c === 1);
@@ -396,6 +411,8 @@ const md = [
   'model server, workspaces, evidence, validators, scoring, reports); "bare claude -p" is the same number of `claude -p` calls',
   "against the same scripted model, N at a time, each in a fresh temp dir, no harness.",
   "Overhead ratio = harness per-run / bare per-run at the same concurrency. CPU = user + system time of all child processes.",
+  "Harness process CPU = the `skillbench run` node process's own user + system time (process.cpuUsage, via bench/cpu-probe.mjs), without the agents and validators it ran, divided by the runs.",
+  `Load average (1 min) at the end: ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs; figures taken under load are indicative.`,
   "",
   ...table,
   "",

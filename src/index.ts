@@ -32,6 +32,13 @@ export {
   readComparisonSource,
   type Comparison,
 } from "./report/comparison/index.js";
+export {
+  AlignedComparisonSchema,
+  buildAlignedComparison,
+  renderAlignedMarkdown,
+  writeAlignedComparison,
+  type AlignedComparison,
+} from "./report/aligned/index.js";
 export { rescoreResults, type RescoreOptions, type RescoreResult } from "./runner/rescore.js";
 export { evaluateRun } from "./runner/evaluate.js";
 export { runDoctor, renderDoctor } from "./doctor/index.js";

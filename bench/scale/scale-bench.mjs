@@ -21,7 +21,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { link, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -32,7 +32,7 @@ const arg = (name, dflt) => {
   return i >= 0 ? process.argv[i + 1] : dflt;
 };
 const SIZES = arg("--runs", "10000").split(",").map(Number);
-const COMMANDS = arg("--commands", "report,report-html,compare,rescore")
+const COMMANDS = arg("--commands", "report-noindex,report,report-html,compare,rescore")
   .split(",")
   .filter((c) => c !== "");
 const TASKS = 100;
@@ -157,14 +157,17 @@ await Promise.all(Array.from({length:16},w));if(n!==ids.length)process.exit(1);}
 
 async function timed(args) {
   const t0 = process.hrtime.bigint();
-  const r = await sh("/usr/bin/time", ["-f", "%M", ...args]);
+  const r = await sh("/usr/bin/time", ["-f", "%M %U %S", ...args]);
   const s = Number(process.hrtime.bigint() - t0) / 1e9;
-  const rssKb = Number(r.err.trim().split("\n").pop());
+  const [rssKb, user, sys] = (r.err.trim().split("\n").pop() ?? "").split(" ").map(Number);
   if (r.code !== 0) throw new Error(`${args.join(" ")} exited ${r.code}: ${r.err.slice(-2000)}`);
-  return { s, mb: rssKb / 1024 };
+  return { s, cpu: (user ?? NaN) + (sys ?? NaN), mb: (rssKb ?? NaN) / 1024, load: os.loadavg()[0] };
 }
 
 const COMMAND_ARGS = {
+  // The first report of a folder without its run index (.run-index.jsonl) reads every
+  // report.json and writes the index; the end of `run` does the same.
+  "report-noindex": (d) => ["report", d, "--no-html"],
   report: (d) => ["report", d, "--no-html"],
   "report-html": (d) => ["report", d],
   compare: (d) => ["compare", d, "--no-html"],
@@ -185,14 +188,16 @@ for (const n of SIZES) {
   // Warm the page cache once, untimed.
   await sh(process.execPath, ["-e", FLOOR, dir]);
   const floor = await timed([process.execPath, "-e", FLOOR, dir]);
-  rows.push({ n: runs, cmd: "floor (read + parse report.json)", ...floor, ratio: 1 });
+  rows.push({ n: runs, cmd: "floor (read + parse report.json)", ...floor, ratio: 1, cpuRatio: 1 });
   for (const c of COMMANDS) {
+    if (c === "report-noindex") await rm(path.join(dir, ".run-index.jsonl"), { force: true });
     const m = await timed([process.execPath, CLI, ...COMMAND_ARGS[c](dir)]);
     rows.push({
       n: runs,
-      cmd: `skillbench ${COMMAND_ARGS[c]("DIR").join(" ")}`,
+      cmd: `skillbench ${COMMAND_ARGS[c]("DIR").join(" ")}${c === "report-noindex" ? " (no run index yet)" : ""}`,
       ...m,
       ratio: m.s / floor.s,
+      cpuRatio: m.cpu / floor.cpu,
     });
     console.error(
       `${runs} ${c}: ${m.s.toFixed(2)} s (${(m.s / floor.s).toFixed(1)}× floor), ${m.mb.toFixed(0)} MB`,
@@ -204,8 +209,11 @@ for (const n of SIZES) {
     n: runs,
     cmd: `sizes: summary.md ${summary ? (summary.size / 1e6).toFixed(1) : "-"} MB, summary.html ${html ? (html.size / 1e6).toFixed(1) : "-"} MB`,
     s: NaN,
+    cpu: NaN,
     mb: NaN,
     ratio: NaN,
+    cpuRatio: NaN,
+    load: NaN,
   });
   if (process.argv.includes("--keep") || arg("--work", null)) console.error(`kept: ${dir}`);
   else await rm(dir, { recursive: true, force: true });
@@ -213,10 +221,11 @@ for (const n of SIZES) {
 
 const fmt = (v, d) => (Number.isFinite(v) ? v.toFixed(d) : "");
 const table = [
-  "| runs | command | wall s | × floor | peak RSS MB |",
-  "| ---: | --- | ---: | ---: | ---: |",
+  "| runs | command | wall s | × floor | CPU s | CPU × floor | peak RSS MB | load avg |",
+  "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
   ...rows.map(
-    (r) => `| ${r.n} | ${r.cmd} | ${fmt(r.s, 2)} | ${fmt(r.ratio, 1)} | ${fmt(r.mb, 0)} |`,
+    (r) =>
+      `| ${r.n} | ${r.cmd} | ${fmt(r.s, 2)} | ${fmt(r.ratio, 1)} | ${fmt(r.cpu, 2)} | ${fmt(r.cpuRatio, 1)} | ${fmt(r.mb, 0)} | ${fmt(r.load, 1)} |`,
   ),
 ].join("\n");
 const md = `# Reports at scale (bench/scale/scale-bench.mjs)
@@ -224,6 +233,9 @@ const md = `# Reports at scale (bench/scale/scale-bench.mjs)
 Measured ${new Date().toISOString().slice(0, 10)} on this machine (${(await readFile("/proc/cpuinfo", "utf8")).match(/model name\s*:\s*(.*)/)?.[1] ?? "?"}, node ${process.version}).
 Synthetic runs: copies of a real demo results folder (${TASKS} tasks × treatments × reps), report.json ids and outcomes changed, other files hard-linked.
 Targets: every command ≤ 2× the floor at 10,000 runs (HTML included), under 400 MB; bounded memory at 100,000.
+CPU s is user + system time of the process (and its children): on a machine shared with other work, the wall
+times stretch with the load (last column: 1-minute load average on 2 CPUs when the command ended) and the CPU
+ratio is the steadier figure. Figures taken under load are indicative.
 
 ${table}
 `;

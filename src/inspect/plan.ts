@@ -1,12 +1,13 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { InputError, errorMessage } from "../core/errors.js";
+import { InputError } from "../core/errors.js";
 import { resolveInteraction, taskInteractionSettings } from "../interaction/index.js";
-import { planRuns } from "../plan/matrix.js";
+import { selectRuns } from "../plan/select.js";
+import { runProfile } from "../plan/run-plan.js";
 import { agentsOfTreatments } from "../plan/agents.js";
 import { chooseSandbox, probeSandboxes, type SandboxChoice } from "../sandbox/index.js";
-import { loadSuiteProfiles, resolveProfile } from "../scoring/index.js";
-import { loadSuite, selectNames, type Suite, type SuiteWarning } from "../suite/index.js";
+import { loadSuiteProfiles } from "../scoring/index.js";
+import { loadSuite, type Suite, type SuiteWarning } from "../suite/index.js";
 
 /**
  * What a suite holds and what `run` would do with it, without running anything: the
@@ -102,25 +103,9 @@ export async function planSuite(opts: PlanOptions): Promise<SuitePlan> {
   });
   const cfg = suite.config;
   const count = positive("--count", opts.count) ?? cfg.count ?? 1;
-  const taskNames = selectNames(
-    "task",
-    suite.tasks.map((t) => t.name),
-    opts.task ?? cfg.task ?? undefined,
-  );
-  const trFilterText = opts.treatment ?? cfg.treatment ?? undefined;
-  const treatmentFilter = trFilterText
-    ? selectNames(
-        "treatment",
-        suite.treatments.map((t) => t.name),
-        trFilterText,
-      )
-    : null;
-  const specs = planRuns({
-    tasks: suite.tasks
-      .filter((t) => taskNames.includes(t.name))
-      .map((t) => ({ name: t.name, default_treatments: t.metadata.default_treatments })),
-    treatments: suite.treatments.map((t) => t.name),
-    treatmentFilter,
+  const { specs } = selectRuns(suite, {
+    task: opts.task,
+    treatment: opts.treatment,
     count,
     agentsOf: agentsOfTreatments(suite, opts),
   });
@@ -138,18 +123,7 @@ export async function planSuite(opts: PlanOptions): Promise<SuitePlan> {
     const task = suite.tasks.find((t) => t.name === r.task);
     const tr = suite.treatments.find((t) => t.name === r.treatment);
     if (!task || !tr) throw new Error(`planned run ${r.run_id} has no task or treatment`);
-    const profile = override ?? tr.profile ?? task.evaluation.inferred_profile;
-    try {
-      resolveProfile(profile, profiles);
-    } catch (e) {
-      const file = `${task.rel_dir}/task.toml`;
-      throw override
-        ? new InputError(`--profile ${override}: ${errorMessage(e)}`, { field: "--profile" })
-        : new InputError(`${file}: [evaluation].profile: ${errorMessage(e)}`, {
-            file,
-            field: "[evaluation].profile",
-          });
-    }
+    const profile = runProfile({ profiles, profileOverride: override }, task, tr);
     const sandbox = opts.sandbox ?? task.environment.sandbox ?? cfg.sandbox ?? "auto";
     const hasDockerfile =
       task.environment_dir !== null && existsSync(path.join(task.environment_dir, "Dockerfile"));

@@ -25,7 +25,8 @@ import {
 import { InputError } from "../core/errors.js";
 import { loadModelScript, runBaseUrl, startModelServer, type ModelServer } from "../model/index.js";
 import { SCRIPTED_MODEL_LABEL } from "../report/endpoint.js";
-import { liveEndpoint, type RunOptions } from "../runner/run-suite.js";
+import { liveEndpoint } from "../runner/model-endpoint.js";
+import type { RunOptions } from "../runner/run-suite.js";
 import { chooseSandbox, createSandbox, probeSandboxes, type Sandbox } from "../sandbox/index.js";
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
 import { canonicalJson, sha256 } from "../util/hash.js";

@@ -53,7 +53,7 @@ function queueAgent(args: DispatchArgs): string {
       `--queue runs one agent per experiment, and this plan uses ${agents.join(", ")} (treatments pin agents, or --agent lists several): queue one experiment per agent (--treatment), or run it locally`,
       { field: "agent" },
     );
-  return agents[0] ?? Object.keys(args.ctx.agents)[0] ?? "claude";
+  return agents[0] ?? Object.keys(args.ctx.agent.setups)[0] ?? "claude";
 }
 
 /** Worker-side settings of the experiment; refuses credentials in `--env`. */
@@ -68,25 +68,25 @@ function jobSettings(
         `--env ${name}: queued runs never carry credentials; set ${name} in each worker's environment and declare it with --pass-env ${name}`,
         { field: "--env" },
       );
-  const { ctx } = args;
+  const { ctx, settings } = args;
   return {
     agent: queueAgent(args),
     agent_retries: opts.agentRetries ?? null,
     simulator_agent: opts.simulatorAgent ?? null,
-    model: ctx.model,
-    profile: ctx.profileOverride,
-    timeout_sec: ctx.timeoutSecOverride,
+    model: settings.model,
+    profile: settings.profileOverride,
+    timeout_sec: settings.timeoutSecOverride,
     env: opts.env ?? {},
-    pass_env: ctx.passEnv,
+    pass_env: ctx.env.pass,
     judge: Object.fromEntries(
       Object.entries(opts.judgeFlags ?? {}).filter(([, v]) => v !== undefined),
     ),
     interaction: Object.fromEntries(
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-      Object.entries(ctx.interaction.cli).filter(([, v]) => v !== undefined),
+      Object.entries(settings.interaction.cli ?? {}).filter(([, v]) => v !== undefined),
     ),
-    simulator_model: ctx.interaction.simulatorModel,
-    sandbox: ctx.sandbox.cli,
+    simulator_model: settings.interaction.simulatorModel ?? null,
+    sandbox: settings.sandbox.cli,
     scripted: args.scripted
       ? {
           url: args.scripted.url,
@@ -299,7 +299,7 @@ export function queueDispatcher(
           attempts: Math.max(1, starts.length),
           lost_attempts: lost,
         },
-        redact: args.ctx.redact,
+        redact: args.ctx.env.redact,
         skillPaths,
       });
       await redis.sadd(collectedKey(args.experimentId), job.id ?? "");

@@ -4,27 +4,21 @@ import path from "node:path";
 import type { TurnResult } from "../agents/index.js";
 import {
   makeClaudeSimulator,
-  resolveInteraction,
   runInteractionLoop,
-  taskInteractionSettings,
   type InteractionRecord,
 } from "../interaction/index.js";
-import type { RunSpec } from "../plan/matrix.js";
-import type { TaskSpec } from "../suite/index.js";
+import type { RunPlan } from "../plan/run-plan.js";
 import { RedactingLineWriter } from "../util/redacting-writer.js";
 import type { RunDirs } from "../workspace/prepare.js";
 import { tempStem } from "../util/temp-names.js";
-import { agentOf, type RunContext } from "./context.js";
+import { agentOf, runKey, type RunContext } from "./context.js";
 import type { AgentSummary } from "./evaluate.js";
 import type { Launcher } from "../sandbox/index.js";
 
 export interface AgentPhaseInput {
   ctx: RunContext;
-  spec: RunSpec;
-  task: TaskSpec;
-  profileName: string;
+  plan: RunPlan;
   dirs: RunDirs;
-  prompt: string;
   stdout: RedactingLineWriter;
   stderr: RedactingLineWriter;
   simulatorFile: string;
@@ -58,55 +52,52 @@ function summaryOutcome(rec: InteractionRecord, last: TurnResult | null): string
  * append to one stdout; the simulator writes its own file.
  */
 export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResult> {
-  const { ctx, spec, task, dirs } = a;
-  const config = resolveInteraction({
-    profile: a.profileName,
-    task: taskInteractionSettings(task.interaction),
-    cli: ctx.interaction.cli,
-    envPromptFileText: ctx.interaction.envPromptFileText,
-    suitePromptFileText: ctx.interaction.suitePromptFileText,
-  });
+  const { ctx, plan, dirs } = a;
+  const { simulator_model: simulatorModel, ...config } = plan.interaction;
+  const agent = agentOf(ctx, plan);
+  const driver = agent.driver;
+  const key = runKey(plan);
+  const env = ctx.env;
   const envFor = (role: "subject" | "simulator") => {
-    const endpoint = ctx.endpoint(spec, role);
+    const endpoint = ctx.models.endpoint(key, role);
     return {
-      hostEnv: ctx.hostEnv,
+      hostEnv: env.host,
       baseUrl: endpoint.baseUrl,
       apiKey: endpoint.apiKey,
       authToken: endpoint.authToken,
-      declared: ctx.declaredEnv,
-      passEnv: ctx.passEnv,
+      declared: env.declared,
+      passEnv: env.pass,
     };
   };
-  const agent = agentOf(ctx, spec);
-  const subject = await agent.driver.prepare({
-    hostEnv: ctx.hostEnv,
+  const subject = await driver.prepare({
+    hostEnv: env.host,
     dirs: { home: dirs.home, config: dirs.config, tmp: dirs.tmp },
-    endpoint: ctx.endpoint(spec, "subject"),
-    model: ctx.model ?? undefined,
+    endpoint: ctx.models.endpoint(key, "subject"),
+    model: plan.model ?? undefined,
     declared: {
-      ...ctx.declaredEnv,
-      ...(ctx.agentEnv?.({
-        experimentId: ctx.experimentId,
-        runId: spec.run_id,
-        agent: agent.driver.name,
+      ...env.declared,
+      ...(ctx.agent.extraEnv?.({
+        experimentId: ctx.store.experimentId,
+        runId: plan.run_id,
+        agent: driver.name,
       }) ?? {}),
     },
-    passEnv: ctx.passEnv,
-    maxRetries: ctx.agentRetries,
+    passEnv: env.pass,
+    maxRetries: ctx.agent.retries,
   });
-  const timeoutMs = (ctx.timeoutSecOverride ?? task.environment.timeout_sec) * 1000;
+  const timeoutMs = plan.timeout_sec * 1000;
   const state: { last: TurnResult | null } = { last: null };
   // The simulator's folders live outside the run root, which a sandboxed subject can write to:
   // nothing the subject leaves can reach the simulator (its settings, hooks or prompt).
   let simRoot: string | null = null;
   let simOut: RedactingLineWriter | null = null;
   let simDirs = { cwd: "", home: "", configDir: "", tmpDir: "" };
-  const simAgent = ctx.simulatorAgent;
+  const simAgent = ctx.agent.simulator;
   if (config.mode === "auto_user" && "error" in simAgent)
     throw new Error(`the simulated user cannot run: ${simAgent.error}`);
   if (config.mode === "auto_user") {
     simRoot = await mkdtemp(
-      path.join(os.tmpdir(), tempStem("simulator", ctx.experimentId, process.pid)),
+      path.join(os.tmpdir(), tempStem("simulator", ctx.store.experimentId, process.pid)),
     );
     simDirs = {
       cwd: path.join(simRoot, "cwd"),
@@ -115,21 +106,21 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
       tmpDir: path.join(simRoot, "tmp"),
     };
     await Promise.all(Object.values(simDirs).map((d) => mkdir(d, { recursive: true })));
-    simOut = new RedactingLineWriter(a.simulatorFile, ctx.redact);
+    simOut = new RedactingLineWriter(a.simulatorFile, env.redact);
   }
   try {
     const record = await runInteractionLoop({
       config,
-      taskPrompt: a.prompt,
+      taskPrompt: plan.prompt,
       subjectTurn: async (prompt, resume, _turn, call) => {
-        const r = await agent.driver.runTurn({
+        const r = await driver.runTurn({
           bin: agent.bin.path,
           workspace: dirs.workspace,
           prompt,
           env: subject.env,
           baseArgs: subject.baseArgs,
           resume: resume ?? undefined,
-          model: ctx.model ?? undefined,
+          model: plan.model ?? undefined,
           timeoutMs: call.timeoutMs ?? timeoutMs,
           signal: call.signal ?? ctx.signal,
           stdout: a.stdout,
@@ -147,7 +138,7 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
               env: envFor("simulator"),
               dirs: simDirs,
               stdout: simOut,
-              model: ctx.interaction.simulatorModel ?? undefined,
+              model: simulatorModel ?? undefined,
               timeoutMs,
             })
           : () =>

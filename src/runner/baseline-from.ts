@@ -8,8 +8,7 @@ import { experimentPaths, runPaths } from "../store/layout.js";
 import { readMetadata } from "../store/metadata.js";
 import { readReports } from "../store/read.js";
 import type { Suite } from "../suite/index.js";
-import type { CurrentFingerprint } from "../report/fingerprint.js";
-export { fingerprintDrift } from "../report/fingerprint.js";
+import { fingerprintDrift, type CurrentFingerprint } from "../report/fingerprint.js";
 
 /**
  * `run --baseline-from DIR`: the baseline arm of an earlier results folder, reused instead of run
@@ -51,7 +50,7 @@ export async function loadFrozenBaseline(dir: string, tasks: string[]): Promise<
 }
 
 /** Copy the frozen runs' folders into the new results folder. */
-export async function copyFrozenRuns(fb: FrozenBaseline, outDir: string): Promise<void> {
+async function copyFrozenRuns(fb: FrozenBaseline, outDir: string): Promise<void> {
   await mkdir(path.join(outDir, "runs"), { recursive: true });
   for (const r of fb.reports)
     await cp(runPaths(fb.dir, r.run_id).dir, runPaths(outDir, r.run_id).dir, { recursive: true });
@@ -86,4 +85,29 @@ export function suiteFingerprint(
       suite.tasks.find((t) => t.name === task)?.evaluation.inferred_profile ??
       "generic",
   };
+}
+
+/**
+ * Reuse the frozen baseline in a new results folder: refuse when its fingerprints differ from
+ * this run's (unless --allow-drift), else copy its runs in. Returns the differences found.
+ */
+export async function adoptFrozenBaseline(
+  frozen: FrozenBaseline,
+  outDir: string,
+  now: CurrentFingerprint,
+  allowDrift: boolean,
+  note: (message: string) => void,
+): Promise<string[]> {
+  const drift = fingerprintDrift(frozen.reports, now);
+  if (drift.length > 0 && !allowDrift)
+    throw new InputError(
+      `--baseline-from ${frozen.dir}: the frozen ${frozen.treatment} runs do not match this run:\n  - ${drift.join("\n  - ")}\nRun the baseline again, or pass --allow-drift to compare anyway (the differences are recorded in the reports).`,
+      { file: frozen.dir, field: "--baseline-from" },
+    );
+  await mkdir(outDir, { recursive: true });
+  await copyFrozenRuns(frozen, outDir);
+  note(
+    `baseline ${frozen.treatment}: ${frozen.reports.length} frozen run(s) reused from ${frozen.dir}${drift.length > 0 ? ` despite ${drift.length} difference(s) (--allow-drift): ${drift.join("; ")}` : " (fingerprints match)"}`,
+  );
+  return drift;
 }

@@ -2,11 +2,40 @@ import type { AgentDriver, ResolvedBinary } from "../agents/index.js";
 import type { Suite } from "../suite/index.js";
 import type { Redactor } from "../util/redact.js";
 import type { RubricProfile } from "../scoring/index.js";
-import type { SandboxChoice, SandboxProbe } from "../sandbox/index.js";
+import type { createSandbox } from "../sandbox/index.js";
 import type { JudgeCache, JudgeConfig } from "../judge/index.js";
 import type { ModelApiRecord } from "../core/report.js";
 
 type Role = "subject" | "simulator" | "judge";
+/** Which run a model endpoint, judge or model-API record is for; the agent keeps apart the runs of a treatment that runs on several agents. */
+export type RunKey = { task: string; treatment: string; rep: number; agent?: string | undefined };
+
+/** The key of a planned run: its task, treatment, rep and agent. */
+export function runKey(plan: {
+  task: string;
+  treatment: string;
+  rep: number;
+  agent: { name: string };
+}): RunKey {
+  return { task: plan.task, treatment: plan.treatment, rep: plan.rep, agent: plan.agent.name };
+}
+
+/** One agent the plans use: its driver, binary and version, resolved once per experiment. */
+export interface AgentSetup {
+  driver: AgentDriver;
+  bin: ResolvedBinary;
+  version: string | null;
+}
+
+/** The agent a planned run uses (settled in its plan: src/plan/run-plan.ts). */
+export function agentOf(
+  ctx: Pick<RunContext, "agent">,
+  plan: { agent: { name: string }; run_id: string },
+): AgentSetup {
+  const a = ctx.agent.setups[plan.agent.name];
+  if (a === undefined) throw new Error(`${plan.run_id}: agent ${plan.agent.name} was not resolved`);
+  return a;
+}
 
 export interface Endpoint {
   baseUrl?: string | undefined;
@@ -14,81 +43,53 @@ export interface Endpoint {
   authToken?: string | undefined;
 }
 
-/** One agent the plan uses: its driver, binary and version, resolved once per experiment. */
-export interface AgentSetup {
-  driver: AgentDriver;
-  bin: ResolvedBinary;
-  version: string | null;
-}
-
-/** The agent a planned run uses (settled by the plan: src/plan/matrix.ts). */
-export function agentOf(ctx: RunContext, run: { agent: string; run_id: string }): AgentSetup {
-  const a = ctx.agents[run.agent];
-  if (a === undefined) throw new Error(`${run.run_id}: agent ${run.agent} was not resolved`);
-  return a;
-}
-
-/** Everything a run needs from the experiment around it. */
+/**
+ * The services a run is executed with, injected by `runSuite` (or a test). Everything decided
+ * about the run itself is in its `RunPlan` (src/plan/run-plan.ts); these are the parts of the
+ * world around it.
+ */
 export interface RunContext {
-  experimentId: string;
-  outDir: string;
-  suite: Suite;
-  /**
-   * The subject agents (src/agents) by driver name: every agent-specific step of a run goes
-   * through the one its plan names (`agentOf`).
-   */
-  agents: Record<string, AgentSetup>;
-  /** The simulated user's agent (`--simulator-agent`, default Claude Code); an error when its binary is missing. */
-  simulatorAgent: { driver: AgentDriver; bin: ResolvedBinary } | { error: string };
-  /** Retries the agent CLI makes on a failing model request; undefined: the CLI's default. */
-  agentRetries?: number | undefined;
-  endpoint: (
-    run: { task: string; treatment: string; rep: number; agent?: string | undefined },
-    role: Role,
-  ) => Endpoint;
-  model: string | null;
-  profileOverride: string | null;
-  /** The suite's own profiles (profiles/*.toml), over the built-ins. */
-  suiteProfiles: Record<string, RubricProfile>;
-  declaredEnv: Record<string, string>;
-  /** Extra environment for one run's subject agent (telemetry trace context). */
-  agentEnv?:
-    | ((run: { experimentId: string; runId: string; agent: string }) => Record<string, string>)
-    | undefined;
-  passEnv: string[];
-  hostEnv: Record<string, string | undefined>;
-  redact: Redactor;
-  timeoutSecOverride: number | null;
-  keepWorkspaces: boolean;
-  tmpBase?: string | undefined;
-  /** Dual-agent settings from the command line and the environment. */
-  interaction: {
-    cli: {
-      mode?: string | undefined;
-      maxTurns?: number | undefined;
-      simulatorPrompt?: string | undefined;
-      decisionPatterns?: readonly string[] | undefined;
-    };
-    envPromptFileText: string | null;
-    suitePromptFileText: string | null;
-    simulatorModel: string | null;
+  /** Where the run's records go (store/): the experiment and its results folder. */
+  store: { experimentId: string; outDir: string };
+  /** The suite the plans were settled from (task and treatment specs) and its profiles. */
+  suite: { spec: Suite; profiles: Record<string, RubricProfile> };
+  /** The subject agents (src/agents): every agent-specific step of a run goes through its own. */
+  agent: {
+    /**
+     * The agents the plans use, by driver name, each resolved once (preflight.ts
+     * `resolveAgents`); a run's is the one its plan names (`agentOf`).
+     */
+    setups: Record<string, AgentSetup>;
+    /** Retries the agent CLI makes on a failing model request; undefined: the CLI's default. */
+    retries?: number | undefined;
+    /** The simulated user's agent (`--simulator-agent`); an error when its binary is missing. */
+    simulator: { driver: AgentDriver; bin: ResolvedBinary } | { error: string };
+    /** Extra environment for one run's subject agent (telemetry trace context). */
+    extraEnv?:
+      | ((run: { experimentId: string; runId: string; agent: string }) => Record<string, string>)
+      | undefined;
   };
-  /** --sandbox (or the suite's/task's setting) and what this machine offers. */
-  sandbox: { cli: SandboxChoice | null; suite: SandboxChoice | null; probe: SandboxProbe | null };
+  /** The model endpoint of each role, and (under the scripted model) what it did for a run. */
+  models: {
+    endpoint: (run: RunKey, role: Role) => Endpoint;
+    api?: ((run: RunKey) => ModelApiRecord) | undefined;
+  };
+  /** The sandbox factory (src/sandbox). */
+  sandboxes: { create: typeof createSandbox };
+  /** The host environment, what reaches agents from it, and the redactor of saved files. */
+  env: {
+    host: Record<string, string | undefined>;
+    declared: Record<string, string>;
+    pass: string[];
+    redact: Redactor;
+  };
+  /** The LLM judge (disabled unless asked for) and its answer cache. */
+  judge: { configFor: (run: RunKey) => JudgeConfig; cache: JudgeCache | null };
+  /** The run's temporary folders: where (default the OS's) and whether they are kept. */
+  workspaces: { keep: boolean; tmpBase?: string | undefined };
+  clock: () => Date;
   /** A line for the user (e.g. which sandbox was chosen and why). */
   note: (message: string) => void;
-  /** The LLM judge (disabled unless asked for) and its answer cache. */
-  judgeFor: (run: { task: string; treatment: string; rep: number }) => JudgeConfig;
-  judgeCache: JudgeCache | null;
-  /** Under the scripted model: what the server did with this run's requests (else absent). */
-  modelApi?:
-    | ((run: {
-        task: string;
-        treatment: string;
-        rep: number;
-        agent?: string | undefined;
-      }) => ModelApiRecord)
-    | undefined;
   /** Aborted on the second Ctrl-C: running agents are killed. */
   signal: AbortSignal;
 }

@@ -25,7 +25,8 @@ export interface AgentSummary {
 }
 
 export interface EvaluateInput {
-  spec: RunSpec;
+  /** The run (its agent is in `agentInfo`). */
+  spec: Pick<RunSpec, "run_id" | "task" | "treatment" | "rep">;
   experimentId: string;
   runUuid: string | null;
   task: TaskSpec | undefined;

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { isActiveJudge, JudgeCache, resolveJudgeConfig, type JudgeConfig } from "../judge/index.js";
 import { runBaseUrl } from "../model/index.js";
+import type { RunKey } from "./context.js";
 
 export interface JudgeFlags {
   judge?: boolean | undefined;
@@ -12,7 +13,7 @@ export interface JudgeFlags {
 
 export interface JudgeSetup {
   /** The judge settings for one run (per-run endpoint when the scripted model serves it). */
-  judgeFor: (run: { task: string; treatment: string; rep: number }) => JudgeConfig;
+  judgeFor: (run: RunKey) => JudgeConfig;
   cache: JudgeCache | null;
   config: JudgeConfig;
 }
@@ -60,7 +61,7 @@ export function setupJudge(opts: {
   }
   const cache = config.enabled ? new JudgeCache(path.join(opts.outDir, "judge-cache")) : null;
   const url = opts.scriptedServerUrl;
-  const judgeFor = (run: { task: string; treatment: string; rep: number }): JudgeConfig =>
+  const judgeFor = (run: RunKey): JudgeConfig =>
     scripted && url && isActiveJudge(config)
       ? {
           ...config,

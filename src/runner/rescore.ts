@@ -39,6 +39,7 @@ import {
   hasRunReport,
   readBaselineFiles,
   readEvidenceCwd,
+  readRunPlan,
   readRunReport,
   readValidation,
   writeEvidence,
@@ -148,8 +149,15 @@ async function rescoreWith(
     const old = await readRunReport(paths);
     const task = snapshot.tasks.find((t) => t.name === old.task);
     const treatment = snapshot.treatments.find((t) => t.name === old.treatment);
+    // The run's plan (plan.json) says how it was settled; folders written before plans were
+    // stored fall back to what the report records.
+    const plan = await readRunPlan(paths);
     const profileName =
-      opts.profile ?? old.rubric?.profile ?? old.events_summary?.profile ?? "generic";
+      opts.profile ??
+      old.rubric?.profile ??
+      plan?.profile ??
+      old.events_summary?.profile ??
+      "generic";
     const profile = resolveProfile(profileName, suiteProfiles);
     const baseline = await readBaselineFiles(paths);
     const evidence = old.artifacts.events
@@ -168,7 +176,7 @@ async function rescoreWith(
       validation: stored,
       interaction: old.interaction ?? {
         mode: "none",
-        max_turns: task?.interaction.max_turns ?? 0,
+        max_turns: plan?.interaction.max_turns ?? task?.interaction.max_turns ?? 0,
         actual_turns: 1,
       },
       workspace: await openFinishedWorkspace(paths),
@@ -176,7 +184,12 @@ async function rescoreWith(
     const judgeBlock =
       judge.config.enabled && validation && task
         ? await runJudge({
-            config: judge.judgeFor(old),
+            config: judge.judgeFor({
+              task: old.task,
+              treatment: old.treatment,
+              rep: old.rep,
+              agent: agentDriver(old.agent.name)?.name ?? old.agent.name,
+            }),
             profile: profileName,
             workspace: paths.workspace,
             baseline: {
@@ -184,7 +197,7 @@ async function rescoreWith(
               failed: [...validation.failed, ...(rubric?.hard_failures ?? [])],
             },
             rubricCriteria: task.evaluation.rubric_criteria,
-            instruction: instructionOf(task, treatment, profileName, old.run_uuid),
+            instruction: plan?.prompt ?? instructionOf(task, treatment, profileName, old.run_uuid),
             cache: judge.cache ?? undefined,
             redact,
             hostEnv,
@@ -193,13 +206,7 @@ async function rescoreWith(
           })
         : old.judge;
     const report = evaluateRun({
-      spec: {
-        run_id: old.run_id,
-        task: old.task,
-        treatment: old.treatment,
-        rep: old.rep,
-        agent: agentDriver(old.agent.name)?.name ?? old.agent.name,
-      },
+      spec: { run_id: old.run_id, task: old.task, treatment: old.treatment, rep: old.rep },
       experimentId: old.experiment_id,
       runUuid: old.run_uuid,
       task,

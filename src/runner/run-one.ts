@@ -1,63 +1,54 @@
-import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { errorMessage, isDiskFull } from "../core/errors.js";
 import type { Evidence } from "../core/evidence.js";
 import type { RunReport } from "../core/report.js";
-import { parseEvidenceFile } from "../evidence/index.js";
 import type { JudgeBlock } from "../core/judge.js";
 import { runJudge } from "../judge/index.js";
-import type { RunSpec } from "../plan/matrix.js";
+import type { RunPlan } from "../plan/run-plan.js";
 import { resolveProfile, type RubricResult } from "../scoring/index.js";
 import { runPaths } from "../store/layout.js";
 import {
   resetRunFolder,
   writeBaselineFiles,
   writeEvidence,
+  writeRunPlan,
   writeRunReport,
   writeValidation,
 } from "../store/run-files.js";
-import { tempStem } from "../util/temp-names.js";
+import { writeWorkspaceManifest } from "../store/workspace-manifest.js";
 import { redactValue } from "../util/redact.js";
 import { RedactingLineWriter } from "../util/redacting-writer.js";
-import { runValidators, type ValidationReport } from "../validators/index.js";
-import {
-  createRunDirs,
-  installValidation,
-  prepareWorkspace,
-  removeRunDirs,
-} from "../workspace/prepare.js";
+import type { ValidationReport } from "../validators/index.js";
+import { createRunDirs, prepareWorkspace, removeRunDirs } from "../workspace/prepare.js";
 import { saveWorkspace } from "../workspace/save.js";
-import { chooseSandbox, createSandbox, type Sandbox } from "../sandbox/index.js";
-import { agentOf, type RunContext } from "./context.js";
+import type { Sandbox } from "../sandbox/index.js";
+import { reportAgentName } from "../agents/index.js";
+import { agentOf, runKey, type RunContext } from "./context.js";
 import { evaluateRun, type AgentSummary } from "./evaluate.js";
 import { tailOf } from "./tail.js";
 import { runAgentPhase } from "./agent-phase.js";
-import { validatorEnv } from "../suite/index.js";
 import { openFinishedWorkspace } from "./finished-workspace.js";
-import { rubricTaskInput, scoreFinishedRun } from "./score-run.js";
-import { renderRunPrompt } from "../plan/prompt.js";
-import { writeWorkspaceManifest } from "../store/workspace-manifest.js";
-import { reportAgentName } from "../agents/index.js";
+import { scoreFinishedRun } from "./score-run.js";
+import { decodeRunEvidence, validateRun } from "./check-run.js";
 
 /**
- * One run end to end: workspace, agent, evidence, validators, rubric, then the
- * report (src/runner/evaluate.ts). Never throws: a harness fault becomes an
- * errored report. Returns null only when the run was cancelled, so that
- * --resume runs it again.
+ * One run end to end, as its plan says: workspace, sandbox, agent, evidence, validators, the
+ * saved workspace and its manifest, the scoring step, the judge, then the report
+ * (src/runner/evaluate.ts). Never throws: a harness fault becomes an errored report (a full disk
+ * is thrown after the report, to stop the suite). Returns null only when the run was
+ * cancelled, so that --resume runs it again.
  */
-export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunReport | null> {
-  const startedAt = new Date();
-  const paths = runPaths(ctx.outDir, spec.run_id);
+export async function executeRun(ctx: RunContext, plan: RunPlan): Promise<RunReport | null> {
+  const startedAt = ctx.clock();
+  const paths = runPaths(ctx.store.outDir, plan.run_id);
+  const redact = ctx.env.redact;
   await resetRunFolder(paths);
-  const task = ctx.suite.tasks.find((t) => t.name === spec.task);
-  const treatment = ctx.suite.treatments.find((t) => t.name === spec.treatment);
-  const stdout = new RedactingLineWriter(paths.stdout, ctx.redact, {
-    timesFile: paths.stdoutTimes,
-  });
-  const stderr = new RedactingLineWriter(paths.stderr, ctx.redact);
+  await writeRunPlan(paths, redactValue(plan, redact));
+  const task = ctx.suite.spec.tasks.find((t) => t.name === plan.task);
+  const treatment = ctx.suite.spec.treatments.find((t) => t.name === plan.treatment);
+  const stdout = new RedactingLineWriter(paths.stdout, redact, { timesFile: paths.stdoutTimes });
+  const stderr = new RedactingLineWriter(paths.stderr, redact);
   let harnessError: string | null = null;
   let agent: AgentSummary | null = null;
   let evidence: Evidence | null = null;
@@ -65,45 +56,36 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
   let scoredValidation: ValidationReport | null = null;
   let rubric: RubricResult | null = null;
   let judge: JudgeBlock | null = null;
-  let profileName = ctx.profileOverride ?? "generic";
   let dirs: Awaited<ReturnType<typeof createRunDirs>> | null = null;
   let workspaceSaved = false;
   let runUuid: string | null = null;
   let sandbox: Sandbox | null = null;
   let validatorHome: string | null = null;
   let diskFull: Error | null = null;
-  const subject = agentOf(ctx, spec);
+  const subject = agentOf(ctx, plan);
+  const key = runKey(plan);
   try {
-    if (!task || !treatment) throw new Error(`unknown task or treatment for ${spec.run_id}`);
-    profileName = ctx.profileOverride ?? treatment.profile ?? task.evaluation.inferred_profile;
-    dirs = await createRunDirs(spec.run_id, ctx.tmpBase, ctx.experimentId);
+    if (!task || !treatment) throw new Error(`unknown task or treatment for ${plan.run_id}`);
+    dirs = await createRunDirs(plan.run_id, ctx.workspaces.tmpBase, ctx.store.experimentId);
+    const driver = subject.driver;
     const preexisting = await prepareWorkspace({
       workspace: dirs.workspace,
       environmentDir: task.environment_dir,
       skills: treatment.skills.map((s) => ({ name: s.name, path: s.path, content: s.content })),
       claudeMd: treatment.claude_md,
-      skillsDir: subject.driver.skillsDir,
-      memoryFile: subject.driver.memoryFile,
+      skillsDir: driver.skillsDir,
+      memoryFile: driver.memoryFile,
       // Hooks are Claude Code settings; other agents get none (docs/manifest.md).
-      settingsFile: subject.driver.name === "claude" ? path.join(".claude", "settings.json") : null,
+      settingsFile: driver.name === "claude" ? path.join(".claude", "settings.json") : null,
       hooks: treatment.hooks,
     });
     await writeBaselineFiles(paths, preexisting);
-    const hasDockerfile =
-      task.environment_dir !== null && existsSync(path.join(task.environment_dir, "Dockerfile"));
-    // Safe by default: `auto` (docs/sandbox.md); local only when chosen or nothing else works.
-    const choice = ctx.sandbox.cli ?? task.environment.sandbox ?? ctx.sandbox.suite ?? "auto";
-    const chosen = chooseSandbox(
-      choice,
-      { hasDockerfile },
-      ctx.sandbox.probe ?? { dockerDaemon: false, bwrap: false },
-    );
     ctx.note(
-      chosen.kind === "local"
-        ? `warning: sandbox for ${task.name}: ${chosen.why}`
-        : `sandbox for ${task.name}: ${chosen.kind} (${chosen.why})`,
+      plan.sandbox.kind === "local"
+        ? `warning: sandbox for ${task.name}: ${plan.sandbox.why}`
+        : `sandbox for ${task.name}: ${plan.sandbox.kind} (${plan.sandbox.why})`,
     );
-    sandbox = await createSandbox(chosen.kind, {
+    sandbox = await ctx.sandboxes.create(plan.sandbox.kind, {
       runDirs: dirs,
       task: {
         environmentDir: task.environment_dir,
@@ -112,27 +94,23 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
         pids: task.environment.pids,
       },
       agentBin: subject.bin.path,
-      resultsDir: ctx.outDir,
-      modelEndpoint: ctx.endpoint(spec, "subject").baseUrl,
-      agentVersion: subject.version ?? undefined,
-      runName: spec.run_id,
-      experimentId: ctx.experimentId,
-      why: chosen.why,
+      resultsDir: ctx.store.outDir,
+      modelEndpoint: ctx.models.endpoint(key, "subject").baseUrl,
+      agentVersion: plan.agent.version ?? undefined,
+      runName: plan.run_id,
+      experimentId: ctx.store.experimentId,
+      why: plan.sandbox.why,
       network: task.environment.network,
-      exposeReadOnly: ctx.suite.config.validation?.python_path,
+      exposeReadOnly: ctx.suite.spec.config.validation?.python_path,
       signal: ctx.signal,
     });
     await sandbox.start();
     // One id for the run's template and its validators' _test_context.json (docs/tasks.md).
-    runUuid = randomUUID();
-    const prompt = renderRunPrompt(task, treatment, profileName, runUuid);
+    runUuid = plan.run_uuid;
     const phase = await runAgentPhase({
       ctx,
-      spec,
-      task,
-      profileName,
+      plan,
       dirs,
-      prompt,
       stdout,
       stderr,
       simulatorFile: paths.simulator,
@@ -144,59 +122,25 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     const writeFailure = stdout.failure ?? stderr.failure;
     if (writeFailure) throw writeFailure;
     if (phase.aborted) return null;
-    const decodeOpts = { workspace: dirs.workspace, preexisting };
-    evidence = await parseEvidenceFile(
-      paths.stdout,
-      decodeOpts,
-      subject.driver.decoder(decodeOpts),
-    );
-    await installValidation({
-      workspace: dirs.workspace,
-      validationDir: task.validation_dir,
-      dataDir: task.data_dir,
-    });
-    const ws = dirs.workspace;
-    // Outside the run root the agent could write to: made fresh, after the agent has finished.
-    validatorHome = await mkdtemp(
-      path.join(os.tmpdir(), tempStem("validator-home", ctx.experimentId, process.pid)),
-    );
-    validation = await runValidators({
-      workspace: ws,
-      scripts: task.validation.test_scripts,
-      targetArtifacts: task.validation.target_artifacts,
-      timeoutSec: task.validation.timeout,
-      // A HOME of their own: nothing the agent left in its HOME can steer a validator.
-      env: {
-        ...validatorEnv(ctx.suite.config),
-        PATH: ctx.hostEnv.PATH ?? "/usr/bin:/bin",
-        HOME: validatorHome,
-        LANG: ctx.hostEnv.LANG ?? "C.UTF-8",
-      },
-      context: {
-        run_id: runUuid,
-        run_name: spec.run_id,
-        task: spec.task,
-        treatment_name: spec.treatment,
-        native_terminal: task.evaluation.native_terminal,
-        rep: spec.rep,
-        profile: profileName,
-        required_skills: rubricTaskInput(task, treatment).required_skills,
-        expected_artifacts: rubricTaskInput(task, treatment).expected_artifacts,
-        target_artifacts: task.validation.target_artifacts,
-        interaction: agent.interaction,
-        events: evidence,
-      },
-      signal: ctx.signal,
-      redact: ctx.redact,
+    evidence = await decodeRunEvidence(ctx, plan, dirs.workspace, preexisting, paths.stdout);
+    validation = await validateRun(ctx, plan, {
+      task,
+      treatment,
+      dirs,
+      evidence,
+      agent,
       launcher: sandbox.launcher,
+      onValidatorHome: (home) => {
+        validatorHome = home;
+      },
     });
     // The workspace is saved (text files, redacted) with a manifest of everything it held; the
     // rubric then reads that, exactly what `rescore` will read (docs/ARCHITECTURE.md).
-    const kept = await saveWorkspace(ws, paths.workspace, ctx.redact);
+    const kept = await saveWorkspace(dirs.workspace, paths.workspace, redact);
     await writeWorkspaceManifest(paths.manifest, kept.manifest);
     workspaceSaved = true;
     const scored = scoreFinishedRun({
-      profile: resolveProfile(profileName, ctx.suiteProfiles),
+      profile: resolveProfile(plan.profile, ctx.suite.profiles),
       treatmentName: treatment.name,
       task,
       treatment,
@@ -210,24 +154,23 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     const checks = scored.validation ?? { passed: [], failed: [] };
     // The judge reads the saved (text, redacted) workspace: exactly what rescore will see.
     judge = await runJudge({
-      config: ctx.judgeFor(spec),
-      profile: profileName,
+      config: ctx.judge.configFor(key),
+      profile: plan.profile,
       workspace: paths.workspace,
       baseline: {
         passed: checks.passed,
         failed: [...checks.failed, ...(rubric?.hard_failures ?? [])],
       },
       rubricCriteria: task.evaluation.rubric_criteria,
-      instruction: prompt,
-      cache: ctx.judgeCache ?? undefined,
+      instruction: plan.prompt,
+      cache: ctx.judge.cache ?? undefined,
       signal: ctx.signal,
-      redact: ctx.redact,
-      hostEnv: ctx.hostEnv,
+      redact,
+      hostEnv: ctx.env.host,
       // The CLI judge is Claude Code: the subject's binary only when the subject is Claude too.
-      claudeBin: subject.driver.name === "claude" ? subject.bin.path : undefined,
-      experimentId: ctx.experimentId,
-      // The judge's own folder is made outside the run root, which the agent could write to
-      // (a planted CLAUDE.md in an ancestor folder would reach a CLI judge).
+      // (Its own folder is made outside the run root, which the agent could write to.)
+      claudeBin: driver.name === "claude" ? subject.bin.path : undefined,
+      experimentId: ctx.store.experimentId,
     });
   } catch (e) {
     harnessError = errorMessage(e);
@@ -237,21 +180,23 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     await stderr.close().catch(() => undefined);
     // The container (if any) goes before the run's folders, whatever happened.
     await sandbox?.stop();
-    if (dirs && !ctx.keepWorkspaces) await removeRunDirs(dirs).catch(() => undefined);
+    if (dirs && !ctx.workspaces.keep) await removeRunDirs(dirs).catch(() => undefined);
+    // validatorHome is set by validateRun's callback (the rule cannot see it).
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     if (validatorHome)
       await rm(validatorHome, { recursive: true, force: true }).catch(() => undefined);
   }
-  if (evidence) await writeEvidence(paths, redactValue(evidence, ctx.redact));
-  if (validation) await writeValidation(paths, redactValue(validation, ctx.redact));
+  if (evidence) await writeEvidence(paths, redactValue(evidence, redact));
+  if (validation) await writeValidation(paths, redactValue(validation, redact));
 
-  const finishedAt = new Date();
+  const finishedAt = ctx.clock();
   const report = evaluateRun({
-    spec,
-    experimentId: ctx.experimentId,
+    spec: plan,
+    experimentId: ctx.store.experimentId,
     runUuid,
     task,
     treatment,
-    profileName,
+    profileName: plan.profile,
     agent,
     evidence,
     validation: scoredValidation,
@@ -261,14 +206,14 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
     harnessError,
     stdoutTail: await tailOf(paths.stdout),
     stderrTail: await tailOf(paths.stderr),
-    model: ctx.model,
-    modelApi: ctx.modelApi?.(spec) ?? null,
+    model: plan.model,
+    modelApi: ctx.models.api?.(key) ?? null,
     agentInfo: {
       name: reportAgentName(subject.driver.name),
-      bin: subject.bin.path,
-      version: subject.version,
+      bin: plan.agent.bin,
+      version: plan.agent.version,
     },
-    suiteHash: ctx.suite.hash,
+    suiteHash: ctx.suite.spec.hash,
     timing: {
       started_at: startedAt.toISOString(),
       finished_at: finishedAt.toISOString(),
@@ -282,12 +227,12 @@ export async function executeRun(ctx: RunContext, spec: RunSpec): Promise<RunRep
       workspace: workspaceSaved ? "workspace" : null,
     },
   });
+  // The report is the run's commit point: written last, atomically. After a full disk it is
+  // recorded as errored if it still fits (so --resume runs it again), and the suite stops.
   if (diskFull) {
-    // Recorded as errored if it still fits (so --resume runs it again); the suite stops here.
-    await writeRunReport(paths, redactValue(report, ctx.redact)).catch(() => undefined);
+    await writeRunReport(paths, redactValue(report, redact)).catch(() => undefined);
     throw diskFull;
   }
-  // The report is the run's commit point: written last, atomically.
-  await writeRunReport(paths, redactValue(report, ctx.redact));
+  await writeRunReport(paths, redactValue(report, redact));
   return report;
 }

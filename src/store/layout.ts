@@ -10,6 +10,8 @@ export function runPaths(outDir: string, runId: string) {
   return {
     dir,
     report: path.join(dir, "report.json"),
+    /** The run as settled before it started (src/plan/run-plan.ts). */
+    plan: path.join(dir, "plan.json"),
     stdout: path.join(dir, "stdout.jsonl"),
     /** Arrival time (epoch ms) of each stdout.jsonl line, one per line (docs/telemetry.md). */
     stdoutTimes: path.join(dir, "stdout.times"),

@@ -34,7 +34,14 @@ const ExperimentMetadataSchema = z
     concurrency: z.number().int(),
     /** The planned runs; reports outside it (left by an older plan) are not summarised. */
     matrix: z.array(
-      z.object({ run_id: z.string(), task: z.string(), treatment: z.string(), rep: z.number() }),
+      z.object({
+        run_id: z.string(),
+        task: z.string(),
+        treatment: z.string(),
+        rep: z.number(),
+        /** The run's agent (driver name); absent in folders written before runs had their own. */
+        agent: z.string().optional(),
+      }),
     ),
     /** What the last invocation asked for; the matrix may hold more on --resume. */
     last_invocation: z.object({
@@ -114,4 +121,31 @@ export async function recordComparisonRoles(
   const raw = await readJsonFile(file).catch(() => null);
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return;
   await writeJsonAtomic(file, { ...raw, comparison_roles: RolesSchema.parse(roles) });
+}
+
+/**
+ * What a folder's metadata.json says about whose results it holds: null when there is no
+ * skillbench metadata.json (no file, not JSON, or no experiment_id); the suite's path and hash
+ * when it records them.
+ */
+export async function readResultsOwner(
+  file: string,
+): Promise<{ suitePath: string | null; suiteHash: string | null } | null> {
+  const json = await readJsonFile(file).catch(() => null);
+  if (json === null || typeof json !== "object" || !("experiment_id" in json)) return null;
+  const parsed = z
+    .object({
+      suite: z
+        .object({
+          path: z.string().optional().catch(undefined),
+          hash: z.string().optional().catch(undefined),
+        })
+        .loose()
+        .optional()
+        .catch(undefined),
+    })
+    .loose()
+    .safeParse(json);
+  const suite = parsed.success ? parsed.data.suite : undefined;
+  return { suitePath: suite?.path ?? null, suiteHash: suite?.hash ?? null };
 }

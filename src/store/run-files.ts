@@ -5,6 +5,7 @@ import { EvidenceSchema, type Evidence } from "../core/evidence.js";
 import { REPORT_SCHEMA, RunReportSchema, type RunReport } from "../core/report.js";
 import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
 import type { runPaths } from "./layout.js";
+import { RunPlanSchema, type RunPlan } from "../plan/run-plan.js";
 
 /**
  * The JSON files of one run folder (runs/<id>/), each read and written here with its schema;
@@ -106,4 +107,18 @@ export async function readRunReport(paths: RunPaths): Promise<RunReport> {
   const parsed = RunReportSchema.safeParse(json);
   if (!parsed.success) throw new InputError(`${file}: ${issues(parsed.error)}`, { file });
   return parsed.data;
+}
+
+/** plan.json: the run as settled before it started (src/plan/run-plan.ts), redacted by the caller. */
+export async function writeRunPlan(paths: RunPaths, plan: RunPlan): Promise<void> {
+  await writeChecked(paths.plan, RunPlanSchema, plan);
+}
+
+/**
+ * The run's stored plan; null for a run folder written before plans were stored (the caller then
+ * re-derives what it needs, as `rescore` always did) or one whose plan does not parse.
+ */
+export async function readRunPlan(paths: RunPaths): Promise<RunPlan | null> {
+  const parsed = RunPlanSchema.safeParse(await readJsonFile(paths.plan).catch(() => null));
+  return parsed.success ? parsed.data : null;
 }

@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import {
   exportStoredResults,
+  InputError,
+  writeAlignedComparison,
   readComparisonSource,
   writeComparisonOf,
   SKILLBENCH_VERSION,
@@ -38,9 +40,10 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
 
   withCiOptions(program.command("compare"), false)
     .description(
-      "Write comparison_report.md and comparison.json for a results folder, from its stored runs.",
+      "Write comparison_report.md and comparison.json for a results folder, from its stored runs; with two folders, align their runs case by case and write aligned_comparison_report.md and .json (what drifted, and B vs A on the aligned cases).",
     )
-    .argument("<dir>", "results folder")
+    .argument("<dir>", "results folder (A, with a second folder)")
+    .argument("[dir-b]", "a second results folder (B): compare the two experiments case by case")
     .option(
       "--candidate <treatment>",
       "the treatment under test (default: the first that is not CONTROL)",
@@ -57,8 +60,8 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
       marginArg,
     )
     .option(
-      "--out <file>",
-      "markdown file to write (default DIR/comparison_report.md; the JSON goes beside it)",
+      "--out <path>",
+      "markdown file to write (default DIR/comparison_report.md; the JSON goes beside it); with two folders, the output folder (default .skillbench/compare/<A>-vs-<B>)",
     )
     .option(
       "--calibration <dir>",
@@ -67,6 +70,7 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
     .action(
       async (
         dir: string,
+        dirB: string | undefined,
         f: {
           candidate?: string;
           baseline?: string;
@@ -78,6 +82,19 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
           calibration?: string;
         },
       ) => {
+        if (dirB !== undefined) {
+          const given = (["candidate", "baseline", "control", "ks", "margin"] as const).filter(
+            (k) => f[k] !== undefined,
+          );
+          if (given.length > 0)
+            throw new InputError(
+              `compare DIR_A DIR_B: --${given[0] ?? ""} applies to one folder's comparison only`,
+              { field: `--${given[0] ?? ""}` },
+            );
+          const files = await writeAlignedComparison(dir, dirB, { out: f.out });
+          process.stdout.write(`${files.join("\n")}\n`);
+          return;
+        }
         if (f.html === false || f.out !== undefined) {
           const files = await writeComparison(dir, f);
           if (f.html !== false) files.push(...(await writeHtmlReports(dir)));

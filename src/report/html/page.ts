@@ -26,7 +26,10 @@ export function renderHtmlPage(data: HtmlData, opts: PageOptions): string {
     "<body>",
     '<a class="sr-only" href="#main">Skip to content</a>',
     '<main id="main" tabindex="-1"><noscript>This report needs JavaScript to draw its tables and charts.</noscript></main>',
-    `<script type="application/json" id="skillbench-data">${jsonForScript(toWire(data))}</script>`,
+    // The run pages in an element of their own: the client parses them only when one is opened,
+    // so they do not delay the first view.
+    `<script type="application/json" id="skillbench-data">${jsonForScript({ ...toWire(data), run_pages: {} })}</script>`,
+    `<script type="application/json" id="skillbench-run-pages">${jsonForScript(data.run_pages)}</script>`,
     `<script>${inlineScript(opts.chartJs)}</script>`,
     `<script>${inlineScript(clientJsSource())}</script>`,
     "</body>",

@@ -211,8 +211,9 @@ describe("buildHtmlData", () => {
     );
     expect(html).toContain('<script type="application/json" id="skillbench-data">');
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
-    const json = /id="skillbench-data">(.*?)<\/script>/s.exec(html)?.[1] ?? "";
-    expect(JSON.parse(json).run_pages[page.run_id].timeline.tool_calls).toBe(4);
+    // the run pages have their own element, parsed only when one is opened
+    const json = /id="skillbench-run-pages">(.*?)<\/script>/s.exec(html)?.[1] ?? "";
+    expect(JSON.parse(json)[page.run_id].timeline.tool_calls).toBe(4);
   });
 });
 

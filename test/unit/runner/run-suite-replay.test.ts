@@ -14,6 +14,7 @@ import {
   replayDriver,
   type ReplayTurn,
 } from "../../../src/agents/index.js";
+import { RunPlanSchema } from "../../../src/plan/run-plan.js";
 import { runSuite } from "../../../src/runner/run-suite.js";
 
 const SUITE = path.resolve(
@@ -146,6 +147,14 @@ describe("runSuite through the replay driver", () => {
     expect(stored).toContain('"name":"Skill"');
     const summaryMd = await readFile(path.join(out, "summary.md"), "utf8");
     expect(summaryMd).toContain("WITH_SKILL");
+    // Each run was settled once, and its plan is stored beside its report.
+    const withSkill = by("WITH_SKILL")[0]!;
+    const plan = RunPlanSchema.parse(
+      JSON.parse(await readFile(path.join(out, "runs", withSkill.run_id, "plan.json"), "utf8")),
+    );
+    expect(plan).toMatchObject({ run_id: withSkill.run_id, profile: "generic", timeout_sec: 120 });
+    expect(plan.run_uuid).toBe(withSkill.run_uuid);
+    expect(plan.sandbox.kind).toBe("local");
   });
 
   it("records a crashed agent as an errored run while the others complete", async () => {

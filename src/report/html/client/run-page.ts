@@ -2,7 +2,7 @@
 import type { JudgeScore, RunPageData, Timeline, TimelineTool, WorkspaceFile } from "../wire.js";
 import { destroyCharts } from "./chart.js";
 import { append, DASH, f2, fint, h, num, secs, statusBadge, tableHead, usd } from "./dom.js";
-import { mainEl, runs, state } from "./state.js";
+import { embeddedRunPage, mainEl, runs, state } from "./state.js";
 
 function fetchJson<T>(url: string): Promise<T> {
   return fetch(url).then((r) => {
@@ -12,7 +12,7 @@ function fetchJson<T>(url: string): Promise<T> {
 }
 
 function loadRun(id: string): Promise<RunPageData | null> {
-  const page = state.data.run_pages[id] ?? state.pageCache.get(id);
+  const page = embeddedRunPage(id) ?? state.pageCache.get(id);
   if (page) return Promise.resolve(page);
   if (!state.served) return Promise.resolve(null);
   return fetchJson<RunPageData>(`/api/runs/${encodeURIComponent(id)}`).then((p) => {

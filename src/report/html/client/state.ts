@@ -45,6 +45,18 @@ export function setData(d: WireHtmlData): void {
   state.pageCache.clear();
 }
 
+let embeddedPages: Record<string, RunPageData> | null = null;
+/** The run pages embedded in a static file (#skillbench-run-pages), parsed the first time one is opened. */
+export function embeddedRunPage(id: string): RunPageData | undefined {
+  if (embeddedPages === null) {
+    const el = document.getElementById("skillbench-run-pages");
+    embeddedPages = el?.textContent
+      ? (JSON.parse(el.textContent) as Record<string, RunPageData>)
+      : {};
+  }
+  return state.data.run_pages[id] ?? embeddedPages[id];
+}
+
 export function runs(): RunRow[] {
   return state.runs;
 }

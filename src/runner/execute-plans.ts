@@ -1,0 +1,56 @@
+import { errorPath, isDiskFull } from "../core/errors.js";
+import type { RunReport } from "../core/report.js";
+import type { RunSpec } from "../plan/matrix.js";
+import type { RunPlan } from "../plan/run-plan.js";
+import { runPool } from "../util/pool.js";
+import type { RunContext } from "./context.js";
+import type { ProgressEvent } from "./run-options.js";
+import { executeRun } from "./run-one.js";
+
+const specOf = (p: RunPlan): RunSpec => ({
+  run_id: p.run_id,
+  task: p.task,
+  treatment: p.treatment,
+  rep: p.rep,
+  agent: p.agent.name,
+});
+
+/**
+ * Execute planned runs on the local pool. A run's crash never stops the others; a full disk stops
+ * new runs (the running ones finish what they can, docs/sandbox.md) and is reported back with the
+ * file that did not fit. Returns the reports of the runs that completed.
+ */
+export async function executePlans(
+  ctx: RunContext,
+  plans: RunPlan[],
+  o: {
+    concurrency: number;
+    stop?: AbortSignal | undefined;
+    onProgress?: ((e: ProgressEvent) => void) | undefined;
+  },
+): Promise<{ fresh: RunReport[]; diskFullFile: string | null }> {
+  const fresh: RunReport[] = [];
+  const diskStop = new AbortController();
+  const full: { file: string | null } = { file: null };
+  await runPool(
+    plans,
+    o.concurrency,
+    async (plan) => {
+      o.onProgress?.({ type: "start", run: specOf(plan) });
+      const report = await executeRun(ctx, plan).catch((e: unknown) => {
+        if (!isDiskFull(e)) throw e;
+        full.file ??= errorPath(e) ?? ctx.store.outDir;
+        diskStop.abort();
+        return null;
+      });
+      if (report) fresh.push(report);
+      o.onProgress?.({ type: "end", run: specOf(plan), report });
+    },
+    {
+      stop: o.stop ? AbortSignal.any([o.stop, diskStop.signal]) : diskStop.signal,
+      onError: (plan, e) =>
+        o.onProgress?.({ type: "note", message: `${plan.run_id}: ${String(e)}` }),
+    },
+  );
+  return { fresh, diskFullFile: full.file };
+}

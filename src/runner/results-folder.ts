@@ -1,0 +1,117 @@
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { InputError } from "../core/errors.js";
+import type { RunReport } from "../core/report.js";
+import type { RunSpec } from "../plan/matrix.js";
+import { experimentPaths } from "../store/layout.js";
+import { readMetadata, readResultsOwner, type ExperimentMetadata } from "../store/metadata.js";
+import { readReports } from "../store/read.js";
+import type { Suite } from "../suite/index.js";
+
+/**
+ * A results folder belongs to one suite: `--resume` into another suite's folder, and `--out` into
+ * a non-empty folder that is not a results folder (no metadata.json), are bad input.
+ */
+async function checkOutDir(outDir: string, suite: Suite, resume: boolean): Promise<void> {
+  // What `skillbench eval` puts there before the run (the compiled suite, the manifest, the
+  // task generator's transcripts) is ours.
+  const entries = (await readdir(outDir).catch(() => [] as string[])).filter((e) => {
+    if (e === "eval.yaml" || e === "generation") return false;
+    const rel = path.relative(path.join(outDir, e), suite.root);
+    return !(rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel)));
+  });
+  if (entries.length === 0) return;
+  const owner = await readResultsOwner(experimentPaths(outDir).metadata);
+  if (owner === null)
+    throw new InputError(
+      `${outDir} is not empty and is not a skillbench results folder (no metadata.json): choose a new or empty --out`,
+      { file: outDir, field: "--out" },
+    );
+  if (!resume) return;
+  const { suitePath, suiteHash } = owner;
+  if (suitePath !== null && path.resolve(suitePath) !== path.resolve(suite.root)) {
+    if (suiteHash !== suite.hash)
+      throw new InputError(
+        `--resume: ${outDir} holds the results of another suite (${suitePath}), not of ${suite.root}: resume it with that suite, or choose another --out`,
+        { file: path.join(outDir, "metadata.json"), field: "suite.path" },
+      );
+  }
+}
+
+/** What an earlier run of the experiment left that this one keeps (`--resume`). */
+export interface PriorResults {
+  experimentId: string | null;
+  startedAt: string | null;
+  roles: ExperimentMetadata["comparison_roles"];
+  margin: number | undefined;
+  /** Complete stored runs of this request: not run again. */
+  reused: RunReport[];
+  /** Complete stored runs outside this request: kept in the reports. */
+  keptOutside: RunReport[];
+}
+
+/**
+ * Check the results folder a run writes into and, on `--resume`, what it already holds: a stored
+ * run is reused only when it did not error and its task and skills are unchanged.
+ */
+export async function openResultsFolder(
+  outDir: string,
+  suite: Suite,
+  planned: RunSpec[],
+  resume: boolean,
+  note: (message: string) => void,
+): Promise<PriorResults> {
+  const prior: PriorResults = {
+    experimentId: null,
+    startedAt: null,
+    roles: undefined,
+    margin: undefined,
+    reused: [],
+    keptOutside: [],
+  };
+  await checkOutDir(outDir, suite, resume);
+  if (!resume) {
+    const existing = await readdir(path.join(outDir, "runs")).catch(() => [] as string[]);
+    if (existing.length > 0)
+      throw new InputError(
+        `${outDir} already holds runs: pass --resume to complete it, or choose another --out`,
+        { file: outDir, field: "--out" },
+      );
+    return prior;
+  }
+  const prev = await readMetadata(experimentPaths(outDir).metadata);
+  if (prev) {
+    prior.experimentId = prev.experiment_id;
+    prior.startedAt = prev.started_at;
+    prior.roles = prev.comparison_roles;
+    prior.margin = prev.margin;
+  }
+  const wanted = new Set(planned.map((r) => r.run_id));
+  // A stored run is reused only when its task and skills are unchanged.
+  const current = (r: RunReport): boolean => {
+    const task = suite.tasks.find((t) => t.name === r.task);
+    const tr = suite.treatments.find((t) => t.name === r.treatment);
+    if (!task || !tr || r.hashes.task !== task.hash) return false;
+    const want = tr.skills.map((s) => `${s.name}@${s.hash}`).join(",");
+    return r.skill_sources.map((s) => `${s.name}@${s.hash}`).join(",") === want;
+  };
+  const stored = (await readReports(outDir).catch(() => ({ reports: [] as RunReport[] }))).reports;
+  const complete = stored.filter((r) => r.status !== "errored");
+  prior.reused = complete.filter((r) => wanted.has(r.run_id) && current(r));
+  const stale = complete.filter((r) => wanted.has(r.run_id) && !current(r));
+  if (stale.length > 0)
+    note(`${stale.length} stored run(s) are for a changed task or skill and will run again`);
+  // --resume never shrinks an experiment: complete stored runs outside this request (a smaller
+  // --count, a narrower --task/--treatment) stay in the reports (docs/statistics.md §10).
+  prior.keptOutside = complete.filter((r) => !wanted.has(r.run_id) && current(r));
+  const droppedStale = complete.filter((r) => !wanted.has(r.run_id) && !current(r));
+  if (prior.keptOutside.length > 0)
+    note(
+      `${prior.keptOutside.length} complete stored run(s) outside this --count/--task/--treatment are kept in the reports (an experiment never shrinks on --resume)`,
+    );
+  if (droppedStale.length > 0)
+    note(
+      `${droppedStale.length} stored run(s) outside this request are for a changed task or skill and are left out of the reports: ${droppedStale.map((r) => r.run_id).join(", ")}`,
+    );
+  return prior;
+}

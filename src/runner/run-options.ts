@@ -1,0 +1,131 @@
+import type { AgentDriver } from "../agents/index.js";
+import type { ModelApiRecord, RunReport } from "../core/report.js";
+import type { RunSpec } from "../plan/matrix.js";
+import type { PlanSettings } from "../plan/run-plan.js";
+import type { SandboxChoice } from "../sandbox/index.js";
+import type { Suite, SuiteWarning } from "../suite/index.js";
+import type { RunContext } from "./context.js";
+import type { JudgeFlags } from "./judge-setup.js";
+
+export interface RunOptions {
+  suite: string;
+  task?: string | undefined;
+  treatment?: string | undefined;
+  count?: number | undefined;
+  concurrency?: number | undefined;
+  out?: string | undefined;
+  profile?: string | undefined;
+  model?: string | undefined;
+  agentBin?: string | undefined;
+  /** `--agent`: claude (default), codex, gemini or opencode. */
+  agent?: string | undefined;
+  /** A driver object instead of a name (the library API; tests pass a replay driver). */
+  driver?: AgentDriver | undefined;
+  /** Retries the agent CLI makes on a failing model request (default: the CLI's own). */
+  agentRetries?: number | undefined;
+  /** `--simulator-agent`: the simulated user's agent (default claude). */
+  simulatorAgent?: string | undefined;
+  resume?: boolean | undefined;
+  modelScript?: string | undefined;
+  /** --env KEY=VALUE */
+  env?: Record<string, string> | undefined;
+  /** --pass-env NAME */
+  passEnv?: string[] | undefined;
+  timeoutSec?: number | undefined;
+  keepWorkspaces?: boolean | undefined;
+  ks?: number[] | undefined;
+  /** --baseline-from DIR: reuse that folder's baseline arm (fingerprints must match) */
+  baselineFrom?: string | undefined;
+  /** --allow-drift: reuse it even when fingerprints differ, recording the differences */
+  allowDrift?: boolean | undefined;
+  /** --margin: the verdict's non-inferiority margin on Δ pass rate (kept in metadata.json) */
+  margin?: number | undefined;
+  /** --judge / --no-judge, --judge-model, --judge-base-url, --judge-samples */
+  judgeFlags?: JudgeFlags | undefined;
+  /** --interaction-mode, --max-turns, --simulator-prompt, --decision-pattern */
+  interaction?:
+    | {
+        mode?: string | undefined;
+        maxTurns?: number | undefined;
+        simulatorPrompt?: string | undefined;
+        decisionPatterns?: readonly string[] | undefined;
+      }
+    | undefined;
+  /** Write summary.html / comparison_report.html (default true). */
+  html?: boolean | undefined;
+  /** --sandbox local|bwrap|docker|auto (default: the suite's `sandbox`, else auto) */
+  sandbox?: SandboxChoice | undefined;
+  /** --simulator-model */
+  simulatorModel?: string | undefined;
+  hostEnv?: Record<string, string | undefined>;
+  cwd?: string;
+  /** First Ctrl-C: no new runs start. */
+  stopSignal?: AbortSignal;
+  /** Second Ctrl-C: running agents are killed. */
+  killSignal?: AbortSignal;
+  onWarning?: (w: SuiteWarning) => void;
+  onProgress?: (e: ProgressEvent) => void;
+  /** Extra environment for a run's subject agent (the telemetry trace context, docs/telemetry.md). */
+  agentEnv?: (run: {
+    experimentId: string;
+    runId: string;
+    agent: string;
+  }) => Record<string, string>;
+  /**
+   * Hooks for distributed runs (src/queue). `dispatch` runs the planned runs elsewhere instead
+   * of the local pool and returns the reports it stored; a worker passes the suite it received
+   * (`suite`), the one run to execute (`only`), the coordinator's scripted model (`scripted`),
+   * and skips the experiment reports.
+   */
+  queue?: {
+    dispatch?: (args: DispatchArgs) => Promise<RunReport[]>;
+    suite?: Suite;
+    only?: string[];
+    /** The coordinator's experiment id (a worker's runs carry it). */
+    experimentId?: string;
+    scripted?: { url: string; hasJudge: boolean; scriptId: string };
+    writeReports?: boolean;
+    /** A worker's own count of the scripted model's answers (its tap, src/queue/model-tap.ts). */
+    modelApi?: (run: { task: string; treatment: string; rep: number }) => ModelApiRecord;
+    /** Extra secret values to redact (e.g. the queue URL's password). */
+    secrets?: string[];
+  };
+}
+
+/** What a dispatcher gets: the runs to do and where their records go. */
+export interface DispatchArgs {
+  toRun: RunSpec[];
+  experimentId: string;
+  outDir: string;
+  suite: Suite;
+  ctx: RunContext;
+  /** The experiment-wide settings the runs' plans were settled from (a worker settles its own). */
+  settings: PlanSettings;
+  /** The scripted model server this coordinator started (null: the workers' own endpoint). */
+  scripted: { url: string; hasJudge: boolean; scriptId: string } | null;
+  stop?: AbortSignal | undefined;
+  onProgress?: ((e: ProgressEvent) => void) | undefined;
+}
+
+export type ProgressEvent =
+  | {
+      type: "plan";
+      total: number;
+      toRun: number;
+      reused: number;
+      outDir: string;
+      experimentId: string;
+    }
+  | { type: "start"; run: RunSpec }
+  | { type: "end"; run: RunSpec; report: RunReport | null }
+  | { type: "note"; message: string };
+
+export interface RunSummary {
+  outDir: string;
+  experimentId: string;
+  planned: RunSpec[];
+  reports: RunReport[];
+  /** Runs that were planned but not completed (cancelled). */
+  incomplete: RunSpec[];
+  files: string[];
+}
