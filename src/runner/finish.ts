@@ -12,6 +12,7 @@ import path from "node:path";
 import { isScripted } from "../report/endpoint.js";
 import { refreshCalibration } from "../report/calibration/write.js";
 import { renderCalibrationSection } from "../report/calibration/render.js";
+import { unreadableRunsNote, withNoteAfterTitle } from "../report/unreadable.js";
 
 /** What the last `--resume` asked for, when metadata.json records it (run-suite.ts). */
 function resumeNote(meta: unknown): { asked: string; kept: number } | null {
@@ -58,11 +59,12 @@ export async function writeExperimentReports(
   });
   // An A/A calibration folder (`skillbench calibrate`): recomputed from these runs, in summary.md.
   const calibration = await refreshCalibration(outDir, reports, meta);
+  const summaryText = withNoteAfterTitle(summary.summary, unreadableRunsNote(source.problems));
   await writeReportFile(
     paths.summary,
     calibration
-      ? `${summary.summary.trimEnd()}\n\n${renderCalibrationSection(calibration)}`
-      : summary.summary,
+      ? `${summaryText.trimEnd()}\n\n${renderCalibrationSection(calibration)}`
+      : summaryText,
   );
   const files = [paths.summary];
   if (calibration) files.push(path.join(outDir, "calibration.json"));

@@ -208,9 +208,10 @@ describe.runIf(dockerReady || process.env.CI === "true")("kill -9 under docker",
       ),
       { env: box.env() },
     );
-    expect(resumed.stderr).toContain(
-      "removed what skillbench processes that are gone left behind: 1 container(s)",
-    );
+    // Any skillbench run on this machine removes what dead skillbench processes left, so under
+    // a parallel test run another test's `run` may remove the container first: the count in this
+    // resume's note is not asserted, the end state is (no container of the experiment is left).
+    expect(resumed.code).toBe(0);
     expect(containersOf(experimentId)).toBe("");
     expect(await reportedRunIds(out)).toEqual(["slow-CONTROL-r1"]);
   }, 300_000);

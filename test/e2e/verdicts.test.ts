@@ -7,6 +7,8 @@
  * - `run --until-decided`: CANDIDATE always passes, CONTROL never → decided (improved) at look 2;
  * - an imbalance between the arms (CANDIDATE loses 2 of 3 runs to 429s, CONTROL none) makes the
  *   verdict inconclusive, with the worst case beside the analysis-set difference;
+ * - `--baseline-from DIR` reuses DIR's CONTROL runs; a fingerprint mismatch refuses with exit 2;
+ *   `--allow-drift` runs anyway and records the differences.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -179,6 +181,76 @@ describe("exclusion imbalance", () => {
         "⚠️ **Inconclusive**: The arms lost different shares of runs to exclusion",
       );
       expect(md).toMatch(/\| Δ pass rate, worst case \| -0\.67 \[/);
+    },
+    TIMEOUT,
+  );
+});
+
+describe("--baseline-from", () => {
+  it(
+    "reuses the frozen CONTROL runs; a mismatch refuses with exit 2; --allow-drift records it",
+    async () => {
+      const env = sandbox.env();
+      const base = sandbox.dir("base");
+      expect((await runCli(runArgs(SUITE, base, "--task", "greet", ...local), { env })).code).toBe(
+        0,
+      );
+
+      const frozen = sandbox.dir("frozen");
+      const f = await runCli(
+        runArgs(SUITE, frozen, "--task", "greet", "--baseline-from", base, ...local),
+        { env },
+      );
+      expect(f.stderr).toContain("1 frozen run(s) reused");
+      expect(await reportedRunIds(frozen)).toEqual(["greet-CANDIDATE-r1", "greet-CONTROL-r1"]);
+      expect(
+        await readFile(path.join(frozen, "runs", "greet-CONTROL-r1", "report.json"), "utf8"),
+      ).toBe(await readFile(path.join(base, "runs", "greet-CONTROL-r1", "report.json"), "utf8"));
+      expect((await comparison(frozen)).frozen_baseline).toMatchObject({
+        treatment: "CONTROL",
+        runs: 1,
+        drift: [],
+      });
+
+      const refused = sandbox.dir("refused");
+      const r = await runCli(
+        runArgs(
+          SUITE,
+          refused,
+          "--task",
+          "greet",
+          "--baseline-from",
+          base,
+          "--model",
+          "other-model",
+          ...local,
+        ),
+        { env },
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("model: frozen CLI default, now other-model");
+      expect(await reportedRunIds(refused)).toEqual([]);
+
+      const drift = sandbox.dir("drift");
+      await runCli(
+        runArgs(
+          SUITE,
+          drift,
+          "--task",
+          "greet",
+          "--baseline-from",
+          base,
+          "--model",
+          "other-model",
+          "--allow-drift",
+          ...local,
+        ),
+        { env },
+      );
+      expect(await reportedRunIds(drift)).toHaveLength(2);
+      const md = await readFile(path.join(drift, "comparison_report.md"), "utf8");
+      expect(md).toContain("🧊 **Frozen baseline:**");
+      expect(md).toContain("> - model: frozen CLI default, now other-model");
     },
     TIMEOUT,
   );

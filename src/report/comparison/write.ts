@@ -4,6 +4,7 @@ import { experimentPaths } from "../../store/layout.js";
 import { readMetadata, recordComparisonRoles, type Metadata } from "../../store/metadata.js";
 import { writeReportFile, writeReportJson } from "../../store/report-files.js";
 import { readReports, type ReadProblem } from "../../store/read.js";
+import { unreadableRunsNote, withNoteAfterTitle } from "../unreadable.js";
 import type { RunReport } from "../../core/report.js";
 import { treatmentOrder } from "../group.js";
 import { buildComparison, type ComparisonInput } from "./build.js";
@@ -142,6 +143,9 @@ export async function writeComparisonOf(
   const md = opts.out ?? paths.comparison;
   const json = comparisonJsonPath(outDir, opts.out);
   await writeReportJson(json, comparison);
-  await writeReportFile(md, renderComparisonMarkdown(comparison));
+  await writeReportFile(
+    md,
+    withNoteAfterTitle(renderComparisonMarkdown(comparison), unreadableRunsNote(problems)),
+  );
   return { files: [md, json], comparison };
 }
