@@ -14,6 +14,7 @@ import type { RubricResult } from "../scoring/index.js";
 import type { TaskSpec, TreatmentSpec } from "../suite/index.js";
 import type { ValidationReport } from "../validators/index.js";
 import { summarizeEvents } from "./events-summary.js";
+import { runApiError } from "./api-error.js";
 
 /** What the agent phase produced, as far as evaluation cares. */
 export interface AgentSummary {
@@ -144,33 +145,6 @@ function agentFailureCheck(agent: AgentSummary): string | null {
   }
 }
 
-/** Claude Code prints a result event even when the model API failed: its status decides noise or failure. */
-function apiErrorOf(e: Evidence | null): { status: number | null; message: string } | null {
-  const last = e?.results[e.results.length - 1];
-  // terminal_reason "api_error", or any error result carrying the API's HTTP status (Claude Code
-  // reports a 400 "prompt is too long" as terminal_reason "prompt_too_long", status 400).
-  if (!last) return null;
-  const apiFailed =
-    last.terminal_reason === "api_error" || (last.is_error && last.api_error_status !== null);
-  if (!apiFailed) return null;
-  return { status: last.api_error_status, message: last.result ?? "" };
-}
-
-/**
- * An API failure whose status the agent's stream does not carry (Codex words a 5xx without it)
- * takes it from the scripted model server's own record of what it answered, when that record
- * holds exactly one HTTP status: the same failure then gets the same record on every agent.
- */
-function withServerStatus(
-  api: { status: number | null; message: string } | null,
-  served: ModelApiRecord | null,
-): { status: number | null; message: string } | null {
-  if (api === null || api.status !== null || served === null) return api;
-  const statuses = Object.keys(served.errors).filter((k) => /^\d{3}$/.test(k));
-  const only = statuses.length === 1 ? statuses[0] : undefined;
-  return only === undefined ? api : { ...api, status: Number(only) };
-}
-
 /**
  * Everything known about a run → its report. Pure: the same stored evidence,
  * validation and rubric always give the same report, which is what lets
@@ -185,7 +159,7 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     checksFailed.push(r.message);
     failures.push({ ...r, status: r.status ?? null });
   };
-  const api = withServerStatus(apiErrorOf(a.evidence), a.modelApi ?? null);
+  const api = runApiError(a.evidence, a.modelApi ?? null);
   if (a.agent) {
     const f = agentFailureCheck(a.agent);
     if (f) fail(agentFailureRecord(a.agent, f, api));

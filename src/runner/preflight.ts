@@ -156,3 +156,8 @@ export function needsSandboxProbe(
         "auto") !== "local",
   );
 }
+
+/** skillbench.yaml's pass_env and --pass-env, each name once. */
+export function passEnvOf(suitePassEnv: string[], opts: RunOptions): string[] {
+  return [...new Set([...suitePassEnv, ...(opts.passEnv ?? [])])];
+}

@@ -28,6 +28,7 @@ import {
   refuseSharedIds,
   refuseSymlinksOut,
   needsSandboxProbe,
+  passEnvOf,
   resolveAgents,
 } from "./preflight.js";
 import { openResultsFolder } from "./results-folder.js";
@@ -296,9 +297,4 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   } finally {
     await server?.close();
   }
-}
-
-/** skillbench.yaml's pass_env and --pass-env, each name once. */
-function passEnvOf(suitePassEnv: string[], opts: RunOptions): string[] {
-  return [...new Set([...suitePassEnv, ...(opts.passEnv ?? [])])];
 }
