@@ -135,6 +135,8 @@ export function createBwrapSandbox(opts: SandboxOptions): Sandbox {
           "bwrap sandbox: bubblewrap is not installed (apt-get install bubblewrap)",
           { field: "sandbox" },
         );
+      // Whether perl can run the relay is asked at the same time as the version.
+      const perlAsked = layout.relay ? perlForRelay() : null;
       const key = JSON.stringify([
         bwrapBin,
         opts.agentBin,
@@ -166,7 +168,7 @@ export function createBwrapSandbox(opts: SandboxOptions): Sandbox {
       record.agent_version_inside = v.version;
       if (layout.relay) {
         // The Perl relay when the host's perl is visible inside (not under a hidden folder).
-        const perl = await perlForRelay();
+        const perl = await perlAsked;
         layout.relay.perlBin =
           perl && !hiddenDirs(layout.resultsDir, opts.runDirs.root).some((d) => isUnder(perl, d))
             ? perl

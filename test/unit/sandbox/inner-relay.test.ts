@@ -128,10 +128,10 @@ async function runRelay(
 }
 
 const perl = whichSync("perl");
-const programs = [
+const programs: [string, string, string][] = [
   ["node", process.execPath, INNER_RELAY_SOURCE],
-  ...(perl ? [["perl", perl, INNER_RELAY_PERL]] : []),
-] as const;
+  ...(perl ? [["perl", perl, INNER_RELAY_PERL] as [string, string, string]] : []),
+];
 
 describe.each(programs)("the %s inner relay", (_name, interpreter, source) => {
   it("pipes parallel connections both ways and starts the command in its own cwd", async () => {
