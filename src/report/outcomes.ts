@@ -1,6 +1,6 @@
 import type { RunReport } from "../core/report.js";
 import type { PerTaskOutcomes } from "../stats/index.js";
-import { taskOrder } from "./group.js";
+import { groupBy, sortByRep } from "./group.js";
 
 export type Metric = "overall" | "business" | "workflow";
 
@@ -24,15 +24,19 @@ export function perTaskOutcomes(
   treatment: string,
   metric: Metric,
 ): { tasks: string[]; outcomes: PerTaskOutcomes } {
-  const rs = analysisSet(reports).filter((r) => r.treatment === treatment);
+  // One pass: the treatment's analysis-set runs by task, tasks in first-seen order.
+  const byTask = groupBy(
+    reports.filter((r) => r.treatment === treatment && r.sample_quality.include_in_analysis),
+    (r) => r.task,
+  );
   const tasks: string[] = [];
   const outcomes: PerTaskOutcomes = [];
-  for (const task of taskOrder(rs)) {
-    const runs = rs
-      .filter((r) => r.task === task)
-      .sort((a, b) => a.rep - b.rep)
-      .map((r) => metricSuccess(r, metric))
-      .filter((v): v is boolean => v !== null);
+  for (const [task, rs] of byTask) {
+    const runs: boolean[] = [];
+    for (const r of sortByRep(rs)) {
+      const v = metricSuccess(r, metric);
+      if (v !== null) runs.push(v);
+    }
     if (runs.length === 0) continue;
     tasks.push(task);
     outcomes.push(runs);
