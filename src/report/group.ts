@@ -91,8 +91,3 @@ export function groupCells(reports: RunReport[], treatments: string[]): Cell[] {
   }
   return cells;
 }
-
-export function dimScore(r: RunReport, dim: string): number | null | undefined {
-  const d = r.rubric?.dimensions.find((x) => x.name === dim);
-  return d === undefined ? undefined : d.score;
-}

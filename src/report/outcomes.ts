@@ -45,8 +45,30 @@ export function perTaskOutcomes(
 }
 
 export function metricsPresent(reports: RunReport[]): Metric[] {
+  // One pass over the runs' dimensions for both metrics (each run's memory is touched once),
+  // stopping as soon as both are known to apply; a metric applies to a run when the first
+  // dimension of its name has a score (as metricSuccess reads it).
+  let business = false;
+  let workflow = false;
+  for (const r of reports) {
+    const dims = r.rubric?.dimensions;
+    if (!dims) continue;
+    let seenB = business;
+    let seenW = workflow;
+    for (const d of dims) {
+      if (!seenB && d.name === "business_completion") {
+        seenB = true;
+        if (d.score !== null) business = true;
+      } else if (!seenW && d.name === "workflow_completion") {
+        seenW = true;
+        if (d.score !== null) workflow = true;
+      }
+      if (seenB && seenW) break;
+    }
+    if (business && workflow) break;
+  }
   const out: Metric[] = ["overall"];
-  if (reports.some((r) => metricSuccess(r, "business") !== null)) out.push("business");
-  if (reports.some((r) => metricSuccess(r, "workflow") !== null)) out.push("workflow");
+  if (business) out.push("business");
+  if (workflow) out.push("workflow");
   return out;
 }

@@ -11,7 +11,7 @@ function distinct(runs: RunReport[], get: (r: RunReport) => Value): ConsistencyW
     const value = get(r);
     let at = rows.get(value);
     if (!at) {
-      at = { row: { value, runs: 0, treatments: [] }, seen: new Set() };
+      at = { row: { value, runs: 0, treatments: [] }, seen: new Set<string>() };
       rows.set(value, at);
       out.push(at.row);
     }

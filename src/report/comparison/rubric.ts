@@ -53,7 +53,7 @@ export function rubricSection(
   for (const r of analysis) {
     runsOf.set(r.treatment, (runsOf.get(r.treatment) ?? 0) + 1);
     const rubric = r.rubric;
-    if (rubric === null || rubric === undefined) continue;
+    if (rubric === null) continue;
     profileSet.add(rubric.profile);
     if (typeof rubric.weighted_score === "number") {
       const o = overallScores.get(r.treatment);
@@ -62,13 +62,13 @@ export function rubricSection(
     }
     for (const d of rubric.dimensions) {
       let perT = byName.get(d.name);
-      if (!perT) byName.set(d.name, (perT = new Map()));
+      if (!perT) byName.set(d.name, (perT = new Map<string, { dims: number; scores: number[] }>()));
       let acc = perT.get(r.treatment);
       if (!acc) perT.set(r.treatment, (acc = { dims: 0, scores: [] }));
       acc.dims++;
       if (d.score !== null) acc.scores.push(d.score);
       let ws = weightsOf.get(d.name);
-      if (!ws) weightsOf.set(d.name, (ws = new Set()));
+      if (!ws) weightsOf.set(d.name, (ws = new Set<number>()));
       ws.add(d.weight);
     }
   }

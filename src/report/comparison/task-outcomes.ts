@@ -12,7 +12,7 @@ export function taskOutcomeRows(
   const counts = new Map<string, Map<string, { c: number; n: number }>>();
   for (const r of analysis) {
     let perT = counts.get(r.task);
-    if (!perT) counts.set(r.task, (perT = new Map()));
+    if (!perT) counts.set(r.task, (perT = new Map<string, { c: number; n: number }>()));
     let k = perT.get(r.treatment);
     if (!k) perT.set(r.treatment, (k = { c: 0, n: 0 }));
     k.n++;
