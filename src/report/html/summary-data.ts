@@ -91,7 +91,15 @@ export function buildHtmlData(input: HtmlDataInput): HtmlData {
   const tasks = taskOrder(input.reports);
   const reports = sortRuns(input.reports, tasks, treatments);
   const pages = input.runPages ?? {};
-  const localRuns = reports.filter((r) => r.sandbox?.kind === "local").length;
+  // One pass for the run counts and names the overview needs.
+  let localRuns = 0;
+  const agents = new Set<string>();
+  const dimensionNames = new Set<string>();
+  for (const r of reports) {
+    if (r.sandbox?.kind === "local") localRuns++;
+    agents.add(r.agent.name);
+    for (const d of r.rubric?.dimensions ?? []) dimensionNames.add(d.name);
+  }
   return {
     schema: HTML_DATA_SCHEMA,
     view: input.view,
@@ -104,15 +112,13 @@ export function buildHtmlData(input: HtmlDataInput): HtmlData {
       agent_version: input.metadata?.versions.claude ?? reports[0]?.agent.version ?? null,
       model: input.metadata?.model ?? null,
       scripted_label: isScripted(input.reports, input.metadata) ? SCRIPTED_MODEL_LABEL : null,
-      agents: [...new Set(reports.map((r) => r.agent.name))],
+      agents: [...agents],
       local_runs: localRuns,
       local_warning: localRuns > 0 ? LOCAL_WARNING : null,
     },
     treatments,
     tasks,
-    dimensions: orderDimensions(
-      reports.flatMap((r) => r.rubric?.dimensions.map((d) => d.name) ?? []),
-    ),
+    dimensions: orderDimensions(dimensionNames),
     runs: reports.map(runRow),
     pass_k:
       input.comparison?.pass_k ??
