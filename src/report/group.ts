@@ -1,27 +1,27 @@
-import type { RunReport } from "../core/report.js";
+import type { RunDigest } from "../core/digest.js";
 
 export interface Cell {
   task: string;
   treatment: string;
-  runs: RunReport[];
+  runs: RunDigest[];
 }
 
 /** Treatments in the experiment's order (CONTROL first when present), then any others seen. */
-export function treatmentOrder(reports: RunReport[], declared: string[] = []): string[] {
+export function treatmentOrder(reports: RunDigest[], declared: string[] = []): string[] {
   const seen = new Set(reports.map((r) => r.treatment));
   const out = declared.filter((t) => seen.has(t));
   for (const r of reports) if (!out.includes(r.treatment)) out.push(r.treatment);
   return out;
 }
 
-export function taskOrder(reports: RunReport[]): string[] {
+export function taskOrder(reports: RunDigest[]): string[] {
   const out: string[] = [];
   for (const r of reports) if (!out.includes(r.task)) out.push(r.task);
   return out;
 }
 
 /** One cell per task × treatment, runs sorted by rep. */
-export function groupCells(reports: RunReport[], treatments: string[]): Cell[] {
+export function groupCells(reports: RunDigest[], treatments: string[]): Cell[] {
   const cells: Cell[] = [];
   for (const task of taskOrder(reports))
     for (const treatment of treatments) {
@@ -33,7 +33,7 @@ export function groupCells(reports: RunReport[], treatments: string[]): Cell[] {
   return cells;
 }
 
-export function dimScore(r: RunReport, dim: string): number | null | undefined {
+export function dimScore(r: RunDigest, dim: string): number | null | undefined {
   const d = r.rubric?.dimensions.find((x) => x.name === dim);
   return d === undefined ? undefined : d.score;
 }

@@ -1,4 +1,4 @@
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import {
   ATTRIBUTION_BUCKETS,
   type AttributionBucket,
@@ -23,7 +23,7 @@ interface Entry {
 }
 
 /** A run's failures: its structured attribution, or "uncategorized" for failed checks it does not cover. */
-function entriesOf(r: RunReport): Entry[] {
+function entriesOf(r: RunDigest): Entry[] {
   const out: Entry[] = r.failure_attribution.map((a) => ({
     bucket: a.bucket,
     text: `${a.check} -> [${a.bucket}] ${a.reason}`,
@@ -40,7 +40,7 @@ function entriesOf(r: RunReport): Entry[] {
 
 /** Failure attribution per treatment and bucket (every bucket, model included), over the given runs. */
 export function attributionSection(
-  runs: RunReport[],
+  runs: RunDigest[],
   treatments: string[],
 ): AttributionTreatment[] {
   return treatments.map((treatment) => {

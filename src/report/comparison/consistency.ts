@@ -1,9 +1,9 @@
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import type { ConsistencyWarning, Roles } from "./types.js";
 
 type Value = string | null;
 
-function distinct(runs: RunReport[], get: (r: RunReport) => Value): ConsistencyWarning["values"] {
+function distinct(runs: RunDigest[], get: (r: RunDigest) => Value): ConsistencyWarning["values"] {
   const out: ConsistencyWarning["values"] = [];
   for (const r of runs) {
     const value = get(r);
@@ -32,7 +32,7 @@ function describe(
 }
 
 /** The sandbox kind with its limits, e.g. `docker cpus=2 memory=512m pids=-`; null when not recorded. */
-function sandboxKey(r: RunReport): Value {
+function sandboxKey(r: RunDigest): Value {
   const s = r.sandbox;
   if (!s) return null;
   const l = s.limits;
@@ -48,7 +48,7 @@ const hashPrefix = (h: string): string => `${h.replace(/^sha256:/, "").slice(0, 
  * task contents (per task). One warning per kind (and per task). Pure.
  */
 export function consistencyWarnings(
-  reports: RunReport[],
+  reports: RunDigest[],
   tasks: string[],
   roles?: Roles,
 ): ConsistencyWarning[] {

@@ -21,7 +21,7 @@ function runs(total: number): RunReport[] {
   return out;
 }
 
-function input(reports: RunReport[]): SummaryInput {
+function input(reports: RunReport[]): SummaryInput & { reports: RunReport[] } {
   return {
     experimentId: "exp-big",
     startedAt: "2026-11-30T00:00:00.000Z",
