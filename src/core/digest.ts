@@ -1,9 +1,9 @@
 /**
  * The run digest: the part of a run's report.json that the experiment-level reports read
- * (summary tables, the comparison, pass@k, calibration, thresholds, JUnit, the HTML run
- * table). It leaves out what only one run's own page or section shows: the rubric's
- * per-dimension reasons and checks, `rubric_lines`, the judge's lines, the transcript's
- * text and file lists, the interaction's turns and the artifact paths. A run report is a
+ * (summary tables and per-run sections, the comparison, pass@k, calibration, thresholds,
+ * JUnit, the HTML run table). It leaves out what only one run's own page shows: the rubric's
+ * per-dimension reasons and checks (`rubric_lines` has them as text), the transcript's text
+ * and file lists, the interaction's turns and the artifact paths. A run report is a
  * digest (every field a digest has, a report has with the same type), so code that takes
  * digests takes reports too. Why it exists: docs/ARCHITECTURE.md "The run index".
  */
@@ -37,34 +37,21 @@ const InteractionDigestSchema = z
   })
   .loose();
 
-const JudgeDigestSchema = R.judge.unwrap().unwrap().omit({ lines: true });
-
 export const RunDigestSchema = RunReportSchema.omit({
   rubric: true,
-  rubric_lines: true,
   events_summary: true,
   interaction: true,
-  judge: true,
   artifacts: true,
 }).extend({
   rubric: RubricDigestSchema.nullable(),
   events_summary: EventsDigestSchema.nullable(),
   interaction: InteractionDigestSchema.nullable(),
-  judge: JudgeDigestSchema.nullable(),
 });
 export type RunDigest = z.infer<typeof RunDigestSchema>;
 
 /** The digest of a parsed report: its fields, the left-out ones dropped (no copy of the rest). */
 export function digestOf(r: RunReport): RunDigest {
-  const {
-    rubric_lines: _lines,
-    artifacts: _artifacts,
-    rubric,
-    events_summary: es,
-    interaction,
-    judge,
-    ...rest
-  } = r;
+  const { artifacts: _artifacts, rubric, events_summary: es, interaction, ...rest } = r;
   let interactionDigest: RunDigest["interaction"] = null;
   if (interaction) {
     const { turns: _turns, ...counters } = interaction;
@@ -83,11 +70,6 @@ export function digestOf(r: RunReport): RunDigest {
     } = es;
     eventsDigest = kept;
   }
-  let judgeDigest: RunDigest["judge"] = null;
-  if (judge) {
-    const { lines: _jl, ...kept } = judge;
-    judgeDigest = kept;
-  }
   return {
     ...rest,
     rubric: rubric
@@ -102,6 +84,5 @@ export function digestOf(r: RunReport): RunDigest {
       : null,
     events_summary: eventsDigest,
     interaction: interactionDigest,
-    judge: judgeDigest,
   };
 }

@@ -1,5 +1,4 @@
 import type { RunDigest } from "../core/digest.js";
-import type { RunReport } from "../core/report.js";
 import { cell, f2, int, meanOf, orderDimensions, pct, secs, sumOf, table, usd } from "./format.js";
 import { dimScore, groupCells, treatmentOrder, type Cell } from "./group.js";
 import { renderPassKTable } from "./passk-md.js";
@@ -189,7 +188,7 @@ function aggregatedByTreatment(reports: RunDigest[], treatments: string[]): stri
 }
 
 /** The dual-agent loop in one line (auto_user runs only). */
-function interactionLine(r: RunReport): string[] {
+function interactionLine(r: RunDigest): string[] {
   const i = r.interaction;
   if (!i || i.mode !== "auto_user") return [];
   const n = (k: string): string => (typeof i[k] === "number" ? String(i[k]) : "—");
@@ -198,7 +197,7 @@ function interactionLine(r: RunReport): string[] {
   ];
 }
 
-function runLine(r: RunReport, multi = false): string[] {
+function runLine(r: RunDigest, multi = false): string[] {
   const ch = checksOf([r]);
   const es = r.events_summary;
   const out = [
@@ -238,6 +237,10 @@ export interface SummaryFiles {
   runs: string | null;
 }
 
+/** What String.prototype.trimEnd removes (white space and line terminators). */
+const SPACE = /\s/;
+const isSpace = (c: number): boolean => SPACE.test(String.fromCharCode(c));
+
 /** The heading of one treatment's runs in "Treatment Details". */
 function treatmentHeading(runs: RunDigest[], t: string): string[] {
   const c = checksOf(runs);
@@ -245,7 +248,7 @@ function treatmentHeading(runs: RunDigest[], t: string): string[] {
 }
 
 /** The "Treatment Details" section: every run of every treatment. */
-function treatmentDetails(reports: RunReport[], treatments: string[]): string[] {
+function treatmentDetails(reports: RunDigest[], treatments: string[]): string[] {
   const lines: string[] = ["## Treatment Details", ""];
   const multi = agentsOf(reports).length > 1;
   for (const t of treatments) {
@@ -257,7 +260,7 @@ function treatmentDetails(reports: RunReport[], treatments: string[]): string[] 
 }
 
 /** summary.md (layout in docs/reports.md; the Checks column counts real checks only). Pure. */
-export function renderSummaryMarkdown(s: SummaryInput & { reports: RunReport[] }): string {
+export function renderSummaryMarkdown(s: SummaryInput): string {
   return renderSummaryFiles(s).summary;
 }
 
@@ -266,10 +269,10 @@ const text = (ls: string[]): string => `${stripControls(ls.join("\n")).trimEnd()
 
 /**
  * summary.md and, above RUN_DETAILS_LIMIT runs, runs.md (the per-run sections, which
- * would otherwise make summary.md megabytes long), from full reports held at once. Pure.
- * (The report commands stream runs.md instead: RunDetailsText.)
+ * would otherwise make summary.md megabytes long), each as one string. Pure. (The report
+ * commands write runs.md a piece at a time instead: RunDetailsText.)
  */
-export function renderSummaryFiles(s: SummaryInput & { reports: RunReport[] }): SummaryFiles {
+export function renderSummaryFiles(s: SummaryInput): SummaryFiles {
   const o = summaryOverview(s);
   if (o.details === "inline") {
     const lines = [...o.lines, ...treatmentDetails(s.reports, o.treatments)];
@@ -289,8 +292,7 @@ export function renderSummaryFiles(s: SummaryInput & { reports: RunReport[] }): 
 
 /**
  * summary.md's text when its per-run sections go to runs.md (more than RUN_DETAILS_LIMIT
- * runs), or null when they stay in summary.md (then every full report is needed:
- * renderSummaryFiles). From digests only. Pure.
+ * runs), or null when they stay in summary.md (renderSummaryFiles). Pure.
  */
 export function renderSummaryOverview(s: SummaryInput): string | null {
   const o = summaryOverview(s);
@@ -298,9 +300,9 @@ export function renderSummaryOverview(s: SummaryInput): string | null {
 }
 
 /**
- * runs.md, a piece at a time, in the order start, then for each treatment of
- * `treatmentsOf(s)` its heading and its runs (task, then rep), then end: the same text as
- * renderSummaryFiles' `runs`, without every report held at once. Pure: `out` gets the text.
+ * runs.md, a piece at a time, in the order start, then for each treatment of `treatments` its
+ * heading and its runs (task, then rep), then end: the same text as renderSummaryFiles'
+ * `runs`, never held whole. Pure: `out` gets the text.
  */
 export class RunDetailsText {
   private readonly multi: boolean;
@@ -323,7 +325,8 @@ export class RunDetailsText {
     const piece = stripControls(`${this.first ? "" : "\n"}${lines.join("\n")}`);
     this.first = false;
     const all = this.held + piece;
-    const cut = all.search(/\s*$/);
+    let cut = all.length;
+    while (cut > 0 && isSpace(all.charCodeAt(cut - 1))) cut--;
     this.held = all.slice(cut);
     if (cut > 0) out(all.slice(0, cut));
   }
@@ -352,7 +355,7 @@ export class RunDetailsText {
     );
   }
 
-  run(r: RunReport, out: (t: string) => void): void {
+  run(r: RunDigest, out: (t: string) => void): void {
     this.emit([...runLine(r, this.multi), ""], out);
   }
 

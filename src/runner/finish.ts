@@ -1,6 +1,4 @@
 import { experimentPaths } from "../store/layout.js";
-import type { RunReport } from "../core/report.js";
-import type { StoredRuns } from "../store/read.js";
 import {
   RUN_DETAILS_FILE,
   RunDetailsText,
@@ -65,21 +63,16 @@ export async function writeExperimentReports(
     scripted: isScripted(reports, meta),
     resume: resumeNote(meta),
   };
-  // Above RUN_DETAILS_LIMIT runs the per-run sections go to runs.md, streamed a batch of
-  // full reports at a time; at or below it they are in summary.md, and a runs.md left from
-  // an earlier, larger rendering would be stale.
+  // Above RUN_DETAILS_LIMIT runs the per-run sections go to runs.md, written a piece at a
+  // time; at or below it they are in summary.md, and a runs.md left from an earlier, larger
+  // rendering would be stale.
   const runsPath = path.join(outDir, RUN_DETAILS_FILE);
   let summaryText = renderSummaryOverview(input);
   const runsFile = summaryText !== null;
   if (summaryText === null) {
-    const full: RunReport[] = [];
-    await source.stored.reports(
-      reports.map((r) => r.run_id),
-      (r) => void full.push(r),
-    );
-    summaryText = renderSummaryFiles({ ...input, reports: full }).summary;
+    summaryText = renderSummaryFiles(input).summary;
     await removeReportFile(runsPath);
-  } else await writeRunDetails(runsPath, input, source.stored);
+  } else await writeRunDetails(runsPath, input);
   // An A/A calibration folder (`skillbench calibrate`): recomputed from these runs, in summary.md.
   const calibration = await refreshCalibration(outDir, reports, meta);
   summaryText = withNoteAfterTitle(summaryText, unreadableRunsNote(source.problems));
@@ -108,26 +101,16 @@ export async function writeExperimentReports(
   return files;
 }
 
-/** runs.md, streamed: each treatment's runs, a batch of full reports at a time. */
-async function writeRunDetails(
-  file: string,
-  input: SummaryInput,
-  stored: Pick<StoredRuns, "reports">,
-): Promise<void> {
+/** runs.md, written a piece at a time (it is megabytes long at thousands of runs). */
+async function writeRunDetails(file: string, input: SummaryInput): Promise<void> {
   const details = new RunDetailsText(input);
   const w = await openReportFile(file);
   const out = (t: string): void => w.write(t);
-  try {
-    details.start(out);
-    for (const t of details.treatments) {
-      details.treatment(t, out);
-      const ids = input.reports.filter((r) => r.treatment === t).map((r) => r.run_id);
-      await stored.reports(ids, (r) => details.run(r, out));
-    }
-    details.end(out);
-  } catch (e) {
-    await w.abort();
-    throw e;
+  details.start(out);
+  for (const t of details.treatments) {
+    details.treatment(t, out);
+    for (const r of input.reports) if (r.treatment === t) details.run(r, out);
   }
+  details.end(out);
   await w.commit();
 }

@@ -53,6 +53,7 @@ const SHARED_FIELDS = [
   "checks_passed",
   "checks_failed",
   "rubric",
+  "rubric_lines",
   "interaction",
 ] as const satisfies ReadonlyArray<keyof RunDigest>;
 const SHARED = new Set<string>(SHARED_FIELDS);

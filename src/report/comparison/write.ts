@@ -3,7 +3,7 @@ import { InputError } from "../../core/errors.js";
 import { experimentPaths } from "../../store/layout.js";
 import { readMetadata, recordComparisonRoles, type Metadata } from "../../store/metadata.js";
 import { writeReportFile, writeReportJson } from "../../store/report-files.js";
-import { readStoredRuns, type ReadProblem, type StoredRuns } from "../../store/read.js";
+import { readStoredRuns, type ReadProblem } from "../../store/read.js";
 import { unreadableRunsNote, withNoteAfterTitle } from "../unreadable.js";
 import type { RunDigest } from "../../core/digest.js";
 import { treatmentOrder } from "../group.js";
@@ -56,8 +56,6 @@ export interface ComparisonSource {
   reports: RunDigest[];
   problems: ReadProblem[];
   metadata: Metadata | null;
-  /** the full reports of runs, a batch at a time (store/read.ts) */
-  stored: Pick<StoredRuns, "reports">;
 }
 
 /** The planned runs (runs outside metadata's matrix, left by an older plan, are ignored), problems and metadata. */
@@ -67,7 +65,7 @@ export async function readComparisonSource(outDir: string): Promise<ComparisonSo
   const all = stored.digests;
   const planned = metadata?.matrix ? new Set(metadata.matrix.map((r) => r.run_id)) : null;
   const reports = planned ? all.filter((r) => planned.has(r.run_id)) : all;
-  return { reports, problems: stored.problems, metadata, stored };
+  return { reports, problems: stored.problems, metadata };
 }
 
 /**
