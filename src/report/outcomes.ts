@@ -1,6 +1,6 @@
 import type { RunDigest } from "../core/digest.js";
 import type { PerTaskOutcomes } from "../stats/index.js";
-import { taskOrder } from "./group.js";
+import { groupBy, sortByRep } from "./group.js";
 
 export type Metric = "overall" | "business" | "workflow";
 
@@ -24,15 +24,19 @@ export function perTaskOutcomes(
   treatment: string,
   metric: Metric,
 ): { tasks: string[]; outcomes: PerTaskOutcomes } {
-  const rs = analysisSet(reports).filter((r) => r.treatment === treatment);
+  // One pass: the treatment's analysis-set runs by task, tasks in first-seen order.
+  const byTask = groupBy(
+    reports.filter((r) => r.treatment === treatment && r.sample_quality.include_in_analysis),
+    (r) => r.task,
+  );
   const tasks: string[] = [];
   const outcomes: PerTaskOutcomes = [];
-  for (const task of taskOrder(rs)) {
-    const runs = rs
-      .filter((r) => r.task === task)
-      .sort((a, b) => a.rep - b.rep)
-      .map((r) => metricSuccess(r, metric))
-      .filter((v): v is boolean => v !== null);
+  for (const [task, rs] of byTask) {
+    const runs: boolean[] = [];
+    for (const r of sortByRep(rs)) {
+      const v = metricSuccess(r, metric);
+      if (v !== null) runs.push(v);
+    }
     if (runs.length === 0) continue;
     tasks.push(task);
     outcomes.push(runs);
@@ -41,8 +45,30 @@ export function perTaskOutcomes(
 }
 
 export function metricsPresent(reports: RunDigest[]): Metric[] {
+  // One pass over the runs' dimensions for both metrics (each run's memory is touched once),
+  // stopping as soon as both are known to apply; a metric applies to a run when the first
+  // dimension of its name has a score (as metricSuccess reads it).
+  let business = false;
+  let workflow = false;
+  for (const r of reports) {
+    const dims = r.rubric?.dimensions;
+    if (!dims) continue;
+    let seenB = business;
+    let seenW = workflow;
+    for (const d of dims) {
+      if (!seenB && d.name === "business_completion") {
+        seenB = true;
+        if (d.score !== null) business = true;
+      } else if (!seenW && d.name === "workflow_completion") {
+        seenW = true;
+        if (d.score !== null) workflow = true;
+      }
+      if (seenB && seenW) break;
+    }
+    if (business && workflow) break;
+  }
   const out: Metric[] = ["overall"];
-  if (reports.some((r) => metricSuccess(r, "business") !== null)) out.push("business");
-  if (reports.some((r) => metricSuccess(r, "workflow") !== null)) out.push("workflow");
+  if (business) out.push("business");
+  if (workflow) out.push("workflow");
   return out;
 }

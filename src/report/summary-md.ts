@@ -1,6 +1,6 @@
 import type { RunDigest } from "../core/digest.js";
-import { cell, f2, int, meanOf, orderDimensions, pct, secs, sumOf, table, usd } from "./format.js";
-import { dimScore, groupCells, treatmentOrder, type Cell } from "./group.js";
+import { cell, f2, int, meanOf, orderDimensions, pct, secs, table, Tally, usd } from "./format.js";
+import { groupBy, groupCells, treatmentOrder, type Cell } from "./group.js";
 import { renderPassKTable } from "./passk-md.js";
 import { stripControls } from "../util/safe-text.js";
 import { isolationOf, localWarningLine, SCRIPTED_MODEL_LABEL } from "./endpoint.js";
@@ -29,14 +29,6 @@ export interface SummaryInput {
   resume?: { asked: string; kept: number } | null;
 }
 
-function dimCell(runs: RunDigest[], dim: string): string {
-  const vals = runs.map((r) => dimScore(r, dim));
-  if (vals.every((v) => v === undefined)) return "/";
-  const nums = vals.filter((v): v is number => typeof v === "number");
-  if (nums.length === 0) return "N/A";
-  return f2(meanOf(nums));
-}
-
 function checksOf(runs: RunDigest[]): { passed: number; total: number } {
   let passed = 0;
   let total = 0;
@@ -61,7 +53,9 @@ function judgeCell(runs: RunDigest[], dim: string): string {
 
 /** Agents of the runs (report names), in first-seen order. */
 function agentsOf(reports: RunDigest[]): string[] {
-  return [...new Set(reports.map((r) => r.agent.name))];
+  const names = new Set<string>();
+  for (const r of reports) names.add(r.agent.name);
+  return [...names];
 }
 
 /**
@@ -115,25 +109,67 @@ function resultsTable(
     "Tokens",
     "Cost",
   ];
+  const dimAt = new Map(dims.map((d, i) => [d, i]));
   const rows = cells.map((c) => {
-    const ch = checksOf(c.runs);
-    const es = c.runs.map((r) => r.events_summary);
+    // One pass over the cell's runs for every column (each run's memory is read once).
+    let passed = 0;
+    let checksPassed = 0;
+    let checksTotal = 0;
+    const weighted = new Tally();
+    const rubricAvg = new Tally();
+    const turns = new Tally();
+    const duration = new Tally();
+    const tools = new Tally();
+    const tokens = new Tally();
+    const cost = new Tally();
+    // Per dimension: does any run have it (dimCell's "/"), and the numeric scores in run order.
+    const present = new Array<boolean>(dims.length).fill(false);
+    const scores = dims.map((): number[] => []);
+    const seen = new Array<boolean>(dims.length);
+    for (const r of c.runs) {
+      if (r.passed) passed++;
+      checksPassed += r.checks_passed.length;
+      checksTotal += r.checks_passed.length + r.checks_failed.length;
+      weighted.add(r.rubric?.weighted_score);
+      rubricAvg.add(r.rubric?.rubric_avg);
+      const e = r.events_summary;
+      turns.add(e?.num_turns);
+      duration.add(e?.duration_seconds);
+      tools.add(e?.tool_calls);
+      tokens.add(e?.total_tokens);
+      cost.add(e?.total_cost_usd);
+      seen.fill(false);
+      // the first dimension of each name counts (as a find by name does)
+      for (const d of r.rubric?.dimensions ?? []) {
+        const i = dimAt.get(d.name);
+        if (i === undefined || seen[i] === true) continue;
+        seen[i] = true;
+        present[i] = true;
+        if (typeof d.score === "number") (scores[i] as number[]).push(d.score);
+      }
+    }
     return [
       cell(c.task),
       cell(c.treatment),
       ...(multi ? [cell(c.agent ?? "")] : []),
       String(c.runs.length),
-      `${c.runs.filter((r) => r.passed).length}/${c.runs.length}`,
-      `${ch.passed}/${ch.total}`,
-      ...dims.map((d) => dimCell(c.runs, d)),
-      f2(meanOf(c.runs.map((r) => r.rubric?.weighted_score))),
-      f2(meanOf(c.runs.map((r) => r.rubric?.rubric_avg))),
+      `${passed}/${c.runs.length}`,
+      `${checksPassed}/${checksTotal}`,
+      ...dims.map((_, i) =>
+        present[i] !== true
+          ? "/"
+          : (scores[i] as number[]).length === 0
+            ? "N/A"
+            : f2(meanOf(scores[i] as number[])),
+      ),
+      f2(weighted.mean()),
+      f2(rubricAvg.mean()),
       ...jdims.map((d) => judgeCell(c.runs, d)),
-      f2(meanOf(es.map((e) => e?.num_turns))),
-      secs(meanOf(es.map((e) => e?.duration_seconds))),
-      f2(meanOf(es.map((e) => e?.tool_calls))),
-      int(sumOf(es.map((e) => e?.total_tokens))),
-      usd(sumOf(es.map((e) => e?.total_cost_usd))),
+      f2(turns.mean()),
+      secs(duration.mean()),
+      f2(tools.mean()),
+      int(tokens.total()),
+      usd(cost.total()),
     ];
   });
   return table(header, rows);
@@ -149,22 +185,45 @@ function aggregatedByTreatment(reports: RunDigest[], treatments: string[]): stri
           .map((a) => ({ t, a }))
       : [{ t, a: null }],
   );
+  const byTreatment = groupBy(reports, (r) => r.treatment);
   const rows = arms.map(({ t, a }) => {
-    const runs = reports.filter((r) => r.treatment === t && (a === null || r.agent.name === a));
-    const ch = checksOf(runs);
-    const es = runs.map((r) => r.events_summary);
-    const skills = new Set(runs.flatMap((r) => r.events_summary?.skills_invoked ?? []));
-    const scripts = new Set(runs.flatMap((r) => r.events_summary?.scripts_used ?? []));
+    // One pass over the arm's runs for every column.
+    let runs = 0;
+    let passed = 0;
+    let checksPassed = 0;
+    let checksTotal = 0;
+    const weighted = new Tally();
+    const turns = new Tally();
+    const duration = new Tally();
+    const tokens = new Tally();
+    const cost = new Tally();
+    const skills = new Set<string>();
+    const scripts = new Set<string>();
+    for (const r of byTreatment.get(t) ?? []) {
+      if (a !== null && r.agent.name !== a) continue;
+      runs++;
+      if (r.passed) passed++;
+      checksPassed += r.checks_passed.length;
+      checksTotal += r.checks_passed.length + r.checks_failed.length;
+      weighted.add(r.rubric?.weighted_score);
+      const e = r.events_summary;
+      turns.add(e?.num_turns);
+      duration.add(e?.duration_seconds);
+      tokens.add(e?.total_tokens);
+      cost.add(e?.total_cost_usd);
+      for (const x of e?.skills_invoked ?? []) skills.add(x);
+      for (const x of e?.scripts_used ?? []) scripts.add(x);
+    }
     return [
       cell(t),
       ...(multi ? [cell(a ?? "")] : []),
-      `${runs.filter((r) => r.passed).length}/${runs.length}`,
-      `${ch.passed}/${ch.total} (${pct(ch.passed, ch.total)})`,
-      f2(meanOf(runs.map((r) => r.rubric?.weighted_score))),
-      f2(meanOf(es.map((e) => e?.num_turns))),
-      secs(meanOf(es.map((e) => e?.duration_seconds))),
-      int(sumOf(es.map((e) => e?.total_tokens))),
-      usd(sumOf(es.map((e) => e?.total_cost_usd))),
+      `${passed}/${runs}`,
+      `${checksPassed}/${checksTotal} (${pct(checksPassed, checksTotal)})`,
+      f2(weighted.mean()),
+      f2(turns.mean()),
+      secs(duration.mean()),
+      int(tokens.total()),
+      usd(cost.total()),
       cell([...skills].join(", ") || "—"),
       cell([...scripts].join(", ") || "—"),
     ];
@@ -198,7 +257,10 @@ function interactionLine(r: RunDigest): string[] {
 }
 
 function runLine(r: RunDigest, multi = false): string[] {
-  const ch = checksOf([r]);
+  const ch = {
+    passed: r.checks_passed.length,
+    total: r.checks_passed.length + r.checks_failed.length,
+  };
   const es = r.events_summary;
   const out = [
     `**Run ${r.rep} — ${r.task}${multi ? ` on ${r.agent.name}` : ""}:** ${r.status.toUpperCase()} · ${ch.passed}/${ch.total} checks (${pct(ch.passed, ch.total)}) · outcome ${r.outcome} · sample ${r.sample_quality.status} (${r.sample_quality.reason_code}) · run_id \`${r.run_id}\``,
@@ -251,10 +313,14 @@ function treatmentHeading(runs: RunDigest[], t: string): string[] {
 function treatmentDetails(reports: RunDigest[], treatments: string[]): string[] {
   const lines: string[] = ["## Treatment Details", ""];
   const multi = agentsOf(reports).length > 1;
+  const byTreatment = groupBy(reports, (r) => r.treatment);
   for (const t of treatments) {
-    const runs = reports.filter((r) => r.treatment === t);
+    const runs = byTreatment.get(t) ?? [];
     lines.push(...treatmentHeading(runs, t));
-    for (const r of runs) lines.push(...runLine(r, multi), "");
+    for (const r of runs) {
+      for (const line of runLine(r, multi)) lines.push(line);
+      lines.push("");
+    }
   }
   return lines;
 }
@@ -373,9 +439,9 @@ function summaryOverview(s: SummaryInput): {
   const treatments = treatmentOrder(s.reports, s.treatments);
   const multiAgent = agentsOf(s.reports).length > 1;
   const cells = splitByAgent(groupCells(s.reports, treatments), multiAgent);
-  const dims = orderDimensions(
-    s.reports.flatMap((r) => r.rubric?.dimensions.map((d) => d.name) ?? []),
-  );
+  const dimNames = new Set<string>();
+  for (const r of s.reports) for (const d of r.rubric?.dimensions ?? []) dimNames.add(d.name);
+  const dims = orderDimensions(dimNames);
   const withReps = cells.some((c) => c.runs.length > 1);
   const total = s.reports.length;
   const passedRuns = s.reports.filter((r) => r.passed).length;
@@ -433,8 +499,9 @@ function summaryOverview(s: SummaryInput): {
     `_${total} runs: more than ${RUN_DETAILS_LIMIT}, so each run's section is in [${RUN_DETAILS_FILE}](${RUN_DETAILS_FILE}) beside this file (and in the HTML report)._`,
     "",
   );
+  const byTreatment = groupBy(s.reports, (r) => r.treatment);
   for (const t of treatments) {
-    const runs = s.reports.filter((r) => r.treatment === t);
+    const runs = byTreatment.get(t) ?? [];
     const c = checksOf(runs);
     const passed = runs.filter((r) => r.passed).length;
     lines.push(

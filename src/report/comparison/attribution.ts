@@ -8,13 +8,13 @@ import {
 
 /** Identical items collapse into one with a count ("x<count> <item>" in the markdown), first-seen order kept. */
 export function collapseItems(texts: string[]): AttributionItem[] {
-  const out: AttributionItem[] = [];
+  const byText = new Map<string, AttributionItem>();
   for (const text of texts) {
-    const hit = out.find((i) => i.text === text);
+    const hit = byText.get(text);
     if (hit) hit.count++;
-    else out.push({ text, count: 1 });
+    else byText.set(text, { text, count: 1 });
   }
-  return out;
+  return [...byText.values()];
 }
 
 interface Entry {

@@ -16,7 +16,7 @@ import {
   type Band,
   type PerTaskOutcomes,
 } from "../../stats/index.js";
-import { taskOrder } from "../group.js";
+import { groupBy, sortByRep } from "../group.js";
 import { metricSuccess } from "../outcomes.js";
 import { alignArms, type ArmOutcomes } from "./paired.js";
 import { signed } from "./fmt.js";
@@ -110,13 +110,15 @@ function exclusionBalance(cq: DataQualityRow, bq: DataQualityRow): ExclusionBala
 
 /** Per-task outcomes of one arm over every run, an excluded run counting as a failure. */
 function worstCaseOutcomes(reports: RunDigest[], treatment: string): ArmOutcomes {
-  const rs = reports.filter((r) => r.treatment === treatment);
-  const tasks = taskOrder(rs);
-  const outcomes: PerTaskOutcomes = tasks.map((t) =>
-    rs
-      .filter((r) => r.task === t)
-      .sort((a, b) => a.rep - b.rep)
-      .map((r) => r.sample_quality.include_in_analysis && metricSuccess(r, "overall") === true),
+  const byTask = groupBy(
+    reports.filter((r) => r.treatment === treatment),
+    (r) => r.task,
+  );
+  const tasks = [...byTask.keys()];
+  const outcomes: PerTaskOutcomes = [...byTask.values()].map((rs) =>
+    sortByRep(rs).map(
+      (r) => r.sample_quality.include_in_analysis && metricSuccess(r, "overall") === true,
+    ),
   );
   return { tasks, outcomes };
 }
@@ -129,17 +131,11 @@ function arm(
   const rs = reports.filter(
     (r) => r.treatment === treatment && r.sample_quality.include_in_analysis && keep(r),
   );
-  const tasks: string[] = [];
-  const outcomes: PerTaskOutcomes = [];
-  for (const t of taskOrder(rs)) {
-    const runs = rs
-      .filter((r) => r.task === t)
-      .sort((a, b) => a.rep - b.rep)
-      .map((r) => metricSuccess(r, "overall") === true);
-    if (runs.length === 0) continue;
-    tasks.push(t);
-    outcomes.push(runs);
-  }
+  const byTask = groupBy(rs, (r) => r.task);
+  const tasks = [...byTask.keys()];
+  const outcomes: PerTaskOutcomes = [...byTask.values()].map((runs) =>
+    sortByRep(runs).map((r) => metricSuccess(r, "overall") === true),
+  );
   return { tasks, outcomes };
 }
 

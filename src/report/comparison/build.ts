@@ -2,7 +2,7 @@ import { judgeOverlay } from "./judge-overlay.js";
 import { isolationOf, isScripted, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
 import type { RunDigest } from "../../core/digest.js";
 import type { Metadata } from "../../store/metadata.js";
-import { taskOrder, treatmentOrder } from "../group.js";
+import { sortRuns, taskOrder, treatmentOrder } from "../group.js";
 import { analysisSet, perTaskOutcomes } from "../outcomes.js";
 import { attributionSection } from "./attribution.js";
 import { consistencyWarnings } from "./consistency.js";
@@ -132,12 +132,7 @@ function buildPooled(input: ComparisonInput): Comparison {
   const roles = resolveRoles(treatments, input);
   const tasks = taskOrder(input.reports);
   // Task (first seen), then treatment in the experiment's order, then rep.
-  const reports = [...input.reports].sort(
-    (a, b) =>
-      tasks.indexOf(a.task) - tasks.indexOf(b.task) ||
-      treatments.indexOf(a.treatment) - treatments.indexOf(b.treatment) ||
-      a.rep - b.rep,
-  );
+  const reports = sortRuns(input.reports, tasks, treatments);
   const analysis = analysisSet(reports);
   const ofT = (rs: RunDigest[], t: string): RunDigest[] => rs.filter((r) => r.treatment === t);
   const data_quality = treatments.map((t) => dataQualityRow(reports, t));

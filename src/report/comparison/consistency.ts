@@ -1,19 +1,25 @@
 import type { RunDigest } from "../../core/digest.js";
+import { groupBy } from "../group.js";
 import type { ConsistencyWarning, Roles } from "./types.js";
 
 type Value = string | null;
 
 function distinct(runs: RunDigest[], get: (r: RunDigest) => Value): ConsistencyWarning["values"] {
   const out: ConsistencyWarning["values"] = [];
+  const rows = new Map<Value, { row: ConsistencyWarning["values"][number]; seen: Set<string> }>();
   for (const r of runs) {
     const value = get(r);
-    let row = out.find((v) => v.value === value);
-    if (!row) {
-      row = { value, runs: 0, treatments: [] };
-      out.push(row);
+    let at = rows.get(value);
+    if (!at) {
+      at = { row: { value, runs: 0, treatments: [] }, seen: new Set<string>() };
+      rows.set(value, at);
+      out.push(at.row);
     }
-    row.runs++;
-    if (!row.treatments.includes(r.treatment)) row.treatments.push(r.treatment);
+    at.row.runs++;
+    if (!at.seen.has(r.treatment)) {
+      at.seen.add(r.treatment);
+      at.row.treatments.push(r.treatment);
+    }
   }
   return out;
 }
@@ -103,11 +109,9 @@ export function consistencyWarnings(
       values: sandboxes,
       message: `different sandboxes or resource limits: ${describe(sandboxes, "(not recorded)")}`,
     });
+  const byTask = groupBy(reports, (r) => r.task);
   for (const task of tasks) {
-    const hashes = distinct(
-      reports.filter((r) => r.task === task),
-      (r) => r.hashes.task,
-    );
+    const hashes = distinct(byTask.get(task) ?? [], (r) => r.hashes.task);
     if (hashes.length > 1)
       out.push({
         kind: "task_content",

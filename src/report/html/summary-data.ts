@@ -14,7 +14,7 @@ import { taskOutcomeRows } from "../comparison/task-outcomes.js";
 import type { Comparison } from "../comparison/types.js";
 import { orderDimensions } from "../format.js";
 import { computePassK } from "../passk.js";
-import { taskOrder, treatmentOrder } from "../group.js";
+import { sortRuns, taskOrder, treatmentOrder } from "../group.js";
 import { analysisSet } from "../outcomes.js";
 import {
   HTML_DATA_SCHEMA,
@@ -89,11 +89,7 @@ export function buildHtmlData(input: HtmlDataInput): HtmlData {
     input.treatments ??
     treatmentOrder(input.reports, input.metadata?.treatments ?? []);
   const tasks = taskOrder(input.reports);
-  const order = (a: RunDigest, b: RunDigest) =>
-    tasks.indexOf(a.task) - tasks.indexOf(b.task) ||
-    treatments.indexOf(a.treatment) - treatments.indexOf(b.treatment) ||
-    a.rep - b.rep;
-  const reports = [...input.reports].sort(order);
+  const reports = sortRuns(input.reports, tasks, treatments);
   const pages = input.runPages ?? {};
   const localRuns = reports.filter((r) => r.sandbox?.kind === "local").length;
   return {
