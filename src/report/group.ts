@@ -1,13 +1,13 @@
-import type { RunReport } from "../core/report.js";
+import type { RunDigest } from "../core/digest.js";
 
 export interface Cell {
   task: string;
   treatment: string;
-  runs: RunReport[];
+  runs: RunDigest[];
 }
 
 /** Treatments in the experiment's order (CONTROL first when present), then any others seen. */
-export function treatmentOrder(reports: RunReport[], declared: string[] = []): string[] {
+export function treatmentOrder(reports: RunDigest[], declared: string[] = []): string[] {
   const seen = new Set<string>();
   for (const r of reports) seen.add(r.treatment);
   const out = declared.filter((t) => seen.has(t));
@@ -17,7 +17,7 @@ export function treatmentOrder(reports: RunReport[], declared: string[] = []): s
   return out;
 }
 
-export function taskOrder(reports: RunReport[]): string[] {
+export function taskOrder(reports: RunDigest[]): string[] {
   const seen = new Set<string>();
   for (const r of reports) seen.add(r.task);
   return [...seen];
@@ -79,7 +79,7 @@ export function sortRuns<T extends { task: string; treatment: string; rep: numbe
 }
 
 /** One cell per task × treatment, runs sorted by rep. */
-export function groupCells(reports: RunReport[], treatments: string[]): Cell[] {
+export function groupCells(reports: RunDigest[], treatments: string[]): Cell[] {
   const byTask = groupBy(reports, (r) => r.task);
   const cells: Cell[] = [];
   for (const [task, taskRuns] of byTask) {

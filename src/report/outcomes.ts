@@ -1,11 +1,11 @@
-import type { RunReport } from "../core/report.js";
+import type { RunDigest } from "../core/digest.js";
 import type { PerTaskOutcomes } from "../stats/index.js";
 import { groupBy, sortByRep } from "./group.js";
 
 export type Metric = "overall" | "business" | "workflow";
 
 /** Did a run succeed on a metric? null = the metric does not apply to this run. */
-export function metricSuccess(r: RunReport, metric: Metric): boolean | null {
+export function metricSuccess(r: RunDigest, metric: Metric): boolean | null {
   if (metric === "overall") return r.checks_failed.length === 0;
   const dim = metric === "business" ? "business_completion" : "workflow_completion";
   const d = r.rubric?.dimensions.find((x) => x.name === dim);
@@ -14,13 +14,13 @@ export function metricSuccess(r: RunReport, metric: Metric): boolean | null {
 }
 
 /** The analysis set: runs whose sample quality keeps them in (included or flagged). */
-export function analysisSet(reports: RunReport[]): RunReport[] {
+export function analysisSet(reports: RunDigest[]): RunDigest[] {
   return reports.filter((r) => r.sample_quality.include_in_analysis);
 }
 
 /** perTask[i][r]: outcome of run r of task i, for one treatment and metric (analysis set only). */
 export function perTaskOutcomes(
-  reports: RunReport[],
+  reports: RunDigest[],
   treatment: string,
   metric: Metric,
 ): { tasks: string[]; outcomes: PerTaskOutcomes } {
@@ -44,7 +44,7 @@ export function perTaskOutcomes(
   return { tasks, outcomes };
 }
 
-export function metricsPresent(reports: RunReport[]): Metric[] {
+export function metricsPresent(reports: RunDigest[]): Metric[] {
   // One pass over the runs' dimensions for both metrics (each run's memory is touched once),
   // stopping as soon as both are known to apply; a metric applies to a run when the first
   // dimension of its name has a score (as metricSuccess reads it).

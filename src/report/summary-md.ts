@@ -1,4 +1,4 @@
-import type { RunReport } from "../core/report.js";
+import type { RunDigest } from "../core/digest.js";
 import { cell, f2, int, meanOf, orderDimensions, pct, secs, table, Tally, usd } from "./format.js";
 import { groupBy, groupCells, treatmentOrder, type Cell } from "./group.js";
 import { renderPassKTable } from "./passk-md.js";
@@ -6,7 +6,7 @@ import { stripControls } from "../util/safe-text.js";
 import { isolationOf, localWarningLine, SCRIPTED_MODEL_LABEL } from "./endpoint.js";
 
 /** Sandbox kinds used, and the local warning when any run had none. */
-function sandboxLines(reports: RunReport[]): string[] {
+function sandboxLines(reports: RunDigest[]): string[] {
   const iso = isolationOf(reports);
   const local = localWarningLine(iso);
   return [`**Sandbox:** ${iso.kinds.join(", ") || "—"}`, ...(local === null ? [] : ["", local])];
@@ -20,7 +20,8 @@ export interface SummaryInput {
   agentVersion: string | null;
   model: string | null;
   treatments: string[];
-  reports: RunReport[];
+  /** every run, as digests (a full report is a digest too) */
+  reports: RunDigest[];
   ks?: number[] | undefined;
   /** the runs were played by the scripted model server */
   scripted?: boolean;
@@ -28,7 +29,7 @@ export interface SummaryInput {
   resume?: { asked: string; kept: number } | null;
 }
 
-function checksOf(runs: RunReport[]): { passed: number; total: number } {
+function checksOf(runs: RunDigest[]): { passed: number; total: number } {
   let passed = 0;
   let total = 0;
   for (const r of runs) {
@@ -39,19 +40,19 @@ function checksOf(runs: RunReport[]): { passed: number; total: number } {
 }
 
 /** Judge dimensions seen in any run, in first-seen order. */
-function judgeDims(reports: RunReport[]): string[] {
+function judgeDims(reports: RunDigest[]): string[] {
   const out: string[] = [];
   for (const r of reports)
     for (const d of r.judge?.dimensions ?? []) if (!out.includes(d.name)) out.push(d.name);
   return out;
 }
 
-function judgeCell(runs: RunReport[], dim: string): string {
+function judgeCell(runs: RunDigest[], dim: string): string {
   return f2(meanOf(runs.map((r) => r.judge?.dimensions.find((d) => d.name === dim)?.score)));
 }
 
 /** Agents of the runs (report names), in first-seen order. */
-function agentsOf(reports: RunReport[]): string[] {
+function agentsOf(reports: RunDigest[]): string[] {
   const names = new Set<string>();
   for (const r of reports) names.add(r.agent.name);
   return [...names];
@@ -73,7 +74,7 @@ function splitByAgent(cells: Cell[], multi: boolean): Array<Cell & { agent: stri
 }
 
 /** `claude-code 2.1.328, codex 0.171.0`: every agent and version the runs recorded. */
-function agentsText(reports: RunReport[], fallbackVersion: string | null): string {
+function agentsText(reports: RunDigest[], fallbackVersion: string | null): string {
   if (reports.length === 0) return `claude-code ${fallbackVersion ?? "(unknown version)"}`;
   return agentsOf(reports)
     .map((a) => {
@@ -174,7 +175,7 @@ function resultsTable(
   return table(header, rows);
 }
 
-function aggregatedByTreatment(reports: RunReport[], treatments: string[]): string {
+function aggregatedByTreatment(reports: RunDigest[], treatments: string[]): string {
   const agents = agentsOf(reports);
   const multi = agents.length > 1;
   const arms = treatments.flatMap((t): Array<{ t: string; a: string | null }> =>
@@ -246,7 +247,7 @@ function aggregatedByTreatment(reports: RunReport[], treatments: string[]): stri
 }
 
 /** The dual-agent loop in one line (auto_user runs only). */
-function interactionLine(r: RunReport): string[] {
+function interactionLine(r: RunDigest): string[] {
   const i = r.interaction;
   if (!i || i.mode !== "auto_user") return [];
   const n = (k: string): string => (typeof i[k] === "number" ? String(i[k]) : "—");
@@ -255,7 +256,7 @@ function interactionLine(r: RunReport): string[] {
   ];
 }
 
-function runLine(r: RunReport, multi = false): string[] {
+function runLine(r: RunDigest, multi = false): string[] {
   const ch = {
     passed: r.checks_passed.length,
     total: r.checks_passed.length + r.checks_failed.length,
@@ -298,15 +299,24 @@ export interface SummaryFiles {
   runs: string | null;
 }
 
+/** What String.prototype.trimEnd removes (white space and line terminators). */
+const SPACE = /\s/;
+const isSpace = (c: number): boolean => SPACE.test(String.fromCharCode(c));
+
+/** The heading of one treatment's runs in "Treatment Details". */
+function treatmentHeading(runs: RunDigest[], t: string): string[] {
+  const c = checksOf(runs);
+  return [`### ${t} (${c.passed}/${c.total} checks, ${pct(c.passed, c.total)})`, ""];
+}
+
 /** The "Treatment Details" section: every run of every treatment. */
-function treatmentDetails(reports: RunReport[], treatments: string[]): string[] {
+function treatmentDetails(reports: RunDigest[], treatments: string[]): string[] {
   const lines: string[] = ["## Treatment Details", ""];
   const multi = agentsOf(reports).length > 1;
   const byTreatment = groupBy(reports, (r) => r.treatment);
   for (const t of treatments) {
     const runs = byTreatment.get(t) ?? [];
-    const c = checksOf(runs);
-    lines.push(`### ${t} (${c.passed}/${c.total} checks, ${pct(c.passed, c.total)})`, "");
+    lines.push(...treatmentHeading(runs, t));
     for (const r of runs) {
       for (const line of runLine(r, multi)) lines.push(line);
       lines.push("");
@@ -320,11 +330,112 @@ export function renderSummaryMarkdown(s: SummaryInput): string {
   return renderSummaryFiles(s).summary;
 }
 
+/** Agents and validators write check messages: no terminal escapes or control characters pass. */
+const text = (ls: string[]): string => `${stripControls(ls.join("\n")).trimEnd()}\n`;
+
 /**
  * summary.md and, above RUN_DETAILS_LIMIT runs, runs.md (the per-run sections, which
- * would otherwise make summary.md megabytes long). Pure.
+ * would otherwise make summary.md megabytes long), each as one string. Pure. (The report
+ * commands write runs.md a piece at a time instead: RunDetailsText.)
  */
 export function renderSummaryFiles(s: SummaryInput): SummaryFiles {
+  const o = summaryOverview(s);
+  if (o.details === "inline") {
+    const lines = [...o.lines, ...treatmentDetails(s.reports, o.treatments)];
+    return { summary: text(lines), runs: null };
+  }
+  const details = new RunDetailsText(s, o.treatments);
+  let runs = "";
+  const out = (t: string): void => void (runs += t);
+  details.start(out);
+  for (const t of o.treatments) {
+    details.treatment(t, out);
+    for (const r of s.reports) if (r.treatment === t) details.run(r, out);
+  }
+  details.end(out);
+  return { summary: text(o.lines), runs };
+}
+
+/**
+ * summary.md's text when its per-run sections go to runs.md (more than RUN_DETAILS_LIMIT
+ * runs), or null when they stay in summary.md (renderSummaryFiles). Pure.
+ */
+export function renderSummaryOverview(s: SummaryInput): string | null {
+  const o = summaryOverview(s);
+  return o.details === "inline" ? null : text(o.lines);
+}
+
+/**
+ * runs.md, a piece at a time, in the order start, then for each treatment of `treatments` its
+ * heading and its runs (task, then rep), then end: the same text as renderSummaryFiles'
+ * `runs`, never held whole. Pure: `out` gets the text.
+ */
+export class RunDetailsText {
+  private readonly multi: boolean;
+  private readonly digests: RunDigest[];
+  private readonly total: number;
+  /** trailing whitespace held back (the file ends trimmed, with one newline) */
+  private held = "";
+  private first = true;
+
+  constructor(
+    private readonly s: SummaryInput,
+    readonly treatments: string[] = treatmentOrder(s.reports, s.treatments),
+  ) {
+    this.digests = s.reports;
+    this.multi = agentsOf(s.reports).length > 1;
+    this.total = s.reports.length;
+  }
+
+  private emit(lines: string[], out: (t: string) => void): void {
+    const piece = stripControls(`${this.first ? "" : "\n"}${lines.join("\n")}`);
+    this.first = false;
+    const all = this.held + piece;
+    let cut = all.length;
+    while (cut > 0 && isSpace(all.charCodeAt(cut - 1))) cut--;
+    this.held = all.slice(cut);
+    if (cut > 0) out(all.slice(0, cut));
+  }
+
+  start(out: (t: string) => void): void {
+    this.emit(
+      [
+        "# Experiment Run Details",
+        "",
+        `**Experiment ID:** ${this.s.experimentId} · ${this.total} runs · the summary is in [summary.md](summary.md)`,
+        "",
+        "## Treatment Details",
+        "",
+      ],
+      out,
+    );
+  }
+
+  treatment(t: string, out: (t: string) => void): void {
+    this.emit(
+      treatmentHeading(
+        this.digests.filter((r) => r.treatment === t),
+        t,
+      ),
+      out,
+    );
+  }
+
+  run(r: RunDigest, out: (t: string) => void): void {
+    this.emit([...runLine(r, this.multi), ""], out);
+  }
+
+  end(out: (t: string) => void): void {
+    out("\n");
+  }
+}
+
+/** summary.md above the per-run sections, and where those go. Pure. */
+function summaryOverview(s: SummaryInput): {
+  lines: string[];
+  treatments: string[];
+  details: "inline" | "runs.md";
+} {
   const treatments = treatmentOrder(s.reports, s.treatments);
   const multiAgent = agentsOf(s.reports).length > 1;
   const cells = splitByAgent(groupCells(s.reports, treatments), multiAgent);
@@ -381,12 +492,7 @@ export function renderSummaryFiles(s: SummaryInput): SummaryFiles {
       aggregatedByTreatment(s.reports, treatments),
       "",
     );
-  // Agents and validators write check messages: no terminal escapes or control characters pass.
-  const text = (ls: string[]): string => `${stripControls(ls.join("\n")).trimEnd()}\n`;
-  if (total <= RUN_DETAILS_LIMIT) {
-    for (const line of treatmentDetails(s.reports, treatments)) lines.push(line);
-    return { summary: text(lines), runs: null };
-  }
+  if (total <= RUN_DETAILS_LIMIT) return { lines, treatments, details: "inline" };
   lines.push(
     "## Treatment Details",
     "",
@@ -402,12 +508,5 @@ export function renderSummaryFiles(s: SummaryInput): SummaryFiles {
       `- **${t}**: ${passed}/${runs.length} runs passed, ${c.passed}/${c.total} checks (${pct(c.passed, c.total)})`,
     );
   }
-  const runsFile = [
-    "# Experiment Run Details",
-    "",
-    `**Experiment ID:** ${s.experimentId} · ${total} runs · the summary is in [summary.md](summary.md)`,
-    "",
-    ...treatmentDetails(s.reports, treatments),
-  ];
-  return { summary: text(lines), runs: text(runsFile) };
+  return { lines, treatments, details: "runs.md" };
 }

@@ -1,4 +1,4 @@
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import { groupBy } from "../group.js";
 import {
   ATTRIBUTION_BUCKETS,
@@ -24,7 +24,7 @@ interface Entry {
 }
 
 /** A run's failures: its structured attribution, or "uncategorized" for failed checks it does not cover. */
-function entriesOf(r: RunReport): Entry[] {
+function entriesOf(r: RunDigest): Entry[] {
   // Most runs pass: nothing to allocate for them.
   if (r.failure_attribution.length === 0 && r.checks_failed.length === 0) return [];
   const out: Entry[] = r.failure_attribution.map((a) => ({
@@ -43,7 +43,7 @@ function entriesOf(r: RunReport): Entry[] {
 
 /** Failure attribution per treatment and bucket (every bucket, model included), over the given runs. */
 export function attributionSection(
-  runs: RunReport[],
+  runs: RunDigest[],
   treatments: string[],
 ): AttributionTreatment[] {
   const byTreatment = groupBy(runs, (r) => r.treatment);

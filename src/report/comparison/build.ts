@@ -1,6 +1,6 @@
 import { judgeOverlay } from "./judge-overlay.js";
 import { isolationOf, isScripted, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import type { Metadata } from "../../store/metadata.js";
 import { sortRuns, taskOrder, treatmentOrder } from "../group.js";
 import { analysisSet, perTaskOutcomes } from "../outcomes.js";
@@ -35,7 +35,7 @@ import type { Sequential } from "../sequential/types.js";
 import { InputError } from "../../core/errors.js";
 
 export interface ComparisonInput {
-  reports: RunReport[];
+  reports: RunDigest[];
   metadata: Metadata | null;
   candidate?: string | undefined;
   baseline?: string | undefined;
@@ -54,7 +54,7 @@ export interface ComparisonInput {
 /** The first calibration that applies to the baseline, else to the candidate (docs/statistics.md §13). */
 function noiseFloor(
   found: FoundCalibration[],
-  reports: RunReport[],
+  reports: RunDigest[],
   roles: { candidate: string; baseline: string },
   scripted: boolean,
   delta: number | null,
@@ -134,7 +134,7 @@ function buildPooled(input: ComparisonInput): Comparison {
   // Task (first seen), then treatment in the experiment's order, then rep.
   const reports = sortRuns(input.reports, tasks, treatments);
   const analysis = analysisSet(reports);
-  const ofT = (rs: RunReport[], t: string): RunReport[] => rs.filter((r) => r.treatment === t);
+  const ofT = (rs: RunDigest[], t: string): RunDigest[] => rs.filter((r) => r.treatment === t);
   const data_quality = treatments.map((t) => dataQualityRow(reports, t));
   const rubric = rubricSection(analysis, treatments, roles);
   const quality = (t: string) =>

@@ -1,4 +1,4 @@
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import type { ConsistencyWarning, Roles } from "./types.js";
 
 type Value = string | null;
@@ -26,7 +26,7 @@ class Distinct {
   }
 }
 
-function distinct(runs: RunReport[], get: (r: RunReport) => Value): ConsistencyWarning["values"] {
+function distinct(runs: RunDigest[], get: (r: RunDigest) => Value): ConsistencyWarning["values"] {
   const d = new Distinct();
   for (const r of runs) d.add(get(r), r.treatment);
   return d.values;
@@ -46,7 +46,7 @@ function describe(
 }
 
 /** The sandbox kind with its limits, e.g. `docker cpus=2 memory=512m pids=-`; null when not recorded. */
-function sandboxKey(r: RunReport): Value {
+function sandboxKey(r: RunDigest): Value {
   const s = r.sandbox;
   if (!s) return null;
   const l = s.limits;
@@ -62,7 +62,7 @@ const hashPrefix = (h: string): string => `${h.replace(/^sha256:/, "").slice(0, 
  * task contents (per task). One warning per kind (and per task). Pure.
  */
 export function consistencyWarnings(
-  reports: RunReport[],
+  reports: RunDigest[],
   tasks: string[],
   roles?: Roles,
 ): ConsistencyWarning[] {

@@ -1,4 +1,4 @@
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import { bootstrapIntervalsOfArms, macroPassAtK, macroPassHatK } from "../../stats/index.js";
 import type { BootstrapResult } from "../../stats/bootstrap.js";
 import { perTaskOutcomes } from "../outcomes.js";
@@ -15,7 +15,7 @@ import {
  * (tasks, then runs within a task) for pass@k and unbiased pass^k of every row. Pure.
  */
 export function passKSection(
-  reports: RunReport[],
+  reports: RunDigest[],
   treatments: string[],
   ks: number[] | undefined,
   seed: number,

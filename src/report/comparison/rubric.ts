@@ -1,4 +1,4 @@
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import { mean, stdev } from "../../stats/index.js";
 import { orderDimensions } from "../format.js";
 import {
@@ -38,7 +38,7 @@ function deltaOf(cells: Record<string, DimensionCell | null>, roles: Roles): num
  * dimension, and has n = 0 when every run scored N/A). Overall = mean weighted_score.
  */
 export function rubricSection(
-  analysis: RunReport[],
+  analysis: RunDigest[],
   treatments: string[],
   roles: Roles,
 ): RubricSection {

@@ -1,10 +1,10 @@
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import { metricSuccess } from "../outcomes.js";
 import type { TaskOutcomeRow } from "./types.js";
 
 /** Per task × treatment: passed/total over ALL analysis-set runs (not the last run seen), and whether they disagree. */
 export function taskOutcomeRows(
-  analysis: RunReport[],
+  analysis: RunDigest[],
   tasks: string[],
   treatments: string[],
 ): TaskOutcomeRow[] {

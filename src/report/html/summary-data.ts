@@ -4,7 +4,7 @@
  * fetched lazily from the viewer). Pure.
  */
 import { isScripted, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import { LOCAL_WARNING } from "../../core/sandbox.js";
 import type { ReadProblem } from "../../store/read.js";
 import type { Metadata } from "../../store/metadata.js";
@@ -29,7 +29,7 @@ import {
 export interface HtmlDataInput {
   view: HtmlView;
   mode: HtmlMode;
-  reports: RunReport[];
+  reports: RunDigest[];
   metadata: Metadata | null;
   comparison: Comparison | null;
   problems?: ReadProblem[];
@@ -42,7 +42,7 @@ export interface HtmlDataInput {
   treatments?: string[];
 }
 
-export function runRow(r: RunReport): RunRow {
+export function runRow(r: RunDigest): RunRow {
   const es = r.events_summary;
   return {
     id: r.run_id,
@@ -65,7 +65,7 @@ export function runRow(r: RunReport): RunRow {
   };
 }
 
-function reasonCounts(reports: RunReport[]): ReasonCount[] {
+function reasonCounts(reports: RunDigest[]): ReasonCount[] {
   const m = new Map<string, ReasonCount>();
   for (const r of reports) {
     const key = `${r.treatment}\u0000${r.sample_quality.status}\u0000${r.sample_quality.reason_code}`;
