@@ -1,4 +1,4 @@
-import type { RunReport } from "../core/report.js";
+import type { RunDigest } from "../core/digest.js";
 import { LOCAL_WARNING } from "../core/sandbox.js";
 
 /** How every report names runs played by the scripted model server (docs/model-script.md). */
@@ -8,7 +8,7 @@ export const SCRIPTED_MODEL_LABEL = "scripted model (offline): not a measurement
  * True when the runs were played by the scripted model: metadata.json names a model script, or a
  * run's report has the server's request log (`model_api`). Pure.
  */
-export function isScripted(reports: readonly RunReport[], metadata: unknown): boolean {
+export function isScripted(reports: readonly RunDigest[], metadata: unknown): boolean {
   const script =
     typeof metadata === "object" && metadata !== null && "model_script" in metadata
       ? metadata.model_script
@@ -27,9 +27,15 @@ export interface Isolation {
 }
 
 /** The sandboxes of a set of runs. Pure. */
-export function isolationOf(reports: readonly RunReport[]): Isolation {
-  const kinds = [...new Set(reports.map((r) => r.sandbox?.kind ?? "unrecorded"))].sort();
-  const local = reports.filter((r) => r.sandbox?.kind === "local").length;
+export function isolationOf(reports: readonly RunDigest[]): Isolation {
+  const kindSet = new Set<string>();
+  let local = 0;
+  for (const r of reports) {
+    const kind = r.sandbox?.kind ?? "unrecorded";
+    kindSet.add(kind);
+    if (kind === "local") local++;
+  }
+  const kinds = [...kindSet].sort();
   return {
     kinds,
     runs: reports.length,

@@ -1,4 +1,4 @@
-import type { RunReport } from "../core/report.js";
+import type { RunDigest } from "../core/digest.js";
 
 /**
  * What a set of runs was run with (agent version, model, task content, sandbox, profile), and
@@ -22,7 +22,7 @@ export interface CurrentFingerprint {
  * `labels` names the two sides (`compare DIR_A DIR_B` says A and B). Pure.
  */
 export function fingerprintDrift(
-  frozen: RunReport[],
+  frozen: RunDigest[],
   now: CurrentFingerprint,
   labels: { then: string; now: string } = { then: "frozen", now: "now" },
 ): string[] {

@@ -5,7 +5,7 @@
  * Validates against test/fixtures/junit/junit.xsd (Jenkins style; <properties> also allowed
  * inside <testcase>, as pytest, GitLab and the Jenkins JUnit plugin read them). Pure.
  */
-import type { RunReport } from "../core/report.js";
+import type { RunDigest } from "../core/digest.js";
 import { SCRIPTED_MODEL_LABEL } from "./endpoint.js";
 import { LOCAL_WARNING } from "../core/sandbox.js";
 
@@ -45,14 +45,14 @@ const secs = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
 export type JUnitKind = "passed" | "failure" | "skipped" | "error";
 
 /** How a run appears in JUnit: excluded runs are skipped (whatever their status), then errored, failed, passed. */
-export function junitKind(r: RunReport): JUnitKind {
+export function junitKind(r: RunDigest): JUnitKind {
   if (!r.sample_quality.include_in_analysis) return "skipped";
   if (r.status === "errored") return "error";
   if (r.status === "failed" || r.checks_failed.length > 0) return "failure";
   return "passed";
 }
 
-function properties(r: RunReport, indent: string, scripted: boolean): string[] {
+function properties(r: RunDigest, indent: string, scripted: boolean): string[] {
   const es = r.events_summary;
   const props: Array<[string, string]> = [
     ["treatment", r.treatment],
@@ -86,7 +86,7 @@ function properties(r: RunReport, indent: string, scripted: boolean): string[] {
   ];
 }
 
-function testcase(r: RunReport, scripted: boolean): string[] {
+function testcase(r: RunDigest, scripted: boolean): string[] {
   const i = "    ";
   const kind = junitKind(r);
   const out = [
@@ -125,7 +125,7 @@ export interface JUnitCounts {
   skipped: number;
 }
 
-export function junitCounts(reports: RunReport[]): JUnitCounts {
+export function junitCounts(reports: RunDigest[]): JUnitCounts {
   const kinds = reports.map(junitKind);
   return {
     tests: reports.length,
@@ -136,7 +136,7 @@ export function junitCounts(reports: RunReport[]): JUnitCounts {
 }
 
 /** The JUnit XML document. Runs are ordered by task, then rep, within each treatment's suite. */
-export function renderJUnit(reports: RunReport[], opts: JUnitOptions = {}): string {
+export function renderJUnit(reports: RunDigest[], opts: JUnitOptions = {}): string {
   const order = [...(opts.treatments ?? [])];
   for (const r of reports) if (!order.includes(r.treatment)) order.push(r.treatment);
   const treatments = order.filter((t) => reports.some((r) => r.treatment === t));

@@ -1,4 +1,4 @@
-import type { RunReport } from "../core/report.js";
+import type { RunDigest } from "../core/digest.js";
 import { f2, table } from "./format.js";
 import { computePassK, type PassKTable } from "./passk.js";
 
@@ -40,7 +40,7 @@ export function passKMarkdown(t: PassKTable): string {
 }
 
 export function renderPassKTable(
-  reports: RunReport[],
+  reports: RunDigest[],
   treatments: string[],
   ks?: number[],
 ): string {

@@ -1,4 +1,4 @@
-import type { RunReport } from "../core/report.js";
+import type { RunDigest } from "../core/digest.js";
 import { defaultKs, macroPassAtK, macroPassHatK, wilsonInterval } from "../stats/index.js";
 import { metricsPresent, perTaskOutcomes, type Metric } from "./outcomes.js";
 
@@ -24,7 +24,7 @@ export interface PassKTable {
 
 /** pass@k / pass^k per metric and treatment over the analysis set, task-macro averaged. Pure. */
 export function computePassK(
-  reports: RunReport[],
+  reports: RunDigest[],
   treatments: string[],
   requestedKs?: number[],
 ): PassKTable {

@@ -4,7 +4,7 @@
  * appendStepSummary does the one write.
  */
 import { appendFile } from "node:fs/promises";
-import type { RunReport } from "../core/report.js";
+import type { RunDigest } from "../core/digest.js";
 import type { Comparison } from "./comparison/types.js";
 import { cell, f2, int, meanOf, pct, sumOf, table, usd } from "./format.js";
 import { treatmentOrder } from "./group.js";
@@ -14,7 +14,7 @@ import type { ThresholdResult } from "./thresholds.js";
 export interface StepSummaryInput {
   experimentId: string | null;
   treatments: string[];
-  reports: RunReport[];
+  reports: RunDigest[];
   comparison?: Comparison | null;
   thresholds?: ThresholdResult | null;
   /** where the full reports are (e.g. the results folder or an artifact link) */

@@ -1,12 +1,12 @@
-import type { RunReport } from "../core/report.js";
-import { cell, f2, int, meanOf, orderDimensions, pct, secs, sumOf, table, usd } from "./format.js";
-import { dimScore, groupCells, treatmentOrder, type Cell } from "./group.js";
+import type { RunDigest } from "../core/digest.js";
+import { cell, f2, int, meanOf, orderDimensions, pct, secs, table, Tally, usd } from "./format.js";
+import { groupBy, groupCells, treatmentOrder, type Cell } from "./group.js";
 import { renderPassKTable } from "./passk-md.js";
 import { stripControls } from "../util/safe-text.js";
 import { isolationOf, localWarningLine, SCRIPTED_MODEL_LABEL } from "./endpoint.js";
 
 /** Sandbox kinds used, and the local warning when any run had none. */
-function sandboxLines(reports: RunReport[]): string[] {
+function sandboxLines(reports: RunDigest[]): string[] {
   const iso = isolationOf(reports);
   const local = localWarningLine(iso);
   return [`**Sandbox:** ${iso.kinds.join(", ") || "—"}`, ...(local === null ? [] : ["", local])];
@@ -20,7 +20,8 @@ export interface SummaryInput {
   agentVersion: string | null;
   model: string | null;
   treatments: string[];
-  reports: RunReport[];
+  /** every run, as digests (a full report is a digest too) */
+  reports: RunDigest[];
   ks?: number[] | undefined;
   /** the runs were played by the scripted model server */
   scripted?: boolean;
@@ -28,15 +29,7 @@ export interface SummaryInput {
   resume?: { asked: string; kept: number } | null;
 }
 
-function dimCell(runs: RunReport[], dim: string): string {
-  const vals = runs.map((r) => dimScore(r, dim));
-  if (vals.every((v) => v === undefined)) return "/";
-  const nums = vals.filter((v): v is number => typeof v === "number");
-  if (nums.length === 0) return "N/A";
-  return f2(meanOf(nums));
-}
-
-function checksOf(runs: RunReport[]): { passed: number; total: number } {
+function checksOf(runs: RunDigest[]): { passed: number; total: number } {
   let passed = 0;
   let total = 0;
   for (const r of runs) {
@@ -47,20 +40,22 @@ function checksOf(runs: RunReport[]): { passed: number; total: number } {
 }
 
 /** Judge dimensions seen in any run, in first-seen order. */
-function judgeDims(reports: RunReport[]): string[] {
+function judgeDims(reports: RunDigest[]): string[] {
   const out: string[] = [];
   for (const r of reports)
     for (const d of r.judge?.dimensions ?? []) if (!out.includes(d.name)) out.push(d.name);
   return out;
 }
 
-function judgeCell(runs: RunReport[], dim: string): string {
+function judgeCell(runs: RunDigest[], dim: string): string {
   return f2(meanOf(runs.map((r) => r.judge?.dimensions.find((d) => d.name === dim)?.score)));
 }
 
 /** Agents of the runs (report names), in first-seen order. */
-function agentsOf(reports: RunReport[]): string[] {
-  return [...new Set(reports.map((r) => r.agent.name))];
+function agentsOf(reports: RunDigest[]): string[] {
+  const names = new Set<string>();
+  for (const r of reports) names.add(r.agent.name);
+  return [...names];
 }
 
 /**
@@ -79,7 +74,7 @@ function splitByAgent(cells: Cell[], multi: boolean): Array<Cell & { agent: stri
 }
 
 /** `claude-code 2.1.328, codex 0.171.0`: every agent and version the runs recorded. */
-function agentsText(reports: RunReport[], fallbackVersion: string | null): string {
+function agentsText(reports: RunDigest[], fallbackVersion: string | null): string {
   if (reports.length === 0) return `claude-code ${fallbackVersion ?? "(unknown version)"}`;
   return agentsOf(reports)
     .map((a) => {
@@ -114,31 +109,73 @@ function resultsTable(
     "Tokens",
     "Cost",
   ];
+  const dimAt = new Map(dims.map((d, i) => [d, i]));
   const rows = cells.map((c) => {
-    const ch = checksOf(c.runs);
-    const es = c.runs.map((r) => r.events_summary);
+    // One pass over the cell's runs for every column (each run's memory is read once).
+    let passed = 0;
+    let checksPassed = 0;
+    let checksTotal = 0;
+    const weighted = new Tally();
+    const rubricAvg = new Tally();
+    const turns = new Tally();
+    const duration = new Tally();
+    const tools = new Tally();
+    const tokens = new Tally();
+    const cost = new Tally();
+    // Per dimension: does any run have it (dimCell's "/"), and the numeric scores in run order.
+    const present = new Array<boolean>(dims.length).fill(false);
+    const scores = dims.map((): number[] => []);
+    const seen = new Array<boolean>(dims.length);
+    for (const r of c.runs) {
+      if (r.passed) passed++;
+      checksPassed += r.checks_passed.length;
+      checksTotal += r.checks_passed.length + r.checks_failed.length;
+      weighted.add(r.rubric?.weighted_score);
+      rubricAvg.add(r.rubric?.rubric_avg);
+      const e = r.events_summary;
+      turns.add(e?.num_turns);
+      duration.add(e?.duration_seconds);
+      tools.add(e?.tool_calls);
+      tokens.add(e?.total_tokens);
+      cost.add(e?.total_cost_usd);
+      seen.fill(false);
+      // the first dimension of each name counts (as a find by name does)
+      for (const d of r.rubric?.dimensions ?? []) {
+        const i = dimAt.get(d.name);
+        if (i === undefined || seen[i] === true) continue;
+        seen[i] = true;
+        present[i] = true;
+        if (typeof d.score === "number") (scores[i] as number[]).push(d.score);
+      }
+    }
     return [
       cell(c.task),
       cell(c.treatment),
       ...(multi ? [cell(c.agent ?? "")] : []),
       String(c.runs.length),
-      `${c.runs.filter((r) => r.passed).length}/${c.runs.length}`,
-      `${ch.passed}/${ch.total}`,
-      ...dims.map((d) => dimCell(c.runs, d)),
-      f2(meanOf(c.runs.map((r) => r.rubric?.weighted_score))),
-      f2(meanOf(c.runs.map((r) => r.rubric?.rubric_avg))),
+      `${passed}/${c.runs.length}`,
+      `${checksPassed}/${checksTotal}`,
+      ...dims.map((_, i) =>
+        present[i] !== true
+          ? "/"
+          : (scores[i] as number[]).length === 0
+            ? "N/A"
+            : f2(meanOf(scores[i] as number[])),
+      ),
+      f2(weighted.mean()),
+      f2(rubricAvg.mean()),
       ...jdims.map((d) => judgeCell(c.runs, d)),
-      f2(meanOf(es.map((e) => e?.num_turns))),
-      secs(meanOf(es.map((e) => e?.duration_seconds))),
-      f2(meanOf(es.map((e) => e?.tool_calls))),
-      int(sumOf(es.map((e) => e?.total_tokens))),
-      usd(sumOf(es.map((e) => e?.total_cost_usd))),
+      f2(turns.mean()),
+      secs(duration.mean()),
+      f2(tools.mean()),
+      int(tokens.total()),
+      usd(cost.total()),
     ];
   });
   return table(header, rows);
 }
 
-function aggregatedByTreatment(reports: RunReport[], treatments: string[]): string {
+function aggregatedByTreatment(reports: RunDigest[], treatments: string[]): string {
   const agents = agentsOf(reports);
   const multi = agents.length > 1;
   const arms = treatments.flatMap((t): Array<{ t: string; a: string | null }> =>
@@ -148,22 +185,45 @@ function aggregatedByTreatment(reports: RunReport[], treatments: string[]): stri
           .map((a) => ({ t, a }))
       : [{ t, a: null }],
   );
+  const byTreatment = groupBy(reports, (r) => r.treatment);
   const rows = arms.map(({ t, a }) => {
-    const runs = reports.filter((r) => r.treatment === t && (a === null || r.agent.name === a));
-    const ch = checksOf(runs);
-    const es = runs.map((r) => r.events_summary);
-    const skills = new Set(runs.flatMap((r) => r.events_summary?.skills_invoked ?? []));
-    const scripts = new Set(runs.flatMap((r) => r.events_summary?.scripts_used ?? []));
+    // One pass over the arm's runs for every column.
+    let runs = 0;
+    let passed = 0;
+    let checksPassed = 0;
+    let checksTotal = 0;
+    const weighted = new Tally();
+    const turns = new Tally();
+    const duration = new Tally();
+    const tokens = new Tally();
+    const cost = new Tally();
+    const skills = new Set<string>();
+    const scripts = new Set<string>();
+    for (const r of byTreatment.get(t) ?? []) {
+      if (a !== null && r.agent.name !== a) continue;
+      runs++;
+      if (r.passed) passed++;
+      checksPassed += r.checks_passed.length;
+      checksTotal += r.checks_passed.length + r.checks_failed.length;
+      weighted.add(r.rubric?.weighted_score);
+      const e = r.events_summary;
+      turns.add(e?.num_turns);
+      duration.add(e?.duration_seconds);
+      tokens.add(e?.total_tokens);
+      cost.add(e?.total_cost_usd);
+      for (const x of e?.skills_invoked ?? []) skills.add(x);
+      for (const x of e?.scripts_used ?? []) scripts.add(x);
+    }
     return [
       cell(t),
       ...(multi ? [cell(a ?? "")] : []),
-      `${runs.filter((r) => r.passed).length}/${runs.length}`,
-      `${ch.passed}/${ch.total} (${pct(ch.passed, ch.total)})`,
-      f2(meanOf(runs.map((r) => r.rubric?.weighted_score))),
-      f2(meanOf(es.map((e) => e?.num_turns))),
-      secs(meanOf(es.map((e) => e?.duration_seconds))),
-      int(sumOf(es.map((e) => e?.total_tokens))),
-      usd(sumOf(es.map((e) => e?.total_cost_usd))),
+      `${passed}/${runs}`,
+      `${checksPassed}/${checksTotal} (${pct(checksPassed, checksTotal)})`,
+      f2(weighted.mean()),
+      f2(turns.mean()),
+      secs(duration.mean()),
+      int(tokens.total()),
+      usd(cost.total()),
       cell([...skills].join(", ") || "—"),
       cell([...scripts].join(", ") || "—"),
     ];
@@ -187,7 +247,7 @@ function aggregatedByTreatment(reports: RunReport[], treatments: string[]): stri
 }
 
 /** The dual-agent loop in one line (auto_user runs only). */
-function interactionLine(r: RunReport): string[] {
+function interactionLine(r: RunDigest): string[] {
   const i = r.interaction;
   if (!i || i.mode !== "auto_user") return [];
   const n = (k: string): string => (typeof i[k] === "number" ? String(i[k]) : "—");
@@ -196,8 +256,11 @@ function interactionLine(r: RunReport): string[] {
   ];
 }
 
-function runLine(r: RunReport, multi = false): string[] {
-  const ch = checksOf([r]);
+function runLine(r: RunDigest, multi = false): string[] {
+  const ch = {
+    passed: r.checks_passed.length,
+    total: r.checks_passed.length + r.checks_failed.length,
+  };
   const es = r.events_summary;
   const out = [
     `**Run ${r.rep} — ${r.task}${multi ? ` on ${r.agent.name}` : ""}:** ${r.status.toUpperCase()} · ${ch.passed}/${ch.total} checks (${pct(ch.passed, ch.total)}) · outcome ${r.outcome} · sample ${r.sample_quality.status} (${r.sample_quality.reason_code}) · run_id \`${r.run_id}\``,
@@ -236,15 +299,28 @@ export interface SummaryFiles {
   runs: string | null;
 }
 
+/** What String.prototype.trimEnd removes (white space and line terminators). */
+const SPACE = /\s/;
+const isSpace = (c: number): boolean => SPACE.test(String.fromCharCode(c));
+
+/** The heading of one treatment's runs in "Treatment Details". */
+function treatmentHeading(runs: RunDigest[], t: string): string[] {
+  const c = checksOf(runs);
+  return [`### ${t} (${c.passed}/${c.total} checks, ${pct(c.passed, c.total)})`, ""];
+}
+
 /** The "Treatment Details" section: every run of every treatment. */
-function treatmentDetails(reports: RunReport[], treatments: string[]): string[] {
+function treatmentDetails(reports: RunDigest[], treatments: string[]): string[] {
   const lines: string[] = ["## Treatment Details", ""];
+  const multi = agentsOf(reports).length > 1;
+  const byTreatment = groupBy(reports, (r) => r.treatment);
   for (const t of treatments) {
-    const runs = reports.filter((r) => r.treatment === t);
-    const c = checksOf(runs);
-    lines.push(`### ${t} (${c.passed}/${c.total} checks, ${pct(c.passed, c.total)})`, "");
-    const multi = agentsOf(reports).length > 1;
-    for (const r of runs) lines.push(...runLine(r, multi), "");
+    const runs = byTreatment.get(t) ?? [];
+    lines.push(...treatmentHeading(runs, t));
+    for (const r of runs) {
+      for (const line of runLine(r, multi)) lines.push(line);
+      lines.push("");
+    }
   }
   return lines;
 }
@@ -254,17 +330,118 @@ export function renderSummaryMarkdown(s: SummaryInput): string {
   return renderSummaryFiles(s).summary;
 }
 
+/** Agents and validators write check messages: no terminal escapes or control characters pass. */
+const text = (ls: string[]): string => `${stripControls(ls.join("\n")).trimEnd()}\n`;
+
 /**
  * summary.md and, above RUN_DETAILS_LIMIT runs, runs.md (the per-run sections, which
- * would otherwise make summary.md megabytes long). Pure.
+ * would otherwise make summary.md megabytes long), each as one string. Pure. (The report
+ * commands write runs.md a piece at a time instead: RunDetailsText.)
  */
 export function renderSummaryFiles(s: SummaryInput): SummaryFiles {
+  const o = summaryOverview(s);
+  if (o.details === "inline") {
+    const lines = [...o.lines, ...treatmentDetails(s.reports, o.treatments)];
+    return { summary: text(lines), runs: null };
+  }
+  const details = new RunDetailsText(s, o.treatments);
+  let runs = "";
+  const out = (t: string): void => void (runs += t);
+  details.start(out);
+  for (const t of o.treatments) {
+    details.treatment(t, out);
+    for (const r of s.reports) if (r.treatment === t) details.run(r, out);
+  }
+  details.end(out);
+  return { summary: text(o.lines), runs };
+}
+
+/**
+ * summary.md's text when its per-run sections go to runs.md (more than RUN_DETAILS_LIMIT
+ * runs), or null when they stay in summary.md (renderSummaryFiles). Pure.
+ */
+export function renderSummaryOverview(s: SummaryInput): string | null {
+  const o = summaryOverview(s);
+  return o.details === "inline" ? null : text(o.lines);
+}
+
+/**
+ * runs.md, a piece at a time, in the order start, then for each treatment of `treatments` its
+ * heading and its runs (task, then rep), then end: the same text as renderSummaryFiles'
+ * `runs`, never held whole. Pure: `out` gets the text.
+ */
+export class RunDetailsText {
+  private readonly multi: boolean;
+  private readonly digests: RunDigest[];
+  private readonly total: number;
+  /** trailing whitespace held back (the file ends trimmed, with one newline) */
+  private held = "";
+  private first = true;
+
+  constructor(
+    private readonly s: SummaryInput,
+    readonly treatments: string[] = treatmentOrder(s.reports, s.treatments),
+  ) {
+    this.digests = s.reports;
+    this.multi = agentsOf(s.reports).length > 1;
+    this.total = s.reports.length;
+  }
+
+  private emit(lines: string[], out: (t: string) => void): void {
+    const piece = stripControls(`${this.first ? "" : "\n"}${lines.join("\n")}`);
+    this.first = false;
+    const all = this.held + piece;
+    let cut = all.length;
+    while (cut > 0 && isSpace(all.charCodeAt(cut - 1))) cut--;
+    this.held = all.slice(cut);
+    if (cut > 0) out(all.slice(0, cut));
+  }
+
+  start(out: (t: string) => void): void {
+    this.emit(
+      [
+        "# Experiment Run Details",
+        "",
+        `**Experiment ID:** ${this.s.experimentId} · ${this.total} runs · the summary is in [summary.md](summary.md)`,
+        "",
+        "## Treatment Details",
+        "",
+      ],
+      out,
+    );
+  }
+
+  treatment(t: string, out: (t: string) => void): void {
+    this.emit(
+      treatmentHeading(
+        this.digests.filter((r) => r.treatment === t),
+        t,
+      ),
+      out,
+    );
+  }
+
+  run(r: RunDigest, out: (t: string) => void): void {
+    this.emit([...runLine(r, this.multi), ""], out);
+  }
+
+  end(out: (t: string) => void): void {
+    out("\n");
+  }
+}
+
+/** summary.md above the per-run sections, and where those go. Pure. */
+function summaryOverview(s: SummaryInput): {
+  lines: string[];
+  treatments: string[];
+  details: "inline" | "runs.md";
+} {
   const treatments = treatmentOrder(s.reports, s.treatments);
   const multiAgent = agentsOf(s.reports).length > 1;
   const cells = splitByAgent(groupCells(s.reports, treatments), multiAgent);
-  const dims = orderDimensions(
-    s.reports.flatMap((r) => r.rubric?.dimensions.map((d) => d.name) ?? []),
-  );
+  const dimNames = new Set<string>();
+  for (const r of s.reports) for (const d of r.rubric?.dimensions ?? []) dimNames.add(d.name);
+  const dims = orderDimensions(dimNames);
   const withReps = cells.some((c) => c.runs.length > 1);
   const total = s.reports.length;
   const passedRuns = s.reports.filter((r) => r.passed).length;
@@ -315,32 +492,21 @@ export function renderSummaryFiles(s: SummaryInput): SummaryFiles {
       aggregatedByTreatment(s.reports, treatments),
       "",
     );
-  // Agents and validators write check messages: no terminal escapes or control characters pass.
-  const text = (ls: string[]): string => `${stripControls(ls.join("\n")).trimEnd()}\n`;
-  if (total <= RUN_DETAILS_LIMIT) {
-    lines.push(...treatmentDetails(s.reports, treatments));
-    return { summary: text(lines), runs: null };
-  }
+  if (total <= RUN_DETAILS_LIMIT) return { lines, treatments, details: "inline" };
   lines.push(
     "## Treatment Details",
     "",
     `_${total} runs: more than ${RUN_DETAILS_LIMIT}, so each run's section is in [${RUN_DETAILS_FILE}](${RUN_DETAILS_FILE}) beside this file (and in the HTML report)._`,
     "",
   );
+  const byTreatment = groupBy(s.reports, (r) => r.treatment);
   for (const t of treatments) {
-    const runs = s.reports.filter((r) => r.treatment === t);
+    const runs = byTreatment.get(t) ?? [];
     const c = checksOf(runs);
     const passed = runs.filter((r) => r.passed).length;
     lines.push(
       `- **${t}**: ${passed}/${runs.length} runs passed, ${c.passed}/${c.total} checks (${pct(c.passed, c.total)})`,
     );
   }
-  const runsFile = [
-    "# Experiment Run Details",
-    "",
-    `**Experiment ID:** ${s.experimentId} · ${total} runs · the summary is in [summary.md](summary.md)`,
-    "",
-    ...treatmentDetails(s.reports, treatments),
-  ];
-  return { summary: text(lines), runs: text(runsFile) };
+  return { lines, treatments, details: "runs.md" };
 }

@@ -12,7 +12,7 @@
  * fails the threshold. Comparison is `value >= MIN` (with a 1e-9 guard).
  */
 import { InputError } from "../core/errors.js";
-import type { RunReport } from "../core/report.js";
+import type { RunDigest } from "../core/digest.js";
 import { CONTROL } from "./comparison/roles.js";
 import { meanOf } from "./format.js";
 import { treatmentOrder } from "./group.js";
@@ -109,7 +109,7 @@ function defaultCandidate(treatments: string[]): string | null {
 }
 
 export function metricValue(
-  reports: RunReport[],
+  reports: RunDigest[],
   treatment: string,
   m: ThresholdMetric,
 ): number | null {
@@ -134,7 +134,7 @@ function fmt(x: number | null): string {
 /** Check thresholds against stored reports (the same runs the summary counts). */
 export function evaluateThresholds(
   thresholds: Threshold[],
-  reports: RunReport[],
+  reports: RunDigest[],
   opts: EvaluateOptions = {},
 ): ThresholdResult {
   const treatments = treatmentOrder(reports, opts.treatments ?? [CONTROL]);

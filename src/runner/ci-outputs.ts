@@ -1,7 +1,7 @@
 import path from "node:path";
 import { experimentPaths } from "../store/layout.js";
 import { readMetadata } from "../store/metadata.js";
-import { readReports } from "../store/read.js";
+import { readStoredRuns } from "../store/read.js";
 import { renderJUnit } from "../report/junit.js";
 import { isScripted } from "../report/endpoint.js";
 import { evaluateThresholds, parseThresholds, type ThresholdResult } from "../report/thresholds.js";
@@ -36,7 +36,7 @@ export async function writeCiOutputs(outDir: string, opts: CiOptions): Promise<C
   if (!opts.junit && !thresholds && !env.GITHUB_STEP_SUMMARY)
     return { files: [], thresholds: null };
   const meta = await readMetadata(experimentPaths(outDir).metadata);
-  const { reports: all } = await readReports(outDir);
+  const { digests: all } = await readStoredRuns(outDir);
   const planned = meta?.matrix ? new Set(meta.matrix.map((r) => r.run_id)) : null;
   const reports = planned ? all.filter((r) => planned.has(r.run_id)) : all;
   const treatments = meta?.treatments ?? [];

@@ -1,12 +1,18 @@
 import { experimentPaths } from "../store/layout.js";
-import { RUN_DETAILS_FILE, renderSummaryFiles } from "../report/summary-md.js";
+import {
+  RUN_DETAILS_FILE,
+  RunDetailsText,
+  renderSummaryFiles,
+  renderSummaryOverview,
+  type SummaryInput,
+} from "../report/summary-md.js";
 import {
   readComparisonSource,
   writeComparisonOf,
   type Comparison,
 } from "../report/comparison/index.js";
 import { writeHtmlReports } from "../report/html/write.js";
-import { removeReportFile, writeReportFile } from "../store/report-files.js";
+import { openReportFile, removeReportFile, writeReportFile } from "../store/report-files.js";
 import { InputError } from "../core/errors.js";
 import path from "node:path";
 import { isScripted } from "../report/endpoint.js";
@@ -44,7 +50,7 @@ export async function writeExperimentReports(
       `${outDir}: no metadata.json and no run reports: not a skillbench results folder`,
       { file: outDir },
     );
-  const summary = renderSummaryFiles({
+  const input: SummaryInput = {
     experimentId: meta?.experiment_id ?? path.basename(outDir),
     startedAt: meta?.started_at ?? null,
     completedAt: meta?.completed_at ?? null,
@@ -56,10 +62,20 @@ export async function writeExperimentReports(
     ks: opts.ks,
     scripted: isScripted(reports, meta),
     resume: resumeNote(meta),
-  });
+  };
+  // Above RUN_DETAILS_LIMIT runs the per-run sections go to runs.md, written a piece at a
+  // time; at or below it they are in summary.md, and a runs.md left from an earlier, larger
+  // rendering would be stale.
+  const runsPath = path.join(outDir, RUN_DETAILS_FILE);
+  let summaryText = renderSummaryOverview(input);
+  const runsFile = summaryText !== null;
+  if (summaryText === null) {
+    summaryText = renderSummaryFiles(input).summary;
+    await removeReportFile(runsPath);
+  } else await writeRunDetails(runsPath, input);
   // An A/A calibration folder (`skillbench calibrate`): recomputed from these runs, in summary.md.
   const calibration = await refreshCalibration(outDir, reports, meta);
-  const summaryText = withNoteAfterTitle(summary.summary, unreadableRunsNote(source.problems));
+  summaryText = withNoteAfterTitle(summaryText, unreadableRunsNote(source.problems));
   await writeReportFile(
     paths.summary,
     calibration
@@ -68,13 +84,7 @@ export async function writeExperimentReports(
   );
   const files = [paths.summary];
   if (calibration) files.push(path.join(outDir, "calibration.json"));
-  // Above RUN_DETAILS_LIMIT runs the per-run sections have their own file; below it, a
-  // runs.md left from an earlier, larger rendering would be stale.
-  const runsPath = path.join(outDir, RUN_DETAILS_FILE);
-  if (summary.runs !== null) {
-    await writeReportFile(runsPath, summary.runs);
-    files.push(runsPath);
-  } else await removeReportFile(runsPath);
+  if (runsFile) files.push(runsPath);
   // With two or more treatments, the comparison comes with every run's reports.
   let comparison: Comparison | null = null;
   if (new Set(reports.map((r) => r.treatment)).size >= 2) {
@@ -89,4 +99,18 @@ export async function writeExperimentReports(
       })),
     );
   return files;
+}
+
+/** runs.md, written a piece at a time (it is megabytes long at thousands of runs). */
+async function writeRunDetails(file: string, input: SummaryInput): Promise<void> {
+  const details = new RunDetailsText(input);
+  const w = await openReportFile(file);
+  const out = (t: string): void => w.write(t);
+  details.start(out);
+  for (const t of details.treatments) {
+    details.treatment(t, out);
+    for (const r of input.reports) if (r.treatment === t) details.run(r, out);
+  }
+  details.end(out);
+  await w.commit();
 }

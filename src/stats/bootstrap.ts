@@ -192,6 +192,130 @@ function countReplicates(
   return Array.from(m);
 }
 
+/** One statistic of one arm in sharedReplicates: its accumulator and where its replicates go. */
+interface ArmStatistic {
+  arm: number;
+  acc: CountAccumulator;
+  out: Float64Array;
+}
+
+/**
+ * Most arms one sharedReplicates pass takes when a task has up to `maxRuns` runs: the arms'
+ * pass counts are the base-(maxRuns + 1) digits of one sum, exact while it stays below 2^53.
+ */
+function sharedArms(maxRuns: number): number {
+  const base = maxRuns + 1;
+  let arms = 1;
+  let weight = base;
+  while (weight * base <= 2 ** 53) {
+    weight *= base;
+    arms++;
+  }
+  return arms;
+}
+
+/**
+ * The replicates of count-form statistics over several arms (separate bootstraps, not a
+ * paired one) whose tasks have the same run counts: for them, the random numbers pick the
+ * same task j and the same run indices in every arm (the draws depend on the run counts
+ * alone), so one pass over the draws serves every arm, and each arm's statistics get what
+ * a pass of their own with the same seed gives (countReplicates with one arm). Per arm and
+ * statistic, the count of replicates that were not null.
+ */
+function sharedReplicates(
+  packs: Packed[],
+  units: ArmStatistic[],
+  replicates: number,
+  seed: number,
+): number[] {
+  const p0 = packs[0] as Packed;
+  const t = p0.len.length;
+  const arms = packs.length;
+  const len = p0.len;
+  const offset = p0.offset;
+  // digits[x] = Σ_a passed(arm a, run x) · base^a: summed over a task's draws, its base-`base`
+  // digits are the arms' pass counts (each at most the task's run count, below base).
+  let base = 1;
+  for (let j = 0; j < t; j++) base = Math.max(base, (len[j] as number) + 1);
+  const digits = new Float64Array(arms > 1 ? p0.passes.length : 0);
+  for (let a = 0, w = 1; arms > 1 && a < arms; a++, w *= base) {
+    const passes = (packs[a] as Packed).passes;
+    for (let x = 0; x < passes.length; x++)
+      digits[x] = (digits[x] as number) + (passes[x] as number) * w;
+  }
+  // constant[j]: in every arm, task j's runs all passed or all failed (no draw changes a count)
+  const constant = new Uint8Array(t);
+  for (let j = 0; j < t; j++) {
+    let all = 1;
+    for (const p of packs) {
+      const c = p.passed[j] as number;
+      if (c !== 0 && c !== (len[j] as number)) all = 0;
+    }
+    constant[j] = all;
+  }
+  const counts = new Int32Array(arms);
+  const u = units.length;
+  const m = new Int32Array(u);
+  let state = seed >>> 0;
+  for (let b = 0; b < replicates; b++) {
+    for (let x = 0; x < u; x++) (units[x] as ArmStatistic).acc.reset();
+    for (let i = 0; i < t; i++) {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let x = state;
+      x = Math.imul(x ^ (x >>> 15), x | 1);
+      x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+      const j = Math.floor((((x ^ (x >>> 14)) >>> 0) / 4294967296) * t);
+      const n = len[j] as number;
+      if (constant[j] === 1) {
+        // skip the n draws (mulberry32's state only adds a constant per draw)
+        state = (state + Math.imul(n, 0x6d2b79f5)) >>> 0;
+        for (let a = 0; a < arms; a++) counts[a] = (packs[a] as Packed).passed[j] as number;
+      } else {
+        const o = offset[j] as number;
+        if (arms === 1) {
+          const passes = p0.passes;
+          let c = 0;
+          for (let r = 0; r < n; r++) {
+            state = (state + 0x6d2b79f5) >>> 0;
+            let y = state;
+            y = Math.imul(y ^ (y >>> 15), y | 1);
+            y ^= y + Math.imul(y ^ (y >>> 7), y | 61);
+            c += passes[o + (((((y ^ (y >>> 14)) >>> 0) / 4294967296) * n) | 0)] as number;
+          }
+          counts[0] = c;
+        } else {
+          let sum = 0;
+          for (let r = 0; r < n; r++) {
+            state = (state + 0x6d2b79f5) >>> 0;
+            let y = state;
+            y = Math.imul(y ^ (y >>> 15), y | 1);
+            y ^= y + Math.imul(y ^ (y >>> 7), y | 61);
+            sum += digits[o + (((((y ^ (y >>> 14)) >>> 0) / 4294967296) * n) | 0)] as number;
+          }
+          for (let a = 0; a < arms; a++) {
+            const c = sum % base;
+            counts[a] = c;
+            sum = (sum - c) / base;
+          }
+        }
+      }
+      for (let x = 0; x < u; x++) {
+        const unit = units[x] as ArmStatistic;
+        unit.acc.add(j, counts[unit.arm] as number);
+      }
+    }
+    for (let x = 0; x < u; x++) {
+      const unit = units[x] as ArmStatistic;
+      const v = unit.acc.value();
+      if (v === null) continue;
+      const at = m[x] as number;
+      unit.out[at] = v;
+      m[x] = at + 1;
+    }
+  }
+  return Array.from(m);
+}
+
 /** How many paired intervals are remembered per statistic. */
 const PAIRED_MEMO_SIZE = 16;
 const pairedMemo = new WeakMap<TaskStatistic, Map<string, BootstrapResult | null>>();
@@ -313,24 +437,84 @@ export function bootstrapIntervals(
   statistics: readonly TaskStatistic[],
   options?: BootstrapOptions,
 ): Array<BootstrapResult | null> {
+  return bootstrapIntervalsOfArms([perTask], statistics, options)[0] ?? [];
+}
+
+/** Run counts per task as a string: arms with equal keys draw the same numbers. */
+function layoutKey(p: Packed): string {
+  return p.len.join(",");
+}
+
+/**
+ * bootstrapIntervals of each arm (separate intervals, e.g. one per treatment; not a paired
+ * difference), in order: `result[arm][s]` is exactly bootstrapIntervals(perTasks[arm],
+ * statistics, options)[s]. Arms whose tasks have the same run counts share one pass over
+ * the random draws (they draw the same numbers), so a treatment costs about one arm, not
+ * one each.
+ */
+export function bootstrapIntervalsOfArms(
+  perTasks: readonly PerTaskOutcomes[],
+  statistics: readonly TaskStatistic[],
+  options?: BootstrapOptions,
+): Array<Array<BootstrapResult | null>> {
   const o = resolve(options);
-  const results = new Array<BootstrapResult | null>(statistics.length).fill(null);
-  const estimates = statistics.map((s) => (perTask.length === 0 ? null : s(perTask)));
-  const fast: number[] = [];
-  statistics.forEach((statistic, i) => {
-    if (estimates[i] === null || estimates[i] === undefined) return;
-    if (statistic.counts !== undefined) fast.push(i);
-    else results[i] = tableInterval(perTask, statistic, estimates[i], o);
+  const results = perTasks.map(() =>
+    new Array<BootstrapResult | null>(statistics.length).fill(null),
+  );
+  // Per arm: the estimates; the count-form statistics go to the shared passes below.
+  const estimates = perTasks.map((perTask) =>
+    statistics.map((s) => (perTask.length === 0 ? null : s(perTask))),
+  );
+  // Arms by run-count layout, at most sharedArms(most runs of a task) in a group.
+  const groups = new Map<string, Array<Array<{ arm: number; pack: Packed; fast: number[] }>>>();
+  perTasks.forEach((perTask, arm) => {
+    const fast: number[] = [];
+    statistics.forEach((statistic, i) => {
+      const e = estimates[arm]?.[i];
+      if (e === null || e === undefined) return;
+      if (statistic.counts !== undefined) fast.push(i);
+      else
+        (results[arm] as Array<BootstrapResult | null>)[i] = tableInterval(
+          perTask,
+          statistic,
+          e,
+          o,
+        );
+    });
+    if (fast.length === 0) return;
+    const pack_ = pack(perTask);
+    const key = layoutKey(pack_);
+    let same = groups.get(key);
+    if (!same) groups.set(key, (same = []));
+    const last = same[same.length - 1];
+    if (last && last.length < sharedArms(Math.max(0, ...pack_.len)))
+      last.push({ arm, pack: pack_, fast });
+    else same.push([{ arm, pack: pack_, fast }]);
   });
-  if (fast.length > 0) {
-    const p = pack(perTask);
-    const outs = fast.map(() => new Float64Array(o.replicates));
-    const accs = fast.map((i) => [
-      new CountAccumulator((statistics[i] as TaskStatistic).counts as CountForm, p),
-    ]);
-    const m = countReplicates([p], accs, o.replicates, o.seed, outs);
-    fast.forEach((i, s) => {
-      results[i] = finish(estimates[i] ?? null, (outs[s] as Float64Array).subarray(0, m[s]), o);
+  for (const group of [...groups.values()].flat()) {
+    const units: Array<ArmStatistic & { stat: number; armIndex: number }> = [];
+    group.forEach((g, a) => {
+      for (const i of g.fast)
+        units.push({
+          arm: a,
+          armIndex: g.arm,
+          stat: i,
+          acc: new CountAccumulator((statistics[i] as TaskStatistic).counts as CountForm, g.pack),
+          out: new Float64Array(o.replicates),
+        });
+    });
+    const m = sharedReplicates(
+      group.map((g) => g.pack),
+      units,
+      o.replicates,
+      o.seed,
+    );
+    units.forEach((unit, x) => {
+      (results[unit.armIndex] as Array<BootstrapResult | null>)[unit.stat] = finish(
+        estimates[unit.armIndex]?.[unit.stat] ?? null,
+        unit.out.subarray(0, m[x]),
+        o,
+      );
     });
   }
   return results;

@@ -9,7 +9,11 @@ export {
   pooledPassRate,
   type PerTaskOutcomes,
 } from "./task-statistics.js";
-export { bootstrapIntervals, bootstrapPairedDifference, quantileSorted } from "./bootstrap.js";
+export {
+  bootstrapIntervalsOfArms,
+  bootstrapPairedDifference,
+  quantileSorted,
+} from "./bootstrap.js";
 export { discordantPairs, taskSignCounts } from "./paired.js";
 export { fisherExact } from "./fisher.js";
 export {

@@ -1,10 +1,19 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { statSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { InputError } from "../core/errors.js";
+import { digestOf, type RunDigest } from "../core/digest.js";
 import { RunReportSchema, type RunReport } from "../core/report.js";
 import { mapPool } from "../util/pool.js";
 import { runPaths } from "./layout.js";
-import { indexStamp, readRunIndex, writeRunIndex } from "./run-index.js";
+import {
+  IndexReports,
+  indexStamp,
+  readRunIndex,
+  RunIndexWriter,
+  SharedValues,
+  type ReportRange,
+} from "./run-index.js";
 
 export interface ReadProblem {
   file: string;
@@ -13,48 +22,76 @@ export interface ReadProblem {
 
 /** Concurrent file reads (enough to keep the disk busy, few enough not to exhaust descriptors). */
 const READ_CONCURRENCY = 16;
+/** report.json files stat-ed between two turns of the event loop. */
+const STAT_SLICE = 2000;
+/** Full reports held at once by `StoredRuns.reports` (read in file order, handed out in the order asked). */
+const REPORT_BATCH = 1000;
 
-type Entry = { kind: "report"; report: RunReport } | { kind: "problem"; problem: ReadProblem };
+type Entry = { kind: "digest"; digest: RunDigest } | { kind: "problem"; problem: ReadProblem };
 
-/** Parsed reports by run id, with the file stamp they were parsed from. */
+/** Digests by run id, with the file stamp they were made from (the viewer keeps one between reads). */
 export type ReportCache = Map<string, { stamp: string; entry: Entry }>;
 
-export interface StoredReports {
-  reports: RunReport[];
+/**
+ * The runs of a results folder: one digest per run (core/digest.ts) for the experiment-level
+ * reports, and the full reports on demand, a batch at a time, for what shows each run whole.
+ */
+export interface StoredRuns {
+  /** sorted by task, treatment, rep */
+  digests: RunDigest[];
   problems: ReadProblem[];
   /** `<id>:<mtimeMs>:<size>` of every run folder in id order (`<id>:-` without a report) */
   signature: string;
+  /**
+   * Call `fn` with the full report of each run in `ids`, in that order (a run whose report
+   * cannot be read any more is skipped). At most REPORT_BATCH reports are held at once.
+   */
+  reports(ids: readonly string[], fn: (r: RunReport) => void | Promise<void>): Promise<void>;
 }
 
-function parseReport(file: string, text: string): Entry {
+/** Full reports of a results folder (every report held at once: for small folders and single runs). */
+export interface StoredReports {
+  reports: RunReport[];
+  problems: ReadProblem[];
+  signature: string;
+}
+
+function parseReport(file: string, text: string): RunReport | ReadProblem {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    return { kind: "problem", problem: { file, message: `not valid JSON: ${String(e)}` } };
+    return { file, message: `not valid JSON: ${String(e)}` };
   }
   const parsed = RunReportSchema.safeParse(json);
-  if (parsed.success) return { kind: "report", report: parsed.data };
+  if (parsed.success) return parsed.data;
   return {
-    kind: "problem",
-    problem: {
-      file,
-      message: parsed.error.issues
-        .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
-        .join("; "),
-    },
+    file,
+    message: parsed.error.issues
+      .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
+      .join("; "),
   };
 }
 
+const isProblem = (v: RunReport | ReadProblem): v is ReadProblem => "message" in v;
+
+const collator = new Intl.Collator();
+/** Task, then treatment, then rep (the order every report lists runs in). */
+function byTaskTreatmentRep(a: RunDigest, b: RunDigest): number {
+  return (
+    collator.compare(a.task, b.task) || collator.compare(a.treatment, b.treatment) || a.rep - b.rep
+  );
+}
+
 /**
- * Every stored report of a results folder, parsed with the schema; unreadable ones are
- * listed as problems, not fatal; a run without a report (incomplete) is skipped. Reads
- * with a bounded pool, and with a cache reuses the parse of a report whose file did not
- * change (same mtime and size) since the last call. A report whose file the run index
- * holds unchanged is taken from the index, and the index is written again when it was
- * missing or out of date (store/run-index.ts). Reports sorted by task, treatment, rep.
+ * Every stored run of a results folder as a digest; unreadable reports are listed as
+ * problems, not fatal; a run without a report (incomplete) is skipped. A run whose
+ * report.json the run index holds unchanged is taken from the index (store/run-index.ts);
+ * the others are read from their files with a bounded pool and schema-parsed, and the index
+ * is written again when it did not hold exactly the folder's runs. With a cache, a digest
+ * whose file did not change (same mtime and size) since the last call is reused.
  */
-export async function readReports(
+export async function readStoredRuns(
   outDir: string,
   opts: {
     concurrency?: number;
@@ -62,7 +99,7 @@ export async function readReports(
     /** false: neither read nor write the run index (store/run-index.ts) */
     index?: boolean;
   } = {},
-): Promise<StoredReports> {
+): Promise<StoredRuns> {
   let ids: string[];
   try {
     ids = (await readdir(path.join(outDir, "runs"), { withFileTypes: true }))
@@ -77,73 +114,187 @@ export async function readReports(
   const cache = opts.cache;
   const useIndex = opts.index !== false;
   const concurrency = opts.concurrency ?? READ_CONCURRENCY;
-  // First the stamps, then the run index (store/run-index.ts), which stands in for every
-  // report.json whose stamp it holds (only those of its lines are parsed), then the files.
-  const stamps = await mapPool(ids, concurrency, async (id) => {
-    const st = await stat(runPaths(outDir, id).report).catch(() => null);
-    return st?.isFile()
-      ? { id, stamp: `${id}:${st.mtimeMs}:${st.size}`, indexStamp: indexStamp(st) }
-      : null;
+  // First the stamps, then the run index, which stands in for every report.json whose stamp
+  // it holds, then the files it does not hold.
+  // Synchronous stats (a few microseconds each from the inode cache, where a promise costs
+  // several times that), a slice at a time so that a server reading a folder stays responsive.
+  const stampOf = new Map<string, { stamp: string; index: string }>();
+  for (let i = 0; i < ids.length; i += STAT_SLICE) {
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    for (const id of ids.slice(i, i + STAT_SLICE)) {
+      const st = statSync(runPaths(outDir, id).report, { throwIfNoEntry: false });
+      if (st?.isFile())
+        stampOf.set(id, { stamp: `${id}:${st.mtimeMs}:${st.size}`, index: indexStamp(st) });
+    }
+  }
+  const source = useIndex ? await IndexReports.open(outDir) : null;
+  const index = await readRunIndex(source, (id, stamp) => {
+    const s = stampOf.get(id);
+    return s === undefined || s.index !== stamp
+      ? "stale"
+      : cache?.get(id)?.stamp === s.stamp
+        ? "known"
+        : "parse";
   });
-  const byId = new Map(stamps.flatMap((s) => (s ? [[s.id, s] as const] : [])));
-  const index = useIndex
-    ? await readRunIndex(outDir, (id, stamp) => {
-        const s = byId.get(id);
-        return s === undefined || s.indexStamp !== stamp
-          ? "stale"
-          : cache?.get(id)?.stamp === s.stamp
-            ? "known"
-            : "parse";
-      })
-    : { runs: new Map<string, RunReport>(), matched: 0, lines: 0 };
-  const read = await mapPool(
-    stamps,
-    concurrency,
-    async (s, i): Promise<{ stamp: string; entry: Entry | null; indexStamp: string | null }> => {
-      if (!s) return { stamp: `${ids[i] ?? ""}:-`, entry: null, indexStamp: null };
-      const { id, stamp } = s;
-      const hit = cache?.get(id);
-      if (hit && hit.stamp === stamp) return { stamp, entry: hit.entry, indexStamp: s.indexStamp };
-      const indexed = index.runs.get(id);
-      if (indexed) {
-        const entry: Entry = { kind: "report", report: indexed };
-        cache?.set(id, { stamp, entry });
-        return { stamp, entry, indexStamp: s.indexStamp };
-      }
-      const file = runPaths(outDir, id).report;
-      let text: string;
-      try {
-        text = await readFile(file, "utf8");
-      } catch {
-        return { stamp: `${id}:-`, entry: null, indexStamp: null }; // a run without a report is incomplete: not an error
-      }
-      const entry = parseReport(file, text);
-      cache?.set(id, { stamp, entry });
-      return { stamp, entry, indexStamp: s.indexStamp };
-    },
-  );
+
+  const entries = new Map<string, Entry>();
+  /** where each run's full report is: a range of the index file, or its report.json (null) */
+  let where = new Map<string, ReportRange | null>();
+  const missing: string[] = [];
+  for (const id of ids) {
+    const s = stampOf.get(id);
+    if (!s) continue;
+    const indexed = index.runs.get(id);
+    const hit = cache?.get(id);
+    if (indexed) {
+      entries.set(id, { kind: "digest", digest: indexed.digest });
+      where.set(id, indexed.range);
+    } else if (hit && hit.stamp === s.stamp) {
+      entries.set(id, hit.entry);
+      where.set(id, index.known.get(id) ?? null);
+    } else missing.push(id);
+  }
+
+  // Written again when a report was read from its file (a problem is not indexed, so it
+  // alone does not count), or when the index held lines that were not used.
+  const opened: { writer: Promise<RunIndexWriter | null> | null } = { writer: null };
+  const writer = (): Promise<RunIndexWriter | null> =>
+    (opened.writer ??= useIndex ? RunIndexWriter.create(outDir) : Promise.resolve(null));
+  const shared = new SharedValues();
+  const newWhere = new Map<string, ReportRange | null>();
+  await mapPool(missing, concurrency, async (id) => {
+    const file = runPaths(outDir, id).report;
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch {
+      return; // a run without a report is incomplete: not an error
+    }
+    const parsed = parseReport(file, text);
+    const s = stampOf.get(id);
+    if (!s) return;
+    let entry: Entry;
+    if (isProblem(parsed)) entry = { kind: "problem", problem: parsed };
+    else {
+      const digest = digestOf(parsed);
+      const w = await writer();
+      if (w) {
+        const added = w.add(id, s.index, digest, JSON.stringify(parsed));
+        newWhere.set(id, added.range);
+        entry = { kind: "digest", digest: added.digest };
+      } else entry = { kind: "digest", digest: shared.intern(id, s.index, digest).digest };
+    }
+    where.set(id, null);
+    entries.set(id, entry);
+  });
+  const w = opened.writer !== null || index.lines !== index.matched ? await writer() : null;
+  if (w && source) {
+    // Copy the current lines, in batches read in file order.
+    const current = ids.filter((id) => where.get(id) != null);
+    for (let i = 0; i < current.length; i += REPORT_BATCH) {
+      const batch = current.slice(i, i + REPORT_BATCH);
+      const texts = await source.texts(batch.map((id) => where.get(id) as ReportRange));
+      batch.forEach((id, k) => {
+        const e = entries.get(id);
+        const text = texts[k];
+        const s = stampOf.get(id);
+        if (e?.kind !== "digest" || !text || !s) return;
+        newWhere.set(id, w.add(id, s.index, e.digest, text).range);
+      });
+    }
+  }
+  await source?.close();
+  if (w && (await w.commit())) where = newWhere;
+  for (const [id, e] of entries) {
+    const s = stampOf.get(id);
+    if (cache && s) cache.set(id, { stamp: s.stamp, entry: e });
+  }
   if (cache) {
     const live = new Set(ids);
     for (const id of [...cache.keys()]) if (!live.has(id)) cache.delete(id);
   }
-  // Written again when it did not hold every report read (a report read from its file, or
-  // one the cache had), or held lines that were not used (runs gone or changed).
-  const indexable = read.flatMap((r, i) =>
-    r.entry?.kind === "report" && r.indexStamp !== null
-      ? [{ id: ids[i] ?? "", stamp: r.indexStamp, report: r.entry.report }]
-      : [],
-  );
-  if (useIndex && (index.matched !== indexable.length || index.lines !== index.matched))
-    await writeRunIndex(outDir, indexable);
-  const reports: RunReport[] = [];
+
+  const digests: RunDigest[] = [];
   const problems: ReadProblem[] = [];
-  for (const { entry } of read) {
-    if (entry?.kind === "report") reports.push(entry.report);
-    else if (entry?.kind === "problem") problems.push(entry.problem);
+  for (const id of ids) {
+    const e = entries.get(id);
+    if (e?.kind === "digest") digests.push(e.digest);
+    else if (e?.kind === "problem") problems.push(e.problem);
   }
-  reports.sort(
-    (a, b) =>
-      a.task.localeCompare(b.task) || a.treatment.localeCompare(b.treatment) || a.rep - b.rep,
+  digests.sort(byTaskTreatmentRep);
+  const signature = ids.map((id) => stampOf.get(id)?.stamp ?? `${id}:-`).join("|");
+
+  // Run ids as the reports name them, to their folders (the same name, unless renamed by hand).
+  const folderOf = new Map<string, string>();
+  for (const [id, e] of entries) if (e.kind === "digest") folderOf.set(e.digest.run_id, id);
+  const reports = async (
+    want: readonly string[],
+    fn: (r: RunReport) => void | Promise<void>,
+  ): Promise<void> => {
+    // Opened again: the ranges are checked against each run's id (a rewritten index falls back to the files).
+    const index = useIndex ? await IndexReports.open(outDir) : null;
+    try {
+      for (let i = 0; i < want.length; i += REPORT_BATCH) {
+        const batch = want.slice(i, i + REPORT_BATCH).map((id) => folderOf.get(id) ?? id);
+        const ranges = batch.map((id) => where.get(id) ?? null);
+        const inIndex = ranges.flatMap((r, k) => (r ? [k] : []));
+        const texts = index
+          ? await index.texts(inIndex.map((k) => ranges[k] as ReportRange)).catch(() => [])
+          : [];
+        const fromIndex = new Map<number, Buffer | null>();
+        inIndex.forEach((k, n) => fromIndex.set(k, texts[n] ?? null));
+        for (let k = 0; k < batch.length; k++) {
+          const report = await fullReport(outDir, batch[k] ?? "", fromIndex.get(k) ?? null);
+          if (report) await fn(report);
+        }
+      }
+    } finally {
+      await index?.close();
+    }
+  };
+  return { digests, problems, signature, reports };
+}
+
+/**
+ * A run's full report: from the index's bytes when they are that run's (else, e.g. the index
+ * was replaced under the reader, from report.json, schema-parsed); null when neither reads.
+ */
+async function fullReport(
+  outDir: string,
+  id: string,
+  bytes: Buffer | null,
+): Promise<RunReport | null> {
+  if (bytes) {
+    try {
+      const v = JSON.parse(bytes.toString("utf8")) as unknown;
+      // Written from RunReportSchema's output under the header's schema fingerprint
+      // (store/run-index.ts); the id check catches bytes that are not this run's.
+      if (typeof v === "object" && v !== null && "run_id" in v && typeof v.run_id === "string")
+        return v as RunReport;
+    } catch {
+      // fall through to the file
+    }
+  }
+  const file = runPaths(outDir, id).report;
+  const text = await readFile(file, "utf8").catch(() => null);
+  if (text === null) return null;
+  const parsed = parseReport(file, text);
+  return isProblem(parsed) ? null : parsed;
+}
+
+/**
+ * Every stored report of a results folder, whole (readStoredRuns, then every report): for
+ * callers that need each run's every field. Reports sorted by task, treatment, rep.
+ */
+export async function readReports(
+  outDir: string,
+  opts: { concurrency?: number; index?: boolean } = {},
+): Promise<StoredReports> {
+  const runs = await readStoredRuns(outDir, opts);
+  const reports: RunReport[] = [];
+  await runs.reports(
+    runs.digests.map((d) => d.run_id),
+    (r) => void reports.push(r),
   );
-  return { reports, problems, signature: read.map((r) => r.stamp).join("|") };
+  return { reports, problems: runs.problems, signature: runs.signature };
 }

@@ -1,5 +1,5 @@
 import { rm } from "node:fs/promises";
-import { writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
+import { AtomicFileWriter, writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
 
 /**
  * The experiment-level renderings in a results folder (summary.md, runs.md, comparison_report.md
@@ -17,4 +17,9 @@ export async function writeReportJson(file: string, value: unknown): Promise<voi
 /** Remove a rendering that no longer applies (runs.md below its threshold). */
 export async function removeReportFile(file: string): Promise<void> {
   await rm(file, { force: true });
+}
+
+/** A rendering written in pieces (runs.md of a large experiment), atomically. */
+export async function openReportFile(file: string): Promise<AtomicFileWriter> {
+  return AtomicFileWriter.create(file);
 }

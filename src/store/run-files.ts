@@ -3,7 +3,10 @@ import { z } from "zod";
 import { InputError } from "../core/errors.js";
 import { EvidenceSchema, type Evidence } from "../core/evidence.js";
 import { REPORT_SCHEMA, RunReportSchema, type RunReport } from "../core/report.js";
+import path from "node:path";
+import { digestOf } from "../core/digest.js";
 import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
+import { appendRunIndexLine, indexStamp } from "./run-index.js";
 import type { runPaths } from "./layout.js";
 import { RunPlanSchema, type RunPlan } from "../plan/run-plan.js";
 
@@ -20,11 +23,12 @@ function issues(e: z.ZodError): string {
 }
 
 /** Check a value against its schema before it is written: a bug here must not leave a bad file. */
-async function writeChecked(file: string, schema: z.ZodType, value: unknown): Promise<void> {
+async function writeChecked<T>(file: string, schema: z.ZodType<T>, value: unknown): Promise<T> {
   const parsed = schema.safeParse(value);
   if (!parsed.success)
     throw new Error(`${file}: refusing to write an invalid record: ${issues(parsed.error)}`);
   await writeJsonAtomic(file, value);
+  return parsed.data;
 }
 
 /** A run starts from an empty folder (a resumed run's earlier attempt is gone). */
@@ -77,9 +81,23 @@ export async function readValidation<T>(paths: RunPaths, schema: z.ZodType<T>): 
   return parsed.data;
 }
 
-/** report.json: the run's commit point, written last (redacted by the caller). */
+/**
+ * report.json: the run's commit point, written last (redacted by the caller); then the run's
+ * line is appended to the results folder's run index (store/run-index.ts), so that the
+ * reports read it from there. The index is best effort: without the line, it is read from
+ * report.json.
+ */
 export async function writeRunReport(paths: RunPaths, report: RunReport): Promise<void> {
-  await writeChecked(paths.report, RunReportSchema, report);
+  const parsed = await writeChecked(paths.report, RunReportSchema, report);
+  const st = await stat(paths.report).catch(() => null);
+  if (st)
+    await appendRunIndexLine(
+      path.dirname(path.dirname(paths.dir)),
+      path.basename(paths.dir),
+      indexStamp(st),
+      digestOf(parsed),
+      JSON.stringify(parsed),
+    );
 }
 
 /** Whether the run has a report (without one it is incomplete). */

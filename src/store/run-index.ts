@@ -1,42 +1,77 @@
 /**
- * The run index: every parsed report.json of a results folder in one file,
- * `<outDir>/.run-index.jsonl`, so that the report commands read one file instead of
- * opening, reading and schema-parsing thousands (docs/ARCHITECTURE.md "The run index").
+ * The run index: every run of a results folder in one file, `<outDir>/.run-index.jsonl`, so
+ * that the report commands read one file instead of opening, reading and schema-parsing
+ * thousands, and hold a small digest per run instead of its whole report
+ * (docs/ARCHITECTURE.md "The run index").
  *
- * Format: a header line, then one line per run:
- *   {"schema":"skillbench.run-index.v1","report_schema":"<fingerprint of RunReportSchema>"}
- *   <run id> TAB <stamp> TAB <the report as RunReportSchema parsed it, as JSON>
- * The stamp is report.json's `mtimeMs:size:ino`. An entry is used only while its stamp
- * equals the file's (a report rewritten in place or replaced by a rename changes it), and
- * the whole index only while its header names the schema this skillbench parses with (a
- * new field or default changes the fingerprint). Anything else, including a missing,
- * truncated or unreadable index, falls back to report.json, and the reader writes the
- * index again (atomically) when what it read differs from what the index held.
+ * Format: a header line, then shared-value lines and run lines, in any order:
+ *   {"schema":"skillbench.run-index.v2","report_schema":"<fingerprint>"}
+ *   TAB <key> TAB <a JSON value>                                         (a shared value)
+ *   <run id> TAB <stamp> TAB <refs> TAB <digest JSON> TAB <report JSON>   (a run)
+ * The digest is the run's RunDigest (core/digest.ts) without the fields named in `refs`
+ * (`field:key,field:key`): those are shared values, written once for every run whose field
+ * has the same JSON text (most runs share their sandbox, agent, hashes, passed checks...),
+ * so a reader holds each such value once. The report JSON is report.json as RunReportSchema
+ * parsed it; the digest pass never decodes it, and the report pass (`IndexReports`) reads it
+ * by its byte range.
+ * The stamp is report.json's `mtimeMs:size:ino`. A run line is used only while its stamp
+ * equals the file's (a report rewritten in place or replaced by a rename changes it), and the
+ * whole index only while its header names the schemas this skillbench parses with (a new field
+ * or default changes the fingerprint). Anything else (a missing, truncated, garbled or foreign
+ * line or file) falls back to report.json, and the reader writes the index again.
+ * A run that commits appends its line (`appendRunIndexLine`): one write, so concurrent runs do
+ * not interleave; a line cut short by a crash fails to parse and its run is read from its file.
  *
- * The entries are values RunReportSchema produced from report.json when the index was
- * written; reading them back does not run the schema again (that pass costs as much as
- * reading the files the index replaces).
+ * The values were produced by RunReportSchema from report.json when the line was written;
+ * reading them back does not run the schema again (that pass costs as much as reading the
+ * files the index replaces): the header's fingerprint stands for it.
  */
 import { randomBytes } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { open, rename, rm } from "node:fs/promises";
+import { appendFile, open, rename, rm, type FileHandle } from "node:fs/promises";
 import path from "node:path";
-import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
-import { RunReportSchema, type RunReport } from "../core/report.js";
+import { RunDigestSchema, type RunDigest } from "../core/digest.js";
+import { RunReportSchema } from "../core/report.js";
 import { sha256 } from "../util/hash.js";
 
-const INDEX_SCHEMA = "skillbench.run-index.v1";
+const INDEX_SCHEMA = "skillbench.run-index.v2";
 /** The index file of a results folder. */
 export const RUN_INDEX_FILE = ".run-index.jsonl";
 
 const HeaderSchema = z.object({ schema: z.literal(INDEX_SCHEMA), report_schema: z.string() });
 
+/** Digest fields whose values repeat across runs: stored once as shared values. */
+const SHARED_FIELDS = [
+  "sandbox",
+  "agent",
+  "hashes",
+  "skill_sources",
+  "model_api",
+  "sample_quality",
+  "failure_attribution",
+  "failures",
+  "checks_passed",
+  "checks_failed",
+  "rubric",
+  "rubric_lines",
+  "interaction",
+] as const satisfies ReadonlyArray<keyof RunDigest>;
+const SHARED = new Set<string>(SHARED_FIELDS);
+
 let fingerprint: string | null = null;
-/** A hash of RunReportSchema's JSON Schema: it changes with any field, type or default. */
-function reportSchemaFingerprint(): string {
-  fingerprint ??= sha256(JSON.stringify(z.toJSONSchema(RunReportSchema, { io: "output" })));
+/** A hash of the report's and the digest's JSON Schemas: it changes with any field, type or default. */
+function schemaFingerprint(): string {
+  fingerprint ??= sha256(
+    JSON.stringify([
+      z.toJSONSchema(RunReportSchema, { io: "output" }),
+      z.toJSONSchema(RunDigestSchema, { io: "output" }),
+    ]),
+  );
   return fingerprint;
+}
+
+function headerLine(): string {
+  return `${JSON.stringify({ schema: INDEX_SCHEMA, report_schema: schemaFingerprint() })}\n`;
 }
 
 /** The index stamp of a report.json: mtime, size and inode (a rename gives a new inode). */
@@ -44,75 +79,113 @@ export function indexStamp(st: { mtimeMs: number; size: number; ino: number }): 
   return `${st.mtimeMs}:${st.size}:${st.ino}`;
 }
 
-/** What the reader does with an index line: parse it, count it as current without parsing it (the caller has that report), or leave it (stale). */
+/** Where a run's report JSON sits in the index file. */
+export interface ReportRange {
+  at: number;
+  len: number;
+}
+
+/** What the reader does with a run line: take it, count it as current without parsing it (the caller has that run), or leave it (stale). */
 type LineUse = "parse" | "known" | "stale";
 
 export interface RunIndexRead {
-  /** the reports of the lines the reader asked to parse */
-  runs: Map<string, RunReport>;
+  /** the digests and report ranges of the lines the reader asked to parse */
+  runs: Map<string, { digest: RunDigest; range: ReportRange }>;
+  /** ranges of the "known" lines */
+  known: Map<string, ReportRange>;
   /** lines that were current ("parse" lines that parsed, and "known" ones) */
   matched: number;
   /** run lines in the index */
   lines: number;
 }
 
-/** Read a text file line by line in chunks (an index of 100,000 runs is larger than a string may be). */
-async function forEachLine(file: string, onLine: (line: string) => boolean): Promise<void> {
-  const stream = createReadStream(file, { highWaterMark: 1 << 22 });
-  const decoder = new StringDecoder("utf8");
-  let rest = "";
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      const text = rest + decoder.write(chunk);
-      let at = 0;
-      for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", at)) {
-        if (!onLine(text.slice(at, nl))) return;
-        at = nl + 1;
-      }
-      rest = text.slice(at);
+const TAB = 9;
+const NL = 10;
+
+/**
+ * Call `onLine(buf, start, end, offset)` for each complete line of a file (end excluded, the
+ * newline not included; `offset` is the file position of `start`). Reads in 4 MiB chunks; a
+ * last line without its newline was cut short and is not passed. onLine returns false to stop.
+ */
+async function forEachLine(
+  fh: FileHandle,
+  onLine: (buf: Buffer, start: number, end: number, offset: number) => boolean,
+): Promise<void> {
+  let carry: Buffer | null = null;
+  let base = 0; // file position of buf[0]
+  let pos = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(1 << 22);
+    const { bytesRead } = await fh.read(chunk, 0, chunk.length, pos);
+    if (bytesRead === 0) return; // a last line without its newline was cut short: not passed
+    pos += bytesRead;
+    const read = chunk.subarray(0, bytesRead);
+    const buf: Buffer = carry ? Buffer.concat([carry, read]) : read;
+    let at = 0;
+    for (let nl = buf.indexOf(NL, at); nl >= 0; nl = buf.indexOf(NL, at)) {
+      if (!onLine(buf, at, nl, base + at)) return;
+      at = nl + 1;
     }
-    // A last line without its newline was cut short: it is not used.
-  } finally {
-    stream.destroy();
+    carry = at < buf.length ? buf.subarray(at) : null;
+    base += at;
+  }
+}
+
+/** JSON.parse of a byte range; undefined when it is not JSON. */
+function parseRange(buf: Buffer, start: number, end: number): unknown {
+  try {
+    return JSON.parse(buf.toString("utf8", start, end)) as unknown;
+  } catch {
+    return undefined;
   }
 }
 
 /**
- * Read a results folder's index; `use(id, stamp)` says for each line whether it is current
- * (the caller compares the stamp with report.json's) and whether to parse it. Only those
- * lines are parsed, as the file streams by. A missing, unreadable or stale index reads as
- * empty.
+ * Read a results folder's index; `use(id, stamp)` says for each run line whether it is current
+ * (the caller compares the stamp with report.json's) and whether to take its digest. Only those
+ * digests are decoded, as the file streams by; report JSON is never decoded here. A missing,
+ * unreadable or foreign index reads as empty.
  */
 export async function readRunIndex(
-  outDir: string,
+  index: IndexReports | null,
   use: (id: string, stamp: string) => LineUse = () => "parse",
 ): Promise<RunIndexRead> {
-  const out: RunIndexRead = { runs: new Map(), matched: 0, lines: 0 };
+  const out: RunIndexRead = { runs: new Map(), known: new Map(), matched: 0, lines: 0 };
+  if (!index) return out;
+  const shared = new Map<string, unknown>();
   const state = { header: true, valid: true };
-  await forEachLine(path.join(outDir, RUN_INDEX_FILE), (line) => {
+  const tabs: number[] = [];
+  await forEachLine(index.fh, (buf, start, end, offset) => {
     if (state.header) {
       state.header = false;
-      let h: unknown;
-      try {
-        h = JSON.parse(line);
-      } catch {
-        h = null;
-      }
-      const parsed = HeaderSchema.safeParse(h);
-      state.valid = parsed.success && parsed.data.report_schema === reportSchemaFingerprint();
+      const parsed = HeaderSchema.safeParse(parseRange(buf, start, end));
+      state.valid = parsed.success && parsed.data.report_schema === schemaFingerprint();
       return state.valid;
     }
+    tabs.length = 0;
+    for (let t = buf.indexOf(TAB, start); t >= 0 && t < end && tabs.length < 5;)
+      t = buf.indexOf(TAB, (tabs.push(t), t + 1));
+    if (tabs[0] === start && tabs.length === 2) {
+      // a shared value: TAB key TAB json
+      const value = parseRange(buf, (tabs[1] ?? end) + 1, end);
+      if (value !== undefined)
+        shared.set(buf.toString("utf8", start + 1, tabs[1]), Object.freeze(value));
+      return true;
+    }
     out.lines++;
-    const t1 = line.indexOf("\t");
-    const t2 = t1 < 0 ? -1 : line.indexOf("\t", t1 + 1);
-    if (t1 <= 0 || t2 < 0) return true;
-    const id = line.slice(0, t1);
-    const how = use(id, line.slice(t1 + 1, t2));
-    if (how === "known") out.matched++;
-    else if (how === "parse") {
-      const report = indexedReport(line.slice(t2 + 1));
-      if (report) {
-        out.runs.set(id, report);
+    const [t1, t2, t3, t4] = tabs;
+    if (tabs.length !== 4 || t1 === undefined || t2 === undefined || t3 === undefined) return true;
+    if (t4 === undefined || t1 === start) return true;
+    const id = buf.toString("utf8", start, t1);
+    const how = use(id, buf.toString("latin1", t1 + 1, t2));
+    const range = { at: offset + (t4 + 1 - start), len: end - t4 - 1 };
+    if (how === "known") {
+      out.matched++;
+      out.known.set(id, range);
+    } else if (how === "parse") {
+      const digest = indexedDigest(buf.toString("latin1", t2 + 1, t3), buf, t3 + 1, t4, shared);
+      if (digest) {
+        out.runs.set(id, { digest, range });
         out.matched++;
       }
     }
@@ -120,54 +193,246 @@ export async function readRunIndex(
   }).catch(() => {
     state.valid = false;
   });
-  return state.valid ? out : { runs: new Map(), matched: 0, lines: 0 };
+  return state.valid ? out : { runs: new Map(), known: new Map(), matched: 0, lines: 0 };
 }
 
-/** The report of a current line; null when its text is not JSON (then report.json is read). */
-function indexedReport(json: string): RunReport | null {
-  try {
-    // Written by writeRunIndex from RunReportSchema's own output, under the same schema
-    // fingerprint (checked by readRunIndex): see the file comment.
-    return JSON.parse(json) as RunReport;
-  } catch {
-    return null;
-  }
+/** The digest of a current line with its shared values put back; null when the line is garbled. */
+function indexedDigest(
+  refs: string,
+  buf: Buffer,
+  start: number,
+  end: number,
+  shared: Map<string, unknown>,
+): RunDigest | null {
+  const value = parseRange(buf, start, end);
+  if (typeof value !== "object" || value === null) return null;
+  const digest = value as Record<string, unknown>;
+  if (refs !== "")
+    for (const ref of refs.split(",")) {
+      const colon = ref.indexOf(":");
+      const field = ref.slice(0, colon);
+      const v = shared.get(ref.slice(colon + 1));
+      if (colon <= 0 || !SHARED.has(field) || v === undefined) return null;
+      digest[field] = v;
+    }
+  // Written by RunIndexWriter from digestOf(RunReportSchema's output), under the same schema
+  // fingerprint (checked by readRunIndex): see the file comment.
+  return digest as RunDigest;
 }
 
-/** Can this run id be a line's first field (no tab or line break)? */
+/** Can this run id be a line's first field (not empty, no tab or line break)? */
 function indexableId(id: string): boolean {
-  return !/[\t\n\r]/.test(id);
+  return id !== "" && !/[\t\n\r]/.test(id);
 }
 
 /**
- * Write the index of a results folder: the runs given, in order, in chunks, to a temporary
- * file renamed into place. Best effort: a folder that cannot be written (read-only, full)
- * keeps being read from its report.json files.
+ * One value per distinct JSON text of the shared digest fields: digests made from separate
+ * reports hold the same objects, frozen (a reader must not change what others share).
  */
-export async function writeRunIndex(
-  outDir: string,
-  runs: ReadonlyArray<{ id: string; stamp: string; report: RunReport }>,
-): Promise<void> {
-  const file = path.join(outDir, RUN_INDEX_FILE);
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  try {
-    const fh = await open(tmp, "w");
-    try {
-      let chunk = `${JSON.stringify({ schema: INDEX_SCHEMA, report_schema: reportSchemaFingerprint() })}\n`;
-      for (const r of runs) {
-        if (!indexableId(r.id)) continue;
-        chunk += `${r.id}\t${r.stamp}\t${JSON.stringify(r.report)}\n`;
-        if (chunk.length >= 1 << 22) {
-          await fh.write(chunk);
-          chunk = "";
-        }
-      }
-      await fh.write(chunk);
-    } finally {
-      await fh.close();
+export class SharedValues {
+  private readonly byJson = new Map<string, { key: string; value: unknown }>();
+
+  /** The shared entry of a value's JSON text; `fresh` is true the first time it is seen. */
+  entry(json: string, value: unknown): { key: string; value: unknown; fresh: boolean } {
+    const hit = this.byJson.get(json);
+    if (hit) return { ...hit, fresh: false };
+    const e = { key: this.byJson.size.toString(36), value: Object.freeze(value) };
+    this.byJson.set(json, e);
+    return { ...e, fresh: true };
+  }
+
+  /**
+   * The digest with its shared fields replaced by the shared values, and the line prefix that
+   * refers to them; `onFresh` gets each value seen for the first time (to write its line).
+   */
+  intern(
+    id: string,
+    stamp: string,
+    digest: RunDigest,
+    onFresh: (key: string, json: string) => void = () => undefined,
+  ): { digest: RunDigest; prefix: string } {
+    const refs: string[] = [];
+    const out: Record<string, unknown> = { ...digest };
+    for (const field of SHARED_FIELDS) {
+      const v = digest[field];
+      if (v === null) continue;
+      const json = JSON.stringify(v);
+      const e = this.entry(json, v);
+      if (e.fresh) onFresh(e.key, json);
+      refs.push(`${field}:${e.key}`);
+      out[field] = e.value;
     }
-    await rename(tmp, file);
-  } catch {
-    await rm(tmp, { force: true }).catch(() => undefined);
+    const rest: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(digest)) if (!SHARED.has(k) || v === null) rest[k] = v;
+    return {
+      // the same fields and values as `digest`: only shared objects stand for equal ones
+      digest: out as RunDigest,
+      prefix: `${id}\t${stamp}\t${refs.join(",")}\t${JSON.stringify(rest)}\t`,
+    };
+  }
+}
+
+/**
+ * Writes a new index to a temporary file renamed into place by `commit` (readers never see a
+ * half-written index). `add` is synchronous and returns where the report JSON will be;
+ * writes are queued in order. Best effort: when the folder cannot be written, `create`
+ * returns null and the folder keeps being read from its report.json files.
+ */
+export class RunIndexWriter {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private written = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private failed = false;
+  private readonly shared = new SharedValues();
+
+  private constructor(
+    private readonly fh: FileHandle,
+    private readonly tmp: string,
+    private readonly file: string,
+  ) {}
+
+  static async create(outDir: string): Promise<RunIndexWriter | null> {
+    const file = path.join(outDir, RUN_INDEX_FILE);
+    const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    const fh = await open(tmp, "w").catch(() => null);
+    if (!fh) return null;
+    const w = new RunIndexWriter(fh, tmp, file);
+    w.push(Buffer.from(headerLine()));
+    return w;
+  }
+
+  private push(b: Buffer): number {
+    const at = this.written;
+    this.pending.push(b);
+    this.pendingBytes += b.length;
+    this.written += b.length;
+    if (this.pendingBytes >= 1 << 22) this.flush();
+    return at;
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const data = Buffer.concat(this.pending);
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.queue = this.queue.then(async () => {
+      if (!this.failed) await this.fh.write(data).catch(() => (this.failed = true));
+    });
+  }
+
+  /**
+   * Add a run; returns the digest with its shared values (hold that one, not the argument) and
+   * the range its report JSON will have (null when its id cannot be a line's first field).
+   */
+  add(
+    id: string,
+    stamp: string,
+    digest: RunDigest,
+    reportJson: Buffer | string,
+  ): { digest: RunDigest; range: ReportRange | null } {
+    if (!indexableId(id)) return { digest, range: null };
+    const line = this.shared.intern(id, stamp, digest, (key, json) =>
+      this.push(Buffer.from(`\t${key}\t${json}\n`)),
+    );
+    const prefix = Buffer.from(line.prefix);
+    const body = typeof reportJson === "string" ? Buffer.from(reportJson) : reportJson;
+    const start = this.push(prefix) + prefix.length;
+    this.push(body);
+    this.push(Buffer.from("\n"));
+    return { digest: line.digest, range: { at: start, len: body.length } };
+  }
+
+  /** Write what is queued, close, and rename into place; false when anything failed. */
+  async commit(): Promise<boolean> {
+    this.flush();
+    await this.queue;
+    await this.fh.close().catch(() => (this.failed = true));
+    if (
+      !this.failed &&
+      (await rename(this.tmp, this.file).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return true;
+    await rm(this.tmp, { force: true }).catch(() => undefined);
+    return false;
+  }
+}
+
+/**
+ * Append one committed run to a results folder's index (creating it with its header when
+ * missing). One `appendFile` call: concurrent runs' lines do not interleave. Best effort: a
+ * failure leaves the run to be read from its report.json.
+ */
+export async function appendRunIndexLine(
+  outDir: string,
+  id: string,
+  stamp: string,
+  digest: RunDigest,
+  reportJson: string,
+): Promise<void> {
+  if (!indexableId(id)) return;
+  const file = path.join(outDir, RUN_INDEX_FILE);
+  const line = `${id}\t${stamp}\t\t${JSON.stringify(digest)}\t${reportJson}\n`;
+  // "wx": only the first writer of a new index writes its header.
+  await appendFile(file, headerLine(), { flag: "wx" }).catch(() => undefined);
+  await appendFile(file, line).catch(() => undefined);
+}
+
+/** Ranges closer than this are read with one call (the bytes between are read and dropped). */
+const MAX_GAP = 1 << 16;
+/** At most this many bytes are read with one call. */
+const MAX_SPAN = 1 << 22;
+
+/**
+ * Reads report JSON from an open index file by range. `texts` reads many ranges in file
+ * order, one read call per span of nearby ranges, whatever order they are asked in.
+ */
+export class IndexReports {
+  constructor(readonly fh: FileHandle) {}
+
+  /** An index file opened for reading (null when there is none): ranges refer to this file even if it is replaced. */
+  static async open(outDir: string): Promise<IndexReports | null> {
+    const fh = await open(path.join(outDir, RUN_INDEX_FILE), "r").catch(() => null);
+    return fh ? new IndexReports(fh) : null;
+  }
+
+  /** The report JSON bytes at each range, in the order given (null where the file is cut short). */
+  async texts(ranges: readonly ReportRange[]): Promise<Array<Buffer | null>> {
+    const order = ranges.map((r, i) => ({ i, at: r.at, len: r.len })).sort((a, b) => a.at - b.at);
+    const out: Array<Buffer | null> = new Array<Buffer | null>(ranges.length).fill(null);
+    let i = 0;
+    while (i < order.length) {
+      const first = order[i];
+      if (!first) break;
+      const span = [first];
+      let end = first.at + first.len;
+      for (let j = i + 1; j < order.length; j++) {
+        const r = order[j];
+        if (!r || r.at - end > MAX_GAP || r.at + r.len - first.at > MAX_SPAN) break;
+        span.push(r);
+        end = Math.max(end, r.at + r.len);
+      }
+      const size = end - first.at;
+      const buf = Buffer.allocUnsafe(size);
+      const { bytesRead } = await this.fh.read(buf, 0, size, first.at);
+      for (const r of span) {
+        const from = r.at - first.at;
+        if (from + r.len <= bytesRead) out[r.i] = buf.subarray(from, from + r.len);
+      }
+      i += span.length;
+    }
+    return out;
+  }
+
+  /** The bytes at one range (for copying a line into a new index); null when cut short. */
+  async bytes(range: ReportRange): Promise<Buffer | null> {
+    return (await this.texts([range]))[0] ?? null;
+  }
+
+  async close(): Promise<void> {
+    await this.fh.close().catch(() => undefined);
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 
 /** Write a file atomically: a temporary file beside it, then rename. */
@@ -36,4 +36,71 @@ export function resolveInside(root: string, rel: string): string | null {
   const r = path.relative(path.resolve(root), abs);
   if (r === "" || (!r.startsWith("..") && !path.isAbsolute(r))) return abs;
   return null;
+}
+
+/**
+ * A file written in pieces, atomically: pieces go to a temporary file beside it (in ~1 MiB
+ * writes, in order), renamed into place by `commit`; `abort` removes the temporary file.
+ */
+export class AtomicFileWriter {
+  private pending: string[] = [];
+  private pendingLength = 0;
+  private queue: Promise<void> = Promise.resolve();
+  private error: unknown = null;
+
+  private constructor(
+    private readonly fh: FileHandle,
+    private readonly tmp: string,
+    readonly file: string,
+  ) {}
+
+  static async create(file: string): Promise<AtomicFileWriter> {
+    await mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    return new AtomicFileWriter(await open(tmp, "w"), tmp, file);
+  }
+
+  /** Queue a piece (written in order). */
+  write(text: string): void {
+    this.pending.push(text);
+    this.pendingLength += text.length;
+    if (this.pendingLength >= 1 << 20) this.flush();
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const data = this.pending.join("");
+    this.pending = [];
+    this.pendingLength = 0;
+    this.queue = this.queue.then(async () => {
+      if (this.error === null)
+        await this.fh.write(data).catch((e: unknown) => void (this.error = e));
+    });
+  }
+
+  /** Write what is queued and rename into place; throws (naming the file) when a write failed. */
+  async commit(): Promise<void> {
+    this.flush();
+    await this.queue;
+    await this.fh.close().catch((e: unknown) => void (this.error ??= e));
+    if (this.error === null)
+      try {
+        await rename(this.tmp, this.file);
+        return;
+      } catch (e) {
+        this.error = e;
+      }
+    await rm(this.tmp, { force: true });
+    const e = this.error;
+    if (typeof e === "object" && e !== null && !("path" in e && e.path === this.file))
+      Object.assign(e, { path: this.file });
+    throw e;
+  }
+
+  /** Drop the temporary file (after a failure elsewhere). */
+  async abort(): Promise<void> {
+    await this.queue;
+    await this.fh.close().catch(() => undefined);
+    await rm(this.tmp, { force: true });
+  }
 }

@@ -28,7 +28,7 @@ import {
   loadInputs,
   type LoadedInputs,
 } from "../report/html/load.js";
-import type { ReportCache } from "../report/html/read-reports.js";
+import type { ReportCache } from "../store/read.js";
 import { toWire } from "../report/html/columns.js";
 import { renderHtmlPage } from "../report/html/page.js";
 import { readRunPage } from "../report/html/read-run.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import { pairedSection } from "../comparison/paired.js";
 import { isScripted, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
 import { fingerprintDrift, type CurrentFingerprint } from "../fingerprint.js";
@@ -113,19 +113,19 @@ export const AlignedComparisonSchema = z.object({
 export type AlignedComparison = z.infer<typeof AlignedComparisonSchema>;
 type Case = z.infer<typeof CaseSchema>;
 
-const caseKey = (r: RunReport): string => `${r.hashes.task}\0${r.treatment}\0${r.rep}`;
-const caseOf = (r: RunReport): Case => ({
+const caseKey = (r: RunDigest): string => `${r.hashes.task}\0${r.treatment}\0${r.rep}`;
+const caseOf = (r: RunDigest): Case => ({
   task: r.task,
   task_hash: r.hashes.task,
   treatment: r.treatment,
   rep: r.rep,
 });
 const uniq = (xs: string[]): string[] => [...new Set(xs)];
-const profileOf = (r: RunReport): string | null =>
+const profileOf = (r: RunDigest): string | null =>
   r.rubric?.profile ?? r.events_summary?.profile ?? null;
 
 /** What B's runs of one treatment were run with, as a fingerprint to check A's against. */
-function fingerprintOf(b: RunReport[]): CurrentFingerprint {
+function fingerprintOf(b: RunDigest[]): CurrentFingerprint {
   const byTask = new Map(b.map((r) => [r.task, r]));
   return {
     agentVersion: b[0]?.agent.version ?? null,
@@ -140,15 +140,15 @@ function fingerprintOf(b: RunReport[]): CurrentFingerprint {
 }
 
 /** Skills of a treatment as run: name → content hash. */
-function skillsOf(rs: RunReport[]): Map<string, string> {
+function skillsOf(rs: RunDigest[]): Map<string, string> {
   const out = new Map<string, string>();
   for (const r of rs) for (const s of r.skill_sources) out.set(s.name, s.hash);
   return out;
 }
 
 export interface AlignedInput {
-  a: { dir: string; reports: RunReport[]; metadata: unknown; experimentId: string | null };
-  b: { dir: string; reports: RunReport[]; metadata: unknown; experimentId: string | null };
+  a: { dir: string; reports: RunDigest[]; metadata: unknown; experimentId: string | null };
+  b: { dir: string; reports: RunDigest[]; metadata: unknown; experimentId: string | null };
   seed?: number | undefined;
 }
 
@@ -265,7 +265,7 @@ export function buildAlignedComparison(input: AlignedInput): AlignedComparison {
 
   const side = (
     s: AlignedInput["a"],
-    rs: RunReport[],
+    rs: RunDigest[],
     scripted: boolean,
   ): AlignedComparison["a"] => ({
     dir: s.dir,

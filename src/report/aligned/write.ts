@@ -1,18 +1,18 @@
 import path from "node:path";
 import { InputError } from "../../core/errors.js";
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import { experimentPaths } from "../../store/layout.js";
 import { readMetadata, type Metadata } from "../../store/metadata.js";
-import { readReports } from "../../store/read.js";
+import { readStoredRuns } from "../../store/read.js";
 import { writeFileAtomic, writeJsonAtomic } from "../../util/fs.js";
 import { AlignedComparisonSchema, buildAlignedComparison } from "./build.js";
 import { renderAlignedMarkdown } from "./render.js";
 
 /** One results folder's planned runs (reports outside its matrix are ignored, as in every report). */
-async function readSide(dir: string): Promise<{ reports: RunReport[]; metadata: Metadata | null }> {
+async function readSide(dir: string): Promise<{ reports: RunDigest[]; metadata: Metadata | null }> {
   const metadata = await readMetadata(experimentPaths(dir).metadata);
-  const { reports: all, problems } = await readReports(dir).catch(() => ({
-    reports: [] as RunReport[],
+  const { digests: all, problems } = await readStoredRuns(dir).catch(() => ({
+    digests: [] as RunDigest[],
     problems: [],
   }));
   const planned = metadata?.matrix ? new Set(metadata.matrix.map((r) => r.run_id)) : null;

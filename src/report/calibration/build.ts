@@ -2,7 +2,7 @@
  * A/A calibration (docs/statistics.md §13): one treatment's runs split into two arms, read the
  * way the verdict rule reads a comparison. Pure and deterministic (seeded).
  */
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import {
   flipRate,
   intervalBand,
@@ -18,10 +18,10 @@ import { CALIBRATION_SCHEMA, type Calibration, type CalibrationSettings } from "
 /** Replicates of the verdict's bootstrap for each split (fewer than a comparison's 2000). */
 const SPLIT_REPLICATES = 500;
 
-const agentName = (r: RunReport | undefined): string | null => r?.agent.name ?? null;
+const agentName = (r: RunDigest | undefined): string | null => r?.agent.name ?? null;
 
 /** What a comparison must share with the calibration: agent, model, endpoint, tasks, Skills. */
-function fingerprintOf(reports: RunReport[], scripted: boolean): Calibration["fingerprint"] {
+function fingerprintOf(reports: RunDigest[], scripted: boolean): Calibration["fingerprint"] {
   const first = reports[0];
   return {
     agent: agentName(first),
@@ -36,7 +36,7 @@ function fingerprintOf(reports: RunReport[], scripted: boolean): Calibration["fi
 }
 
 /** Each task's analysis-set outcomes of one treatment, in repetition order. */
-function outcomesByTask(reports: RunReport[]): { tasks: string[]; runs: RunReport[][] } {
+function outcomesByTask(reports: RunDigest[]): { tasks: string[]; runs: RunDigest[][] } {
   const tasks = taskOrder(reports);
   return {
     tasks,
@@ -44,14 +44,14 @@ function outcomesByTask(reports: RunReport[]): { tasks: string[]; runs: RunRepor
   };
 }
 
-const passed = (r: RunReport): boolean => metricSuccess(r, "overall") === true;
+const passed = (r: RunDigest): boolean => metricSuccess(r, "overall") === true;
 
 function pairFlip(n: number, c: number): number | null {
   return n < 2 ? null : (2 * c * (n - c)) / (n * (n - 1));
 }
 
 function splitByRep(
-  runs: RunReport[][],
+  runs: RunDigest[][],
   perArm: number,
   seed: number,
   margin: number,
@@ -113,7 +113,7 @@ function resample(outcomes: PerTaskOutcomes, s: CalibrationSettings): Calibratio
  * each task's runs into two halves, each read by the verdict rule's interval (§9).
  */
 export function buildCalibration(input: {
-  reports: RunReport[];
+  reports: RunDigest[];
   settings: CalibrationSettings;
   experimentId: string | null;
   scripted: boolean;
@@ -156,7 +156,7 @@ export function buildCalibration(input: {
  */
 export function calibrationDifferences(
   cal: Calibration,
-  reports: RunReport[],
+  reports: RunDigest[],
   scripted: boolean,
 ): string[] {
   const arm = reports.filter((r) => r.treatment === cal.settings.treatment);

@@ -5,9 +5,9 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { InputError } from "../../core/errors.js";
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import { readMetadata } from "../../store/metadata.js";
-import { readReports } from "../../store/read.js";
+import { readStoredRuns } from "../../store/read.js";
 import { readJsonFile, writeJsonAtomic } from "../../util/fs.js";
 import { isScripted } from "../endpoint.js";
 import { buildCalibration } from "./build.js";
@@ -26,12 +26,12 @@ async function readCalibration(dir: string): Promise<Calibration | null> {
 export async function writeCalibration(
   outDir: string,
   settings: CalibrationSettings,
-  given?: { reports: RunReport[]; metadata: unknown; experimentId: string | null },
+  given?: { reports: RunDigest[]; metadata: unknown; experimentId: string | null },
 ): Promise<Calibration> {
   let input = given;
   if (!input) {
     const metadata = await readMetadata(path.join(outDir, "metadata.json"));
-    const { reports: all } = await readReports(outDir);
+    const { digests: all } = await readStoredRuns(outDir);
     const planned = metadata?.matrix ? new Set(metadata.matrix.map((r) => r.run_id)) : null;
     input = {
       reports: planned ? all.filter((r) => planned.has(r.run_id)) : all,
@@ -55,7 +55,7 @@ export async function writeCalibration(
  */
 export async function refreshCalibration(
   outDir: string,
-  reports: RunReport[],
+  reports: RunDigest[],
   metadata: { experiment_id: string } | null,
 ): Promise<Calibration | null> {
   const old = await readCalibration(outDir);

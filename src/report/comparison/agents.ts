@@ -1,4 +1,4 @@
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import { bandHeadline } from "./band.js";
 import { signed } from "./fmt.js";
 import type { Comparison, Roles } from "./types.js";
@@ -48,7 +48,7 @@ export type AgentSubComparison = Omit<
   "agents" | "mixed_arms" | "by_agent" | "source_evidence"
 >;
 
-export function agentRows(reports: readonly RunReport[]): AgentRow[] {
+export function agentRows(reports: readonly RunDigest[]): AgentRow[] {
   const out: AgentRow[] = [];
   for (const r of reports) {
     let row = out.find((a) => a.agent === r.agent.name);
@@ -64,7 +64,7 @@ export function agentRows(reports: readonly RunReport[]): AgentRow[] {
 }
 
 /** Treatments (of those given) whose runs used more than one agent. */
-export function mixedArms(reports: readonly RunReport[], treatments: string[]): MixedArm[] {
+export function mixedArms(reports: readonly RunDigest[], treatments: string[]): MixedArm[] {
   const out: MixedArm[] = [];
   for (const t of treatments) {
     const rows = agentRows(reports.filter((r) => r.treatment === t));
@@ -79,9 +79,9 @@ export function mixedArms(reports: readonly RunReport[], treatments: string[]): 
  * experiment's roles; empty when every run used one agent.
  */
 export function byAgent(
-  reports: readonly RunReport[],
+  reports: readonly RunDigest[],
   roles: Roles,
-  build: (reports: RunReport[], roles: Roles) => Comparison,
+  build: (reports: RunDigest[], roles: Roles) => Comparison,
 ): AgentComparison[] {
   const rows = agentRows(reports);
   if (rows.length < 2) return [];

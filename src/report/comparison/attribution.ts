@@ -1,4 +1,5 @@
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
+import { groupBy } from "../group.js";
 import {
   ATTRIBUTION_BUCKETS,
   type AttributionBucket,
@@ -8,13 +9,13 @@ import {
 
 /** Identical items collapse into one with a count ("x<count> <item>" in the markdown), first-seen order kept. */
 export function collapseItems(texts: string[]): AttributionItem[] {
-  const out: AttributionItem[] = [];
+  const byText = new Map<string, AttributionItem>();
   for (const text of texts) {
-    const hit = out.find((i) => i.text === text);
+    const hit = byText.get(text);
     if (hit) hit.count++;
-    else out.push({ text, count: 1 });
+    else byText.set(text, { text, count: 1 });
   }
-  return out;
+  return [...byText.values()];
 }
 
 interface Entry {
@@ -23,7 +24,9 @@ interface Entry {
 }
 
 /** A run's failures: its structured attribution, or "uncategorized" for failed checks it does not cover. */
-function entriesOf(r: RunReport): Entry[] {
+function entriesOf(r: RunDigest): Entry[] {
+  // Most runs pass: nothing to allocate for them.
+  if (r.failure_attribution.length === 0 && r.checks_failed.length === 0) return [];
   const out: Entry[] = r.failure_attribution.map((a) => ({
     bucket: a.bucket,
     text: `${a.check} -> [${a.bucket}] ${a.reason}`,
@@ -40,15 +43,25 @@ function entriesOf(r: RunReport): Entry[] {
 
 /** Failure attribution per treatment and bucket (every bucket, model included), over the given runs. */
 export function attributionSection(
-  runs: RunReport[],
+  runs: RunDigest[],
   treatments: string[],
 ): AttributionTreatment[] {
+  const byTreatment = groupBy(runs, (r) => r.treatment);
   return treatments.map((treatment) => {
-    const entries = runs.filter((r) => r.treatment === treatment).flatMap(entriesOf);
-    const buckets = ATTRIBUTION_BUCKETS.map((bucket) => {
-      const texts = entries.filter((e) => e.bucket === bucket).map((e) => e.text);
-      return { bucket, count: texts.length, items: collapseItems(texts) };
-    }).filter((b) => b.count > 0);
-    return { treatment, failures: entries.length, buckets };
+    // The texts of each bucket, in run order (one pass over the treatment's runs).
+    const texts = new Map<AttributionBucket, string[]>();
+    let failures = 0;
+    for (const r of byTreatment.get(treatment) ?? [])
+      for (const e of entriesOf(r)) {
+        failures++;
+        const t = texts.get(e.bucket);
+        if (t) t.push(e.text);
+        else texts.set(e.bucket, [e.text]);
+      }
+    const buckets = ATTRIBUTION_BUCKETS.flatMap((bucket) => {
+      const t = texts.get(bucket) ?? [];
+      return t.length > 0 ? [{ bucket, count: t.length, items: collapseItems(t) }] : [];
+    });
+    return { treatment, failures, buckets };
   });
 }

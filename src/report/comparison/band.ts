@@ -3,7 +3,7 @@
  * inconclusive, from the task-clustered paired bootstrap interval of Δ pass rate against the
  * non-inferiority margin, the rubric regressions, and the exclusion-imbalance guard. Pure.
  */
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import {
   bootstrapPairedDifference,
   fisherExact,
@@ -16,7 +16,7 @@ import {
   type Band,
   type PerTaskOutcomes,
 } from "../../stats/index.js";
-import { taskOrder } from "../group.js";
+import { groupBy, sortByRep } from "../group.js";
 import { metricSuccess } from "../outcomes.js";
 import { alignArms, type ArmOutcomes } from "./paired.js";
 import { signed } from "./fmt.js";
@@ -109,37 +109,33 @@ function exclusionBalance(cq: DataQualityRow, bq: DataQualityRow): ExclusionBala
 }
 
 /** Per-task outcomes of one arm over every run, an excluded run counting as a failure. */
-function worstCaseOutcomes(reports: RunReport[], treatment: string): ArmOutcomes {
-  const rs = reports.filter((r) => r.treatment === treatment);
-  const tasks = taskOrder(rs);
-  const outcomes: PerTaskOutcomes = tasks.map((t) =>
-    rs
-      .filter((r) => r.task === t)
-      .sort((a, b) => a.rep - b.rep)
-      .map((r) => r.sample_quality.include_in_analysis && metricSuccess(r, "overall") === true),
+function worstCaseOutcomes(reports: RunDigest[], treatment: string): ArmOutcomes {
+  const byTask = groupBy(
+    reports.filter((r) => r.treatment === treatment),
+    (r) => r.task,
+  );
+  const tasks = [...byTask.keys()];
+  const outcomes: PerTaskOutcomes = [...byTask.values()].map((rs) =>
+    sortByRep(rs).map(
+      (r) => r.sample_quality.include_in_analysis && metricSuccess(r, "overall") === true,
+    ),
   );
   return { tasks, outcomes };
 }
 
 function arm(
-  reports: RunReport[],
+  reports: RunDigest[],
   treatment: string,
-  keep: (r: RunReport) => boolean = () => true,
+  keep: (r: RunDigest) => boolean = () => true,
 ): ArmOutcomes {
   const rs = reports.filter(
     (r) => r.treatment === treatment && r.sample_quality.include_in_analysis && keep(r),
   );
-  const tasks: string[] = [];
-  const outcomes: PerTaskOutcomes = [];
-  for (const t of taskOrder(rs)) {
-    const runs = rs
-      .filter((r) => r.task === t)
-      .sort((a, b) => a.rep - b.rep)
-      .map((r) => metricSuccess(r, "overall") === true);
-    if (runs.length === 0) continue;
-    tasks.push(t);
-    outcomes.push(runs);
-  }
+  const byTask = groupBy(rs, (r) => r.task);
+  const tasks = [...byTask.keys()];
+  const outcomes: PerTaskOutcomes = [...byTask.values()].map((runs) =>
+    sortByRep(runs).map((r) => metricSuccess(r, "overall") === true),
+  );
   return { tasks, outcomes };
 }
 
@@ -200,7 +196,7 @@ function pairedDelta(
 }
 
 /** Δ pass rate counting every excluded run as a failure, both arms (the worst case of dropping them). */
-function worstCase(reports: RunReport[], roles: Roles, seed: number): BandVerdict["worst_case"] {
+function worstCase(reports: RunDigest[], roles: Roles, seed: number): BandVerdict["worst_case"] {
   const a = worstCaseOutcomes(reports, roles.candidate);
   const b = worstCaseOutcomes(reports, roles.baseline);
   const d = pairedDelta(a, b, seed);
@@ -213,13 +209,13 @@ function worstCase(reports: RunReport[], roles: Roles, seed: number): BandVerdic
   };
 }
 
-const installed = (r: RunReport): string[] => r.skill_sources.map((s) => s.name);
-const invokedOwn = (r: RunReport): boolean => {
+const installed = (r: RunDigest): string[] => r.skill_sources.map((s) => s.name);
+const invokedOwn = (r: RunDigest): boolean => {
   const own = installed(r);
   return (r.events_summary?.skills_invoked ?? []).some((s) => own.includes(s));
 };
 
-function invocationRate(reports: RunReport[], treatment: string): number | null {
+function invocationRate(reports: RunDigest[], treatment: string): number | null {
   const rs = reports.filter(
     (r) => r.treatment === treatment && r.sample_quality.include_in_analysis,
   );
@@ -228,7 +224,7 @@ function invocationRate(reports: RunReport[], treatment: string): number | null 
 }
 
 /** Lift over all runs (intent to treat) and over the candidate's runs that invoked its Skill (per protocol). */
-export function liftOf(reports: RunReport[], roles: Roles, seed: number): Lift {
+export function liftOf(reports: RunDigest[], roles: Roles, seed: number): Lift {
   const base = arm(reports, roles.baseline);
   const itt = pairedDelta(arm(reports, roles.candidate), base, seed);
   const pp = pairedDelta(arm(reports, roles.candidate, invokedOwn), base, seed);
@@ -275,7 +271,7 @@ const ciText = (ci: BandVerdict["ci"]): string =>
   ci ? `[${signed(ci.low)}, ${signed(ci.high)}]` : "—";
 
 export interface BandInput {
-  reports: RunReport[];
+  reports: RunDigest[];
   roles: Roles;
   paired: PairedSection;
   candidateQuality: DataQualityRow;

@@ -1,8 +1,8 @@
 import { judgeOverlay } from "./judge-overlay.js";
 import { isolationOf, isScripted, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import type { Metadata } from "../../store/metadata.js";
-import { taskOrder, treatmentOrder } from "../group.js";
+import { sortRuns, taskOrder, treatmentOrder } from "../group.js";
 import { analysisSet, perTaskOutcomes } from "../outcomes.js";
 import { attributionSection } from "./attribution.js";
 import { consistencyWarnings } from "./consistency.js";
@@ -35,7 +35,7 @@ import type { Sequential } from "../sequential/types.js";
 import { InputError } from "../../core/errors.js";
 
 export interface ComparisonInput {
-  reports: RunReport[];
+  reports: RunDigest[];
   metadata: Metadata | null;
   candidate?: string | undefined;
   baseline?: string | undefined;
@@ -54,7 +54,7 @@ export interface ComparisonInput {
 /** The first calibration that applies to the baseline, else to the candidate (docs/statistics.md §13). */
 function noiseFloor(
   found: FoundCalibration[],
-  reports: RunReport[],
+  reports: RunDigest[],
   roles: { candidate: string; baseline: string },
   scripted: boolean,
   delta: number | null,
@@ -132,14 +132,9 @@ function buildPooled(input: ComparisonInput): Comparison {
   const roles = resolveRoles(treatments, input);
   const tasks = taskOrder(input.reports);
   // Task (first seen), then treatment in the experiment's order, then rep.
-  const reports = [...input.reports].sort(
-    (a, b) =>
-      tasks.indexOf(a.task) - tasks.indexOf(b.task) ||
-      treatments.indexOf(a.treatment) - treatments.indexOf(b.treatment) ||
-      a.rep - b.rep,
-  );
+  const reports = sortRuns(input.reports, tasks, treatments);
   const analysis = analysisSet(reports);
-  const ofT = (rs: RunReport[], t: string): RunReport[] => rs.filter((r) => r.treatment === t);
+  const ofT = (rs: RunDigest[], t: string): RunDigest[] => rs.filter((r) => r.treatment === t);
   const data_quality = treatments.map((t) => dataQualityRow(reports, t));
   const rubric = rubricSection(analysis, treatments, roles);
   const quality = (t: string) =>

@@ -1,21 +1,35 @@
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import type { ConsistencyWarning, Roles } from "./types.js";
 
 type Value = string | null;
 
-function distinct(runs: RunReport[], get: (r: RunReport) => Value): ConsistencyWarning["values"] {
-  const out: ConsistencyWarning["values"] = [];
-  for (const r of runs) {
-    const value = get(r);
-    let row = out.find((v) => v.value === value);
-    if (!row) {
-      row = { value, runs: 0, treatments: [] };
-      out.push(row);
+/** The distinct values of runs, with how many runs and which treatments (first seen) have each, in first-seen order. */
+class Distinct {
+  readonly values: ConsistencyWarning["values"] = [];
+  private readonly rows = new Map<
+    Value,
+    { row: ConsistencyWarning["values"][number]; seen: Set<string> }
+  >();
+
+  add(value: Value, treatment: string): void {
+    let at = this.rows.get(value);
+    if (!at) {
+      at = { row: { value, runs: 0, treatments: [] }, seen: new Set<string>() };
+      this.rows.set(value, at);
+      this.values.push(at.row);
     }
-    row.runs++;
-    if (!row.treatments.includes(r.treatment)) row.treatments.push(r.treatment);
+    at.row.runs++;
+    if (!at.seen.has(treatment)) {
+      at.seen.add(treatment);
+      at.row.treatments.push(treatment);
+    }
   }
-  return out;
+}
+
+function distinct(runs: RunDigest[], get: (r: RunDigest) => Value): ConsistencyWarning["values"] {
+  const d = new Distinct();
+  for (const r of runs) d.add(get(r), r.treatment);
+  return d.values;
 }
 
 function describe(
@@ -32,7 +46,7 @@ function describe(
 }
 
 /** The sandbox kind with its limits, e.g. `docker cpus=2 memory=512m pids=-`; null when not recorded. */
-function sandboxKey(r: RunReport): Value {
+function sandboxKey(r: RunDigest): Value {
   const s = r.sandbox;
   if (!s) return null;
   const l = s.limits;
@@ -48,17 +62,34 @@ const hashPrefix = (h: string): string => `${h.replace(/^sha256:/, "").slice(0, 
  * task contents (per task). One warning per kind (and per task). Pure.
  */
 export function consistencyWarnings(
-  reports: RunReport[],
+  reports: RunDigest[],
   tasks: string[],
   roles?: Roles,
 ): ConsistencyWarning[] {
   const out: ConsistencyWarning[] = [];
+  // One pass over the runs for every kind: versions per agent, models, sandboxes, task
+  // contents per task, and the agents of the candidate's and the baseline's runs.
+  const versionsOf = new Map<string, Distinct>();
+  const modelValues = new Distinct();
+  const sandboxValues = new Distinct();
+  const hashesOf = new Map<string, Distinct>();
+  const armAgents = new Map<string, Set<string>>();
+  for (const r of reports) {
+    let v = versionsOf.get(r.agent.name);
+    if (!v) versionsOf.set(r.agent.name, (v = new Distinct()));
+    v.add(r.agent.version, r.treatment);
+    modelValues.add(r.model, r.treatment);
+    sandboxValues.add(sandboxKey(r), r.treatment);
+    let h = hashesOf.get(r.task);
+    if (!h) hashesOf.set(r.task, (h = new Distinct()));
+    h.add(r.hashes.task, r.treatment);
+    let agents = armAgents.get(r.treatment);
+    if (!agents) armAgents.set(r.treatment, (agents = new Set<string>()));
+    agents.add(r.agent.name);
+  }
   // Versions are compared within each agent: two agents differ in version by nature.
-  for (const agent of [...new Set(reports.map((r) => r.agent.name))]) {
-    const versions = distinct(
-      reports.filter((r) => r.agent.name === agent),
-      (r) => r.agent.version,
-    );
+  for (const [agent, d] of versionsOf) {
+    const versions = d.values;
     if (versions.length > 1)
       out.push({
         kind: "agent_version",
@@ -69,9 +100,7 @@ export function consistencyWarnings(
   }
   // Each arm on one agent, but not the same one: the difference is the agents' as much as the treatments'.
   if (roles) {
-    const agentsOf = (t: string): string[] => [
-      ...new Set(reports.filter((r) => r.treatment === t).map((r) => r.agent.name)),
-    ];
+    const agentsOf = (t: string): string[] => [...(armAgents.get(t) ?? [])];
     const [c, b] = [agentsOf(roles.candidate), agentsOf(roles.baseline)];
     if (c.length === 1 && b.length === 1 && c[0] !== b[0]) {
       const agents = distinct(
@@ -86,7 +115,7 @@ export function consistencyWarnings(
       });
     }
   }
-  const models = distinct(reports, (r) => r.model);
+  const models = modelValues.values;
   if (models.length > 1)
     out.push({
       kind: "model",
@@ -95,7 +124,7 @@ export function consistencyWarnings(
       message: `different model ids: ${describe(models, "(CLI default)")}`,
     });
   // Isolation and resources change scores (container resources alone moved Terminal-Bench by 6 points).
-  const sandboxes = distinct(reports, (r) => sandboxKey(r));
+  const sandboxes = sandboxValues.values;
   if (sandboxes.length > 1)
     out.push({
       kind: "sandbox",
@@ -104,10 +133,7 @@ export function consistencyWarnings(
       message: `different sandboxes or resource limits: ${describe(sandboxes, "(not recorded)")}`,
     });
   for (const task of tasks) {
-    const hashes = distinct(
-      reports.filter((r) => r.task === task),
-      (r) => r.hashes.task,
-    );
+    const hashes = hashesOf.get(task)?.values ?? [];
     if (hashes.length > 1)
       out.push({
         kind: "task_content",

@@ -1,4 +1,4 @@
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import { mean } from "../../stats/index.js";
 
 /** The rule dimension a judge dimension is set beside (same name unless mapped). */
@@ -28,7 +28,7 @@ export interface JudgeOverlayRow {
  * mean rule score, the mean judge score and the gap. A side with no data is null
  * (rendered "—"), never a crash. Pure.
  */
-export function judgeOverlay(analysis: RunReport[], treatments: string[]): JudgeOverlayRow[] {
+export function judgeOverlay(analysis: RunDigest[], treatments: string[]): JudgeOverlayRow[] {
   const dims: string[] = [];
   for (const r of analysis)
     for (const d of r.judge?.dimensions ?? []) if (!dims.includes(d.name)) dims.push(d.name);

@@ -30,10 +30,19 @@ export function alignArms(
   a: ArmOutcomes,
   b: ArmOutcomes,
 ): { tasks: string[]; a: PerTaskOutcomes; b: PerTaskOutcomes } {
-  const tasks = a.tasks.filter((t) => b.tasks.includes(t));
-  const pick = (arm: ArmOutcomes): PerTaskOutcomes =>
-    tasks.map((t) => arm.outcomes[arm.tasks.indexOf(t)] ?? []);
-  return { tasks, a: pick(a), b: pick(b) };
+  const at = (arm: ArmOutcomes): Map<string, number> => {
+    const m = new Map<string, number>();
+    arm.tasks.forEach((t, i) => {
+      if (!m.has(t)) m.set(t, i);
+    });
+    return m;
+  };
+  const atA = at(a);
+  const atB = at(b);
+  const tasks = a.tasks.filter((t) => atB.has(t));
+  const pick = (arm: ArmOutcomes, m: Map<string, number>): PerTaskOutcomes =>
+    tasks.map((t) => arm.outcomes[m.get(t) ?? -1] ?? []);
+  return { tasks, a: pick(a, atA), b: pick(b, atB) };
 }
 
 /** Smallest number of tasks t with 2 · 0.5^t < alpha: below it the sign test never rejects. */

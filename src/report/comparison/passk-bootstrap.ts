@@ -1,5 +1,5 @@
-import type { RunReport } from "../../core/report.js";
-import { bootstrapIntervals, macroPassAtK, macroPassHatK } from "../../stats/index.js";
+import type { RunDigest } from "../../core/digest.js";
+import { bootstrapIntervalsOfArms, macroPassAtK, macroPassHatK } from "../../stats/index.js";
 import type { BootstrapResult } from "../../stats/bootstrap.js";
 import { perTaskOutcomes } from "../outcomes.js";
 import { computePassK } from "../passk.js";
@@ -15,7 +15,7 @@ import {
  * (tasks, then runs within a task) for pass@k and unbiased pass^k of every row. Pure.
  */
 export function passKSection(
-  reports: RunReport[],
+  reports: RunDigest[],
   treatments: string[],
   ks: number[] | undefined,
   seed: number,
@@ -25,18 +25,18 @@ export function passKSection(
     r
       ? { estimate: r.estimate, low: r.low, high: r.high, valid_replicates: r.valid_replicates }
       : null;
+  // Every k of both statistics, and every row, in one bootstrap call: rows whose tasks have
+  // the same run counts share their random draws (src/stats/bootstrap.ts).
+  const stats = table.ks.flatMap((k) => [macroPassAtK(k), macroPassHatK(k, "unbiased")]);
+  const bootstrapped = table.rows.filter((row) => row.n > 0);
+  const all = bootstrapIntervalsOfArms(
+    bootstrapped.map((row) => perTaskOutcomes(reports, row.treatment, row.metric).outcomes),
+    stats,
+    { seed, replicates: BOOTSTRAP_REPLICATES, level: BOOTSTRAP_LEVEL },
+  );
+  const resultsOf = new Map(bootstrapped.map((row, i) => [row, all[i] ?? []]));
   const bootstrap = table.rows.map((row) => {
-    const { outcomes } = perTaskOutcomes(reports, row.treatment, row.metric);
-    // Every k of both statistics in one pass over the draws (src/stats/bootstrap.ts).
-    const stats = table.ks.flatMap((k) => [macroPassAtK(k), macroPassHatK(k, "unbiased")]);
-    const results =
-      row.n === 0
-        ? []
-        : bootstrapIntervals(outcomes, stats, {
-            seed,
-            replicates: BOOTSTRAP_REPLICATES,
-            level: BOOTSTRAP_LEVEL,
-          });
+    const results = resultsOf.get(row) ?? [];
     const at: Record<string, IntervalValue | null> = {};
     const hat: Record<string, IntervalValue | null> = {};
     table.ks.forEach((k, i) => {

@@ -1,15 +1,15 @@
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import { runPaths } from "../../store/layout.js";
 import { metricSuccess } from "../outcomes.js";
 import type { DataQualityRow, ListedRun, RunCountRow, SensitivityRow } from "./types.js";
 
-const ofTreatment = (reports: RunReport[], t: string): RunReport[] =>
+const ofTreatment = (reports: RunDigest[], t: string): RunDigest[] =>
   reports.filter((r) => r.treatment === t);
-const passedCount = (runs: RunReport[]): number =>
+const passedCount = (runs: RunDigest[]): number =>
   runs.filter((r) => metricSuccess(r, "overall") === true).length;
 const rate = (c: number, n: number): number | null => (n === 0 ? null : c / n);
 
-export function dataQualityRow(reports: RunReport[], treatment: string): DataQualityRow {
+export function dataQualityRow(reports: RunDigest[], treatment: string): DataQualityRow {
   const runs = ofTreatment(reports, treatment);
   const count = (s: string): number => runs.filter((r) => r.sample_quality.status === s).length;
   const excluded = runs.filter((r) => !r.sample_quality.include_in_analysis).length;
@@ -24,7 +24,7 @@ export function dataQualityRow(reports: RunReport[], treatment: string): DataQua
   };
 }
 
-export function runCountRow(reports: RunReport[], treatment: string): RunCountRow {
+export function runCountRow(reports: RunDigest[], treatment: string): RunCountRow {
   const runs = ofTreatment(reports, treatment).filter((r) => r.sample_quality.include_in_analysis);
   const passed = passedCount(runs);
   return {
@@ -36,7 +36,7 @@ export function runCountRow(reports: RunReport[], treatment: string): RunCountRo
   };
 }
 
-export function sensitivityRow(reports: RunReport[], treatment: string): SensitivityRow {
+export function sensitivityRow(reports: RunDigest[], treatment: string): SensitivityRow {
   const raw = ofTreatment(reports, treatment);
   const analysis = raw.filter((r) => r.sample_quality.include_in_analysis);
   const rc = passedCount(raw);
@@ -52,7 +52,7 @@ export function sensitivityRow(reports: RunReport[], treatment: string): Sensiti
 }
 
 /** A run as listed under "Excluded runs" / "Flagged runs"; `report` is relative to the results folder. */
-export function listedRun(r: RunReport): ListedRun {
+export function listedRun(r: RunDigest): ListedRun {
   return {
     run_id: r.run_id,
     task: r.task,

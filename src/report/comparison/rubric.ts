@@ -1,4 +1,4 @@
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import { mean, stdev } from "../../stats/index.js";
 import { orderDimensions } from "../format.js";
 import {
@@ -38,49 +38,62 @@ function deltaOf(cells: Record<string, DimensionCell | null>, roles: Roles): num
  * dimension, and has n = 0 when every run scored N/A). Overall = mean weighted_score.
  */
 export function rubricSection(
-  analysis: RunReport[],
+  analysis: RunDigest[],
   treatments: string[],
   roles: Roles,
 ): RubricSection {
-  const withRubric = analysis.filter((r) => r.rubric !== null);
-  const names = orderDimensions(
-    withRubric.flatMap((r) => r.rubric?.dimensions.map((d) => d.name) ?? []),
-  );
+  // One pass over the runs: per dimension and treatment, how many runs' dimensions carry the
+  // name and their non-N/A scores (in run order, as the means and stdevs add them); per
+  // treatment the weighted scores and the run count; per dimension the weights seen.
+  const byName = new Map<string, Map<string, { dims: number; scores: number[] }>>();
+  const weightsOf = new Map<string, Set<number>>();
+  const overallScores = new Map<string, number[]>();
+  const runsOf = new Map<string, number>();
+  const profileSet = new Set<string>();
+  for (const r of analysis) {
+    runsOf.set(r.treatment, (runsOf.get(r.treatment) ?? 0) + 1);
+    const rubric = r.rubric;
+    if (rubric === null) continue;
+    profileSet.add(rubric.profile);
+    if (typeof rubric.weighted_score === "number") {
+      const o = overallScores.get(r.treatment);
+      if (o) o.push(rubric.weighted_score);
+      else overallScores.set(r.treatment, [rubric.weighted_score]);
+    }
+    for (const d of rubric.dimensions) {
+      let perT = byName.get(d.name);
+      if (!perT) byName.set(d.name, (perT = new Map<string, { dims: number; scores: number[] }>()));
+      let acc = perT.get(r.treatment);
+      if (!acc) perT.set(r.treatment, (acc = { dims: 0, scores: [] }));
+      acc.dims++;
+      if (d.score !== null) acc.scores.push(d.score);
+      let ws = weightsOf.get(d.name);
+      if (!ws) weightsOf.set(d.name, (ws = new Set<number>()));
+      ws.add(d.weight);
+    }
+  }
+  const names = orderDimensions(byName.keys());
   const dimensions = names.map((name) => {
+    const perT = byName.get(name);
     const cells: Record<string, DimensionCell | null> = {};
     for (const t of treatments) {
-      const dims = withRubric
-        .filter((r) => r.treatment === t)
-        .flatMap((r) => r.rubric?.dimensions.filter((d) => d.name === name) ?? []);
-      cells[t] =
-        dims.length === 0
-          ? null
-          : dimensionCell(dims.map((d) => d.score).filter((s): s is number => s !== null));
+      const acc = perT?.get(t);
+      cells[t] = acc === undefined || acc.dims === 0 ? null : dimensionCell(acc.scores);
     }
     const delta = deltaOf(cells, roles);
     return { name, cells, delta, regression: isRegression(delta) };
   });
   const overallCells: Record<string, DimensionCell | null> = {};
   for (const t of treatments) {
-    const scores = withRubric.filter((r) => r.treatment === t).map((r) => r.rubric?.weighted_score);
-    const nums = scores.filter((s): s is number => typeof s === "number");
-    overallCells[t] = nums.length === 0 ? null : dimensionCell(nums);
+    const nums = overallScores.get(t);
+    overallCells[t] = nums === undefined || nums.length === 0 ? null : dimensionCell(nums);
   }
-  const weights = names.map((name) => {
-    const ws: number[] = [];
-    for (const r of withRubric)
-      for (const d of r.rubric?.dimensions ?? [])
-        if (d.name === name && !ws.includes(d.weight)) ws.push(d.weight);
-    return { name, weights: ws.sort((a, b) => a - b) };
-  });
-  const profiles = [
-    ...new Set(
-      withRubric.map((r) => r.rubric?.profile).filter((p): p is string => p !== undefined),
-    ),
-  ];
-  const distribution = treatments.every(
-    (t) => analysis.filter((r) => r.treatment === t).length >= 2,
-  );
+  const weights = names.map((name) => ({
+    name,
+    weights: [...(weightsOf.get(name) ?? [])].sort((a, b) => a - b),
+  }));
+  const profiles = [...profileSet];
+  const distribution = treatments.every((t) => (runsOf.get(t) ?? 0) >= 2);
   return {
     distribution,
     profiles,

@@ -1,4 +1,4 @@
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import type { SourceEvidenceRow } from "./types.js";
 
 /** `name@<first 12 hex digits>` of a skill source's content hash. */
@@ -6,7 +6,7 @@ function skillSourceLabel(s: { name: string; hash: string }): string {
   return `${s.name}@${s.hash.replace(/^sha256:/, "").slice(0, 12)}`;
 }
 
-export function sourceEvidenceRow(r: RunReport): SourceEvidenceRow {
+export function sourceEvidenceRow(r: RunDigest): SourceEvidenceRow {
   return {
     run_id: r.run_id,
     task: r.task,

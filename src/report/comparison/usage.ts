@@ -1,9 +1,9 @@
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import { meanOf, sumOf } from "../format.js";
 import type { RuntimeRow, SpendRow } from "./types.js";
 
 /** Tokens and cost of a treatment's analysis-set runs. */
-export function spendRow(runs: RunReport[], treatment: string): SpendRow {
+export function spendRow(runs: RunDigest[], treatment: string): SpendRow {
   const es = runs.map((r) => r.events_summary);
   const tokens = es.map((e) => e?.total_tokens);
   const cost = es.map((e) => e?.total_cost_usd);
@@ -18,7 +18,7 @@ export function spendRow(runs: RunReport[], treatment: string): SpendRow {
 }
 
 /** Turns, agent-reported duration and tool calls of a treatment's analysis-set runs. */
-export function runtimeRow(runs: RunReport[], treatment: string): RuntimeRow {
+export function runtimeRow(runs: RunDigest[], treatment: string): RuntimeRow {
   const es = runs.map((r) => r.events_summary);
   const turns = es.map((e) => e?.num_turns);
   const dur = es.map((e) => e?.duration_seconds);

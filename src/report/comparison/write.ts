@@ -3,9 +3,9 @@ import { InputError } from "../../core/errors.js";
 import { experimentPaths } from "../../store/layout.js";
 import { readMetadata, recordComparisonRoles, type Metadata } from "../../store/metadata.js";
 import { writeReportFile, writeReportJson } from "../../store/report-files.js";
-import { readReports, type ReadProblem } from "../../store/read.js";
+import { readStoredRuns, type ReadProblem } from "../../store/read.js";
 import { unreadableRunsNote, withNoteAfterTitle } from "../unreadable.js";
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import { treatmentOrder } from "../group.js";
 import { buildComparison, type ComparisonInput } from "./build.js";
 import { CONTROL } from "./roles.js";
@@ -51,20 +51,21 @@ function build(input: ComparisonInput, outDir: string): Comparison {
   }
 }
 
-/** What a comparison is built from: a results folder's planned reports and its metadata. */
+/** What a comparison is built from: a results folder's planned runs (as digests) and its metadata. */
 export interface ComparisonSource {
-  reports: RunReport[];
+  reports: RunDigest[];
   problems: ReadProblem[];
   metadata: Metadata | null;
 }
 
-/** The planned reports (reports outside metadata's matrix, left by an older plan, are ignored), problems and metadata. */
+/** The planned runs (runs outside metadata's matrix, left by an older plan, are ignored), problems and metadata. */
 export async function readComparisonSource(outDir: string): Promise<ComparisonSource> {
   const metadata = await readMetadata(experimentPaths(outDir).metadata);
-  const { reports: all, problems } = await readReports(outDir);
+  const stored = await readStoredRuns(outDir);
+  const all = stored.digests;
   const planned = metadata?.matrix ? new Set(metadata.matrix.map((r) => r.run_id)) : null;
   const reports = planned ? all.filter((r) => planned.has(r.run_id)) : all;
-  return { reports, problems, metadata };
+  return { reports, problems: stored.problems, metadata };
 }
 
 /**

@@ -1,7 +1,7 @@
 /** Read a results folder into the overview data (I/O). Shared by writeHtmlReports and the viewer. */
 import { stat } from "node:fs/promises";
 import { z } from "zod";
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import { experimentPaths } from "../../store/layout.js";
 import { readMetadata, type Metadata } from "../../store/metadata.js";
 import type { ReadProblem } from "../../store/read.js";
@@ -10,7 +10,7 @@ import { buildComparison } from "../comparison/build.js";
 import { CONTROL } from "../comparison/roles.js";
 import type { Comparison } from "../comparison/types.js";
 import { treatmentOrder } from "../group.js";
-import { readReportsPooled, type ReportCache } from "./read-reports.js";
+import { readStoredRuns, type ReportCache } from "../../store/read.js";
 
 /** The choices a stored comparison.json was made with (the numbers are rebuilt from the reports: same seed, same result). */
 const StoredChoicesSchema = z.object({
@@ -23,7 +23,7 @@ type StoredChoices = z.infer<typeof StoredChoicesSchema>;
 
 /** What a results folder holds, before the (costly) comparison is computed. */
 export interface LoadedInputs {
-  reports: RunReport[];
+  reports: RunDigest[];
   problems: ReadProblem[];
   metadata: Metadata | null;
   /** comparison.json's roles, seed and ks, when that file exists and parses */
@@ -33,7 +33,7 @@ export interface LoadedInputs {
 }
 
 export interface LoadedResults {
-  reports: RunReport[];
+  reports: RunDigest[];
   problems: ReadProblem[];
   metadata: Metadata | null;
   /** built from the reports with comparison.json's roles, seed and ks when that file exists; with the defaults when there are 2+ treatments; else null */
@@ -59,10 +59,10 @@ export async function loadInputs(
   const [metadata, storedRaw, read] = await Promise.all([
     readMetadata(paths.metadata),
     readJsonFile(paths.comparisonJson).catch(() => null),
-    readReportsPooled(outDir, opts.cache ? { cache: opts.cache } : {}),
+    readStoredRuns(outDir, opts.cache ? { cache: opts.cache } : {}),
   ]);
   const planned = metadata?.matrix ? new Set(metadata.matrix.map((r) => r.run_id)) : null;
-  const reports = planned ? read.reports.filter((r) => planned.has(r.run_id)) : read.reports;
+  const reports = planned ? read.digests.filter((r) => planned.has(r.run_id)) : read.digests;
   const stored = StoredChoicesSchema.safeParse(storedRaw);
   return {
     reports,

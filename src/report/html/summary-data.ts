@@ -4,7 +4,7 @@
  * fetched lazily from the viewer). Pure.
  */
 import { isScripted, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
-import type { RunReport } from "../../core/report.js";
+import type { RunDigest } from "../../core/digest.js";
 import { LOCAL_WARNING } from "../../core/sandbox.js";
 import type { ReadProblem } from "../../store/read.js";
 import type { Metadata } from "../../store/metadata.js";
@@ -14,7 +14,7 @@ import { taskOutcomeRows } from "../comparison/task-outcomes.js";
 import type { Comparison } from "../comparison/types.js";
 import { orderDimensions } from "../format.js";
 import { computePassK } from "../passk.js";
-import { taskOrder, treatmentOrder } from "../group.js";
+import { sortRuns, taskOrder, treatmentOrder } from "../group.js";
 import { analysisSet } from "../outcomes.js";
 import {
   HTML_DATA_SCHEMA,
@@ -29,7 +29,7 @@ import {
 export interface HtmlDataInput {
   view: HtmlView;
   mode: HtmlMode;
-  reports: RunReport[];
+  reports: RunDigest[];
   metadata: Metadata | null;
   comparison: Comparison | null;
   problems?: ReadProblem[];
@@ -42,7 +42,7 @@ export interface HtmlDataInput {
   treatments?: string[];
 }
 
-export function runRow(r: RunReport): RunRow {
+export function runRow(r: RunDigest): RunRow {
   const es = r.events_summary;
   return {
     id: r.run_id,
@@ -65,7 +65,7 @@ export function runRow(r: RunReport): RunRow {
   };
 }
 
-function reasonCounts(reports: RunReport[]): ReasonCount[] {
+function reasonCounts(reports: RunDigest[]): ReasonCount[] {
   const m = new Map<string, ReasonCount>();
   for (const r of reports) {
     const key = `${r.treatment}\u0000${r.sample_quality.status}\u0000${r.sample_quality.reason_code}`;
@@ -89,13 +89,17 @@ export function buildHtmlData(input: HtmlDataInput): HtmlData {
     input.treatments ??
     treatmentOrder(input.reports, input.metadata?.treatments ?? []);
   const tasks = taskOrder(input.reports);
-  const order = (a: RunReport, b: RunReport) =>
-    tasks.indexOf(a.task) - tasks.indexOf(b.task) ||
-    treatments.indexOf(a.treatment) - treatments.indexOf(b.treatment) ||
-    a.rep - b.rep;
-  const reports = [...input.reports].sort(order);
+  const reports = sortRuns(input.reports, tasks, treatments);
   const pages = input.runPages ?? {};
-  const localRuns = reports.filter((r) => r.sandbox?.kind === "local").length;
+  // One pass for the run counts and names the overview needs.
+  let localRuns = 0;
+  const agents = new Set<string>();
+  const dimensionNames = new Set<string>();
+  for (const r of reports) {
+    if (r.sandbox?.kind === "local") localRuns++;
+    agents.add(r.agent.name);
+    for (const d of r.rubric?.dimensions ?? []) dimensionNames.add(d.name);
+  }
   return {
     schema: HTML_DATA_SCHEMA,
     view: input.view,
@@ -108,15 +112,13 @@ export function buildHtmlData(input: HtmlDataInput): HtmlData {
       agent_version: input.metadata?.versions.claude ?? reports[0]?.agent.version ?? null,
       model: input.metadata?.model ?? null,
       scripted_label: isScripted(input.reports, input.metadata) ? SCRIPTED_MODEL_LABEL : null,
-      agents: [...new Set(reports.map((r) => r.agent.name))],
+      agents: [...agents],
       local_runs: localRuns,
       local_warning: localRuns > 0 ? LOCAL_WARNING : null,
     },
     treatments,
     tasks,
-    dimensions: orderDimensions(
-      reports.flatMap((r) => r.rubric?.dimensions.map((d) => d.name) ?? []),
-    ),
+    dimensions: orderDimensions(dimensionNames),
     runs: reports.map(runRow),
     pass_k:
       input.comparison?.pass_k ??

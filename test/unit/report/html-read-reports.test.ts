@@ -3,13 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { comparisonOf, loadInputs, loadResults } from "../../../src/report/html/load.js";
-import {
-  mapPool,
-  readReportsPooled,
-  type ReportCache,
-} from "../../../src/report/html/read-reports.js";
 import { buildHtmlData } from "../../../src/report/html/summary-data.js";
-import { readReports } from "../../../src/store/read.js";
+import { digestOf } from "../../../src/core/digest.js";
+import { readReports, readStoredRuns, type ReportCache } from "../../../src/store/read.js";
+import { mapPool } from "../../../src/util/pool.js";
 import { makeReport, reps } from "./helpers.js";
 
 let dir: string;
@@ -48,11 +45,11 @@ describe("mapPool", () => {
   it("handles no items", async () => expect(await mapPool([], 4, async () => 1)).toEqual([]));
 });
 
-describe("readReportsPooled", () => {
-  it("gives what store/read.ts readReports gives", async () => {
+describe("readStoredRuns", () => {
+  it("gives the digests of what readReports gives", async () => {
     const want = await readReports(dir);
-    const got = await readReportsPooled(dir, { concurrency: 2 });
-    expect(got.reports).toEqual(want.reports);
+    const got = await readStoredRuns(dir, { concurrency: 2 });
+    expect(got.digests).toEqual(want.reports.map(digestOf));
     expect(got.problems).toEqual(want.problems);
     expect(got.problems.map((p) => path.basename(path.dirname(p.file)))).toEqual([
       "broken-json",
@@ -61,22 +58,22 @@ describe("readReportsPooled", () => {
     expect(got.signature).toContain("no-report-yet:-");
   });
 
-  it("reuses the parse of unchanged reports and re-reads a changed one", async () => {
+  it("reuses the digests of unchanged reports and re-reads a changed one", async () => {
     const cache: ReportCache = new Map();
-    const first = await readReportsPooled(dir, { cache });
-    const again = await readReportsPooled(dir, { cache });
+    const first = await readStoredRuns(dir, { cache });
+    const again = await readStoredRuns(dir, { cache });
     expect(again.signature).toBe(first.signature);
     const id = reports[0]?.run_id ?? "";
-    expect(again.reports.find((r) => r.run_id === id)).toBe(
-      first.reports.find((r) => r.run_id === id),
+    expect(again.digests.find((r) => r.run_id === id)).toBe(
+      first.digests.find((r) => r.run_id === id),
     );
     const changed = makeReport({ task: "task-a", treatment: "CONTROL", rep: 1, passed: true });
     await writeReport(changed.run_id, JSON.stringify(changed));
     const later = new Date(Date.now() + 5000);
     await utimes(path.join(dir, "runs", changed.run_id, "report.json"), later, later);
-    const third = await readReportsPooled(dir, { cache });
+    const third = await readStoredRuns(dir, { cache });
     expect(third.signature).not.toBe(first.signature);
-    expect(third.reports).toEqual((await readReports(dir)).reports);
+    expect(third.digests).toEqual((await readReports(dir)).reports.map(digestOf));
   });
 });
 

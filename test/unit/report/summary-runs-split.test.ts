@@ -5,6 +5,7 @@ import {
   RUN_DETAILS_LIMIT,
   renderSummaryFiles,
   renderSummaryMarkdown,
+  RunDetailsText,
   type SummaryInput,
 } from "../../../src/report/summary-md.js";
 import { reps } from "./helpers.js";
@@ -82,5 +83,36 @@ describe("summary.md per-run details threshold", () => {
         .split("\n")
         .filter((l) => l.startsWith("#"));
     expect(headings(above)).toEqual(headings(below));
+  });
+});
+
+describe("runs.md written a piece at a time (RunDetailsText)", () => {
+  /** The old whole-text rendering: the per-run sections joined, controls stripped, trimmed once at the end. */
+  it("gives, piece by piece, the text of the whole rendering, trailing spaces and escapes included", () => {
+    const base = runs(RUN_DETAILS_LIMIT + 7);
+    // The run rendered last: the last of the last treatment.
+    const lastTreatment = new RunDetailsText(input(base)).treatments.at(-1);
+    const last = base.findLastIndex((r) => r.treatment === lastTreatment);
+    const all = base.map((r, i) =>
+      i === last
+        ? { ...r, checks_failed: ["last check ends with spaces   ", "\u001b[31mred\u001b[0m  "] }
+        : r,
+    );
+    const s = input(all);
+    const whole = renderSummaryFiles(s).runs ?? "";
+    const details = new RunDetailsText(s);
+    const pieces: string[] = [];
+    const out = (t: string): void => void pieces.push(t);
+    details.start(out);
+    for (const t of details.treatments) {
+      details.treatment(t, out);
+      for (const r of s.reports) if (r.treatment === t) details.run(r, out);
+    }
+    details.end(out);
+    expect(pieces.length).toBeGreaterThan(RUN_DETAILS_LIMIT);
+    expect(pieces.join("")).toBe(whole);
+    expect(whole.endsWith("red\n")).toBe(true);
+    expect(whole).not.toContain("\u001b");
+    expect(whole).toContain("last check ends with spaces   \n");
   });
 });

@@ -2,8 +2,16 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readReports } from "../../../src/store/read.js";
-import { readRunIndex, RUN_INDEX_FILE } from "../../../src/store/run-index.js";
+import { stat } from "node:fs/promises";
+import { digestOf } from "../../../src/core/digest.js";
+import { readReports, readStoredRuns } from "../../../src/store/read.js";
+import {
+  appendRunIndexLine,
+  IndexReports,
+  indexStamp,
+  readRunIndex as readIndex,
+  RUN_INDEX_FILE,
+} from "../../../src/store/run-index.js";
 import { makeReport, reps } from "../report/helpers.js";
 
 let dir: string;
@@ -15,12 +23,25 @@ async function writeReport(id: string, text: string): Promise<void> {
   await writeFile(path.join(dir, "runs", id, "report.json"), text);
 }
 
-/** Change what the index says about one run, keeping its stamp: a read that shows it used the index. */
+/** The digests the index holds, by run id. */
+async function readRunIndex(d: string): Promise<{ runs: Map<string, { rep: number }> }> {
+  const source = await IndexReports.open(d);
+  try {
+    const got = await readIndex(source);
+    return { runs: new Map([...got.runs].map(([id, v]) => [id, v.digest])) };
+  } finally {
+    await source?.close();
+  }
+}
+
+/** Change what the index says about one run (digest and report), keeping its stamp: a read that shows it used the index. */
 async function tamper(id: string, task: string): Promise<void> {
   const lines = (await readFile(indexFile(), "utf8")).split("\n");
   const at = lines.findIndex((l) => l.startsWith(`${id}\t`));
-  const [rid, stamp, json] = (lines[at] ?? "").split("\t");
-  lines[at] = `${rid}\t${stamp}\t${JSON.stringify({ ...JSON.parse(json ?? "{}"), task })}`;
+  const [rid, stamp, refs, digest, report] = (lines[at] ?? "").split("\t");
+  const set = (json: string | undefined): string =>
+    JSON.stringify({ ...JSON.parse(json ?? "{}"), task });
+  lines[at] = [rid, stamp, refs, set(digest), set(report)].join("\t");
   await writeFile(indexFile(), lines.join("\n"));
 }
 
@@ -60,6 +81,8 @@ describe("the run index", () => {
     await rename(`${path_b}.tmp`, path_b);
     const got = await readReports(dir);
     expect(got.reports.find((r) => r.run_id === a?.run_id)?.task).toBe("from-the-index");
+    const digests = await readStoredRuns(dir);
+    expect(digests.digests.find((r) => r.run_id === a?.run_id)?.task).toBe("from-the-index");
     const rb = got.reports.find((r) => r.run_id === b?.run_id);
     expect(rb?.task).toBe(b?.task);
     expect(rb?.rep).toBe(7);
@@ -110,5 +133,85 @@ describe("the run index", () => {
       "wrong-shape",
     ]);
     expect((await readRunIndex(dir)).runs.has("wrong-shape")).toBe(false);
+  });
+});
+
+describe("the run index's shared values, appended lines and report ranges", () => {
+  it("holds a value that repeats across runs once, frozen, and gives equal digests", async () => {
+    await readReports(dir);
+    const { digests } = await readStoredRuns(dir);
+    expect(digests).toEqual((await readReports(dir, { index: false })).reports.map(digestOf));
+    const [a, b] = digests;
+    expect(a?.agent).toEqual(b?.agent);
+    expect(a?.agent).toBe(b?.agent);
+    expect(Object.isFrozen(a?.agent)).toBe(true);
+    const text = await readFile(indexFile(), "utf8");
+    const agentLines = text
+      .split("\n")
+      .filter((l) => l.startsWith("\t") && l.includes('"claude-code"'));
+    expect(agentLines).toHaveLength(1);
+  });
+
+  it("takes a line a committed run appended, without writing the index again", async () => {
+    await readReports(dir);
+    const r = makeReport({ task: "task-new", treatment: "CONTROL", rep: 1, passed: true });
+    const text = JSON.stringify(r);
+    await writeReport(r.run_id, text);
+    const st = await stat(path.join(dir, "runs", r.run_id, "report.json"));
+    // What the appended line says wins while the stamp matches: marked so the test can tell.
+    const marked = { ...r, outcome_detail: "from-the-appended-line" };
+    await appendRunIndexLine(
+      dir,
+      r.run_id,
+      indexStamp(st),
+      digestOf(marked),
+      JSON.stringify(marked),
+    );
+    const before = await stat(indexFile());
+    const got = await readStoredRuns(dir);
+    expect(got.digests.find((d) => d.run_id === r.run_id)?.outcome_detail).toBe(
+      "from-the-appended-line",
+    );
+    expect((await stat(indexFile())).ino).toBe(before.ino);
+    const full: string[] = [];
+    await got.reports([r.run_id], (x) => void full.push(x.outcome_detail));
+    expect(full).toEqual(["from-the-appended-line"]);
+  });
+
+  it("a line cut short by a crash, followed by another appended line, costs only those runs a read from their files", async () => {
+    await readReports(dir);
+    await writeFile(indexFile(), `${await readFile(indexFile(), "utf8")}run-x\t1:2:3\t\t{"ta`);
+    const r = makeReport({ task: "task-z", treatment: "CONTROL", rep: 1, passed: true });
+    await writeReport(r.run_id, JSON.stringify(r));
+    const st = await stat(path.join(dir, "runs", r.run_id, "report.json"));
+    await appendRunIndexLine(dir, r.run_id, indexStamp(st), digestOf(r), JSON.stringify(r));
+    const got = await readReports(dir);
+    expect(got.reports.map((x) => x.run_id).sort()).toEqual(
+      [...reports.map((x) => x.run_id), r.run_id].sort(),
+    );
+    expect((await readRunIndex(dir)).runs.size).toBe(reports.length + 1);
+  });
+
+  it("reports() hands out full reports in the order asked, and from report.json when the index was replaced since", async () => {
+    await readReports(dir);
+    const runs = await readStoredRuns(dir);
+    const ids = runs.digests.map((d) => d.run_id).reverse();
+    const got: string[] = [];
+    await runs.reports(ids, (r) => void got.push(r.run_id));
+    expect(got).toEqual(ids);
+    // Another reader writes the index again in another order: the ranges no longer fit.
+    const text = await readFile(indexFile(), "utf8");
+    const [header, ...lines] = text.trimEnd().split("\n");
+    await writeFile(indexFile(), `${[header, ...lines.reverse()].join("\n")}\n`);
+    const again: string[] = [];
+    await runs.reports(ids, (r) => void again.push(r.run_id));
+    expect(again).toEqual(ids);
+    const whole = (await readReports(dir, { index: false })).reports;
+    const full: unknown[] = [];
+    await runs.reports(
+      whole.map((r) => r.run_id),
+      (r) => void full.push(r),
+    );
+    expect(full).toEqual(whole);
   });
 });
