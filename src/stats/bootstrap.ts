@@ -199,8 +199,20 @@ interface ArmStatistic {
   out: Float64Array;
 }
 
-/** Most arms one sharedReplicates pass takes: run r's passes of all arms are bits of one Int32. */
-const SHARED_ARMS = 31;
+/**
+ * Most arms one sharedReplicates pass takes when a task has up to `maxRuns` runs: the arms'
+ * pass counts are the base-(maxRuns + 1) digits of one sum, exact while it stays below 2^53.
+ */
+function sharedArms(maxRuns: number): number {
+  const base = maxRuns + 1;
+  let arms = 1;
+  let weight = base;
+  while (weight * base <= 2 ** 53) {
+    weight *= base;
+    arms++;
+  }
+  return arms;
+}
 
 /**
  * The replicates of count-form statistics over several arms (separate bootstraps, not a
@@ -221,12 +233,15 @@ function sharedReplicates(
   const arms = packs.length;
   const len = p0.len;
   const offset = p0.offset;
-  // bits[x]: bit a set when run x (packed) passed in arm a
-  const bits = new Int32Array(p0.passes.length);
-  for (let a = 0; a < arms; a++) {
+  // digits[x] = Σ_a passed(arm a, run x) · base^a: summed over a task's draws, its base-`base`
+  // digits are the arms' pass counts (each at most the task's run count, below base).
+  let base = 1;
+  for (let j = 0; j < t; j++) base = Math.max(base, (len[j] as number) + 1);
+  const digits = new Float64Array(arms > 1 ? p0.passes.length : 0);
+  for (let a = 0, w = 1; arms > 1 && a < arms; a++, w *= base) {
     const passes = (packs[a] as Packed).passes;
     for (let x = 0; x < passes.length; x++)
-      bits[x] = (bits[x] as number) | ((passes[x] as number) << a);
+      digits[x] = (digits[x] as number) + (passes[x] as number) * w;
   }
   // constant[j]: in every arm, task j's runs all passed or all failed (no draw changes a count)
   const constant = new Uint8Array(t);
@@ -269,14 +284,18 @@ function sharedReplicates(
           }
           counts[0] = c;
         } else {
-          counts.fill(0);
+          let sum = 0;
           for (let r = 0; r < n; r++) {
             state = (state + 0x6d2b79f5) >>> 0;
             let y = state;
             y = Math.imul(y ^ (y >>> 15), y | 1);
             y ^= y + Math.imul(y ^ (y >>> 7), y | 61);
-            const v = bits[o + (((((y ^ (y >>> 14)) >>> 0) / 4294967296) * n) | 0)] as number;
-            for (let a = 0; a < arms; a++) counts[a] = (counts[a] as number) + ((v >>> a) & 1);
+            sum += digits[o + (((((y ^ (y >>> 14)) >>> 0) / 4294967296) * n) | 0)] as number;
+          }
+          for (let a = 0; a < arms; a++) {
+            const c = sum % base;
+            counts[a] = c;
+            sum = (sum - c) / base;
           }
         }
       }
@@ -446,7 +465,7 @@ export function bootstrapIntervalsOfArms(
   const estimates = perTasks.map((perTask) =>
     statistics.map((s) => (perTask.length === 0 ? null : s(perTask))),
   );
-  // Arms by run-count layout, at most SHARED_ARMS in a group.
+  // Arms by run-count layout, at most sharedArms(most runs of a task) in a group.
   const groups = new Map<string, Array<Array<{ arm: number; pack: Packed; fast: number[] }>>>();
   perTasks.forEach((perTask, arm) => {
     const fast: number[] = [];
@@ -468,7 +487,8 @@ export function bootstrapIntervalsOfArms(
     let same = groups.get(key);
     if (!same) groups.set(key, (same = []));
     const last = same[same.length - 1];
-    if (last && last.length < SHARED_ARMS) last.push({ arm, pack: pack_, fast });
+    if (last && last.length < sharedArms(Math.max(0, ...pack_.len)))
+      last.push({ arm, pack: pack_, fast });
     else same.push([{ arm, pack: pack_, fast }]);
   });
   for (const group of [...groups.values()].flat()) {

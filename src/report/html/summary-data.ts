@@ -124,7 +124,15 @@ export function buildHtmlOverview(input: HtmlDataInput): HtmlOverview {
   const tasks = taskOrder(input.reports);
   const reports = sortRuns(input.reports, tasks, treatments);
   const pages = input.runPages ?? {};
-  const localRuns = countWhere(reports, (r) => r.sandbox?.kind === "local");
+  // One pass for the run counts and names the overview needs.
+  let localRuns = 0;
+  const agents = new Set<string>();
+  const dimensionNames = new Set<string>();
+  for (const r of reports) {
+    if (r.sandbox?.kind === "local") localRuns++;
+    agents.add(r.agent.name);
+    for (const d of r.rubric?.dimensions ?? []) dimensionNames.add(d.name);
+  }
   return {
     schema: HTML_DATA_SCHEMA,
     view: input.view,
@@ -137,13 +145,13 @@ export function buildHtmlOverview(input: HtmlDataInput): HtmlOverview {
       agent_version: input.metadata?.versions.claude ?? reports[0]?.agent.version ?? null,
       model: input.metadata?.model ?? null,
       scripted_label: isScripted(input.reports, input.metadata) ? SCRIPTED_MODEL_LABEL : null,
-      agents: [...new Set(agentNames(reports))],
+      agents: [...agents],
       local_runs: localRuns,
       local_warning: localRuns > 0 ? LOCAL_WARNING : null,
     },
     treatments,
     tasks,
-    dimensions: orderDimensions(dimensionNames(reports)),
+    dimensions: orderDimensions(dimensionNames),
     runs: reports,
     pass_k:
       input.comparison?.pass_k ??
@@ -161,14 +169,6 @@ export function buildHtmlOverview(input: HtmlDataInput): HtmlOverview {
     problems: input.problems ?? [],
     pending: input.pending === true && input.comparison === null,
   };
-}
-
-function* agentNames(reports: readonly RunDigest[]): Generator<string> {
-  for (const r of reports) yield r.agent.name;
-}
-
-function* dimensionNames(reports: readonly RunDigest[]): Generator<string> {
-  for (const r of reports) for (const d of r.rubric?.dimensions ?? []) yield d.name;
 }
 
 function countWhere<T>(xs: readonly T[], keep: (x: T) => boolean): number {
