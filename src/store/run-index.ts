@@ -30,7 +30,7 @@ import { randomBytes } from "node:crypto";
 import { appendFile, open, rename, rm, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { RunDigestSchema, type RunDigest } from "../core/digest.js";
+import { compactDigest, RunDigestSchema, type RunDigest } from "../core/digest.js";
 import { RunReportSchema } from "../core/report.js";
 import { sha256 } from "../util/hash.js";
 
@@ -250,7 +250,7 @@ function indexedDigest(
     }
   // Written by RunIndexWriter from digestOf(RunReportSchema's output), under the same schema
   // fingerprint (checked by readRunIndex): see the file comment.
-  return digest as RunDigest;
+  return compactDigest(digest as RunDigest);
 }
 
 /** Can this run id be a line's first field (not empty, no tab or line break)? */
