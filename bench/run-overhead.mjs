@@ -2,27 +2,43 @@
 // `skillbench run` overhead benchmark. Not a test.
 //
 //   node bench/run-overhead.mjs [--count 20] [--concurrency 1,2] [--rounds 3]
-//                               [--out bench/results/run-overhead.md] [--keep] [--verbose]
+//                               [--sandboxes auto,local] [--out bench/results/run-overhead.md]
+//                               [--keep] [--verbose]
 //
-// Runs the one-task, one-tool-call suite in bench/fixtures/overhead-suite through the
-// BUILT CLI (dist/cli/main.js; build first: npm run build, or npm run bench) at each
-// concurrency, and the same number of bare `claude -p` calls against the same scripted
-// model (a model server started in this process) at the same concurrency, then prints
-//   mode | concurrency | runs | wall s | per-run s | overhead ratio | CPU s per run | CPU ratio
-// where the ratio is harness per-run / bare per-run at the same concurrency, and writes
-// it to bench/results/run-overhead.md. Target: ratio below 1.5 at -j1.
+// Runs the one-task, one-tool-call suite in bench/fixtures/overhead-suite through the BUILT CLI
+// (dist/cli/main.js; build first: npm run build, or npm run bench) at each concurrency, once per
+// sandbox in --sandboxes (`auto` is the default a user gets: bubblewrap where it works; `local` is
+// no isolation, like the bare call), and the same number of bare `claude -p` calls against the same
+// scripted model (a model server started in this process) at the same concurrency, then prints
+//   mode | sandbox | concurrency | runs | wall s | per-run s | wall ratio | CPU ms per run |
+//   CPU ratio | harness CPU ms per run | CLI process CPU ms per run
+// where a ratio is harness / bare at the same concurrency, and writes it to
+// bench/results/run-overhead.md. Target (docs issue #19): wall ratio <= 1.05 at -j1 and -j2.
 //
-// Both sides start from cold processes: the harness wall time includes node start-up,
-// loading the suite, `claude --version`, the model server, workspaces, evidence parsing,
-// validators, scoring and the reports; the bare side only a temp dir, the claude process
-// and removing the temp dir. One untimed bare call warms the disk cache first.
-// Each figure is the median of --rounds rounds. CPU time (user + system of all waited-for
-// child processes, from /proc/self/stat) is reported too: it is far less disturbed than
-// wall time by other load on a shared machine.
+// Both sides start from cold processes: the harness includes node start-up, loading the suite,
+// `claude --version`, the model server, workspaces, the sandbox, evidence parsing, validators,
+// scoring and the reports; the bare side only a temp dir, the claude process and removing the temp
+// dir. One untimed bare call warms the disk cache first. Each figure is the median of --rounds
+// rounds; within a round the modes take turns going first.
+//
+// CPU accounting. Every process a measurement starts (the CLI, or each bare claude call) is put
+// into a cgroup of its own measurement (cgroup v1 cpuacct, else v2 cpu.stat) through a one-line
+// `sh` wrapper that joins the cgroup and execs the command (both sides pay the same wrapper). The
+// cgroup counts every descendant's CPU, also processes that are never waited for by their
+// parent: bubblewrap's outer process exits without reaping the sandbox's pid 1, so the older
+// method (cutime + cstime of /proc/self/stat) lost the sandboxed agent's CPU. The bare side's
+// CPU adds this process's own CPU during the batch (process.cpuUsage: the scripted model server
+// and the spawning), because the harness does the same two jobs inside its CLI process.
+//   harness CPU ms per run = (harness CPU - bare CPU) / runs: what the harness costs on top of
+//   the agent calls, all of it (node start-up, sandbox, relay, validators, reports), per run.
+//   CLI process CPU ms per run = the CLI's own node process only (process.cpuUsage at exit,
+//   written by bench/cpu-probe.mjs loaded with node --import), divided by the runs.
+// Without a writable cgroup hierarchy (not root, or no cgroup fs) CPU falls back to cutime, and
+// the file says so.
 // --keep keeps the results folders and temp dirs; --verbose prints every bare call's time.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, rmdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -35,7 +51,7 @@ const suiteDir = path.join(here, "fixtures/overhead-suite");
 const scriptFile = path.join(suiteDir, "model-script.yaml");
 const TASK = "write-file";
 const ARTIFACT = "out.txt";
-const TARGET_J1 = 1.5;
+const TARGET = 1.05;
 
 function arg(name, dflt) {
   const i = process.argv.indexOf(name);
@@ -56,6 +72,15 @@ const concurrencies = arg("--concurrency", "1,2")
   .split(",")
   .map((s) => positiveInt("--concurrency", s.trim()));
 const rounds = positiveInt("--rounds", arg("--rounds", "3"));
+const sandboxes = arg("--sandboxes", "auto,local")
+  .split(",")
+  .map((s) => s.trim());
+for (const s of sandboxes) {
+  if (!["auto", "local", "bwrap", "docker"].includes(s)) {
+    console.error(`--sandboxes: unknown sandbox ${s} (auto, local, bwrap or docker)`);
+    process.exit(2);
+  }
+}
 const outFile = path.resolve(root, arg("--out", "bench/results/run-overhead.md"));
 const keep = process.argv.includes("--keep");
 const verbose = process.argv.includes("--verbose");
@@ -138,11 +163,7 @@ const CLK_TCK =
     (await run("getconf", ["CLK_TCK"], { cwd: os.tmpdir(), env: process.env })).stdout.trim(),
   ) || 100;
 
-/**
- * CPU seconds (user + system) of this process's finished, waited-for children and
- * their waited-for descendants (cutime + cstime in /proc/self/stat). Linux only; null elsewhere.
- * Less sensitive than wall time to other load on the machine.
- */
+/** cutime + cstime of this process (waited-for descendants only): the fallback CPU meter. */
 async function childCpuSeconds() {
   try {
     const stat = await readFile("/proc/self/stat", "utf8");
@@ -151,6 +172,70 @@ async function childCpuSeconds() {
   } catch {
     return null;
   }
+}
+
+/**
+ * A writable cgroup hierarchy that counts CPU: v1 cpuacct (cpuacct.usage, ns) or v2 (cpu.stat
+ * usage_usec). Null when none can be written here (then CPU falls back to cutime).
+ */
+async function findCgroupRoot() {
+  const candidates = [
+    { dir: "/sys/fs/cgroup/cpuacct", kind: "v1" },
+    { dir: "/sys/fs/cgroup", kind: "v2" },
+    { dir: "/sys/fs/cgroup/unified", kind: "v2" },
+  ];
+  for (const c of candidates) {
+    const probe = path.join(c.dir, `skillbench-overhead-probe-${process.pid}`);
+    try {
+      if (c.kind === "v1" && !existsSync(path.join(c.dir, "cpuacct.usage"))) continue;
+      if (c.kind === "v2" && !existsSync(path.join(c.dir, "cgroup.controllers"))) continue;
+      await mkdir(probe);
+      const ok = existsSync(path.join(probe, "cgroup.procs"));
+      await rmdir(probe);
+      if (ok) return c;
+    } catch {
+      await rmdir(probe).catch(() => undefined);
+    }
+  }
+  return null;
+}
+
+const cgroupRoot = process.platform === "linux" ? await findCgroupRoot() : null;
+let cgroupSeq = 0;
+
+/** A fresh cgroup for one measurement: `procs` to join, `cpuSeconds()` to read, `remove()`. */
+async function newCgroup(label) {
+  if (!cgroupRoot) return null;
+  cgroupSeq += 1;
+  const dir = path.join(cgroupRoot.dir, `skillbench-overhead-${process.pid}-${cgroupSeq}-${label}`);
+  await mkdir(dir);
+  return {
+    procs: path.join(dir, "cgroup.procs"),
+    async cpuSeconds() {
+      if (cgroupRoot.kind === "v1")
+        return Number((await readFile(path.join(dir, "cpuacct.usage"), "utf8")).trim()) / 1e9;
+      const stat = await readFile(path.join(dir, "cpu.stat"), "utf8");
+      return Number(/usage_usec (\d+)/.exec(stat)?.[1] ?? NaN) / 1e6;
+    },
+    // A cgroup can be removed once its processes are gone; retry briefly while they exit.
+    async remove() {
+      for (let i = 0; i < 50; i += 1) {
+        try {
+          await rmdir(dir);
+          return;
+        } catch {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      console.error(`could not remove cgroup ${dir}`);
+    },
+  };
+}
+
+/** `cmd args` started through `sh` joining the cgroup first (no cgroup: `cmd args` as is). */
+function inCgroup(cg, cmd, args) {
+  if (!cg) return { cmd, args };
+  return { cmd: "/bin/sh", args: ["-c", 'echo $$ > "$0" && exec "$@"', cg.procs, cmd, ...args] };
 }
 
 function tail(text, lines = 15) {
@@ -192,13 +277,16 @@ const versionRun = await run(bin.path, ["--version"], {
 });
 const claudeVersion = /(\d+\.\d+\.\d+\S*)/.exec(versionRun.stdout)?.[1] ?? "unknown";
 const scratch = await mkdtemp(path.join(os.tmpdir(), "skillbench-overhead-"));
+/** The sandbox kind each --sandboxes entry resolved to in the runs' records (auto -> bwrap...). */
+const sandboxSeen = new Map();
 
 // ---------------------------------------------------------------- the two modes
 
-/** `skillbench run` of the fixture suite: `count` runs at `-j concurrency`. */
-async function harness(concurrency, round) {
-  const out = path.join(scratch, `harness-j${concurrency}-r${round}`);
-  const cpuFile = path.join(scratch, `harness-cpu-j${concurrency}-r${round}.json`);
+/** `skillbench run` of the fixture suite: `count` runs at `-j concurrency` under `sandbox`. */
+async function harness(concurrency, round, sandbox) {
+  const tag = `${sandbox}-j${concurrency}-r${round}`;
+  const out = path.join(scratch, `harness-${tag}`);
+  const cpuFile = path.join(scratch, `harness-cpu-${tag}.json`);
   const args = [
     "--import",
     pathToFileURL(path.join(here, "cpu-probe.mjs")).href,
@@ -213,15 +301,19 @@ async function harness(concurrency, round) {
     String(concurrency),
     "--out",
     out,
+    ...(sandbox === "auto" ? [] : ["--sandbox", sandbox]),
   ];
-  const cpu0 = await childCpuSeconds();
+  const cg = await newCgroup(`harness-${tag}`);
+  const cpu0 = cg ? 0 : await childCpuSeconds();
   const t0 = performance.now();
-  const r = await run(process.execPath, args, {
+  const c = inCgroup(cg, process.execPath, args);
+  const r = await run(c.cmd, c.args, {
     cwd: root,
     env: { ...process.env, CI: "1", SKILLBENCH_BENCH_CPU_FILE: cpuFile },
   });
   const ms = performance.now() - t0;
-  const cpu1 = await childCpuSeconds();
+  const cpu1 = cg ? await cg.cpuSeconds() : await childCpuSeconds();
+  await cg?.remove();
   const own = await readFile(cpuFile, "utf8")
     .then((t) => JSON.parse(t))
     .catch(() => null);
@@ -229,8 +321,15 @@ async function harness(concurrency, round) {
   const passed = Number(/(\d+)\/\d+ runs passed/.exec(r.stdout)?.[1] ?? 0);
   if (r.code !== 0 || passed !== count) {
     throw new Error(
-      `skillbench run -j${concurrency} failed (exit ${r.code}, ${passed}/${count} passed):\n${tail(r.stdout + r.stderr)}`,
+      `skillbench run -j${concurrency} --sandbox ${sandbox} failed (exit ${r.code}, ${passed}/${count} passed):\n${tail(r.stdout + r.stderr)}`,
     );
+  }
+  if (!sandboxSeen.has(sandbox)) {
+    const report = await readFile(
+      path.join(out, "runs", `${TASK}-CONTROL-r1`, "report.json"),
+      "utf8",
+    ).catch(() => "");
+    sandboxSeen.set(sandbox, /"kind":\s*"(\w+)"/.exec(report)?.[1] ?? "?");
   }
   if (!keep) await rm(out, { recursive: true, force: true });
   return { ms, cpu: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0, selfCpu };
@@ -238,6 +337,7 @@ async function harness(concurrency, round) {
 
 /** `n` bare `claude -p` calls at `concurrency`, each in a fresh temp dir. */
 async function bare(server, n, concurrency, round, label = "BARE") {
+  const cg = await newCgroup(`bare-j${concurrency}-r${round}`);
   const one = async (i) => {
     const base = await mkdtemp(path.join(scratch, `bare-j${concurrency}-r${round}-${i + 1}-`));
     const ws = path.join(base, "workspace");
@@ -266,18 +366,15 @@ async function bare(server, n, concurrency, round, label = "BARE") {
       }),
     };
     const c0 = performance.now();
-    const r = await run(
-      bin.path,
-      [
-        "-p",
-        prompt,
-        "--output-format",
-        "stream-json",
-        "--verbose",
-        "--dangerously-skip-permissions",
-      ],
-      { cwd: ws, env },
-    );
+    const c = inCgroup(cg, bin.path, [
+      "-p",
+      prompt,
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--dangerously-skip-permissions",
+    ]);
+    const r = await run(c.cmd, c.args, { cwd: ws, env });
     if (verbose)
       console.log(
         `  ${label} j${concurrency} call ${i + 1}: ${(performance.now() - c0).toFixed(0)} ms`,
@@ -288,17 +385,22 @@ async function bare(server, n, concurrency, round, label = "BARE") {
     if (!keep) await rm(base, { recursive: true, force: true });
     return ok;
   };
-  const cpu0 = await childCpuSeconds();
+  const cpu0 = cg ? 0 : await childCpuSeconds();
+  const self0 = process.cpuUsage();
   const t0 = performance.now();
   const oks = await pool(n, concurrency, one);
   const ms = performance.now() - t0;
-  const cpu1 = await childCpuSeconds();
+  const self = process.cpuUsage(self0);
+  const cpu1 = cg ? await cg.cpuSeconds() : await childCpuSeconds();
+  await cg?.remove();
   const passed = oks.filter(Boolean).length;
   if (passed !== n)
     throw new Error(
       `bare claude -p (${label}) at concurrency ${concurrency}: ${passed}/${n} calls succeeded`,
     );
-  return { ms, cpu: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
+  // The model server and the spawning ran in this process: counted with the bare side's CPU.
+  const serverCpu = (self.user + self.system) / 1e6;
+  return { ms, cpu: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 + serverCpu, serverCpu };
 }
 
 // ---------------------------------------------------------------- main
@@ -307,33 +409,42 @@ const server = await sb.startModelServer({
   script: await sb.loadModelScript(scriptFile),
   scriptFile,
 });
-/** samples[`${mode}${c}`] = [{ ms, cpu }] per round; mode h = harness, b = bare. */
-const samples = new Map(
-  concurrencies.flatMap((c) => [
-    [`h${c}`, []],
-    [`b${c}`, []],
-  ]),
-);
+/** samples[key] = [{ ms, cpu, selfCpu? }] per round; key `b${c}` (bare) or `h${sandbox}${c}`. */
+const samples = new Map();
+const push = (key, r) => samples.set(key, [...(samples.get(key) ?? []), r]);
+const loads = [];
 let failed = null;
 let machine0 = null;
 let machine1 = null;
 try {
   console.log(
-    `claude ${claudeVersion} (${bin.path}); ${count} runs per measurement, ${rounds} round(s)`,
+    `claude ${claudeVersion} (${bin.path}); ${count} runs per measurement, ${rounds} round(s); ` +
+      `CPU meter: ${cgroupRoot ? `cgroup ${cgroupRoot.kind} (${cgroupRoot.dir})` : "cutime (no writable cgroup)"}`,
   );
   machine0 = await cpuSnapshot();
   // Warm-up (untimed): one bare call, so that neither mode pays for a cold disk cache.
   await bare(server, 1, 1, 0, "WARMUP");
   for (let round = 1; round <= rounds; round += 1) {
     for (const c of concurrencies) {
-      // Alternate which mode goes first, so that slow drift of the machine cancels out.
-      for (const m of round % 2 === 1 ? ["h", "b"] : ["b", "h"]) {
-        const r = m === "h" ? await harness(c, round) : await bare(server, count, c, round);
-        const what = m === "h" ? `skillbench run -j${c}` : `bare claude -p -j${c}`;
-        console.log(
-          `round ${round}: ${what}: ${(r.ms / 1000).toFixed(2)} s wall, ${r.cpu === null ? "?" : r.cpu.toFixed(2)} s CPU for ${count} runs`,
-        );
-        samples.get(`${m}${c}`).push(r);
+      const modes = ["b", ...sandboxes.map((s) => `h:${s}`)];
+      // Rotate which mode goes first, so that slow drift of the machine cancels out.
+      const order = modes.map((_, i) => modes[(i + round - 1) % modes.length]);
+      for (const m of order) {
+        loads.push(os.loadavg()[0]);
+        if (m === "b") {
+          const r = await bare(server, count, c, round);
+          push(`b${c}`, r);
+          console.log(
+            `round ${round}: bare claude -p -j${c}: ${(r.ms / 1000).toFixed(2)} s wall, ${r.cpu === null ? "?" : r.cpu.toFixed(2)} s CPU for ${count} runs`,
+          );
+        } else {
+          const s = m.slice(2);
+          const r = await harness(c, round, s);
+          push(`h${s}${c}`, r);
+          console.log(
+            `round ${round}: skillbench run -j${c} (${s}): ${(r.ms / 1000).toFixed(2)} s wall, ${r.cpu === null ? "?" : r.cpu.toFixed(2)} s CPU, ${r.selfCpu === null ? "?" : r.selfCpu.toFixed(2)} s CLI process CPU for ${count} runs`,
+          );
+        }
       }
     }
   }
@@ -357,68 +468,92 @@ const summarise = (list) => ({
   ms: median(list.map((s) => s.ms)),
   cpu: list.every((s) => s.cpu !== null) ? median(list.map((s) => s.cpu)) : null,
   all: list.map((s) => s.ms),
+  allCpu: list.map((s) => s.cpu),
   selfCpu: list.every((s) => typeof s.selfCpu === "number")
     ? median(list.map((s) => s.selfCpu))
     : null,
 });
+const sandboxLabel = (s) => (s === "auto" ? `default (${sandboxSeen.get(s) ?? "?"})` : `${s}`);
 const rows = concurrencies.flatMap((c) => {
   const b = summarise(samples.get(`b${c}`));
-  const h = summarise(samples.get(`h${c}`));
   return [
-    { mode: "bare claude -p", c, ...b, base: b },
-    { mode: "skillbench run", c, ...h, base: b },
+    { mode: "bare claude -p", sandbox: "none", c, ...b, base: b },
+    ...sandboxes.map((s) => ({
+      mode: "skillbench run",
+      sandbox: sandboxLabel(s),
+      c,
+      ...summarise(samples.get(`h${s}${c}`)),
+      base: b,
+    })),
   ];
 });
+const perRun = (x) => fmt((x / count) * 1000, 0);
 const table = [
-  "| mode | concurrency | runs | wall s | per-run s | overhead ratio | CPU s per run | CPU ratio | harness process CPU ms per run |",
-  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  "| mode | sandbox | concurrency | runs | wall s | per-run s | wall ratio | CPU ms per run | CPU ratio | harness CPU ms per run | CLI process CPU ms per run |",
+  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ...rows.map((r) => {
-    const cpuPer = r.cpu === null ? "n/a" : fmt(r.cpu / count, 3);
+    const isBare = r.mode === "bare claude -p";
+    const cpuPer = r.cpu === null ? "n/a" : perRun(r.cpu);
     const cpuRatio = r.cpu === null || !r.base.cpu ? "n/a" : `${fmt(r.cpu / r.base.cpu)}x`;
-    const own =
-      r.selfCpu === null || r.selfCpu === undefined ? "—" : fmt((r.selfCpu / count) * 1000, 0);
-    return `| ${r.mode} | ${r.c} | ${count} | ${fmt(r.ms / 1000)} | ${fmt(r.ms / 1000 / count, 3)} | ${fmt(r.ms / r.base.ms)}x | ${cpuPer} | ${cpuRatio} | ${own} |`;
+    const harnessCpu =
+      isBare || r.cpu === null || r.base.cpu === null ? "—" : perRun(r.cpu - r.base.cpu);
+    const own = r.selfCpu === null || r.selfCpu === undefined ? "—" : perRun(r.selfCpu);
+    return `| ${r.mode} | ${r.sandbox} | ${r.c} | ${count} | ${fmt(r.ms / 1000)} | ${fmt(r.ms / 1000 / count, 3)} | ${fmt(r.ms / r.base.ms)}x | ${cpuPer} | ${cpuRatio} | ${harnessCpu} | ${own} |`;
   }),
 ];
-const j1 = rows.find((r) => r.mode === "skillbench run" && r.c === 1);
-const verdict = j1
-  ? `Target: harness per-run wall time below ${TARGET_J1}x the bare call at -j1: **${j1.ms / j1.base.ms < TARGET_J1 ? "met" : "NOT met"}** ` +
-    `(${fmt(j1.ms / j1.base.ms)}x, ${fmt((j1.ms - j1.base.ms) / count, 0)} ms of harness time per run` +
-    (j1.cpu !== null && j1.base.cpu !== null
-      ? `, ${fmt(((j1.cpu - j1.base.cpu) / count) * 1000, 0)} ms of harness CPU per run).`
-      : ").")
-  : `Target (harness per-run below ${TARGET_J1}x the bare call at -j1): not measured (no -j1 row).`;
+const verdicts = rows
+  .filter((r) => r.mode === "skillbench run")
+  .map((r) => {
+    const ratio = r.ms / r.base.ms;
+    const cpuRatio = r.cpu !== null && r.base.cpu ? r.cpu / r.base.cpu : null;
+    return (
+      `- -j${r.c}, sandbox ${r.sandbox}: wall ${fmt(ratio)}x: **${ratio <= TARGET ? "met" : "NOT met"}**` +
+      (cpuRatio === null ? "" : ` (CPU ${fmt(cpuRatio)}x)`)
+    );
+  });
 const cpus = os.cpus();
 const perRound = rows
-  .map((r) => `${r.mode} -j${r.c}: ${r.all.map((ms) => fmt(ms / 1000)).join(", ")}`)
+  .map(
+    (r) =>
+      `${r.mode} -j${r.c}${r.mode === "bare claude -p" ? "" : ` (${r.sandbox})`}: ${r.all.map((ms) => fmt(ms / 1000)).join(", ")} s wall` +
+      (r.allCpu.every((x) => x !== null)
+        ? `, ${r.allCpu.map((x) => fmt(x)).join(", ")} s CPU`
+        : ""),
+  )
   .join("; ");
 const machineLine =
   machine0 && machine1 && machine1.total > machine0.total
     ? `Whole machine during the benchmark: CPU ${fmt((100 * (machine1.busy - machine0.busy)) / (machine1.total - machine0.total), 0)}% busy, ` +
-      `${fmt((100 * (machine1.steal - machine0.steal)) / (machine1.total - machine0.total), 1)}% stolen by the hypervisor (/proc/stat); ` +
-      "other load on the machine shows up in wall time, much less in CPU time."
+      `${fmt((100 * (machine1.steal - machine0.steal)) / (machine1.total - machine0.total), 1)}% stolen by the hypervisor (/proc/stat).`
     : "";
+const meter = cgroupRoot
+  ? `CPU = user + system time of every process of the measurement, counted by a cgroup of its own (${cgroupRoot.kind === "v1" ? "cgroup v1 cpuacct" : "cgroup v2 cpu.stat"}), sandboxed processes included; the bare side adds the benchmark process's own CPU during the batch (the scripted model server and the spawning, which the harness does inside its CLI process).`
+  : "CPU = user + system time of waited-for child processes (cutime + cstime, /proc/self/stat): no writable cgroup here, so processes a sandbox does not reap (bubblewrap's pid 1) are **not counted**; the CPU columns of sandboxed rows are too low.";
 const md = [
   "# `skillbench run` overhead benchmark",
   "",
-  `Generated by \`bench/run-overhead.mjs\` on ${new Date().toISOString().slice(0, 10)}: ${cpus.length} CPUs (${cpus[0]?.model ?? "unknown"}), ` +
+  `Generated by \`bench/run-overhead.mjs\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: ${cpus.length} CPUs (${cpus[0]?.model ?? "unknown"}), ` +
     `node ${process.version}, ${os.platform()} ${os.release()}, claude ${claudeVersion}.`,
-  `Workload: bench/fixtures/overhead-suite (one task; the scripted model makes one Write call, then ends), ${count} runs per row` +
+  `Workload: bench/fixtures/overhead-suite (one task; the scripted model makes one Write call, then ends; a shell validator checks the file), ${count} runs per row` +
     (rounds > 1
-      ? `; each figure is the median of ${rounds} rounds (modes alternate which goes first).`
+      ? `; each figure is the median of ${rounds} rounds (the modes take turns going first).`
       : "."),
-  '"skillbench run" is the whole CLI process (`node dist/cli/main.js run ... -j N`: start-up, suite loading, `claude --version`,',
-  'model server, workspaces, evidence, validators, scoring, reports); "bare claude -p" is the same number of `claude -p` calls',
-  "against the same scripted model, N at a time, each in a fresh temp dir, no harness.",
-  "Overhead ratio = harness per-run / bare per-run at the same concurrency. CPU = user + system time of all child processes.",
-  "Harness process CPU = the `skillbench run` node process's own user + system time (process.cpuUsage, via bench/cpu-probe.mjs), without the agents and validators it ran, divided by the runs.",
-  `Load average (1 min) at the end: ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs; figures taken under load are indicative.`,
+  '"skillbench run" is the whole CLI process tree (`node dist/cli/main.js run ... -j N [--sandbox S]`: start-up, suite loading, `claude --version`,',
+  "model server, workspaces, the sandbox and its model relay, the agent, evidence, validators, scoring, reports);",
+  '"bare claude -p" is the same number of `claude -p` calls against the same scripted model, N at a time, each in a fresh temp dir, no harness and **no sandbox**.',
+  'The "default" rows are what a user gets without --sandbox (auto: bubblewrap here, with the loopback-only network and the model relay); the "local" rows run',
+  "without isolation, like the bare calls: that is the like-for-like comparison of the harness's own work.",
+  "Wall ratio = harness per-run / bare per-run wall time at the same concurrency; CPU ratio likewise for CPU.",
+  meter,
+  "Harness CPU ms per run = (harness CPU − bare CPU) / runs: everything the harness adds, fixed costs spread over the runs. CLI process CPU ms per run = the CLI's own node process (process.cpuUsage at exit, bench/cpu-probe.mjs) / runs.",
+  `Load average (1 min): ${loads.length ? `${fmt(Math.min(...loads), 1)}–${fmt(Math.max(...loads), 1)} at the start of the measurements` : "n/a"}, ${fmt(os.loadavg()[0], 1)} at the end, on ${cpus.length} CPUs.`,
   "",
   ...table,
   "",
-  verdict,
+  `Target: wall ratio ≤ ${TARGET}x at each concurrency:`,
+  ...verdicts,
   "",
-  `Wall seconds of each round: ${perRound}.`,
+  `Each round: ${perRound}.`,
   ...(machineLine ? [machineLine] : []),
   "",
 ].join("\n");

@@ -28,8 +28,14 @@ export interface Isolation {
 
 /** The sandboxes of a set of runs. Pure. */
 export function isolationOf(reports: readonly RunDigest[]): Isolation {
-  const kinds = [...new Set(reports.map((r) => r.sandbox?.kind ?? "unrecorded"))].sort();
-  const local = reports.filter((r) => r.sandbox?.kind === "local").length;
+  const kindSet = new Set<string>();
+  let local = 0;
+  for (const r of reports) {
+    const kind = r.sandbox?.kind ?? "unrecorded";
+    kindSet.add(kind);
+    if (kind === "local") local++;
+  }
+  const kinds = [...kindSet].sort();
   return {
     kinds,
     runs: reports.length,

@@ -110,12 +110,14 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const prior = await openResultsFolder(outDir, suite, planned, Boolean(opts.resume), note);
   const experimentId = prior.experimentId ?? newId;
   await mkdir(outDir, { recursive: true });
-  // Containers and temporary folders of skillbench processes that died (kill -9) go first.
-  const left = await removeLeftovers({ tmpDirs: [os.tmpdir()] });
-  if (left.containers.length + left.folders.length > 0)
-    note(
-      `removed what skillbench processes that are gone left behind: ${left.containers.length} container(s), ${left.folders.length} temporary folder(s)`,
-    );
+  // The sandbox probe (docker info, a bwrap start) runs while the rest is set up; its answer is
+  // awaited before the plans are settled.
+  const probing = needsSandboxProbe(suite, planned, opts.sandbox) ? probeSandboxes() : null;
+  void probing?.catch(() => undefined);
+  // Containers and temporary folders of skillbench processes that died (kill -9) go before any
+  // run starts (removed while the model is set up: only dead processes' leftovers are touched).
+  const leftovers = removeLeftovers({ tmpDirs: [os.tmpdir()] });
+  void leftovers.catch(() => undefined);
   const done = new Set(prior.reused.map((r) => r.run_id));
   const only = opts.queue?.only ? new Set(opts.queue.only) : null;
   const toRun = planned.filter((r) => !done.has(r.run_id) && (!only || only.has(r.run_id)));
@@ -139,6 +141,11 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   });
   const server = models.server;
   try {
+    const left = await leftovers;
+    if (left.containers.length + left.folders.length > 0)
+      note(
+        `removed what skillbench processes that are gone left behind: ${left.containers.length} container(s), ${left.folders.length} temporary folder(s)`,
+      );
     const version = first.version;
     const baselineDrift = frozen
       ? await adoptFrozenBaseline(
@@ -171,9 +178,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
           : `LLM judge on: ${judge.config.model} via ${judge.config.transport}`,
       );
     // The runs' plans, settled once: what each run executes, and what rescore reads back.
-    settings.sandbox.probe = needsSandboxProbe(suite, planned, opts.sandbox)
-      ? await probeSandboxes()
-      : null;
+    settings.sandbox.probe = probing ? await probing : null;
     settings.agents = Object.fromEntries(
       Object.entries(agents.setups).map(([name, a]) => [
         name,

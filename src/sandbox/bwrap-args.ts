@@ -2,6 +2,7 @@
 import path from "node:path";
 import { mapEnvValues, mapPath, isUnder, type PathMapping } from "./path-map.js";
 import {
+  INNER_RELAY_PERL,
   INNER_RELAY_SOURCE,
   rewriteEndpointEnv,
   type NetworkPlan,
@@ -39,8 +40,19 @@ export interface BwrapLayout {
   resultsDir: string;
   /** `host` shares the host's network; `none` and `relay` get a namespace with only loopback. */
   network: NetworkPlan["mode"];
-  /** `relay`: the endpoint, the run dir's unix socket and the node that runs the inner relay. */
-  relay?: { target: RelayTarget; socketPath: string; nodeBin: string } | null | undefined;
+  /**
+   * `relay`: the endpoint, the run dir's unix socket and the interpreter of the inner relay: the
+   * Perl one when `perlBin` is set (cheaper to start), else node's.
+   */
+  relay?:
+    | {
+        target: RelayTarget;
+        socketPath: string;
+        nodeBin: string;
+        perlBin?: string | null | undefined;
+      }
+    | null
+    | undefined;
   /** Host paths re-exposed read-only after hiding (e.g. the agent binary's folder when it lives under /root). */
   exposeReadOnly: string[];
   /** Folders that exist on this host (a tmpfs can only hide a folder that exists or can be created). */
@@ -117,7 +129,8 @@ export function bwrapCommand(
  * arguments and environment values naming it are mapped (the rest of the run dir keeps its path).
  * Under `relay`, a command whose environment names the model endpoint (ANTHROPIC_BASE_URL ...)
  * gets those variables rewritten to http://127.0.0.1:<inner port>/<same path> and runs as
- * `node -e <inner relay> <socket> <inner port> cmd args`: the relay listens inside the command's
+ * `perl -e <inner relay> <socket> <inner port> cmd args` (`node -e` without a usable perl): the
+ * relay listens inside the command's
  * own network namespace before the command starts, and exits with its status. Other commands
  * (validators) run as they are, with loopback only.
  */
@@ -143,9 +156,9 @@ export function bwrapSpec(spec: LaunchSpec, l: BwrapLayout & { bwrapBin: string 
         cmd: l.bwrapBin,
         args: [
           ...head,
-          l.relay.nodeBin,
-          "-e",
-          INNER_RELAY_SOURCE,
+          ...(l.relay.perlBin
+            ? [l.relay.perlBin, "-e", INNER_RELAY_PERL]
+            : [l.relay.nodeBin, "-e", INNER_RELAY_SOURCE]),
           l.relay.socketPath,
           String(l.relay.target.innerPort),
           cmd,

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from "
 import path from "node:path";
 import { InputError, SkillbenchError, errorMessage } from "../core/errors.js";
 import { bwrapSpec, hiddenDirs, type BwrapLayout, type RootEntry } from "./bwrap-args.js";
-import { capture, firstLine, whichSync } from "./exec.js";
+import { capture, firstLine, whichSync, type Captured } from "./exec.js";
 import { planNetwork, RELAY_SOCKET_NAME } from "./network.js";
 import { isUnder } from "./path-map.js";
 import { plainRecord, protectionOf } from "./protection.js";
@@ -71,6 +71,53 @@ function isRealDir(p: string): boolean {
   }
 }
 
+/**
+ * The agent's `--version` as answered inside bubblewrap, per bwrap binary, agent binary, results
+ * folder and read-only exposures: what decides whether the agent can start in the sandbox, the
+ * same for every run of the process. Asked once, by the first run (runs at once share the
+ * question); a failed answer is not kept, so each later run asks again and reports its own error.
+ */
+const versionsInside = new Map<
+  string,
+  Promise<{ ok: true; version: string } | { ok: false; why: string }>
+>();
+
+function versionInside(
+  key: string,
+  ask: () => Promise<Captured>,
+): Promise<{ ok: true; version: string } | { ok: false; why: string }> {
+  let answer = versionsInside.get(key);
+  if (!answer) {
+    answer = ask().then((v) =>
+      v.code === 0
+        ? { ok: true as const, version: v.stdout.trim() }
+        : { ok: false as const, why: v.stderr.trim() || firstLine(v) },
+    );
+    versionsInside.set(key, answer);
+    void answer.then((a) => {
+      if (!a.ok) versionsInside.delete(key);
+    });
+  }
+  return answer;
+}
+
+/** The host's perl, when it runs the Perl inner relay (`-MSocket` loads); asked once per process. */
+let perlAnswer: Promise<string | null> | null = null;
+
+function perlForRelay(): Promise<string | null> {
+  perlAnswer ??= (async () => {
+    const found = whichSync("perl");
+    if (!found) return null;
+    const bin = realOrSelf(found);
+    const v = await capture(bin, ["-MSocket", "-e", "1"], {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      timeoutMs: 30_000,
+    });
+    return v.code === 0 ? bin : null;
+  })();
+  return perlAnswer;
+}
+
 export function createBwrapSandbox(opts: SandboxOptions): Sandbox {
   const bwrapBin = whichSync("bwrap") ?? "bwrap";
   const layout = { ...bwrapLayout(opts), bwrapBin };
@@ -88,29 +135,44 @@ export function createBwrapSandbox(opts: SandboxOptions): Sandbox {
           "bwrap sandbox: bubblewrap is not installed (apt-get install bubblewrap)",
           { field: "sandbox" },
         );
-      const spec = bwrapSpec(
-        {
-          cmd: opts.agentBin,
-          args: ["--version"],
-          cwd: opts.runDirs.workspace,
-          env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: opts.runDirs.home },
-        },
-        layout,
-      );
-      const v = await capture(spec.cmd, spec.args, {
-        env: spec.env,
-        cwd: spec.cwd,
-        timeoutMs: 60_000,
-        signal: opts.signal,
-      });
-      if (v.code !== 0) {
-        throw new InputError(
-          `bwrap sandbox: cannot start the agent inside bubblewrap: ${v.stderr.trim() || firstLine(v)}`,
-          { field: "sandbox" },
+      // Whether perl can run the relay is asked at the same time as the version.
+      const perlAsked = layout.relay ? perlForRelay() : null;
+      const key = JSON.stringify([
+        bwrapBin,
+        opts.agentBin,
+        layout.resultsDir,
+        layout.exposeReadOnly,
+      ]);
+      const v = await versionInside(key, () => {
+        const spec = bwrapSpec(
+          {
+            cmd: opts.agentBin,
+            args: ["--version"],
+            cwd: opts.runDirs.workspace,
+            env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: opts.runDirs.home },
+          },
+          layout,
         );
+        return capture(spec.cmd, spec.args, {
+          env: spec.env,
+          cwd: spec.cwd,
+          timeoutMs: 60_000,
+          signal: opts.signal,
+        });
+      });
+      if (!v.ok) {
+        throw new InputError(`bwrap sandbox: cannot start the agent inside bubblewrap: ${v.why}`, {
+          field: "sandbox",
+        });
       }
-      record.agent_version_inside = v.stdout.trim();
+      record.agent_version_inside = v.version;
       if (layout.relay) {
+        // The Perl relay when the host's perl is visible inside (not under a hidden folder).
+        const perl = await perlAsked;
+        layout.relay.perlBin =
+          perl && !hiddenDirs(layout.resultsDir, opts.runDirs.root).some((d) => isUnder(perl, d))
+            ? perl
+            : null;
         try {
           relay = await startHostRelay(layout.relay.socketPath, layout.relay.target);
         } catch (e) {

@@ -146,3 +146,78 @@ if (!sock) tryPort();
 else { const u = net.connect({ path: sock }); u.on('connect', () => { u.destroy(); tryPort(); });
   u.on('error', (e) => fail(1, 'cannot connect to the relay socket ' + sock + ' as uid ' + (process.getuid ? process.getuid() : '?') + ': ' + e.message)); }
 `;
+
+/**
+ * The same inner relay in Perl (core modules only: Socket), used by bwrap when the host has a
+ * working `perl` outside the hidden folders (src/sandbox/bwrap.ts): same argv, same behaviour
+ * (listen, then start the command in its own cwd with stdio inherited, forward
+ * SIGTERM/SIGINT/SIGHUP, exit with its status or 128 + signal number; 125 when it cannot listen,
+ * 127 when the command cannot start), at about a fifth of node's start-up CPU (~10 ms against
+ * ~50 ms), paid once per agent turn (docs/sandbox.md). Each connection is piped both ways with
+ * half-closes kept, through non-blocking sockets with a bounded buffer each way; one select loop,
+ * woken by SIGCHLD through a self-pipe, serves every connection.
+ */
+export const INNER_RELAY_PERL = `
+use strict; use Socket; use Fcntl;
+my ($sock, $port, @cmd) = @ARGV;
+sub fail { print STDERR "skillbench relay: $_[1]\\n"; exit $_[0] }
+my ($dir, $name) = $sock =~ m{^(.*)/([^/]+)$} ? (length $1 ? $1 : '/', $2) : ('.', $sock);
+opendir(my $cwd, '.') or fail(125, "cannot open the working directory: $!");
+chdir $dir or fail(125, "cannot enter $dir: $!");
+socket(my $srv, PF_INET, SOCK_STREAM, 0) or fail(125, "socket: $!");
+setsockopt($srv, SOL_SOCKET, SO_REUSEADDR, 1);
+bind($srv, pack_sockaddr_in($port, inet_aton('127.0.0.1'))) && listen($srv, SOMAXCONN)
+  or fail(125, "cannot listen on 127.0.0.1:$port: $!");
+pipe(my $wake, my $waker) or fail(125, "pipe: $!");
+my $pid = 0;
+if (@cmd) {
+  $pid = fork() // fail(125, "fork: $!");
+  if (!$pid) {
+    chdir $cwd;
+    exec { $cmd[0] } @cmd;
+    print STDERR "skillbench relay: cannot start $cmd[0]: $!\\n";
+    exit 127;
+  }
+  $SIG{$_} = do { my $s = $_; sub { kill $s, $pid } } for qw(TERM INT HUP);
+  $SIG{CHLD} = sub { syswrite $waker, 'x' };
+}
+$SIG{PIPE} = 'IGNORE';
+# Per socket (by fd): its handle, its peer, bytes waiting to be written to it, whether its reading
+# side reached EOF, whether its writing side was shut down after the peer's EOF.
+my (%fh, %peer, %out, %eof, %shut);
+sub nb { fcntl($_[0], F_SETFL, fcntl($_[0], F_GETFL, 0) | O_NONBLOCK) }
+sub drop { my $p = $peer{$_[0]}; for my $x ($_[0], $p) { close $fh{$x}; delete $_->{$x} for \\%fh, \\%peer, \\%out, \\%eof, \\%shut } }
+while (1) {
+  if ($pid && waitpid($pid, 1) == $pid) { exit(($? & 127) ? 128 + ($? & 127) : $? >> 8) }
+  my ($rin, $win) = ('', '');
+  vec($rin, fileno $_, 1) = 1 for $srv, $wake;
+  for my $f (keys %peer) {
+    vec($rin, $f, 1) = 1 if !$eof{$f} && length $out{$peer{$f}} < 1048576;
+    vec($win, $f, 1) = 1 if length $out{$f};
+  }
+  next if select(my $rout = $rin, my $wout = $win, undef, undef) <= 0;
+  sysread $wake, my $x, 64 if vec($rout, fileno $wake, 1);
+  if (vec($rout, fileno $srv, 1) && accept(my $c, $srv)) {
+    my $u;
+    if (socket($u, PF_UNIX, SOCK_STREAM, 0) && connect($u, pack_sockaddr_un($name))) {
+      nb($c); nb($u);
+      my ($cf, $uf) = (fileno $c, fileno $u);
+      @fh{$cf, $uf} = ($c, $u); @peer{$cf, $uf} = ($uf, $cf); @out{$cf, $uf} = ('', '');
+    }
+  }
+  for my $f (keys %peer) {
+    next unless $fh{$f};
+    my $p = $peer{$f};
+    if (vec($wout, $f, 1)) {
+      my $w = syswrite $fh{$f}, $out{$f};
+      if (defined $w) { substr($out{$f}, 0, $w) = '' } elsif (!$!{EAGAIN}) { drop($f); next }
+    }
+    if (vec($rout, $f, 1)) {
+      my $n = sysread $fh{$f}, my $buf, 65536;
+      if ($n) { $out{$p} .= $buf } elsif (defined $n) { $eof{$f} = 1 } elsif (!$!{EAGAIN}) { drop($f); next }
+    }
+    if ($eof{$f} && !$shut{$p} && !length $out{$p}) { shutdown $fh{$p}, SHUT_WR; $shut{$p} = 1 }
+    drop($f) if $shut{$f} && $shut{$p};
+  }
+}
+`;

@@ -82,6 +82,11 @@ export class AtomicFileWriter {
     });
   }
 
+  /** Resolves when the pieces handed over in full ~1 MiB writes so far are on disk: a writer that awaits it now and then never holds a long file in memory. */
+  drained(): Promise<void> {
+    return this.queue;
+  }
+
   /** Write what is queued and rename into place; throws (naming the file) when a write failed. */
   async commit(): Promise<void> {
     this.flush();

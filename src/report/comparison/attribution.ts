@@ -1,4 +1,5 @@
 import type { RunDigest } from "../../core/digest.js";
+import { groupBy } from "../group.js";
 import {
   ATTRIBUTION_BUCKETS,
   type AttributionBucket,
@@ -24,6 +25,8 @@ interface Entry {
 
 /** A run's failures: its structured attribution, or "uncategorized" for failed checks it does not cover. */
 function entriesOf(r: RunDigest): Entry[] {
+  // Most runs pass: nothing to allocate for them.
+  if (r.failure_attribution.length === 0 && r.checks_failed.length === 0) return [];
   const out: Entry[] = r.failure_attribution.map((a) => ({
     bucket: a.bucket,
     text: `${a.check} -> [${a.bucket}] ${a.reason}`,
@@ -43,12 +46,22 @@ export function attributionSection(
   runs: RunDigest[],
   treatments: string[],
 ): AttributionTreatment[] {
+  const byTreatment = groupBy(runs, (r) => r.treatment);
   return treatments.map((treatment) => {
-    const entries = runs.filter((r) => r.treatment === treatment).flatMap(entriesOf);
-    const buckets = ATTRIBUTION_BUCKETS.map((bucket) => {
-      const texts = entries.filter((e) => e.bucket === bucket).map((e) => e.text);
-      return { bucket, count: texts.length, items: collapseItems(texts) };
-    }).filter((b) => b.count > 0);
-    return { treatment, failures: entries.length, buckets };
+    // The texts of each bucket, in run order (one pass over the treatment's runs).
+    const texts = new Map<AttributionBucket, string[]>();
+    let failures = 0;
+    for (const r of byTreatment.get(treatment) ?? [])
+      for (const e of entriesOf(r)) {
+        failures++;
+        const t = texts.get(e.bucket);
+        if (t) t.push(e.text);
+        else texts.set(e.bucket, [e.text]);
+      }
+    const buckets = ATTRIBUTION_BUCKETS.flatMap((bucket) => {
+      const t = texts.get(bucket) ?? [];
+      return t.length > 0 ? [{ bucket, count: t.length, items: collapseItems(t) }] : [];
+    });
+    return { treatment, failures, buckets };
   });
 }

@@ -1,27 +1,35 @@
 import type { RunDigest } from "../../core/digest.js";
-import { groupBy } from "../group.js";
 import type { ConsistencyWarning, Roles } from "./types.js";
 
 type Value = string | null;
 
-function distinct(runs: RunDigest[], get: (r: RunDigest) => Value): ConsistencyWarning["values"] {
-  const out: ConsistencyWarning["values"] = [];
-  const rows = new Map<Value, { row: ConsistencyWarning["values"][number]; seen: Set<string> }>();
-  for (const r of runs) {
-    const value = get(r);
-    let at = rows.get(value);
+/** The distinct values of runs, with how many runs and which treatments (first seen) have each, in first-seen order. */
+class Distinct {
+  readonly values: ConsistencyWarning["values"] = [];
+  private readonly rows = new Map<
+    Value,
+    { row: ConsistencyWarning["values"][number]; seen: Set<string> }
+  >();
+
+  add(value: Value, treatment: string): void {
+    let at = this.rows.get(value);
     if (!at) {
       at = { row: { value, runs: 0, treatments: [] }, seen: new Set<string>() };
-      rows.set(value, at);
-      out.push(at.row);
+      this.rows.set(value, at);
+      this.values.push(at.row);
     }
     at.row.runs++;
-    if (!at.seen.has(r.treatment)) {
-      at.seen.add(r.treatment);
-      at.row.treatments.push(r.treatment);
+    if (!at.seen.has(treatment)) {
+      at.seen.add(treatment);
+      at.row.treatments.push(treatment);
     }
   }
-  return out;
+}
+
+function distinct(runs: RunDigest[], get: (r: RunDigest) => Value): ConsistencyWarning["values"] {
+  const d = new Distinct();
+  for (const r of runs) d.add(get(r), r.treatment);
+  return d.values;
 }
 
 function describe(
@@ -59,12 +67,29 @@ export function consistencyWarnings(
   roles?: Roles,
 ): ConsistencyWarning[] {
   const out: ConsistencyWarning[] = [];
+  // One pass over the runs for every kind: versions per agent, models, sandboxes, task
+  // contents per task, and the agents of the candidate's and the baseline's runs.
+  const versionsOf = new Map<string, Distinct>();
+  const modelValues = new Distinct();
+  const sandboxValues = new Distinct();
+  const hashesOf = new Map<string, Distinct>();
+  const armAgents = new Map<string, Set<string>>();
+  for (const r of reports) {
+    let v = versionsOf.get(r.agent.name);
+    if (!v) versionsOf.set(r.agent.name, (v = new Distinct()));
+    v.add(r.agent.version, r.treatment);
+    modelValues.add(r.model, r.treatment);
+    sandboxValues.add(sandboxKey(r), r.treatment);
+    let h = hashesOf.get(r.task);
+    if (!h) hashesOf.set(r.task, (h = new Distinct()));
+    h.add(r.hashes.task, r.treatment);
+    let agents = armAgents.get(r.treatment);
+    if (!agents) armAgents.set(r.treatment, (agents = new Set<string>()));
+    agents.add(r.agent.name);
+  }
   // Versions are compared within each agent: two agents differ in version by nature.
-  for (const agent of [...new Set(reports.map((r) => r.agent.name))]) {
-    const versions = distinct(
-      reports.filter((r) => r.agent.name === agent),
-      (r) => r.agent.version,
-    );
+  for (const [agent, d] of versionsOf) {
+    const versions = d.values;
     if (versions.length > 1)
       out.push({
         kind: "agent_version",
@@ -75,9 +100,7 @@ export function consistencyWarnings(
   }
   // Each arm on one agent, but not the same one: the difference is the agents' as much as the treatments'.
   if (roles) {
-    const agentsOf = (t: string): string[] => [
-      ...new Set(reports.filter((r) => r.treatment === t).map((r) => r.agent.name)),
-    ];
+    const agentsOf = (t: string): string[] => [...(armAgents.get(t) ?? [])];
     const [c, b] = [agentsOf(roles.candidate), agentsOf(roles.baseline)];
     if (c.length === 1 && b.length === 1 && c[0] !== b[0]) {
       const agents = distinct(
@@ -92,7 +115,7 @@ export function consistencyWarnings(
       });
     }
   }
-  const models = distinct(reports, (r) => r.model);
+  const models = modelValues.values;
   if (models.length > 1)
     out.push({
       kind: "model",
@@ -101,7 +124,7 @@ export function consistencyWarnings(
       message: `different model ids: ${describe(models, "(CLI default)")}`,
     });
   // Isolation and resources change scores (container resources alone moved Terminal-Bench by 6 points).
-  const sandboxes = distinct(reports, (r) => sandboxKey(r));
+  const sandboxes = sandboxValues.values;
   if (sandboxes.length > 1)
     out.push({
       kind: "sandbox",
@@ -109,9 +132,8 @@ export function consistencyWarnings(
       values: sandboxes,
       message: `different sandboxes or resource limits: ${describe(sandboxes, "(not recorded)")}`,
     });
-  const byTask = groupBy(reports, (r) => r.task);
   for (const task of tasks) {
-    const hashes = distinct(byTask.get(task) ?? [], (r) => r.hashes.task);
+    const hashes = hashesOf.get(task)?.values ?? [];
     if (hashes.length > 1)
       out.push({
         kind: "task_content",
