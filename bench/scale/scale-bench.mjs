@@ -1,8 +1,8 @@
 // Benchmark (not a test): skillbench's report commands at the scale distributed runs bring.
 //
 //   node bench/scale/scale-bench.mjs [--runs 10000,100000] [--source DIR] [--keep]
-//                                    [--commands report,report-html,compare,rescore]
-//                                    [--work DIR]
+//                                    [--commands report-noindex,report,report-html,compare,rescore]
+//                                    [--work DIR] [--rescore-up-to 20000]
 //
 // It needs a real results folder to copy from (--source; by default it runs the demo suite once,
 // offline, into a temporary folder). It then generates N synthetic runs from it: every run folder
@@ -12,15 +12,27 @@
 //   report:       skillbench report DIR --no-html
 //   report-html:  skillbench report DIR (HTML included)
 //   compare:      skillbench compare DIR --no-html
-//   rescore:      skillbench rescore DIR --no-html (no agent)
-// each as wall seconds, the ratio to the floor, and peak RSS (from /usr/bin/time -f %M).
+//   rescore:      skillbench rescore DIR --no-html (no agent), only at sizes up to --rescore-up-to
+//                 (default 20,000): it re-reads every run's transcript and files and writes each
+//                 run's report again, so its own floor is far above reading report.json
+// each as wall seconds, the ratio to the floor, CPU seconds, and peak RSS (/usr/bin/time).
 // --work DIR generates each size into DIR/runs-N and keeps it; a later call with the same --work
 // reuses a folder whose metadata.json lists N runs (100,000 runs take a while to generate).
 // Writes bench/results/scale.md. Targets (docs: bench/README.md): ≤ 2× the floor at 10,000 runs
 // with HTML, under 400 MB; memory that does not grow with N at 100,000.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { link, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import {
+  copyFile,
+  link,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,6 +48,7 @@ const COMMANDS = arg("--commands", "report-noindex,report,report-html,compare,re
   .split(",")
   .filter((c) => c !== "");
 const TASKS = 100;
+const RESCORE_UP_TO = Number(arg("--rescore-up-to", "20000"));
 
 function sh(cmd, args, opts = {}) {
   return new Promise((resolve, reject) => {
@@ -190,11 +203,27 @@ for (const n of SIZES) {
   const floor = await timed([process.execPath, "-e", FLOOR, dir]);
   rows.push({ n: runs, cmd: "floor (read + parse report.json)", ...floor, ratio: 1, cpuRatio: 1 });
   for (const c of COMMANDS) {
+    if (c === "rescore" && runs > RESCORE_UP_TO) continue;
     if (c === "report-noindex") await rm(path.join(dir, ".run-index.jsonl"), { force: true });
-    const m = await timed([process.execPath, CLI, ...COMMAND_ARGS[c](dir)]);
+    // rescore rewrites every run's files: it works on a hard-linked copy (its atomic writes
+    // replace the copy's links), so the generated folder keeps its synthetic outcomes.
+    const target = c === "rescore" ? `${dir}-rescore` : dir;
+    if (c === "rescore") {
+      await rm(target, { recursive: true, force: true });
+      const cp = await sh("cp", ["-al", dir, target]);
+      if (cp.code !== 0) throw new Error(`cp -al ${dir}: ${cp.err}`);
+      // The run index is appended to in place: the copy gets its own.
+      const index = path.join(target, ".run-index.jsonl");
+      if (existsSync(index)) {
+        await rm(index);
+        await copyFile(path.join(dir, ".run-index.jsonl"), index);
+      }
+    }
+    const m = await timed([process.execPath, CLI, ...COMMAND_ARGS[c](target)]);
+    if (c === "rescore") await rm(target, { recursive: true, force: true });
     rows.push({
       n: runs,
-      cmd: `skillbench ${COMMAND_ARGS[c]("DIR").join(" ")}${c === "report-noindex" ? " (no run index yet)" : ""}`,
+      cmd: `skillbench ${COMMAND_ARGS[c]("DIR").join(" ")}${c === "report-noindex" ? " (no run index yet: reads every report.json, writes the index)" : ""}`,
       ...m,
       ratio: m.s / floor.s,
       cpuRatio: m.cpu / floor.cpu,

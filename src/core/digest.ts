@@ -19,6 +19,15 @@ const RubricDigestSchema = R.rubric.unwrap().extend({
 });
 
 const EventsDigestSchema = R.events_summary.unwrap().omit({
+  duration_api_seconds: true,
+  input_tokens: true,
+  output_tokens: true,
+  cache_read_input_tokens: true,
+  cache_creation_input_tokens: true,
+  commands_run: true,
+  api_retries: true,
+  peak_context_tokens: true,
+  subagent_tool_calls: true,
   model_usage: true,
   files_created: true,
   files_modified: true,
@@ -38,6 +47,12 @@ const InteractionDigestSchema = z
   .loose();
 
 export const RunDigestSchema = RunReportSchema.omit({
+  schema: true,
+  run_uuid: true,
+  timestamp: true,
+  harness_error: true,
+  exit_code: true,
+  agent_outcome: true,
   rubric: true,
   events_summary: true,
   interaction: true,
@@ -49,40 +64,101 @@ export const RunDigestSchema = RunReportSchema.omit({
 });
 export type RunDigest = z.infer<typeof RunDigestSchema>;
 
-/** The digest of a parsed report: its fields, the left-out ones dropped (no copy of the rest). */
+/** The digest of a parsed report: its fields, the left-out ones dropped (the kept values are not copied). */
 export function digestOf(r: RunReport): RunDigest {
-  const { artifacts: _artifacts, rubric, events_summary: es, interaction, ...rest } = r;
+  const es = r.events_summary;
+  const interaction = r.interaction;
   let interactionDigest: RunDigest["interaction"] = null;
   if (interaction) {
     const { turns: _turns, ...counters } = interaction;
     interactionDigest = counters;
   }
-  let eventsDigest: RunDigest["events_summary"] = null;
-  if (es) {
-    const {
-      model_usage: _mu,
-      files_created: _fc,
-      files_modified: _fm,
-      skill_files_touched: _sft,
-      session_ids: _sid,
-      final_response: _fr,
-      ...kept
-    } = es;
-    eventsDigest = kept;
-  }
   return {
-    ...rest,
-    rubric: rubric
+    run_id: r.run_id,
+    experiment_id: r.experiment_id,
+    task: r.task,
+    treatment: r.treatment,
+    rep: r.rep,
+    passed: r.passed,
+    status: r.status,
+    outcome: r.outcome,
+    outcome_detail: r.outcome_detail,
+    checks_passed: r.checks_passed,
+    checks_failed: r.checks_failed,
+    failures: r.failures,
+    model_api: r.model_api,
+    rubric: r.rubric
       ? {
-          ...rubric,
-          dimensions: rubric.dimensions.map((d) => ({
+          profile: r.rubric.profile,
+          weighted_score: r.rubric.weighted_score,
+          rubric_avg: r.rubric.rubric_avg,
+          dimensions: r.rubric.dimensions.map((d) => ({
             name: d.name,
             weight: d.weight,
             score: d.score,
           })),
         }
       : null,
-    events_summary: eventsDigest,
+    rubric_lines: r.rubric_lines,
+    events_summary: es
+      ? {
+          duration_seconds: es.duration_seconds,
+          num_turns: es.num_turns,
+          tool_calls: es.tool_calls,
+          total_tokens: es.total_tokens,
+          total_cost_usd: es.total_cost_usd,
+          skills_invoked: es.skills_invoked,
+          scripts_used: es.scripts_used,
+          profile: es.profile,
+        }
+      : null,
+    skill_sources: r.skill_sources,
+    sample_quality: r.sample_quality,
+    failure_attribution: r.failure_attribution,
     interaction: interactionDigest,
+    judge: r.judge,
+    model: r.model,
+    sandbox: r.sandbox,
+    agent: r.agent,
+    hashes: r.hashes,
+    timing: r.timing,
+    ...(r.queue ? { queue: r.queue } : {}),
+  };
+}
+
+/**
+ * The same digest as one object literal with its fields in a fixed order: every digest built
+ * here shares one object shape, which holds them in less memory than objects assembled field by
+ * field (the run index does that). The field values are not copied.
+ */
+export function compactDigest(d: RunDigest): RunDigest {
+  return {
+    run_id: d.run_id,
+    experiment_id: d.experiment_id,
+    task: d.task,
+    treatment: d.treatment,
+    rep: d.rep,
+    passed: d.passed,
+    status: d.status,
+    outcome: d.outcome,
+    outcome_detail: d.outcome_detail,
+    checks_passed: d.checks_passed,
+    checks_failed: d.checks_failed,
+    failures: d.failures,
+    model_api: d.model_api,
+    rubric: d.rubric,
+    rubric_lines: d.rubric_lines,
+    events_summary: d.events_summary,
+    skill_sources: d.skill_sources,
+    sample_quality: d.sample_quality,
+    failure_attribution: d.failure_attribution,
+    interaction: d.interaction,
+    judge: d.judge,
+    model: d.model,
+    sandbox: d.sandbox,
+    agent: d.agent,
+    hashes: d.hashes,
+    timing: d.timing,
+    ...(d.queue ? { queue: d.queue } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { InputError } from "../core/errors.js";
-import type { RunReport } from "../core/report.js";
+import { digestOf, type RunDigest } from "../core/digest.js";
+import { mapPool } from "../util/pool.js";
 import { parseEvidenceFile } from "../evidence/index.js";
 import { loadSuiteProfiles, resolveProfile } from "../scoring/index.js";
 import path from "node:path";
@@ -60,8 +61,12 @@ export interface RescoreOptions {
   onProgress?: (message: string) => void;
 }
 
+/** Runs rescored at once: each spends most of its time reading and writing its files. */
+const RESCORE_CONCURRENCY = 8;
+
 export interface RescoreResult {
-  reports: RunReport[];
+  /** every rescored run, as its digest (the full reports are in the results folder) */
+  reports: RunDigest[];
   changed: string[];
   files: string[];
 }
@@ -141,11 +146,12 @@ async function rescoreWith(
       file: outDir,
     });
   }
-  const reports: RunReport[] = [];
-  const changed: string[] = [];
-  for (const id of ids) {
+  // Runs are rescored RESCORE_CONCURRENCY at a time (each waits on its files most of the
+  // time); what is kept of each is its digest, in id order.
+  const done: Array<{ digest: RunDigest; changed: boolean } | null> = ids.map(() => null);
+  await mapPool(ids, RESCORE_CONCURRENCY, async (id, i) => {
     const paths = runPaths(outDir, id);
-    if (!(await hasRunReport(paths))) continue; // an incomplete run: nothing to rescore
+    if (!(await hasRunReport(paths))) return; // an incomplete run: nothing to rescore
     const old = await readRunReport(paths);
     const task = snapshot.tasks.find((t) => t.name === old.task);
     const treatment = snapshot.treatments.find((t) => t.name === old.treatment);
@@ -238,12 +244,13 @@ async function rescoreWith(
     });
     const before = JSON.stringify({ ...old, timestamp: "" });
     const after = JSON.stringify({ ...report, timestamp: "" });
-    if (before !== after) changed.push(id);
     if (evidence) await writeEvidence(paths, redactValue(evidence, redact));
     await writeRunReport(paths, redactValue(report, redact));
-    reports.push(report);
+    done[i] = { digest: digestOf(report), changed: before !== after };
     opts.onProgress?.(`${before !== after ? "rescored" : "unchanged"} ${id}`);
-  }
+  });
+  const reports = done.flatMap((d) => (d ? [d.digest] : []));
+  const changed = ids.filter((_, i) => done[i]?.changed === true);
   if (reports.length === 0)
     throw new InputError(`${outDir}: no run reports found: run a suite first`, { file: outDir });
   const files = await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html });

@@ -116,36 +116,35 @@ function pack(perTask: PerTaskOutcomes): Packed {
 }
 
 /**
- * The replicates of count-form statistics over one arm (`packs.length` 1) or the
- * difference of two paired arms (2). `accs[s][arm]` accumulates statistic s on that arm;
- * statistic s's replicates go to `outs[s]`, and the count of those that were not null to
- * the returned array. Per replicate it draws, for each of the t task slots, a task j and
- * then each arm's len[j] runs of task j with replacement, exactly as the table-building
- * path does. The draws do not depend on the statistic, so several statistics share one
- * pass over the draws and each gets what it would get alone with the same seed.
+ * The replicates of a count-form statistic's difference between two paired arms: per
+ * replicate it draws, for each of the t task slots, a task j and then each arm's len[j] runs
+ * of task j with replacement (arm a's first), exactly as the table-building path does;
+ * replicate values go to `out`, and the count of those that were not null is returned.
  * The mulberry32 generator (src/stats/prng.ts) is inlined here: same sequence, about
  * twice as fast as calling the closure in this loop.
  */
-function countReplicates(
-  packs: Packed[],
-  accs: CountAccumulator[][],
+function pairedReplicates(
+  packs: [Packed, Packed],
+  accs: [CountAccumulator, CountAccumulator],
   replicates: number,
   seed: number,
-  outs: Float64Array[],
-): number[] {
-  const t = packs[0]?.len.length ?? 0;
-  const stats = accs.length;
-  const m = new Int32Array(stats);
+  out: Float64Array,
+): number {
+  const t = packs[0].len.length;
+  // One replicate's draws: slot i drew task drawn[i], with drawnPasses[arm * t + i] passes.
+  const drawn = new Int32Array(t);
+  const drawnPasses = new Int32Array(2 * t);
+  let m = 0;
   let state = seed >>> 0;
   for (let b = 0; b < replicates; b++) {
-    for (const perArm of accs) for (const acc of perArm) acc.reset();
     for (let i = 0; i < t; i++) {
       state = (state + 0x6d2b79f5) >>> 0;
       let x = state;
       x = Math.imul(x ^ (x >>> 15), x | 1);
       x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
       const j = Math.floor((((x ^ (x >>> 14)) >>> 0) / 4294967296) * t);
-      for (let arm = 0; arm < packs.length; arm++) {
+      drawn[i] = j;
+      for (let arm = 0; arm < 2; arm++) {
         const p = packs[arm] as Packed;
         const n = p.len[j] as number;
         const all = p.passed[j] as number;
@@ -168,28 +167,16 @@ function countReplicates(
             c += passes[o + k] as number;
           }
         }
-        for (let s = 0; s < stats; s++)
-          ((accs[s] as CountAccumulator[])[arm] as CountAccumulator).add(j, c);
+        drawnPasses[arm * t + i] = c;
       }
     }
-    for (let s = 0; s < stats; s++) {
-      const perArm = accs[s] as CountAccumulator[];
-      const va = (perArm[0] as CountAccumulator).value();
-      if (va === null) continue;
-      const out = outs[s] as Float64Array;
-      const at = m[s] as number;
-      if (perArm.length === 1) {
-        out[at] = va;
-        m[s] = at + 1;
-        continue;
-      }
-      const vb = (perArm[1] as CountAccumulator).value();
-      if (vb === null) continue;
-      out[at] = va - vb;
-      m[s] = at + 1;
-    }
+    const va = accs[0].replicateValue(drawn, drawnPasses, 0);
+    if (va === null) continue;
+    const vb = accs[1].replicateValue(drawn, drawnPasses, t);
+    if (vb === null) continue;
+    out[m++] = va - vb;
   }
-  return Array.from(m);
+  return m;
 }
 
 /** One statistic of one arm in sharedReplicates: its accumulator and where its replicates go. */
@@ -219,7 +206,7 @@ function sharedArms(maxRuns: number): number {
  * paired one) whose tasks have the same run counts: for them, the random numbers pick the
  * same task j and the same run indices in every arm (the draws depend on the run counts
  * alone), so one pass over the draws serves every arm, and each arm's statistics get what
- * a pass of their own with the same seed gives (countReplicates with one arm). Per arm and
+ * a pass of their own with the same seed gives. Per arm and
  * statistic, the count of replicates that were not null.
  */
 function sharedReplicates(
@@ -254,11 +241,13 @@ function sharedReplicates(
     constant[j] = all;
   }
   const counts = new Int32Array(arms);
+  // One replicate's draws: slot i drew task drawn[i], with drawnPasses[a * t + i] passes in arm a.
+  const drawn = new Int32Array(t);
+  const drawnPasses = new Int32Array(arms * t);
   const u = units.length;
   const m = new Int32Array(u);
   let state = seed >>> 0;
   for (let b = 0; b < replicates; b++) {
-    for (let x = 0; x < u; x++) (units[x] as ArmStatistic).acc.reset();
     for (let i = 0; i < t; i++) {
       state = (state + 0x6d2b79f5) >>> 0;
       let x = state;
@@ -299,14 +288,12 @@ function sharedReplicates(
           }
         }
       }
-      for (let x = 0; x < u; x++) {
-        const unit = units[x] as ArmStatistic;
-        unit.acc.add(j, counts[unit.arm] as number);
-      }
+      drawn[i] = j;
+      for (let a = 0; a < arms; a++) drawnPasses[a * t + i] = counts[a] as number;
     }
     for (let x = 0; x < u; x++) {
       const unit = units[x] as ArmStatistic;
-      const v = unit.acc.value();
+      const v = unit.acc.replicateValue(drawn, drawnPasses, unit.arm * t);
       if (v === null) continue;
       const at = m[x] as number;
       unit.out[at] = v;
@@ -330,14 +317,12 @@ function fingerprint(p: Packed): string {
 }
 
 /**
- * A count-form statistic over one replicate, accumulated task by task with no
- * allocation: `reset`, then `add(j, c)` for each drawn task j with c drawn passes, in
- * task order, then `value`. It adds exactly the terms the table form adds, in the same
- * order, so the floating-point result is the same.
+ * A count-form statistic over one replicate's draws (the task and pass count of each
+ * slot, in typed arrays), with no allocation: the per-task values are tabulated once per run
+ * count, and it adds exactly the terms the table form adds, in the same order, so the
+ * floating-point result is the same.
  */
 class CountAccumulator {
-  private sum = 0;
-  private weight = 0;
   /** macro: the per-task value of task j with c passes is table[base[j] + c]; base -1: left out; NaN: null. */
   private readonly base: Int32Array;
   private readonly table: Float64Array;
@@ -368,27 +353,33 @@ class CountAccumulator {
     for (let i = 0; i < t; i++) this.base[i] = rowOf.get(p.len[i] ?? 0) ?? -1;
   }
 
-  reset(): void {
-    this.sum = 0;
-    this.weight = 0;
-  }
-
-  add(j: number, c: number): void {
+  /**
+   * The statistic on one replicate: slot i drew task drawn[i] with passes[at + i] passes; the
+   * per-task terms are added in slot order, as the table form adds them.
+   */
+  replicateValue(drawn: Int32Array, passes: Int32Array, at: number): number | null {
+    const t = drawn.length;
+    let sum = 0;
+    let weight = 0;
     if (this.form.kind === "pooled") {
-      this.sum += c;
-      this.weight += this.p.len[j] ?? 0;
-      return;
+      const len = this.p.len;
+      for (let i = 0; i < t; i++) {
+        sum += passes[at + i] as number;
+        weight += len[drawn[i] as number] as number;
+      }
+    } else {
+      const base = this.base;
+      const table = this.table;
+      for (let i = 0; i < t; i++) {
+        const b = base[drawn[i] as number] as number;
+        if (b < 0) continue;
+        const v = table[b + (passes[at + i] as number)] as number;
+        if (Number.isNaN(v)) continue;
+        sum += v;
+        weight += 1;
+      }
     }
-    const b = this.base[j] ?? -1;
-    if (b < 0) return;
-    const v = this.table[b + c] ?? Number.NaN;
-    if (Number.isNaN(v)) return;
-    this.sum += v;
-    this.weight += 1;
-  }
-
-  value(): number | null {
-    return this.weight === 0 ? null : this.sum / this.weight;
+    return weight === 0 ? null : sum / weight;
   }
 }
 
@@ -571,10 +562,11 @@ export function bootstrapPairedDifference(
     const hit = memo?.get(key);
     if (hit !== undefined) return hit === null ? null : { ...hit };
     const out = new Float64Array(o.replicates);
-    const accs = [
-      [new CountAccumulator(statistic.counts, pa), new CountAccumulator(statistic.counts, pb)],
+    const accs: [CountAccumulator, CountAccumulator] = [
+      new CountAccumulator(statistic.counts, pa),
+      new CountAccumulator(statistic.counts, pb),
     ];
-    const m = countReplicates([pa, pb], accs, o.replicates, o.seed, [out])[0] ?? 0;
+    const m = pairedReplicates([pa, pb], accs, o.replicates, o.seed, out);
     const result = finish(sa - sb, out.subarray(0, m), o);
     if (!memo) pairedMemo.set(statistic, (memo = new Map<string, BootstrapResult | null>()));
     if (memo.size >= PAIRED_MEMO_SIZE) memo.delete(memo.keys().next().value as string);

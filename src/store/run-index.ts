@@ -30,7 +30,7 @@ import { randomBytes } from "node:crypto";
 import { appendFile, open, rename, rm, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { RunDigestSchema, type RunDigest } from "../core/digest.js";
+import { compactDigest, RunDigestSchema, type RunDigest } from "../core/digest.js";
 import { RunReportSchema } from "../core/report.js";
 import { sha256 } from "../util/hash.js";
 
@@ -57,6 +57,16 @@ const SHARED_FIELDS = [
   "interaction",
 ] as const satisfies ReadonlyArray<keyof RunDigest>;
 const SHARED = new Set<string>(SHARED_FIELDS);
+/** Digest fields holding a string that repeats across runs: one string per value once read. */
+const REPEATED_STRINGS = [
+  "experiment_id",
+  "task",
+  "treatment",
+  "status",
+  "outcome",
+  "outcome_detail",
+  "model",
+] as const satisfies ReadonlyArray<keyof RunDigest>;
 
 let fingerprint: string | null = null;
 /** A hash of the report's and the digest's JSON Schemas: it changes with any field, type or default. */
@@ -111,22 +121,29 @@ async function forEachLine(
   fh: FileHandle,
   onLine: (buf: Buffer, start: number, end: number, offset: number) => boolean,
 ): Promise<void> {
-  let carry: Buffer | null = null;
+  // One buffer for the whole file: the unfinished line is moved to its start before the next
+  // read (no allocation per chunk; it grows only for a line longer than itself).
+  let buf = Buffer.allocUnsafe(1 << 22);
+  let filled = 0; // bytes of buf holding the unfinished line
   let base = 0; // file position of buf[0]
   let pos = 0;
   for (;;) {
-    const chunk = Buffer.allocUnsafe(1 << 22);
-    const { bytesRead } = await fh.read(chunk, 0, chunk.length, pos);
+    if (filled === buf.length) {
+      const bigger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(bigger, 0, 0, filled);
+      buf = bigger;
+    }
+    const { bytesRead } = await fh.read(buf, filled, buf.length - filled, pos);
     if (bytesRead === 0) return; // a last line without its newline was cut short: not passed
     pos += bytesRead;
-    const read = chunk.subarray(0, bytesRead);
-    const buf: Buffer = carry ? Buffer.concat([carry, read]) : read;
+    const view = buf.subarray(0, filled + bytesRead);
     let at = 0;
-    for (let nl = buf.indexOf(NL, at); nl >= 0; nl = buf.indexOf(NL, at)) {
-      if (!onLine(buf, at, nl, base + at)) return;
+    for (let nl = view.indexOf(NL, at); nl >= 0; nl = view.indexOf(NL, at)) {
+      if (!onLine(view, at, nl, base + at)) return;
       at = nl + 1;
     }
-    carry = at < buf.length ? buf.subarray(at) : null;
+    buf.copy(buf, 0, at, view.length);
+    filled = view.length - at;
     base += at;
   }
 }
@@ -153,6 +170,7 @@ export async function readRunIndex(
   const out: RunIndexRead = { runs: new Map(), known: new Map(), matched: 0, lines: 0 };
   if (!index) return out;
   const shared = new Map<string, unknown>();
+  const strings = new Map<string, string>();
   const state = { header: true, valid: true };
   const tabs: number[] = [];
   await forEachLine(index.fh, (buf, start, end, offset) => {
@@ -183,7 +201,14 @@ export async function readRunIndex(
       out.matched++;
       out.known.set(id, range);
     } else if (how === "parse") {
-      const digest = indexedDigest(buf.toString("latin1", t2 + 1, t3), buf, t3 + 1, t4, shared);
+      const digest = indexedDigest(
+        buf.toString("latin1", t2 + 1, t3),
+        buf,
+        t3 + 1,
+        t4,
+        shared,
+        strings,
+      );
       if (digest) {
         out.runs.set(id, { digest, range });
         out.matched++;
@@ -203,10 +228,18 @@ function indexedDigest(
   start: number,
   end: number,
   shared: Map<string, unknown>,
+  strings: Map<string, string>,
 ): RunDigest | null {
   const value = parseRange(buf, start, end);
   if (typeof value !== "object" || value === null) return null;
   const digest = value as Record<string, unknown>;
+  for (const field of REPEATED_STRINGS) {
+    const v = digest[field];
+    if (typeof v !== "string") continue;
+    const same = strings.get(v);
+    if (same === undefined) strings.set(v, v);
+    else digest[field] = same;
+  }
   if (refs !== "")
     for (const ref of refs.split(",")) {
       const colon = ref.indexOf(":");
@@ -217,7 +250,7 @@ function indexedDigest(
     }
   // Written by RunIndexWriter from digestOf(RunReportSchema's output), under the same schema
   // fingerprint (checked by readRunIndex): see the file comment.
-  return digest as RunDigest;
+  return compactDigest(digest as RunDigest);
 }
 
 /** Can this run id be a line's first field (not empty, no tab or line break)? */

@@ -4,10 +4,14 @@ import path from "node:path";
 
 /** Write a file atomically: a temporary file beside it, then rename. */
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
-    await writeFile(tmp, data);
+    // The folder is made only when it is missing (one syscall less for every other write).
+    await writeFile(tmp, data).catch(async (e: unknown) => {
+      if (!(typeof e === "object" && e !== null && "code" in e && e.code === "ENOENT")) throw e;
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(tmp, data);
+    });
     await rename(tmp, file);
   } catch (e) {
     await rm(tmp, { force: true });
@@ -76,6 +80,11 @@ export class AtomicFileWriter {
       if (this.error === null)
         await this.fh.write(data).catch((e: unknown) => void (this.error = e));
     });
+  }
+
+  /** Resolves when the pieces handed over in full ~1 MiB writes so far are on disk: a writer that awaits it now and then never holds a long file in memory. */
+  drained(): Promise<void> {
+    return this.queue;
   }
 
   /** Write what is queued and rename into place; throws (naming the file) when a write failed. */

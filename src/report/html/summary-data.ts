@@ -42,26 +42,47 @@ export interface HtmlDataInput {
   treatments?: string[];
 }
 
-export function runRow(r: RunDigest): RunRow {
-  const es = r.events_summary;
+/** How each field of a run row is read from a digest (the streamed run table reads them one column at a time). */
+export const RUN_FIELDS: { readonly [K in keyof RunRow]: (r: RunDigest) => RunRow[K] } = {
+  id: (r) => r.run_id,
+  task: (r) => r.task,
+  treatment: (r) => r.treatment,
+  rep: (r) => r.rep,
+  status: (r) => r.status,
+  outcome: (r) => r.outcome,
+  checks_passed: (r) => r.checks_passed.length,
+  checks_failed: (r) => r.checks_failed.length,
+  first_failure: (r) => r.checks_failed[0] ?? null,
+  weighted_score: (r) => r.rubric?.weighted_score ?? null,
+  tokens: (r) => r.events_summary?.total_tokens ?? null,
+  cost_usd: (r) => r.events_summary?.total_cost_usd ?? null,
+  turns: (r) => r.events_summary?.num_turns ?? null,
+  duration_s: (r) => r.events_summary?.duration_seconds ?? null,
+  quality: (r) => r.sample_quality.status,
+  reason_code: (r) => r.sample_quality.reason_code,
+  skills: (r) => r.events_summary?.skills_invoked ?? [],
+};
+
+function runRow(r: RunDigest): RunRow {
+  const f = RUN_FIELDS;
   return {
-    id: r.run_id,
-    task: r.task,
-    treatment: r.treatment,
-    rep: r.rep,
-    status: r.status,
-    outcome: r.outcome,
-    checks_passed: r.checks_passed.length,
-    checks_failed: r.checks_failed.length,
-    first_failure: r.checks_failed[0] ?? null,
-    weighted_score: r.rubric?.weighted_score ?? null,
-    tokens: es?.total_tokens ?? null,
-    cost_usd: es?.total_cost_usd ?? null,
-    turns: es?.num_turns ?? null,
-    duration_s: es?.duration_seconds ?? null,
-    quality: r.sample_quality.status,
-    reason_code: r.sample_quality.reason_code,
-    skills: es?.skills_invoked ?? [],
+    id: f.id(r),
+    task: f.task(r),
+    treatment: f.treatment(r),
+    rep: f.rep(r),
+    status: f.status(r),
+    outcome: f.outcome(r),
+    checks_passed: f.checks_passed(r),
+    checks_failed: f.checks_failed(r),
+    first_failure: f.first_failure(r),
+    weighted_score: f.weighted_score(r),
+    tokens: f.tokens(r),
+    cost_usd: f.cost_usd(r),
+    turns: f.turns(r),
+    duration_s: f.duration_s(r),
+    quality: f.quality(r),
+    reason_code: f.reason_code(r),
+    skills: f.skills(r),
   };
 }
 
@@ -82,8 +103,20 @@ function reasonCounts(reports: RunDigest[]): ReasonCount[] {
   return [...m.values()];
 }
 
+/** The overview data with its run table still as digests (sorted as the table lists them). */
+export type HtmlOverview = Omit<HtmlData, "runs"> & { runs: readonly RunDigest[] };
+
 /** The overview data of a results folder. */
 export function buildHtmlData(input: HtmlDataInput): HtmlData {
+  const overview = buildHtmlOverview(input);
+  return { ...overview, runs: overview.runs.map(runRow) };
+}
+
+/**
+ * The overview data with the run table left as digests, for the static pages that write the
+ * table a chunk of runs at a time (page.ts). Same fields, in the same order, as buildHtmlData.
+ */
+export function buildHtmlOverview(input: HtmlDataInput): HtmlOverview {
   const treatments =
     input.comparison?.treatments ??
     input.treatments ??
@@ -119,7 +152,7 @@ export function buildHtmlData(input: HtmlDataInput): HtmlData {
     treatments,
     tasks,
     dimensions: orderDimensions(dimensionNames),
-    runs: reports.map(runRow),
+    runs: reports,
     pass_k:
       input.comparison?.pass_k ??
       (input.pending
@@ -132,16 +165,25 @@ export function buildHtmlData(input: HtmlDataInput): HtmlData {
     reason_counts: reasonCounts(reports),
     comparison: input.comparison,
     run_pages: pages,
-    run_pages_omitted: reports.filter((r) => !(r.run_id in pages)).length,
+    run_pages_omitted: countWhere(reports, (r) => !(r.run_id in pages)),
     problems: input.problems ?? [],
     pending: input.pending === true && input.comparison === null,
   };
 }
 
-/** The order in which run pages are embedded until the budget is spent: failed and errored runs first, then the rest. */
+function countWhere<T>(xs: readonly T[], keep: (x: T) => boolean): number {
+  let n = 0;
+  for (const x of xs) if (keep(x)) n += 1;
+  return n;
+}
+
+/** The runs in the order their pages are embedded until the budget is spent: failed and errored runs first, then the rest. */
+export function* failedFirst<T extends { status: string }>(rows: readonly T[]): Generator<T> {
+  for (const r of rows) if (r.status !== "passed") yield r;
+  for (const r of rows) if (r.status === "passed") yield r;
+}
+
+/** The run ids in embedding order (failedFirst). */
 export function embedOrder(rows: ReadonlyArray<Pick<RunRow, "id" | "status">>): string[] {
-  return [
-    ...rows.filter((r) => r.status !== "passed"),
-    ...rows.filter((r) => r.status === "passed"),
-  ].map((r) => r.id);
+  return Array.from(failedFirst(rows), (r) => r.id);
 }

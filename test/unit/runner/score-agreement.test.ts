@@ -10,6 +10,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { claudeDriver, replayDriver } from "../../../src/agents/index.js";
 import { WorkspaceManifestSchema } from "../../../src/core/workspace-manifest.js";
 import { rescoreResults } from "../../../src/runner/rescore.js";
+import { runPaths } from "../../../src/store/layout.js";
+import { readRunReport } from "../../../src/store/run-files.js";
 import { runSuite } from "../../../src/runner/run-suite.js";
 
 const tmp: string[] = [];
@@ -118,15 +120,17 @@ describe("one scoring step for run and rescore", () => {
       hostEnv: { PATH: process.env.PATH },
     });
     expect(rescored.changed).toEqual([]);
+    expect(rescored.reports.map((r) => r.run_id)).toEqual([run.run_id]);
     const strip = (r: object) => ({ ...r, timestamp: "" });
-    expect(strip(rescored.reports[0]!)).toEqual(strip(run));
+    const stored = () => readRunReport(runPaths(out, run.run_id));
+    expect(strip(await stored())).toEqual(strip(run));
 
     // A results folder written before manifests falls back to the saved copy, as rescore always
     // did: there the binary and the large artifact are missing.
     await rm(path.join(dir, "workspace-manifest.json"));
     const old = await rescoreResults(out, { html: false, hostEnv: { PATH: process.env.PATH } });
     expect(old.changed).toEqual([run.run_id]);
-    const oldArtifacts = old.reports[0]!.rubric?.dimensions.find((d) =>
+    const oldArtifacts = (await stored()).rubric?.dimensions.find((d) =>
       d.name.includes("artifact"),
     );
     expect(oldArtifacts?.checks.map((c) => c.passed)).toEqual([false, false, false]);
