@@ -1,5 +1,10 @@
-/** Read one run folder into a run page (I/O). */
-import { lstat, readdir, readFile } from "node:fs/promises";
+/**
+ * Read one run folder into a run page (I/O). The reads are synchronous: a run page is a handful
+ * of small files, and fs/promises' readFile costs several times the CPU of readFileSync per small
+ * file (open, stat, read and close each a round trip through the thread pool), which the static
+ * pages, embedding hundreds of run pages, pay in full.
+ */
+import { lstatSync, readdirSync, readFileSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { EvidenceSchema, type Evidence } from "../../core/evidence.js";
 import { RunReportSchema } from "../../core/report.js";
@@ -10,9 +15,9 @@ import type { RunPageData, WorkspaceFile } from "./wire.js";
 /** At most this many workspace files are listed per run. */
 const MAX_LISTED_FILES = 2000;
 
-async function readText(file: string): Promise<string | null> {
+function readText(file: string): string | null {
   try {
-    return await readFile(file, "utf8");
+    return readFileSync(file, "utf8");
   } catch {
     return null;
   }
@@ -28,16 +33,16 @@ function parseJson(text: string | null): unknown {
 }
 
 /** Regular files under `dir` (symlinks are not followed), sorted, at most `max`. */
-async function listWorkspace(
+function listWorkspace(
   dir: string,
   max = MAX_LISTED_FILES,
-): Promise<{ files: WorkspaceFile[]; truncated: boolean }> {
+): { files: WorkspaceFile[]; truncated: boolean } {
   const files: WorkspaceFile[] = [];
   let truncated = false;
-  async function walk(rel: string): Promise<void> {
-    let entries;
+  function walk(rel: string): void {
+    let entries: Dirent[];
     try {
-      entries = await readdir(path.join(dir, rel), { withFileTypes: true });
+      entries = readdirSync(path.join(dir, rel), { withFileTypes: true });
     } catch {
       return;
     }
@@ -50,14 +55,13 @@ async function listWorkspace(
       const r = rel === "" ? e.name : `${rel}/${e.name}`;
       if (e.isDirectory()) {
         if (e.name === "node_modules" || e.name === ".git") continue;
-        await walk(r);
+        walk(r);
       } else if (e.isFile()) {
-        const st = await lstat(path.join(dir, r)).catch(() => null);
-        files.push({ path: r, size: st?.size ?? 0 });
+        files.push({ path: r, size: sizeOf(path.join(dir, r)) });
       }
     }
   }
-  await walk("");
+  walk("");
   return { files, truncated };
 }
 
@@ -71,32 +75,57 @@ function looksText(buf: Buffer): boolean {
   return !buf.subarray(0, 8000).includes(0);
 }
 
-/** The run page of runs/<runId>, or null when it has no readable report. */
-export async function readRunPage(
+function sizeOf(file: string): number {
+  try {
+    return lstatSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+function readBytes(file: string): Buffer | null {
+  try {
+    return readFileSync(file);
+  } catch {
+    return null;
+  }
+}
+
+/** The run page of runs/<runId> (the viewer's lazy /api/runs/<id>), or null when it has no readable report. */
+export function readRunPage(
   outDir: string,
   runId: string,
   opts: ReadRunOptions = {},
 ): Promise<RunPageData | null> {
+  return Promise.resolve(readRunPageSync(outDir, runId, opts));
+}
+
+/** The run page of runs/<runId>, or null when it has no readable report (read synchronously). */
+export function readRunPageSync(
+  outDir: string,
+  runId: string,
+  opts: ReadRunOptions = {},
+): RunPageData | null {
   const p = runPaths(outDir, runId);
-  const raw = parseJson(await readText(p.report));
+  const raw = parseJson(readText(p.report));
   const parsed = RunReportSchema.safeParse(raw);
   if (!parsed.success) return null;
-  const evParsed = EvidenceSchema.safeParse(parseJson(await readText(p.events)));
+  const evParsed = EvidenceSchema.safeParse(parseJson(readText(p.events)));
   const evidence: Evidence | null = evParsed.success ? evParsed.data : null;
-  const { files, truncated } = await listWorkspace(p.workspace);
+  const { files, truncated } = listWorkspace(p.workspace);
   const embed = opts.embedFilesUpTo ?? 0;
   if (embed > 0)
     for (const f of files) {
       if (f.size > embed) continue;
-      const buf = await readFile(path.join(p.workspace, f.path)).catch(() => null);
+      const buf = readBytes(path.join(p.workspace, f.path));
       if (buf && looksText(buf)) f.content = buf.toString("utf8");
     }
   return buildRunPage({
     report: parsed.data,
     rawReport: raw,
     evidence,
-    stdout: await readText(p.stdout),
-    stderr: await readText(p.stderr),
+    stdout: readText(p.stdout),
+    stderr: readText(p.stderr),
     files,
     filesTruncated: truncated,
     ...(opts.maxText !== undefined ? { maxText: opts.maxText } : {}),

@@ -5,7 +5,7 @@ import { chartJsSource } from "./chart-asset.js";
 import { scriptSafe } from "./escape.js";
 import { loadResults, type LoadedResults } from "./load.js";
 import { pageAssets, staticPagePieces, type PageAssets } from "./page.js";
-import { readRunPage } from "./read-run.js";
+import { readRunPageSync } from "./read-run.js";
 import type { HtmlView, RunPageData } from "./wire.js";
 import { buildHtmlOverview, failedFirst, type HtmlOverview } from "./summary-data.js";
 
@@ -30,17 +30,13 @@ interface EmbeddedPages {
 }
 
 /** Run pages to embed, failed and errored runs first, until the budget is spent (the first page that does not fit ends it). */
-async function embeddedRunPages(
-  outDir: string,
-  loaded: LoadedResults,
-  budget: number,
-): Promise<EmbeddedPages> {
+function embeddedRunPages(outDir: string, loaded: LoadedResults, budget: number): EmbeddedPages {
   const pages: Record<string, RunPageData> = {};
   const json = new Map<string, string>();
   let used = 0;
   for (const { run_id: id } of failedFirst(loaded.reports)) {
     if (used >= budget) break;
-    const page = await readRunPage(outDir, id, {
+    const page = readRunPageSync(outDir, id, {
       maxText: EMBED_MAX_TEXT,
       embedFilesUpTo: EMBED_FILE_MAX,
     });
@@ -101,7 +97,7 @@ export async function writeHtmlReports(
   opts: WriteHtmlOptions = {},
 ): Promise<string[]> {
   const loaded = opts.loaded ?? (await loadResults(outDir));
-  const embedded = await embeddedRunPages(outDir, loaded, opts.embedBudget ?? DEFAULT_EMBED_BUDGET);
+  const embedded = embeddedRunPages(outDir, loaded, opts.embedBudget ?? DEFAULT_EMBED_BUDGET);
   const assets = pageAssets({ chartJs: chartJsSource() });
   // The two pages differ only in their view: the data is built once.
   const overview = buildHtmlOverview({
