@@ -49,27 +49,48 @@ export type AgentSubComparison = Omit<
 >;
 
 export function agentRows(reports: readonly RunDigest[]): AgentRow[] {
-  const out: AgentRow[] = [];
+  // One pass; Maps and Sets keep first-seen order, as the lists they fill.
+  const rows = new Map<
+    string,
+    { row: AgentRow; versions: Set<string | null>; treatments: Set<string> }
+  >();
   for (const r of reports) {
-    let row = out.find((a) => a.agent === r.agent.name);
-    if (!row) {
-      row = { agent: r.agent.name, versions: [], runs: 0, treatments: [] };
-      out.push(row);
+    let at = rows.get(r.agent.name);
+    if (!at) {
+      at = {
+        row: { agent: r.agent.name, versions: [], runs: 0, treatments: [] },
+        versions: new Set<string | null>(),
+        treatments: new Set<string>(),
+      };
+      rows.set(r.agent.name, at);
     }
-    row.runs++;
-    if (!row.versions.includes(r.agent.version)) row.versions.push(r.agent.version);
-    if (!row.treatments.includes(r.treatment)) row.treatments.push(r.treatment);
+    at.row.runs++;
+    if (!at.versions.has(r.agent.version)) {
+      at.versions.add(r.agent.version);
+      at.row.versions.push(r.agent.version);
+    }
+    if (!at.treatments.has(r.treatment)) {
+      at.treatments.add(r.treatment);
+      at.row.treatments.push(r.treatment);
+    }
   }
-  return out;
+  return [...rows.values()].map((a) => a.row);
 }
 
 /** Treatments (of those given) whose runs used more than one agent. */
 export function mixedArms(reports: readonly RunDigest[], treatments: string[]): MixedArm[] {
+  // Runs per agent of each treatment, agents in first-seen order, in one pass.
+  const runsOf = new Map<string, Map<string, number>>();
+  for (const r of reports) {
+    let perAgent = runsOf.get(r.treatment);
+    if (!perAgent) runsOf.set(r.treatment, (perAgent = new Map<string, number>()));
+    perAgent.set(r.agent.name, (perAgent.get(r.agent.name) ?? 0) + 1);
+  }
   const out: MixedArm[] = [];
   for (const t of treatments) {
-    const rows = agentRows(reports.filter((r) => r.treatment === t));
-    if (rows.length > 1)
-      out.push({ treatment: t, agents: rows.map((a) => ({ agent: a.agent, runs: a.runs })) });
+    const perAgent = runsOf.get(t);
+    if (perAgent && perAgent.size > 1)
+      out.push({ treatment: t, agents: [...perAgent].map(([agent, runs]) => ({ agent, runs })) });
   }
   return out;
 }

@@ -140,13 +140,14 @@ function buildPooled(input: ComparisonInput): Comparison {
   const quality = (t: string) =>
     data_quality.find((q) => q.treatment === t) ?? dataQualityRow(reports, t);
   const margin = input.margin ?? DEFAULT_MARGIN;
-  const flips = Object.fromEntries(
-    treatments.map((t) => [t, perTaskOutcomes(reports, t, "overall").outcomes]),
-  );
+  // Each treatment's per-task outcomes once: the flip rates and the paired arms read them.
+  const overall = new Map(treatments.map((t) => [t, perTaskOutcomes(reports, t, "overall")]));
+  const overallOf = (t: string) => overall.get(t) ?? perTaskOutcomes(reports, t, "overall");
+  const flips = Object.fromEntries(treatments.map((t) => [t, overallOf(t).outcomes]));
   const paired = pairedSection(
     roles,
-    perTaskOutcomes(reports, roles.candidate, "overall"),
-    perTaskOutcomes(reports, roles.baseline, "overall"),
+    overallOf(roles.candidate),
+    overallOf(roles.baseline),
     flips,
     seed,
   );
