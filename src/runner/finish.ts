@@ -107,9 +107,15 @@ async function writeRunDetails(file: string, input: SummaryInput): Promise<void>
   const w = await openReportFile(file);
   const out = (t: string): void => w.write(t);
   details.start(out);
+  let n = 0;
   for (const t of details.treatments) {
     details.treatment(t, out);
-    for (const r of input.reports) if (r.treatment === t) details.run(r, out);
+    for (const r of input.reports) {
+      if (r.treatment !== t) continue;
+      details.run(r, out);
+      // Now and then the pieces handed over reach the disk before more are made.
+      if (++n % 1000 === 0) await w.drained();
+    }
   }
   details.end(out);
   await w.commit();

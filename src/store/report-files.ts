@@ -1,5 +1,5 @@
 import { rm } from "node:fs/promises";
-import { AtomicFileWriter, writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
+import { AtomicFileWriter, writeFileAtomic } from "../util/fs.js";
 
 /**
  * The experiment-level renderings in a results folder (summary.md, runs.md, comparison_report.md
@@ -10,9 +10,6 @@ export async function writeReportFile(file: string, text: string): Promise<void>
   await writeFileAtomic(file, text);
 }
 
-export async function writeReportJson(file: string, value: unknown): Promise<void> {
-  await writeJsonAtomic(file, value);
-}
 
 /** Remove a rendering that no longer applies (runs.md below its threshold). */
 export async function removeReportFile(file: string): Promise<void> {

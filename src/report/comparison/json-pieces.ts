@@ -1,0 +1,37 @@
+import type { Comparison } from "./types.js";
+
+/** Stands in for the per-run rows while the rest of comparison.json is printed. */
+const ROWS_MARK = "\u0000source_evidence\u0000";
+
+/**
+ * comparison.json (`JSON.stringify(c, null, 2)` and a newline) as pieces: the per-run
+ * `source_evidence` rows, the one part that grows with the runs, a chunk of rows at a time,
+ * so that the whole text of a 100,000-run comparison is never one string. Pure; the pieces
+ * joined are exactly that text.
+ */
+export function* comparisonJsonPieces(c: Comparison, rowsPerPiece = 1000): Generator<string> {
+  const text = JSON.stringify({ ...c, source_evidence: ROWS_MARK }, null, 2);
+  const mark = JSON.stringify(ROWS_MARK);
+  const at = text.indexOf(mark);
+  if (at < 0) {
+    yield `${JSON.stringify(c, null, 2)}\n`;
+    return;
+  }
+  yield text.slice(0, at);
+  const rows = c.source_evidence;
+  if (rows.length === 0) yield "[]";
+  else {
+    // The rows sit at depth 2 of the pretty-printed object: 4 spaces before each of their lines.
+    const row = (r: (typeof rows)[number]): string =>
+      `    ${JSON.stringify(r, null, 2).replace(/\n/g, "\n    ")}`;
+    for (let i = 0; i < rows.length; i += rowsPerPiece) {
+      const chunk = rows
+        .slice(i, i + rowsPerPiece)
+        .map(row)
+        .join(",\n");
+      yield `${i === 0 ? "[\n" : ",\n"}${chunk}`;
+    }
+    yield "\n  ]";
+  }
+  yield `${text.slice(at + mark.length)}\n`;
+}
