@@ -63,7 +63,7 @@ const section = [
   BEGIN,
   "## Writing the HTML pages at scale",
   "",
-  `Measured ${new Date().toISOString().slice(0, 16)}Z with \`node bench/html/write-scale.mjs DIR...\` on copies of the synthetic folders of bench/scale (report.json files of a real demo run, ids and outcomes changed); node ${process.version}, 2 cores shared with other work (last column: 1-minute load average when the command ended; CPU seconds are the steadier figure). The pages are written a piece at a time (the run table and the comparison's per-run rows a chunk of 1,000 runs at a time); summary.html and comparison_report.html are byte-identical to those of the code that built them as one string.`,
+  `Measured ${new Date().toISOString().slice(0, 16)}Z with \`node bench/html/write-scale.mjs DIR...\` on copies of the synthetic folders of bench/scale (report.json files of a real demo run, ids and outcomes changed); node ${process.version}, 2 cores shared with other work (last column: 1-minute load average when the command ended; CPU seconds are the steadier figure). The pages are written a piece at a time (the run table and the comparison's per-run rows a chunk of 1,000 runs at a time); summary.html and comparison_report.html are byte-identical to those of the code that built them as one string (with the same client script).`,
   "",
   "| Runs | Command | Peak RSS MB | Wall s | CPU s | Load |",
   "|---:|---|---:|---:|---:|---:|",
