@@ -3,7 +3,8 @@ import { mkdir, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { RunReportSchema, type QueueRecord, type RunReport } from "../core/report.js";
-import { runDir } from "../store/layout.js";
+import { runDir, runPaths } from "../store/layout.js";
+import { indexRunReport } from "../store/run-files.js";
 import { writeJsonAtomic } from "../util/fs.js";
 import { redactValue } from "../util/redact.js";
 import {
@@ -98,11 +99,14 @@ export async function writeRunRecord(a: {
       }),
       queue: { ...a.queue, omitted: m.omitted },
     };
-    await writeJsonAtomic(reportFile, redactValue(withQueue, a.redact));
+    const stored = redactValue(withQueue, a.redact);
+    await writeJsonAtomic(reportFile, stored);
     const final = runDir(a.outDir, a.runId);
     await rm(final, { recursive: true, force: true });
     await mkdir(path.dirname(final), { recursive: true });
     await rename(staging, final);
+    // The run is committed: its line in the run index, as a local run's.
+    await indexRunReport(runPaths(a.outDir, a.runId), RunReportSchema.parse(stored));
     return withQueue;
   } catch (e) {
     await rm(staging, { recursive: true, force: true });

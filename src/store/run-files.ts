@@ -88,15 +88,22 @@ export async function readValidation<T>(paths: RunPaths, schema: z.ZodType<T>): 
  * report.json.
  */
 export async function writeRunReport(paths: RunPaths, report: RunReport): Promise<void> {
-  const parsed = await writeChecked(paths.report, RunReportSchema, report);
+  await indexRunReport(paths, await writeChecked(paths.report, RunReportSchema, report));
+}
+
+/**
+ * Append a committed run to its results folder's run index (store/run-index.ts): `report` is
+ * what RunReportSchema made of the report.json now at `paths.report`. Best effort.
+ */
+export async function indexRunReport(paths: RunPaths, report: RunReport): Promise<void> {
   const st = await stat(paths.report).catch(() => null);
   if (st)
     await appendRunIndexLine(
       path.dirname(path.dirname(paths.dir)),
       path.basename(paths.dir),
       indexStamp(st),
-      digestOf(parsed),
-      JSON.stringify(parsed),
+      digestOf(report),
+      JSON.stringify(report),
     );
 }
 

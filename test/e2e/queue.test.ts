@@ -190,6 +190,18 @@ describe("run --queue with three workers", () => {
     expect(await reqs(queued)).toEqual(await reqs(local));
   });
 
+  it("each received run is committed to the run index as it arrives, as a local run is", async () => {
+    const lines = (await readFile(path.join(queued, ".run-index.jsonl"), "utf8"))
+      .split("\n")
+      .slice(1)
+      .filter((l) => l !== "");
+    const ids = await reportedRunIds(queued);
+    expect(lines.map((l) => l.split("\t")[0]).sort()).toEqual([...ids].sort());
+    // Lines appended at commit name no shared values (a rebuilt index would); the end of the
+    // run and `report` found them current and kept them.
+    for (const l of lines) expect(l.split("\t")[2]).toBe("");
+  });
+
   it("moves the suite by content hash: uploaded once, cached by each worker that ran", async () => {
     expect(queuedRes.stderr).toMatch(/suite bundle [0-9a-f]{12} .* uploaded/);
     const used = workers.filter((w) => startedLines(w, "").length > 0);

@@ -214,4 +214,24 @@ describe("the run index's shared values, appended lines and report ranges", () =
     );
     expect(full).toEqual(whole);
   });
+
+  it("reads a line longer than its read buffer (a run with a 5 MB failure message)", async () => {
+    const big = makeReport({
+      task: "task-big",
+      treatment: "CONTROL",
+      rep: 1,
+      passed: false,
+      failed: [`huge: ${"x".repeat(5_000_000)}`],
+    });
+    await writeReport(big.run_id, JSON.stringify(big));
+    await readReports(dir);
+    const got = await readStoredRuns(dir);
+    expect(got.digests.find((d) => d.run_id === big.run_id)?.checks_failed[0]).toHaveLength(
+      5_000_006,
+    );
+    expect((await readRunIndex(dir)).runs.size).toBe(reports.length + 1);
+    const full: number[] = [];
+    await got.reports([big.run_id], (r) => void full.push(r.checks_failed[0]?.length ?? 0));
+    expect(full).toEqual([5_000_006]);
+  });
 });
