@@ -2,7 +2,7 @@
 // (dist/, so `npm run build` first), opened in headless Chromium. Measures time to first view
 // (navigation start -> overview drawn), a run page's lazy load, and frames during a scripted
 // scroll of the runs table. Prints a table and writes bench/results/html.md.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -189,4 +189,8 @@ const md = [
 ].join("\n");
 console.log(md);
 await mkdir(path.join(ROOT, "bench", "results"), { recursive: true });
-await writeFile(path.join(ROOT, "bench", "results", "html.md"), md);
+// Keep the section bench/html/write-scale.mjs writes into the same file.
+const resultsFile = path.join(ROOT, "bench", "results", "html.md");
+const previous = await readFile(resultsFile, "utf8").catch(() => "");
+const kept = previous.indexOf("<!-- write-scale: begin");
+await writeFile(resultsFile, kept >= 0 ? `${md}\n${previous.slice(kept)}` : md);

@@ -10,7 +10,6 @@ export async function writeReportFile(file: string, text: string): Promise<void>
   await writeFileAtomic(file, text);
 }
 
-
 /** Remove a rendering that no longer applies (runs.md below its threshold). */
 export async function removeReportFile(file: string): Promise<void> {
   await rm(file, { force: true });
