@@ -1,7 +1,7 @@
 // Benchmark (not a test): skillbench's report commands at the scale distributed runs bring.
 //
 //   node bench/scale/scale-bench.mjs [--runs 10000,100000] [--source DIR] [--keep]
-//                                    [--commands report-noindex,report,report-html,compare,rescore]
+//                                    [--commands report-noindex,report,report-html,report-html-heap320,compare,rescore]
 //                                    [--work DIR] [--rescore-up-to 20000]
 //
 // It needs a real results folder to copy from (--source; by default it runs the demo suite once,
@@ -11,6 +11,7 @@
 //   floor:        read and JSON.parse every runs/*/report.json (16 at a time, as skillbench reads)
 //   report:       skillbench report DIR --no-html
 //   report-html:  skillbench report DIR (HTML included)
+//   report-html-heap320: the same in node --max-old-space-size=320 (the memory it needs live)
 //   compare:      skillbench compare DIR --no-html
 //   rescore:      skillbench rescore DIR --no-html (no agent), only at sizes up to --rescore-up-to
 //                 (default 20,000): it re-reads every run's transcript and files and writes each
@@ -44,7 +45,10 @@ const arg = (name, dflt) => {
   return i >= 0 ? process.argv[i + 1] : dflt;
 };
 const SIZES = arg("--runs", "10000").split(",").map(Number);
-const COMMANDS = arg("--commands", "report-noindex,report,report-html,compare,rescore")
+const COMMANDS = arg(
+  "--commands",
+  "report-noindex,report,report-html,report-html-heap320,compare,rescore",
+)
   .split(",")
   .filter((c) => c !== "");
 const TASKS = 100;
@@ -185,7 +189,12 @@ const COMMAND_ARGS = {
   "report-html": (d) => ["report", d],
   compare: (d) => ["compare", d, "--no-html"],
   rescore: (d) => ["rescore", d, "--no-html"],
+  // The same with V8's old space capped at 320 MB: what the command needs live, not the heap V8
+  // lets grow between collections when nothing caps it.
+  "report-html-heap320": (d) => ["report", d],
 };
+/** Node flags of a command (before the CLI's path). */
+const NODE_FLAGS = { "report-html-heap320": ["--max-old-space-size=320"] };
 
 for (const c of COMMANDS)
   if (!COMMAND_ARGS[c]) {
@@ -219,11 +228,16 @@ for (const n of SIZES) {
         await copyFile(path.join(dir, ".run-index.jsonl"), index);
       }
     }
-    const m = await timed([process.execPath, CLI, ...COMMAND_ARGS[c](target)]);
+    const m = await timed([
+      process.execPath,
+      ...(NODE_FLAGS[c] ?? []),
+      CLI,
+      ...COMMAND_ARGS[c](target),
+    ]);
     if (c === "rescore") await rm(target, { recursive: true, force: true });
     rows.push({
       n: runs,
-      cmd: `skillbench ${COMMAND_ARGS[c]("DIR").join(" ")}${c === "report-noindex" ? " (no run index yet: reads every report.json, writes the index)" : ""}`,
+      cmd: `${NODE_FLAGS[c] ? `node ${NODE_FLAGS[c].join(" ")} ` : ""}skillbench ${COMMAND_ARGS[c]("DIR").join(" ")}${c === "report-noindex" ? " (no run index yet: reads every report.json, writes the index)" : ""}`,
       ...m,
       ratio: m.s / floor.s,
       cpuRatio: m.cpu / floor.cpu,
