@@ -283,8 +283,8 @@ const sandboxSeen = new Map();
 // ---------------------------------------------------------------- the two modes
 
 /** `skillbench run` of the fixture suite: `count` runs at `-j concurrency` under `sandbox`. */
-async function harness(concurrency, round, sandbox) {
-  const tag = `${sandbox}-j${concurrency}-r${round}`;
+async function harness(concurrency, round, sandbox, runs = count) {
+  const tag = `${sandbox}-j${concurrency}-r${round}-n${runs}`;
   const out = path.join(scratch, `harness-${tag}`);
   const cpuFile = path.join(scratch, `harness-cpu-${tag}.json`);
   const args = [
@@ -296,7 +296,7 @@ async function harness(concurrency, round, sandbox) {
     "--model-script",
     scriptFile,
     "--count",
-    String(count),
+    String(runs),
     "-j",
     String(concurrency),
     "--out",
@@ -319,9 +319,9 @@ async function harness(concurrency, round, sandbox) {
     .catch(() => null);
   const selfCpu = own ? (own.user_ms + own.system_ms) / 1000 : null;
   const passed = Number(/(\d+)\/\d+ runs passed/.exec(r.stdout)?.[1] ?? 0);
-  if (r.code !== 0 || passed !== count) {
+  if (r.code !== 0 || passed !== runs) {
     throw new Error(
-      `skillbench run -j${concurrency} --sandbox ${sandbox} failed (exit ${r.code}, ${passed}/${count} passed):\n${tail(r.stdout + r.stderr)}`,
+      `skillbench run -j${concurrency} --sandbox ${sandbox} failed (exit ${r.code}, ${passed}/${runs} passed):\n${tail(r.stdout + r.stderr)}`,
     );
   }
   if (!sandboxSeen.has(sandbox)) {
@@ -425,6 +425,18 @@ try {
   // Warm-up (untimed): one bare call, so that neither mode pays for a cold disk cache.
   await bare(server, 1, 1, 0, "WARMUP");
   for (let round = 1; round <= rounds; round += 1) {
+    // Fixed cost of one invocation: `skillbench run --count 1` against one bare call.
+    {
+      const b = await bare(server, 1, 1, round, "SINGLE");
+      push("fb", b);
+      for (const s of sandboxes) {
+        const h = await harness(1, round, s, 1);
+        push(`f${s}`, h);
+        console.log(
+          `round ${round}: one-run skillbench run (${s}): ${(h.ms / 1000).toFixed(2)} s wall, ${h.cpu === null ? "?" : h.cpu.toFixed(2)} s CPU; one bare call ${(b.ms / 1000).toFixed(2)} s, ${b.cpu === null ? "?" : b.cpu.toFixed(2)} s CPU`,
+        );
+      }
+    }
     for (const c of concurrencies) {
       const modes = ["b", ...sandboxes.map((s) => `h:${s}`)];
       // Rotate which mode goes first, so that slow drift of the machine cancels out.
@@ -501,6 +513,23 @@ const table = [
     return `| ${r.mode} | ${r.sandbox} | ${r.c} | ${count} | ${fmt(r.ms / 1000)} | ${fmt(r.ms / 1000 / count, 3)} | ${fmt(r.ms / r.base.ms)}x | ${cpuPer} | ${cpuRatio} | ${harnessCpu} | ${own} |`;
   }),
 ];
+const fb = summarise(samples.get("fb") ?? []);
+const fixedRows = sandboxes.map((s) => {
+  const h = summarise(samples.get(`f${s}`) ?? []);
+  const wall = h.ms - fb.ms;
+  const cpu = h.cpu !== null && fb.cpu !== null ? h.cpu - fb.cpu : null;
+  // What this fixed cost alone adds to the wall ratio of a `count`-run row at -jC.
+  const floors = concurrencies.map((c) => {
+    const b = summarise(samples.get(`b${c}`));
+    return `-j${c}: +${fmt(wall / b.ms, 3)}`;
+  });
+  return `| ${sandboxLabel(s)} | ${fmt(h.ms / 1000)} | ${fmt(fb.ms / 1000)} | ${fmt(wall / 1000)} | ${cpu === null ? "n/a" : fmt(cpu * 1000, 0)} | ${h.selfCpu === null ? "—" : fmt(h.selfCpu * 1000, 0)} | ${floors.join(", ")} |`;
+});
+const fixedTable = [
+  `| sandbox | one-run skillbench run wall s | one bare call wall s | fixed + one run's overhead, wall s | same, CPU ms | CLI process CPU ms | added to the ${count}-run wall ratio |`,
+  "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+  ...fixedRows,
+];
 const verdicts = rows
   .filter((r) => r.mode === "skillbench run")
   .map((r) => {
@@ -549,6 +578,12 @@ const md = [
   `Load average (1 min): ${loads.length ? `${fmt(Math.min(...loads), 1)}–${fmt(Math.max(...loads), 1)} at the start of the measurements` : "n/a"}, ${fmt(os.loadavg()[0], 1)} at the end, on ${cpus.length} CPUs.`,
   "",
   ...table,
+  "",
+  "What one invocation costs whatever the number of runs (node start-up and module loading, suite and script loading, `claude --version`,",
+  "the sandbox probe, the model server, the experiment's files and reports at the end): `skillbench run --count 1 -j 1` against one bare call, medians;",
+  `the last column is that fixed wall time divided by the bare side's wall time for ${count} runs, i.e. the part of the wall ratio it accounts for by itself.`,
+  "",
+  ...fixedTable,
   "",
   `Target: wall ratio ≤ ${TARGET}x at each concurrency:`,
   ...verdicts,
