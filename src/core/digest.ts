@@ -5,7 +5,7 @@
  * per-dimension reasons and checks (`rubric_lines` has them as text), the transcript's text
  * and file lists, the interaction's turns and the artifact paths. A run report is a
  * digest (every field a digest has, a report has with the same type), so code that takes
- * digests takes reports too. Why it exists: docs/ARCHITECTURE.md "The run index".
+ * digests takes reports too. Why it exists: docs/ARCHITECTURE.md "Run digests and the run index".
  */
 import { z } from "zod";
 import { RunReportSchema, type RunReport } from "./report.js";

@@ -2,7 +2,7 @@
  * The run index: every run of a results folder in one file, `<outDir>/.run-index.jsonl`, so
  * that the report commands read one file instead of opening, reading and schema-parsing
  * thousands, and hold a small digest per run instead of its whole report
- * (docs/ARCHITECTURE.md "The run index").
+ * (docs/ARCHITECTURE.md "Run digests and the run index").
  *
  * Format: a header line, then shared-value lines and run lines, in any order:
  *   {"schema":"skillbench.run-index.v2","report_schema":"<fingerprint>"}
