@@ -235,7 +235,8 @@ export async function readStoredRuns(
     const index = useIndex ? await IndexReports.open(outDir) : null;
     try {
       for (let i = 0; i < want.length; i += REPORT_BATCH) {
-        const batch = want.slice(i, i + REPORT_BATCH).map((id) => folderOf.get(id) ?? id);
+        const runIds = want.slice(i, i + REPORT_BATCH);
+        const batch = runIds.map((id) => folderOf.get(id) ?? id);
         const ranges = batch.map((id) => where.get(id) ?? null);
         const inIndex = ranges.flatMap((r, k) => (r ? [k] : []));
         const texts = index
@@ -244,7 +245,12 @@ export async function readStoredRuns(
         const fromIndex = new Map<number, Buffer | null>();
         inIndex.forEach((k, n) => fromIndex.set(k, texts[n] ?? null));
         for (let k = 0; k < batch.length; k++) {
-          const report = await fullReport(outDir, batch[k] ?? "", fromIndex.get(k) ?? null);
+          const report = await fullReport(
+            outDir,
+            batch[k] ?? "",
+            runIds[k] ?? "",
+            fromIndex.get(k) ?? null,
+          );
           if (report) await fn(report);
         }
       }
@@ -256,12 +262,14 @@ export async function readStoredRuns(
 }
 
 /**
- * A run's full report: from the index's bytes when they are that run's (else, e.g. the index
- * was replaced under the reader, from report.json, schema-parsed); null when neither reads.
+ * A run's full report (folder `id`, run id `runId`): from the index's bytes when they are that
+ * run's (else, e.g. the index was replaced under the reader, from report.json, schema-parsed);
+ * null when neither reads.
  */
 async function fullReport(
   outDir: string,
   id: string,
+  runId: string,
   bytes: Buffer | null,
 ): Promise<RunReport | null> {
   if (bytes) {
@@ -269,7 +277,7 @@ async function fullReport(
       const v = JSON.parse(bytes.toString("utf8")) as unknown;
       // Written from RunReportSchema's output under the header's schema fingerprint
       // (store/run-index.ts); the id check catches bytes that are not this run's.
-      if (typeof v === "object" && v !== null && "run_id" in v && typeof v.run_id === "string")
+      if (typeof v === "object" && v !== null && "run_id" in v && v.run_id === runId)
         return v as RunReport;
     } catch {
       // fall through to the file

@@ -234,4 +234,23 @@ describe("the run index's shared values, appended lines and report ranges", () =
     await got.reports([big.run_id], (r) => void full.push(r.checks_failed[0]?.length ?? 0));
     expect(full).toEqual([5_000_006]);
   });
+
+  it("reports() never hands out another run's report when the bytes at a run's range are another run's", async () => {
+    await readReports(dir);
+    const runs = await readStoredRuns(dir);
+    const source = await IndexReports.open(dir);
+    const ranges = [...(await readIndex(source)).runs].map(([id, v]) => ({ id, ...v.range }));
+    await source?.close();
+    // Another writer's index put run b's report JSON exactly where run a's range points
+    // (padded with spaces, which JSON allows).
+    const [b, a] = ranges.sort((x, y) => x.len - y.len);
+    const buf = await readFile(indexFile());
+    const bJson = Buffer.from(buf.subarray(b?.at ?? 0, (b?.at ?? 0) + (b?.len ?? 0)));
+    buf.fill(0x20, a?.at ?? 0, (a?.at ?? 0) + (a?.len ?? 0));
+    bJson.copy(buf, a?.at ?? 0);
+    await writeFile(indexFile(), buf);
+    const got: string[] = [];
+    await runs.reports([a?.id ?? ""], (r) => void got.push(r.run_id));
+    expect(got).toEqual([a?.id]);
+  });
 });
