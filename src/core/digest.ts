@@ -67,26 +67,13 @@ export type RunDigest = z.infer<typeof RunDigestSchema>;
 /** The digest of a parsed report: its fields, the left-out ones dropped (the kept values are not copied). */
 export function digestOf(r: RunReport): RunDigest {
   const es = r.events_summary;
-  const interaction = r.interaction;
-  let interactionDigest: RunDigest["interaction"] = null;
-  if (interaction) {
-    const { turns: _turns, ...counters } = interaction;
-    interactionDigest = counters;
+  let interaction: RunDigest["interaction"] = null;
+  if (r.interaction) {
+    const { turns: _turns, ...counters } = r.interaction;
+    interaction = counters;
   }
-  return {
-    run_id: r.run_id,
-    experiment_id: r.experiment_id,
-    task: r.task,
-    treatment: r.treatment,
-    rep: r.rep,
-    passed: r.passed,
-    status: r.status,
-    outcome: r.outcome,
-    outcome_detail: r.outcome_detail,
-    checks_passed: r.checks_passed,
-    checks_failed: r.checks_failed,
-    failures: r.failures,
-    model_api: r.model_api,
+  return compactDigest({
+    ...r,
     rubric: r.rubric
       ? {
           profile: r.rubric.profile,
@@ -99,7 +86,6 @@ export function digestOf(r: RunReport): RunDigest {
           })),
         }
       : null,
-    rubric_lines: r.rubric_lines,
     events_summary: es
       ? {
           duration_seconds: es.duration_seconds,
@@ -112,24 +98,15 @@ export function digestOf(r: RunReport): RunDigest {
           profile: es.profile,
         }
       : null,
-    skill_sources: r.skill_sources,
-    sample_quality: r.sample_quality,
-    failure_attribution: r.failure_attribution,
-    interaction: interactionDigest,
-    judge: r.judge,
-    model: r.model,
-    sandbox: r.sandbox,
-    agent: r.agent,
-    hashes: r.hashes,
-    timing: r.timing,
-    ...(r.queue ? { queue: r.queue } : {}),
-  };
+    interaction,
+  });
 }
 
 /**
- * The same digest as one object literal with its fields in a fixed order: every digest built
+ * The digest's fields, and only those, as one object literal in a fixed order: every digest built
  * here shares one object shape, which holds them in less memory than objects assembled field by
- * field (the run index does that). The field values are not copied.
+ * field (the run index does that), and a report passed here loses the fields a digest leaves out.
+ * The field values are not copied.
  */
 export function compactDigest(d: RunDigest): RunDigest {
   return {
