@@ -12,7 +12,7 @@ import {
   type Comparison,
 } from "../report/comparison/index.js";
 import { writeHtmlReports } from "../report/html/write.js";
-import { openReportFile, removeReportFile, writeReportFile } from "../store/report-files.js";
+import { removeReportFile, writeReportFile, writeReportPieces } from "../store/report-files.js";
 import { InputError } from "../core/errors.js";
 import path from "node:path";
 import { isScripted } from "../report/endpoint.js";
@@ -103,9 +103,19 @@ export async function writeExperimentReports(
 
 /** runs.md, written a piece at a time (it is megabytes long at thousands of runs). */
 async function writeRunDetails(file: string, input: SummaryInput): Promise<void> {
+  await writeReportPieces(file, runDetailPieces(input));
+}
+
+/** runs.md's text in pieces of up to 1,000 runs (RunDetailsText). */
+function* runDetailPieces(input: SummaryInput): Generator<string> {
   const details = new RunDetailsText(input);
-  const w = await openReportFile(file);
-  const out = (t: string): void => w.write(t);
+  let pieces: string[] = [];
+  const out = (t: string): void => void pieces.push(t);
+  const take = (): string => {
+    const text = pieces.join("");
+    pieces = [];
+    return text;
+  };
   details.start(out);
   let n = 0;
   for (const t of details.treatments) {
@@ -113,10 +123,9 @@ async function writeRunDetails(file: string, input: SummaryInput): Promise<void>
     for (const r of input.reports) {
       if (r.treatment !== t) continue;
       details.run(r, out);
-      // Now and then the pieces handed over reach the disk before more are made.
-      if (++n % 1000 === 0) await w.drained();
+      if (++n % 1000 === 0) yield take();
     }
   }
   details.end(out);
-  await w.commit();
+  yield take();
 }

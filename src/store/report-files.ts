@@ -15,7 +15,21 @@ export async function removeReportFile(file: string): Promise<void> {
   await rm(file, { force: true });
 }
 
-/** A rendering written in pieces (runs.md of a large experiment), atomically. */
-export async function openReportFile(file: string): Promise<AtomicFileWriter> {
-  return AtomicFileWriter.create(file);
+/**
+ * A rendering that grows with the runs (runs.md, comparison.json, the HTML pages), written a
+ * piece at a time and atomically: each piece reaches the file before the next is made, so the
+ * whole text is never in memory; a failure leaves no temporary file behind.
+ */
+export async function writeReportPieces(file: string, pieces: Iterable<string>): Promise<void> {
+  const out = await AtomicFileWriter.create(file);
+  try {
+    for (const piece of pieces) {
+      out.write(piece);
+      await out.drained();
+    }
+  } catch (e) {
+    await out.abort();
+    throw e;
+  }
+  await out.commit();
 }

@@ -2,7 +2,7 @@ import path from "node:path";
 import { InputError } from "../../core/errors.js";
 import { experimentPaths } from "../../store/layout.js";
 import { readMetadata, recordComparisonRoles, type Metadata } from "../../store/metadata.js";
-import { openReportFile, writeReportFile } from "../../store/report-files.js";
+import { writeReportFile, writeReportPieces } from "../../store/report-files.js";
 import { comparisonJsonPieces } from "./json-pieces.js";
 import { readStoredRuns, type ReadProblem } from "../../store/read.js";
 import { unreadableRunsNote, withNoteAfterTitle } from "../unreadable.js";
@@ -144,12 +144,7 @@ export async function writeComparisonOf(
     await recordComparisonRoles(paths.metadata, JSON.parse(JSON.stringify(given)) as typeof given);
   const md = opts.out ?? paths.comparison;
   const json = comparisonJsonPath(outDir, opts.out);
-  const w = await openReportFile(json);
-  for (const piece of comparisonJsonPieces(comparison)) {
-    w.write(piece);
-    await w.drained();
-  }
-  await w.commit();
+  await writeReportPieces(json, comparisonJsonPieces(comparison));
   await writeReportFile(
     md,
     withNoteAfterTitle(renderComparisonMarkdown(comparison), unreadableRunsNote(problems)),

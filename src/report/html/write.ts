@@ -1,6 +1,6 @@
 /** writeHtmlReports: summary.html (+ comparison_report.html) of a results folder (I/O). */
 import path from "node:path";
-import { openReportFile } from "../../store/report-files.js";
+import { writeReportPieces } from "../../store/report-files.js";
 import { chartJsSource } from "./chart-asset.js";
 import { scriptSafe } from "./escape.js";
 import { loadResults, type LoadedResults } from "./load.js";
@@ -73,18 +73,10 @@ async function writePage(
   embedded: EmbeddedPages,
   assets: PageAssets,
 ): Promise<void> {
-  const out = await openReportFile(file);
-  try {
-    for (const piece of staticPagePieces(overview, () => runPagePieces(embedded), assets)) {
-      out.write(piece);
-      // Let the file take what is queued before the next piece: the page is never all in memory.
-      await out.drained();
-    }
-  } catch (e) {
-    await out.abort();
-    throw e;
-  }
-  await out.commit();
+  await writeReportPieces(
+    file,
+    staticPagePieces(overview, () => runPagePieces(embedded), assets),
+  );
 }
 
 /**
