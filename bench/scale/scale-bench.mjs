@@ -172,6 +172,18 @@ const fs=require("fs/promises"),path=require("path");
 let i=0,n=0;async function w(){while(i<ids.length){const id=ids[i++];JSON.parse(await fs.readFile(path.join(dir,"runs",id,"report.json"),"utf8"));n++;}}
 await Promise.all(Array.from({length:16},w));if(n!==ids.length)process.exit(1);})();`;
 
+// What `rescore` must read of each run, read and parsed the same way: its JSON files, and the
+// agent's stream line by line (and stderr.txt, for its tail).
+const RESCORE_FLOOR = `
+const fs=require("fs/promises"),path=require("path");
+const J=["report.json","plan.json","baseline-files.json","validation.json","workspace-manifest.json","events.json"];
+(async()=>{const dir=process.argv[1];const ids=(await fs.readdir(path.join(dir,"runs"))).sort();
+let i=0,n=0;async function w(){while(i<ids.length){const d=path.join(dir,"runs",ids[i++]);
+for(const f of J){const t=await fs.readFile(path.join(d,f),"utf8").catch(()=>null);if(t!==null)JSON.parse(t);}
+for(const l of (await fs.readFile(path.join(d,"stdout.jsonl"),"utf8")).split("\\n"))if(l)try{JSON.parse(l)}catch{}
+await fs.readFile(path.join(d,"stderr.txt"),"utf8").catch(()=>null);n++;}}
+await Promise.all(Array.from({length:16},w));if(n!==ids.length)process.exit(1);})();`;
+
 async function timed(args) {
   const t0 = process.hrtime.bigint();
   const r = await sh("/usr/bin/time", ["-f", "%M %U %S", ...args]);
@@ -211,6 +223,19 @@ for (const n of SIZES) {
   await sh(process.execPath, ["-e", FLOOR, dir]);
   const floor = await timed([process.execPath, "-e", FLOOR, dir]);
   rows.push({ n: runs, cmd: "floor (read + parse report.json)", ...floor, ratio: 1, cpuRatio: 1 });
+  // rescore reads seven files of each run, not one: its own floor, measured the same way.
+  const rescoreFloor =
+    COMMANDS.includes("rescore") && runs <= RESCORE_UP_TO
+      ? await timed([process.execPath, "-e", RESCORE_FLOOR, dir])
+      : null;
+  if (rescoreFloor)
+    rows.push({
+      n: runs,
+      cmd: "rescore's floor (read + parse the files rescore reads: 6 JSON files, stdout.jsonl line by line, stderr.txt)",
+      ...rescoreFloor,
+      ratio: rescoreFloor.s / floor.s,
+      cpuRatio: rescoreFloor.cpu / floor.cpu,
+    });
   for (const c of COMMANDS) {
     if (c === "rescore" && runs > RESCORE_UP_TO) continue;
     if (c === "report-noindex") await rm(path.join(dir, ".run-index.jsonl"), { force: true });
@@ -221,7 +246,8 @@ for (const n of SIZES) {
       await rm(target, { recursive: true, force: true });
       const cp = await sh("cp", ["-al", dir, target]);
       if (cp.code !== 0) throw new Error(`cp -al ${dir}: ${cp.err}`);
-      // The run index is appended to in place: the copy gets its own.
+      // rescore writes a new run index and renames it into place; the copy gets its own index
+      // anyway (rescore appended to it, through the link, before it wrote it anew).
       const index = path.join(target, ".run-index.jsonl");
       if (existsSync(index)) {
         await rm(index);
@@ -237,7 +263,7 @@ for (const n of SIZES) {
     if (c === "rescore") await rm(target, { recursive: true, force: true });
     rows.push({
       n: runs,
-      cmd: `${NODE_FLAGS[c] ? `node ${NODE_FLAGS[c].join(" ")} ` : ""}skillbench ${COMMAND_ARGS[c]("DIR").join(" ")}${c === "report-noindex" ? " (no run index yet: reads every report.json, writes the index)" : ""}`,
+      cmd: `${NODE_FLAGS[c] ? `node ${NODE_FLAGS[c].join(" ")} ` : ""}skillbench ${COMMAND_ARGS[c]("DIR").join(" ")}${c === "report-noindex" ? " (no run index yet: reads every report.json, writes the index)" : ""}${c === "rescore" && rescoreFloor ? ` (${(m.s / rescoreFloor.s).toFixed(1)}× its own floor, CPU ${(m.cpu / rescoreFloor.cpu).toFixed(1)}×; every run's report.json rewritten)` : ""}`,
       ...m,
       ratio: m.s / floor.s,
       cpuRatio: m.cpu / floor.cpu,

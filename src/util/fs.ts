@@ -23,12 +23,15 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
   }
 }
 
+let syncWrites = 0;
+
 /**
  * The same, synchronously: for a command that writes many small files one after the other
  * (`rescore`), where each promise costs more than the write.
  */
 export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  // The process id and a counter name it apart from any other writer's (no random bytes to draw).
+  const tmp = `${file}.${process.pid}.s${(syncWrites++).toString(36)}.tmp`;
   try {
     try {
       writeFileSync(tmp, data);
