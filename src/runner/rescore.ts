@@ -85,8 +85,16 @@ export interface RescoreOptions {
   onProgress?: (message: string) => void;
 }
 
-/** Runs rescored at once: each spends most of its time reading and writing its files. */
+/**
+ * Runs rescored at once. A run's files are read and written synchronously (rescore-files.ts), so
+ * this matters only while one waits on something else (a judge on its model).
+ */
 const RESCORE_CONCURRENCY = 8;
+/**
+ * Runs rescored between two turns of the event loop: without a turn, nothing asynchronous
+ * completes (the run index's writes would pile up in memory; a judge's model would not answer).
+ */
+const RUNS_PER_TURN = 64;
 
 export interface RescoreResult {
   /** every rescored run, as its digest (the full reports are in the results folder) */
@@ -191,6 +199,8 @@ async function rescoreWith(
   const done: Array<{ digest: RunDigest; changed: boolean } | null> = ids.map(() => null);
   try {
     await mapPool(ids, RESCORE_CONCURRENCY, async (id, i) => {
+      if (i % RUNS_PER_TURN === RUNS_PER_TURN - 1)
+        await new Promise<void>((resolve) => setImmediate(resolve));
       const paths = runPaths(outDir, id);
       // Each of the run's files is read once, here, synchronously (rescore-files.ts).
       const stored = readReportText(paths);
