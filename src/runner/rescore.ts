@@ -325,13 +325,14 @@ async function rescoreWith(
       );
       // What the index holds is what RunReportSchema makes of report.json as it now is.
       const current = written?.data ?? old;
-      index?.add(
-        id,
-        indexStamp(written?.stat ?? stored.stat),
-        digestOf(current),
-        JSON.stringify(current),
-      );
-      done[i] = { digest: digestOf(report), changed: before !== after };
+      const digest = digestOf(current);
+      // The index's copy of the digest holds its shared values once for all runs (memory that
+      // does not grow with every run's copy of them).
+      const kept = index
+        ? index.add(id, indexStamp(written?.stat ?? stored.stat), digest, JSON.stringify(current))
+            .digest
+        : digest;
+      done[i] = { digest: kept, changed: before !== after };
       opts.onProgress?.(`${before !== after ? "rescored" : "unchanged"} ${id}`);
     });
   } finally {
