@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir, open, readFile, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 
@@ -22,8 +23,36 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
   }
 }
 
+/**
+ * The same, synchronously: for a command that writes many small files one after the other
+ * (`rescore`), where each promise costs more than the write.
+ */
+export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    try {
+      writeFileSync(tmp, data);
+    } catch (e) {
+      if (!(typeof e === "object" && e !== null && "code" in e && e.code === "ENOENT")) throw e;
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(tmp, data);
+    }
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    if (typeof e === "object" && e !== null && !("path" in e && e.path === file))
+      Object.assign(e, { path: file });
+    throw e;
+  }
+}
+
+/** The text of a JSON file as skillbench writes it (two-space indent, final newline). */
+export function jsonFileText(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
 export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
-  await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+  await writeFileAtomic(file, jsonFileText(value));
 }
 
 export async function readJsonFile(file: string): Promise<unknown> {
