@@ -308,7 +308,7 @@ function* sourceEvidenceRows(c: Comparison): Generator<string> {
 }
 
 /** Rows of the per-run table held in one piece of comparison_report.md. */
-const ROWS_PER_PIECE = 1000;
+const ROWS_PER_PIECE = 250;
 
 function dimCell(
   x: DimensionCell | null | undefined,

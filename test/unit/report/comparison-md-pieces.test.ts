@@ -26,11 +26,11 @@ describe("comparison_report.md in pieces", () => {
     return { ...base, source_evidence: rows } satisfies Comparison;
   };
 
-  it("writes the per-run table 1,000 rows a piece, in order, the note after the title", () => {
+  it("writes the per-run table 250 rows a piece, in order, the note after the title", () => {
     const c = withRows(2500);
     const note = "> **2 run reports could not be read**";
     const pieces = [...comparisonMarkdownPieces(c, note)];
-    expect(pieces.length).toBe(5); // head, three pieces of rows, tail
+    expect(pieces.length).toBe(12); // head, ten pieces of rows, tail
     const text = pieces.join("");
     expect(text).toBe(withNoteAfterTitle(renderComparisonMarkdown(c), note));
     expect(text.split("\n")[2]).toBe(note);
