@@ -213,6 +213,7 @@ export async function readStoredRuns(
         newSpans[2 * k + 1] = added.range.len;
       }
       digestAt[k] = added.digest;
+      await w.drained();
     } else digestAt[k] = shared.intern(id, indexStampAt(k), digest).digest;
   });
   const w = opened.writer !== null || index.lines !== index.matched ? await writer() : null;
@@ -235,6 +236,7 @@ export async function readStoredRuns(
           newSpans[2 * k + 1] = range.len;
         }
       });
+      await w.drained();
     }
   }
   await source?.close();

@@ -335,6 +335,9 @@ export class SharedValues {
   }
 }
 
+/** Bytes of a new index waiting for the disk before RunIndexWriter.drained waits. */
+const MAX_QUEUED = 1 << 24;
+
 /**
  * Writes a new index to a temporary file renamed into place by `commit` (readers never see a
  * half-written index). `add` is synchronous and returns where the report JSON will be;
@@ -345,6 +348,8 @@ export class RunIndexWriter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private written = 0;
+  /** bytes handed to the file and not yet written */
+  private queued = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private failed = false;
   private readonly shared = new SharedValues();
@@ -379,9 +384,20 @@ export class RunIndexWriter {
     const data = Buffer.concat(this.pending);
     this.pending = [];
     this.pendingBytes = 0;
+    this.queued += data.length;
     this.queue = this.queue.then(async () => {
       if (!this.failed) await this.fh.write(data).catch(() => (this.failed = true));
+      this.queued -= data.length;
     });
+  }
+
+  /**
+   * Resolves at once while less than MAX_QUEUED bytes wait for the disk, else when they are
+   * written: a reader that adds runs faster than the disk takes them awaits it between runs,
+   * so the index being written is never held in memory.
+   */
+  async drained(): Promise<void> {
+    if (this.queued >= MAX_QUEUED) await this.queue;
   }
 
   /**
