@@ -1,7 +1,7 @@
 // Benchmark (not a test): skillbench's report commands at the scale distributed runs bring.
 //
 //   node bench/scale/scale-bench.mjs [--runs 10000,100000] [--source DIR] [--keep]
-//                                    [--commands report-noindex,report,report-html,report-html-heap320,compare,rescore]
+//                                    [--commands report-noindex,report,report-html,report-html-heap128,compare,rescore]
 //                                    [--work DIR] [--rescore-up-to 20000]
 //
 // It needs a real results folder to copy from (--source; by default it runs the demo suite once,
@@ -11,7 +11,7 @@
 //   floor:        read and JSON.parse every runs/*/report.json (16 at a time, as skillbench reads)
 //   report:       skillbench report DIR --no-html
 //   report-html:  skillbench report DIR (HTML included)
-//   report-html-heap320: the same in node --max-old-space-size=320 (the memory it needs live)
+//   report-html-heap128: the same in node --max-old-space-size=128 (the memory it needs live)
 //   compare:      skillbench compare DIR --no-html
 //   rescore:      skillbench rescore DIR --no-html (no agent), only at sizes up to --rescore-up-to
 //                 (default 20,000): it re-reads every run's transcript and files and writes each
@@ -47,7 +47,7 @@ const arg = (name, dflt) => {
 const SIZES = arg("--runs", "10000").split(",").map(Number);
 const COMMANDS = arg(
   "--commands",
-  "report-noindex,report,report-html,report-html-heap320,compare,rescore",
+  "report-noindex,report,report-html,report-html-heap128,compare,rescore",
 )
   .split(",")
   .filter((c) => c !== "");
@@ -201,12 +201,12 @@ const COMMAND_ARGS = {
   "report-html": (d) => ["report", d],
   compare: (d) => ["compare", d, "--no-html"],
   rescore: (d) => ["rescore", d, "--no-html"],
-  // The same with V8's old space capped at 320 MB: what the command needs live, not the heap V8
+  // The same with V8's old space capped at 128 MB: what the command needs live, not the heap V8
   // lets grow between collections when nothing caps it.
-  "report-html-heap320": (d) => ["report", d],
+  "report-html-heap128": (d) => ["report", d],
 };
 /** Node flags of a command (before the CLI's path). */
-const NODE_FLAGS = { "report-html-heap320": ["--max-old-space-size=320"] };
+const NODE_FLAGS = { "report-html-heap128": ["--max-old-space-size=128"] };
 
 for (const c of COMMANDS)
   if (!COMMAND_ARGS[c]) {
