@@ -333,6 +333,7 @@ async function rescoreWith(
             .digest
         : digest;
       done[i] = { digest: kept, changed: before !== after };
+      await index?.drained();
       opts.onProgress?.(`${before !== after ? "rescored" : "unchanged"} ${id}`);
     });
   } finally {
