@@ -295,7 +295,6 @@ function indexableId(id: string): boolean {
 export class SharedValues {
   private readonly byJson = new Map<string, { key: string; value: unknown }>();
 
-
   /**
    * The digest with its shared fields replaced by the shared values, and the line prefix that
    * refers to them; `onFresh` gets each value seen for the first time (to write its line).
