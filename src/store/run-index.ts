@@ -295,15 +295,6 @@ function indexableId(id: string): boolean {
 export class SharedValues {
   private readonly byJson = new Map<string, { key: string; value: unknown }>();
 
-  /** The shared entry of a value's JSON text; `fresh` is true the first time it is seen. */
-  entry(json: string, value: unknown): { key: string; value: unknown; fresh: boolean } {
-    const hit = this.byJson.get(json);
-    if (hit) return { ...hit, fresh: false };
-    const e = { key: this.byJson.size.toString(36), value: Object.freeze(value) };
-    this.byJson.set(json, e);
-    return { ...e, fresh: true };
-  }
-
   /**
    * The digest with its shared fields replaced by the shared values, and the line prefix that
    * refers to them; `onFresh` gets each value seen for the first time (to write its line).
@@ -320,8 +311,13 @@ export class SharedValues {
       const v = digest[field];
       if (v === null) continue;
       const json = JSON.stringify(v);
-      const e = this.entry(json, v);
-      if (e.fresh) onFresh(e.key, json);
+      let e = this.byJson.get(json);
+      if (!e) {
+        // The first time this value is seen: it gets a key, and its line is written.
+        e = { key: this.byJson.size.toString(36), value: Object.freeze(v) };
+        this.byJson.set(json, e);
+        onFresh(e.key, json);
+      }
       refs.push(`${field}:${e.key}`);
       out[field] = e.value;
     }
