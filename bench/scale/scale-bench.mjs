@@ -1,7 +1,7 @@
 // Benchmark (not a test): skillbench's report commands at the scale distributed runs bring.
 //
 //   node bench/scale/scale-bench.mjs [--runs 10000,100000] [--source DIR] [--keep]
-//                                    [--commands report-noindex,report,report-html,report-html-heap320,compare,rescore]
+//                                    [--commands report-noindex,report,report-html,report-html-heap128,compare,rescore]
 //                                    [--work DIR] [--rescore-up-to 20000]
 //
 // It needs a real results folder to copy from (--source; by default it runs the demo suite once,
@@ -11,7 +11,7 @@
 //   floor:        read and JSON.parse every runs/*/report.json (16 at a time, as skillbench reads)
 //   report:       skillbench report DIR --no-html
 //   report-html:  skillbench report DIR (HTML included)
-//   report-html-heap320: the same in node --max-old-space-size=320 (the memory it needs live)
+//   report-html-heap128: the same in node --max-old-space-size=128 (the memory it needs live)
 //   compare:      skillbench compare DIR --no-html
 //   rescore:      skillbench rescore DIR --no-html (no agent), only at sizes up to --rescore-up-to
 //                 (default 20,000): it re-reads every run's transcript and files and writes each
@@ -47,7 +47,7 @@ const arg = (name, dflt) => {
 const SIZES = arg("--runs", "10000").split(",").map(Number);
 const COMMANDS = arg(
   "--commands",
-  "report-noindex,report,report-html,report-html-heap320,compare,rescore",
+  "report-noindex,report,report-html,report-html-heap128,compare,rescore",
 )
   .split(",")
   .filter((c) => c !== "");
@@ -172,6 +172,18 @@ const fs=require("fs/promises"),path=require("path");
 let i=0,n=0;async function w(){while(i<ids.length){const id=ids[i++];JSON.parse(await fs.readFile(path.join(dir,"runs",id,"report.json"),"utf8"));n++;}}
 await Promise.all(Array.from({length:16},w));if(n!==ids.length)process.exit(1);})();`;
 
+// What `rescore` must read of each run, read and parsed the same way: its JSON files, and the
+// agent's stream line by line (and stderr.txt, for its tail).
+const RESCORE_FLOOR = `
+const fs=require("fs/promises"),path=require("path");
+const J=["report.json","plan.json","baseline-files.json","validation.json","workspace-manifest.json","events.json"];
+(async()=>{const dir=process.argv[1];const ids=(await fs.readdir(path.join(dir,"runs"))).sort();
+let i=0,n=0;async function w(){while(i<ids.length){const d=path.join(dir,"runs",ids[i++]);
+for(const f of J){const t=await fs.readFile(path.join(d,f),"utf8").catch(()=>null);if(t!==null)JSON.parse(t);}
+for(const l of (await fs.readFile(path.join(d,"stdout.jsonl"),"utf8")).split("\\n"))if(l)try{JSON.parse(l)}catch{}
+await fs.readFile(path.join(d,"stderr.txt"),"utf8").catch(()=>null);n++;}}
+await Promise.all(Array.from({length:16},w));if(n!==ids.length)process.exit(1);})();`;
+
 async function timed(args) {
   const t0 = process.hrtime.bigint();
   const r = await sh("/usr/bin/time", ["-f", "%M %U %S", ...args]);
@@ -189,12 +201,12 @@ const COMMAND_ARGS = {
   "report-html": (d) => ["report", d],
   compare: (d) => ["compare", d, "--no-html"],
   rescore: (d) => ["rescore", d, "--no-html"],
-  // The same with V8's old space capped at 320 MB: what the command needs live, not the heap V8
+  // The same with V8's old space capped at 128 MB: what the command needs live, not the heap V8
   // lets grow between collections when nothing caps it.
-  "report-html-heap320": (d) => ["report", d],
+  "report-html-heap128": (d) => ["report", d],
 };
 /** Node flags of a command (before the CLI's path). */
-const NODE_FLAGS = { "report-html-heap320": ["--max-old-space-size=320"] };
+const NODE_FLAGS = { "report-html-heap128": ["--max-old-space-size=128"] };
 
 for (const c of COMMANDS)
   if (!COMMAND_ARGS[c]) {
@@ -211,6 +223,19 @@ for (const n of SIZES) {
   await sh(process.execPath, ["-e", FLOOR, dir]);
   const floor = await timed([process.execPath, "-e", FLOOR, dir]);
   rows.push({ n: runs, cmd: "floor (read + parse report.json)", ...floor, ratio: 1, cpuRatio: 1 });
+  // rescore reads seven files of each run, not one: its own floor, measured the same way.
+  const rescoreFloor =
+    COMMANDS.includes("rescore") && runs <= RESCORE_UP_TO
+      ? await timed([process.execPath, "-e", RESCORE_FLOOR, dir])
+      : null;
+  if (rescoreFloor)
+    rows.push({
+      n: runs,
+      cmd: "rescore's floor (read + parse the files rescore reads: 6 JSON files, stdout.jsonl line by line, stderr.txt)",
+      ...rescoreFloor,
+      ratio: rescoreFloor.s / floor.s,
+      cpuRatio: rescoreFloor.cpu / floor.cpu,
+    });
   for (const c of COMMANDS) {
     if (c === "rescore" && runs > RESCORE_UP_TO) continue;
     if (c === "report-noindex") await rm(path.join(dir, ".run-index.jsonl"), { force: true });
@@ -221,7 +246,8 @@ for (const n of SIZES) {
       await rm(target, { recursive: true, force: true });
       const cp = await sh("cp", ["-al", dir, target]);
       if (cp.code !== 0) throw new Error(`cp -al ${dir}: ${cp.err}`);
-      // The run index is appended to in place: the copy gets its own.
+      // rescore writes a new run index and renames it into place; the copy gets its own index
+      // anyway (rescore appended to it, through the link, before it wrote it anew).
       const index = path.join(target, ".run-index.jsonl");
       if (existsSync(index)) {
         await rm(index);
@@ -237,7 +263,7 @@ for (const n of SIZES) {
     if (c === "rescore") await rm(target, { recursive: true, force: true });
     rows.push({
       n: runs,
-      cmd: `${NODE_FLAGS[c] ? `node ${NODE_FLAGS[c].join(" ")} ` : ""}skillbench ${COMMAND_ARGS[c]("DIR").join(" ")}${c === "report-noindex" ? " (no run index yet: reads every report.json, writes the index)" : ""}`,
+      cmd: `${NODE_FLAGS[c] ? `node ${NODE_FLAGS[c].join(" ")} ` : ""}skillbench ${COMMAND_ARGS[c]("DIR").join(" ")}${c === "report-noindex" ? " (no run index yet: reads every report.json, writes the index)" : ""}${c === "rescore" && rescoreFloor ? ` (${(m.s / rescoreFloor.s).toFixed(1)}× its own floor, CPU ${(m.cpu / rescoreFloor.cpu).toFixed(1)}×; every run's report.json rewritten)` : ""}`,
       ...m,
       ratio: m.s / floor.s,
       cpuRatio: m.cpu / floor.cpu,

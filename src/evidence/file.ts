@@ -11,6 +11,9 @@ export interface LineDecoder {
   finish(opts?: { truncated?: boolean }): Evidence;
 }
 
+/** The size of the chunks a transcript file is read in. */
+export const STREAM_CHUNK_BYTES = 1 << 20;
+
 /** Read a transcript through `decoder` (default: Claude Code's). */
 export async function parseEvidenceFile(
   file: string,
@@ -20,7 +23,7 @@ export async function parseEvidenceFile(
   const builder = decoder ?? new EvidenceBuilder(opts);
   const splitter = new LineSplitter((line) => builder.pushLine(line));
   try {
-    const stream = createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 20 });
+    const stream = createReadStream(file, { encoding: "utf8", highWaterMark: STREAM_CHUNK_BYTES });
     for await (const chunk of stream) {
       if (typeof chunk === "string") splitter.push(chunk);
     }

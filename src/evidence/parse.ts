@@ -1,6 +1,7 @@
 /** Whole-text entry points. Pure. */
 import type { Evidence } from "../core/evidence.js";
 import { EvidenceBuilder, type EvidenceOptions } from "./builder.js";
+import type { LineDecoder } from "./file.js";
 import { LineSplitter } from "./lines.js";
 
 /**
@@ -8,11 +9,18 @@ import { LineSplitter } from "./lines.js";
  * newline that fails to parse is reported as `diagnostics.truncated_last_line`.
  */
 export function parseEvidence(text: string, opts?: EvidenceOptions): Evidence {
-  const builder = new EvidenceBuilder(opts);
-  const splitter = new LineSplitter((line) => builder.pushLine(line));
-  splitter.push(text);
+  return parseEvidenceChunks([text], new EvidenceBuilder(opts));
+}
+
+/**
+ * A transcript already in memory, as text chunks, through `decoder` (each agent driver has one):
+ * the same lines, in the same order, as parseEvidenceFile reading it from its file.
+ */
+export function parseEvidenceChunks(chunks: Iterable<string>, decoder: LineDecoder): Evidence {
+  const splitter = new LineSplitter((line) => decoder.pushLine(line));
+  for (const chunk of chunks) splitter.push(chunk);
   const truncated = splitter.end();
-  return builder.finish({ truncated });
+  return decoder.finish({ truncated });
 }
 
 /** The agent's final answer: the last result text, else the last assistant text. */

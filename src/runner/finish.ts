@@ -106,7 +106,13 @@ async function writeRunDetails(file: string, input: SummaryInput): Promise<void>
   await writeReportPieces(file, runDetailPieces(input));
 }
 
-/** runs.md's text in pieces of up to 1,000 runs (RunDetailsText). */
+/**
+ * Runs per piece of runs.md: a piece stays a short-lived string (about 100 KB), which the
+ * young generation's collections free, where pieces of megabytes pile up until a full one.
+ */
+const RUNS_PER_PIECE = 100;
+
+/** runs.md's text in pieces of up to RUNS_PER_PIECE runs (RunDetailsText). */
 function* runDetailPieces(input: SummaryInput): Generator<string> {
   const details = new RunDetailsText(input);
   let pieces: string[] = [];
@@ -123,7 +129,7 @@ function* runDetailPieces(input: SummaryInput): Generator<string> {
     for (const r of input.reports) {
       if (r.treatment !== t) continue;
       details.run(r, out);
-      if (++n % 1000 === 0) yield take();
+      if (++n % RUNS_PER_PIECE === 0) yield take();
     }
   }
   details.end(out);

@@ -57,7 +57,14 @@ export async function openFinishedWorkspace(paths: {
   manifest: string;
   workspace: string;
 }): Promise<FinishedWorkspace> {
-  const manifest = await readWorkspaceManifest(paths.manifest);
+  return finishedWorkspaceOf(await readWorkspaceManifest(paths.manifest), paths);
+}
+
+/** The same from a manifest already read (null: the run kept none). */
+export function finishedWorkspaceOf(
+  manifest: WorkspaceManifest | null,
+  paths: { workspace: string },
+): FinishedWorkspace {
   if (manifest) return manifestWorkspaceView(manifest, paths.workspace);
   return {
     view: makeFsWorkspaceView(paths.workspace),

@@ -114,45 +114,72 @@ export async function readStoredRuns(
   const cache = opts.cache;
   const useIndex = opts.index !== false;
   const concurrency = opts.concurrency ?? READ_CONCURRENCY;
+  const n = ids.length;
+  // What is known of each run is kept by its position in `ids` (sorted, so a line of the index
+  // finds its run by binary search), in typed arrays where it is numbers: a reading of 100,000
+  // runs holds little besides their digests.
   // First the stamps, then the run index, which stands in for every report.json whose stamp
   // it holds, then the files it does not hold.
   // Synchronous stats (a few microseconds each from the inode cache, where a promise costs
   // several times that), a slice at a time so that a server reading a folder stays responsive.
-  const stampOf = new Map<string, { stamp: string; index: string }>();
-  for (let i = 0; i < ids.length; i += STAT_SLICE) {
+  const mtime = new Float64Array(n);
+  const ino = new Float64Array(n);
+  /** report.json's size; -1: no report (an incomplete run) */
+  const size = new Float64Array(n).fill(-1);
+  for (let i = 0; i < n; i += STAT_SLICE) {
     if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    for (const id of ids.slice(i, i + STAT_SLICE)) {
-      const st = statSync(runPaths(outDir, id).report, { throwIfNoEntry: false });
-      if (st?.isFile())
-        stampOf.set(id, { stamp: `${id}:${st.mtimeMs}:${st.size}`, index: indexStamp(st) });
+    for (let k = i; k < Math.min(n, i + STAT_SLICE); k++) {
+      const st = statSync(runPaths(outDir, ids[k] ?? "").report, { throwIfNoEntry: false });
+      if (!st?.isFile()) continue;
+      mtime[k] = st.mtimeMs;
+      size[k] = st.size;
+      ino[k] = st.ino;
     }
   }
-  const source = useIndex ? await IndexReports.open(outDir) : null;
-  const index = await readRunIndex(source, (id, stamp) => {
-    const s = stampOf.get(id);
-    return s === undefined || s.index !== stamp
-      ? "stale"
-      : cache?.get(id)?.stamp === s.stamp
-        ? "known"
-        : "parse";
-  });
+  /** the file stamp a cached digest was made from */
+  const stampAt = (k: number): string => `${ids[k]}:${mtime[k]}:${size[k]}`;
+  const indexStampAt = (k: number): string =>
+    indexStamp({ mtimeMs: mtime[k] ?? 0, size: size[k] ?? 0, ino: ino[k] ?? 0 });
 
-  const entries = new Map<string, Entry>();
-  /** where each run's full report is: a range of the index file, or its report.json (null) */
-  let where = new Map<string, ReportRange | null>();
-  const missing: string[] = [];
-  for (const id of ids) {
-    const s = stampOf.get(id);
-    if (!s) continue;
-    const indexed = index.runs.get(id);
-    const hit = cache?.get(id);
-    if (indexed) {
-      entries.set(id, { kind: "digest", digest: indexed.digest });
-      where.set(id, indexed.range);
-    } else if (hit && hit.stamp === s.stamp) {
-      entries.set(id, hit.entry);
-      where.set(id, index.known.get(id) ?? null);
-    } else missing.push(id);
+  const digestAt = new Array<RunDigest | undefined>(n);
+  const problemAt = new Map<number, ReadProblem>();
+  /** where each run's full report is in the index: offset and length; length -1: in its report.json */
+  let spans = new Float64Array(2 * n).fill(-1);
+  const source = useIndex ? await IndexReports.open(outDir) : null;
+  const index = await readRunIndex(
+    source,
+    (id, stamp) => {
+      const k = positionOf(ids, id);
+      return k < 0 || (size[k] ?? -1) < 0 || indexStampAt(k) !== stamp
+        ? "stale"
+        : cache?.get(id)?.stamp === stampAt(k)
+          ? "known"
+          : "parse";
+    },
+    (id, digest, range) => {
+      const k = positionOf(ids, id);
+      if (k < 0) return;
+      if (digest) digestAt[k] = digest;
+      spans[2 * k] = range.at;
+      spans[2 * k + 1] = range.len;
+    },
+  );
+  if (!index.valid) {
+    digestAt.fill(undefined);
+    spans.fill(-1);
+  }
+
+  const missing: number[] = [];
+  for (let k = 0; k < n; k++) {
+    if ((size[k] ?? -1) < 0 || digestAt[k]) continue;
+    const hit = cache?.get(ids[k] ?? "");
+    if (hit && hit.stamp === stampAt(k)) {
+      if (hit.entry.kind === "digest") digestAt[k] = hit.entry.digest;
+      else problemAt.set(k, hit.entry.problem);
+    } else {
+      spans[2 * k + 1] = -1;
+      missing.push(k);
+    }
   }
 
   // Written again when a report was read from its file (a problem is not indexed, so it
@@ -161,8 +188,10 @@ export async function readStoredRuns(
   const writer = (): Promise<RunIndexWriter | null> =>
     (opened.writer ??= useIndex ? RunIndexWriter.create(outDir) : Promise.resolve(null));
   const shared = new SharedValues();
-  const newWhere = new Map<string, ReportRange | null>();
-  await mapPool(missing, concurrency, async (id) => {
+  /** the runs' ranges in the index being written */
+  const newSpans = new Float64Array(2 * n).fill(-1);
+  await mapPool(missing, concurrency, async (k) => {
+    const id = ids[k] ?? "";
     const file = runPaths(outDir, id).report;
     let text: string;
     try {
@@ -171,73 +200,141 @@ export async function readStoredRuns(
       return; // a run without a report is incomplete: not an error
     }
     const parsed = parseReport(file, text);
-    const s = stampOf.get(id);
-    if (!s) return;
-    let entry: Entry;
-    if (isProblem(parsed)) entry = { kind: "problem", problem: parsed };
-    else {
-      const digest = digestOf(parsed);
-      const w = await writer();
-      if (w) {
-        const added = w.add(id, s.index, digest, JSON.stringify(parsed));
-        newWhere.set(id, added.range);
-        entry = { kind: "digest", digest: added.digest };
-      } else entry = { kind: "digest", digest: shared.intern(id, s.index, digest).digest };
+    if (isProblem(parsed)) {
+      problemAt.set(k, parsed);
+      return;
     }
-    where.set(id, null);
-    entries.set(id, entry);
+    const digest = digestOf(parsed);
+    const w = await writer();
+    if (w) {
+      const added = w.add(id, indexStampAt(k), digest, JSON.stringify(parsed));
+      if (added.range) {
+        newSpans[2 * k] = added.range.at;
+        newSpans[2 * k + 1] = added.range.len;
+      }
+      digestAt[k] = added.digest;
+      await w.drained();
+    } else digestAt[k] = shared.intern(id, indexStampAt(k), digest).digest;
   });
   const w = opened.writer !== null || index.lines !== index.matched ? await writer() : null;
   if (w && source) {
     // Copy the current lines, in batches read in file order.
-    const current = ids.filter((id) => where.get(id) != null);
+    const current: number[] = [];
+    for (let k = 0; k < n; k++) if ((spans[2 * k + 1] ?? -1) >= 0 && digestAt[k]) current.push(k);
     for (let i = 0; i < current.length; i += REPORT_BATCH) {
       const batch = current.slice(i, i + REPORT_BATCH);
-      const texts = await source.texts(batch.map((id) => where.get(id) as ReportRange));
-      batch.forEach((id, k) => {
-        const e = entries.get(id);
-        const text = texts[k];
-        const s = stampOf.get(id);
-        if (e?.kind !== "digest" || !text || !s) return;
-        newWhere.set(id, w.add(id, s.index, e.digest, text).range);
+      const texts = await source.texts(
+        batch.map((k) => ({ at: spans[2 * k] ?? 0, len: spans[2 * k + 1] ?? 0 })),
+      );
+      batch.forEach((k, j) => {
+        const digest = digestAt[k];
+        const text = texts[j];
+        if (!digest || !text) return;
+        const range = w.add(ids[k] ?? "", indexStampAt(k), digest, text).range;
+        if (range) {
+          newSpans[2 * k] = range.at;
+          newSpans[2 * k + 1] = range.len;
+        }
       });
+      await w.drained();
     }
   }
   await source?.close();
-  if (w && (await w.commit())) where = newWhere;
-  for (const [id, e] of entries) {
-    const s = stampOf.get(id);
-    if (cache && s) cache.set(id, { stamp: s.stamp, entry: e });
-  }
+  if (w && (await w.commit())) spans = newSpans;
   if (cache) {
+    for (let k = 0; k < n; k++) {
+      const digest = digestAt[k];
+      const problem = problemAt.get(k);
+      const entry: Entry | null = digest
+        ? { kind: "digest", digest }
+        : problem
+          ? { kind: "problem", problem }
+          : null;
+      if (entry) cache.set(ids[k] ?? "", { stamp: stampAt(k), entry });
+    }
     const live = new Set(ids);
     for (const id of [...cache.keys()]) if (!live.has(id)) cache.delete(id);
   }
 
-  const digests: RunDigest[] = [];
+  // Positions of the runs with a digest, in the order every report lists runs.
+  const order: number[] = [];
   const problems: ReadProblem[] = [];
-  for (const id of ids) {
-    const e = entries.get(id);
-    if (e?.kind === "digest") digests.push(e.digest);
-    else if (e?.kind === "problem") problems.push(e.problem);
+  for (let k = 0; k < n; k++) {
+    if (digestAt[k]) order.push(k);
+    else {
+      const problem = problemAt.get(k);
+      if (problem) problems.push(problem);
+    }
   }
-  digests.sort(byTaskTreatmentRep);
-  const signature = ids.map((id) => stampOf.get(id)?.stamp ?? `${id}:-`).join("|");
+  order.sort((a, b) => byTaskTreatmentRep(digestAt[a] as RunDigest, digestAt[b] as RunDigest));
+  const digests = order.map((k) => digestAt[k] as RunDigest);
+  const signature = ids.map((id, k) => ((size[k] ?? -1) < 0 ? `${id}:-` : stampAt(k))).join("|");
+  return {
+    digests,
+    problems,
+    signature,
+    reports: fullReportReader(outDir, useIndex, digests, order, ids, spans),
+  };
+}
 
-  // Run ids as the reports name them, to their folders (the same name, unless renamed by hand).
-  const folderOf = new Map<string, string>();
-  for (const [id, e] of entries) if (e.kind === "digest") folderOf.set(e.digest.run_id, id);
-  const reports = async (
-    want: readonly string[],
-    fn: (r: RunReport) => void | Promise<void>,
-  ): Promise<void> => {
+/** The position of `id` in the sorted `ids` (Array.prototype.sort's order), or -1. */
+function positionOf(ids: readonly string[], id: string): number {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = ids[mid] ?? "";
+    if (v === id) return mid;
+    if (v < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/**
+ * `StoredRuns.reports` for the runs `digests` (the i-th at position order[i] of `ids`, its
+ * folder, whose full report is at `spans` in the index): kept in typed arrays by digest, so
+ * that what the closure holds is a few bytes per run rather than the reading's arrays.
+ */
+function fullReportReader(
+  outDir: string,
+  useIndex: boolean,
+  digests: readonly RunDigest[],
+  order: readonly number[],
+  ids: readonly string[],
+  spans: Float64Array,
+): StoredRuns["reports"] {
+  const slotOf = new Map<string, number>();
+  /** byte offset and length of each digest's report in the index; length -1: read report.json */
+  const where = new Float64Array(digests.length * 2);
+  /** run folders not named as their run id (renamed by hand) */
+  const renamed = new Map<number, string>();
+  for (let i = 0; i < digests.length; i++) {
+    const d = digests[i];
+    const k = order[i] ?? -1;
+    if (!d) continue;
+    slotOf.set(d.run_id, i);
+    where[2 * i] = spans[2 * k] ?? 0;
+    where[2 * i + 1] = spans[2 * k + 1] ?? -1;
+    const folder = ids[k];
+    if (folder !== undefined && folder !== d.run_id) renamed.set(i, folder);
+  }
+  return async (want, fn) => {
     // Opened again: the ranges are checked against each run's id (a rewritten index falls back to the files).
     const index = useIndex ? await IndexReports.open(outDir) : null;
     try {
       for (let i = 0; i < want.length; i += REPORT_BATCH) {
         const runIds = want.slice(i, i + REPORT_BATCH);
-        const batch = runIds.map((id) => folderOf.get(id) ?? id);
-        const ranges = batch.map((id) => where.get(id) ?? null);
+        const slots = runIds.map((id) => slotOf.get(id));
+        const batch = runIds.map((id, k) => {
+          const slot = slots[k];
+          return (slot === undefined ? undefined : renamed.get(slot)) ?? id;
+        });
+        const ranges = slots.map((slot): ReportRange | null => {
+          if (slot === undefined) return null;
+          const len = where[2 * slot + 1] ?? -1;
+          return len < 0 ? null : { at: where[2 * slot] ?? 0, len };
+        });
         const inIndex = ranges.flatMap((r, k) => (r ? [k] : []));
         const texts = index
           ? await index.texts(inIndex.map((k) => ranges[k] as ReportRange)).catch(() => [])
@@ -258,7 +355,6 @@ export async function readStoredRuns(
       await index?.close();
     }
   };
-  return { digests, problems, signature, reports };
 }
 
 /**

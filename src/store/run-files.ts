@@ -1,11 +1,11 @@
-import { mkdir, rm, stat } from "node:fs/promises";
+import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import { z } from "zod";
 import { InputError } from "../core/errors.js";
 import { EvidenceSchema, type Evidence } from "../core/evidence.js";
 import { REPORT_SCHEMA, RunReportSchema, type RunReport } from "../core/report.js";
 import path from "node:path";
 import { digestOf } from "../core/digest.js";
-import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
+import { writeJsonAtomic } from "../util/fs.js";
 import { appendRunIndexLine, indexStamp } from "./run-index.js";
 import type { runPaths } from "./layout.js";
 import { RunPlanSchema, type RunPlan } from "../plan/run-plan.js";
@@ -23,12 +23,27 @@ function issues(e: z.ZodError): string {
 }
 
 /** Check a value against its schema before it is written: a bug here must not leave a bad file. */
-async function writeChecked<T>(file: string, schema: z.ZodType<T>, value: unknown): Promise<T> {
+export function checkRecord<T>(file: string, schema: z.ZodType<T>, value: unknown): T {
   const parsed = schema.safeParse(value);
   if (!parsed.success)
     throw new Error(`${file}: refusing to write an invalid record: ${issues(parsed.error)}`);
-  await writeJsonAtomic(file, value);
   return parsed.data;
+}
+
+async function writeChecked<T>(file: string, schema: z.ZodType<T>, value: unknown): Promise<T> {
+  const data = checkRecord(file, schema, value);
+  await writeJsonAtomic(file, value);
+  return data;
+}
+
+/** JSON.parse of a file's text; undefined when there is no text or it is not JSON. */
+function jsonOf(text: string | null): unknown {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A run starts from an empty folder (a resumed run's earlier attempt is gone). */
@@ -44,10 +59,13 @@ export async function writeBaselineFiles(paths: RunPaths, files: Iterable<string
   await writeChecked(paths.baseline, BaselineFilesSchema, [...files].sort());
 }
 
-/** The files before the agent ran; an empty set when the run kept none (or it is unreadable). */
-export async function readBaselineFiles(paths: RunPaths): Promise<Set<string>> {
-  const json = await readJsonFile(paths.baseline).catch(() => null);
-  const parsed = BaselineFilesSchema.safeParse(json);
+/**
+ * The files before the agent ran, from baseline-files.json's text (null: no file); an empty set
+ * when the run kept none (or it is unreadable). The caller reads the file (`rescore` reads a
+ * run's files once, synchronously).
+ */
+export function parseBaselineFiles(text: string | null): Set<string> {
+  const parsed = BaselineFilesSchema.safeParse(jsonOf(text));
   return new Set(parsed.success ? parsed.data : []);
 }
 
@@ -56,13 +74,11 @@ export async function writeEvidence(paths: RunPaths, evidence: Evidence): Promis
   await writeChecked(paths.events, EvidenceSchema, evidence);
 }
 
-/** The agent's working folder recorded in events.json (how its stream names files), if any. */
-export async function readEvidenceCwd(paths: RunPaths): Promise<string | null> {
-  const json = await readJsonFile(paths.events).catch(() => null);
-  const parsed = z
-    .object({ agent: z.object({ cwd: z.string() }).loose() })
-    .loose()
-    .safeParse(json);
+const EvidenceCwdSchema = z.object({ agent: z.object({ cwd: z.string() }).loose() }).loose();
+
+/** The agent's working folder recorded in events.json's text (how its stream names files), if any. */
+export function parseEvidenceCwd(text: string | null): string | null {
+  const parsed = EvidenceCwdSchema.safeParse(jsonOf(text));
   return parsed.success ? parsed.data.agent.cwd : null;
 }
 
@@ -71,9 +87,12 @@ export async function writeValidation(paths: RunPaths, validation: unknown): Pro
   await writeJsonAtomic(paths.validation, validation);
 }
 
-/** The stored validation record, parsed with the validators' schema; bad input when it does not parse. */
-export async function readValidation<T>(paths: RunPaths, schema: z.ZodType<T>): Promise<T> {
-  const parsed = schema.safeParse(await readJsonFile(paths.validation).catch(() => null));
+/**
+ * The stored validation record from validation.json's text (null: no file), parsed with the
+ * validators' schema; bad input when it does not parse.
+ */
+export function parseValidation<T>(paths: RunPaths, text: string | null, schema: z.ZodType<T>): T {
+  const parsed = schema.safeParse(jsonOf(text) ?? null);
   if (!parsed.success)
     throw new InputError(`${paths.validation}: not a validation record this skillbench can read`, {
       file: paths.validation,
@@ -107,20 +126,30 @@ export async function indexRunReport(paths: RunPaths, report: RunReport): Promis
     );
 }
 
-/** Whether the run has a report (without one it is incomplete). */
-export async function hasRunReport(paths: RunPaths): Promise<boolean> {
-  return stat(paths.report).then(
-    (s) => s.isFile(),
-    () => false,
-  );
-}
-
-/** A stored report, for `rescore`: a report of another schema, or one that does not parse, is bad input. */
+/** A stored report: a report of another schema, or one that does not parse, is bad input. */
 export async function readRunReport(paths: RunPaths): Promise<RunReport> {
   const file = paths.report;
-  const json = await readJsonFile(file).catch((e: unknown) => {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (e) {
     throw new InputError(`${file}: cannot read: ${String(e)}`, { file });
-  });
+  }
+  return parseRunReport(paths, text);
+}
+
+/**
+ * A stored report from report.json's text, for `rescore`: a report of another schema, or one
+ * that does not parse, is bad input.
+ */
+export function parseRunReport(paths: RunPaths, text: string): RunReport {
+  const file = paths.report;
+  let json: unknown;
+  try {
+    json = JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new InputError(`${file}: cannot read: ${String(e)}`, { file });
+  }
   const schema =
     json !== null && typeof json === "object" && "schema" in json ? json.schema : undefined;
   if (schema !== REPORT_SCHEMA)
@@ -140,10 +169,11 @@ export async function writeRunPlan(paths: RunPaths, plan: RunPlan): Promise<void
 }
 
 /**
- * The run's stored plan; null for a run folder written before plans were stored (the caller then
- * re-derives what it needs, as `rescore` always did) or one whose plan does not parse.
+ * The run's stored plan from plan.json's text (null: no file); null for a run folder written
+ * before plans were stored (the caller then re-derives what it needs, as `rescore` always did)
+ * or one whose plan does not parse.
  */
-export async function readRunPlan(paths: RunPaths): Promise<RunPlan | null> {
-  const parsed = RunPlanSchema.safeParse(await readJsonFile(paths.plan).catch(() => null));
+export function parseRunPlan(text: string | null): RunPlan | null {
+  const parsed = RunPlanSchema.safeParse(jsonOf(text) ?? null);
   return parsed.success ? parsed.data : null;
 }

@@ -68,6 +68,20 @@ const REPEATED_STRINGS = [
   "model",
 ] as const satisfies ReadonlyArray<keyof RunDigest>;
 
+/** events_summary fields holding a short list of strings that repeats across runs: one frozen list per value once read. */
+const REPEATED_LISTS = ["skills_invoked", "scripts_used"] as const;
+
+/** One frozen list per distinct list of strings (by its JSON) in `lists`; anything else as it is. */
+function sameList(v: unknown, lists: Map<string, readonly string[]>): unknown {
+  if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) return v;
+  const key = JSON.stringify(v);
+  const same = lists.get(key);
+  if (same !== undefined) return same;
+  const list = Object.freeze(v);
+  lists.set(key, list);
+  return list;
+}
+
 let fingerprint: string | null = null;
 /** A hash of the report's and the digest's JSON Schemas: it changes with any field, type or default. */
 function schemaFingerprint(): string {
@@ -99,15 +113,20 @@ export interface ReportRange {
 type LineUse = "parse" | "known" | "stale";
 
 export interface RunIndexRead {
-  /** the digests and report ranges of the lines the reader asked to parse */
-  runs: Map<string, { digest: RunDigest; range: ReportRange }>;
-  /** ranges of the "known" lines */
-  known: Map<string, ReportRange>;
+  /** false: the index is missing, unreadable or foreign (what `take` was given must be dropped) */
+  valid: boolean;
   /** lines that were current ("parse" lines that parsed, and "known" ones) */
   matched: number;
   /** run lines in the index */
   lines: number;
 }
+
+/**
+ * A current line, handed to the reader: its run's digest ("parse" lines) or null ("known"
+ * lines), and where the run's report JSON sits in the index. A later line of the same run
+ * replaces an earlier one.
+ */
+export type TakeLine = (id: string, digest: RunDigest | null, range: ReportRange) => void;
 
 const TAB = 9;
 const NL = 10;
@@ -165,12 +184,14 @@ function parseRange(buf: Buffer, start: number, end: number): unknown {
  */
 export async function readRunIndex(
   index: IndexReports | null,
-  use: (id: string, stamp: string) => LineUse = () => "parse",
+  use: (id: string, stamp: string) => LineUse,
+  take: TakeLine,
 ): Promise<RunIndexRead> {
-  const out: RunIndexRead = { runs: new Map(), known: new Map(), matched: 0, lines: 0 };
+  const out: RunIndexRead = { valid: false, matched: 0, lines: 0 };
   if (!index) return out;
   const shared = new Map<string, unknown>();
   const strings = new Map<string, string>();
+  const lists = new Map<string, readonly string[]>();
   const state = { header: true, valid: true };
   const tabs: number[] = [];
   await forEachLine(index.fh, (buf, start, end, offset) => {
@@ -199,7 +220,7 @@ export async function readRunIndex(
     const range = { at: offset + (t4 + 1 - start), len: end - t4 - 1 };
     if (how === "known") {
       out.matched++;
-      out.known.set(id, range);
+      take(id, null, range);
     } else if (how === "parse") {
       const digest = indexedDigest(
         buf.toString("latin1", t2 + 1, t3),
@@ -208,17 +229,19 @@ export async function readRunIndex(
         t4,
         shared,
         strings,
+        lists,
       );
       if (digest) {
-        out.runs.set(id, { digest, range });
         out.matched++;
+        take(id, digest, range);
       }
     }
     return true;
   }).catch(() => {
     state.valid = false;
   });
-  return state.valid ? out : { runs: new Map(), known: new Map(), matched: 0, lines: 0 };
+  out.valid = state.valid && !state.header;
+  return out.valid ? out : { valid: false, matched: 0, lines: 0 };
 }
 
 /** The digest of a current line with its shared values put back; null when the line is garbled. */
@@ -229,6 +252,7 @@ function indexedDigest(
   end: number,
   shared: Map<string, unknown>,
   strings: Map<string, string>,
+  lists: Map<string, readonly string[]>,
 ): RunDigest | null {
   const value = parseRange(buf, start, end);
   if (typeof value !== "object" || value === null) return null;
@@ -239,6 +263,12 @@ function indexedDigest(
     const same = strings.get(v);
     if (same === undefined) strings.set(v, v);
     else digest[field] = same;
+  }
+  // The transcript's skill and script lists: mostly the same few lists (often empty) in every run.
+  const es = digest.events_summary;
+  if (typeof es === "object" && es !== null) {
+    const counts = es as Record<string, unknown>;
+    for (const field of REPEATED_LISTS) counts[field] = sameList(counts[field], lists);
   }
   if (refs !== "")
     for (const ref of refs.split(",")) {
@@ -265,15 +295,6 @@ function indexableId(id: string): boolean {
 export class SharedValues {
   private readonly byJson = new Map<string, { key: string; value: unknown }>();
 
-  /** The shared entry of a value's JSON text; `fresh` is true the first time it is seen. */
-  entry(json: string, value: unknown): { key: string; value: unknown; fresh: boolean } {
-    const hit = this.byJson.get(json);
-    if (hit) return { ...hit, fresh: false };
-    const e = { key: this.byJson.size.toString(36), value: Object.freeze(value) };
-    this.byJson.set(json, e);
-    return { ...e, fresh: true };
-  }
-
   /**
    * The digest with its shared fields replaced by the shared values, and the line prefix that
    * refers to them; `onFresh` gets each value seen for the first time (to write its line).
@@ -290,8 +311,13 @@ export class SharedValues {
       const v = digest[field];
       if (v === null) continue;
       const json = JSON.stringify(v);
-      const e = this.entry(json, v);
-      if (e.fresh) onFresh(e.key, json);
+      let e = this.byJson.get(json);
+      if (!e) {
+        // The first time this value is seen: it gets a key, and its line is written.
+        e = { key: this.byJson.size.toString(36), value: Object.freeze(v) };
+        this.byJson.set(json, e);
+        onFresh(e.key, json);
+      }
       refs.push(`${field}:${e.key}`);
       out[field] = e.value;
     }
@@ -305,6 +331,9 @@ export class SharedValues {
   }
 }
 
+/** Bytes of a new index waiting for the disk before RunIndexWriter.drained waits. */
+const MAX_QUEUED = 1 << 24;
+
 /**
  * Writes a new index to a temporary file renamed into place by `commit` (readers never see a
  * half-written index). `add` is synchronous and returns where the report JSON will be;
@@ -315,6 +344,8 @@ export class RunIndexWriter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private written = 0;
+  /** bytes handed to the file and not yet written */
+  private queued = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private failed = false;
   private readonly shared = new SharedValues();
@@ -349,9 +380,20 @@ export class RunIndexWriter {
     const data = Buffer.concat(this.pending);
     this.pending = [];
     this.pendingBytes = 0;
+    this.queued += data.length;
     this.queue = this.queue.then(async () => {
       if (!this.failed) await this.fh.write(data).catch(() => (this.failed = true));
+      this.queued -= data.length;
     });
+  }
+
+  /**
+   * Resolves at once while less than MAX_QUEUED bytes wait for the disk, else when they are
+   * written: a reader that adds runs faster than the disk takes them awaits it between runs,
+   * so the index being written is never held in memory.
+   */
+  async drained(): Promise<void> {
+    if (this.queued >= MAX_QUEUED) await this.queue;
   }
 
   /**

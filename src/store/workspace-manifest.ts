@@ -1,6 +1,7 @@
 import { InputError } from "../core/errors.js";
 import { WorkspaceManifestSchema, type WorkspaceManifest } from "../core/workspace-manifest.js";
-import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
+import { readFile } from "node:fs/promises";
+import { writeJsonAtomic } from "../util/fs.js";
 
 /** Write a run's workspace manifest (runs/<id>/workspace-manifest.json), atomically. */
 export async function writeWorkspaceManifest(
@@ -15,11 +16,22 @@ export async function writeWorkspaceManifest(
  * one: scoring then falls back to the saved copy). A manifest that does not parse is bad input.
  */
 export async function readWorkspaceManifest(file: string): Promise<WorkspaceManifest | null> {
-  let json: unknown;
+  let text: string;
   try {
-    json = await readJsonFile(file);
+    text = await readFile(file, "utf8");
   } catch (e) {
     if (typeof e === "object" && e !== null && "code" in e && e.code === "ENOENT") return null;
+    throw new InputError(`${file}: cannot read: ${String(e)}`, { file });
+  }
+  return parseWorkspaceManifest(file, text);
+}
+
+/** A workspace manifest from its file's text (read by the caller); bad input when it does not parse. */
+export function parseWorkspaceManifest(file: string, text: string): WorkspaceManifest {
+  let json: unknown;
+  try {
+    json = JSON.parse(text) as unknown;
+  } catch (e) {
     throw new InputError(`${file}: cannot read: ${String(e)}`, { file });
   }
   const parsed = WorkspaceManifestSchema.safeParse(json);

@@ -20,6 +20,13 @@ const PATTERNS: Array<[RegExp, string]> = [
   ],
 ];
 
+/**
+ * Text that none of PATTERNS can match lacks all of these (each pattern needs one of them, in
+ * the same case-insensitive sense): one scan of most texts instead of four.
+ */
+const MAYBE_PATTERN =
+  /bearer|:\/\/|api[_-]?key|auth[_-]?token|access[_-]?token|secret|passw(?:or)?d/i;
+
 /** Names of environment variables whose values are treated as secrets. */
 export function isSecretName(name: string): boolean {
   return /(TOKEN|API[_-]?KEY|_KEY$|^KEY$|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|PRIVATE[_-]?KEY|AUTH)/i.test(
@@ -82,7 +89,7 @@ export function makeRedactor(secretValues: Iterable<string>): Redactor {
   const literal = secrets.length > 0 ? new RegExp(secrets.map(escapeRegExp).join("|"), "g") : null;
   const fn = ((text: string): string => {
     let out = literal ? text.replace(literal, REDACTED) : text;
-    for (const [re, rep] of PATTERNS) out = out.replace(re, rep);
+    if (MAYBE_PATTERN.test(out)) for (const [re, rep] of PATTERNS) out = out.replace(re, rep);
     return out;
   }) as Redactor;
   Object.defineProperty(fn, "secrets", { value: secrets });
@@ -103,10 +110,22 @@ export function redactValue<T>(value: T, redact: (s: string) => string): T {
   const walk = (v: unknown): unknown => {
     if (typeof v === "string") return redact(v);
     if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === "object")
-      return Object.fromEntries(
-        Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, walk(x)]),
-      );
+    if (v !== null && typeof v === "object") {
+      // A new plain object with the same own keys in the same order (as Object.fromEntries).
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(v)) {
+        const x = walk((v as Record<string, unknown>)[k]);
+        if (k === "__proto__")
+          Object.defineProperty(out, k, {
+            value: x,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        else out[k] = x;
+      }
+      return out;
+    }
     return v;
   };
   return walk(value) as T;

@@ -9,7 +9,7 @@ const ROWS_MARK = "\u0000source_evidence\u0000";
  * so that the whole text of a 100,000-run comparison is never one string. Pure; the pieces
  * joined are exactly that text.
  */
-export function* comparisonJsonPieces(c: Comparison, rowsPerPiece = 1000): Generator<string> {
+export function* comparisonJsonPieces(c: Comparison, rowsPerPiece = 100): Generator<string> {
   const text = JSON.stringify({ ...c, source_evidence: ROWS_MARK }, null, 2);
   const mark = JSON.stringify(ROWS_MARK);
   const at = text.indexOf(mark);

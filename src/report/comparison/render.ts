@@ -6,6 +6,7 @@ import { passKMarkdown } from "../passk-md.js";
 import { interval, percent, pValue, signed } from "./fmt.js";
 import type { AttributionTreatment, Comparison, DimensionCell, ListedRun } from "./types.js";
 import { renderNoiseFloor } from "../calibration/render.js";
+import { withNoteAfterTitle } from "../unreadable.js";
 
 const code = (s: string | null): string => (s === null ? "—" : `\`${s}\``);
 
@@ -278,21 +279,36 @@ function runtime(c: Comparison): string {
   ].join("\n");
 }
 
-function sourceEvidence(c: Comparison): string {
-  const rows = c.source_evidence.map((s) => [
+const SOURCE_EVIDENCE_HEAD = [
+  "## Source evidence",
+  "",
+  table(["Run", "Quality", "Reason", "Profile", "Skill sources", "Agent version"], []),
+].join("\n");
+
+/** One row of the source-evidence table (as `table` writes it). */
+function sourceEvidenceLine(s: Comparison["source_evidence"][number]): string {
+  return `| ${[
     code(s.run_id),
     s.quality,
     cell(s.reason_code),
     cell(s.profile ?? "—"),
     cell(s.skill_sources.join(", ") || "—"),
     cell(s.agent_version ?? "—"),
-  ]);
-  return [
-    "## Source evidence",
-    "",
-    table(["Run", "Quality", "Reason", "Profile", "Skill sources", "Agent version"], rows),
-  ].join("\n");
+  ].join(" | ")} |`;
 }
+
+/** The source-evidence table's rows, each preceded by its newline, ROWS_PER_PIECE at a time. */
+function* sourceEvidenceRows(c: Comparison): Generator<string> {
+  const rows = c.source_evidence;
+  for (let i = 0; i < rows.length; i += ROWS_PER_PIECE) {
+    let text = "";
+    for (const row of rows.slice(i, i + ROWS_PER_PIECE)) text += `\n${sourceEvidenceLine(row)}`;
+    yield text;
+  }
+}
+
+/** Rows of the per-run table held in one piece of comparison_report.md. */
+const ROWS_PER_PIECE = 250;
 
 function dimCell(
   x: DimensionCell | null | undefined,
@@ -563,7 +579,21 @@ function paired(c: Comparison): string {
 
 /** comparison_report.md from a Comparison (section order in docs/reports.md). Pure. */
 export function renderComparisonMarkdown(c: Comparison): string {
-  const parts = [
+  return [...comparisonMarkdownPieces(c, null)].join("");
+}
+
+/** An escape sequence's first character (util/safe-text.ts): what can run past a piece. */
+// eslint-disable-next-line no-control-regex
+const ESCAPE_START = /[\x1b\x9b]/;
+
+/**
+ * comparison_report.md a piece at a time, `note` (e.g. the unreadable runs) after its title:
+ * the per-run source-evidence table, the one section that grows with the runs, comes
+ * ROWS_PER_PIECE rows a piece. Pure; the pieces joined are the text of renderComparisonMarkdown
+ * with the note put in by withNoteAfterTitle.
+ */
+export function* comparisonMarkdownPieces(c: Comparison, note: string | null): Generator<string> {
+  const before = [
     header(c).join("\n"),
     byAgent(c),
     metricGuide(),
@@ -573,7 +603,9 @@ export function renderComparisonMarkdown(c: Comparison): string {
     taskOutcomes(c),
     spend(c),
     runtime(c),
-    sourceEvidence(c),
+    SOURCE_EVIDENCE_HEAD,
+  ].filter((x): x is string => x !== null);
+  const after = [
     rubric(c),
     runList("## Excluded runs", c.excluded_runs, false, "_No run was excluded._"),
     runList("## Flagged runs", c.flagged_runs, true, "_No run was flagged._"),
@@ -583,6 +615,29 @@ export function renderComparisonMarkdown(c: Comparison): string {
     paired(c),
     renderJudgeOverlay(c.judge_overlay),
   ].filter((x): x is string => x !== null);
+  const head = before.join("\n\n");
+  const tail = `\n\n${after.join("\n\n")}`;
   // Check names, messages and reasons come from validators and agents: no terminal escapes.
-  return `${stripControls(parts.join("\n\n")).trimEnd()}\n`;
+  // Stripped a piece at a time, unless an escape sequence starts somewhere: one of those may
+  // run on past the end of its piece, so then the whole text is stripped at once.
+  const escapes =
+    ESCAPE_START.test(head) ||
+    ESCAPE_START.test(tail) ||
+    c.source_evidence.some(
+      (s) =>
+        ESCAPE_START.test(s.run_id) ||
+        ESCAPE_START.test(s.reason_code) ||
+        ESCAPE_START.test(s.profile ?? "") ||
+        s.skill_sources.some((x) => ESCAPE_START.test(x)) ||
+        ESCAPE_START.test(s.agent_version ?? ""),
+    );
+  if (escapes) {
+    const text = [head, ...sourceEvidenceRows(c), tail].join("");
+    yield withNoteAfterTitle(`${stripControls(text).trimEnd()}\n`, note);
+    return;
+  }
+  yield withNoteAfterTitle(stripControls(head), note);
+  for (const rows of sourceEvidenceRows(c)) yield stripControls(rows);
+  // The tail always holds the verdict section, so trimming it trims the whole text's end.
+  yield `${stripControls(tail).trimEnd()}\n`;
 }

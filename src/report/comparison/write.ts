@@ -2,15 +2,15 @@ import path from "node:path";
 import { InputError } from "../../core/errors.js";
 import { experimentPaths } from "../../store/layout.js";
 import { readMetadata, recordComparisonRoles, type Metadata } from "../../store/metadata.js";
-import { writeReportFile, writeReportPieces } from "../../store/report-files.js";
+import { writeReportPieces } from "../../store/report-files.js";
 import { comparisonJsonPieces } from "./json-pieces.js";
 import { readStoredRuns, type ReadProblem } from "../../store/read.js";
-import { unreadableRunsNote, withNoteAfterTitle } from "../unreadable.js";
+import { unreadableRunsNote } from "../unreadable.js";
 import type { RunDigest } from "../../core/digest.js";
 import { treatmentOrder } from "../group.js";
 import { buildComparison, type ComparisonInput } from "./build.js";
 import { CONTROL } from "./roles.js";
-import { renderComparisonMarkdown } from "./render.js";
+import { comparisonMarkdownPieces } from "./render.js";
 import type { Comparison } from "./types.js";
 import { findCalibrations } from "../calibration/write.js";
 import { readSequential } from "../sequential/io.js";
@@ -145,9 +145,6 @@ export async function writeComparisonOf(
   const md = opts.out ?? paths.comparison;
   const json = comparisonJsonPath(outDir, opts.out);
   await writeReportPieces(json, comparisonJsonPieces(comparison));
-  await writeReportFile(
-    md,
-    withNoteAfterTitle(renderComparisonMarkdown(comparison), unreadableRunsNote(problems)),
-  );
+  await writeReportPieces(md, comparisonMarkdownPieces(comparison, unreadableRunsNote(problems)));
   return { files: [md, json], comparison };
 }

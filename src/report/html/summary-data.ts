@@ -18,6 +18,7 @@ import { sortRuns, taskOrder, treatmentOrder } from "../group.js";
 import { analysisSet } from "../outcomes.js";
 import {
   HTML_DATA_SCHEMA,
+  type HtmlComparison,
   type HtmlData,
   type HtmlMode,
   type HtmlView,
@@ -163,12 +164,18 @@ export function buildHtmlOverview(input: HtmlDataInput): HtmlOverview {
     data_quality:
       input.comparison?.data_quality ?? treatments.map((t) => dataQualityRow(reports, t)),
     reason_counts: reasonCounts(reports),
-    comparison: input.comparison,
+    comparison: input.comparison ? htmlComparison(input.comparison) : null,
     run_pages: pages,
     run_pages_omitted: countWhere(reports, (r) => !(r.run_id in pages)),
     problems: input.problems ?? [],
     pending: input.pending === true && input.comparison === null,
   };
+}
+
+/** The comparison without its per-run rows (HtmlComparison); its other fields are not copied. */
+function htmlComparison(c: Comparison): HtmlComparison {
+  const { source_evidence: _rows, ...rest } = c;
+  return rest;
 }
 
 function countWhere<T>(xs: readonly T[], keep: (x: T) => boolean): number {

@@ -18,6 +18,9 @@ import type {
 export const HTML_DATA_SCHEMA = "skillbench.html.v1";
 
 export type HtmlView = "summary" | "comparison";
+
+/** The comparison as the pages carry it: comparison.json without `source_evidence`. */
+export type HtmlComparison = Omit<Comparison, "source_evidence">;
 export type HtmlMode = "static" | "served";
 
 /** One run, as the overview lists it. */
@@ -77,8 +80,12 @@ export interface HtmlData {
   task_outcomes: TaskOutcomeRow[];
   data_quality: DataQualityRow[];
   reason_counts: ReasonCount[];
-  /** the candidate vs baseline comparison (comparison.json, or built when there are 2+ treatments), else null */
-  comparison: Comparison | null;
+  /**
+   * the candidate vs baseline comparison (comparison.json, or built when there are 2+
+   * treatments), else null; without its per-run `source_evidence` rows, which the page does not
+   * show (the run table has those runs) and which would be most of a large page's bytes
+   */
+  comparison: HtmlComparison | null;
   /** run id -> page, for the runs embedded in a static file */
   run_pages: Record<string, RunPageData>;
   /** runs whose page is not embedded (served mode: all of them; they are fetched on demand) */

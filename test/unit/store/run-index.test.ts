@@ -27,8 +27,13 @@ async function writeReport(id: string, text: string): Promise<void> {
 async function readRunIndex(d: string): Promise<{ runs: Map<string, { rep: number }> }> {
   const source = await IndexReports.open(d);
   try {
-    const got = await readIndex(source);
-    return { runs: new Map([...got.runs].map(([id, v]) => [id, v.digest])) };
+    const runs = new Map<string, { rep: number }>();
+    await readIndex(
+      source,
+      () => "parse",
+      (id, digest) => digest && runs.set(id, digest),
+    );
+    return { runs };
   } finally {
     await source?.close();
   }
@@ -239,7 +244,12 @@ describe("the run index's shared values, appended lines and report ranges", () =
     await readReports(dir);
     const runs = await readStoredRuns(dir);
     const source = await IndexReports.open(dir);
-    const ranges = [...(await readIndex(source)).runs].map(([id, v]) => ({ id, ...v.range }));
+    const ranges: Array<{ id: string; at: number; len: number }> = [];
+    await readIndex(
+      source,
+      () => "parse",
+      (id, _digest, range) => ranges.push({ id, ...range }),
+    );
     await source?.close();
     // Another writer's index put run b's report JSON exactly where run a's range points
     // (padded with spaces, which JSON allows).
