@@ -61,6 +61,8 @@ const scriptFile = path.join(suiteDir, "model-script.yaml");
 const TASK = "write-file";
 const ARTIFACT = "out.txt";
 const TARGET = 1.05;
+/** Above this median share of the machine used by other processes, a verdict is not conclusive. */
+const BUSY_LIMIT = 0.1;
 
 function arg(name, dflt) {
   const i = process.argv.indexOf(name);
@@ -587,9 +589,15 @@ const verdicts = rows
   .map((r) => {
     const p = paired(r);
     const list = (xs) => xs.map((x) => fmt(x)).join(", ");
+    // Other processes' share of the machine, median over this row's and its bare row's measurements.
+    const others = [...r.allOthers, ...r.base.allOthers];
+    const busy = others.every((x) => x !== null) ? median(others) : null;
     return (
       `- -j${r.c}, sandbox ${r.sandbox}: paired wall ratio ${fmt(p.wall.median)}x: **${p.wall.median <= TARGET ? "met" : "NOT met"}**` +
-      ` (rounds: ${list(p.wall.all)}; CPU ${p.cpu ? `${fmt(p.cpu.median)}x, rounds: ${list(p.cpu.all)}` : "n/a"})`
+      ` (rounds: ${list(p.wall.all)}; CPU ${p.cpu ? `${fmt(p.cpu.median)}x, rounds: ${list(p.cpu.all)}` : "n/a"})` +
+      (busy !== null && busy > BUSY_LIMIT
+        ? `; other processes used ${fmt(100 * busy, 0)}% of the machine meanwhile (median): **not conclusive**, measure again on a quieter machine`
+        : "")
     );
   });
 const cpus = os.cpus();
