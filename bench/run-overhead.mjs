@@ -456,7 +456,7 @@ try {
           const r = await bare(server, count, c, round);
           push(`b${c}`, r);
           console.log(
-            `round ${round}: bare claude -p -j${c}: ${(r.ms / 1000).toFixed(2)} s wall, ${r.cpu === null ? "?" : r.cpu.toFixed(2)} s CPU for ${count} runs`,
+            `round ${round}: bare claude -p -j${c}: ${(r.ms / 1000).toFixed(2)} s wall, ${r.cpu === null ? "?" : r.cpu.toFixed(2)} s CPU (${r.serverCpu.toFixed(2)} s of it the model server and spawning in this process) for ${count} runs`,
           );
         } else {
           const s = m.slice(2);
