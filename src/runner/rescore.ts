@@ -306,8 +306,15 @@ async function rescoreWith(
         timing: old.timing,
         artifacts: old.artifacts,
       });
-      const before = JSON.stringify({ ...old, timestamp: "" });
-      const after = JSON.stringify({ ...report, timestamp: "" });
+      // Changed: anything but the timestamp differs. With equal timestamps (the stored finish
+      // time, as a rule) the whole texts tell the same, and the old one is the index's when
+      // report.json stays as it is.
+      const oldJson = JSON.stringify(old);
+      const changed =
+        old.timestamp === report.timestamp
+          ? oldJson !== JSON.stringify(report)
+          : JSON.stringify({ ...old, timestamp: "" }) !==
+            JSON.stringify({ ...report, timestamp: "" });
       // A file whose bytes would not change is left as it is (its stamp too: the index line
       // below stays current).
       if (evidence)
@@ -329,12 +336,16 @@ async function rescoreWith(
       // The index's copy of the digest holds its shared values once for all runs (memory that
       // does not grow with every run's copy of them).
       const kept = index
-        ? index.add(id, indexStamp(written?.stat ?? stored.stat), digest, JSON.stringify(current))
-            .digest
+        ? index.add(
+            id,
+            indexStamp(written?.stat ?? stored.stat),
+            digest,
+            written ? JSON.stringify(written.data) : oldJson,
+          ).digest
         : digest;
-      done[i] = { digest: kept, changed: before !== after };
+      done[i] = { digest: kept, changed };
       await index?.drained();
-      opts.onProgress?.(`${before !== after ? "rescored" : "unchanged"} ${id}`);
+      opts.onProgress?.(`${changed ? "rescored" : "unchanged"} ${id}`);
     });
   } finally {
     // Also after a failure: its lines are those of runs whose report.json they match.
