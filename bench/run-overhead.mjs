@@ -61,6 +61,8 @@ const scriptFile = path.join(suiteDir, "model-script.yaml");
 const TASK = "write-file";
 const ARTIFACT = "out.txt";
 const TARGET = 1.05;
+/** Above this median share of the machine used by other processes, a verdict is not conclusive. */
+const BUSY_LIMIT = 0.1;
 
 function arg(name, dflt) {
   const i = process.argv.indexOf(name);
@@ -165,6 +167,17 @@ async function cpuSnapshot() {
   } catch {
     return null;
   }
+}
+
+/**
+ * The share of the machine's CPUs that processes other than the measurement's used while it ran:
+ * (machine busy time − the measurement's own CPU) / (wall time × CPUs), from /proc/stat. The
+ * noise a paired ratio cannot cancel; printed per measurement. Null when unknown.
+ */
+function othersShare(m0, m1, ownCpu, ms) {
+  if (!m0 || !m1 || ownCpu === null || !(ms > 0)) return null;
+  const busy = (m1.busy - m0.busy) / CLK_TCK;
+  return Math.max(0, busy - ownCpu) / ((ms / 1000) * os.cpus().length);
 }
 
 const CLK_TCK =
@@ -314,6 +327,7 @@ async function harness(concurrency, round, sandbox, runs = count) {
   ];
   const cg = await newCgroup(`harness-${tag}`);
   const cpu0 = cg ? 0 : await childCpuSeconds();
+  const m0 = await cpuSnapshot();
   const t0 = performance.now();
   const c = inCgroup(cg, process.execPath, args);
   const r = await run(c.cmd, c.args, {
@@ -321,6 +335,7 @@ async function harness(concurrency, round, sandbox, runs = count) {
     env: { ...process.env, CI: "1", SKILLBENCH_BENCH_CPU_FILE: cpuFile },
   });
   const ms = performance.now() - t0;
+  const m1 = await cpuSnapshot();
   const cpu1 = cg ? await cg.cpuSeconds() : await childCpuSeconds();
   await cg?.remove();
   const own = await readFile(cpuFile, "utf8")
@@ -341,7 +356,8 @@ async function harness(concurrency, round, sandbox, runs = count) {
     sandboxSeen.set(sandbox, /"kind":\s*"(\w+)"/.exec(report)?.[1] ?? "?");
   }
   if (!keep) await rm(out, { recursive: true, force: true });
-  return { ms, cpu: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0, selfCpu };
+  const cpu = cpu0 === null || cpu1 === null ? null : cpu1 - cpu0;
+  return { ms, cpu, selfCpu, others: othersShare(m0, m1, cpu, ms) };
 }
 
 /** `n` bare `claude -p` calls at `concurrency`, each in a fresh temp dir. */
@@ -396,9 +412,11 @@ async function bare(server, n, concurrency, round, label = "BARE") {
   };
   const cpu0 = cg ? 0 : await childCpuSeconds();
   const self0 = process.cpuUsage();
+  const m0 = await cpuSnapshot();
   const t0 = performance.now();
   const oks = await pool(n, concurrency, one);
   const ms = performance.now() - t0;
+  const m1 = await cpuSnapshot();
   const self = process.cpuUsage(self0);
   const cpu1 = cg ? await cg.cpuSeconds() : await childCpuSeconds();
   await cg?.remove();
@@ -409,7 +427,8 @@ async function bare(server, n, concurrency, round, label = "BARE") {
     );
   // The model server and the spawning ran in this process: counted with the bare side's CPU.
   const serverCpu = (self.user + self.system) / 1e6;
-  return { ms, cpu: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 + serverCpu, serverCpu };
+  const cpu = cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 + serverCpu;
+  return { ms, cpu, serverCpu, others: othersShare(m0, m1, cpu, ms) };
 }
 
 // ---------------------------------------------------------------- main
@@ -490,6 +509,7 @@ const summarise = (list) => ({
   cpu: list.every((s) => s.cpu !== null) ? median(list.map((s) => s.cpu)) : null,
   all: list.map((s) => s.ms),
   allCpu: list.map((s) => s.cpu),
+  allOthers: list.map((s) => s.others ?? null),
   selfCpu: list.every((s) => typeof s.selfCpu === "number")
     ? median(list.map((s) => s.selfCpu))
     : null,
@@ -569,9 +589,15 @@ const verdicts = rows
   .map((r) => {
     const p = paired(r);
     const list = (xs) => xs.map((x) => fmt(x)).join(", ");
+    // Other processes' share of the machine, median over this row's and its bare row's measurements.
+    const others = [...r.allOthers, ...r.base.allOthers];
+    const busy = others.every((x) => x !== null) ? median(others) : null;
     return (
       `- -j${r.c}, sandbox ${r.sandbox}: paired wall ratio ${fmt(p.wall.median)}x: **${p.wall.median <= TARGET ? "met" : "NOT met"}**` +
-      ` (rounds: ${list(p.wall.all)}; CPU ${p.cpu ? `${fmt(p.cpu.median)}x, rounds: ${list(p.cpu.all)}` : "n/a"})`
+      ` (rounds: ${list(p.wall.all)}; CPU ${p.cpu ? `${fmt(p.cpu.median)}x, rounds: ${list(p.cpu.all)}` : "n/a"})` +
+      (busy !== null && busy > BUSY_LIMIT
+        ? `; other processes used ${fmt(100 * busy, 0)}% of the machine meanwhile (median): **not conclusive**, measure again on a quieter machine`
+        : "")
     );
   });
 const cpus = os.cpus();
@@ -581,6 +607,9 @@ const perRound = rows
       `${r.mode} -j${r.c}${r.mode === "bare claude -p" ? "" : ` (${r.sandbox})`}: ${r.all.map((ms) => fmt(ms / 1000)).join(", ")} s wall` +
       (r.allCpu.every((x) => x !== null)
         ? `, ${r.allCpu.map((x) => fmt(x)).join(", ")} s CPU`
+        : "") +
+      (r.allOthers.every((x) => x !== null)
+        ? `, other processes ${r.allOthers.map((x) => `${fmt(100 * x, 0)}%`).join(", ")}`
         : ""),
   )
   .join("; ");
@@ -624,7 +653,7 @@ const md = [
   `Target: wall ratio ≤ ${TARGET}x at each concurrency, judged on the paired wall ratio (median over ${rounds} round(s) of harness / bare in the same round):`,
   ...verdicts,
   "",
-  `Each round: ${perRound}.`,
+  `Each round (wall, CPU, and the share of the machine's CPUs other processes used meanwhile, which pairing cannot cancel): ${perRound}.`,
   ...(machineLine ? [machineLine] : []),
   "",
 ].join("\n");
