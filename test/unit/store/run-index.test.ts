@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { stat } from "node:fs/promises";
 import { digestOf } from "../../../src/core/digest.js";
-import { readReports, readStoredRuns } from "../../../src/store/read.js";
+import { readReports, readStoredRuns, type ReportCache } from "../../../src/store/read.js";
 import {
   appendRunIndexLine,
   IndexReports,
@@ -218,6 +218,42 @@ describe("the run index's shared values, appended lines and report ranges", () =
       (r) => void full.push(r),
     );
     expect(full).toEqual(whole);
+  });
+
+  it("reports() finds a run whose folder was renamed by hand, from the index and from its file", async () => {
+    const r = makeReport({ task: "task-moved", treatment: "CONTROL", rep: 1, passed: true });
+    await writeReport("moved-by-hand", JSON.stringify(r, null, 2));
+    for (const index of [true, false]) {
+      const runs = await readStoredRuns(dir, { index });
+      expect(runs.digests.map((d) => d.run_id)).toContain(r.run_id);
+      const got: unknown[] = [];
+      await runs.reports([r.run_id, "no-such-run"], (x) => void got.push(x));
+      expect(got).toEqual([r]);
+    }
+  });
+
+  it("with a cache, a second read takes unchanged runs from it and reads again the one rewritten", async () => {
+    const cache: ReportCache = new Map();
+    const first = await readStoredRuns(dir, { cache });
+    const changed = reports[1];
+    if (!changed) throw new Error("fixture");
+    await writeReport(
+      changed.run_id,
+      JSON.stringify({ ...changed, task: "task-rewritten" }, null, 2),
+    );
+    const second = await readStoredRuns(dir, { cache });
+    const byId = (rs: typeof first.digests) => new Map(rs.map((d) => [d.run_id, d]));
+    const a = byId(first.digests);
+    const b = byId(second.digests);
+    expect(b.get(changed.run_id)?.task).toBe("task-rewritten");
+    for (const r of reports)
+      if (r.run_id !== changed.run_id) expect(b.get(r.run_id)).toBe(a.get(r.run_id));
+    expect(second.problems.map((p) => path.basename(path.dirname(p.file)))).toEqual([
+      "broken-json",
+    ]);
+    const full: string[] = [];
+    await second.reports([changed.run_id], (r) => void full.push(r.task));
+    expect(full).toEqual(["task-rewritten"]);
   });
 
   it("reads a line longer than its read buffer (a run with a 5 MB failure message)", async () => {
