@@ -5,7 +5,7 @@ import {
   SKILLBENCH_VERSION,
   type ExportOutcome,
   type ProgressEvent,
-  type RunReport,
+  type RunDigest,
   type SessionOutcome,
   type TelemetryOptions,
   type TelemetrySession,
@@ -116,7 +116,7 @@ export class RunTelemetry {
 
   /** Send the experiment, wait for every send, print one line per target; the new exit code. */
   async close(
-    reports: RunReport[],
+    reports: RunDigest[],
     exitCode: number,
     gates: Array<{ name: string; passed: boolean; detail: string }> = [],
   ): Promise<number> {

@@ -3,6 +3,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { InputError } from "../core/errors.js";
+import { digestOf, type RunDigest } from "../core/digest.js";
 import type { RunReport } from "../core/report.js";
 import type { DispatchArgs, RunOptions } from "../runner/run-suite.js";
 import { isSecretName } from "../util/redact.js";
@@ -131,7 +132,7 @@ function parseAttemptLogs(lines: string[]): AttemptLog[] {
 export function queueDispatcher(
   opts: RunOptions,
   q: QueueRunSettings,
-): (args: DispatchArgs) => Promise<RunReport[]> {
+): (args: DispatchArgs) => Promise<RunDigest[]> {
   return async (args) => {
     const redis = await connectRedis(q.url);
     const store = redisArtifactStore(redis);
@@ -141,7 +142,7 @@ export function queueDispatcher(
     const { QueueEvents } = await queueLibs();
     const events = new QueueEvents(queueName, { connection: eventsConn, prefix: KEY_PREFIX });
     const note = (message: string): void => args.onProgress?.({ type: "note", message });
-    const reports: RunReport[] = [];
+    const reports: RunDigest[] = [];
     const skillPaths = new Map(
       args.suite.treatments.flatMap((t) =>
         t.skills.flatMap((s) => (s.path ? [[`${s.name}\0${s.hash}`, s.path] as const] : [])),
@@ -233,7 +234,7 @@ export function queueDispatcher(
               return null;
             });
             outstanding.delete(id);
-            if (report) reports.push(report);
+            if (report) reports.push(digestOf(report));
             args.onProgress?.({ type: "end", run: spec, report });
           } else if (state === "failed") {
             const job = await queue.getJob(id);

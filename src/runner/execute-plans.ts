@@ -1,5 +1,5 @@
 import { errorPath, isDiskFull } from "../core/errors.js";
-import type { RunReport } from "../core/report.js";
+import { digestOf, type RunDigest } from "../core/digest.js";
 import type { RunSpec } from "../plan/matrix.js";
 import type { RunPlan } from "../plan/run-plan.js";
 import { runPool } from "../util/pool.js";
@@ -18,7 +18,8 @@ const specOf = (p: RunPlan): RunSpec => ({
 /**
  * Execute planned runs on the local pool. A run's crash never stops the others; a full disk stops
  * new runs (the running ones finish what they can, docs/sandbox.md) and is reported back with the
- * file that did not fit. Returns the reports of the runs that completed.
+ * file that did not fit. Returns the digests of the runs that completed (each whole report is in
+ * its run folder and goes to onProgress: holding them all would grow with the experiment).
  */
 export async function executePlans(
   ctx: RunContext,
@@ -28,8 +29,8 @@ export async function executePlans(
     stop?: AbortSignal | undefined;
     onProgress?: ((e: ProgressEvent) => void) | undefined;
   },
-): Promise<{ fresh: RunReport[]; diskFullFile: string | null }> {
-  const fresh: RunReport[] = [];
+): Promise<{ fresh: RunDigest[]; diskFullFile: string | null }> {
+  const fresh: RunDigest[] = [];
   const diskStop = new AbortController();
   const full: { file: string | null } = { file: null };
   await runPool(
@@ -43,7 +44,7 @@ export async function executePlans(
         diskStop.abort();
         return null;
       });
-      if (report) fresh.push(report);
+      if (report) fresh.push(digestOf(report));
       o.onProgress?.({ type: "end", run: specOf(plan), report });
     },
     {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { agentDriver, reportAgentName } from "../agents/index.js";
-import type { RunReport } from "../core/report.js";
+import type { RunDigest } from "../core/digest.js";
 import type { RunSpec } from "../plan/matrix.js";
 import { METADATA_SCHEMA, type ExperimentMetadata } from "../store/metadata.js";
 import type { Suite } from "../suite/index.js";
@@ -24,7 +24,7 @@ export function experimentMetadata(a: {
   /** This invocation's runs. */
   planned: RunSpec[];
   /** Runs kept from before: stored runs outside the request, and the frozen baseline. */
-  kept: RunReport[];
+  kept: RunDigest[];
   prior: PriorResults;
   frozen: FrozenBaseline | null;
   baselineDrift: string[];

@@ -1,11 +1,11 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { InputError } from "../core/errors.js";
-import type { RunReport } from "../core/report.js";
+import type { RunDigest } from "../core/digest.js";
 import type { RunSpec } from "../plan/matrix.js";
 import { experimentPaths } from "../store/layout.js";
 import { readMetadata, readResultsOwner, type ExperimentMetadata } from "../store/metadata.js";
-import { readReports } from "../store/read.js";
+import { readStoredRuns } from "../store/read.js";
 import type { Suite } from "../suite/index.js";
 
 /**
@@ -45,9 +45,9 @@ export interface PriorResults {
   roles: ExperimentMetadata["comparison_roles"];
   margin: number | undefined;
   /** Complete stored runs of this request: not run again. */
-  reused: RunReport[];
+  reused: RunDigest[];
   /** Complete stored runs outside this request: kept in the reports. */
-  keptOutside: RunReport[];
+  keptOutside: RunDigest[];
 }
 
 /**
@@ -88,14 +88,15 @@ export async function openResultsFolder(
   }
   const wanted = new Set(planned.map((r) => r.run_id));
   // A stored run is reused only when its task and skills are unchanged.
-  const current = (r: RunReport): boolean => {
+  const current = (r: RunDigest): boolean => {
     const task = suite.tasks.find((t) => t.name === r.task);
     const tr = suite.treatments.find((t) => t.name === r.treatment);
     if (!task || !tr || r.hashes.task !== task.hash) return false;
     const want = tr.skills.map((s) => `${s.name}@${s.hash}`).join(",");
     return r.skill_sources.map((s) => `${s.name}@${s.hash}`).join(",") === want;
   };
-  const stored = (await readReports(outDir).catch(() => ({ reports: [] as RunReport[] }))).reports;
+  const stored = (await readStoredRuns(outDir).catch(() => ({ digests: [] as RunDigest[] })))
+    .digests;
   const complete = stored.filter((r) => r.status !== "errored");
   prior.reused = complete.filter((r) => wanted.has(r.run_id) && current(r));
   const stale = complete.filter((r) => wanted.has(r.run_id) && !current(r));

@@ -1,4 +1,5 @@
 import type { AgentDriver } from "../agents/index.js";
+import type { RunDigest } from "../core/digest.js";
 import type { ModelApiRecord, RunReport } from "../core/report.js";
 import type { RunSpec } from "../plan/matrix.js";
 import type { PlanSettings } from "../plan/run-plan.js";
@@ -73,12 +74,12 @@ export interface RunOptions {
   }) => Record<string, string>;
   /**
    * Hooks for distributed runs (src/queue). `dispatch` runs the planned runs elsewhere instead
-   * of the local pool and returns the reports it stored; a worker passes the suite it received
+   * of the local pool and returns the digests of the reports it stored; a worker passes the suite it received
    * (`suite`), the one run to execute (`only`), the coordinator's scripted model (`scripted`),
    * and skips the experiment reports.
    */
   queue?: {
-    dispatch?: (args: DispatchArgs) => Promise<RunReport[]>;
+    dispatch?: (args: DispatchArgs) => Promise<RunDigest[]>;
     suite?: Suite;
     only?: string[];
     /** The coordinator's experiment id (a worker's runs carry it). */
@@ -124,7 +125,12 @@ export interface RunSummary {
   outDir: string;
   experimentId: string;
   planned: RunSpec[];
-  reports: RunReport[];
+  /**
+   * The completed runs, as digests (core/digest.ts): each whole report is in its run folder
+   * (`readReports(outDir)`) and was handed to onProgress when its run ended, so that an
+   * experiment of 100,000 runs is not held in memory.
+   */
+  reports: RunDigest[];
   /** Runs that were planned but not completed (cancelled). */
   incomplete: RunSpec[];
   files: string[];

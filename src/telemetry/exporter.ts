@@ -7,6 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import type { RunDigest } from "../core/digest.js";
 import type { RunReport } from "../core/report.js";
 import { experimentPaths } from "../store/layout.js";
 import { readMetadata, type Metadata } from "../store/metadata.js";
@@ -243,7 +244,7 @@ export class TelemetryExporter {
   /** Queue the experiment's root span (and its Langfuse scores) from the stored metadata. */
   exportExperiment(
     outDir: string,
-    reports: RunReport[],
+    reports: RunDigest[],
     qualityGates: Array<{ name: string; passed: boolean; detail: string }> = [],
   ): void {
     this.track(() => this.sendExperiment(outDir, reports, qualityGates));
@@ -251,7 +252,7 @@ export class TelemetryExporter {
 
   private async sendExperiment(
     outDir: string,
-    reports: RunReport[],
+    reports: RunDigest[],
     qualityGates: Array<{ name: string; passed: boolean; detail: string }>,
   ): Promise<void> {
     this.meta = undefined; // re-read: the run wrote completed_at since the first look

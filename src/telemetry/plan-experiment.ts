@@ -2,7 +2,7 @@
  * The experiment's root span (`invoke_workflow skillbench`), with pass rate, pass@k and pass^k per
  * treatment as `gen_ai.evaluation.result` events (docs/telemetry.md, "Span tree"). Pure.
  */
-import type { RunReport } from "../core/report.js";
+import type { RunDigest } from "../core/digest.js";
 import { computePassK } from "../report/passk.js";
 import { experimentSpanId, traceIdFor } from "./ids.js";
 import { evaluationEvent, type Attributes, type SpanEventPlan, type SpanPlan } from "./types.js";
@@ -18,7 +18,7 @@ export interface ExperimentTraceInput {
   skillbenchVersion: string;
   agentVersion: string | null;
   scriptedModel: boolean;
-  reports: RunReport[];
+  reports: RunDigest[];
   /** Quality gates, when the experiment had any (`eval`): name, passed, and the reason. */
   qualityGates: Array<{ name: string; passed: boolean; detail: string }>;
 }

@@ -4,6 +4,7 @@
  * reports; `rescore` and `export` send a stored results folder with `exportResults`.
  */
 import { readReports } from "../store/read.js";
+import type { RunDigest } from "../core/digest.js";
 import type { RunReport } from "../core/report.js";
 import { makeRedactor, secretsFromEnv, type Redactor } from "../util/redact.js";
 import { agentTelemetryEnv, startAgentCollector, type AgentCollector } from "./agent-collector.js";
@@ -73,7 +74,7 @@ export class TelemetrySession {
   /** After the reports: the experiment span, then wait for every send. */
   async finish(
     outDir: string | null,
-    reports: RunReport[],
+    reports: RunDigest[],
     gates: Array<{ name: string; passed: boolean; detail: string }> = [],
   ): Promise<SessionOutcome> {
     if (outDir !== null) this.exporter.exportExperiment(outDir, reports, gates);

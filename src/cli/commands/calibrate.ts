@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { runCalibration, DEFAULT_PER_ARM, InputError, type RunReport } from "../../index.js";
+import { runCalibration, DEFAULT_PER_ARM, InputError, type RunDigest } from "../../index.js";
 import { intArg } from "../args.js";
 import { ciOutputs, withCiOptions } from "../ci.js";
 import { RunTelemetry } from "../telemetry.js";
@@ -36,7 +36,7 @@ export function registerCalibrate(program: Command, ctx: { exitCode: number }): 
       const treatment = f.treatment;
       const opts = runOptionsFromFlags(f);
       const telemetry = await RunTelemetry.open(f, opts.env);
-      let reports: RunReport[] = [];
+      let reports: RunDigest[] = [];
       try {
         const res = await runWithSignals(
           { suite, ...opts, ...telemetry?.hooks(defaultProgress()) },

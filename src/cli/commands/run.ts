@@ -10,7 +10,7 @@ import {
   type RateLimit,
   type ProgressEvent,
   type RunOptions,
-  type RunReport,
+  type RunDigest,
   type RunSummary,
   type SuiteWarning,
 } from "../../index.js";
@@ -324,7 +324,7 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
         }
         const opts = runOptionsFromFlags(f);
         const telemetry = await RunTelemetry.open(f, opts.env);
-        let reports: RunReport[] = [];
+        let reports: RunDigest[] = [];
         try {
           const once = queueUrl
             ? (o: RunOptions) =>

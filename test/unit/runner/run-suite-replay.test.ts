@@ -16,6 +16,7 @@ import {
 } from "../../../src/agents/index.js";
 import { RunPlanSchema } from "../../../src/plan/run-plan.js";
 import { runSuite } from "../../../src/runner/run-suite.js";
+import { readReports } from "../../../src/store/read.js";
 
 const SUITE = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -127,7 +128,11 @@ describe("runSuite through the replay driver", () => {
       hostEnv: { PATH: process.env.PATH, ANTHROPIC_API_KEY: "sk-replay" },
     });
     expect(summary.reports).toHaveLength(4);
-    const by = (t: string) => summary.reports.filter((r) => r.treatment === t);
+    // The summary holds digests; the whole reports are in the results folder.
+    const { reports } = await readReports(out);
+    expect(reports.map((r) => r.run_id)).toEqual(summary.reports.map((r) => r.run_id));
+    expect(summary.reports[0]?.events_summary).not.toHaveProperty("files_created");
+    const by = (t: string) => reports.filter((r) => r.treatment === t);
     for (const r of by("WITH_SKILL")) {
       expect(r.status).toBe("passed");
       expect(r.events_summary?.skills_invoked).toEqual(["greeter"]);
@@ -163,19 +168,22 @@ describe("runSuite through the replay driver", () => {
       play: (r) =>
         r.workspace.includes("CONTROL") ? null : claudeTurn(r.workspace, true, "noted\n"),
     });
+    const crashOut = await outDir();
     const summary = await runSuite({
       suite: SUITE,
       task: "needs-skill",
       count: 1,
       concurrency: 1,
-      out: await outDir(),
+      out: crashOut,
       driver,
       // Played in-process: nothing runs that a sandbox could hold (the default is auto).
       sandbox: "local",
       hostEnv: { PATH: process.env.PATH, ANTHROPIC_API_KEY: "sk-replay" },
     });
-    const control = summary.reports.find((r) => r.treatment === "CONTROL");
-    const withSkill = summary.reports.find((r) => r.treatment === "WITH_SKILL");
+    const { reports } = await readReports(crashOut);
+    expect(reports).toHaveLength(summary.reports.length);
+    const control = reports.find((r) => r.treatment === "CONTROL");
+    const withSkill = reports.find((r) => r.treatment === "WITH_SKILL");
     expect(control?.agent_outcome).toBe("empty_output");
     expect(control?.outcome).toBe("agent_error");
     expect(control?.passed).toBe(false);
@@ -232,7 +240,8 @@ describe("runSuite through the replay driver", () => {
       sandbox: "local",
       hostEnv: { PATH: process.env.PATH, OPENAI_API_KEY: "sk-replay" },
     });
-    const r = summary.reports[0]!;
+    expect(summary.reports).toHaveLength(1);
+    const r = (await readReports(out)).reports[0]!;
     expect(r.agent.name).toBe("codex");
     expect(r.status).toBe("passed");
     expect(r.events_summary?.skills_invoked).toEqual(["greeter"]);

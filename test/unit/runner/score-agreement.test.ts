@@ -13,6 +13,7 @@ import { rescoreResults } from "../../../src/runner/rescore.js";
 import { runPaths } from "../../../src/store/layout.js";
 import { readRunReport } from "../../../src/store/run-files.js";
 import { runSuite } from "../../../src/runner/run-suite.js";
+import { readReports } from "../../../src/store/read.js";
 
 const tmp: string[] = [];
 afterAll(async () => {
@@ -86,7 +87,8 @@ describe("one scoring step for run and rescore", () => {
       html: false,
       hostEnv: { PATH: process.env.PATH, ANTHROPIC_API_KEY: "sk-replay" },
     });
-    const run = summary.reports[0]!;
+    expect(summary.reports).toHaveLength(1);
+    const run = (await readReports(out)).reports[0]!;
     const artifacts = run.rubric?.dimensions.find((d) => d.name.includes("artifact"));
     expect(artifacts?.checks.every((c) => c.passed)).toBe(true);
     expect(artifacts?.checks.map((c) => c.passed)).toEqual([true, true, true]);
