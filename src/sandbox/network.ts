@@ -216,6 +216,13 @@ while (1) {
       my $n = sysread $fh{$f}, my $buf, 65536;
       if ($n) { $out{$p} .= $buf } elsif (defined $n) { $eof{$f} = 1 } elsif (!$!{EAGAIN}) { drop($f); next }
     }
+  }
+  # After every read and write of this turn: a side whose peer reached EOF and whose bytes are all
+  # written is shut down now (checked before them, a write later in the turn that emptied it would
+  # leave it waiting, and the select below with nothing to wake it).
+  for my $f (keys %peer) {
+    next unless $fh{$f};
+    my $p = $peer{$f};
     if ($eof{$f} && !$shut{$p} && !length $out{$p}) { shutdown $fh{$p}, SHUT_WR; $shut{$p} = 1 }
     drop($f) if $shut{$f} && $shut{$p};
   }
