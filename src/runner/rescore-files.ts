@@ -20,7 +20,7 @@ import { errorMessage, InputError } from "../core/errors.js";
 import { STREAM_CHUNK_BYTES } from "../evidence/index.js";
 import type { runPaths } from "../store/layout.js";
 import { checkRecord } from "../store/run-files.js";
-import { jsonFileText, writeFileAtomicSync } from "../util/fs.js";
+import { isNotFound, jsonFileText, writeFileAtomicSync } from "../util/fs.js";
 
 type RunPaths = ReturnType<typeof runPaths>;
 
@@ -28,10 +28,6 @@ type RunPaths = ReturnType<typeof runPaths>;
 const MAX_STREAM_IN_MEMORY = 64 * 1024 * 1024;
 /** The last bytes of stdout and stderr kept in a report (as runner/tail.ts reads them). */
 const TAIL_BYTES = 64 * 1024;
-
-function isMissing(e: unknown): boolean {
-  return typeof e === "object" && e !== null && "code" in e && e.code === "ENOENT";
-}
 
 /**
  * A file's bytes from `from` on (at most `max` bytes; null past it) and its stat: one open,
@@ -71,7 +67,7 @@ export function readTextIfPresent(file: string): string | null {
   try {
     return readFileSync(file, "utf8");
   } catch (e) {
-    if (isMissing(e)) return null;
+    if (isNotFound(e)) return null;
     throw new InputError(`${file}: cannot read: ${String(e)}`, { file });
   }
 }
@@ -83,7 +79,7 @@ export function readReportText(paths: RunPaths): { text: string; stat: Stats } |
   try {
     read = readAt(file);
   } catch (e) {
-    if (isMissing(e)) return null;
+    if (isNotFound(e)) return null;
     throw new InputError(`${file}: cannot read: ${String(e)}`, { file });
   }
   if (!read.stat.isFile() || read.bytes === null) return null;

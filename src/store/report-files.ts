@@ -17,8 +17,9 @@ export async function removeReportFile(file: string): Promise<void> {
 
 /**
  * A rendering that grows with the runs (runs.md, comparison.json, the HTML pages), written a
- * piece at a time and atomically: each piece reaches the file before the next is made, so the
- * whole text is never in memory; a failure leaves no temporary file behind.
+ * piece at a time and atomically: each piece goes into the writer's buffer at once, and every
+ * full megabyte is on disk before the next piece is made, so the whole text is never in memory;
+ * a failure leaves no temporary file behind.
  */
 export async function writeReportPieces(file: string, pieces: Iterable<string>): Promise<void> {
   const out = await AtomicFileWriter.create(file);

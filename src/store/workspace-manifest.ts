@@ -1,7 +1,7 @@
 import { InputError } from "../core/errors.js";
 import { WorkspaceManifestSchema, type WorkspaceManifest } from "../core/workspace-manifest.js";
 import { readFile } from "node:fs/promises";
-import { writeJsonAtomic } from "../util/fs.js";
+import { isNotFound, writeJsonAtomic } from "../util/fs.js";
 
 /** Write a run's workspace manifest (runs/<id>/workspace-manifest.json), atomically. */
 export async function writeWorkspaceManifest(
@@ -20,7 +20,7 @@ export async function readWorkspaceManifest(file: string): Promise<WorkspaceMani
   try {
     text = await readFile(file, "utf8");
   } catch (e) {
-    if (typeof e === "object" && e !== null && "code" in e && e.code === "ENOENT") return null;
+    if (isNotFound(e)) return null;
     throw new InputError(`${file}: cannot read: ${String(e)}`, { file });
   }
   return parseWorkspaceManifest(file, text);

@@ -9,7 +9,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
   try {
     // The folder is made only when it is missing (one syscall less for every other write).
     await writeFile(tmp, data).catch(async (e: unknown) => {
-      if (!(typeof e === "object" && e !== null && "code" in e && e.code === "ENOENT")) throw e;
+      if (!isNotFound(e)) throw e;
       await mkdir(path.dirname(file), { recursive: true });
       await writeFile(tmp, data);
     });
@@ -21,6 +21,11 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
       Object.assign(e, { path: file });
     throw e;
   }
+}
+
+/** Whether a file system error says the file (or a folder on its path) does not exist. */
+export function isNotFound(e: unknown): boolean {
+  return typeof e === "object" && e !== null && "code" in e && e.code === "ENOENT";
 }
 
 let syncWrites = 0;
@@ -36,7 +41,7 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array): vo
     try {
       writeFileSync(tmp, data);
     } catch (e) {
-      if (!(typeof e === "object" && e !== null && "code" in e && e.code === "ENOENT")) throw e;
+      if (!isNotFound(e)) throw e;
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(tmp, data);
     }
@@ -74,10 +79,6 @@ export function resolveInside(root: string, rel: string): string | null {
   return null;
 }
 
-/**
- * A file written in pieces, atomically: pieces go to a temporary file beside it (in ~1 MiB
- * writes, in order), renamed into place by `commit`; `abort` removes the temporary file.
- */
 /** Write all of `data` at the file's position (a write may take fewer bytes than it was given). */
 async function writeAll(fh: FileHandle, data: Buffer): Promise<void> {
   for (let at = 0; at < data.length;) at += (await fh.write(data, at)).bytesWritten;
@@ -86,6 +87,10 @@ async function writeAll(fh: FileHandle, data: Buffer): Promise<void> {
 /** Bytes gathered before a write to the file. */
 const WRITE_SIZE = 1 << 20;
 
+/**
+ * A file written in pieces, atomically: pieces go to a temporary file beside it (in ~1 MiB
+ * writes, in order), renamed into place by `commit`; `abort` removes the temporary file.
+ */
 export class AtomicFileWriter {
   /** the bytes of the pieces not yet handed to the file (outside the JavaScript heap) */
   private buffer: Buffer | null = null;
