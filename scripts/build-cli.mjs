@@ -11,7 +11,7 @@
 //
 // What the bundle keeps out: packages that only some commands load, with a dynamic import()
 // (the queue's bullmq and ioredis, OpenTelemetry's exporters): they stay ordinary imports of
-// node_modules, loaded when used. Files read at run time relative to a module keep working because
+// node_modules, loaded when used (required: see `supported` below). Files read at run time relative to a module keep working because
 // the bundle lives two folders below the package root like every module of dist/ (data/ is found
 // as ../../data; import.meta.url is the bundle's own file URL), and the HTML client script is
 // copied beside it (client-asset.ts reads client.js beside the module that asks); chart.js, tsx
@@ -28,6 +28,9 @@ await build({
   format: "cjs",
   target: "node20",
   external: ["bullmq", "ioredis", "@opentelemetry/*"],
+  // import() becomes require() (each of those packages has a CommonJS build): a script compiled
+  // from V8's code cache has no dynamic import callback (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING).
+  supported: { "dynamic-import": false },
   // The sources are ES modules: import.meta.url becomes the bundle's file URL.
   define: { "import.meta.url": "__skillbenchModuleUrl" },
   banner: {

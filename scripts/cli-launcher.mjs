@@ -85,11 +85,7 @@ const cachedData = readCache();
 // The bundle is CommonJS, run as node runs a CommonJS module (the same wrapper and arguments).
 const script = new vm.Script(
   `(function (exports, require, module, __filename, __dirname) {${source.replace(/^#!.*/, "")}\n})`,
-  {
-    filename: bundle,
-    cachedData,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  },
+  { filename: bundle, cachedData },
 );
 if (cachedData === undefined || script.cachedDataRejected)
   process.once("exit", () => writeCache(script.createCachedData()));
