@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { InputError } from "../core/errors.js";
 import type { RunDigest } from "../core/digest.js";
 import { mapPool } from "../util/pool.js";
-import { writeExperimentReports } from "./finish.js";
+import { writeExperimentReportsOf } from "./finish.js";
 import { readSuiteSnapshot, type SuiteSnapshot } from "../store/suite-snapshot.js";
 import type { JudgeFlags } from "./judge-setup.js";
 import { loadModelScript, scriptServesRole, startModelServer } from "../model/index.js";
@@ -49,7 +49,10 @@ const RESCORE_CONCURRENCY = 8;
 const RUNS_PER_TURN = 64;
 
 export interface RescoreResult {
-  /** every rescored run, as its digest (the full reports are in the results folder) */
+  /**
+   * every run of the folder after the rescore, as its digest, sorted by task, treatment, rep
+   * (the ones the experiment reports were made from; the full reports are in the results folder)
+   */
   reports: RunDigest[];
   changed: string[];
   files: string[];
@@ -106,15 +109,16 @@ async function rescoreWith(
   // line for every rescored run, so that the experiment reports read it instead of every
   // report.json again.
   const index = await RunIndexWriter.create(outDir);
-  // What is kept of each run is its digest, in id order.
-  const done: Array<{ digest: RunDigest; changed: boolean } | null> = ids.map(() => null);
+  // What is kept of each run, by its position in `ids`: 0 not rescored (incomplete), 1
+  // unchanged, 2 changed. The experiment reports read the digests again, from the new index.
+  const done = new Uint8Array(ids.length);
+  let rescored = 0;
   const take = async (i: number, run: RescoredRun | null): Promise<void> => {
     if (run === null) return; // an incomplete run: nothing to rescore
     const id = ids[i] ?? "";
-    // The index's copy of the digest holds its shared values once for all runs (memory that
-    // does not grow with every run's copy of them).
-    const digest = index ? index.add(id, run.stamp, run.digest, run.reportJson).digest : run.digest;
-    done[i] = { digest, changed: run.changed };
+    index?.add(id, run.stamp, run.digest, run.reportJson);
+    done[i] = run.changed ? 2 : 1;
+    rescored++;
     await index?.drained();
     opts.onProgress?.(`${run.changed ? "rescored" : "unchanged"} ${id}`);
   };
@@ -151,10 +155,12 @@ async function rescoreWith(
     // Also after a failure: its lines are those of runs whose report.json they match.
     await index?.commit();
   }
-  const reports = done.flatMap((d) => (d ? [d.digest] : []));
-  const changed = ids.filter((_, i) => done[i]?.changed === true);
-  if (reports.length === 0)
+  const changed = ids.filter((_, i) => done[i] === 2);
+  if (rescored === 0)
     throw new InputError(`${outDir}: no run reports found: run a suite first`, { file: outDir });
-  const files = await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html });
+  const { files, reports } = await writeExperimentReportsOf(outDir, {
+    ks: opts.ks,
+    html: opts.html,
+  });
   return { reports, changed, files, threads: jobs };
 }
