@@ -1,7 +1,7 @@
 // Benchmark (not a test): skillbench's report commands at the scale distributed runs bring.
 //
 //   node bench/scale/scale-bench.mjs [--runs 10000,100000] [--source DIR] [--keep]
-//                                    [--commands report-noindex,report,report-html,report-html-heap128,compare,rescore]
+//                                    [--commands report-noindex,report,report-html,report-html-heap128,compare,rescore,rescore-j1]
 //                                    [--work DIR] [--rescore-up-to 20000]
 //
 // It needs a real results folder to copy from (--source; by default it runs the demo suite once,
@@ -13,7 +13,8 @@
 //   report-html:  skillbench report DIR (HTML included)
 //   report-html-heap128: the same in node --max-old-space-size=128 (the memory it needs live)
 //   compare:      skillbench compare DIR --no-html
-//   rescore:      skillbench rescore DIR --no-html (no agent), only at sizes up to --rescore-up-to
+//   rescore:      skillbench rescore DIR --no-html (no agent; its worker threads, one per CPU), only at sizes up to --rescore-up-to
+//   rescore-j1:   the same on one thread (-j 1)
 //                 (default 20,000): it re-reads every run's transcript and files and writes each
 //                 run's report again, so its own floor is far above reading report.json
 // each as wall seconds, the ratio to the floor, CPU seconds, and peak RSS (/usr/bin/time).
@@ -47,7 +48,7 @@ const arg = (name, dflt) => {
 const SIZES = arg("--runs", "10000").split(",").map(Number);
 const COMMANDS = arg(
   "--commands",
-  "report-noindex,report,report-html,report-html-heap128,compare,rescore",
+  "report-noindex,report,report-html,report-html-heap128,compare,rescore,rescore-j1",
 )
   .split(",")
   .filter((c) => c !== "");
@@ -201,6 +202,7 @@ const COMMAND_ARGS = {
   "report-html": (d) => ["report", d],
   compare: (d) => ["compare", d, "--no-html"],
   rescore: (d) => ["rescore", d, "--no-html"],
+  "rescore-j1": (d) => ["rescore", d, "--no-html", "-j", "1"],
   // The same with V8's old space capped at 128 MB: what the command needs live, not the heap V8
   // lets grow between collections when nothing caps it.
   "report-html-heap128": (d) => ["report", d],
@@ -225,7 +227,7 @@ for (const n of SIZES) {
   rows.push({ n: runs, cmd: "floor (read + parse report.json)", ...floor, ratio: 1, cpuRatio: 1 });
   // rescore reads seven files of each run, not one: its own floor, measured the same way.
   const rescoreFloor =
-    COMMANDS.includes("rescore") && runs <= RESCORE_UP_TO
+    COMMANDS.some((c) => c.startsWith("rescore")) && runs <= RESCORE_UP_TO
       ? await timed([process.execPath, "-e", RESCORE_FLOOR, dir])
       : null;
   if (rescoreFloor)
@@ -237,12 +239,13 @@ for (const n of SIZES) {
       cpuRatio: rescoreFloor.cpu / floor.cpu,
     });
   for (const c of COMMANDS) {
-    if (c === "rescore" && runs > RESCORE_UP_TO) continue;
+    const rescore = c.startsWith("rescore");
+    if (rescore && runs > RESCORE_UP_TO) continue;
     if (c === "report-noindex") await rm(path.join(dir, ".run-index.jsonl"), { force: true });
     // rescore rewrites every run's files: it works on a hard-linked copy (its atomic writes
     // replace the copy's links), so the generated folder keeps its synthetic outcomes.
-    const target = c === "rescore" ? `${dir}-rescore` : dir;
-    if (c === "rescore") {
+    const target = rescore ? `${dir}-rescore` : dir;
+    if (rescore) {
       await rm(target, { recursive: true, force: true });
       const cp = await sh("cp", ["-al", dir, target]);
       if (cp.code !== 0) throw new Error(`cp -al ${dir}: ${cp.err}`);
@@ -260,10 +263,10 @@ for (const n of SIZES) {
       CLI,
       ...COMMAND_ARGS[c](target),
     ]);
-    if (c === "rescore") await rm(target, { recursive: true, force: true });
+    if (rescore) await rm(target, { recursive: true, force: true });
     rows.push({
       n: runs,
-      cmd: `${NODE_FLAGS[c] ? `node ${NODE_FLAGS[c].join(" ")} ` : ""}skillbench ${COMMAND_ARGS[c]("DIR").join(" ")}${c === "report-noindex" ? " (no run index yet: reads every report.json, writes the index)" : ""}${c === "rescore" && rescoreFloor ? ` (${(m.s / rescoreFloor.s).toFixed(1)}× its own floor, CPU ${(m.cpu / rescoreFloor.cpu).toFixed(1)}×; every run's report.json rewritten)` : ""}`,
+      cmd: `${NODE_FLAGS[c] ? `node ${NODE_FLAGS[c].join(" ")} ` : ""}skillbench ${COMMAND_ARGS[c]("DIR").join(" ")}${c === "report-noindex" ? " (no run index yet: reads every report.json, writes the index)" : ""}${rescore && rescoreFloor ? ` (${(m.s / rescoreFloor.s).toFixed(1)}× its own floor, CPU ${(m.cpu / rescoreFloor.cpu).toFixed(1)}×; every run's report.json rewritten)` : ""}`,
       ...m,
       ratio: m.s / floor.s,
       cpuRatio: m.cpu / floor.cpu,

@@ -1,4 +1,5 @@
 import { experimentPaths } from "../store/layout.js";
+import type { RunDigest } from "../core/digest.js";
 import {
   RUN_DETAILS_FILE,
   RunDetailsText,
@@ -41,6 +42,14 @@ export async function writeExperimentReports(
   outDir: string,
   opts: { ks?: number[] | undefined; html?: boolean | undefined } = {},
 ): Promise<string[]> {
+  return (await writeExperimentReportsOf(outDir, opts)).files;
+}
+
+/** writeExperimentReports, with the digests of the runs the reports were made from (sorted by task, treatment, rep). */
+export async function writeExperimentReportsOf(
+  outDir: string,
+  opts: { ks?: number[] | undefined; html?: boolean | undefined } = {},
+): Promise<{ files: string[]; reports: RunDigest[] }> {
   const paths = experimentPaths(outDir);
   // The folder is read once; every report below is made from this one reading.
   const source = await readComparisonSource(outDir);
@@ -98,7 +107,7 @@ export async function writeExperimentReports(
         loaded: { ...source, comparison, hasComparisonFile: comparison !== null },
       })),
     );
-  return files;
+  return { files, reports };
 }
 
 /** runs.md, written a piece at a time (it is megabytes long at thousands of runs). */

@@ -1,19 +1,17 @@
 import { readdir, readFile } from "node:fs/promises";
-import path from "node:path";
 import { InputError } from "../core/errors.js";
 import type { RunDigest } from "../core/digest.js";
 import { mapPool } from "../util/pool.js";
-import { loadSuiteProfiles, resolveProfile, type RubricProfile } from "../scoring/index.js";
-import { writeExperimentReports } from "./finish.js";
+import { writeExperimentReportsOf } from "./finish.js";
 import { readSuiteSnapshot, type SuiteSnapshot } from "../store/suite-snapshot.js";
-import { setupJudge, type JudgeFlags } from "./judge-setup.js";
+import type { JudgeFlags } from "./judge-setup.js";
 import { loadModelScript, scriptServesRole, startModelServer } from "../model/index.js";
-import { makeRedactor, secretsFromEnv } from "../util/redact.js";
-import type { TaskSpec, TreatmentSpec } from "../suite/index.js";
-import { resolveClaudeBinary } from "../agents/claude/binary.js";
 import { RunIndexWriter } from "../store/run-index.js";
 import { sha256 } from "../util/hash.js";
-import { rescoreRun, type RescoreContext } from "./rescore-run.js";
+import { availableParallelism } from "node:os";
+import { rescoreRun, type RescoredRun } from "./rescore-run.js";
+import { rescoreContext, type JudgeServer } from "./rescore-context.js";
+import { rescoreOnWorkers } from "./rescore-workers.js";
 
 export interface RescoreOptions {
   /** Score every run with this profile instead of the one it was scored with. */
@@ -25,8 +23,19 @@ export interface RescoreOptions {
   hostEnv?: Record<string, string | undefined>;
   ks?: number[] | undefined;
   html?: boolean | undefined;
+  /**
+   * Threads that rescore runs (rescore-workers.ts); default: one per CPU (at most
+   * MAX_DEFAULT_JOBS) from WORKERS_FROM runs on, else 1. Runs judged again are rescored on the
+   * main thread only (the judge's cache and model are the main thread's).
+   */
+  concurrency?: number | undefined;
   onProgress?: (message: string) => void;
 }
+
+/** Runs from which a rescore uses worker threads by default (below, starting them costs more than they save). */
+const WORKERS_FROM = 500;
+/** Worker threads by default at most. */
+const MAX_DEFAULT_JOBS = 8;
 
 /**
  * Runs rescored at once. A run's files are read and written synchronously (rescore-files.ts), so
@@ -40,10 +49,15 @@ const RESCORE_CONCURRENCY = 8;
 const RUNS_PER_TURN = 64;
 
 export interface RescoreResult {
-  /** every rescored run, as its digest (the full reports are in the results folder) */
+  /**
+   * every run of the folder after the rescore, as its digest, sorted by task, treatment, rep
+   * (the ones the experiment reports were made from; the full reports are in the results folder)
+   */
   reports: RunDigest[];
   changed: string[];
   files: string[];
+  /** threads the runs were rescored on (1: this one; more: worker threads, rescore-workers.ts) */
+  threads: number;
 }
 
 /**
@@ -61,15 +75,11 @@ export async function rescoreResults(
   const server = script ? await startModelServer({ script, scriptFile: opts.modelScript }) : null;
   try {
     const scriptId = opts.modelScript ? sha256(await readFile(opts.modelScript)) : "";
-    return await rescoreWith(
-      outDir,
-      snapshot,
-      opts,
-      hostEnv,
-      server?.url ?? null,
-      script ? scriptServesRole(script, "judge") : false,
+    return await rescoreWith(outDir, snapshot, opts, hostEnv, {
+      url: server?.url ?? null,
+      scriptHasJudge: script ? scriptServesRole(script, "judge") : false,
       scriptId,
-    );
+    });
   } finally {
     await server?.close();
   }
@@ -80,25 +90,9 @@ async function rescoreWith(
   snapshot: SuiteSnapshot,
   opts: RescoreOptions,
   hostEnv: Record<string, string | undefined>,
-  serverUrl: string | null,
-  scriptHasJudge: boolean,
-  scriptId: string,
+  judgeServer: JudgeServer,
 ): Promise<RescoreResult> {
-  // The profiles kept in the results folder: edit them there and rescore.
-  const suiteProfiles = await loadSuiteProfiles(
-    snapshot.profiles.map((p) => ({ name: p.name, file: path.join(outDir, p.file) })),
-  );
-  const judge = setupJudge({
-    flags: opts.judgeFlags ?? {},
-    hostEnv,
-    suiteSection: undefined,
-    outDir,
-    scriptedServerUrl: serverUrl,
-    scriptHasJudge,
-    scriptId,
-  });
-  const redact = makeRedactor(secretsFromEnv(hostEnv));
-  const bin = resolveClaudeBinary({ env: hostEnv });
+  const ctx = await rescoreContext(outDir, snapshot, opts, hostEnv, judgeServer);
   let ids: string[];
   try {
     ids = (await readdir(`${outDir}/runs`, { withFileTypes: true }))
@@ -110,59 +104,63 @@ async function rescoreWith(
       file: outDir,
     });
   }
-  // Looked up once per rescore, not per run (the first of a name, as the suite lists them).
-  const tasks = new Map<string, TaskSpec>();
-  for (const t of snapshot.tasks) if (!tasks.has(t.name)) tasks.set(t.name, t);
-  const treatments = new Map<string, TreatmentSpec>();
-  for (const t of snapshot.treatments) if (!treatments.has(t.name)) treatments.set(t.name, t);
-  const profiles = new Map<string, RubricProfile>();
-  const profileNamed = (name: string): RubricProfile => {
-    let p = profiles.get(name);
-    if (p === undefined) profiles.set(name, (p = resolveProfile(name, suiteProfiles)));
-    return p;
-  };
-  const ctx: RescoreContext = {
-    outDir,
-    profile: opts.profile,
-    tasks,
-    treatments,
-    profileNamed,
-    judge,
-    redact,
-    hostEnv,
-    claudeBin: "error" in bin ? undefined : bin.path,
-  };
   // The run index is written anew beside the old one and renamed over it at the end (never
   // appended to: a folder copied with hard links shares its index with the original), with a
   // line for every rescored run, so that the experiment reports read it instead of every
   // report.json again.
   const index = await RunIndexWriter.create(outDir);
-  // Runs are rescored RESCORE_CONCURRENCY at a time (a judge waits on its model); what is kept
-  // of each is its digest, in id order.
-  const done: Array<{ digest: RunDigest; changed: boolean } | null> = ids.map(() => null);
+  // What is kept of each run, by its position in `ids`: 0 not rescored (incomplete), 1
+  // unchanged, 2 changed. The experiment reports read the digests again, from the new index.
+  const done = new Uint8Array(ids.length);
+  let rescored = 0;
+  const take = async (i: number, run: RescoredRun | null): Promise<void> => {
+    if (run === null) return; // an incomplete run: nothing to rescore
+    const id = ids[i] ?? "";
+    index?.add(id, run.stamp, run.digest, run.reportJson);
+    done[i] = run.changed ? 2 : 1;
+    rescored++;
+    await index?.drained();
+    opts.onProgress?.(`${run.changed ? "rescored" : "unchanged"} ${id}`);
+  };
+  const jobs = ctx.judge.config.enabled
+    ? 1
+    : Math.max(
+        1,
+        Math.min(
+          opts.concurrency ??
+            (ids.length >= WORKERS_FROM ? Math.min(availableParallelism(), MAX_DEFAULT_JOBS) : 1),
+          ids.length,
+        ),
+      );
   try {
-    await mapPool(ids, RESCORE_CONCURRENCY, async (id, i) => {
-      if (i % RUNS_PER_TURN === RUNS_PER_TURN - 1)
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      const run = await rescoreRun(ctx, id);
-      if (run === null) return; // an incomplete run: nothing to rescore
-      // The index's copy of the digest holds its shared values once for all runs (memory that
-      // does not grow with every run's copy of them).
-      const digest = index
-        ? index.add(id, run.stamp, run.digest, run.reportJson).digest
-        : run.digest;
-      done[i] = { digest, changed: run.changed };
-      await index?.drained();
-      opts.onProgress?.(`${run.changed ? "rescored" : "unchanged"} ${id}`);
-    });
+    if (jobs > 1)
+      await rescoreOnWorkers(
+        {
+          outDir,
+          ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
+          hostEnv: { ...hostEnv },
+        },
+        ids,
+        jobs,
+        take,
+      );
+    else
+      // RESCORE_CONCURRENCY at a time on this thread (a judge waits on its model).
+      await mapPool(ids, RESCORE_CONCURRENCY, async (id, i) => {
+        if (i % RUNS_PER_TURN === RUNS_PER_TURN - 1)
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        await take(i, await rescoreRun(ctx, id));
+      });
   } finally {
     // Also after a failure: its lines are those of runs whose report.json they match.
     await index?.commit();
   }
-  const reports = done.flatMap((d) => (d ? [d.digest] : []));
-  const changed = ids.filter((_, i) => done[i]?.changed === true);
-  if (reports.length === 0)
+  const changed = ids.filter((_, i) => done[i] === 2);
+  if (rescored === 0)
     throw new InputError(`${outDir}: no run reports found: run a suite first`, { file: outDir });
-  const files = await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html });
-  return { reports, changed, files };
+  const { files, reports } = await writeExperimentReportsOf(outDir, {
+    ks: opts.ks,
+    html: opts.html,
+  });
+  return { reports, changed, files, threads: jobs };
 }

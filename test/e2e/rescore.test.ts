@@ -1,12 +1,13 @@
 /**
  * rescore: recompute every report from stored runs, with no agent spawned.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   assertBuilt,
   makeSandbox,
+  filesUnder,
   readRunReport,
   runArgs,
   runCli,
@@ -80,5 +81,61 @@ describe("skillbench rescore", () => {
     const res = await runCli(["rescore", box.dir("empty")], { env: box.env() });
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/suite\.json: missing/);
+  });
+});
+
+describe("skillbench rescore on worker threads (-j)", () => {
+  /** A copy of the results folder with one validator output changed (so that a run is rescored differently). */
+  async function changedCopy(name: string): Promise<string> {
+    const dir = box.dir(name);
+    await cp(out, dir, { recursive: true });
+    const validationFile = path.join(dir, "runs", "tone-CONTROL-r1", "validation.json");
+    const validation = JSON.parse(await readFile(validationFile, "utf8")) as {
+      scripts: Array<{ raw_result: unknown }>;
+    };
+    const first = validation.scripts[0];
+    if (!first) throw new Error("no script");
+    first.raw_result = { passed: [], failed: ["tone: changed for the threads"] };
+    await writeFile(validationFile, JSON.stringify(validation));
+    return dir;
+  }
+
+  it("writes the same bytes on two threads as on one", async () => {
+    const one = await changedCopy("threads-one");
+    const two = await changedCopy("threads-two");
+    const a = await runCli(["rescore", one, "-j", "1"], { env: box.env() });
+    const b = await runCli(["rescore", two, "-j", "2"], { env: box.env() });
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    expect(a.stdout).toMatch(/2 runs re-scored, 1 changed\n/);
+    expect(b.stdout).toMatch(/2 runs re-scored, 1 changed \(2 threads\)\n/);
+    expect((await readRunReport(two, "tone-CONTROL-r1")).checks_failed).toContain(
+      "tone: changed for the threads",
+    );
+    // Every file but the run index (its shared values are numbered in the order runs end).
+    const files = (await filesUnder(one)).filter((f) => !f.endsWith(".run-index.jsonl"));
+    expect(files).toEqual((await filesUnder(two)).filter((f) => !f.endsWith(".run-index.jsonl")));
+    expect(files).toContain(path.join("runs", "tone-CONTROL-r1", "report.json"));
+    for (const f of files) {
+      const [x, y] = await Promise.all([readFile(path.join(one, f)), readFile(path.join(two, f))]);
+      expect(y.equals(x), f).toBe(true);
+    }
+  });
+
+  it("stops with the worker's error, as one thread would (exit 2, the file named)", async () => {
+    const dir = await changedCopy("threads-bad");
+    const reportFile = path.join(dir, "runs", "tone-WITH_SKILL-r1", "report.json");
+    await writeFile(reportFile, "{ not json");
+    const one = await runCli(["rescore", dir, "-j", "1"], { env: box.env() });
+    const two = await runCli(["rescore", dir, "-j", "2"], { env: box.env() });
+    expect(one.code).toBe(2);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toContain(reportFile);
+    expect(two.stderr).toBe(one.stderr);
+    const profile = await runCli(["rescore", out, "-j", "2", "--profile", "nope"], {
+      env: box.env(),
+    });
+    expect(profile.code).toBe(2);
+    expect(profile.stderr).toMatch(/Profile not found: nope/);
   });
 });

@@ -127,11 +127,17 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
     )
     .option("--judge-samples <n>", "ask the judge N times", intArg("--judge-samples"))
     .option("--model-script <file>", "serve the judge from this model script")
+    .option(
+      "-j, --concurrency <n>",
+      "runs rescored at once, each on a thread of its own (default: one per CPU, up to 8, from 500 runs on; 1 when judging again)",
+      intArg("--concurrency"),
+    )
     .action(
       async (
         dir: string,
         f: {
           profile?: string;
+          concurrency?: number;
           ks?: number[];
           judge?: boolean;
           judgeModel?: string;
@@ -148,9 +154,10 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
           judgeFlags: judgeFlags(f),
           modelScript: f.modelScript,
           html: f.html,
+          concurrency: f.concurrency,
         });
         process.stdout.write(
-          `${res.reports.length} runs re-scored, ${res.changed.length} changed\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
+          `${res.reports.length} runs re-scored, ${res.changed.length} changed${res.threads > 1 ? ` (${res.threads} threads)` : ""}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
         );
         ctx.exitCode = await ciOutputs(dir, f);
         const out = await exportStoredResults(dir, telemetryFlags(f), process.env, {
