@@ -99,10 +99,13 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   // run starts (removed meanwhile: only dead processes' leftovers are touched).
   const leftovers = removeLeftovers({ tmpDirs: [os.tmpdir()] });
   void leftovers.catch(() => undefined);
-  const agents = await resolveAgents(opts, specs, hostEnv, cwd);
+  // The agents' binaries now; their versions are asked while the results folder is opened and
+  // the model set up (awaited before the plans are settled).
+  const found = resolveAgents(opts, specs, hostEnv, cwd);
+  void found.setups.catch(() => undefined);
   // The experiment's first agent: what is not per run (the frozen baseline's drift check).
-  const first = Object.values(agents.setups)[0];
-  if (first === undefined)
+  const firstFound = found.found[0];
+  if (firstFound === undefined)
     throw new InputError("nothing to run: the plan has no runs", { field: "--task" });
 
   const outOpt = opts.out ?? cfg.out ?? undefined;
@@ -134,7 +137,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     cfg,
     hostEnv,
     cwd,
-    drivers: Object.values(agents.setups).map((a) => a.driver),
+    drivers: found.found.map((a) => a.driver),
     modelLog: paths.modelLog,
     secrets: redact.secrets,
     note,
@@ -146,7 +149,8 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       note(
         `removed what skillbench processes that are gone left behind: ${left.containers.length} container(s), ${left.folders.length} temporary folder(s)`,
       );
-    const version = first.version;
+    const agents = { setups: await found.setups, simulator: found.simulator };
+    const version = agents.setups[firstFound.name]?.version ?? null;
     const baselineDrift = frozen
       ? await adoptFrozenBaseline(
           frozen,
@@ -289,7 +293,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     const reports = metadata.matrix
       .map((r) => byId.get(r.run_id))
       .filter((r): r is RunReport => r !== undefined);
-    const matrix = metadata.matrix.map((r) => ({ ...r, agent: r.agent ?? first.driver.name }));
+    const matrix = metadata.matrix.map((r) => ({ ...r, agent: r.agent ?? firstFound.driver.name }));
     const incomplete = matrix.filter((r) => !byId.has(r.run_id));
     metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;
     metadata.total_passed = reports.filter((r) => r.passed).length;
