@@ -33,6 +33,7 @@ import {
 } from "./preflight.js";
 import { openResultsFolder } from "./results-folder.js";
 import { executePlans } from "./execute-plans.js";
+import { warmFirstSandbox } from "./warm-sandbox.js";
 import type { RunOptions, RunSummary } from "./run-options.js";
 
 export { SKILLBENCH_VERSION } from "./experiment-metadata.js";
@@ -143,6 +144,18 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     note,
   });
   const server = models.server;
+  // What bubblewrap asks when the first run's sandbox starts, asked meanwhile (warm-sandbox.ts).
+  const warming = warmFirstSandbox({
+    suite,
+    first: opts.queue?.dispatch ? undefined : toRun[0],
+    cli: opts.sandbox,
+    hasDockerfile: settings.sandbox.hasDockerfile,
+    agentBin: (name) => found.found.find((f) => f.name === name)?.bin.path,
+    endpoint: models.endpoint,
+    outDir,
+    experimentId,
+    signal: opts.killSignal,
+  });
   try {
     const left = await leftovers;
     if (left.containers.length + left.folders.length > 0)
@@ -304,6 +317,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         : await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html });
     return { outDir, experimentId, planned: matrix, reports, incomplete, files };
   } finally {
+    await warming;
     await server?.close();
   }
 }
