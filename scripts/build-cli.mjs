@@ -1,37 +1,58 @@
-// Bundle the CLI (src/cli/main.ts and everything it imports, dependencies included) into one file,
-// dist/cli/main.js, the package's `skillbench` bin. Run by `npm run build` after tsc, whose own
-// dist/cli/main.js it replaces; the library (dist/index.js and the rest of dist/, the package's
-// exports) stays tsc's output, module per module.
+// Bundle the CLI (src/cli/main.ts and everything it imports, dependencies included) into one
+// CommonJS file, dist/cli/bundle.cjs, and write the package's `skillbench` bin, dist/cli/main.js,
+// from scripts/cli-launcher.mjs: it runs the bundle with V8's code cache (see there). Run by
+// `npm run build` after tsc, whose own dist/cli/main.js it replaces; the library (dist/index.js
+// and the rest of dist/, the package's exports) stays tsc's output, module per module.
 //
 // Why: loaded module by module, the CLI's ~550 ES modules cost about 0.45 CPU-s before any work at
-// every invocation; as one file, about half that (bench/run-overhead.mjs measures what a `run`
-// costs on top of the bare agent calls, start-up included).
+// every invocation; as one file, about half that, and with the code cache less again
+// (bench/run-overhead.mjs measures what a `run` costs on top of the bare agent calls, start-up
+// included).
 //
 // What the bundle keeps out: packages that only some commands load, with a dynamic import()
 // (the queue's bullmq and ioredis, OpenTelemetry's exporters): they stay ordinary imports of
-// node_modules, loaded when used. Files read at run time relative to a module keep working because
+// node_modules, loaded when used (required: see `supported` below). Files read at run time relative to a module keep working because
 // the bundle lives two folders below the package root like every module of dist/ (data/ is found
-// as ../../data), and the HTML client script is copied beside it (client-asset.ts reads client.js
-// beside the module that asks); chart.js, tsx and the agents' binaries are resolved from
-// node_modules as before.
-import { copyFile } from "node:fs/promises";
+// as ../../data; import.meta.url is the bundle's own file URL), and the HTML client script is
+// copied beside it (client-asset.ts reads client.js beside the module that asks); chart.js, tsx
+// and the agents' binaries are resolved from node_modules as before.
+import { createHash } from "node:crypto";
+import { chmod, copyFile, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { build } from "esbuild";
 
 await build({
   entryPoints: ["src/cli/main.ts"],
-  outfile: "dist/cli/main.js",
+  outfile: "dist/cli/bundle.cjs",
   bundle: true,
   platform: "node",
-  format: "esm",
+  format: "cjs",
   target: "node20",
   external: ["bullmq", "ioredis", "@opentelemetry/*"],
-  // CommonJS dependencies (commander, yaml) require Node's built-ins: give the ES module a require.
+  // import() becomes require() (each of those packages has a CommonJS build): a script compiled
+  // from V8's code cache has no dynamic import callback (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING).
+  supported: { "dynamic-import": false },
+  // The sources are ES modules: import.meta.url becomes the bundle's file URL.
+  define: { "import.meta.url": "__skillbenchModuleUrl" },
   banner: {
-    js: 'import { createRequire as __skillbenchCreateRequire } from "node:module";\nconst require = __skillbenchCreateRequire(import.meta.url);',
+    js: 'var __skillbenchModuleUrl = require("node:url").pathToFileURL(__filename).href;',
   },
   legalComments: "none",
-  // Stack traces name the sources with node --enable-source-maps (replaces tsc's map of main.js).
+  // Stack traces name the sources with node --enable-source-maps.
   sourcemap: "linked",
   logLevel: "warning",
 });
+const hash = createHash("sha256")
+  .update(await readFile("dist/cli/bundle.cjs"))
+  .digest("hex")
+  .slice(0, 16);
+const launcher = (await readFile("scripts/cli-launcher.mjs", "utf8")).replace(
+  "__BUNDLE_HASH__",
+  hash,
+);
+await writeFile("dist/cli/main.js", launcher);
+await chmod("dist/cli/main.js", 0o755);
+// tsc's map of main.js describes the file replaced; the code caches of an older bundle are stale.
+await rm("dist/cli/main.js.map", { force: true });
+for (const f of await readdir("dist/cli"))
+  if (f.startsWith("bundle-") && f.endsWith(".v8cache")) await rm(`dist/cli/${f}`, { force: true });
 await copyFile("dist/report/html/client.js", "dist/cli/client.js");

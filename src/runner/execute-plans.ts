@@ -33,12 +33,19 @@ export async function executePlans(
   const fresh: RunDigest[] = [];
   const diskStop = new AbortController();
   const full: { file: string | null } = { file: null };
+  // Each run's temporary folders are removed in the background (not between one run's report and
+  // the next run's start); all removed before this returns.
+  const cleanups = new Set<Promise<void>>();
+  const background = (cleanup: Promise<void>) => {
+    cleanups.add(cleanup);
+    void cleanup.finally(() => cleanups.delete(cleanup));
+  };
   await runPool(
     plans,
     o.concurrency,
     async (plan) => {
       o.onProgress?.({ type: "start", run: specOf(plan) });
-      const report = await executeRun(ctx, plan).catch((e: unknown) => {
+      const report = await executeRun(ctx, plan, background).catch((e: unknown) => {
         if (!isDiskFull(e)) throw e;
         full.file ??= errorPath(e) ?? ctx.store.outDir;
         diskStop.abort();
@@ -52,6 +59,6 @@ export async function executePlans(
       onError: (plan, e) =>
         o.onProgress?.({ type: "note", message: `${plan.run_id}: ${String(e)}` }),
     },
-  );
+  ).finally(() => Promise.all(cleanups));
   return { fresh, diskFullFile: full.file };
 }

@@ -39,7 +39,11 @@ import { decodeRunEvidence, validateRun } from "./check-run.js";
  * is thrown after the report, to stop the suite). Returns null only when the run was
  * cancelled, so that --resume runs it again.
  */
-export async function executeRun(ctx: RunContext, plan: RunPlan): Promise<RunReport | null> {
+export async function executeRun(
+  ctx: RunContext,
+  plan: RunPlan,
+  background?: (cleanup: Promise<void>) => void,
+): Promise<RunReport | null> {
   const startedAt = ctx.clock();
   const paths = runPaths(ctx.store.outDir, plan.run_id);
   const redact = ctx.env.redact;
@@ -180,11 +184,18 @@ export async function executeRun(ctx: RunContext, plan: RunPlan): Promise<RunRep
     await stderr.close().catch(() => undefined);
     // The container (if any) goes before the run's folders, whatever happened.
     await sandbox?.stop();
-    if (dirs && !ctx.workspaces.keep) await removeRunDirs(dirs).catch(() => undefined);
-    // validatorHome is set by validateRun's callback (the rule cannot see it).
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-    if (validatorHome)
-      await rm(validatorHome, { recursive: true, force: true }).catch(() => undefined);
+    const runDirs = ctx.workspaces.keep ? null : dirs;
+    const home: string | null = validatorHome;
+    const cleanup = (async () => {
+      if (runDirs) await removeRunDirs(runDirs).catch(() => undefined);
+      // validatorHome is set by validateRun's callback (the rule cannot see it).
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+      if (home) await rm(home, { recursive: true, force: true }).catch(() => undefined);
+    })();
+    // With `background`, the temporary folders are removed while the report is written and the
+    // next run starts (the caller waits for them before it returns); nothing reads them any more.
+    if (background) background(cleanup);
+    else await cleanup;
   }
   if (evidence) await writeEvidence(paths, redactValue(evidence, redact));
   if (validation) await writeValidation(paths, redactValue(validation, redact));

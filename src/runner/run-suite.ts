@@ -91,6 +91,14 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   };
   checkPlans(settings, planned);
   await refuseSymlinksOut(suite, planned);
+  // The sandbox probe (docker info, a bwrap start) runs while the agents' versions are asked and
+  // the rest is set up; its answer is awaited before the plans are settled.
+  const probing = needsSandboxProbe(suite, planned, opts.sandbox) ? probeSandboxes() : null;
+  void probing?.catch(() => undefined);
+  // Containers and temporary folders of skillbench processes that died (kill -9) go before any
+  // run starts (removed meanwhile: only dead processes' leftovers are touched).
+  const leftovers = removeLeftovers({ tmpDirs: [os.tmpdir()] });
+  void leftovers.catch(() => undefined);
   const agents = await resolveAgents(opts, specs, hostEnv, cwd);
   // The experiment's first agent: what is not per run (the frozen baseline's drift check).
   const first = Object.values(agents.setups)[0];
@@ -110,14 +118,6 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const prior = await openResultsFolder(outDir, suite, planned, Boolean(opts.resume), note);
   const experimentId = prior.experimentId ?? newId;
   await mkdir(outDir, { recursive: true });
-  // The sandbox probe (docker info, a bwrap start) runs while the rest is set up; its answer is
-  // awaited before the plans are settled.
-  const probing = needsSandboxProbe(suite, planned, opts.sandbox) ? probeSandboxes() : null;
-  void probing?.catch(() => undefined);
-  // Containers and temporary folders of skillbench processes that died (kill -9) go before any
-  // run starts (removed while the model is set up: only dead processes' leftovers are touched).
-  const leftovers = removeLeftovers({ tmpDirs: [os.tmpdir()] });
-  void leftovers.catch(() => undefined);
   const done = new Set(prior.reused.map((r) => r.run_id));
   const only = opts.queue?.only ? new Set(opts.queue.only) : null;
   const toRun = planned.filter((r) => !done.has(r.run_id) && (!only || only.has(r.run_id)));

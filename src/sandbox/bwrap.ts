@@ -3,7 +3,7 @@ import path from "node:path";
 import { InputError, SkillbenchError, errorMessage } from "../core/errors.js";
 import { bwrapSpec, hiddenDirs, type BwrapLayout, type RootEntry } from "./bwrap-args.js";
 import { capture, firstLine, whichSync, type Captured } from "./exec.js";
-import { planNetwork, RELAY_SOCKET_NAME } from "./network.js";
+import { PERL_RELAY_CHECK, planNetwork, RELAY_SOCKET_NAME } from "./network.js";
 import { isUnder } from "./path-map.js";
 import { plainRecord, protectionOf } from "./protection.js";
 import { startHostRelay, type HostRelay } from "./relay.js";
@@ -101,7 +101,10 @@ function versionInside(
   return answer;
 }
 
-/** The host's perl, when it runs the Perl inner relay (`-MSocket` loads); asked once per process. */
+/**
+ * The host's perl, when it can run the Perl inner relay (its Socket, Fcntl and Errno agree with
+ * the numbers written into the relay: PERL_RELAY_CHECK); asked once per process.
+ */
 let perlAnswer: Promise<string | null> | null = null;
 
 function perlForRelay(): Promise<string | null> {
@@ -109,7 +112,7 @@ function perlForRelay(): Promise<string | null> {
     const found = whichSync("perl");
     if (!found) return null;
     const bin = realOrSelf(found);
-    const v = await capture(bin, ["-MSocket", "-e", "1"], {
+    const v = await capture(bin, ["-e", PERL_RELAY_CHECK], {
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
       timeoutMs: 30_000,
     });

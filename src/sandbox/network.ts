@@ -148,25 +148,60 @@ else { const u = net.connect({ path: sock }); u.on('connect', () => { u.destroy(
 `;
 
 /**
- * The same inner relay in Perl (core modules only: Socket), used by bwrap when the host has a
- * working `perl` outside the hidden folders (src/sandbox/bwrap.ts): same argv, same behaviour
- * (listen, then start the command in its own cwd with stdio inherited, forward
+ * The numbers the Perl inner relay needs from the Socket, Fcntl and Errno modules, written into it
+ * as plain values: loading those modules was most of its start-up (~9 ms of CPU of ~11, paid
+ * before every sandboxed agent turn). These are Linux's values on its common architectures; the
+ * host's perl is asked once whether its modules agree (PERL_RELAY_CHECK, src/sandbox/bwrap.ts),
+ * else node's relay is used.
+ */
+const PERL_RELAY_CONSTANTS: [name: string, value: number, module: string][] = [
+  ["AF_INET", 2, "Socket::AF_INET()"],
+  ["AF_UNIX", 1, "Socket::AF_UNIX()"],
+  ["SOCK_STREAM", 1, "Socket::SOCK_STREAM()"],
+  ["SOL_SOCKET", 1, "Socket::SOL_SOCKET()"],
+  ["SO_REUSEADDR", 2, "Socket::SO_REUSEADDR()"],
+  ["SHUT_WR", 1, "Socket::SHUT_WR()"],
+  ["F_GETFL", 3, "Fcntl::F_GETFL()"],
+  ["F_SETFL", 4, "Fcntl::F_SETFL()"],
+  ["O_NONBLOCK", 2048, "Fcntl::O_NONBLOCK()"],
+  ["EAGAIN", 11, "Errno::EAGAIN()"],
+];
+
+const PERL_CONSTANTS = `my (${PERL_RELAY_CONSTANTS.map(([n]) => `$${n}`).join(", ")}) = (${PERL_RELAY_CONSTANTS.map(([, v]) => v).join(", ")});`;
+
+/**
+ * A `perl -e` program that exits 0 when this perl's Socket, Fcntl and Errno agree with the numbers
+ * written into INNER_RELAY_PERL and its socket addresses are packed the way the relay packs them
+ * (IPv4 loopback, a unix socket by name), 1 otherwise.
+ */
+export const PERL_RELAY_CHECK = `use Socket; use Fcntl; use Errno;
+exit(1) unless ${PERL_RELAY_CONSTANTS.map(([, v, m]) => `${m} == ${v}`).join(" && ")};
+exit(1) unless pack_sockaddr_in(4100, inet_aton('127.0.0.1')) eq pack('S n C4 x8', 2, 4100, 127, 0, 0, 1);
+exit(1) unless pack_sockaddr_un('relay.sock') eq pack('S a108', 1, 'relay.sock');
+exit(0);`;
+
+/**
+ * The same inner relay in Perl, loading no module (the few numbers it needs are written in:
+ * PERL_RELAY_CONSTANTS), used by bwrap when the host has a working `perl` outside the hidden
+ * folders whose modules agree with those numbers (src/sandbox/bwrap.ts): same argv, same
+ * behaviour (listen, then start the command in its own cwd with stdio inherited, forward
  * SIGTERM/SIGINT/SIGHUP, exit with its status or 128 + signal number; 125 when it cannot listen,
- * 127 when the command cannot start), at about a fifth of node's start-up CPU (~10 ms against
- * ~50 ms), paid once per agent turn (docs/sandbox.md). Each connection is piped both ways with
- * half-closes kept, through non-blocking sockets with a bounded buffer each way; one select loop,
- * woken by SIGCHLD through a self-pipe, serves every connection.
+ * 127 when the command cannot start), at a few ms of start-up CPU against ~50 ms for node's, paid
+ * once per agent turn (docs/sandbox.md). Each connection is piped both ways with half-closes
+ * kept, through non-blocking sockets with a bounded buffer each way; one select loop, woken by
+ * SIGCHLD through a self-pipe, serves every connection.
  */
 export const INNER_RELAY_PERL = `
-use strict; use Socket; use Fcntl;
+use strict;
+${PERL_CONSTANTS}
 my ($sock, $port, @cmd) = @ARGV;
 sub fail { print STDERR "skillbench relay: $_[1]\\n"; exit $_[0] }
 my ($dir, $name) = $sock =~ m{^(.*)/([^/]+)$} ? (length $1 ? $1 : '/', $2) : ('.', $sock);
 opendir(my $cwd, '.') or fail(125, "cannot open the working directory: $!");
 chdir $dir or fail(125, "cannot enter $dir: $!");
-socket(my $srv, PF_INET, SOCK_STREAM, 0) or fail(125, "socket: $!");
-setsockopt($srv, SOL_SOCKET, SO_REUSEADDR, 1);
-bind($srv, pack_sockaddr_in($port, inet_aton('127.0.0.1'))) && listen($srv, SOMAXCONN)
+socket(my $srv, $AF_INET, $SOCK_STREAM, 0) or fail(125, "socket: $!");
+setsockopt($srv, $SOL_SOCKET, $SO_REUSEADDR, 1);
+bind($srv, pack('S n C4 x8', $AF_INET, $port, 127, 0, 0, 1)) && listen($srv, 4096)
   or fail(125, "cannot listen on 127.0.0.1:$port: $!");
 pipe(my $wake, my $waker) or fail(125, "pipe: $!");
 my $pid = 0;
@@ -185,7 +220,7 @@ $SIG{PIPE} = 'IGNORE';
 # Per socket (by fd): its handle, its peer, bytes waiting to be written to it, whether its reading
 # side reached EOF, whether its writing side was shut down after the peer's EOF.
 my (%fh, %peer, %out, %eof, %shut);
-sub nb { fcntl($_[0], F_SETFL, fcntl($_[0], F_GETFL, 0) | O_NONBLOCK) }
+sub nb { fcntl($_[0], $F_SETFL, fcntl($_[0], $F_GETFL, 0) | $O_NONBLOCK) }
 sub drop { my $p = $peer{$_[0]}; for my $x ($_[0], $p) { close $fh{$x}; delete $_->{$x} for \\%fh, \\%peer, \\%out, \\%eof, \\%shut } }
 while (1) {
   if ($pid && waitpid($pid, 1) == $pid) { exit(($? & 127) ? 128 + ($? & 127) : $? >> 8) }
@@ -199,7 +234,7 @@ while (1) {
   sysread $wake, my $x, 64 if vec($rout, fileno $wake, 1);
   if (vec($rout, fileno $srv, 1) && accept(my $c, $srv)) {
     my $u;
-    if (socket($u, PF_UNIX, SOCK_STREAM, 0) && connect($u, pack_sockaddr_un($name))) {
+    if (socket($u, $AF_UNIX, $SOCK_STREAM, 0) && connect($u, pack('S a108', $AF_UNIX, $name))) {
       nb($c); nb($u);
       my ($cf, $uf) = (fileno $c, fileno $u);
       @fh{$cf, $uf} = ($c, $u); @peer{$cf, $uf} = ($uf, $cf); @out{$cf, $uf} = ('', '');
@@ -210,11 +245,11 @@ while (1) {
     my $p = $peer{$f};
     if (vec($wout, $f, 1)) {
       my $w = syswrite $fh{$f}, $out{$f};
-      if (defined $w) { substr($out{$f}, 0, $w) = '' } elsif (!$!{EAGAIN}) { drop($f); next }
+      if (defined $w) { substr($out{$f}, 0, $w) = '' } elsif ($! != $EAGAIN) { drop($f); next }
     }
     if (vec($rout, $f, 1)) {
       my $n = sysread $fh{$f}, my $buf, 65536;
-      if ($n) { $out{$p} .= $buf } elsif (defined $n) { $eof{$f} = 1 } elsif (!$!{EAGAIN}) { drop($f); next }
+      if ($n) { $out{$p} .= $buf } elsif (defined $n) { $eof{$f} = 1 } elsif ($! != $EAGAIN) { drop($f); next }
     }
   }
   # After every read and write of this turn: a side whose peer reached EOF and whose bytes are all
@@ -223,7 +258,7 @@ while (1) {
   for my $f (keys %peer) {
     next unless $fh{$f};
     my $p = $peer{$f};
-    if ($eof{$f} && !$shut{$p} && !length $out{$p}) { shutdown $fh{$p}, SHUT_WR; $shut{$p} = 1 }
+    if ($eof{$f} && !$shut{$p} && !length $out{$p}) { shutdown $fh{$p}, $SHUT_WR; $shut{$p} = 1 }
     drop($f) if $shut{$f} && $shut{$p};
   }
 }

@@ -3,14 +3,18 @@
  * both must pipe connections to the unix socket byte for byte, start the command in its own cwd
  * and exit with its status.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INNER_RELAY_PERL, INNER_RELAY_SOURCE } from "../../../src/sandbox/network.js";
+import {
+  INNER_RELAY_PERL,
+  INNER_RELAY_SOURCE,
+  PERL_RELAY_CHECK,
+} from "../../../src/sandbox/network.js";
 import { whichSync } from "../../../src/sandbox/exec.js";
 
 let base: string;
@@ -174,5 +178,17 @@ describe.skipIf(!perl)("the perl inner relay", () => {
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe("4");
     expect(r.code).toBe(0);
+  });
+});
+
+describe.skipIf(!perl)("the perl relay's numbers", () => {
+  it("agree with this host's Socket, Fcntl and Errno; the check fails on a number that does not", () => {
+    const check = (program: string) => spawnSync(perl ?? "perl", ["-e", program]).status;
+    expect(check(PERL_RELAY_CHECK)).toBe(0);
+    expect(PERL_RELAY_CHECK).toContain("Fcntl::O_NONBLOCK() == 2048");
+    expect(
+      check(PERL_RELAY_CHECK.replace("Fcntl::O_NONBLOCK() == 2048", "Fcntl::O_NONBLOCK() == 2049")),
+    ).toBe(1);
+    expect(INNER_RELAY_PERL).not.toMatch(/\buse (Socket|Fcntl|Errno)\b|\$!\{/);
   });
 });
