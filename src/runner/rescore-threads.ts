@@ -33,7 +33,8 @@ export const RescoredRunSchema = z
 
 /**
  * The threads' module. The same relative path from this module (dist/runner/) and from the
- * bundled CLI (dist/cli/main.js, scripts/build-cli.mjs): both are two folders below the package
- * root, and the thread runs the library's module of dist/runner/.
+ * bundled CLI (dist/cli/bundle.cjs, whose import.meta.url is its own file: scripts/build-cli.mjs):
+ * both are two folders below the package root, and the thread runs the library's module of
+ * dist/runner/.
  */
 export const RESCORE_WORKER = new URL("../runner/rescore-worker.js", import.meta.url);
