@@ -101,6 +101,12 @@ async function linkTree(from, to) {
   }
 }
 
+/** A session id of the form an agent gives (a UUID), one per synthetic run. */
+function sessionId(i) {
+  const h = i.toString(16).padStart(12, "0");
+  return `5e551000-0000-4000-8000-${h}`;
+}
+
 /** N synthetic runs from the source's run folders; metadata's matrix lists them all. */
 async function generate(src, n) {
   const work = arg("--work", null);
@@ -146,6 +152,27 @@ async function generate(src, n) {
           status: passed ? "passed" : "failed",
           checks_passed: passed ? ["check_a", "check_b"] : ["check_a"],
           checks_failed: passed ? [] : ["check_b: wrong"],
+          // What differs in every real run besides: its own model endpoint (in the sandbox's
+          // network policy) and its agent's session id.
+          ...(proto.report.sandbox
+            ? {
+                sandbox: {
+                  ...proto.report.sandbox,
+                  network_policy: proto.report.sandbox.network_policy.replace(
+                    /\/runs\/[^ )]*/,
+                    `/runs/${task}/${encodeURIComponent(tr)}/${rep}/subject`,
+                  ),
+                },
+              }
+            : {}),
+          ...(proto.report.interaction
+            ? {
+                interaction: {
+                  ...proto.report.interaction,
+                  role_sessions: { subject: [sessionId(i)], simulator: [] },
+                },
+              }
+            : {}),
         };
         await writeFile(path.join(runDir, "report.json"), JSON.stringify(report, null, 2));
         matrix.push({ run_id: runId, task, treatment: tr, rep });
@@ -303,7 +330,7 @@ const table = [
 const md = `# Reports at scale (bench/scale/scale-bench.mjs)
 
 Measured ${new Date().toISOString().slice(0, 10)} on this machine (${(await readFile("/proc/cpuinfo", "utf8")).match(/model name\s*:\s*(.*)/)?.[1] ?? "?"}, node ${process.version}).
-Synthetic runs: copies of a real demo results folder (${TASKS} tasks × treatments × reps), report.json ids and outcomes changed, other files hard-linked.
+Synthetic runs: copies of a real demo results folder (${TASKS} tasks × treatments × reps), report.json ids, outcomes, model endpoint (sandbox network policy) and session id changed per run, other files hard-linked.
 Targets: every command ≤ 2× the floor at 10,000 runs (HTML included), under 400 MB; bounded memory at 100,000.
 CPU s is user + system time of the process (and its children): on a machine shared with other work, the wall
 times stretch with the load (last column: 1-minute load average on 2 CPUs when the command ended) and the CPU

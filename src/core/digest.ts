@@ -3,12 +3,16 @@
  * (summary tables and per-run sections, the comparison, pass@k, calibration, thresholds,
  * JUnit, the HTML run table). It leaves out what only one run's own page shows: the rubric's
  * per-dimension reasons and checks (`rubric_lines` has them as text), the transcript's text
- * and file lists, the interaction's turns and the artifact paths. A run report is a
+ * and file lists, the interaction's turns and per-run texts (session ids, matched patterns), the
+ * sandbox's network policy and protection lists (only kind, reason and limits are kept) and the
+ * artifact paths. What differs in every run costs memory in every digest and a value of its own
+ * in the run index, so a digest keeps no more of it than the experiment reports read. A run report is a
  * digest (every field a digest has, a report has with the same type), so code that takes
  * digests takes reports too. Why it exists: docs/ARCHITECTURE.md "Run digests and the run index".
  */
 import { z } from "zod";
 import { RunReportSchema, type RunReport } from "./report.js";
+import { SandboxRecordSchema } from "./sandbox.js";
 
 const R = RunReportSchema.shape;
 
@@ -36,7 +40,13 @@ const EventsDigestSchema = R.events_summary.unwrap().omit({
   final_response: true,
 });
 
-/** The interaction block without its turns (its counters, e.g. `nudges`, are kept). */
+/**
+ * The interaction block without its turns and its per-run texts (session ids, matched patterns,
+ * the end's detail): its mode, turns, end reason and numeric counters (e.g. `nudges`), which the
+ * per-run sections show (digestOf keeps only those; the schema lets a full report's block pass,
+ * since a report is a digest). Session ids differ in every run: kept, they would make every run's block
+ * a value of its own in memory and in the run index.
+ */
 const InteractionDigestSchema = z
   .object({
     mode: z.enum(["none", "auto_user"]),
@@ -45,6 +55,13 @@ const InteractionDigestSchema = z
     end_reason: z.string(),
   })
   .loose();
+
+/**
+ * The sandbox record's kind, reason and limits (what the experiment reports say of isolation);
+ * its network policy names each run's own model endpoint and stays in report.json, as do its
+ * lists of what it protects (the run's page shows them).
+ */
+const SandboxDigestSchema = SandboxRecordSchema.pick({ kind: true, why: true, limits: true });
 
 export const RunDigestSchema = RunReportSchema.omit({
   schema: true,
@@ -56,11 +73,13 @@ export const RunDigestSchema = RunReportSchema.omit({
   rubric: true,
   events_summary: true,
   interaction: true,
+  sandbox: true,
   artifacts: true,
 }).extend({
   rubric: RubricDigestSchema.nullable(),
   events_summary: EventsDigestSchema.nullable(),
   interaction: InteractionDigestSchema.nullable(),
+  sandbox: SandboxDigestSchema.nullable(),
 });
 export type RunDigest = z.infer<typeof RunDigestSchema>;
 
@@ -69,9 +88,13 @@ export function digestOf(r: RunReport): RunDigest {
   const es = r.events_summary;
   let interaction: RunDigest["interaction"] = null;
   if (r.interaction) {
-    const { turns: _turns, ...counters } = r.interaction;
-    interaction = counters;
+    const { mode, max_turns, actual_turns, end_reason } = r.interaction;
+    const counters: Record<string, number> = {};
+    for (const [k, v] of Object.entries(r.interaction))
+      if (typeof v === "number" && k !== "max_turns" && k !== "actual_turns") counters[k] = v;
+    interaction = { mode, max_turns, actual_turns, end_reason, ...counters };
   }
+  const sb = r.sandbox;
   return compactDigest({
     ...r,
     rubric: r.rubric
@@ -99,6 +122,7 @@ export function digestOf(r: RunReport): RunDigest {
         }
       : null,
     interaction,
+    sandbox: sb ? { kind: sb.kind, why: sb.why, limits: sb.limits } : null,
   });
 }
 

@@ -57,3 +57,54 @@ export class DiskFullError extends SkillbenchError {
     this.name = "DiskFullError";
   }
 }
+
+/** An error as a worker thread sends it (util/threads.ts: a structured clone keeps no class). */
+export interface SentError {
+  name: string;
+  message: string;
+  stack?: string | undefined;
+  /** a SkillbenchError's code, or a system error's (ENOENT, ENOSPC…) */
+  code?: string | undefined;
+  details?:
+    | { file?: string | undefined; field?: string | undefined; line?: number | undefined }
+    | undefined;
+  /** a SkillbenchError (InputError among them) */
+  skillbench: boolean;
+}
+
+/** What a worker thread sends of an error it caught. */
+export function errorToSend(e: unknown): SentError {
+  const stack = e instanceof Error && e.stack ? { stack: e.stack } : {};
+  if (e instanceof SkillbenchError)
+    return {
+      name: e.name,
+      message: e.message,
+      ...stack,
+      code: e.code,
+      details: e.details,
+      skillbench: true,
+    };
+  if (e instanceof Error) {
+    const code = "code" in e && typeof e.code === "string" ? { code: e.code } : {};
+    return { name: e.name, message: e.message, ...stack, ...code, skillbench: false };
+  }
+  return { name: "Error", message: String(e), skillbench: false };
+}
+
+/**
+ * The error a worker thread sent, as the main thread throws it: bad input stays an InputError
+ * (exit 2), a system error keeps its code (a full disk is still told as one).
+ */
+export function errorFromSent(e: SentError): Error {
+  const details = {
+    ...(e.details?.file !== undefined ? { file: e.details.file } : {}),
+    ...(e.details?.field !== undefined ? { field: e.details.field } : {}),
+    ...(e.details?.line !== undefined ? { line: e.details.line } : {}),
+  };
+  let err: Error;
+  if (e.skillbench && e.name === "InputError") err = new InputError(e.message, details);
+  else if (e.skillbench) err = new SkillbenchError(e.code ?? "error", e.message, details);
+  else err = Object.assign(new Error(e.message), e.code !== undefined ? { code: e.code } : {});
+  if (e.stack !== undefined) err.stack = e.stack;
+  return err;
+}

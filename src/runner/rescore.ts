@@ -8,10 +8,15 @@ import type { JudgeFlags } from "./judge-setup.js";
 import { loadModelScript, scriptServesRole, startModelServer } from "../model/index.js";
 import { RunIndexWriter } from "../store/run-index.js";
 import { sha256 } from "../util/hash.js";
-import { availableParallelism } from "node:os";
 import { rescoreRun, type RescoredRun } from "./rescore-run.js";
 import { rescoreContext, type JudgeServer } from "./rescore-context.js";
-import { rescoreOnWorkers } from "./rescore-workers.js";
+import { errorFromSent } from "../core/errors.js";
+import { defaultThreads, runOnThreads } from "../util/threads.js";
+import {
+  RESCORE_WORKER,
+  RescoredRunSchema,
+  type RescoreThreadSettings,
+} from "./rescore-threads.js";
 
 export interface RescoreOptions {
   /** Score every run with this profile instead of the one it was scored with. */
@@ -24,18 +29,16 @@ export interface RescoreOptions {
   ks?: number[] | undefined;
   html?: boolean | undefined;
   /**
-   * Threads that rescore runs (rescore-workers.ts); default: one per CPU (at most
-   * MAX_DEFAULT_JOBS) from WORKERS_FROM runs on, else 1. Runs judged again are rescored on the
-   * main thread only (the judge's cache and model are the main thread's).
+   * Threads that rescore runs (rescore-threads.ts); default: one per CPU (at most 8) from
+   * THREADS_FROM runs on, else 1. Runs judged again are rescored on the main thread only (the
+   * judge's cache and model are the main thread's).
    */
   concurrency?: number | undefined;
   onProgress?: (message: string) => void;
 }
 
 /** Runs from which a rescore uses worker threads by default (below, starting them costs more than they save). */
-const WORKERS_FROM = 500;
-/** Worker threads by default at most. */
-const MAX_DEFAULT_JOBS = 8;
+const THREADS_FROM = 500;
 
 /**
  * Runs rescored at once. A run's files are read and written synchronously (rescore-files.ts), so
@@ -126,24 +129,23 @@ async function rescoreWith(
     ? 1
     : Math.max(
         1,
-        Math.min(
-          opts.concurrency ??
-            (ids.length >= WORKERS_FROM ? Math.min(availableParallelism(), MAX_DEFAULT_JOBS) : 1),
-          ids.length,
-        ),
+        Math.min(opts.concurrency ?? defaultThreads(ids.length, THREADS_FROM), ids.length),
       );
   try {
     if (jobs > 1)
-      await rescoreOnWorkers(
-        {
+      await runOnThreads({
+        module: RESCORE_WORKER,
+        settings: {
           outDir,
           ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
           hostEnv: { ...hostEnv },
-        },
-        ids,
-        jobs,
+        } satisfies RescoreThreadSettings,
+        items: ids,
+        threads: jobs,
+        result: RescoredRunSchema,
         take,
-      );
+        reviveError: errorFromSent,
+      });
     else
       // RESCORE_CONCURRENCY at a time on this thread (a judge waits on its model).
       await mapPool(ids, RESCORE_CONCURRENCY, async (id, i) => {
