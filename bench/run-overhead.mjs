@@ -45,6 +45,8 @@
 // Without a writable cgroup hierarchy (not root, or no cgroup fs) CPU falls back to cutime, and
 // the file says so.
 // --keep keeps the results folders and temp dirs; --verbose prints every bare call's time.
+// A "## History" section at the end of the output file (kept by hand: what changed between
+// measurements, earlier figures) is carried over when the file is written anew.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, rmdir, writeFile } from "node:fs/promises";
@@ -657,6 +659,10 @@ const md = [
   ...(machineLine ? [machineLine] : []),
   "",
 ].join("\n");
+// The hand-kept "## History" section of the file (what changed between measurements, earlier
+// figures) is carried over below the new figures.
+const previous = await readFile(outFile, "utf8").catch(() => "");
+const history = previous.indexOf("\n## History\n");
 await mkdir(path.dirname(outFile), { recursive: true });
-await writeFile(outFile, md);
+await writeFile(outFile, history >= 0 ? `${md}${previous.slice(history + 1)}` : md);
 console.log(`\n${md}\nwritten to ${path.relative(root, outFile)}`);

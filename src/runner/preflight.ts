@@ -95,17 +95,20 @@ export async function refuseSymlinksOut(suite: Suite, planned: RunSpec[]): Promi
  * `--agent-bin` applies only when the plan uses a single agent (else each agent is found by its
  * SKILLBENCH_<AGENT>_BIN, its pinned npm package, then PATH: docs/agents.md).
  */
-export async function resolveAgents(
+export function resolveAgents(
   opts: Pick<RunOptions, "driver" | "agentBin" | "simulatorAgent">,
   planned: readonly { agent: string; treatment: string }[],
   hostEnv: Record<string, string | undefined>,
   cwd: string,
-): Promise<{
-  setups: Record<string, AgentSetup>;
+): {
+  /** Each agent's driver and binary, in the plan's order. */
+  found: { name: string; driver: AgentDriver; bin: ResolvedBinary }[];
+  /** The same with each one's version: the versions are asked at once, while the caller goes on. */
+  setups: Promise<Record<string, AgentSetup>>;
   simulator: { driver: AgentDriver; bin: ResolvedBinary } | { error: string };
-}> {
+} {
   const names = [...new Set(planned.map((r) => r.agent))];
-  const setups: Record<string, AgentSetup> = {};
+  const found: { name: string; driver: AgentDriver; bin: ResolvedBinary }[] = [];
   for (const name of names) {
     const driver = opts.driver?.name === name ? opts.driver : agentDriver(name);
     if (driver === null)
@@ -120,25 +123,30 @@ export async function resolveAgents(
         field: names.length === 1 ? "--agent-bin" : "agent",
       });
     }
-    const version = await driver.version(
-      bin.path,
-      { PATH: hostEnv.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir() },
-      cwd,
-    );
-    setups[name] = { driver, bin, version };
+    found.push({ name, driver, bin });
   }
+  const setups = Promise.all(
+    found.map(async ({ name, driver, bin }) => {
+      const version = await driver.version(
+        bin.path,
+        { PATH: hostEnv.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir() },
+        cwd,
+      );
+      return [name, { driver, bin, version }] as const;
+    }),
+  ).then((pairs) => Object.fromEntries(pairs) as Record<string, AgentSetup>);
   const simulatorName = opts.simulatorAgent ?? "claude";
   const simulatorDriver = agentDriver(simulatorName);
   if (simulatorDriver === null)
     throw new InputError(`unknown agent "${simulatorName}": use one of ${AGENT_NAMES.join(", ")}`, {
       field: "--simulator-agent",
     });
-  const same = setups[simulatorDriver.name];
+  const same = found.find((f) => f.name === simulatorDriver.name);
   const simulatorBin =
     same?.driver === simulatorDriver ? same.bin : simulatorDriver.resolveBinary({ env: hostEnv });
   const simulator =
     "error" in simulatorBin ? simulatorBin : { driver: simulatorDriver, bin: simulatorBin };
-  return { setups, simulator };
+  return { found, setups, simulator };
 }
 
 /** Whether any planned run may need a sandbox other than local (then the machine is probed). */

@@ -33,6 +33,7 @@ import {
 } from "./preflight.js";
 import { openResultsFolder } from "./results-folder.js";
 import { executePlans } from "./execute-plans.js";
+import { warmFirstSandbox } from "./warm-sandbox.js";
 import type { RunOptions, RunSummary } from "./run-options.js";
 
 export { SKILLBENCH_VERSION } from "./experiment-metadata.js";
@@ -99,10 +100,13 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   // run starts (removed meanwhile: only dead processes' leftovers are touched).
   const leftovers = removeLeftovers({ tmpDirs: [os.tmpdir()] });
   void leftovers.catch(() => undefined);
-  const agents = await resolveAgents(opts, specs, hostEnv, cwd);
+  // The agents' binaries now; their versions are asked while the results folder is opened and
+  // the model set up (awaited before the plans are settled).
+  const found = resolveAgents(opts, specs, hostEnv, cwd);
+  void found.setups.catch(() => undefined);
   // The experiment's first agent: what is not per run (the frozen baseline's drift check).
-  const first = Object.values(agents.setups)[0];
-  if (first === undefined)
+  const firstFound = found.found[0];
+  if (firstFound === undefined)
     throw new InputError("nothing to run: the plan has no runs", { field: "--task" });
 
   const outOpt = opts.out ?? cfg.out ?? undefined;
@@ -134,19 +138,32 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     cfg,
     hostEnv,
     cwd,
-    drivers: Object.values(agents.setups).map((a) => a.driver),
+    drivers: found.found.map((a) => a.driver),
     modelLog: paths.modelLog,
     secrets: redact.secrets,
     note,
   });
   const server = models.server;
+  // What bubblewrap asks when the first run's sandbox starts, asked meanwhile (warm-sandbox.ts).
+  const warming = warmFirstSandbox({
+    suite,
+    first: opts.queue?.dispatch ? undefined : toRun[0],
+    cli: opts.sandbox,
+    hasDockerfile: settings.sandbox.hasDockerfile,
+    agentBin: (name) => found.found.find((f) => f.name === name)?.bin.path,
+    endpoint: models.endpoint,
+    outDir,
+    experimentId,
+    signal: opts.killSignal,
+  });
   try {
     const left = await leftovers;
     if (left.containers.length + left.folders.length > 0)
       note(
         `removed what skillbench processes that are gone left behind: ${left.containers.length} container(s), ${left.folders.length} temporary folder(s)`,
       );
-    const version = first.version;
+    const agents = { setups: await found.setups, simulator: found.simulator };
+    const version = agents.setups[firstFound.name]?.version ?? null;
     const baselineDrift = frozen
       ? await adoptFrozenBaseline(
           frozen,
@@ -289,7 +306,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     const reports = metadata.matrix
       .map((r) => byId.get(r.run_id))
       .filter((r): r is RunReport => r !== undefined);
-    const matrix = metadata.matrix.map((r) => ({ ...r, agent: r.agent ?? first.driver.name }));
+    const matrix = metadata.matrix.map((r) => ({ ...r, agent: r.agent ?? firstFound.driver.name }));
     const incomplete = matrix.filter((r) => !byId.has(r.run_id));
     metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;
     metadata.total_passed = reports.filter((r) => r.passed).length;
@@ -300,6 +317,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         : await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html });
     return { outDir, experimentId, planned: matrix, reports, incomplete, files };
   } finally {
+    await warming;
     await server?.close();
   }
 }

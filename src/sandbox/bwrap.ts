@@ -121,6 +121,52 @@ function perlForRelay(): Promise<string | null> {
   return perlAnswer;
 }
 
+/**
+ * The agent's `--version` inside bubblewrap for this layout: asked once per process and key
+ * (versionInside), with the layout's run dirs as its workspace and HOME.
+ */
+function askVersionInside(
+  opts: SandboxOptions,
+  layout: BwrapLayout & { bwrapBin: string },
+): Promise<{ ok: true; version: string } | { ok: false; why: string }> {
+  const key = JSON.stringify([
+    layout.bwrapBin,
+    opts.agentBin,
+    layout.resultsDir,
+    layout.exposeReadOnly,
+  ]);
+  return versionInside(key, () => {
+    const spec = bwrapSpec(
+      {
+        cmd: opts.agentBin,
+        args: ["--version"],
+        cwd: opts.runDirs.workspace,
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: opts.runDirs.home },
+      },
+      layout,
+    );
+    return capture(spec.cmd, spec.args, {
+      env: spec.env,
+      cwd: spec.cwd,
+      timeoutMs: 60_000,
+      signal: opts.signal,
+    });
+  });
+}
+
+/**
+ * Ask what a bwrap sandbox with these options asks when it starts (the agent's version inside,
+ * whether perl can run the relay) ahead of time, e.g. in run dirs of its own while an experiment
+ * is set up: the answers are kept for the process, so the first run's sandbox starts without
+ * waiting for them. Never throws (a failed answer is not kept: the run asks again and says why).
+ */
+export async function warmBwrapSandbox(opts: SandboxOptions): Promise<void> {
+  const layout = { ...bwrapLayout(opts), bwrapBin: whichSync("bwrap") ?? "bwrap" };
+  await Promise.all([askVersionInside(opts, layout), layout.relay ? perlForRelay() : null]).catch(
+    () => undefined,
+  );
+}
+
 export function createBwrapSandbox(opts: SandboxOptions): Sandbox {
   const bwrapBin = whichSync("bwrap") ?? "bwrap";
   const layout = { ...bwrapLayout(opts), bwrapBin };
@@ -140,29 +186,7 @@ export function createBwrapSandbox(opts: SandboxOptions): Sandbox {
         );
       // Whether perl can run the relay is asked at the same time as the version.
       const perlAsked = layout.relay ? perlForRelay() : null;
-      const key = JSON.stringify([
-        bwrapBin,
-        opts.agentBin,
-        layout.resultsDir,
-        layout.exposeReadOnly,
-      ]);
-      const v = await versionInside(key, () => {
-        const spec = bwrapSpec(
-          {
-            cmd: opts.agentBin,
-            args: ["--version"],
-            cwd: opts.runDirs.workspace,
-            env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: opts.runDirs.home },
-          },
-          layout,
-        );
-        return capture(spec.cmd, spec.args, {
-          env: spec.env,
-          cwd: spec.cwd,
-          timeoutMs: 60_000,
-          signal: opts.signal,
-        });
-      });
+      const v = await askVersionInside(opts, layout);
       if (!v.ok) {
         throw new InputError(`bwrap sandbox: cannot start the agent inside bubblewrap: ${v.why}`, {
           field: "sandbox",
