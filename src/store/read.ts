@@ -1,10 +1,9 @@
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { InputError } from "../core/errors.js";
 import { digestOf, type RunDigest } from "../core/digest.js";
 import { RunReportSchema, type RunReport } from "../core/report.js";
-import { mapPool } from "../util/pool.js";
 import { runPaths } from "./layout.js";
 import {
   IndexReports,
@@ -20,8 +19,8 @@ export interface ReadProblem {
   message: string;
 }
 
-/** Concurrent file reads (enough to keep the disk busy, few enough not to exhaust descriptors). */
-const READ_CONCURRENCY = 16;
+/** report.json files read between two turns of the event loop (when the index does not hold them). */
+const READ_SLICE = 200;
 /** report.json files stat-ed between two turns of the event loop. */
 const STAT_SLICE = 2000;
 /** Full reports held at once by `StoredRuns.reports` (read in file order, handed out in the order asked). */
@@ -87,14 +86,13 @@ function byTaskTreatmentRep(a: RunDigest, b: RunDigest): number {
  * Every stored run of a results folder as a digest; unreadable reports are listed as
  * problems, not fatal; a run without a report (incomplete) is skipped. A run whose
  * report.json the run index holds unchanged is taken from the index (store/run-index.ts);
- * the others are read from their files with a bounded pool and schema-parsed, and the index
+ * the others are read from their files (synchronously, a slice at a time) and schema-parsed, and the index
  * is written again when it did not hold exactly the folder's runs. With a cache, a digest
  * whose file did not change (same mtime and size) since the last call is reused.
  */
 export async function readStoredRuns(
   outDir: string,
   opts: {
-    concurrency?: number;
     cache?: ReportCache;
     /** false: neither read nor write the run index (store/run-index.ts) */
     index?: boolean;
@@ -113,7 +111,6 @@ export async function readStoredRuns(
   }
   const cache = opts.cache;
   const useIndex = opts.index !== false;
-  const concurrency = opts.concurrency ?? READ_CONCURRENCY;
   const n = ids.length;
   // What is known of each run is kept by its position in `ids` (sorted, so a line of the index
   // finds its run by binary search), in typed arrays where it is numbers: a reading of 100,000
@@ -190,19 +187,23 @@ export async function readStoredRuns(
   const shared = new SharedValues();
   /** the runs' ranges in the index being written */
   const newSpans = new Float64Array(2 * n).fill(-1);
-  await mapPool(missing, concurrency, async (k) => {
+  // Read synchronously (a promise per open, stat, read and close costs more than reading a small
+  // file from the page cache), a slice at a time so that a server reading a folder stays responsive.
+  for (let j = 0; j < missing.length; j++) {
+    if (j > 0 && j % READ_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    const k = missing[j] ?? -1;
     const id = ids[k] ?? "";
     const file = runPaths(outDir, id).report;
     let text: string;
     try {
-      text = await readFile(file, "utf8");
+      text = readFileSync(file, "utf8");
     } catch {
-      return; // a run without a report is incomplete: not an error
+      continue; // a run without a report is incomplete: not an error
     }
     const parsed = parseReport(file, text);
     if (isProblem(parsed)) {
       problemAt.set(k, parsed);
-      return;
+      continue;
     }
     const digest = digestOf(parsed);
     const w = await writer();
@@ -215,7 +216,7 @@ export async function readStoredRuns(
       digestAt[k] = added.digest;
       await w.drained();
     } else digestAt[k] = shared.intern(id, indexStampAt(k), digest).digest;
-  });
+  }
   const w = opened.writer !== null || index.lines !== index.matched ? await writer() : null;
   if (w && source) {
     // Copy the current lines, in batches read in file order.
@@ -392,7 +393,7 @@ async function fullReport(
  */
 export async function readReports(
   outDir: string,
-  opts: { concurrency?: number; index?: boolean } = {},
+  opts: { index?: boolean } = {},
 ): Promise<StoredReports> {
   const runs = await readStoredRuns(outDir, opts);
   const reports: RunReport[] = [];

@@ -48,7 +48,7 @@ describe("mapPool", () => {
 describe("readStoredRuns", () => {
   it("gives the digests of what readReports gives", async () => {
     const want = await readReports(dir);
-    const got = await readStoredRuns(dir, { concurrency: 2 });
+    const got = await readStoredRuns(dir);
     expect(got.digests).toEqual(want.reports.map(digestOf));
     expect(got.problems).toEqual(want.problems);
     expect(got.problems.map((p) => path.basename(path.dirname(p.file)))).toEqual([
