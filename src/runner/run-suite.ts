@@ -1,36 +1,30 @@
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { DiskFullError, InputError } from "../core/errors.js";
 import type { RunReport } from "../core/report.js";
-import { settleRun, type PlanSettings } from "../plan/run-plan.js";
-import { agentsOfTreatments } from "../plan/agents.js";
-import { selectRuns } from "../plan/select.js";
+import { settleRun } from "../plan/run-plan.js";
 import { createSandbox, probeSandboxes, removeLeftovers } from "../sandbox/index.js";
-import { loadSuiteProfiles } from "../scoring/index.js";
 import { experimentPaths } from "../store/layout.js";
 import { writeMetadata } from "../store/metadata.js";
 import { writeSuiteSnapshot } from "../store/suite-snapshot.js";
 import { loadSuite, type Suite } from "../suite/index.js";
 import { makeRedactor, secretsFromEnv } from "../util/redact.js";
-import { adoptFrozenBaseline, loadFrozenBaseline, suiteFingerprint } from "./baseline-from.js";
+import { adoptFrozenBaseline, suiteFingerprint } from "./baseline-from.js";
 import type { RunContext } from "./context.js";
 import { experimentIdNow, experimentMetadata } from "./experiment-metadata.js";
 import { writeExperimentReports } from "./finish.js";
 import { setupJudge } from "./judge-setup.js";
 import { setUpModel } from "./model-endpoint.js";
 import {
-  checkPlans,
-  positiveInt,
   readPromptFile,
-  refuseSharedIds,
   refuseSymlinksOut,
   needsSandboxProbe,
   passEnvOf,
   resolveAgents,
 } from "./preflight.js";
+import { planSuite } from "./plan-suite.js";
 import { openResultsFolder } from "./results-folder.js";
 import { executePlans } from "./execute-plans.js";
 import { warmFirstSandbox } from "./warm-sandbox.js";
@@ -54,43 +48,8 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       taskFilter: opts.task,
     }));
   const cfg = suite.config;
-  const count =
-    positiveInt("--count", opts.count) ?? positiveInt("count", cfg.count, "skillbench.yaml") ?? 1;
-  const concurrency =
-    positiveInt("--concurrency", opts.concurrency) ??
-    positiveInt("concurrency", cfg.concurrency, "skillbench.yaml") ??
-    1;
-  const { taskNames, specs } = selectRuns(suite, {
-    task: opts.task,
-    treatment: opts.treatment,
-    count,
-    agentsOf: agentsOfTreatments(suite, opts),
-  });
-
-  // --baseline-from DIR: the baseline arm comes from an earlier results folder, not from agents.
-  const frozen = opts.baselineFrom
-    ? await loadFrozenBaseline(path.resolve(cwd, opts.baselineFrom), taskNames)
-    : null;
-  const planned = frozen ? specs.filter((r) => r.treatment !== frozen.treatment) : specs;
-  refuseSharedIds(planned);
-  const model = opts.model ?? cfg.model ?? hostEnv.ANTHROPIC_MODEL ?? null;
-  const settings: PlanSettings = {
-    suite,
-    profiles: await loadSuiteProfiles(suite.profiles),
-    profileOverride: opts.profile ?? cfg.profile ?? null,
-    timeoutSecOverride: opts.timeoutSec ?? cfg.timeout_sec ?? null,
-    sandbox: {
-      cli: opts.sandbox ?? null,
-      suite: cfg.sandbox ?? null,
-      probe: null,
-      hasDockerfile: (t) =>
-        t.environment_dir !== null && existsSync(path.join(t.environment_dir, "Dockerfile")),
-    },
-    interaction: { cli: opts.interaction, simulatorModel: opts.simulatorModel ?? null },
-    agents: {},
-    model,
-  };
-  checkPlans(settings, planned);
+  const { count, concurrency, taskNames, specs, frozen, planned, model, settings } =
+    await planSuite(suite, opts, hostEnv, cwd);
   await refuseSymlinksOut(suite, planned);
   // The sandbox probe (docker info, a bwrap start) runs while the agents' versions are asked and
   // the rest is set up; its answer is awaited before the plans are settled.
