@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * Errors that carry a code. `InputError` is bad user input (a malformed file, an
  * unknown name, a hostile path): the CLI prints it and exits 2. Anything else that
@@ -58,19 +60,27 @@ export class DiskFullError extends SkillbenchError {
   }
 }
 
-/** An error as a worker thread sends it (util/threads.ts: a structured clone keeps no class). */
-export interface SentError {
-  name: string;
-  message: string;
-  stack?: string | undefined;
-  /** a SkillbenchError's code, or a system error's (ENOENT, ENOSPC…) */
-  code?: string | undefined;
-  details?:
-    | { file?: string | undefined; field?: string | undefined; line?: number | undefined }
-    | undefined;
+/**
+ * An error as a worker thread sends it (util/threads.ts: a structured clone keeps no class): its
+ * name, message and stack, a SkillbenchError's code and details, or a system error's code
+ * (ENOENT, ENOSPC…). Parsed on arrival (errorFromSent).
+ */
+const SentErrorSchema = z.object({
+  name: z.string(),
+  message: z.string(),
+  stack: z.string().optional(),
+  code: z.string().optional(),
+  details: z
+    .object({
+      file: z.string().optional(),
+      field: z.string().optional(),
+      line: z.number().optional(),
+    })
+    .optional(),
   /** a SkillbenchError (InputError among them) */
-  skillbench: boolean;
-}
+  skillbench: z.boolean(),
+});
+type SentError = z.infer<typeof SentErrorSchema>;
 
 /** What a worker thread sends of an error it caught. */
 export function errorToSend(e: unknown): SentError {
@@ -95,7 +105,10 @@ export function errorToSend(e: unknown): SentError {
  * The error a worker thread sent, as the main thread throws it: bad input stays an InputError
  * (exit 2), a system error keeps its code (a full disk is still told as one).
  */
-export function errorFromSent(e: SentError): Error {
+export function errorFromSent(sent: unknown): Error {
+  const parsed = SentErrorSchema.safeParse(sent);
+  if (!parsed.success) return new Error(`a worker thread failed: ${String(sent)}`);
+  const e = parsed.data;
   const details = {
     ...(e.details?.file !== undefined ? { file: e.details.file } : {}),
     ...(e.details?.field !== undefined ? { field: e.details.field } : {}),

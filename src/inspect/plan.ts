@@ -5,7 +5,12 @@ import { resolveInteraction, taskInteractionSettings } from "../interaction/inde
 import { selectRuns } from "../plan/select.js";
 import { runProfile } from "../plan/run-plan.js";
 import { agentsOfTreatments } from "../plan/agents.js";
-import { chooseSandbox, probeSandboxes, type SandboxChoice } from "../sandbox/index.js";
+import {
+  chooseSandbox,
+  probeSandboxes,
+  requestedSandbox,
+  type SandboxChoice,
+} from "../sandbox/index.js";
 import { loadSuiteProfiles } from "../scoring/index.js";
 import { loadSuite, type Suite, type SuiteWarning } from "../suite/index.js";
 
@@ -115,7 +120,7 @@ export async function planSuite(opts: PlanOptions): Promise<SuitePlan> {
     opts.probe !== false &&
     specs.some((r) => {
       const t = suite.tasks.find((x) => x.name === r.task);
-      return (opts.sandbox ?? t?.environment.sandbox ?? cfg.sandbox ?? "auto") === "auto";
+      return requestedSandbox(opts.sandbox, t, cfg.sandbox) === "auto";
     })
       ? await probeSandboxes()
       : null;
@@ -124,7 +129,7 @@ export async function planSuite(opts: PlanOptions): Promise<SuitePlan> {
     const tr = suite.treatments.find((t) => t.name === r.treatment);
     if (!task || !tr) throw new Error(`planned run ${r.run_id} has no task or treatment`);
     const profile = runProfile({ profiles, profileOverride: override }, task, tr);
-    const sandbox = opts.sandbox ?? task.environment.sandbox ?? cfg.sandbox ?? "auto";
+    const sandbox = requestedSandbox(opts.sandbox, task, cfg.sandbox);
     const hasDockerfile =
       task.environment_dir !== null && existsSync(path.join(task.environment_dir, "Dockerfile"));
     const kind =

@@ -3,7 +3,12 @@ import { errorMessage, InputError } from "../core/errors.js";
 import { SANDBOX_KINDS } from "../core/sandbox.js";
 import { resolveInteraction, taskInteractionSettings } from "../interaction/index.js";
 import type { InteractionConfig } from "../interaction/config.js";
-import { chooseSandbox, type SandboxChoice, type SandboxProbe } from "../sandbox/index.js";
+import {
+  chooseSandbox,
+  requestedSandbox,
+  type SandboxChoice,
+  type SandboxProbe,
+} from "../sandbox/index.js";
 import { resolveProfile, type RubricProfile } from "../scoring/index.js";
 import type { Suite, TaskSpec, TreatmentSpec } from "../suite/index.js";
 import type { RunSpec } from "./matrix.js";
@@ -161,7 +166,7 @@ export function settleRun(s: PlanSettings, spec: RunSpec, runUuid: string): RunP
   const prompt = renderRunPrompt(task, tr, profile, runUuid);
   const interaction = runInteraction(s, task, profile);
   // Safe by default: `auto` (docs/sandbox.md); local only when chosen or nothing else works.
-  const choice = s.sandbox.cli ?? task.environment.sandbox ?? s.sandbox.suite ?? "auto";
+  const choice = requestedSandbox(s.sandbox.cli, task, s.sandbox.suite);
   const chosen = chooseSandbox(
     choice,
     { hasDockerfile: s.sandbox.hasDockerfile(task) },

@@ -10,7 +10,7 @@ import {
 import { InputError } from "../core/errors.js";
 import type { RunSpec } from "../plan/matrix.js";
 import { settleRun, type PlanSettings } from "../plan/run-plan.js";
-import type { SandboxChoice } from "../sandbox/index.js";
+import { requestedSandbox, type SandboxChoice } from "../sandbox/index.js";
 import type { Suite } from "../suite/index.js";
 import { refuseEscapingSymlinks } from "../workspace/symlinks.js";
 import type { AgentSetup } from "./context.js";
@@ -155,13 +155,13 @@ export function needsSandboxProbe(
   planned: RunSpec[],
   cli: SandboxChoice | undefined,
 ): boolean {
-  // --sandbox, else the task's [environment] sandbox, else the suite's, else auto.
   return planned.some(
     (r) =>
-      (cli ??
-        suite.tasks.find((t) => t.name === r.task)?.environment.sandbox ??
-        suite.config.sandbox ??
-        "auto") !== "local",
+      requestedSandbox(
+        cli,
+        suite.tasks.find((t) => t.name === r.task),
+        suite.config.sandbox,
+      ) !== "local",
   );
 }
 

@@ -1,5 +1,5 @@
-import { readdir, readFile } from "node:fs/promises";
-import { InputError } from "../core/errors.js";
+import { readFile } from "node:fs/promises";
+import { errorFromSent, InputError } from "../core/errors.js";
 import type { RunDigest } from "../core/digest.js";
 import { mapPool } from "../util/pool.js";
 import { writeExperimentReportsOf } from "./finish.js";
@@ -7,10 +7,10 @@ import { readSuiteSnapshot, type SuiteSnapshot } from "../store/suite-snapshot.j
 import type { JudgeFlags } from "./judge-setup.js";
 import { loadModelScript, scriptServesRole, startModelServer } from "../model/index.js";
 import { RunIndexWriter } from "../store/run-index.js";
+import { runFolderIds } from "../store/read.js";
 import { sha256 } from "../util/hash.js";
 import { rescoreRun, type RescoredRun } from "./rescore-run.js";
 import { rescoreContext, type JudgeServer } from "./rescore-context.js";
-import { errorFromSent } from "../core/errors.js";
 import { defaultThreads, runOnThreads } from "../util/threads.js";
 import {
   RESCORE_WORKER,
@@ -59,7 +59,7 @@ export interface RescoreResult {
   reports: RunDigest[];
   changed: string[];
   files: string[];
-  /** threads the runs were rescored on (1: this one; more: worker threads, rescore-workers.ts) */
+  /** threads the runs were rescored on (1: this one; more: worker threads, rescore-threads.ts) */
   threads: number;
 }
 
@@ -96,17 +96,7 @@ async function rescoreWith(
   judgeServer: JudgeServer,
 ): Promise<RescoreResult> {
   const ctx = await rescoreContext(outDir, snapshot, opts, hostEnv, judgeServer);
-  let ids: string[];
-  try {
-    ids = (await readdir(`${outDir}/runs`, { withFileTypes: true }))
-      .filter((d) => d.isDirectory())
-      .map((d) => d.name)
-      .sort();
-  } catch {
-    throw new InputError(`${outDir}: not a skillbench results folder (no runs/ folder)`, {
-      file: outDir,
-    });
-  }
+  const ids = await runFolderIds(outDir);
   // The run index is written anew beside the old one and renamed over it at the end (never
   // appended to: a folder copied with hard links shares its index with the original), with a
   // line for every rescored run, so that the experiment reports read it instead of every
@@ -115,13 +105,11 @@ async function rescoreWith(
   // What is kept of each run, by its position in `ids`: 0 not rescored (incomplete), 1
   // unchanged, 2 changed. The experiment reports read the digests again, from the new index.
   const done = new Uint8Array(ids.length);
-  let rescored = 0;
   const take = async (i: number, run: RescoredRun | null): Promise<void> => {
     if (run === null) return; // an incomplete run: nothing to rescore
     const id = ids[i] ?? "";
     index?.add(id, run.stamp, run.digest, run.reportJson);
     done[i] = run.changed ? 2 : 1;
-    rescored++;
     await index?.drained();
     opts.onProgress?.(`${run.changed ? "rescored" : "unchanged"} ${id}`);
   };
@@ -158,7 +146,7 @@ async function rescoreWith(
     await index?.commit();
   }
   const changed = ids.filter((_, i) => done[i] === 2);
-  if (rescored === 0)
+  if (!done.some((d) => d > 0))
     throw new InputError(`${outDir}: no run reports found: run a suite first`, { file: outDir });
   const { files, reports } = await writeExperimentReportsOf(outDir, {
     ks: opts.ks,

@@ -3,7 +3,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { DiskFullError, InputError } from "../core/errors.js";
-import type { RunReport } from "../core/report.js";
+import type { RunDigest } from "../core/digest.js";
 import { settleRun } from "../plan/run-plan.js";
 import { createSandbox, probeSandboxes, removeLeftovers } from "../sandbox/index.js";
 import { experimentPaths } from "../store/layout.js";
@@ -264,7 +264,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     const byId = new Map([...prior.reused, ...kept, ...fresh].map((r) => [r.run_id, r]));
     const reports = metadata.matrix
       .map((r) => byId.get(r.run_id))
-      .filter((r): r is RunReport => r !== undefined);
+      .filter((r): r is RunDigest => r !== undefined);
     const matrix = metadata.matrix.map((r) => ({ ...r, agent: r.agent ?? firstFound.driver.name }));
     const incomplete = matrix.filter((r) => !byId.has(r.run_id));
     metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;

@@ -1,4 +1,4 @@
-import { warmBwrapSandbox, type SandboxChoice } from "../sandbox/index.js";
+import { requestedSandbox, warmBwrapSandbox, type SandboxChoice } from "../sandbox/index.js";
 import type { RunSpec } from "../plan/matrix.js";
 import type { Suite, TaskSpec } from "../suite/index.js";
 import { createRunDirs, removeRunDirs } from "../workspace/prepare.js";
@@ -27,7 +27,7 @@ export async function warmFirstSandbox(o: {
   const run = o.first;
   const task = run && o.suite.tasks.find((t) => t.name === run.task);
   if (!run || !task) return;
-  const choice = o.cli ?? task.environment.sandbox ?? o.suite.config.sandbox ?? "auto";
+  const choice = requestedSandbox(o.cli, task, o.suite.config.sandbox);
   if (choice !== "bwrap" && (choice !== "auto" || o.hasDockerfile(task))) return;
   const agentBin = o.agentBin(run.agent);
   if (agentBin === undefined) return;

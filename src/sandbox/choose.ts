@@ -17,6 +17,18 @@ export interface SandboxChoiceResult {
 }
 
 /**
+ * The sandbox asked for a run: `--sandbox`, else its task's `[environment] sandbox`, else the
+ * suite's (skillbench.yaml), else `auto` (docs/sandbox.md). Pure.
+ */
+export function requestedSandbox(
+  cli: SandboxChoice | null | undefined,
+  task: { environment: { sandbox?: SandboxChoice | undefined } } | undefined,
+  suite: SandboxChoice | null | undefined,
+): SandboxChoice {
+  return cli ?? task?.environment.sandbox ?? suite ?? "auto";
+}
+
+/**
  * `auto` (the default): docker when the task has environment/Dockerfile and a daemon answers;
  * else bwrap when it starts here; else docker with the base image; else local, with
  * `LOCAL_WARNING` in its reason. An explicit kind is returned as is. Pure.

@@ -1,7 +1,7 @@
 /** Isolation for the agent and the validators: local, bubblewrap, docker. See docs/sandbox.md. */
 export { createSandbox } from "./create.js";
 export { warmBwrapSandbox } from "./bwrap.js";
-export { chooseSandbox, type SandboxProbe } from "./choose.js";
+export { chooseSandbox, requestedSandbox, type SandboxProbe } from "./choose.js";
 export { probeSandboxes } from "./probe.js";
 export {
   type Launcher,

@@ -90,17 +90,13 @@ function byTaskTreatmentRep(a: RunDigest, b: RunDigest): number {
  * is written again when it did not hold exactly the folder's runs. With a cache, a digest
  * whose file did not change (same mtime and size) since the last call is reused.
  */
-export async function readStoredRuns(
-  outDir: string,
-  opts: {
-    cache?: ReportCache;
-    /** false: neither read nor write the run index (store/run-index.ts) */
-    index?: boolean;
-  } = {},
-): Promise<StoredRuns> {
-  let ids: string[];
+/**
+ * The run folders of a results folder (the names under runs/), sorted; bad input when it has no
+ * runs/ folder.
+ */
+export async function runFolderIds(outDir: string): Promise<string[]> {
   try {
-    ids = (await readdir(path.join(outDir, "runs"), { withFileTypes: true }))
+    return (await readdir(path.join(outDir, "runs"), { withFileTypes: true }))
       .filter((d) => d.isDirectory())
       .map((d) => d.name)
       .sort();
@@ -109,6 +105,17 @@ export async function readStoredRuns(
       file: outDir,
     });
   }
+}
+
+export async function readStoredRuns(
+  outDir: string,
+  opts: {
+    cache?: ReportCache;
+    /** false: neither read nor write the run index (store/run-index.ts) */
+    index?: boolean;
+  } = {},
+): Promise<StoredRuns> {
+  const ids = await runFolderIds(outDir);
   const cache = opts.cache;
   const useIndex = opts.index !== false;
   const n = ids.length;

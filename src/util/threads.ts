@@ -1,8 +1,8 @@
 /**
  * The one worker-thread pool: the same work over many items (a run's files read and parsed),
  * handed to `threads` worker threads a batch at a time, each result taken on the main thread.
- * Used where reading and parsing stored runs is nearly all of a command's time (`rescore`, a
- * `report` of a folder without its run index: bench/results/scale.md). A worker's module calls
+ * Used where reading and parsing stored runs is nearly all of a command's time (`rescore`:
+ * bench/results/scale.md). A worker's module calls
  * `serveItems` with its handler; the main thread calls `runOnThreads` with that module's URL.
  * Messages are parsed with zod on arrival, both ways.
  */
@@ -28,31 +28,11 @@ const ToWorkerSchema = z.discriminatedUnion("kind", [
 ]);
 type ToWorker = z.infer<typeof ToWorkerSchema>;
 
-const ErrorSchema = z.object({
-  name: z.string(),
-  message: z.string(),
-  stack: z.string().optional(),
-  code: z.string().optional(),
-  details: z
-    .object({
-      file: z.string().optional(),
-      field: z.string().optional(),
-      line: z.number().optional(),
-    })
-    .optional(),
-  skillbench: z.boolean(),
-});
-/**
- * An error as a thread sends it (a structured clone keeps no class): its name, message and stack,
- * and the `code` and `details` of the project's own errors. The callers turn it back into the
- * error it was (core/errors.ts: errorToSend, errorFromSent).
- */
-export type SentError = z.infer<typeof ErrorSchema>;
-
 const ResultsSchema = z.array(z.tuple([z.number().int(), z.unknown()]));
 const FromWorkerSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("results"), results: ResultsSchema }),
-  z.object({ kind: z.literal("error"), results: ResultsSchema, error: ErrorSchema }),
+  // the error as the thread's sendError made it: the caller's reviveError reads it
+  z.object({ kind: z.literal("error"), results: ResultsSchema, error: z.unknown() }),
 ]);
 type FromWorker = z.infer<typeof FromWorkerSchema>;
 
@@ -66,7 +46,8 @@ export function serveItems<S, I, R>(
   settings: z.ZodType<S>,
   item: z.ZodType<I>,
   setup: (settings: S) => Promise<(item: I) => Promise<R> | R>,
-  sendError: (e: unknown) => SentError,
+  /** the error as it is sent (a structured clone keeps no class): core/errors.ts errorToSend */
+  sendError: (e: unknown) => unknown,
 ): void {
   const port = parentPort;
   if (port === null) throw new Error("serveItems: not in a worker thread");
@@ -110,8 +91,8 @@ export async function runOnThreads<R>(opts: {
   threads: number;
   result: z.ZodType<R>;
   take: (i: number, result: R) => Promise<void> | void;
-  /** the error a thread sent, as it is thrown here */
-  reviveError: (e: SentError) => Error;
+  /** the error a thread sent, as it is thrown here: core/errors.ts errorFromSent */
+  reviveError: (e: unknown) => Error;
 }): Promise<void> {
   const { items, threads } = opts;
   const batchSize = Math.max(1, Math.min(MAX_BATCH, Math.ceil(items.length / (threads * 4))));
