@@ -24,15 +24,14 @@
  *
  * The values were produced by RunReportSchema from report.json when the line was written;
  * reading them back does not run the schema again (that pass costs as much as reading the
- * files the index replaces): the header's fingerprint stands for it.
+ * files the index replaces): the header's fingerprint stands for it (store/schema-fingerprint.ts).
  */
 import { randomBytes } from "node:crypto";
 import { appendFile, open, rename, rm, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { compactDigest, RunDigestSchema, type RunDigest } from "../core/digest.js";
-import { RunReportSchema } from "../core/report.js";
-import { sha256 } from "../util/hash.js";
+import { compactDigest, type RunDigest } from "../core/digest.js";
+import { REPORT_SCHEMA_FINGERPRINT } from "./report-schema-fingerprint.js";
 
 const INDEX_SCHEMA = "skillbench.run-index.v2";
 /** The index file of a results folder. */
@@ -82,21 +81,8 @@ function sameList(v: unknown, lists: Map<string, readonly string[]>): unknown {
   return list;
 }
 
-let fingerprint: string | null = null;
-/** A hash of the report's and the digest's JSON Schemas: it changes with any field, type or default. */
-function schemaFingerprint(): string {
-  fingerprint ??= sha256(
-    JSON.stringify([
-      z.toJSONSchema(RunReportSchema, { io: "output" }),
-      z.toJSONSchema(RunDigestSchema, { io: "output" }),
-    ]),
-  );
-  return fingerprint;
-}
-
-function headerLine(): string {
-  return `${JSON.stringify({ schema: INDEX_SCHEMA, report_schema: schemaFingerprint() })}\n`;
-}
+/** The header line: the index's format and the fingerprint of the schemas its values were parsed with. */
+const HEADER_LINE = `${JSON.stringify({ schema: INDEX_SCHEMA, report_schema: REPORT_SCHEMA_FINGERPRINT })}\n`;
 
 /** The index stamp of a report.json: mtime, size and inode (a rename gives a new inode). */
 export function indexStamp(st: { mtimeMs: number; size: number; ino: number }): string {
@@ -198,7 +184,7 @@ export async function readRunIndex(
     if (state.header) {
       state.header = false;
       const parsed = HeaderSchema.safeParse(parseRange(buf, start, end));
-      state.valid = parsed.success && parsed.data.report_schema === schemaFingerprint();
+      state.valid = parsed.success && parsed.data.report_schema === REPORT_SCHEMA_FINGERPRINT;
       return state.valid;
     }
     tabs.length = 0;
@@ -362,7 +348,7 @@ export class RunIndexWriter {
     const fh = await open(tmp, "w").catch(() => null);
     if (!fh) return null;
     const w = new RunIndexWriter(fh, tmp, file);
-    w.push(Buffer.from(headerLine()));
+    w.push(Buffer.from(HEADER_LINE));
     return w;
   }
 
@@ -452,7 +438,7 @@ export async function appendRunIndexLine(
   const file = path.join(outDir, RUN_INDEX_FILE);
   const line = `${id}\t${stamp}\t\t${JSON.stringify(digest)}\t${reportJson}\n`;
   // "wx": only the first writer of a new index writes its header.
-  await appendFile(file, headerLine(), { flag: "wx" }).catch(() => undefined);
+  await appendFile(file, HEADER_LINE, { flag: "wx" }).catch(() => undefined);
   await appendFile(file, line).catch(() => undefined);
 }
 
