@@ -1,3 +1,4 @@
+import { statfs } from "node:fs/promises";
 import { errorPath, isDiskFull } from "../core/errors.js";
 import { digestOf, type RunDigest } from "../core/digest.js";
 import type { RunSpec } from "../plan/matrix.js";
@@ -6,6 +7,19 @@ import type { RunContext } from "./context.js";
 import type { ProgressEvent } from "./run-options.js";
 import { executeRun } from "./run-one.js";
 import { scheduleRuns } from "./schedule.js";
+
+/**
+ * Below this much free space on the results disk, an agent does not start beside the checks of the
+ * runs before it, so that a disk they fill stops the runs before another agent starts (as at
+ * -j 1 without the overlap).
+ */
+const LOW_DISK_BYTES = 512 * 1024 * 1024;
+
+/** Whether the results disk has room for an agent to start beside other runs' checks. */
+async function roomBeside(outDir: string): Promise<boolean> {
+  const s = await statfs(outDir).catch(() => null);
+  return s === null || s.bavail * s.bsize >= LOW_DISK_BYTES;
+}
 
 const specOf = (p: RunPlan): RunSpec => ({
   run_id: p.run_id,
@@ -81,6 +95,7 @@ export async function executePlans(
     },
     {
       stop,
+      beside: () => roomBeside(ctx.store.outDir),
       onError: (plan, e) =>
         o.onProgress?.({ type: "note", message: `${plan.run_id}: ${String(e)}` }),
     },

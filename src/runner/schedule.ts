@@ -33,7 +33,10 @@ export const unscheduled: RunPassage = {
  * `items` and take each stage's slots in that order.
  *
  * `stop` ends the admission of runs (those not admitted are returned as skipped) and refuses an
- * agent slot to every run still waiting for one; runs past their agent go on to the end. `work`
+ * agent slot to every run still waiting for one; runs past their agent go on to the end. When
+ * `beside` answers false (asked as a run takes its agent slot), that agent waits until the runs
+ * then in their checks have ended, and does not start if they stopped the runs: the caller's way
+ * to keep an agent from starting before what those checks find (a full disk) is known. `work`
  * should not throw (a run records its own failures); if it does, the error goes to onError and
  * the other runs go on.
  */
@@ -41,17 +44,24 @@ export async function scheduleRuns<T>(
   items: readonly T[],
   limit: number,
   work: (item: T, passage: RunPassage) => Promise<void>,
-  opts: { stop?: AbortSignal | undefined; onError?: (item: T, e: unknown) => void } = {},
+  opts: {
+    stop?: AbortSignal | undefined;
+    beside?: (() => Promise<boolean>) | undefined;
+    onError?: (item: T, e: unknown) => void;
+  } = {},
 ): Promise<{ started: number; skipped: T[] }> {
   const width = Math.max(1, limit);
   const preparing = new Slots(width);
   const agents = new Slots(width);
   const checking = new Slots(width);
   const under = new Set<Promise<void>>();
+  // The ends of the runs in their checks.
+  const checked = new Set<Promise<void>>();
   let next = 0;
   while (next < items.length && (await preparing.take(opts.stop))) {
     const item = items[next++] as T;
     const held = { preparing: true, agent: false, checks: false };
+    const end = { run: Promise.resolve() };
     const passage: RunPassage = {
       toAgent: async () => {
         if (!held.preparing) return held.agent;
@@ -59,27 +69,33 @@ export async function scheduleRuns<T>(
         held.preparing = false;
         held.agent = true;
         preparing.give();
+        if (opts.beside && !(await opts.beside())) {
+          await Promise.all(checked);
+          if (opts.stop?.aborted) return false;
+        }
         return true;
       },
       toChecks: async () => {
         if (held.checks) return;
         await checking.take();
         held.checks = true;
+        checked.add(end.run);
         if (held.preparing) preparing.give();
         if (held.agent) agents.give();
         held.preparing = false;
         held.agent = false;
       },
     };
-    const done: Promise<void> = work(item, passage)
+    end.run = work(item, passage)
       .catch((e: unknown) => opts.onError?.(item, e))
       .finally(() => {
         if (held.preparing) preparing.give();
         if (held.agent) agents.give();
         if (held.checks) checking.give();
-        under.delete(done);
+        under.delete(end.run);
+        checked.delete(end.run);
       });
-    under.add(done);
+    under.add(end.run);
   }
   await Promise.all(under);
   return { started: next, skipped: items.slice(next) };

@@ -180,6 +180,51 @@ describe("scheduleRuns", () => {
   });
 });
 
+describe("scheduleRuns, when an agent may not start beside other runs' checks (low disk)", () => {
+  it("starts the agent once the runs then in their checks have ended", async () => {
+    const f = fakeRuns(3);
+    const all = scheduleRuns(f.items, 1, f.work, { beside: () => Promise.resolve(false) });
+    await settled();
+    await f.finish(0, "prepare");
+    await f.finish(1, "prepare");
+    await f.finish(0, "agent");
+    // Run 1 holds the agent slot but its agent waits for run 0's checks.
+    expect(f.inStage("checks")).toEqual([0]);
+    expect(f.inStage("waiting-agent")).toEqual([1]);
+    await f.finish(0, "checks");
+    expect(f.inStage("agent")).toEqual([1]);
+    await f.finish(2, "prepare");
+    await f.finish(1, "agent");
+    await f.finish(1, "checks");
+    await f.finish(2, "agent");
+    await f.finish(2, "checks");
+    await expect(all).resolves.toEqual({ started: 3, skipped: [] });
+  });
+
+  it("starts no agent when those checks stopped the runs", async () => {
+    const f = fakeRuns(3);
+    const stop = new AbortController();
+    const all = scheduleRuns(f.items, 1, f.work, {
+      stop: stop.signal,
+      beside: () => Promise.resolve(false),
+    });
+    await settled();
+    await f.finish(0, "prepare");
+    await f.finish(1, "prepare");
+    await f.finish(0, "agent");
+    expect(f.inStage("waiting-agent")).toEqual([1]);
+    // Run 0's checks find the disk full: they stop the runs, then end.
+    stop.abort();
+    await f.finish(0, "checks");
+    expect(f.stage.get(1)).toBe("done");
+    // Run 2 was admitted when run 1 took the agent slot; prepared, it is refused one too.
+    await f.finish(2, "prepare");
+    expect(f.stage.get(2)).toBe("done");
+    expect(f.inStage("agent")).toEqual([]);
+    await expect(all).resolves.toEqual({ started: 3, skipped: [] });
+  });
+});
+
 describe("Slots", () => {
   it("serves waiters in the order they asked, and drops one whose stop is aborted", async () => {
     const slots = new Slots(1);
