@@ -31,20 +31,38 @@ import { runAgentPhase } from "./agent-phase.js";
 import { openFinishedWorkspace } from "./finished-workspace.js";
 import { scoreFinishedRun } from "./score-run.js";
 import { decodeRunEvidence, validateRun } from "./check-run.js";
+import { unscheduled, type RunPassage } from "./schedule.js";
 
 /**
  * One run end to end, as its plan says: workspace, sandbox, agent, evidence, validators, the
  * saved workspace and its manifest, the scoring step, the judge, then the report
  * (src/runner/evaluate.ts). Never throws: a harness fault becomes an errored report (a full disk
  * is thrown after the report, to stop the suite). Returns null only when the run was
- * cancelled, so that --resume runs it again.
+ * cancelled (also when the runs were stopped before its agent started), so that --resume runs it
+ * again. `passage` is its way through the schedule (runner/schedule.ts): it waits there for an
+ * agent slot once prepared and for a checks slot once its agent has ended; `background` takes the
+ * removal of its temporary folders.
  */
 export async function executeRun(
   ctx: RunContext,
   plan: RunPlan,
-  background?: (cleanup: Promise<void>) => void,
+  around: {
+    passage?: RunPassage | undefined;
+    background?: ((cleanup: Promise<void>) => void) | undefined;
+  } = {},
 ): Promise<RunReport | null> {
+  const { passage = unscheduled, background } = around;
   const startedAt = ctx.clock();
+  // The time spent waiting for a stage's slot is not the run's: wall_ms leaves it out.
+  let waitedMs = 0;
+  const waitFor = async <R>(slot: () => Promise<R>): Promise<R> => {
+    const from = ctx.clock().getTime();
+    try {
+      return await slot();
+    } finally {
+      waitedMs += ctx.clock().getTime() - from;
+    }
+  };
   const paths = runPaths(ctx.store.outDir, plan.run_id);
   const redact = ctx.env.redact;
   await resetRunFolder(paths);
@@ -109,6 +127,8 @@ export async function executeRun(
       signal: ctx.signal,
     });
     await sandbox.start();
+    // Prepared: the agent starts once it has a slot (none when the runs were stopped meanwhile).
+    if (!(await waitFor(() => passage.toAgent()))) return null;
     // One id for the run's template and its validators' _test_context.json (docs/tasks.md).
     runUuid = plan.run_uuid;
     const phase = await runAgentPhase({
@@ -126,6 +146,7 @@ export async function executeRun(
     const writeFailure = stdout.failure ?? stderr.failure;
     if (writeFailure) throw writeFailure;
     if (phase.aborted) return null;
+    await waitFor(() => passage.toChecks());
     evidence = await decodeRunEvidence(ctx, plan, dirs.workspace, preexisting, paths.stdout);
     validation = await validateRun(ctx, plan, {
       task,
@@ -228,7 +249,7 @@ export async function executeRun(
     timing: {
       started_at: startedAt.toISOString(),
       finished_at: finishedAt.toISOString(),
-      wall_ms: finishedAt.getTime() - startedAt.getTime(),
+      wall_ms: finishedAt.getTime() - startedAt.getTime() - waitedMs,
     },
     artifacts: {
       stdout: "stdout.jsonl",

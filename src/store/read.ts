@@ -83,14 +83,6 @@ function byTaskTreatmentRep(a: RunDigest, b: RunDigest): number {
 }
 
 /**
- * Every stored run of a results folder as a digest; unreadable reports are listed as
- * problems, not fatal; a run without a report (incomplete) is skipped. A run whose
- * report.json the run index holds unchanged is taken from the index (store/run-index.ts);
- * the others are read from their files (synchronously, a slice at a time) and schema-parsed, and the index
- * is written again when it did not hold exactly the folder's runs. With a cache, a digest
- * whose file did not change (same mtime and size) since the last call is reused.
- */
-/**
  * The run folders of a results folder (the names under runs/), sorted; bad input when it has no
  * runs/ folder.
  */
@@ -107,6 +99,14 @@ export async function runFolderIds(outDir: string): Promise<string[]> {
   }
 }
 
+/**
+ * Every stored run of a results folder as a digest; unreadable reports are listed as
+ * problems, not fatal; a run without a report (incomplete) is skipped. A run whose
+ * report.json the run index holds unchanged is taken from the index (store/run-index.ts);
+ * the others are read from their files (synchronously, a slice at a time) and schema-parsed, and the index
+ * is written again when it did not hold exactly the folder's runs. With a cache, a digest
+ * whose file did not change (same mtime and size) since the last call is reused.
+ */
 export async function readStoredRuns(
   outDir: string,
   opts: {

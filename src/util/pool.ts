@@ -1,4 +1,7 @@
-/** The one bounded pool: runs (runner) and stored-result reads (store, viewer) go through it. */
+/**
+ * The bounded pools: stored-result reads (store, viewer) and trigger probes go through runPool and
+ * mapPool; the runner's stages (runner/schedule.ts) are bounded with Slots.
+ */
 
 /**
  * Run `work` over `items` with at most `limit` at once. Stops taking new items
@@ -58,4 +61,44 @@ export async function mapPool<T, R>(
   );
   if (failure.failed) throw failure.error;
   return out;
+}
+
+/**
+ * At most `limit` holders at once; those waiting are served in the order they asked. A waiter can
+ * give up when its `stop` signal is aborted.
+ */
+export class Slots {
+  private held = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {}
+
+  /** Wait for a slot: true once it is held, false when `stop` was aborted first (none is held). */
+  take(stop?: AbortSignal): Promise<boolean> {
+    if (stop?.aborted) return Promise.resolve(false);
+    if (this.held < this.limit && this.waiting.length === 0) {
+      this.held++;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => {
+      const onAbort = (): void => {
+        const i = this.waiting.indexOf(grant);
+        if (i >= 0) this.waiting.splice(i, 1);
+        resolve(false);
+      };
+      const grant = (): void => {
+        stop?.removeEventListener("abort", onAbort);
+        this.held++;
+        resolve(true);
+      };
+      stop?.addEventListener("abort", onAbort, { once: true });
+      this.waiting.push(grant);
+    });
+  }
+
+  /** Give a held slot back: the first in line gets it. */
+  give(): void {
+    this.held--;
+    this.waiting.shift()?.();
+  }
 }
