@@ -27,7 +27,8 @@
  * files the index replaces): the header's fingerprint stands for it (store/schema-fingerprint.ts).
  */
 import { randomBytes } from "node:crypto";
-import { appendFile, open, rename, rm, type FileHandle } from "node:fs/promises";
+import { appendFileSync } from "node:fs";
+import { open, rename, rm, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { compactDigest, type RunDigest } from "../core/digest.js";
@@ -424,22 +425,31 @@ export class RunIndexWriter {
 
 /**
  * Append one committed run to a results folder's index (creating it with its header when
- * missing). One `appendFile` call: concurrent runs' lines do not interleave. Best effort: a
- * failure leaves the run to be read from its report.json.
+ * missing). One write in append mode: concurrent runs' lines do not interleave. Synchronous, as
+ * the run's other records (store/run-files.ts). Best effort: a failure leaves the run to be read
+ * from its report.json.
  */
-export async function appendRunIndexLine(
+export function appendRunIndexLine(
   outDir: string,
   id: string,
   stamp: string,
   digest: RunDigest,
   reportJson: string,
-): Promise<void> {
+): void {
   if (!indexableId(id)) return;
   const file = path.join(outDir, RUN_INDEX_FILE);
   const line = `${id}\t${stamp}\t\t${JSON.stringify(digest)}\t${reportJson}\n`;
-  // "wx": only the first writer of a new index writes its header.
-  await appendFile(file, HEADER_LINE, { flag: "wx" }).catch(() => undefined);
-  await appendFile(file, line).catch(() => undefined);
+  try {
+    // "wx": only the first writer of a new index writes its header.
+    appendFileSync(file, HEADER_LINE, { flag: "wx" });
+  } catch {
+    // there already
+  }
+  try {
+    appendFileSync(file, line);
+  } catch {
+    // best effort (above)
+  }
 }
 
 /** Ranges closer than this are read with one call (the bytes between are read and dropped). */
