@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: before any module builds a zod schema (see there).
+import "./zod-jitless.js";
 import { Command, CommanderError } from "commander";
 import { DiskFullError, errorPath, InputError, isDiskFull, SKILLBENCH_VERSION } from "../index.js";
 import { registerCalibrate } from "./commands/calibrate.js";

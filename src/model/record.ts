@@ -1,5 +1,5 @@
 import { isRecord } from "../core/json.js";
-import { appendFile, mkdir } from "node:fs/promises";
+import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { makeRedactor, REDACTED, redactJsonLine } from "../util/redact.js";
 import { contentText } from "./request-facts.js";
@@ -66,9 +66,8 @@ export function summariseRequestBody(body: unknown): unknown {
 }
 
 export interface Recorder {
+  /** Appends the entry's line at once (nothing is left pending). */
   write(entry: Record<string, unknown>, secrets: readonly string[]): void;
-  /** Wait for every pending write. */
-  flush(): Promise<void>;
   /** Write errors seen so far (a failing log never breaks the server). */
   readonly errors: string[];
 }
@@ -81,18 +80,25 @@ export function createRecorder(
   const noteError = (e: unknown): void => {
     errors.push(e instanceof Error ? e.message : String(e));
   };
-  let chain: Promise<void> = file
-    ? mkdir(path.dirname(path.resolve(file)), { recursive: true }).then(() => undefined, noteError)
-    : Promise.resolve();
+  // Each line is appended at once, synchronously: a request's line is a few kilobytes, cheaper
+  // to write than an asynchronous append's round trips through the thread pool.
+  if (file) {
+    try {
+      mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    } catch (e) {
+      noteError(e);
+    }
+  }
   return {
     errors,
     write(entry, secrets) {
       if (!file) return;
       const line = `${redactJsonLine(JSON.stringify(entry), makeRedactor([...secrets, ...extraSecrets]))}\n`;
-      chain = chain.then(() => appendFile(file, line)).catch(noteError);
-    },
-    flush() {
-      return chain;
+      try {
+        appendFileSync(file, line);
+      } catch (e) {
+        noteError(e);
+      }
     },
   };
 }

@@ -407,7 +407,6 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
             const done = new Promise<void>((r) => server.close(() => r()));
             for (const s of sockets) s.destroy();
             await done;
-            await recorder.flush();
           })();
           return closed;
         },

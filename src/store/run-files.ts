@@ -1,18 +1,22 @@
-import { mkdir, readFile, rm, stat } from "node:fs/promises";
+import { statSync } from "node:fs";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import { z } from "zod";
 import { InputError } from "../core/errors.js";
 import { EvidenceSchema, type Evidence } from "../core/evidence.js";
 import { REPORT_SCHEMA, RunReportSchema, type RunReport } from "../core/report.js";
 import path from "node:path";
 import { digestOf } from "../core/digest.js";
-import { writeJsonAtomic } from "../util/fs.js";
+import { jsonFileText, settled, writeFileAtomicSync } from "../util/fs.js";
 import { appendRunIndexLine, indexStamp } from "./run-index.js";
 import type { runPaths } from "./layout.js";
 import { RunPlanSchema, type RunPlan } from "../plan/run-plan.js";
 
 /**
  * The JSON files of one run folder (runs/<id>/), each read and written here with its schema;
- * every write is atomic (a temporary file beside it, then rename). The streams (stdout.jsonl,
+ * every write is atomic (a temporary file beside it, then rename) and synchronous: a run's
+ * records are a few small files, each cheaper to write than its round trips through the thread
+ * pool (bench/run-overhead.mjs measures the CLI's CPU per run); the functions still return a
+ * promise, rejected when the write fails. The streams (stdout.jsonl,
  * stderr.txt, simulator.jsonl) are written line by line as they arrive (util/redacting-writer.ts)
  * and the saved workspace by workspace/save.ts, at the paths of store/layout.ts.
  */
@@ -30,9 +34,9 @@ export function checkRecord<T>(file: string, schema: z.ZodType<T>, value: unknow
   return parsed.data;
 }
 
-async function writeChecked<T>(file: string, schema: z.ZodType<T>, value: unknown): Promise<T> {
+function writeChecked<T>(file: string, schema: z.ZodType<T>, value: unknown): T {
   const data = checkRecord(file, schema, value);
-  await writeJsonAtomic(file, value);
+  writeFileAtomicSync(file, jsonFileText(value));
   return data;
 }
 
@@ -55,8 +59,8 @@ export async function resetRunFolder(paths: RunPaths): Promise<void> {
 const BaselineFilesSchema = z.array(z.string());
 
 /** baseline-files.json: the workspace's files before the agent ran (created vs modified). */
-export async function writeBaselineFiles(paths: RunPaths, files: Iterable<string>): Promise<void> {
-  await writeChecked(paths.baseline, BaselineFilesSchema, [...files].sort());
+export function writeBaselineFiles(paths: RunPaths, files: Iterable<string>): Promise<void> {
+  return settled(() => writeChecked(paths.baseline, BaselineFilesSchema, [...files].sort()));
 }
 
 /**
@@ -70,8 +74,8 @@ export function parseBaselineFiles(text: string | null): Set<string> {
 }
 
 /** events.json: the evidence decoded from the agent's stream (redacted by the caller). */
-export async function writeEvidence(paths: RunPaths, evidence: Evidence): Promise<void> {
-  await writeChecked(paths.events, EvidenceSchema, evidence);
+export function writeEvidence(paths: RunPaths, evidence: Evidence): Promise<void> {
+  return settled(() => writeChecked(paths.events, EvidenceSchema, evidence));
 }
 
 const EvidenceCwdSchema = z.object({ agent: z.object({ cwd: z.string() }).loose() }).loose();
@@ -83,8 +87,8 @@ export function parseEvidenceCwd(text: string | null): string | null {
 }
 
 /** validation.json: the validators' report as they ran (redacted by the caller). */
-export async function writeValidation(paths: RunPaths, validation: unknown): Promise<void> {
-  await writeJsonAtomic(paths.validation, validation);
+export function writeValidation(paths: RunPaths, validation: unknown): Promise<void> {
+  return settled(() => writeFileAtomicSync(paths.validation, jsonFileText(validation)));
 }
 
 /**
@@ -106,18 +110,26 @@ export function parseValidation<T>(paths: RunPaths, text: string | null, schema:
  * reports read it from there. The index is best effort: without the line, it is read from
  * report.json.
  */
-export async function writeRunReport(paths: RunPaths, report: RunReport): Promise<void> {
-  await indexRunReport(paths, await writeChecked(paths.report, RunReportSchema, report));
+export function writeRunReport(paths: RunPaths, report: RunReport): Promise<void> {
+  return settled(() => {
+    indexRun(paths, writeChecked(paths.report, RunReportSchema, report));
+  });
 }
 
 /**
  * Append a committed run to its results folder's run index (store/run-index.ts): `report` is
  * what RunReportSchema made of the report.json now at `paths.report`. Best effort.
  */
-export async function indexRunReport(paths: RunPaths, report: RunReport): Promise<void> {
-  const st = await stat(paths.report).catch(() => null);
+export function indexRunReport(paths: RunPaths, report: RunReport): Promise<void> {
+  return settled(() => {
+    indexRun(paths, report);
+  });
+}
+
+function indexRun(paths: RunPaths, report: RunReport): void {
+  const st = statSync(paths.report, { throwIfNoEntry: false });
   if (st)
-    await appendRunIndexLine(
+    appendRunIndexLine(
       path.dirname(path.dirname(paths.dir)),
       path.basename(paths.dir),
       indexStamp(st),
@@ -164,8 +176,8 @@ export function parseRunReport(paths: RunPaths, text: string): RunReport {
 }
 
 /** plan.json: the run as settled before it started (src/plan/run-plan.ts), redacted by the caller. */
-export async function writeRunPlan(paths: RunPaths, plan: RunPlan): Promise<void> {
-  await writeChecked(paths.plan, RunPlanSchema, plan);
+export function writeRunPlan(paths: RunPaths, plan: RunPlan): Promise<void> {
+  return settled(() => writeChecked(paths.plan, RunPlanSchema, plan));
 }
 
 /**

@@ -24,15 +24,15 @@
  *
  * The values were produced by RunReportSchema from report.json when the line was written;
  * reading them back does not run the schema again (that pass costs as much as reading the
- * files the index replaces): the header's fingerprint stands for it.
+ * files the index replaces): the header's fingerprint stands for it (store/schema-fingerprint.ts).
  */
 import { randomBytes } from "node:crypto";
-import { appendFile, open, rename, rm, type FileHandle } from "node:fs/promises";
+import { appendFileSync } from "node:fs";
+import { open, rename, rm, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { compactDigest, RunDigestSchema, type RunDigest } from "../core/digest.js";
-import { RunReportSchema } from "../core/report.js";
-import { sha256 } from "../util/hash.js";
+import { compactDigest, type RunDigest } from "../core/digest.js";
+import { REPORT_SCHEMA_FINGERPRINT } from "./report-schema-fingerprint.js";
 
 const INDEX_SCHEMA = "skillbench.run-index.v2";
 /** The index file of a results folder. */
@@ -82,21 +82,8 @@ function sameList(v: unknown, lists: Map<string, readonly string[]>): unknown {
   return list;
 }
 
-let fingerprint: string | null = null;
-/** A hash of the report's and the digest's JSON Schemas: it changes with any field, type or default. */
-function schemaFingerprint(): string {
-  fingerprint ??= sha256(
-    JSON.stringify([
-      z.toJSONSchema(RunReportSchema, { io: "output" }),
-      z.toJSONSchema(RunDigestSchema, { io: "output" }),
-    ]),
-  );
-  return fingerprint;
-}
-
-function headerLine(): string {
-  return `${JSON.stringify({ schema: INDEX_SCHEMA, report_schema: schemaFingerprint() })}\n`;
-}
+/** The header line: the index's format and the fingerprint of the schemas its values were parsed with. */
+const HEADER_LINE = `${JSON.stringify({ schema: INDEX_SCHEMA, report_schema: REPORT_SCHEMA_FINGERPRINT })}\n`;
 
 /** The index stamp of a report.json: mtime, size and inode (a rename gives a new inode). */
 export function indexStamp(st: { mtimeMs: number; size: number; ino: number }): string {
@@ -198,7 +185,7 @@ export async function readRunIndex(
     if (state.header) {
       state.header = false;
       const parsed = HeaderSchema.safeParse(parseRange(buf, start, end));
-      state.valid = parsed.success && parsed.data.report_schema === schemaFingerprint();
+      state.valid = parsed.success && parsed.data.report_schema === REPORT_SCHEMA_FINGERPRINT;
       return state.valid;
     }
     tabs.length = 0;
@@ -362,7 +349,7 @@ export class RunIndexWriter {
     const fh = await open(tmp, "w").catch(() => null);
     if (!fh) return null;
     const w = new RunIndexWriter(fh, tmp, file);
-    w.push(Buffer.from(headerLine()));
+    w.push(Buffer.from(HEADER_LINE));
     return w;
   }
 
@@ -438,22 +425,31 @@ export class RunIndexWriter {
 
 /**
  * Append one committed run to a results folder's index (creating it with its header when
- * missing). One `appendFile` call: concurrent runs' lines do not interleave. Best effort: a
- * failure leaves the run to be read from its report.json.
+ * missing). One write in append mode: concurrent runs' lines do not interleave. Synchronous, as
+ * the run's other records (store/run-files.ts). Best effort: a failure leaves the run to be read
+ * from its report.json.
  */
-export async function appendRunIndexLine(
+export function appendRunIndexLine(
   outDir: string,
   id: string,
   stamp: string,
   digest: RunDigest,
   reportJson: string,
-): Promise<void> {
+): void {
   if (!indexableId(id)) return;
   const file = path.join(outDir, RUN_INDEX_FILE);
   const line = `${id}\t${stamp}\t\t${JSON.stringify(digest)}\t${reportJson}\n`;
-  // "wx": only the first writer of a new index writes its header.
-  await appendFile(file, headerLine(), { flag: "wx" }).catch(() => undefined);
-  await appendFile(file, line).catch(() => undefined);
+  try {
+    // "wx": only the first writer of a new index writes its header.
+    appendFileSync(file, HEADER_LINE, { flag: "wx" });
+  } catch {
+    // there already
+  }
+  try {
+    appendFileSync(file, line);
+  } catch {
+    // best effort (above)
+  }
 }
 
 /** Ranges closer than this are read with one call (the bytes between are read and dropped). */

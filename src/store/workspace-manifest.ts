@@ -1,14 +1,16 @@
 import { InputError } from "../core/errors.js";
 import { WorkspaceManifestSchema, type WorkspaceManifest } from "../core/workspace-manifest.js";
 import { readFile } from "node:fs/promises";
-import { isNotFound, writeJsonAtomic } from "../util/fs.js";
+import { isNotFound, jsonFileText, settled, writeFileAtomicSync } from "../util/fs.js";
 
-/** Write a run's workspace manifest (runs/<id>/workspace-manifest.json), atomically. */
-export async function writeWorkspaceManifest(
-  file: string,
-  manifest: WorkspaceManifest,
-): Promise<void> {
-  await writeJsonAtomic(file, WorkspaceManifestSchema.parse(manifest));
+/**
+ * Write a run's workspace manifest (runs/<id>/workspace-manifest.json), atomically and
+ * synchronously, as the run's other records (store/run-files.ts).
+ */
+export function writeWorkspaceManifest(file: string, manifest: WorkspaceManifest): Promise<void> {
+  return settled(() => {
+    writeFileAtomicSync(file, jsonFileText(WorkspaceManifestSchema.parse(manifest)));
+  });
 }
 
 /**

@@ -31,8 +31,9 @@ export function isNotFound(e: unknown): boolean {
 let syncWrites = 0;
 
 /**
- * The same, synchronously: for a command that writes many small files one after the other
- * (`rescore`), where each promise costs more than the write.
+ * The same, synchronously: for small files written one after the other (`rescore`'s, a run's
+ * records), where the round trips of an asynchronous write through the thread pool (open, write,
+ * close, rename) cost more CPU than the write itself.
  */
 export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
   // The process id and a counter name it apart from any other writer's (no random bytes to draw).
@@ -52,6 +53,17 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array): vo
       Object.assign(e, { path: file });
     throw e;
   }
+}
+
+/**
+ * A synchronous write as a promise: a throw becomes its rejection, so a caller that awaits the
+ * write (or catches its failure) sees it fail as it would an asynchronous one.
+ */
+export function settled(write: () => void): Promise<void> {
+  return new Promise((resolve) => {
+    write();
+    resolve();
+  });
 }
 
 /** The text of a JSON file as skillbench writes it (two-space indent, final newline). */

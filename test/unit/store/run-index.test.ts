@@ -165,13 +165,7 @@ describe("the run index's shared values, appended lines and report ranges", () =
     const st = await stat(path.join(dir, "runs", r.run_id, "report.json"));
     // What the appended line says wins while the stamp matches: marked so the test can tell.
     const marked = { ...r, outcome_detail: "from-the-appended-line" };
-    await appendRunIndexLine(
-      dir,
-      r.run_id,
-      indexStamp(st),
-      digestOf(marked),
-      JSON.stringify(marked),
-    );
+    appendRunIndexLine(dir, r.run_id, indexStamp(st), digestOf(marked), JSON.stringify(marked));
     const before = await stat(indexFile());
     const got = await readStoredRuns(dir);
     expect(got.digests.find((d) => d.run_id === r.run_id)?.outcome_detail).toBe(
@@ -189,7 +183,7 @@ describe("the run index's shared values, appended lines and report ranges", () =
     const r = makeReport({ task: "task-z", treatment: "CONTROL", rep: 1, passed: true });
     await writeReport(r.run_id, JSON.stringify(r));
     const st = await stat(path.join(dir, "runs", r.run_id, "report.json"));
-    await appendRunIndexLine(dir, r.run_id, indexStamp(st), digestOf(r), JSON.stringify(r));
+    appendRunIndexLine(dir, r.run_id, indexStamp(st), digestOf(r), JSON.stringify(r));
     const got = await readReports(dir);
     expect(got.reports.map((x) => x.run_id).sort()).toEqual(
       [...reports.map((x) => x.run_id), r.run_id].sort(),
