@@ -33,12 +33,12 @@ export const unscheduled: RunPassage = {
  * `items` and take each stage's slots in that order.
  *
  * `stop` ends the admission of runs (those not admitted are returned as skipped) and refuses an
- * agent slot to every run still waiting for one; runs past their agent go on to the end. When
- * `beside` answers false (asked as a run takes its agent slot), that agent waits until the runs
- * then in their checks have ended, and does not start if they stopped the runs: the caller's way
- * to keep an agent from starting before what those checks find (a full disk) is known. `work`
- * should not throw (a run records its own failures); if it does, the error goes to onError and
- * the other runs go on.
+ * agent slot to every run still waiting for one; runs past their agent go on to the end.
+ * `beside` is asked when a run takes its agent slot while others are in their checks: when it
+ * answers false, that agent waits until those checks have ended, and does not start if they
+ * stopped the runs (the caller's way to keep an agent from starting before what the checks find,
+ * a full disk, is known). `work` should not throw (a run records its own failures); if it does,
+ * the error goes to onError and the other runs go on.
  */
 export async function scheduleRuns<T>(
   items: readonly T[],
@@ -69,7 +69,7 @@ export async function scheduleRuns<T>(
         held.preparing = false;
         held.agent = true;
         preparing.give();
-        if (opts.beside && !(await opts.beside())) {
+        if (checked.size > 0 && opts.beside && !(await opts.beside())) {
           await Promise.all(checked);
           if (opts.stop?.aborted) return false;
         }
