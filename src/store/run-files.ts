@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { statSync, type Stats } from "node:fs";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import { z } from "zod";
 import { InputError } from "../core/errors.js";
@@ -126,16 +126,21 @@ export function indexRunReport(paths: RunPaths, report: RunReport): Promise<void
   });
 }
 
+/** Best effort, as the index: a report.json that cannot be stat'ed is left to be read from its file. */
 function indexRun(paths: RunPaths, report: RunReport): void {
-  const st = statSync(paths.report, { throwIfNoEntry: false });
-  if (st)
-    appendRunIndexLine(
-      path.dirname(path.dirname(paths.dir)),
-      path.basename(paths.dir),
-      indexStamp(st),
-      digestOf(report),
-      JSON.stringify(report),
-    );
+  let st: Stats;
+  try {
+    st = statSync(paths.report);
+  } catch {
+    return;
+  }
+  appendRunIndexLine(
+    path.dirname(path.dirname(paths.dir)),
+    path.basename(paths.dir),
+    indexStamp(st),
+    digestOf(report),
+    JSON.stringify(report),
+  );
 }
 
 /** A stored report: a report of another schema, or one that does not parse, is bad input. */
