@@ -114,7 +114,7 @@ const [sock, portText, ...cmd] = process.argv.slice(1);
 const dir = path.dirname(sock), name = path.basename(sock);
 const cwd = process.cwd();
 process.chdir(dir);
-const server = net.createServer((c) => {
+const server = net.createServer({ noDelay: true }, (c) => {
   const u = net.connect({ path: name });
   const end = () => { c.destroy(); u.destroy(); };
   c.on('error', end); u.on('error', end); c.on('close', end); u.on('close', end);
@@ -161,6 +161,8 @@ const PERL_RELAY_CONSTANTS: [name: string, value: number, module: string][] = [
   ["SOL_SOCKET", 1, "Socket::SOL_SOCKET()"],
   ["SO_REUSEADDR", 2, "Socket::SO_REUSEADDR()"],
   ["SHUT_WR", 1, "Socket::SHUT_WR()"],
+  ["IPPROTO_TCP", 6, "Socket::IPPROTO_TCP()"],
+  ["TCP_NODELAY", 1, "Socket::TCP_NODELAY()"],
   ["F_GETFL", 3, "Fcntl::F_GETFL()"],
   ["F_SETFL", 4, "Fcntl::F_SETFL()"],
   ["O_NONBLOCK", 2048, "Fcntl::O_NONBLOCK()"],
@@ -235,7 +237,7 @@ while (1) {
   if (vec($rout, fileno $srv, 1) && accept(my $c, $srv)) {
     my $u;
     if (socket($u, $AF_UNIX, $SOCK_STREAM, 0) && connect($u, pack('S a108', $AF_UNIX, $name))) {
-      nb($c); nb($u);
+      nb($c); nb($u); setsockopt($c, $IPPROTO_TCP, $TCP_NODELAY, 1);
       my ($cf, $uf) = (fileno $c, fileno $u);
       @fh{$cf, $uf} = ($c, $u); @peer{$cf, $uf} = ($uf, $cf); @out{$cf, $uf} = ('', '');
     }

@@ -45,7 +45,8 @@ export async function startHostRelay(
   let count = 0;
   const server = net.createServer((c) => {
     count++;
-    const u = net.connect(target.port, target.host);
+    // No Nagle delay on the TCP leg: a request's head and body, written apart, go at once.
+    const u = net.connect({ port: target.port, host: target.host, noDelay: true });
     open.add(c);
     open.add(u);
     const end = (): void => {
