@@ -153,6 +153,28 @@ function median(xs) {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/**
+ * A 90 % percentile-bootstrap interval for the median of `xs` (the rounds resampled with
+ * replacement, 10,000 times, from a fixed seed so the same figures give the same interval): how
+ * far the verdict's median could move with other rounds of the same machine. Null under 3 rounds.
+ */
+function medianInterval(xs) {
+  if (xs.length < 3) return null;
+  let seed = 0x5eed;
+  const rand = () => {
+    // mulberry32
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const meds = [];
+  for (let b = 0; b < 10_000; b += 1)
+    meds.push(median(xs.map(() => xs[Math.floor(rand() * xs.length)])));
+  meds.sort((a, b) => a - b);
+  return { lo: meds[Math.floor(0.05 * meds.length)], hi: meds[Math.ceil(0.95 * meds.length) - 1] };
+}
+
 /** Aggregate CPU jiffies from /proc/stat (Linux only; null elsewhere). */
 async function cpuSnapshot() {
   try {
@@ -594,8 +616,18 @@ const verdicts = rows
     // Other processes' share of the machine, median over this row's and its bare row's measurements.
     const others = [...r.allOthers, ...r.base.allOthers];
     const busy = others.every((x) => x !== null) ? median(others) : null;
+    const ci = medianInterval(p.wall.all);
+    const spread =
+      ci === null
+        ? ""
+        : `; 90% bootstrap interval of the median ${fmt(ci.lo)}–${fmt(ci.hi)}x: ` +
+          (ci.hi <= TARGET
+            ? "below the target even at its upper end"
+            : ci.lo > TARGET
+              ? "above the target even at its lower end"
+              : "the target lies inside it, so the rounds cannot settle the verdict either way");
     return (
-      `- -j${r.c}, sandbox ${r.sandbox}: paired wall ratio ${fmt(p.wall.median)}x: **${p.wall.median <= TARGET ? "met" : "NOT met"}**` +
+      `- -j${r.c}, sandbox ${r.sandbox}: paired wall ratio ${fmt(p.wall.median)}x: **${p.wall.median <= TARGET ? "met" : "NOT met"}**${spread}` +
       ` (rounds: ${list(p.wall.all)}; CPU ${p.cpu ? `${fmt(p.cpu.median)}x, rounds: ${list(p.cpu.all)}` : "n/a"})` +
       (busy !== null && busy > BUSY_LIMIT
         ? `; other processes used ${fmt(100 * busy, 0)}% of the machine meanwhile (median): **not conclusive**, measure again on a quieter machine`
@@ -639,7 +671,7 @@ const md = [
   "without isolation, like the bare calls: that is the like-for-like comparison of the harness's own work.",
   "Wall ratio = harness per-run / bare per-run wall time at the same concurrency (each the median over the rounds); CPU ratio likewise for CPU.",
   "Paired wall ratio = in each round, the harness's wall time / the bare calls' wall time of that same round (run back to back); the cell is the median of those per-round ratios, with their range; paired CPU ratio likewise for CPU.",
-  "**The verdict is the paired wall ratio** (the median over the rounds of the per-round ratios): the machine's noise moves whole rounds, and pairing within a round cancels what a round shares.",
+  "**The verdict is the paired wall ratio** (the median over the rounds of the per-round ratios): the machine's noise moves whole rounds, and pairing within a round cancels what a round shares. Each verdict line gives a 90% bootstrap interval of that median (rounds resampled, fixed seed): where the target lies inside it, more rounds or a quieter machine are needed to tell.",
   meter,
   "Harness CPU ms per run = (harness CPU − bare CPU) / runs: everything the harness adds, fixed costs spread over the runs. CLI process CPU ms per run = the CLI's own node process (process.cpuUsage at exit, bench/cpu-probe.mjs) / runs.",
   `Load average (1 min): ${loads.length ? `${fmt(Math.min(...loads), 1)}–${fmt(Math.max(...loads), 1)} at the start of the measurements` : "n/a"}, ${fmt(os.loadavg()[0], 1)} at the end, on ${cpus.length} CPUs.`,
