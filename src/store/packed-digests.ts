@@ -133,9 +133,17 @@ function isoMillis(s: unknown): number {
   return Number.isFinite(ms) && new Date(ms).toISOString() === s ? ms : NaN;
 }
 
-/** The run id the plan gives a run (plan/matrix.ts), with the agent's name or without (null). */
+/**
+ * The run id the plan gives a run (plan/matrix.ts), with the agent's name or without (null).
+ * Joined, not concatenated: one flat string (a concatenation is a tree of pieces, twice the
+ * memory where a report keeps the id, e.g. comparison.json's per-run rows).
+ */
 function plannedId(task: string, treatment: string, rep: number, agent: string | null): string {
-  return `${task}-${treatment}${agent === null ? "" : `@${agent}`}-r${rep}`;
+  return (
+    agent === null
+      ? [task, "-", treatment, "-r", rep]
+      : [task, "-", treatment, "@", agent, "-r", rep]
+  ).join("");
 }
 
 /** Numbers each distinct value of one field: by identity for frozen values (shared ones), else by JSON text. */

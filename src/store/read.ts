@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
@@ -40,7 +41,10 @@ export interface StoredRuns {
   /** sorted by task, treatment, rep */
   digests: RunDigest[];
   problems: ReadProblem[];
-  /** `<id>:<mtimeMs>:<size>` of every run folder in id order (`<id>:-` without a report) */
+  /**
+   * Changes when a run's report does: a sha256 of `<id>:<mtimeMs>:<size>` of every run folder
+   * with a report, in id order, then `<id>:-` for each folder without one (a run in progress)
+   */
   signature: string;
   /**
    * Call `fn` with the full report of each run in `ids`, in that order (a run whose report
@@ -279,7 +283,14 @@ export async function readStoredRuns(
   }
   order.sort((a, b) => byTaskTreatmentRep(digestAt[a] as RunDigest, digestAt[b] as RunDigest));
   const digests = order.map((k) => digestAt[k] as RunDigest);
-  const signature = ids.map((id, k) => ((size[k] ?? -1) < 0 ? `${id}:-` : stampAt(k))).join("|");
+  // A hash of the stamps rather than their text (some 50 bytes a run, held as long as the runs).
+  const stamps = createHash("sha256");
+  const incomplete: string[] = [];
+  for (let k = 0; k < n; k++) {
+    if ((size[k] ?? -1) < 0) incomplete.push(`${ids[k]}:-`);
+    else stamps.update(`${stampAt(k)}|`);
+  }
+  const signature = [stamps.digest("hex"), ...incomplete].join("|");
   return {
     digests,
     problems,

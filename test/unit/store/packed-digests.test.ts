@@ -86,8 +86,8 @@ describe("packed digests", () => {
       digest({ tokens: 2 ** 40 }),
       digest({ turns: 1.5 }),
       { ...digest({}), rep: 2 ** 33 },
-      // a field order other than compactDigest's
-      { task: "t", ...digest({}) },
+      // a field order other than compactDigest's (the task last)
+      (({ task, ...rest }) => ({ ...rest, task }))(digest({})),
     ];
     for (const d of odd) expect(store.add(d)).toBe(d);
     expect(store.length).toBe(0);
