@@ -17,7 +17,8 @@
 //   rescore-j1:   the same on one thread (-j 1)
 //                 (default 20,000): it re-reads every run's transcript and files and writes each
 //                 run's report again, so its own floor is far above reading report.json
-// each as wall seconds, the ratio to the floor, CPU seconds, and peak RSS (/usr/bin/time).
+// each as wall seconds, the ratio to the floor, CPU seconds, and peak RSS (/usr/bin/time); and
+// the memory the run digests of the reports hold per run (heap and typed arrays, after a full GC).
 // --work DIR generates each size into DIR/runs-N and keeps it; a later call with the same --work
 // reuses a folder whose metadata.json lists N runs (100,000 runs take a while to generate).
 // Writes bench/results/scale.md. Targets (docs: bench/README.md): ≤ 2× the floor at 10,000 runs
@@ -212,6 +213,16 @@ for(const l of (await fs.readFile(path.join(d,"stdout.jsonl"),"utf8")).split("\\
 await fs.readFile(path.join(d,"stderr.txt"),"utf8").catch(()=>null);n++;}}
 await Promise.all(Array.from({length:16},w));if(n!==ids.length)process.exit(1);})();`;
 
+/** The heap and ArrayBuffer bytes readStoredRuns' result holds (argv: folder, the CLI's path). */
+const DIGEST_HEAP = `
+const path=require("path");
+(async()=>{const [dir,cli]=process.argv.slice(1);
+const {readStoredRuns}=await import(path.join(path.dirname(cli),"..","store","read.js"));
+const m=()=>{gc();gc();return process.memoryUsage();};
+const a=m();const runs=await readStoredRuns(dir);const b=m();
+if(runs.digests.length===0)process.exit(1);
+console.log(JSON.stringify({heap:b.heapUsed-a.heapUsed,buffers:b.arrayBuffers-a.arrayBuffers}));})();`;
+
 async function timed(args) {
   const t0 = process.hrtime.bigint();
   const r = await sh("/usr/bin/time", ["-f", "%M %U %S", ...args]);
@@ -302,6 +313,22 @@ for (const n of SIZES) {
       `${runs} ${c}: ${m.s.toFixed(2)} s (${(m.s / floor.s).toFixed(1)}× floor), ${m.mb.toFixed(0)} MB`,
     );
   }
+  // What the reports hold per run: the heap and typed arrays of readStoredRuns' digests, after a
+  // full collection, over what the process held before reading.
+  const heap = await sh(process.execPath, ["--expose-gc", "-e", DIGEST_HEAP, dir, CLI]);
+  if (heap.code === 0) {
+    const h = JSON.parse(heap.out);
+    rows.push({
+      n: runs,
+      cmd: `digests held (readStoredRuns, after a full GC): ${(h.heap / runs).toFixed(0)} bytes of heap + ${(h.buffers / runs).toFixed(0)} bytes of typed arrays per run (${((h.heap + h.buffers) / 1e6).toFixed(1)} MB)`,
+      s: NaN,
+      cpu: NaN,
+      mb: NaN,
+      ratio: NaN,
+      cpuRatio: NaN,
+      load: NaN,
+    });
+  } else console.error(`digest heap: ${heap.err.slice(-2000)}`);
   const summary = await stat(path.join(dir, "summary.md")).catch(() => null);
   const html = await stat(path.join(dir, "summary.html")).catch(() => null);
   rows.push({

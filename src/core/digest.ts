@@ -8,7 +8,9 @@
  * artifact paths. What differs in every run costs memory in every digest and a value of its own
  * in the run index, so a digest keeps no more of it than the experiment reports read. A run report is a
  * digest (every field a digest has, a report has with the same type), so code that takes
- * digests takes reports too. Why it exists: docs/ARCHITECTURE.md "Run digests and the run index".
+ * digests takes reports too. The digests read from a results folder are held packed
+ * (store/packed-digests.ts: the same fields, read through getters). Why it exists:
+ * docs/ARCHITECTURE.md "Run digests and the run index".
  */
 import { z } from "zod";
 import { RunReportSchema, type RunReport } from "./report.js";

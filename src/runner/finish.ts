@@ -99,7 +99,8 @@ export async function writeExperimentReportsOf(
   if (new Set(reports.map((r) => r.treatment)).size >= 2) {
     const written = await writeComparisonOf(outDir, source, { ks: opts.ks });
     files.push(...written.files);
-    comparison = written.comparison;
+    // The pages do not carry the per-run source_evidence rows (report/html/wire.ts): not held while they are written.
+    comparison = { ...written.comparison, source_evidence: [] };
   }
   if (opts.html !== false)
     files.push(

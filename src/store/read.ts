@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
@@ -5,6 +6,7 @@ import { InputError } from "../core/errors.js";
 import { digestOf, type RunDigest } from "../core/digest.js";
 import { RunReportSchema, type RunReport } from "../core/report.js";
 import { runPaths } from "./layout.js";
+import { PackedDigests } from "./packed-digests.js";
 import {
   IndexReports,
   indexStamp,
@@ -39,7 +41,10 @@ export interface StoredRuns {
   /** sorted by task, treatment, rep */
   digests: RunDigest[];
   problems: ReadProblem[];
-  /** `<id>:<mtimeMs>:<size>` of every run folder in id order (`<id>:-` without a report) */
+  /**
+   * Changes when a run's report does: a sha256 of `<id>:<mtimeMs>:<size>` of every run folder
+   * with a report, in id order, then `<id>:-` for each folder without one (a run in progress)
+   */
   signature: string;
   /**
    * Call `fn` with the full report of each run in `ids`, in that order (a run whose report
@@ -145,6 +150,8 @@ export async function readStoredRuns(
   const indexStampAt = (k: number): string =>
     indexStamp({ mtimeMs: mtime[k] ?? 0, size: size[k] ?? 0, ino: ino[k] ?? 0 });
 
+  // The digests read now are held packed (store/packed-digests.ts): a few dozen bytes per run.
+  const packed = new PackedDigests(n);
   const digestAt = new Array<RunDigest | undefined>(n);
   const problemAt = new Map<number, ReadProblem>();
   /** where each run's full report is in the index: offset and length; length -1: in its report.json */
@@ -163,7 +170,7 @@ export async function readStoredRuns(
     (id, digest, range) => {
       const k = positionOf(ids, id);
       if (k < 0) return;
-      if (digest) digestAt[k] = digest;
+      if (digest) digestAt[k] = packed.add(digest);
       spans[2 * k] = range.at;
       spans[2 * k + 1] = range.len;
     },
@@ -220,9 +227,9 @@ export async function readStoredRuns(
         newSpans[2 * k] = added.range.at;
         newSpans[2 * k + 1] = added.range.len;
       }
-      digestAt[k] = added.digest;
+      digestAt[k] = packed.add(added.digest);
       await w.drained();
-    } else digestAt[k] = shared.intern(id, indexStampAt(k), digest).digest;
+    } else digestAt[k] = packed.add(shared.intern(id, indexStampAt(k), digest).digest);
   }
   const w = opened.writer !== null || index.lines !== index.matched ? await writer() : null;
   if (w && source) {
@@ -276,7 +283,14 @@ export async function readStoredRuns(
   }
   order.sort((a, b) => byTaskTreatmentRep(digestAt[a] as RunDigest, digestAt[b] as RunDigest));
   const digests = order.map((k) => digestAt[k] as RunDigest);
-  const signature = ids.map((id, k) => ((size[k] ?? -1) < 0 ? `${id}:-` : stampAt(k))).join("|");
+  // A hash of the stamps rather than their text (some 50 bytes a run, held as long as the runs).
+  const stamps = createHash("sha256");
+  const incomplete: string[] = [];
+  for (let k = 0; k < n; k++) {
+    if ((size[k] ?? -1) < 0) incomplete.push(`${ids[k]}:-`);
+    else stamps.update(`${stampAt(k)}|`);
+  }
+  const signature = [stamps.digest("hex"), ...incomplete].join("|");
   return {
     digests,
     problems,
@@ -312,7 +326,6 @@ function fullReportReader(
   ids: readonly string[],
   spans: Float64Array,
 ): StoredRuns["reports"] {
-  const slotOf = new Map<string, number>();
   /** byte offset and length of each digest's report in the index; length -1: read report.json */
   const where = new Float64Array(digests.length * 2);
   /** run folders not named as their run id (renamed by hand) */
@@ -321,13 +334,15 @@ function fullReportReader(
     const d = digests[i];
     const k = order[i] ?? -1;
     if (!d) continue;
-    slotOf.set(d.run_id, i);
     where[2 * i] = spans[2 * k] ?? 0;
     where[2 * i + 1] = spans[2 * k + 1] ?? -1;
     const folder = ids[k];
     if (folder !== undefined && folder !== d.run_id) renamed.set(i, folder);
   }
   return async (want, fn) => {
+    // Each digest's slot by run id, built when asked for (not held beside the digests meanwhile).
+    const slotOf = new Map<string, number>();
+    digests.forEach((d, i) => slotOf.set(d.run_id, i));
     // Opened again: the ranges are checked against each run's id (a rewritten index falls back to the files).
     const index = useIndex ? await IndexReports.open(outDir) : null;
     try {

@@ -292,10 +292,12 @@ export class SharedValues {
     digest: RunDigest,
     onFresh: (key: string, json: string) => void = () => undefined,
   ): { digest: RunDigest; prefix: string } {
+    // A plain object: the digest may be a packed one (store/packed-digests.ts), whose fields are getters.
+    const plain = compactDigest(digest);
     const refs: string[] = [];
-    const out: Record<string, unknown> = { ...digest };
+    const out: Record<string, unknown> = { ...plain };
     for (const field of SHARED_FIELDS) {
-      const v = digest[field];
+      const v = plain[field];
       if (v === null) continue;
       const json = JSON.stringify(v);
       let e = this.byJson.get(json);
@@ -309,7 +311,7 @@ export class SharedValues {
       out[field] = e.value;
     }
     const rest: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(digest)) if (!SHARED.has(k) || v === null) rest[k] = v;
+    for (const [k, v] of Object.entries(plain)) if (!SHARED.has(k) || v === null) rest[k] = v;
     return {
       // the same fields and values as `digest`: only shared objects stand for equal ones
       digest: out as RunDigest,

@@ -59,6 +59,17 @@ export interface ComparisonSource {
   metadata: Metadata | null;
 }
 
+/**
+ * Metadata without its matrix (a record per planned run), once the planned runs are chosen:
+ * no report reads it past that, and it would be held, as many records as runs, while they are
+ * written.
+ */
+export function withoutMatrix(metadata: Metadata | null): Metadata | null {
+  if (!metadata?.matrix) return metadata;
+  const { matrix: _matrix, ...rest } = metadata;
+  return rest;
+}
+
 /** The planned runs (runs outside metadata's matrix, left by an older plan, are ignored), problems and metadata. */
 export async function readComparisonSource(outDir: string): Promise<ComparisonSource> {
   const metadata = await readMetadata(experimentPaths(outDir).metadata);
@@ -66,7 +77,7 @@ export async function readComparisonSource(outDir: string): Promise<ComparisonSo
   const all = stored.digests;
   const planned = metadata?.matrix ? new Set(metadata.matrix.map((r) => r.run_id)) : null;
   const reports = planned ? all.filter((r) => planned.has(r.run_id)) : all;
-  return { reports, problems: stored.problems, metadata };
+  return { reports, problems: stored.problems, metadata: withoutMatrix(metadata) };
 }
 
 /**

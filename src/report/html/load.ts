@@ -7,6 +7,7 @@ import { readMetadata, type Metadata } from "../../store/metadata.js";
 import type { ReadProblem } from "../../store/read.js";
 import { readJsonFile } from "../../util/fs.js";
 import { buildComparison } from "../comparison/build.js";
+import { withoutMatrix } from "../comparison/write.js";
 import { CONTROL } from "../comparison/roles.js";
 import type { Comparison } from "../comparison/types.js";
 import { treatmentOrder } from "../group.js";
@@ -67,7 +68,7 @@ export async function loadInputs(
   return {
     reports,
     problems: read.problems,
-    metadata,
+    metadata: withoutMatrix(metadata),
     choices: stored.success ? stored.data : null,
     signature: `${metaStamp}|${cmpStamp}|${read.signature}`,
   };

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { compactDigest, digestOf, type RunDigest } from "../../../src/core/digest.js";
+import { RunReportSchema } from "../../../src/core/report.js";
+import { PackedDigests } from "../../../src/store/packed-digests.js";
+import { makeJudgeBlock, makeReport, type RunSpec } from "../report/helpers.js";
+
+/** A run's timing as the runner writes it (toISOString). */
+const timing = {
+  started_at: "2026-01-01T00:00:00.125Z",
+  finished_at: "2026-01-01T00:00:10.000Z",
+  wall_ms: 9875,
+};
+const digest = (s: RunSpec, more: Record<string, unknown> = {}): RunDigest =>
+  digestOf(RunReportSchema.parse({ ...makeReport(s), timing, ...more }));
+
+/** Every field read back equals the digest's, in the same order, and JSON.stringify writes the same text. */
+function expectSame(packed: RunDigest, d: RunDigest): void {
+  expect(JSON.stringify(packed)).toBe(JSON.stringify(d));
+  expect(compactDigest(packed)).toStrictEqual(compactDigest(d));
+  for (const k of Object.keys(d) as Array<keyof RunDigest>) expect(packed[k]).toStrictEqual(d[k]);
+}
+
+describe("packed digests", () => {
+  const interaction = {
+    mode: "auto_user",
+    max_turns: 4,
+    actual_turns: 2,
+    end_reason: "agent_done",
+    nudges: 1,
+    turns: [{ prompt: "first" }],
+  };
+  const queue = {
+    job_id: "j1",
+    worker: "w1",
+    attempts: 2,
+    lost_attempts: [
+      { attempt: 1, worker: "w0", started_at: "2026-01-01T00:00:00Z", reason: "worker gone" },
+    ],
+    omitted: [],
+  };
+  const table: Array<[string, RunDigest]> = [
+    ["a plain run", digest({})],
+    ["a failed run with nulls", digest({ passed: false, dims: false, tokens: null, cost: null })],
+    ["no turns, no duration", digest({ turns: null, duration: null, rep: 7 })],
+    ["a transcript-less run", digest({ treatment: "WITH_SKILL" }, { events_summary: null })],
+    [
+      "interaction counters, judge, queue",
+      digest({ task: "t-b" }, { interaction, judge: makeJudgeBlock({ completion: 0.5 }), queue }),
+    ],
+    ["a model and an agent version", digest({ model: "m-1", agentVersion: "1.2.3" })],
+    [
+      "a run id with the agent's name",
+      digest({ rep: 3 }, { run_id: "task-a-CONTROL@claude-code-r3" }),
+    ],
+    ["a run id of its own", digest({ rep: 2 }, { run_id: "renamed by hand" })],
+  ];
+
+  it.each(table)("read back every field of %s", (_, d) => {
+    const store = new PackedDigests(1);
+    const packed = store.add(d);
+    expect(Object.getPrototypeOf(packed)).not.toBe(Object.prototype);
+    expectSame(packed, d);
+  });
+
+  it("hold many runs, sharing equal values", () => {
+    const store = new PackedDigests(2);
+    const ds = table.flatMap(([, d]) => [d, structuredClone(d)]);
+    const packed = ds.map((d) => store.add(d));
+    expect(store.length).toBe(ds.length);
+    packed.forEach((p, i) => expectSame(p, ds[i] as RunDigest));
+    // equal values (by JSON) are one object, shared by the runs (and frozen)
+    expect(packed[0]?.rubric).toBe(packed[1]?.rubric);
+    expect(packed[0]?.checks_passed).toBe(packed[2]?.checks_passed);
+    expect(Object.isFrozen(packed[0]?.sandbox)).toBe(true);
+    // one profile per combination of shared values, not per run
+    expect(store.profiles.length).toBeLessThan(ds.length);
+  });
+
+  it("keep as they are the digests the columns cannot hold exactly", () => {
+    const store = new PackedDigests();
+    const odd: RunDigest[] = [
+      // times toISOString would not write back the same
+      { ...digest({}), timing: { ...timing, started_at: "2026-01-01T00:00:00Z" } },
+      { ...digest({}), timing: { ...timing, finished_at: "yesterday" } },
+      digest({ tokens: 12.5 }),
+      digest({ tokens: 2 ** 40 }),
+      digest({ turns: 1.5 }),
+      { ...digest({}), rep: 2 ** 33 },
+      // a field order other than compactDigest's (the task last)
+      (({ task, ...rest }) => ({ ...rest, task }))(digest({})),
+    ];
+    for (const d of odd) expect(store.add(d)).toBe(d);
+    expect(store.length).toBe(0);
+  });
+
+  it("write small, long and large numbers back exactly", () => {
+    const store = new PackedDigests();
+    const d = digest({ duration: 1e-9, cost: 0.013999999999999999, tokens: 2 ** 31 - 1 });
+    expectSame(store.add(d), d);
+  });
+});
