@@ -350,18 +350,22 @@ const numAt = (a: Float64Array, row: number): number | null => {
  * RunDigestSchema gave them when the digest was made (the store only holds them).
  */
 class PackedDigest implements RunDigest {
-  constructor(
-    private readonly s: PackedDigests,
-    private readonly row: number,
-  ) {}
+  // Private fields: not own properties (no enumerable keys of its own beside the getters').
+  readonly #s: PackedDigests;
+  readonly #row: number;
+
+  constructor(s: PackedDigests, row: number) {
+    this.#s = s;
+    this.#row = row;
+  }
 
   private p(f: number): unknown {
-    return (this.s.profiles[this.s.profile[this.row] ?? 0] as unknown[])[f];
+    return (this.#s.profiles[this.#s.profile[this.#row] ?? 0] as unknown[])[f];
   }
 
   get run_id(): string {
-    const kind = this.s.idKind[this.row];
-    if (kind === 2) return this.s.runIds.get(this.row) ?? "";
+    const kind = this.#s.idKind[this.#row];
+    if (kind === 2) return this.#s.runIds.get(this.#row) ?? "";
     return plannedId(this.task, this.treatment, this.rep, kind === 1 ? this.agent.name : null);
   }
   get experiment_id(): string {
@@ -374,7 +378,7 @@ class PackedDigest implements RunDigest {
     return this.p(P.treatment) as string;
   }
   get rep(): number {
-    return this.s.rep[this.row] ?? 0;
+    return this.#s.rep[this.#row] ?? 0;
   }
   get passed(): boolean {
     return this.p(P.passed) as boolean;
@@ -409,8 +413,8 @@ class PackedDigest implements RunDigest {
   get events_summary(): RunDigest["events_summary"] {
     const shared = this.p(P.events) as EventsShared | null;
     if (shared === null) return null;
-    const s = this.s;
-    const row = this.row;
+    const s = this.#s;
+    const row = this.#row;
     return {
       duration_seconds: numAt(s.duration, row),
       num_turns: intAt(s.turns, row),
@@ -450,11 +454,11 @@ class PackedDigest implements RunDigest {
     return this.p(P.hashes) as RunDigest["hashes"];
   }
   get timing(): RunDigest["timing"] {
-    const row = this.row;
+    const row = this.#row;
     return {
-      started_at: new Date(this.s.started[row] ?? 0).toISOString(),
-      finished_at: new Date(this.s.finished[row] ?? 0).toISOString(),
-      wall_ms: this.s.wall[row] ?? 0,
+      started_at: new Date(this.#s.started[row] ?? 0).toISOString(),
+      finished_at: new Date(this.#s.finished[row] ?? 0).toISOString(),
+      wall_ms: this.#s.wall[row] ?? 0,
     };
   }
   get queue(): RunDigest["queue"] {

@@ -59,6 +59,8 @@ describe("packed digests", () => {
     const store = new PackedDigests(1);
     const packed = store.add(d);
     expect(Object.getPrototypeOf(packed)).not.toBe(Object.prototype);
+    // no own fields: a spread or Object.keys shows nothing (compactDigest gives a plain object)
+    expect(Object.keys(packed)).toEqual([]);
     expectSame(packed, d);
   });
 
