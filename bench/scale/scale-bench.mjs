@@ -1,7 +1,7 @@
 // Benchmark (not a test): skillbench's report commands at the scale distributed runs bring.
 //
 //   node bench/scale/scale-bench.mjs [--runs 10000,100000] [--source DIR] [--keep]
-//                                    [--commands report-noindex,report,report-html,report-html-heap128,compare,rescore,rescore-j1]
+//                                    [--commands report-noindex,report,report-html,report-html-heap128,report-html-heap48,compare,rescore,rescore-j1]
 //                                    [--work DIR] [--rescore-up-to 20000]
 //
 // It needs a real results folder to copy from (--source; by default it runs the demo suite once,
@@ -12,6 +12,7 @@
 //   report:       skillbench report DIR --no-html
 //   report-html:  skillbench report DIR (HTML included)
 //   report-html-heap128: the same in node --max-old-space-size=128 (the memory it needs live)
+//   report-html-heap48:  the same at 48 MB
 //   compare:      skillbench compare DIR --no-html
 //   rescore:      skillbench rescore DIR --no-html (no agent; its worker threads, one per CPU), only at sizes up to --rescore-up-to
 //   rescore-j1:   the same on one thread (-j 1)
@@ -49,7 +50,7 @@ const arg = (name, dflt) => {
 const SIZES = arg("--runs", "10000").split(",").map(Number);
 const COMMANDS = arg(
   "--commands",
-  "report-noindex,report,report-html,report-html-heap128,compare,rescore,rescore-j1",
+  "report-noindex,report,report-html,report-html-heap128,report-html-heap48,compare,rescore,rescore-j1",
 )
   .split(",")
   .filter((c) => c !== "");
@@ -244,9 +245,14 @@ const COMMAND_ARGS = {
   // The same with V8's old space capped at 128 MB: what the command needs live, not the heap V8
   // lets grow between collections when nothing caps it.
   "report-html-heap128": (d) => ["report", d],
+  // ... and at 48 MB: the live memory of the packed digests and the reports being written.
+  "report-html-heap48": (d) => ["report", d],
 };
 /** Node flags of a command (before the CLI's path). */
-const NODE_FLAGS = { "report-html-heap128": ["--max-old-space-size=128"] };
+const NODE_FLAGS = {
+  "report-html-heap128": ["--max-old-space-size=128"],
+  "report-html-heap48": ["--max-old-space-size=48"],
+};
 
 for (const c of COMMANDS)
   if (!COMMAND_ARGS[c]) {

@@ -137,29 +137,51 @@ export function junitCounts(reports: RunDigest[]): JUnitCounts {
 
 /** The JUnit XML document. Runs are ordered by task, then rep, within each treatment's suite. */
 export function renderJUnit(reports: RunDigest[], opts: JUnitOptions = {}): string {
+  return [...junitPieces(reports, opts)].join("");
+}
+
+/** Test cases per piece of junitPieces. */
+const CASES_PER_PIECE = 200;
+
+/**
+ * renderJUnit's text in pieces of up to CASES_PER_PIECE test cases, to be written a piece at a
+ * time: the document grows with the runs (about 1 KB a run), and as one string, with a string
+ * per line on the way, it was most of the memory of a 100,000-run `--junit`. Pure; the pieces
+ * joined are renderJUnit's text.
+ */
+export function* junitPieces(reports: RunDigest[], opts: JUnitOptions = {}): Generator<string> {
   const order = [...(opts.treatments ?? [])];
   for (const r of reports) if (!order.includes(r.treatment)) order.push(r.treatment);
   const treatments = order.filter((t) => reports.some((r) => r.treatment === t));
   const total = junitCounts(reports);
   const wall = reports.reduce((a, r) => a + r.timing.wall_ms, 0);
-  const out = [
+  yield [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites${attr("name", opts.name ?? "skillbench")}${attr("tests", total.tests)}${attr("failures", total.failures)}${attr("errors", total.errors)}${attr("time", secs(wall))}>`,
-  ];
-  treatments.forEach((t, id) => {
+  ].join("\n");
+  for (const [id, t] of treatments.entries()) {
     const runs = reports
       .filter((r) => r.treatment === t)
       .sort((a, b) => a.task.localeCompare(b.task) || a.rep - b.rep);
     const c = junitCounts(runs);
-    const started = runs.map((r) => r.timing.started_at).sort()[0] ?? new Date(0).toISOString();
+    let started: string | undefined;
+    for (const r of runs) {
+      const at = r.timing.started_at;
+      if (started === undefined || at < started) started = at;
+    }
     // xs:dateTime without the zone designator, as the Jenkins schema wants.
-    const ts = (opts.timestamp ?? started).replace(/(\.\d+)?(Z|[+-]\d\d:\d\d)$/, "");
-    out.push(
-      `  <testsuite${attr("name", t)}${attr("tests", c.tests)}${attr("failures", c.failures)}${attr("errors", c.errors)}${attr("skipped", c.skipped)}${attr("time", secs(runs.reduce((a, r) => a + r.timing.wall_ms, 0)))}${attr("timestamp", ts)}${attr("id", id)}>`,
+    const ts = (opts.timestamp ?? started ?? new Date(0).toISOString()).replace(
+      /(\.\d+)?(Z|[+-]\d\d:\d\d)$/,
+      "",
     );
-    for (const r of runs) out.push(...testcase(r, opts.scripted ?? false));
-    out.push("  </testsuite>");
-  });
-  out.push("</testsuites>", "");
-  return out.join("\n");
+    yield `\n  <testsuite${attr("name", t)}${attr("tests", c.tests)}${attr("failures", c.failures)}${attr("errors", c.errors)}${attr("skipped", c.skipped)}${attr("time", secs(runs.reduce((a, r) => a + r.timing.wall_ms, 0)))}${attr("timestamp", ts)}${attr("id", id)}>`;
+    for (let i = 0; i < runs.length; i += CASES_PER_PIECE) {
+      let piece = "";
+      for (const r of runs.slice(i, i + CASES_PER_PIECE))
+        piece += `\n${testcase(r, opts.scripted ?? false).join("\n")}`;
+      yield piece;
+    }
+    yield "\n  </testsuite>";
+  }
+  yield "\n</testsuites>\n";
 }

@@ -2,11 +2,11 @@ import path from "node:path";
 import { experimentPaths } from "../store/layout.js";
 import { readMetadata } from "../store/metadata.js";
 import { readStoredRuns } from "../store/read.js";
-import { renderJUnit } from "../report/junit.js";
+import { junitPieces } from "../report/junit.js";
 import { isScripted } from "../report/endpoint.js";
 import { evaluateThresholds, parseThresholds, type ThresholdResult } from "../report/thresholds.js";
 import { appendStepSummary, renderStepSummary } from "../report/step-summary.js";
-import { writeFileAtomic } from "../util/fs.js";
+import { writeReportPieces } from "../store/report-files.js";
 import { buildComparison, type Comparison } from "../report/comparison/index.js";
 
 export interface CiOptions {
@@ -43,9 +43,9 @@ export async function writeCiOutputs(outDir: string, opts: CiOptions): Promise<C
   const files: string[] = [];
   if (opts.junit) {
     const file = path.resolve(opts.cwd ?? process.cwd(), opts.junit);
-    await writeFileAtomic(
+    await writeReportPieces(
       file,
-      renderJUnit(reports, {
+      junitPieces(reports, {
         treatments,
         name: meta?.experiment_id ?? path.basename(outDir),
         scripted: isScripted(reports, meta),
@@ -57,7 +57,13 @@ export async function writeCiOutputs(outDir: string, opts: CiOptions): Promise<C
   let comparison: Comparison | null = null;
   if (new Set(reports.map((r) => r.treatment)).size >= 2) {
     try {
-      comparison = buildComparison({ reports, metadata: meta, margin: meta?.margin });
+      // (the step summary and the thresholds do not read the per-run rows)
+      comparison = buildComparison({
+        reports,
+        metadata: meta,
+        margin: meta?.margin,
+        sourceEvidence: false,
+      });
     } catch {
       comparison = null;
     }

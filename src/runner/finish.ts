@@ -99,8 +99,7 @@ export async function writeExperimentReportsOf(
   if (new Set(reports.map((r) => r.treatment)).size >= 2) {
     const written = await writeComparisonOf(outDir, source, { ks: opts.ks });
     files.push(...written.files);
-    // The pages do not carry the per-run source_evidence rows (report/html/wire.ts): not held while they are written.
-    comparison = { ...written.comparison, source_evidence: [] };
+    comparison = written.comparison;
   }
   if (opts.html !== false)
     files.push(

@@ -70,6 +70,10 @@ const ExperimentMetadataSchema = z
   .loose();
 export type ExperimentMetadata = z.infer<typeof ExperimentMetadataSchema>;
 
+/** A planned run as read: its id (the reports read no more of it) and whatever else it holds. */
+const PlannedRunSchema = z.object({ run_id: z.string() }).loose();
+type PlannedRun = z.infer<typeof PlannedRunSchema>;
+
 /** metadata.json as read: lenient, so that folders written by older versions still render. */
 const MetadataSchema = z
   .object({
@@ -81,8 +85,16 @@ const MetadataSchema = z
     treatments: z.array(z.string()),
     model: z.string().nullable(),
     versions: z.object({ skillbench: z.string(), claude: z.string().nullable() }).loose(),
-    /** The planned runs; reports outside it (left by an older plan) are not summarised. */
-    matrix: z.array(z.object({ run_id: z.string() }).loose()).optional(),
+    /**
+     * The planned runs; reports outside it (left by an older plan) are not summarised. Each
+     * record is checked by PlannedRunSchema and kept as read, not copied: a copy of a record per
+     * run was, at 100,000 runs, the largest memory a report needed at once.
+     */
+    matrix: z
+      .custom<PlannedRun[]>(
+        (v) => Array.isArray(v) && v.every((r) => PlannedRunSchema.safeParse(r).success),
+      )
+      .optional(),
     /** `run --baseline-from`: where the frozen baseline came from and how it differs. */
     baseline_from: BaselineFromSchema.optional().catch(undefined),
     /** The verdict's non-inferiority margin (`run --margin`), reused by report, compare and rescore. */

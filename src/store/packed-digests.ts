@@ -4,10 +4,11 @@
  *
  * A run's digest is split into what it shares with other runs and what is its own:
  * - every field whose value repeats across runs (experiment, task, treatment, status, checks,
- *   rubric, sandbox, agent, judge...) is numbered per field, once per distinct value (by
- *   identity for the run index's shared values, else by JSON text), and the run keeps one
- *   number for the whole combination of them ("profile" below): a few thousand combinations
- *   stand for 100,000 runs;
+ *   rubric, sandbox, agent...) is numbered per field, once per distinct value (by identity for
+ *   the run index's shared values, else by JSON text), and the run keeps one number for the
+ *   whole combination of them ("profile" below): a few thousand combinations stand for 100,000
+ *   runs; the fields whose value may differ from run to run (judge, model_api, interaction,
+ *   queue) are numbered the same way, each run keeping its own number for each;
  * - its own numbers (rep, the transcript's counts and cost, the timing) sit in typed arrays,
  *   its start and end times as milliseconds (kept only when `toISOString` gives the text back);
  * - its run id is not kept when it is the one the plan gives (`<task>-<treatment>[@<agent>]-r<rep>`,
@@ -70,8 +71,7 @@ const TIMING_FIELDS = ["started_at", "finished_at", "wall_ms"] as const;
 
 /**
  * The fields a profile holds, by position. `events` is the transcript summary's shared part
- * (its lists and profile name; null when the run has no summary); `queue` is undefined for a
- * local run.
+ * (its lists and profile name; null when the run has no summary).
  */
 const P = {
   experiment_id: 0,
@@ -84,22 +84,27 @@ const P = {
   checks_passed: 7,
   checks_failed: 8,
   failures: 9,
-  model_api: 10,
-  rubric: 11,
-  rubric_lines: 12,
-  events: 13,
-  skill_sources: 14,
-  sample_quality: 15,
-  failure_attribution: 16,
-  interaction: 17,
-  judge: 18,
-  model: 19,
-  sandbox: 20,
-  agent: 21,
-  hashes: 22,
-  queue: 23,
+  rubric: 10,
+  rubric_lines: 11,
+  events: 12,
+  skill_sources: 13,
+  sample_quality: 14,
+  failure_attribution: 15,
+  model: 16,
+  sandbox: 17,
+  agent: 18,
+  hashes: 19,
 } as const;
-const PROFILE_SIZE = 24;
+const PROFILE_SIZE = 20;
+
+/**
+ * Fields whose value may differ from run to run (a judge block's reasons and prompt hash, the
+ * model server's request counts, an interaction's counters, a queue record): numbered as the
+ * others, but each run keeps its own number (4 bytes a field), so that they do not multiply
+ * the profiles. `queue` is undefined for a local run.
+ */
+const O = { model_api: 0, interaction: 1, judge: 2, queue: 3 } as const;
+const OWN_SIZE = 4;
 
 type Events = NonNullable<RunDigest["events_summary"]>;
 /** The transcript summary's part that repeats across runs. */
@@ -152,6 +157,12 @@ class FieldValues {
   private readonly byJson = new Map<string, number>();
   readonly values: unknown[] = [];
 
+  /** Forget how values were numbered (the values stay): what numbering holds besides them, JSON texts among it, is freed. */
+  forget(): void {
+    this.byIdentity.clear();
+    this.byJson.clear();
+  }
+
   idOf(v: unknown): number {
     const primitive = typeof v !== "object" || v === null;
     const known = primitive || Object.isFrozen(v) ? this.byIdentity.get(v) : undefined;
@@ -176,11 +187,15 @@ class FieldValues {
 /** The columns of a set of packed digests; `add` packs one. */
 export class PackedDigests {
   private readonly fields = Array.from({ length: PROFILE_SIZE }, () => new FieldValues());
+  /** the values of the fields in O, by field */
+  private readonly ownFields = Array.from({ length: OWN_SIZE }, () => new FieldValues());
   private readonly profileIds = new Map<string, number>();
   /** each profile's values, by the positions in P */
   readonly profiles: unknown[][] = [];
   private size = 0;
   profile: Uint32Array;
+  /** each run's numbers of the fields in O, OWN_SIZE a run */
+  own: Uint32Array;
   rep: Int32Array;
   /** events_summary's numbers (NaN or NULL_INT: null; unused when the profile has no summary) */
   duration: Float64Array;
@@ -200,6 +215,7 @@ export class PackedDigests {
   constructor(capacity = 64) {
     const n = Math.max(1, capacity);
     this.profile = new Uint32Array(n);
+    this.own = new Uint32Array(n * OWN_SIZE);
     this.rep = new Int32Array(n);
     this.duration = new Float64Array(n);
     this.cost = new Float64Array(n);
@@ -250,7 +266,6 @@ export class PackedDigests {
     values[P.checks_passed] = d.checks_passed;
     values[P.checks_failed] = d.checks_failed;
     values[P.failures] = d.failures;
-    values[P.model_api] = d.model_api;
     values[P.rubric] = d.rubric;
     values[P.rubric_lines] = d.rubric_lines;
     values[P.events] =
@@ -260,13 +275,10 @@ export class PackedDigests {
     values[P.skill_sources] = d.skill_sources;
     values[P.sample_quality] = d.sample_quality;
     values[P.failure_attribution] = d.failure_attribution;
-    values[P.interaction] = d.interaction;
-    values[P.judge] = d.judge;
     values[P.model] = d.model;
     values[P.sandbox] = d.sandbox;
     values[P.agent] = d.agent;
     values[P.hashes] = d.hashes;
-    values[P.queue] = d.queue;
     let key = "";
     for (let f = 0; f < PROFILE_SIZE; f++) {
       const field = this.fields[f] as FieldValues;
@@ -286,6 +298,9 @@ export class PackedDigests {
     if (row === this.profile.length) this.grow();
     this.size++;
     this.profile[row] = profile;
+    const own: unknown[] = [d.model_api, d.interaction, d.judge, d.queue];
+    for (let f = 0; f < OWN_SIZE; f++)
+      this.own[row * OWN_SIZE + f] = (this.ownFields[f] as FieldValues).idOf(own[f]);
     this.rep[row] = d.rep;
     if (es !== null) {
       this.duration[row] = es.duration_seconds ?? NaN;
@@ -306,6 +321,21 @@ export class PackedDigests {
     return new PackedDigest(this, row);
   }
 
+  /** The value of field `f` of O of a row. */
+  ownValue(f: number, row: number): unknown {
+    return (this.ownFields[f] as FieldValues).values[this.own[row * OWN_SIZE + f] ?? 0];
+  }
+
+  /**
+   * Once every row is added: forget how values were numbered (the JSON texts of the values it
+   * numbered by text, one per distinct judge block among them, would be held as long as the
+   * rows). Rows added later are numbered afresh.
+   */
+  seal(): void {
+    for (const f of [...this.fields, ...this.ownFields]) f.forget();
+    this.profileIds.clear();
+  }
+
   private grow(): void {
     const n = this.profile.length * 2;
     const f64 = (a: Float64Array): Float64Array => {
@@ -321,6 +351,9 @@ export class PackedDigests {
     const p = new Uint32Array(n);
     p.set(this.profile);
     this.profile = p;
+    const o = new Uint32Array(n * OWN_SIZE);
+    o.set(this.own);
+    this.own = o;
     const k = new Uint8Array(n);
     k.set(this.idKind);
     this.idKind = k;
@@ -350,18 +383,26 @@ const numAt = (a: Float64Array, row: number): number | null => {
  * RunDigestSchema gave them when the digest was made (the store only holds them).
  */
 class PackedDigest implements RunDigest {
-  constructor(
-    private readonly s: PackedDigests,
-    private readonly row: number,
-  ) {}
+  // Private fields: not own properties (no enumerable keys of its own beside the getters').
+  readonly #s: PackedDigests;
+  readonly #row: number;
+
+  constructor(s: PackedDigests, row: number) {
+    this.#s = s;
+    this.#row = row;
+  }
 
   private p(f: number): unknown {
-    return (this.s.profiles[this.s.profile[this.row] ?? 0] as unknown[])[f];
+    return (this.#s.profiles[this.#s.profile[this.#row] ?? 0] as unknown[])[f];
+  }
+
+  private o(f: number): unknown {
+    return this.#s.ownValue(f, this.#row);
   }
 
   get run_id(): string {
-    const kind = this.s.idKind[this.row];
-    if (kind === 2) return this.s.runIds.get(this.row) ?? "";
+    const kind = this.#s.idKind[this.#row];
+    if (kind === 2) return this.#s.runIds.get(this.#row) ?? "";
     return plannedId(this.task, this.treatment, this.rep, kind === 1 ? this.agent.name : null);
   }
   get experiment_id(): string {
@@ -374,7 +415,7 @@ class PackedDigest implements RunDigest {
     return this.p(P.treatment) as string;
   }
   get rep(): number {
-    return this.s.rep[this.row] ?? 0;
+    return this.#s.rep[this.#row] ?? 0;
   }
   get passed(): boolean {
     return this.p(P.passed) as boolean;
@@ -398,7 +439,7 @@ class PackedDigest implements RunDigest {
     return this.p(P.failures) as RunDigest["failures"];
   }
   get model_api(): RunDigest["model_api"] {
-    return this.p(P.model_api) as RunDigest["model_api"];
+    return this.o(O.model_api) as RunDigest["model_api"];
   }
   get rubric(): RunDigest["rubric"] {
     return this.p(P.rubric) as RunDigest["rubric"];
@@ -409,8 +450,8 @@ class PackedDigest implements RunDigest {
   get events_summary(): RunDigest["events_summary"] {
     const shared = this.p(P.events) as EventsShared | null;
     if (shared === null) return null;
-    const s = this.s;
-    const row = this.row;
+    const s = this.#s;
+    const row = this.#row;
     return {
       duration_seconds: numAt(s.duration, row),
       num_turns: intAt(s.turns, row),
@@ -432,10 +473,10 @@ class PackedDigest implements RunDigest {
     return this.p(P.failure_attribution) as RunDigest["failure_attribution"];
   }
   get interaction(): RunDigest["interaction"] {
-    return this.p(P.interaction) as RunDigest["interaction"];
+    return this.o(O.interaction) as RunDigest["interaction"];
   }
   get judge(): RunDigest["judge"] {
-    return this.p(P.judge) as RunDigest["judge"];
+    return this.o(O.judge) as RunDigest["judge"];
   }
   get model(): RunDigest["model"] {
     return this.p(P.model) as RunDigest["model"];
@@ -450,15 +491,15 @@ class PackedDigest implements RunDigest {
     return this.p(P.hashes) as RunDigest["hashes"];
   }
   get timing(): RunDigest["timing"] {
-    const row = this.row;
+    const row = this.#row;
     return {
-      started_at: new Date(this.s.started[row] ?? 0).toISOString(),
-      finished_at: new Date(this.s.finished[row] ?? 0).toISOString(),
-      wall_ms: this.s.wall[row] ?? 0,
+      started_at: new Date(this.#s.started[row] ?? 0).toISOString(),
+      finished_at: new Date(this.#s.finished[row] ?? 0).toISOString(),
+      wall_ms: this.#s.wall[row] ?? 0,
     };
   }
   get queue(): RunDigest["queue"] {
-    return this.p(P.queue) as RunDigest["queue"];
+    return this.o(O.queue) as RunDigest["queue"];
   }
 
   /** The plain digest (what JSON.stringify writes): compactDigest's fields in its order. */

@@ -231,6 +231,8 @@ export async function readStoredRuns(
       await w.drained();
     } else digestAt[k] = packed.add(shared.intern(id, indexStampAt(k), digest).digest);
   }
+  // Every digest read is added: what numbering their values held is freed.
+  packed.seal();
   const w = opened.writer !== null || index.lines !== index.matched ? await writer() : null;
   if (w && source) {
     // Copy the current lines, in batches read in file order.

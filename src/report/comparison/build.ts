@@ -11,7 +11,7 @@ import { passKSection } from "./passk-bootstrap.js";
 import { dataQualityRow, listedRun, runCountRow, sensitivityRow } from "./quality.js";
 import { CONTROL, resolveRoles } from "./roles.js";
 import { rubricSection } from "./rubric.js";
-import { sourceEvidenceRow } from "./source-evidence.js";
+import { sourceEvidenceRow, SourceEvidenceRows } from "./source-evidence.js";
 import { taskOutcomeRows } from "./task-outcomes.js";
 import {
   ALPHA,
@@ -49,6 +49,11 @@ export interface ComparisonInput {
   calibrations?: FoundCalibration[] | undefined;
   /** `run --until-decided`: its looks; the band is decided at the last look's level */
   sequential?: Sequential | null | undefined;
+  /**
+   * false: `source_evidence` left empty (the writer makes the rows a slice at a time as it
+   * writes them: SourceEvidenceRows); default true
+   */
+  sourceEvidence?: boolean | undefined;
 }
 
 /** The first calibration that applies to the baseline, else to the candidate (docs/statistics.md §13). */
@@ -125,14 +130,31 @@ export function buildComparison(input: ComparisonInput): Comparison {
   };
 }
 
+/** The runs in the order of the comparison's per-run rows: task (first seen), then treatment in the experiment's order, then rep. */
+function runOrder(
+  input: Pick<ComparisonInput, "reports" | "metadata">,
+  treatments = treatmentOrder(input.reports, input.metadata?.treatments ?? [CONTROL]),
+): RunDigest[] {
+  return sortRuns(input.reports, taskOrder(input.reports), treatments);
+}
+
+/**
+ * The `source_evidence` rows buildComparison gives for `input`, in its order, made as they are
+ * read (for a comparison built with `sourceEvidence: false`).
+ */
+export function sourceEvidenceOf(
+  input: Pick<ComparisonInput, "reports" | "metadata">,
+): SourceEvidenceRows {
+  return new SourceEvidenceRows(runOrder(input));
+}
+
 /** The comparison of all the given runs together (by_agent left empty). */
 function buildPooled(input: ComparisonInput): Comparison {
   const seed = input.seed ?? 1;
   const treatments = treatmentOrder(input.reports, input.metadata?.treatments ?? [CONTROL]);
   const roles = resolveRoles(treatments, input);
   const tasks = taskOrder(input.reports);
-  // Task (first seen), then treatment in the experiment's order, then rep.
-  const reports = sortRuns(input.reports, tasks, treatments);
+  const reports = runOrder(input, treatments);
   const analysis = analysisSet(reports);
   const ofT = (rs: RunDigest[], t: string): RunDigest[] => rs.filter((r) => r.treatment === t);
   const data_quality = treatments.map((t) => dataQualityRow(reports, t));
@@ -194,7 +216,7 @@ function buildPooled(input: ComparisonInput): Comparison {
     task_outcomes: taskOutcomeRows(analysis, tasks, treatments),
     spend: treatments.map((t) => spendRow(ofT(analysis, t), t)),
     runtime: treatments.map((t) => runtimeRow(ofT(analysis, t), t)),
-    source_evidence: reports.map(sourceEvidenceRow),
+    source_evidence: input.sourceEvidence === false ? [] : reports.map(sourceEvidenceRow),
     rubric,
     excluded_runs: reports.filter((r) => !r.sample_quality.include_in_analysis).map(listedRun),
     flagged_runs: reports

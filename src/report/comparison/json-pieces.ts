@@ -1,4 +1,5 @@
-import type { Comparison } from "./types.js";
+import type { SourceEvidenceSource } from "./source-evidence.js";
+import type { Comparison, SourceEvidenceRow } from "./types.js";
 
 /** Stands in for the per-run rows while the rest of comparison.json is printed. */
 const ROWS_MARK = "\u0000source_evidence\u0000";
@@ -7,9 +8,13 @@ const ROWS_MARK = "\u0000source_evidence\u0000";
  * comparison.json (`JSON.stringify(c, null, 2)` and a newline) as pieces: the per-run
  * `source_evidence` rows, the one part that grows with the runs, a chunk of rows at a time,
  * so that the whole text of a 100,000-run comparison is never one string. Pure; the pieces
- * joined are exactly that text.
+ * joined are exactly that text (with `rows` for `c.source_evidence`, when given).
  */
-export function* comparisonJsonPieces(c: Comparison, rowsPerPiece = 100): Generator<string> {
+export function* comparisonJsonPieces(
+  c: Comparison,
+  rowsPerPiece = 100,
+  rows: SourceEvidenceSource = c.source_evidence,
+): Generator<string> {
   const text = JSON.stringify({ ...c, source_evidence: ROWS_MARK }, null, 2);
   const mark = JSON.stringify(ROWS_MARK);
   const at = text.indexOf(mark);
@@ -18,11 +23,10 @@ export function* comparisonJsonPieces(c: Comparison, rowsPerPiece = 100): Genera
     return;
   }
   yield text.slice(0, at);
-  const rows = c.source_evidence;
   if (rows.length === 0) yield "[]";
   else {
     // The rows sit at depth 2 of the pretty-printed object: 4 spaces before each of their lines.
-    const row = (r: (typeof rows)[number]): string =>
+    const row = (r: SourceEvidenceRow): string =>
       `    ${JSON.stringify(r, null, 2).replace(/\n/g, "\n    ")}`;
     for (let i = 0; i < rows.length; i += rowsPerPiece) {
       const chunk = rows

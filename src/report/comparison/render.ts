@@ -7,6 +7,7 @@ import { interval, percent, pValue, signed } from "./fmt.js";
 import type { AttributionTreatment, Comparison, DimensionCell, ListedRun } from "./types.js";
 import { renderNoiseFloor } from "../calibration/render.js";
 import { withNoteAfterTitle } from "../unreadable.js";
+import type { SourceEvidenceSource } from "./source-evidence.js";
 
 const code = (s: string | null): string => (s === null ? "—" : `\`${s}\``);
 
@@ -298,8 +299,7 @@ function sourceEvidenceLine(s: Comparison["source_evidence"][number]): string {
 }
 
 /** The source-evidence table's rows, each preceded by its newline, ROWS_PER_PIECE at a time. */
-function* sourceEvidenceRows(c: Comparison): Generator<string> {
-  const rows = c.source_evidence;
+function* sourceEvidenceRows(rows: SourceEvidenceSource): Generator<string> {
   for (let i = 0; i < rows.length; i += ROWS_PER_PIECE) {
     let text = "";
     for (const row of rows.slice(i, i + ROWS_PER_PIECE)) text += `\n${sourceEvidenceLine(row)}`;
@@ -589,10 +589,14 @@ const ESCAPE_START = /[\x1b\x9b]/;
 /**
  * comparison_report.md a piece at a time, `note` (e.g. the unreadable runs) after its title:
  * the per-run source-evidence table, the one section that grows with the runs, comes
- * ROWS_PER_PIECE rows a piece. Pure; the pieces joined are the text of renderComparisonMarkdown
- * with the note put in by withNoteAfterTitle.
+ * ROWS_PER_PIECE rows a piece (`rows` for `c.source_evidence`, when given). Pure; the pieces
+ * joined are the text of renderComparisonMarkdown with the note put in by withNoteAfterTitle.
  */
-export function* comparisonMarkdownPieces(c: Comparison, note: string | null): Generator<string> {
+export function* comparisonMarkdownPieces(
+  c: Comparison,
+  note: string | null,
+  rows: SourceEvidenceSource = c.source_evidence,
+): Generator<string> {
   const before = [
     header(c).join("\n"),
     byAgent(c),
@@ -623,7 +627,7 @@ export function* comparisonMarkdownPieces(c: Comparison, note: string | null): G
   const escapes =
     ESCAPE_START.test(head) ||
     ESCAPE_START.test(tail) ||
-    c.source_evidence.some(
+    rows.some(
       (s) =>
         ESCAPE_START.test(s.run_id) ||
         ESCAPE_START.test(s.reason_code) ||
@@ -632,12 +636,12 @@ export function* comparisonMarkdownPieces(c: Comparison, note: string | null): G
         ESCAPE_START.test(s.agent_version ?? ""),
     );
   if (escapes) {
-    const text = [head, ...sourceEvidenceRows(c), tail].join("");
+    const text = [head, ...sourceEvidenceRows(rows), tail].join("");
     yield withNoteAfterTitle(`${stripControls(text).trimEnd()}\n`, note);
     return;
   }
   yield withNoteAfterTitle(stripControls(head), note);
-  for (const rows of sourceEvidenceRows(c)) yield stripControls(rows);
+  for (const piece of sourceEvidenceRows(rows)) yield stripControls(piece);
   // The tail always holds the verdict section, so trimming it trims the whole text's end.
   yield `${stripControls(tail).trimEnd()}\n`;
 }

@@ -31,3 +31,34 @@ export function sourceEvidenceRow(r: RunDigest): SourceEvidenceRow {
     agent_version: r.agent.version,
   };
 }
+
+/**
+ * What comparison.json and comparison_report.md read of the per-run source-evidence rows: an
+ * array of them (Comparison.source_evidence), or SourceEvidenceRows.
+ */
+export interface SourceEvidenceSource {
+  readonly length: number;
+  slice(start: number, end: number): SourceEvidenceRow[];
+  some(test: (row: SourceEvidenceRow) => boolean): boolean;
+}
+
+/**
+ * The source-evidence rows of `reports`, made a slice at a time as they are read: the files
+ * are written a piece at a time, so a comparison being written never holds a row per run
+ * (as many as the digests themselves cost).
+ */
+export class SourceEvidenceRows implements SourceEvidenceSource {
+  constructor(private readonly reports: readonly RunDigest[]) {}
+
+  get length(): number {
+    return this.reports.length;
+  }
+
+  slice(start: number, end: number): SourceEvidenceRow[] {
+    return this.reports.slice(start, end).map(sourceEvidenceRow);
+  }
+
+  some(test: (row: SourceEvidenceRow) => boolean): boolean {
+    return this.reports.some((r) => test(sourceEvidenceRow(r)));
+  }
+}

@@ -8,7 +8,7 @@ import { readStoredRuns, type ReadProblem } from "../../store/read.js";
 import { unreadableRunsNote } from "../unreadable.js";
 import type { RunDigest } from "../../core/digest.js";
 import { treatmentOrder } from "../group.js";
-import { buildComparison, type ComparisonInput } from "./build.js";
+import { buildComparison, sourceEvidenceOf, type ComparisonInput } from "./build.js";
 import { CONTROL } from "./roles.js";
 import { comparisonMarkdownPieces } from "./render.js";
 import type { Comparison } from "./types.js";
@@ -93,7 +93,9 @@ export async function writeComparison(
 
 /**
  * writeComparison over reports already read (the report commands read a folder once and
- * pass what they read to every report). Returns the files written and the comparison.
+ * pass what they read to every report). Returns the files written and the comparison,
+ * without its per-run `source_evidence` rows: those are made a slice at a time as the files
+ * are written (SourceEvidenceRows), and comparison.json holds them.
  */
 export async function writeComparisonOf(
   outDir: string,
@@ -124,6 +126,8 @@ export async function writeComparisonOf(
   const extra = {
     calibrations: await findCalibrations(outDir, opts.calibration),
     sequential: await readSequential(outDir),
+    // the per-run rows are made as they are written (below), not held
+    sourceEvidence: false,
   };
   let comparison: Comparison;
   if (chosen)
@@ -155,7 +159,11 @@ export async function writeComparisonOf(
     await recordComparisonRoles(paths.metadata, JSON.parse(JSON.stringify(given)) as typeof given);
   const md = opts.out ?? paths.comparison;
   const json = comparisonJsonPath(outDir, opts.out);
-  await writeReportPieces(json, comparisonJsonPieces(comparison));
-  await writeReportPieces(md, comparisonMarkdownPieces(comparison, unreadableRunsNote(problems)));
+  const rows = sourceEvidenceOf({ reports, metadata });
+  await writeReportPieces(json, comparisonJsonPieces(comparison, undefined, rows));
+  await writeReportPieces(
+    md,
+    comparisonMarkdownPieces(comparison, unreadableRunsNote(problems), rows),
+  );
   return { files: [md, json], comparison };
 }

@@ -59,6 +59,8 @@ describe("packed digests", () => {
     const store = new PackedDigests(1);
     const packed = store.add(d);
     expect(Object.getPrototypeOf(packed)).not.toBe(Object.prototype);
+    // no own fields: a spread or Object.keys shows nothing (compactDigest gives a plain object)
+    expect(Object.keys(packed)).toEqual([]);
     expectSame(packed, d);
   });
 
@@ -74,6 +76,35 @@ describe("packed digests", () => {
     expect(Object.isFrozen(packed[0]?.sandbox)).toBe(true);
     // one profile per combination of shared values, not per run
     expect(store.profiles.length).toBeLessThan(ds.length);
+  });
+
+  it("keep values that differ in every run out of the profiles, and forget numbering when sealed", () => {
+    const store = new PackedDigests(4);
+    // Every run judged with its own reasons, its own request count and interaction counters.
+    const ds = Array.from({ length: 50 }, (_, i) =>
+      digest(
+        { rep: i + 1 },
+        {
+          judge: { ...makeJudgeBlock({ completion: i / 50 }), prompt_hash: `h${i}` },
+          model_api: {
+            source: "scripted_server",
+            requests: i,
+            answered: i,
+            unanswered: 0,
+            errors: {},
+          },
+          interaction: { ...interaction, nudges: i },
+        },
+      ),
+    );
+    const packed = ds.map((d) => store.add(d));
+    expect(store.profiles.length).toBe(1);
+    store.seal();
+    packed.forEach((p, i) => expectSame(p, ds[i] as RunDigest));
+    // added after sealing: numbered afresh, read back the same
+    const later = digest({ rep: 99 }, { judge: ds[0]?.judge });
+    expectSame(store.add(later), later);
+    expect(store.length).toBe(51);
   });
 
   it("keep as they are the digests the columns cannot hold exactly", () => {
