@@ -50,14 +50,18 @@ function passKEvents(input: ExperimentTraceInput, at: number): SpanEventPlan[] {
 }
 
 export function planExperimentSpan(input: ExperimentTraceInput): SpanPlan {
-  const runStarts = input.reports
-    .map((r) => Date.parse(r.timing.started_at))
-    .filter(Number.isFinite);
-  const runEnds = input.reports
-    .map((r) => Date.parse(r.timing.finished_at))
-    .filter(Number.isFinite);
-  const start = ms(input.startedAt, Math.min(...runStarts, Date.now()));
-  const end = Math.max(ms(input.completedAt, Math.max(...runEnds, start)), start);
+  // Earliest run start and latest run end in one pass: spreading one argument per run into
+  // Math.min/Math.max overflows the call stack at ~120,000 runs.
+  let firstStart = Date.now();
+  let lastEnd = -Infinity;
+  for (const r of input.reports) {
+    const s = Date.parse(r.timing.started_at);
+    const e = Date.parse(r.timing.finished_at);
+    if (Number.isFinite(s) && s < firstStart) firstStart = s;
+    if (Number.isFinite(e) && e > lastEnd) lastEnd = e;
+  }
+  const start = ms(input.startedAt, firstStart);
+  const end = Math.max(ms(input.completedAt, Math.max(lastEnd, start)), start);
   const passed = input.reports.filter((r) => r.passed).length;
   const attributes: Attributes = {
     "gen_ai.operation.name": "invoke_workflow",

@@ -275,6 +275,36 @@ describe("planExperimentSpan", () => {
     expect(ev("quality_gate")).toBe(0);
     expect(span.status.code).toBe("error");
   });
+
+  it("spans the earliest run start to the latest run end at 200,000 runs (no argument spread)", () => {
+    const base = report();
+    const reports = Array.from({ length: 200_000 }, (_, i) => ({
+      ...base,
+      run_id: `t-A-r${i + 1}`,
+      rep: i + 1,
+      timing: {
+        started_at: new Date(T0 + 1000 * ((i * 7919) % 200_000)).toISOString(),
+        finished_at: new Date(T0 + 1000 * ((i * 7919) % 200_000) + 500).toISOString(),
+        wall_ms: 500,
+      },
+    })) as RunReport[];
+    const span = planExperimentSpan({
+      experimentId: "exp-big",
+      startedAt: null,
+      completedAt: null,
+      suitePath: "/s",
+      suiteHash: "h",
+      treatments: ["A"],
+      model: null,
+      skillbenchVersion: "0",
+      agentVersion: null,
+      scriptedModel: true,
+      reports,
+      qualityGates: [],
+    });
+    expect(span.start).toBe(T0);
+    expect(span.end).toBe(T0 + 1000 * 199_999 + 500);
+  });
 });
 
 describe("redactOtlpJson (the agent's own spans)", () => {
