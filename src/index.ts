@@ -23,7 +23,7 @@ export {
   SkillbenchError,
 } from "./core/errors.js";
 export { RunReportSchema, type RunReport } from "./core/report.js";
-export type { RunDigest } from "./core/digest.js";
+export { compactDigest, type RunDigest } from "./core/digest.js";
 export { EvidenceSchema, type Evidence } from "./core/evidence.js";
 export {
   buildComparison,

@@ -128,7 +128,9 @@ export interface RunSummary {
   /**
    * The completed runs, as digests (core/digest.ts): each whole report is in its run folder
    * (`readReports(outDir)`) and was handed to onProgress when its run ended, so that an
-   * experiment of 100,000 runs is not held in memory.
+   * experiment of 100,000 runs is not held in memory. Digests read back from the results folder
+   * are packed (store/packed-digests.ts): their fields are getters, so a spread or `Object.keys`
+   * shows nothing; `compactDigest(d)` gives a plain object, `JSON.stringify(d)` the plain JSON.
    */
   reports: RunDigest[];
   /** Runs that were planned but not completed (cancelled). */
