@@ -224,6 +224,11 @@ const a=m();const runs=await readStoredRuns(dir);const b=m();
 if(runs.digests.length===0)process.exit(1);
 console.log(JSON.stringify({heap:b.heapUsed-a.heapUsed,buffers:b.arrayBuffers-a.arrayBuffers}));})();`;
 
+/** A table row that only says something (no timings): figures measured beside the commands. */
+function noteRow(n, cmd) {
+  return { n, cmd, s: NaN, cpu: NaN, mb: NaN, ratio: NaN, cpuRatio: NaN, load: NaN };
+}
+
 async function timed(args) {
   const t0 = process.hrtime.bigint();
   const r = await sh("/usr/bin/time", ["-f", "%M %U %S", ...args]);
@@ -324,29 +329,21 @@ for (const n of SIZES) {
   const heap = await sh(process.execPath, ["--expose-gc", "-e", DIGEST_HEAP, dir, CLI]);
   if (heap.code === 0) {
     const h = JSON.parse(heap.out);
-    rows.push({
-      n: runs,
-      cmd: `digests held (readStoredRuns, after a full GC): ${(h.heap / runs).toFixed(0)} bytes of heap + ${(h.buffers / runs).toFixed(0)} bytes of typed arrays per run (${((h.heap + h.buffers) / 1e6).toFixed(1)} MB)`,
-      s: NaN,
-      cpu: NaN,
-      mb: NaN,
-      ratio: NaN,
-      cpuRatio: NaN,
-      load: NaN,
-    });
+    rows.push(
+      noteRow(
+        runs,
+        `digests held (readStoredRuns, after a full GC): ${(h.heap / runs).toFixed(0)} bytes of heap + ${(h.buffers / runs).toFixed(0)} bytes of typed arrays per run (${((h.heap + h.buffers) / 1e6).toFixed(1)} MB)`,
+      ),
+    );
   } else console.error(`digest heap: ${heap.err.slice(-2000)}`);
   const summary = await stat(path.join(dir, "summary.md")).catch(() => null);
   const html = await stat(path.join(dir, "summary.html")).catch(() => null);
-  rows.push({
-    n: runs,
-    cmd: `sizes: summary.md ${summary ? (summary.size / 1e6).toFixed(1) : "-"} MB, summary.html ${html ? (html.size / 1e6).toFixed(1) : "-"} MB`,
-    s: NaN,
-    cpu: NaN,
-    mb: NaN,
-    ratio: NaN,
-    cpuRatio: NaN,
-    load: NaN,
-  });
+  rows.push(
+    noteRow(
+      runs,
+      `sizes: summary.md ${summary ? (summary.size / 1e6).toFixed(1) : "-"} MB, summary.html ${html ? (html.size / 1e6).toFixed(1) : "-"} MB`,
+    ),
+  );
   if (process.argv.includes("--keep") || arg("--work", null)) console.error(`kept: ${dir}`);
   else await rm(dir, { recursive: true, force: true });
 }

@@ -236,6 +236,27 @@ describe("planRunSpans", () => {
   });
 });
 
+/** The experiment span's input for these reports (the other fields as a small local run gives them). */
+function spanInput(
+  reports: RunReport[],
+  qualityGates: { name: string; passed: boolean; detail: string }[] = [],
+): Parameters<typeof planExperimentSpan>[0] {
+  return {
+    experimentId: "exp-1",
+    startedAt: null,
+    completedAt: null,
+    suitePath: "/s",
+    suiteHash: "h",
+    treatments: ["A"],
+    model: null,
+    skillbenchVersion: "0",
+    agentVersion: null,
+    scriptedModel: true,
+    reports,
+    qualityGates,
+  };
+}
+
 describe("planExperimentSpan", () => {
   it("the root span with pass rate, pass@k and pass^k per treatment and failed gates as error", () => {
     const a = report();
@@ -247,20 +268,9 @@ describe("planExperimentSpan", () => {
       status: "passed",
       checks_failed: [],
     } as RunReport;
-    const span = planExperimentSpan({
-      experimentId: "exp-1",
-      startedAt: null,
-      completedAt: null,
-      suitePath: "/s",
-      suiteHash: "h",
-      treatments: ["A"],
-      model: null,
-      skillbenchVersion: "0",
-      agentVersion: null,
-      scriptedModel: true,
-      reports: [a, b],
-      qualityGates: [{ name: "minPassRate", passed: false, detail: "0.5 < 0.8" }],
-    });
+    const span = planExperimentSpan(
+      spanInput([a, b], [{ name: "minPassRate", passed: false, detail: "0.5 < 0.8" }]),
+    );
     expect(span.parentSpanId).toBeNull();
     expect(span.start).toBe(T0);
     const ev = (name: string, k?: number) =>
@@ -288,20 +298,7 @@ describe("planExperimentSpan", () => {
         wall_ms: 500,
       },
     })) as RunReport[];
-    const span = planExperimentSpan({
-      experimentId: "exp-big",
-      startedAt: null,
-      completedAt: null,
-      suitePath: "/s",
-      suiteHash: "h",
-      treatments: ["A"],
-      model: null,
-      skillbenchVersion: "0",
-      agentVersion: null,
-      scriptedModel: true,
-      reports,
-      qualityGates: [],
-    });
+    const span = planExperimentSpan(spanInput(reports));
     expect(span.start).toBe(T0);
     expect(span.end).toBe(T0 + 1000 * 199_999 + 500);
   });
