@@ -338,35 +338,28 @@ export class PackedDigests {
 
   private grow(): void {
     const n = this.profile.length * 2;
-    const f64 = (a: Float64Array): Float64Array => {
-      const b = new Float64Array(n);
-      b.set(a);
-      return b;
-    };
-    const i32 = (a: Int32Array): Int32Array => {
-      const b = new Int32Array(n);
-      b.set(a);
-      return b;
-    };
-    const p = new Uint32Array(n);
-    p.set(this.profile);
-    this.profile = p;
-    const o = new Uint32Array(n * OWN_SIZE);
-    o.set(this.own);
-    this.own = o;
-    const k = new Uint8Array(n);
-    k.set(this.idKind);
-    this.idKind = k;
-    this.rep = i32(this.rep);
-    this.turns = i32(this.turns);
-    this.toolCalls = i32(this.toolCalls);
-    this.tokens = i32(this.tokens);
-    this.duration = f64(this.duration);
-    this.cost = f64(this.cost);
-    this.started = f64(this.started);
-    this.finished = f64(this.finished);
-    this.wall = f64(this.wall);
+    this.profile = grown(this.profile, new Uint32Array(n));
+    this.own = grown(this.own, new Uint32Array(n * OWN_SIZE));
+    this.idKind = grown(this.idKind, new Uint8Array(n));
+    this.rep = grown(this.rep, new Int32Array(n));
+    this.turns = grown(this.turns, new Int32Array(n));
+    this.toolCalls = grown(this.toolCalls, new Int32Array(n));
+    this.tokens = grown(this.tokens, new Int32Array(n));
+    this.duration = grown(this.duration, new Float64Array(n));
+    this.cost = grown(this.cost, new Float64Array(n));
+    this.started = grown(this.started, new Float64Array(n));
+    this.finished = grown(this.finished, new Float64Array(n));
+    this.wall = grown(this.wall, new Float64Array(n));
   }
+}
+
+/** `to` (a larger column) holding `from`'s values first. */
+function grown<T extends { set(values: ArrayLike<number>): void }>(
+  from: ArrayLike<number>,
+  to: T,
+): T {
+  to.set(from);
+  return to;
 }
 
 const intAt = (a: Int32Array, row: number): number | null => {
