@@ -11,7 +11,7 @@ import { InputError } from "../core/errors.js";
 import type { RunSpec } from "../plan/matrix.js";
 import { settleRun, type PlanSettings } from "../plan/run-plan.js";
 import { requestedSandbox, type SandboxChoice } from "../sandbox/index.js";
-import type { Suite } from "../suite/index.js";
+import type { Suite, TaskSpec } from "../suite/index.js";
 import { refuseEscapingSymlinks } from "../workspace/symlinks.js";
 import type { AgentSetup } from "./context.js";
 import type { RunOptions } from "./run-options.js";
@@ -149,20 +149,26 @@ export function resolveAgents(
   return { found, setups, simulator };
 }
 
-/** Whether any planned run may need a sandbox other than local (then the machine is probed). */
-export function needsSandboxProbe(
+/**
+ * The sandbox probe the planned runs need: none when no run asks for `auto` (an explicit kind is
+ * used as asked, docs/sandbox.md), else the probe, with docker asked up front only when an `auto`
+ * run's task has environment/Dockerfile (src/sandbox/probe.ts).
+ */
+export function sandboxProbeNeeded(
   suite: Suite,
   planned: RunSpec[],
   cli: SandboxChoice | undefined,
-): boolean {
-  return planned.some(
-    (r) =>
-      requestedSandbox(
-        cli,
-        suite.tasks.find((t) => t.name === r.task),
-        suite.config.sandbox,
-      ) !== "local",
-  );
+  hasDockerfile: (task: TaskSpec) => boolean,
+): { dockerfileAuto: boolean } | null {
+  let auto = false;
+  let dockerfileAuto = false;
+  for (const task of new Set(planned.map((r) => r.task))) {
+    const spec = suite.tasks.find((t) => t.name === task);
+    if (requestedSandbox(cli, spec, suite.config.sandbox) !== "auto") continue;
+    auto = true;
+    if (spec && hasDockerfile(spec)) dockerfileAuto = true;
+  }
+  return auto ? { dockerfileAuto } : null;
 }
 
 /** skillbench.yaml's pass_env and --pass-env, each name once. */

@@ -3,10 +3,13 @@ import type { SandboxChoice, SandboxKind } from "./types.js";
 
 /** What the machine offers, as found by `probeSandboxes` (src/sandbox/probe.ts). */
 export interface SandboxProbe {
-  /** A docker daemon answered `docker info`. */
-  dockerDaemon: boolean;
+  /**
+   * A docker daemon answered `docker info`; null: not asked, because bwrap works and no `auto`
+   * run's task has environment/Dockerfile (the only cases where `auto` reads it).
+   */
+  dockerDaemon: boolean | null;
   /** The daemon has the base image (`skillbench-base:bookworm`) that tasks without a Dockerfile use. */
-  dockerBaseImage?: boolean | undefined;
+  dockerBaseImage?: boolean | null | undefined;
   /** `bwrap` is installed and can start a sandbox. */
   bwrap: boolean;
 }
@@ -40,7 +43,7 @@ export function chooseSandbox(
 ): SandboxChoiceResult {
   if (choice !== "auto")
     return { kind: choice, why: choice === "local" ? `requested; ${LOCAL_WARNING}` : "requested" };
-  if (task.hasDockerfile && probe.dockerDaemon)
+  if (task.hasDockerfile && probe.dockerDaemon === true)
     return {
       kind: "docker",
       why: "auto: the task has environment/Dockerfile and a Docker daemon answers",
@@ -49,14 +52,15 @@ export function chooseSandbox(
     ? "the task has a Dockerfile but no Docker daemon answers"
     : "the task has no environment/Dockerfile";
   if (probe.bwrap) return { kind: "bwrap", why: `auto: ${noDocker}; bubblewrap works` };
-  if (probe.dockerDaemon && probe.dockerBaseImage === true)
+  if (probe.dockerDaemon === true && probe.dockerBaseImage === true)
     return {
       kind: "docker",
       why: `auto: ${noDocker}; bubblewrap is not usable; a Docker daemon answers with the base image`,
     };
-  const dockerGap = !probe.dockerDaemon
-    ? "no Docker daemon answers"
-    : "Docker has no base image (build it with .ci/setup-sandbox.sh)";
+  const dockerGap =
+    probe.dockerDaemon !== true
+      ? "no Docker daemon answers"
+      : "Docker has no base image (build it with .ci/setup-sandbox.sh)";
   return {
     kind: "local",
     why: `auto: ${noDocker}; bubblewrap is not usable; ${dockerGap}; ${LOCAL_WARNING}`,

@@ -17,7 +17,7 @@ import {
   type DockerLayout,
 } from "./docker-args.js";
 import { ensureTaskImage } from "./docker-image.js";
-import { ownerLabels } from "./leftovers.js";
+import { markContainer, ownerLabels, unmarkContainer } from "./leftovers.js";
 import { parseAgentVersion, parseOomKills } from "./image-tag.js";
 import { planNetwork, RELAY_SOCKET_NAME } from "./network.js";
 import { protectionOf } from "./protection.js";
@@ -35,11 +35,14 @@ const live = new Map<string, string>();
 let exitHook = false;
 function track(name: string, dockerBin: string): void {
   live.set(name, dockerBin);
+  // Before the container exists: a process killed from here on leaves the marker for the next run.
+  markContainer(name);
   if (exitHook) return;
   exitHook = true;
   process.on("exit", () => {
     for (const [n, bin] of live)
-      spawnSync(bin, ["rm", "-f", n], { stdio: "ignore", timeout: 10_000 });
+      if (spawnSync(bin, ["rm", "-f", n], { stdio: "ignore", timeout: 10_000 }).status === 0)
+        unmarkContainer(n);
   });
 }
 
@@ -140,8 +143,9 @@ export function createDockerSandbox(opts: SandboxOptions): Sandbox {
         if (n !== null) record.oom_kills = n;
       }
       // Always: a start() cut short may have created the container already.
-      await capture(dockerBin, ["rm", "-f", name], { timeoutMs: 30_000 });
+      const rm = await capture(dockerBin, ["rm", "-f", name], { timeoutMs: 30_000 });
       live.delete(name);
+      if (rm.code === 0 || /no such container/i.test(rm.stderr)) unmarkContainer(name);
       await relay?.close();
     })();
     return stopping;

@@ -5,6 +5,7 @@
  * of that experiment included) and `doctor --fix` remove those whose process is gone, and never
  * those of a skillbench still running. See docs/sandbox.md.
  */
+import { unlinkSync, writeFileSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -26,6 +27,39 @@ export function ownerLabels(experimentId: string | undefined): string[] {
     `${LABEL_HOST}=${os.hostname()}`,
     ...(experimentId ? ["--label", `${LABEL_EXPERIMENT}=${experimentId}`] : []),
   ];
+}
+
+const MARKER = /^\.skillbench-container-p(\d+)-([A-Za-z0-9_.-]+)$/;
+
+/**
+ * The marker of a container started by process `pid`: an empty file in the OS temp dir, made
+ * before `docker run` and removed once the container is, so that a later `run` asks docker for
+ * leftover containers only when a process that is gone left a marker (see removeLeftovers).
+ */
+export function containerMarker(
+  name: string,
+  pid: number = process.pid,
+  dir = os.tmpdir(),
+): string {
+  return path.join(dir, `.skillbench-container-p${pid}-${name}`);
+}
+
+/** Make this process's marker for container `name` (best effort: a leftover scan still finds it by label). */
+export function markContainer(name: string): void {
+  try {
+    writeFileSync(containerMarker(name), "");
+  } catch {
+    // an unwritable temp dir: `doctor --fix` and runs that use docker still scan by label
+  }
+}
+
+/** Remove this process's marker for container `name`, once the container is gone. */
+export function unmarkContainer(name: string): void {
+  try {
+    unlinkSync(containerMarker(name));
+  } catch {
+    // never made, or removed already
+  }
 }
 
 /** True while process `pid` exists (EPERM: it exists, as another user's). */
@@ -51,14 +85,23 @@ export interface LeftoverOptions {
   dryRun?: boolean;
   alive?: (pid: number) => boolean;
   signal?: AbortSignal | undefined;
+  /**
+   * When to ask docker for containers of processes that are gone: `always` (the default; `doctor
+   * --fix`), or `when-marked`: only when such a process left a container marker (see
+   * containerMarker), which every container skillbench starts has while it lives. `run` uses
+   * `when-marked` unless it may use docker itself: the docker client costs ~60 ms of CPU per call.
+   */
+  docker?: "always" | "when-marked" | undefined;
+  /** Where the container markers are (default the OS temp dir). */
+  markerDir?: string | undefined;
 }
 
-/** Containers labelled by a skillbench process of this host that is gone. */
+/** Containers labelled by a skillbench process of this host that is gone; null: docker did not answer. */
 async function deadContainers(
   dockerBin: string,
   alive: (pid: number) => boolean,
   signal: AbortSignal | undefined,
-): Promise<string[]> {
+): Promise<string[] | null> {
   const ps = await capture(
     dockerBin,
     [
@@ -71,7 +114,7 @@ async function deadContainers(
     ],
     { timeoutMs: 15_000, signal },
   );
-  if (ps.code !== 0) return [];
+  if (ps.code !== 0) return null;
   const host = os.hostname();
   const out: string[] = [];
   for (const line of ps.stdout.split("\n")) {
@@ -89,14 +132,30 @@ async function deadContainers(
 export async function removeLeftovers(o: LeftoverOptions = {}): Promise<LeftoverReport> {
   const alive = o.alive ?? processAlive;
   const report: LeftoverReport = { containers: [], folders: [] };
+  const markerDir = o.markerDir ?? os.tmpdir();
+  const deadMarkers = (await readdir(markerDir).catch(() => [] as string[])).filter((n) => {
+    const m = MARKER.exec(n);
+    return m !== null && !alive(Number(m[1]));
+  });
   const dockerBin = whichSync("docker");
-  if (dockerBin) {
-    report.containers = await deadContainers(dockerBin, alive, o.signal).catch(() => []);
-    if (!o.dryRun && report.containers.length > 0)
-      await capture(dockerBin, ["rm", "-f", ...report.containers], {
-        timeoutMs: 60_000,
-        signal: o.signal,
-      });
+  if (dockerBin && ((o.docker ?? "always") === "always" || deadMarkers.length > 0)) {
+    const dead = await deadContainers(dockerBin, alive, o.signal).catch(() => null);
+    report.containers = dead ?? [];
+    const removed =
+      dead !== null &&
+      (o.dryRun === true ||
+        dead.length === 0 ||
+        (
+          await capture(dockerBin, ["rm", "-f", ...dead], {
+            timeoutMs: 60_000,
+            signal: o.signal,
+          })
+        ).code === 0);
+    // The markers of the dead go once docker has answered and their containers are removed.
+    if (removed && !o.dryRun)
+      await Promise.all(
+        deadMarkers.map((n) => rm(path.join(markerDir, n), { force: true }).catch(() => undefined)),
+      );
   }
   for (const dir of [...new Set(o.tmpDirs ?? [os.tmpdir()])]) {
     const names = await readdir(dir).catch(() => [] as string[]);

@@ -2,28 +2,33 @@ import { capture, whichSync } from "./exec.js";
 import type { SandboxProbe } from "./choose.js";
 import { DEFAULT_BASE_IMAGE } from "./types.js";
 
-/**
- * Ask the machine what it offers: a docker daemon that answers (and has the base image), a bwrap
- * that can start. Bounded (10 s each).
- */
-export async function probeSandboxes(
-  signal?: AbortSignal,
-  baseImage: string = DEFAULT_BASE_IMAGE,
-): Promise<SandboxProbe> {
-  const docker = whichSync("docker");
-  const bwrap = whichSync("bwrap");
-  const [d, b] = await Promise.all([
-    docker
-      ? capture(docker, ["info", "--format", "{{.ServerVersion}}"], { timeoutMs: 10_000, signal })
-      : null,
-    bwrap
-      ? capture(
-          bwrap,
-          ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "true"],
-          { timeoutMs: 10_000, signal },
-        )
-      : null,
-  ]);
+export interface ProbeOptions {
+  signal?: AbortSignal | undefined;
+  baseImage?: string | undefined;
+  /**
+   * When to ask docker (`docker info`, then `docker image inspect` of the base image):
+   * `always` (the default), or `if-needed`: together with bwrap when `dockerfileAuto` (an `auto`
+   * run's task has environment/Dockerfile, where docker comes first), else only when bwrap cannot
+   * start (docker with the base image is auto's next choice). `chooseSandbox` never reads the
+   * docker answer otherwise, and the docker client costs ~60-90 ms of CPU a call (docs/sandbox.md).
+   */
+  docker?: "always" | "if-needed" | undefined;
+  /** With `docker: "if-needed"`: whether an `auto` run's task has environment/Dockerfile. */
+  dockerfileAuto?: boolean | undefined;
+}
+
+/** `docker info`, then the base image: the docker half of the probe. */
+async function probeDocker(
+  docker: string | null,
+  baseImage: string,
+  signal: AbortSignal | undefined,
+): Promise<Pick<SandboxProbe, "dockerDaemon" | "dockerBaseImage">> {
+  const d = docker
+    ? await capture(docker, ["info", "--format", "{{.ServerVersion}}"], {
+        timeoutMs: 10_000,
+        signal,
+      })
+    : null;
   const dockerDaemon = d !== null && d.code === 0 && d.stdout.trim() !== "";
   const img =
     dockerDaemon && docker
@@ -32,9 +37,34 @@ export async function probeSandboxes(
           signal,
         })
       : null;
+  return { dockerDaemon, dockerBaseImage: img !== null && img.code === 0 };
+}
+
+/**
+ * Ask the machine what it offers: a docker daemon that answers (and has the base image), a bwrap
+ * that can start. Bounded (10 s each). With `docker: "if-needed"`, docker's answer is null when
+ * it was not needed (see ProbeOptions).
+ */
+export async function probeSandboxes(o: ProbeOptions = {}): Promise<SandboxProbe> {
+  const docker = whichSync("docker");
+  const bwrap = whichSync("bwrap");
+  const baseImage = o.baseImage ?? DEFAULT_BASE_IMAGE;
+  const dockerNow = (o.docker ?? "always") === "always" || o.dockerfileAuto === true;
+  const [d, b] = await Promise.all([
+    dockerNow ? probeDocker(docker, baseImage, o.signal) : null,
+    bwrap
+      ? capture(
+          bwrap,
+          ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "true"],
+          { timeoutMs: 10_000, signal: o.signal },
+        )
+      : null,
+  ]);
+  const bwrapWorks = b !== null && b.code === 0;
+  const dockerAnswer = d ?? (bwrapWorks ? null : await probeDocker(docker, baseImage, o.signal));
   return {
-    dockerDaemon,
-    dockerBaseImage: img !== null && img.code === 0,
-    bwrap: b !== null && b.code === 0,
+    dockerDaemon: dockerAnswer?.dockerDaemon ?? null,
+    dockerBaseImage: dockerAnswer?.dockerBaseImage ?? null,
+    bwrap: bwrapWorks,
   };
 }

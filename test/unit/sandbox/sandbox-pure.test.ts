@@ -33,6 +33,8 @@ describe("chooseSandbox", () => {
     ["auto", true, false, false, false, "local"],
     ["docker", false, false, false, false, "docker"],
     ["local", true, true, true, true, "local"],
+    // docker not asked (null): bwrap works and the task has no Dockerfile (src/sandbox/probe.ts)
+    ["auto", false, null, null, true, "bwrap"],
   ] as const)(
     "%s, dockerfile=%s, daemon=%s, base image=%s, bwrap=%s -> %s",
     (choice, hasDockerfile, dockerDaemon, dockerBaseImage, bwrap, kind) => {
