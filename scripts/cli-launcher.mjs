@@ -33,7 +33,8 @@ import vm from "node:vm";
 const BUNDLE_HASH = "__BUNDLE_HASH__";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bundle = path.join(here, "bundle.cjs");
-const source = readFileSync(bundle, "utf8");
+// ASCII only (scripts/build-cli.mjs escapes the rest): latin1 reads it exactly, without UTF-8 decoding.
+const source = readFileSync(bundle, "latin1");
 const stat = statSync(bundle);
 // One cache per command (`run`, `report`...): each holds the functions its own command compiled.
 const command = /^[a-z][a-z-]{0,30}$/.test(process.argv[2] ?? "") ? process.argv[2] : "other";
