@@ -49,11 +49,11 @@ await build({
 // with the u flag too) and an identifier; in a comment it is only text.
 const text = await readFile("dist/cli/bundle.cjs", "utf8");
 // A backslash before such a character would make its escape read as other text: refused.
-if (/\\[^\x00-\x7f]/u.test(text))
+if (/\\[^\p{ASCII}]/u.test(text))
   throw new Error(
     "dist/cli/bundle.cjs: a non-ASCII character after a backslash; escape it in the source",
   );
-const ascii = text.replace(/[^\x00-\x7f]/gu, (c) =>
+const ascii = text.replace(/[^\p{ASCII}]/gu, (c) =>
   Array.from(
     { length: c.length },
     (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`,
