@@ -1,11 +1,83 @@
-import { stat } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { runProcess } from "../util/process.js";
 
 /**
- * Answers by binary file (path, size, mtime) and arguments: a long-lived process (a queue
- * worker runs one suite per job) asks once per binary, not once per run.
+ * Answers by binary file and arguments: a long-lived process (a queue worker runs one suite per
+ * job) asks once per binary, not once per run; and across processes, the answer is kept on disk
+ * (agentVersionCacheDir) for the same file: its real path, device, inode, size, modification and
+ * change times (to the nanosecond), so a binary installed, replaced or touched is asked again.
+ * Asking costs an agent start-up (~50-100 ms) on the path of every `skillbench run` before its
+ * first agent (bench/run-overhead.mjs). A failed answer is never kept.
  */
 const known = new Map<string, Promise<string | null>>();
+
+/** Where the answers are kept: $XDG_CACHE_HOME/skillbench/agent-versions (default ~/.cache/...). */
+export function agentVersionCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
+  return path.join(base, "skillbench", "agent-versions");
+}
+
+/** What identifies the binary file's content for the cache, or null when it cannot be read. */
+async function fileKey(bin: string, args: string[]): Promise<string | null> {
+  try {
+    const real = await realpath(bin);
+    const st = await stat(real, { bigint: true });
+    return JSON.stringify([
+      real,
+      args,
+      String(st.dev),
+      String(st.ino),
+      String(st.size),
+      String(st.mtimeNs),
+      String(st.ctimeNs),
+    ]);
+  } catch {
+    return null;
+  }
+}
+
+const cacheFile = (key: string): string =>
+  path.join(agentVersionCacheDir(), createHash("sha256").update(key).digest("hex").slice(0, 32));
+
+async function readKept(key: string): Promise<string | null> {
+  try {
+    const kept = JSON.parse(await readFile(cacheFile(key), "utf8")) as unknown;
+    if (
+      typeof kept === "object" &&
+      kept !== null &&
+      "key" in kept &&
+      "version" in kept &&
+      kept.key === key &&
+      typeof kept.version === "string" &&
+      kept.version !== ""
+    )
+      return kept.version;
+  } catch {
+    // not kept, or unreadable: ask
+  }
+  return null;
+}
+
+/** Keep an answer (atomically: a temporary file, then rename). Best effort. */
+async function keep(key: string, version: string): Promise<void> {
+  const file = cacheFile(key);
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(tmp, JSON.stringify({ key, version }));
+    await rename(tmp, file);
+  } catch {
+    await unlink(tmp).catch(() => undefined);
+  }
+}
+
+/** Forget the answers this process holds (the kept ones stay): for tests. */
+export function forgetAgentVersions(): void {
+  known.clear();
+}
 
 /** Run `<bin> <args>` and take the first version number it prints, e.g. "2.1.328 (Claude Code)" -> "2.1.328". */
 export async function versionOf(
@@ -14,11 +86,16 @@ export async function versionOf(
   env: Record<string, string>,
   cwd: string,
 ): Promise<string | null> {
-  const st = await stat(bin).catch(() => null);
-  const key = st ? JSON.stringify([bin, args, st.size, st.mtimeMs]) : null;
+  const key = await fileKey(bin, args);
   const hit = key ? known.get(key) : undefined;
   if (hit) return hit;
-  const p = ask(bin, args, env, cwd);
+  const p = (async () => {
+    const kept = key ? await readKept(key) : null;
+    if (kept !== null) return kept;
+    const v = await ask(bin, args, env, cwd);
+    if (key && v !== null) await keep(key, v);
+    return v;
+  })();
   if (key) {
     known.set(key, p);
     // A failed answer is asked again next time.
