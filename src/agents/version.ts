@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { z } from "zod";
 import { runProcess } from "../util/process.js";
 
 /**
@@ -42,23 +43,20 @@ async function fileKey(bin: string, args: string[]): Promise<string | null> {
 const cacheFile = (key: string): string =>
   path.join(agentVersionCacheDir(), createHash("sha256").update(key).digest("hex").slice(0, 32));
 
+/** A kept answer: the key it was asked for (a hash of it names the file) and the version. */
+const KeptVersionSchema = z.object({ key: z.string(), version: z.string().min(1) });
+
 async function readKept(key: string): Promise<string | null> {
+  const text = await readFile(cacheFile(key), "utf8").catch(() => null);
+  if (text === null) return null;
+  let json: unknown;
   try {
-    const kept = JSON.parse(await readFile(cacheFile(key), "utf8")) as unknown;
-    if (
-      typeof kept === "object" &&
-      kept !== null &&
-      "key" in kept &&
-      "version" in kept &&
-      kept.key === key &&
-      typeof kept.version === "string" &&
-      kept.version !== ""
-    )
-      return kept.version;
+    json = JSON.parse(text);
   } catch {
-    // not kept, or unreadable: ask
+    return null; // a torn or foreign file: ask
   }
-  return null;
+  const kept = KeptVersionSchema.safeParse(json);
+  return kept.success && kept.data.key === key ? kept.data.version : null;
 }
 
 /** Keep an answer (atomically: a temporary file, then rename). Best effort. */

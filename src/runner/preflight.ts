@@ -150,25 +150,34 @@ export function resolveAgents(
 }
 
 /**
- * The sandbox probe the planned runs need: none when no run asks for `auto` (an explicit kind is
- * used as asked, docs/sandbox.md), else the probe, with docker asked up front only when an `auto`
- * run's task has environment/Dockerfile (src/sandbox/probe.ts).
+ * What the planned runs ask of the machine's sandboxes, from each task's requested kind:
+ * `probe`, the sandbox probe they need (null when no run asks for `auto`: an explicit kind is used
+ * as asked, docs/sandbox.md), with docker asked up front only when an `auto` run's task has
+ * environment/Dockerfile (src/sandbox/probe.ts); `mayUseDocker`, whether a run may use docker
+ * (asked for it, or `auto` with a Dockerfile), when leftover containers are asked of docker by
+ * label rather than by marker (src/sandbox/leftovers.ts).
  */
-export function sandboxProbeNeeded(
+export function sandboxNeeds(
   suite: Suite,
   planned: RunSpec[],
   cli: SandboxChoice | undefined,
   hasDockerfile: (task: TaskSpec) => boolean,
-): { dockerfileAuto: boolean } | null {
+): { probe: { dockerfileAuto: boolean } | null; mayUseDocker: boolean } {
   let auto = false;
   let dockerfileAuto = false;
+  let docker = false;
   for (const task of new Set(planned.map((r) => r.task))) {
     const spec = suite.tasks.find((t) => t.name === task);
-    if (requestedSandbox(cli, spec, suite.config.sandbox) !== "auto") continue;
+    const choice = requestedSandbox(cli, spec, suite.config.sandbox);
+    if (choice === "docker") docker = true;
+    if (choice !== "auto") continue;
     auto = true;
     if (spec && hasDockerfile(spec)) dockerfileAuto = true;
   }
-  return auto ? { dockerfileAuto } : null;
+  return {
+    probe: auto ? { dockerfileAuto } : null,
+    mayUseDocker: docker || dockerfileAuto,
+  };
 }
 
 /** skillbench.yaml's pass_env and --pass-env, each name once. */

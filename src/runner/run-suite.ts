@@ -5,12 +5,7 @@ import path from "node:path";
 import { DiskFullError, InputError } from "../core/errors.js";
 import type { RunDigest } from "../core/digest.js";
 import { settleRun } from "../plan/run-plan.js";
-import {
-  createSandbox,
-  probeSandboxes,
-  removeLeftovers,
-  requestedSandbox,
-} from "../sandbox/index.js";
+import { createSandbox, probeSandboxes, removeLeftovers } from "../sandbox/index.js";
 import { experimentPaths } from "../store/layout.js";
 import { writeMetadata } from "../store/metadata.js";
 import { writeSuiteSnapshot } from "../store/suite-snapshot.js";
@@ -25,7 +20,7 @@ import { setUpModel } from "./model-endpoint.js";
 import {
   readPromptFile,
   refuseSymlinksOut,
-  sandboxProbeNeeded,
+  sandboxNeeds,
   passEnvOf,
   resolveAgents,
 } from "./preflight.js";
@@ -58,33 +53,18 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   await refuseSymlinksOut(suite, planned);
   // The sandbox probe (a bwrap start; docker info where auto may need it) runs while the agents'
   // versions are asked and the rest is set up; its answer is awaited before the plans are settled.
-  const probeNeed = sandboxProbeNeeded(
-    suite,
-    planned,
-    opts.sandbox,
-    settings.sandbox.hasDockerfile,
-  );
-  const probing = probeNeed
-    ? probeSandboxes({ docker: "if-needed", dockerfileAuto: probeNeed.dockerfileAuto })
+  const needs = sandboxNeeds(suite, planned, opts.sandbox, settings.sandbox.hasDockerfile);
+  const probing = needs.probe
+    ? probeSandboxes({ docker: "if-needed", dockerfileAuto: needs.probe.dockerfileAuto })
     : null;
   void probing?.catch(() => undefined);
   // Containers and temporary folders of skillbench processes that died (kill -9) go before any
-  // run starts (removed meanwhile: only dead processes' leftovers are touched).
-  // Docker is asked for containers only when this experiment may use docker, or a process that
-  // is gone left a container marker (src/sandbox/leftovers.ts).
-  const mayUseDocker =
-    probeNeed?.dockerfileAuto === true ||
-    planned.some(
-      (r) =>
-        requestedSandbox(
-          opts.sandbox,
-          suite.tasks.find((t) => t.name === r.task),
-          cfg.sandbox,
-        ) === "docker",
-    );
+  // run starts (removed meanwhile: only dead processes' leftovers are touched). Docker is asked
+  // for containers only when this experiment may use docker, or a process that is gone left a
+  // container marker (src/sandbox/leftovers.ts).
   const leftovers = removeLeftovers({
     tmpDirs: [os.tmpdir()],
-    docker: mayUseDocker ? "always" : "when-marked",
+    docker: needs.mayUseDocker ? "always" : "when-marked",
   });
   void leftovers.catch(() => undefined);
   // The agents' binaries now; their versions are asked while the results folder is opened and

@@ -141,21 +141,23 @@ export async function removeLeftovers(o: LeftoverOptions = {}): Promise<Leftover
   if (dockerBin && ((o.docker ?? "always") === "always" || deadMarkers.length > 0)) {
     const dead = await deadContainers(dockerBin, alive, o.signal).catch(() => null);
     report.containers = dead ?? [];
-    const removed =
-      dead !== null &&
-      (o.dryRun === true ||
+    if (dead !== null && !o.dryRun) {
+      const rmOk =
         dead.length === 0 ||
         (
           await capture(dockerBin, ["rm", "-f", ...dead], {
             timeoutMs: 60_000,
             signal: o.signal,
           })
-        ).code === 0);
-    // The markers of the dead go once docker has answered and their containers are removed.
-    if (removed && !o.dryRun)
-      await Promise.all(
-        deadMarkers.map((n) => rm(path.join(markerDir, n), { force: true }).catch(() => undefined)),
-      );
+        ).code === 0;
+      // The markers of the dead go once docker has answered and their containers are removed.
+      if (rmOk)
+        await Promise.all(
+          deadMarkers.map((n) =>
+            rm(path.join(markerDir, n), { force: true }).catch(() => undefined),
+          ),
+        );
+    }
   }
   for (const dir of [...new Set(o.tmpDirs ?? [os.tmpdir()])]) {
     const names = await readdir(dir).catch(() => [] as string[]);

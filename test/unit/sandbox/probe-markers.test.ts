@@ -81,19 +81,15 @@ describe("container markers", () => {
     await rm(markers, { recursive: true, force: true });
   });
 
-  it("a marker names the owner pid and the container", () => {
+  it("a marker names the owner pid and the container", async () => {
     expect(path.basename(containerMarker("skillbench-a-x1-zz", 4242, markers))).toBe(
       ".skillbench-container-p4242-skillbench-a-x1-zz",
     );
     markContainer("skillbench-own-test");
     const mine = containerMarker("skillbench-own-test");
-    return readdir(path.dirname(mine)).then((names) => {
-      expect(names).toContain(path.basename(mine));
-      unmarkContainer("skillbench-own-test");
-      return readdir(path.dirname(mine)).then((after) =>
-        expect(after).not.toContain(path.basename(mine)),
-      );
-    });
+    expect(await readdir(path.dirname(mine))).toContain(path.basename(mine));
+    unmarkContainer("skillbench-own-test");
+    expect(await readdir(path.dirname(mine))).not.toContain(path.basename(mine));
   });
 
   const alive = (pid: number): boolean => pid === 222;
