@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { killMarked, runProcess, RUN_MARKER_VAR } from "../util/process.js";
 import type { Evidence } from "../core/evidence.js";
+import type { LaunchSpec } from "../sandbox/types.js";
 import type { AgentDriver, ErrorKind, TurnRequest, TurnResult } from "./types.js";
 
 /** The kind of failure a final event reports, from the decoder's `terminal_reason`. */
@@ -34,7 +35,7 @@ export async function runDriverTurn(driver: AgentDriver, r: TurnRequest): Promis
   // Every process of this turn carries the marker, so none outlives it.
   const marker = randomUUID();
   const cmd = driver.command(r);
-  const spec = {
+  const spec: LaunchSpec = {
     cmd: r.bin,
     args: [...(r.baseArgs ?? []), ...cmd.args],
     cwd: r.workspace,
@@ -52,7 +53,8 @@ export async function runDriverTurn(driver: AgentDriver, r: TurnRequest): Promis
     onStderr: (c) => r.stderr.write(c),
     ...(cmd.stdin !== undefined ? { stdin: cmd.stdin } : {}),
   });
-  await killMarked(marker);
+  // A contained launch (a PID namespace of its own) left nothing running; anything else may have.
+  if (launched.contained !== true) await killMarked(marker);
   // Any partial last line is still written (verbatim) and seen by the decoder.
   const rest = r.stdout.endTurn();
   r.stderr.endTurn();

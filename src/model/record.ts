@@ -1,7 +1,7 @@
 import { isRecord } from "../core/json.js";
 import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { makeRedactor, REDACTED, redactJsonLine } from "../util/redact.js";
+import { makeRedactor, REDACTED, redactJsonLine, type Redactor } from "../util/redact.js";
 import { contentText } from "./request-facts.js";
 
 /** The JSONL exchange log of the model server. */
@@ -14,6 +14,8 @@ const SECRET_HEADERS = new Set([
   "set-cookie",
 ]);
 const HEAD_CHARS = 300;
+/** Redactors kept by the recorder (one per distinct set of request credentials). */
+const MAX_REDACTORS = 64;
 
 /** Header values with credentials replaced; returns the secret values found too. */
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): {
@@ -89,11 +91,24 @@ export function createRecorder(
       noteError(e);
     }
   }
+  // The secrets of a request are its credential headers, the same on every request of a run (and
+  // mostly of an experiment): the redactor built for one set is kept for the next request with it.
+  const redactors = new Map<string, Redactor>();
+  const redactorFor = (secrets: readonly string[]): Redactor => {
+    const key = secrets.join("\0");
+    let r = redactors.get(key);
+    if (r === undefined) {
+      if (redactors.size >= MAX_REDACTORS) redactors.clear();
+      r = makeRedactor([...secrets, ...extraSecrets]);
+      redactors.set(key, r);
+    }
+    return r;
+  };
   return {
     errors,
     write(entry, secrets) {
       if (!file) return;
-      const line = `${redactJsonLine(JSON.stringify(entry), makeRedactor([...secrets, ...extraSecrets]))}\n`;
+      const line = `${redactJsonLine(JSON.stringify(entry), redactorFor(secrets))}\n`;
       try {
         appendFileSync(file, line);
       } catch (e) {

@@ -101,6 +101,7 @@ export function bwrapArgs(l: BwrapLayout): string[] {
   for (const d of hidden) if (!SCRATCH_DIRS.includes(d)) args.push("--remount-ro", d);
   // bwrap's own root (where the mount points were made) is read-only too.
   args.push("--remount-ro", "/");
+  // A PID namespace per launch: its processes all end with the command (LaunchSpec.contained).
   args.push(
     "--unshare-pid",
     "--unshare-ipc",
@@ -166,10 +167,11 @@ export function bwrapSpec(spec: LaunchSpec, l: BwrapLayout & { bwrapBin: string 
         ],
         cwd: spec.cwd,
         env: r.env,
+        contained: true,
       };
     }
   }
-  return { cmd: l.bwrapBin, args: [...head, cmd, ...args], cwd: spec.cwd, env };
+  return { cmd: l.bwrapBin, args: [...head, cmd, ...args], cwd: spec.cwd, env, contained: true };
 }
 
 /** Host workspace -> /workspace (the rest of the run dir keeps its host path inside). */

@@ -4,6 +4,12 @@ export interface LaunchSpec {
   args: string[];
   cwd: string;
   env: Record<string, string>;
+  /**
+   * Set by a launcher whose every launch gets a PID namespace of its own (bubblewrap): when the
+   * command ends, the kernel ends every process it started, so nothing of it is left to find
+   * by the run's marker (src/util/process.ts `killMarked`). Absent: processes may outlive it.
+   */
+  contained?: true;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import type { Writable } from "node:stream";
 
 export interface ProcessResult {
@@ -49,16 +49,20 @@ export async function killMarked(marker: string): Promise<number> {
   const killed: number[] = [];
   let pids: string[];
   try {
-    pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+    pids = readdirSync("/proc");
   } catch {
     return 0;
   }
+  // One buffer for every process (byte 0 stays NUL, so the first variable has one before it
+  // too); an environment larger than it is read whole. Every process of the machine is read at
+  // the end of every run, so each costs one open, one read and one close.
+  const buf = Buffer.alloc(ENVIRON_CHUNK + 1);
   for (const p of pids) {
+    if (!/^\d+$/.test(p)) continue;
     const pid = Number(p);
     if (pid === process.pid) continue;
     try {
-      const env = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${p}/environ`)]);
-      if (env.includes(needle)) {
+      if (environHas(`/proc/${p}/environ`, buf, needle)) {
         process.kill(pid, "SIGKILL");
         killed.push(pid);
       }
@@ -73,6 +77,25 @@ export async function killMarked(marker: string): Promise<number> {
     while (isRunning(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   }
   return killed.length;
+}
+
+const ENVIRON_CHUNK = 64 * 1024;
+
+/** Whether the environment file holds `needle` (which starts with NUL); `buf[0]` must be 0. */
+function environHas(file: string, buf: Buffer, needle: Buffer): boolean {
+  const fd = openSync(file, "r");
+  try {
+    let n = 0;
+    while (n < ENVIRON_CHUNK) {
+      const r = readSync(fd, buf, 1 + n, ENVIRON_CHUNK - n, n);
+      if (r === 0) return buf.subarray(0, 1 + n).includes(needle);
+      n += r;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  // Larger than one chunk (rare): the whole file.
+  return Buffer.concat([Buffer.from([0]), readFileSync(file)]).includes(needle);
 }
 
 /** A process that exists and is not a zombie. */

@@ -4,7 +4,7 @@
  * every field of the evidence, the recorded outcome of each failure mode, and
  * that a host secret never reaches the agent or a saved file.
  */
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +18,8 @@ import {
   startModelServer,
   type ModelServer,
 } from "../../src/model/index.js";
+import { createBwrapSandbox } from "../../src/sandbox/bwrap.js";
+import { probeSandboxes } from "../../src/sandbox/index.js";
 import { makeRedactor, secretsFromEnv } from "../../src/util/redact.js";
 import { RedactingLineWriter } from "../../src/util/redacting-writer.js";
 import { listFiles } from "../../src/util/hash.js";
@@ -62,6 +64,9 @@ const HOST_SECRET = "aws-host-secret-value-0123456789";
 let root: string;
 let server: ModelServer;
 const bin = resolveClaudeBinary({});
+// Under CI (.ci/run installs bubblewrap) the bubblewrap case always runs; elsewhere where it works.
+const bwrapHere =
+  process.env.CI === "true" || (await probeSandboxes({ docker: "if-needed" })).bwrap;
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), "skillbench-driver-"));
@@ -281,6 +286,68 @@ echo '{"type":"result","subtype":"success","is_error":false,"result":"ok"}'`;
     );
     expect(["gone", "Z", "X"]).toContain(state);
   });
+
+  // A bubblewrap launch has a PID namespace of its own (LaunchSpec.contained): the turn skips the
+  // marker scan of every host process, and the kernel still ends what the agent left behind.
+  it.runIf(bwrapHere)(
+    "a bubblewrap launch ends processes that left the process group, without the marker scan",
+    async () => {
+      const p = await prepare("fake-escape-bwrap");
+      const dir = path.dirname(p.ws);
+      const tag = `skillbench-escape-${process.pid}-${Date.now()}`;
+      const pidFile = path.join(p.ws, "escaped.pid");
+      const fake = path.join(dir, "agent.sh");
+      await writeFile(
+        fake,
+        `#!/bin/bash
+[ "$1" = --version ] && { echo "1.0.0 (fake)"; exit 0; }
+setsid bash -c 'echo $$ > escaped.pid; exec -a ${tag} sleep 1000' >/dev/null 2>&1 < /dev/null &
+while [ ! -s escaped.pid ]; do :; done
+echo '{"type":"result","subtype":"success","is_error":false,"result":"ok"}'
+`,
+      );
+      await chmod(fake, 0o755);
+      const sandbox = createBwrapSandbox({
+        runDirs: {
+          root: dir,
+          workspace: p.ws,
+          home: path.join(dir, "home"),
+          config: path.join(dir, "cfg"),
+          tmp: path.join(dir, "tmp"),
+        },
+        task: { environmentDir: null },
+        agentBin: fake,
+        resultsDir: path.join(root, "results-bwrap"),
+        network: "none",
+      });
+      await sandbox.start();
+      expect(sandbox.launcher({ cmd: fake, args: [], cwd: p.ws, env: {} }).contained).toBe(true);
+      const t = await runClaudeTurn({
+        bin: fake,
+        workspace: p.ws,
+        prompt: "x",
+        env: p.env,
+        timeoutMs: 60_000,
+        stdout: p.stdout,
+        stderr: p.stderr,
+        launcher: sandbox.launcher,
+      });
+      await p.stdout.close();
+      await sandbox.stop();
+      expect(t.outcome).toBe("completed");
+      expect((await readFile(pidFile, "utf8")).trim()).not.toBe("");
+      // No process of the host still runs under the tag (a zombie awaiting its parent is not running).
+      const running: string[] = [];
+      for (const d of await readdir("/proc")) {
+        if (!/^\d+$/.test(d)) continue;
+        const cmd = await readFile(`/proc/${d}/cmdline`, "utf8").catch(() => "");
+        const stat = await readFile(`/proc/${d}/stat`, "utf8").catch(() => "");
+        const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+        if (cmd.startsWith(tag) && state !== "Z" && state !== "X") running.push(d);
+      }
+      expect(running).toEqual([]);
+    },
+  );
 
   it("spawn_error for a missing binary", async () => {
     const p = await prepare("fake-missing");
