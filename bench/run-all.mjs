@@ -2,7 +2,7 @@
 // Runs every benchmark in bench/, one after the other, against the BUILT package (dist/).
 // `npm run bench` builds first and then runs this.
 //
-//   node bench/run-all.mjs [--full] [--only parser,parser-hostile,run-overhead,sandbox,queue,html]
+//   node bench/run-all.mjs [--full] [--only parser,parser-hostile,run-overhead,sandbox,sandbox-launch,queue,html]
 //
 // --full  the benchmarks' own (larger) defaults: a 100 MB transcript for the parser bench.
 // --only  a comma-separated subset, by name.
@@ -46,6 +46,17 @@ const BENCHES = [
     script: "node_modules/tsx/dist/cli.mjs",
     args: ["bench/sandbox/sandbox-overhead.ts", full ? "5" : "3"],
     result: "bench/results/sandbox.md",
+    needs: () =>
+      existsSync("/usr/bin/bwrap")
+        ? null
+        : "bubblewrap is not installed (bash .ci/setup-sandbox.sh)",
+  },
+  {
+    name: "sandbox-launch",
+    // What one launch costs under bubblewrap (the agent's with the model relay, the validators').
+    script: "bench/sandbox/launch-cost.mjs",
+    args: ["--launches", full ? "100" : "40"],
+    result: "bench/results/sandbox-launch.md",
     needs: () =>
       existsSync("/usr/bin/bwrap")
         ? null

@@ -49,10 +49,11 @@
 // measurements, earlier figures) is carried over when the file is written anew.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, rmdir, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { findCgroupRoot, inCgroup, newCgroupIn } from "./cgroup.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
@@ -220,69 +221,8 @@ async function childCpuSeconds() {
   }
 }
 
-/**
- * A writable cgroup hierarchy that counts CPU: v1 cpuacct (cpuacct.usage, ns) or v2 (cpu.stat
- * usage_usec). Null when none can be written here (then CPU falls back to cutime).
- */
-async function findCgroupRoot() {
-  const candidates = [
-    { dir: "/sys/fs/cgroup/cpuacct", kind: "v1" },
-    { dir: "/sys/fs/cgroup", kind: "v2" },
-    { dir: "/sys/fs/cgroup/unified", kind: "v2" },
-  ];
-  for (const c of candidates) {
-    const probe = path.join(c.dir, `skillbench-overhead-probe-${process.pid}`);
-    try {
-      if (c.kind === "v1" && !existsSync(path.join(c.dir, "cpuacct.usage"))) continue;
-      if (c.kind === "v2" && !existsSync(path.join(c.dir, "cgroup.controllers"))) continue;
-      await mkdir(probe);
-      const ok = existsSync(path.join(probe, "cgroup.procs"));
-      await rmdir(probe);
-      if (ok) return c;
-    } catch {
-      await rmdir(probe).catch(() => undefined);
-    }
-  }
-  return null;
-}
-
-const cgroupRoot = process.platform === "linux" ? await findCgroupRoot() : null;
-let cgroupSeq = 0;
-
-/** A fresh cgroup for one measurement: `procs` to join, `cpuSeconds()` to read, `remove()`. */
-async function newCgroup(label) {
-  if (!cgroupRoot) return null;
-  cgroupSeq += 1;
-  const dir = path.join(cgroupRoot.dir, `skillbench-overhead-${process.pid}-${cgroupSeq}-${label}`);
-  await mkdir(dir);
-  return {
-    procs: path.join(dir, "cgroup.procs"),
-    async cpuSeconds() {
-      if (cgroupRoot.kind === "v1")
-        return Number((await readFile(path.join(dir, "cpuacct.usage"), "utf8")).trim()) / 1e9;
-      const stat = await readFile(path.join(dir, "cpu.stat"), "utf8");
-      return Number(/usage_usec (\d+)/.exec(stat)?.[1] ?? NaN) / 1e6;
-    },
-    // A cgroup can be removed once its processes are gone; retry briefly while they exit.
-    async remove() {
-      for (let i = 0; i < 50; i += 1) {
-        try {
-          await rmdir(dir);
-          return;
-        } catch {
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      }
-      console.error(`could not remove cgroup ${dir}`);
-    },
-  };
-}
-
-/** `cmd args` started through `sh` joining the cgroup first (no cgroup: `cmd args` as is). */
-function inCgroup(cg, cmd, args) {
-  if (!cg) return { cmd, args };
-  return { cmd: "/bin/sh", args: ["-c", 'echo $$ > "$0" && exec "$@"', cg.procs, cmd, ...args] };
-}
+const cgroupRoot = await findCgroupRoot("overhead");
+const newCgroup = (label) => newCgroupIn(cgroupRoot, `overhead-${label}`);
 
 function tail(text, lines = 15) {
   return text.trimEnd().split("\n").slice(-lines).join("\n");
