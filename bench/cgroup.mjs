@@ -1,5 +1,5 @@
 // CPU time of a group of processes, for the benchmarks (bench/run-overhead.mjs,
-// bench/sandbox/launch-cost.ts): every process a measurement starts joins a cgroup of its own,
+// bench/sandbox/launch-cost.mjs): every process a measurement starts joins a cgroup of its own,
 // which counts the CPU of all its descendants, also of processes nobody waits for (bubblewrap's
 // outer process exits without reaping the sandbox's pid 1). Linux, as root or with a delegated
 // cgroup; elsewhere findCgroupRoot() answers null and the callers fall back or say so.

@@ -76,6 +76,8 @@ const server = await sb.startModelServer({
   ),
 });
 const sandboxes = [];
+/** The measurement's cgroups, removed at the end whatever happens. */
+const cgroups = [];
 try {
   /** A run's dirs and a started bubblewrap sandbox with the given network policy. */
   const sandboxFor = async (name, network) => {
@@ -131,6 +133,7 @@ try {
   ];
   for (const r of rows) {
     r.cg = await newCgroupIn(cgRoot, `launch-${rows.indexOf(r)}`);
+    if (r.cg) cgroups.push(r.cg);
     r.ms = [];
   }
   // One untimed launch each (page cache), then the rows take turns.
@@ -143,10 +146,7 @@ try {
       r.ms.push(res.ms);
     }
   }
-  for (const r of rows) {
-    r.cpuMs = r.cg ? ((await r.cg.cpuSeconds()) * 1000) / launches : null;
-    await r.cg?.remove();
-  }
+  for (const r of rows) r.cpuMs = r.cg ? ((await r.cg.cpuSeconds()) * 1000) / launches : null;
   // The CLI's side of a launch: building the spec (pure, in process).
   const specReps = 2000;
   const t0 = performance.now();
@@ -178,6 +178,7 @@ try {
   console.log(lines.join("\n"));
   console.log(`written to ${path.relative(process.cwd(), outFile)}`);
 } finally {
+  for (const cg of cgroups) await cg.remove();
   for (const s of sandboxes) await s.stop();
   await server.close();
   await rm(scratch, { recursive: true, force: true });

@@ -95,7 +95,7 @@ export function createRecorder(
   // mostly of an experiment): the redactor built for one set is kept for the next request with it.
   const redactors = new Map<string, Redactor>();
   const redactorFor = (secrets: readonly string[]): Redactor => {
-    const key = secrets.join("\0");
+    const key = JSON.stringify(secrets);
     let r = redactors.get(key);
     if (r === undefined) {
       if (redactors.size >= MAX_REDACTORS) redactors.clear();

@@ -290,7 +290,7 @@ echo '{"type":"result","subtype":"success","is_error":false,"result":"ok"}'`;
   // A bubblewrap launch has a PID namespace of its own (LaunchSpec.contained): the turn skips the
   // marker scan of every host process, and the kernel still ends what the agent left behind.
   it.runIf(bwrapHere)(
-    "a bubblewrap launch ends processes that left the process group, without the marker scan",
+    "a bubblewrap launch ends what the agent left running by itself (no marker needed)",
     async () => {
       const p = await prepare("fake-escape-bwrap");
       const dir = path.dirname(p.ws);
@@ -301,7 +301,7 @@ echo '{"type":"result","subtype":"success","is_error":false,"result":"ok"}'`;
         fake,
         `#!/bin/bash
 [ "$1" = --version ] && { echo "1.0.0 (fake)"; exit 0; }
-setsid bash -c 'echo $$ > escaped.pid; exec -a ${tag} sleep 1000' >/dev/null 2>&1 < /dev/null &
+env -u SKILLBENCH_RUN_MARKER setsid bash -c 'echo $$ > escaped.pid; exec -a ${tag} sleep 1000' >/dev/null 2>&1 < /dev/null &
 while [ ! -s escaped.pid ]; do :; done
 echo '{"type":"result","subtype":"success","is_error":false,"result":"ok"}'
 `,
@@ -320,32 +320,40 @@ echo '{"type":"result","subtype":"success","is_error":false,"result":"ok"}'
         resultsDir: path.join(root, "results-bwrap"),
         network: "none",
       });
-      await sandbox.start();
-      expect(sandbox.launcher({ cmd: fake, args: [], cwd: p.ws, env: {} }).contained).toBe(true);
-      const t = await runClaudeTurn({
-        bin: fake,
-        workspace: p.ws,
-        prompt: "x",
-        env: p.env,
-        timeoutMs: 60_000,
-        stdout: p.stdout,
-        stderr: p.stderr,
-        launcher: sandbox.launcher,
-      });
-      await p.stdout.close();
-      await sandbox.stop();
-      expect(t.outcome).toBe("completed");
-      expect((await readFile(pidFile, "utf8")).trim()).not.toBe("");
-      // No process of the host still runs under the tag (a zombie awaiting its parent is not running).
-      const running: string[] = [];
-      for (const d of await readdir("/proc")) {
-        if (!/^\d+$/.test(d)) continue;
-        const cmd = await readFile(`/proc/${d}/cmdline`, "utf8").catch(() => "");
-        const stat = await readFile(`/proc/${d}/stat`, "utf8").catch(() => "");
-        const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-        if (cmd.startsWith(tag) && state !== "Z" && state !== "X") running.push(d);
+      /** Host processes still running under the tag (a zombie awaiting its parent is not running). */
+      const runningTagged = async (): Promise<string[]> => {
+        const out: string[] = [];
+        for (const d of await readdir("/proc")) {
+          if (!/^\d+$/.test(d)) continue;
+          const cmd = await readFile(`/proc/${d}/cmdline`, "utf8").catch(() => "");
+          const stat = await readFile(`/proc/${d}/stat`, "utf8").catch(() => "");
+          const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+          if (cmd.startsWith(tag) && state !== "Z" && state !== "X") out.push(d);
+        }
+        return out;
+      };
+      try {
+        await sandbox.start();
+        expect(sandbox.launcher({ cmd: fake, args: [], cwd: p.ws, env: {} }).contained).toBe(true);
+        const t = await runClaudeTurn({
+          bin: fake,
+          workspace: p.ws,
+          prompt: "x",
+          env: p.env,
+          timeoutMs: 60_000,
+          stdout: p.stdout,
+          stderr: p.stderr,
+          launcher: sandbox.launcher,
+        });
+        await p.stdout.close();
+        expect(t.outcome).toBe("completed");
+        expect((await readFile(pidFile, "utf8")).trim()).not.toBe("");
+        // The escaped process dropped the run's marker: only the PID namespace can have ended it.
+        expect(await runningTagged()).toEqual([]);
+      } finally {
+        await sandbox.stop();
+        for (const pid of await runningTagged()) process.kill(Number(pid), "SIGKILL");
       }
-      expect(running).toEqual([]);
     },
   );
 

@@ -136,6 +136,8 @@ describe("bwrap under the relay", () => {
       "hi",
     ]);
     expect(s.env).toEqual({ ANTHROPIC_BASE_URL: EP, A: "1" });
+    // A PID namespace per launch: what the agent starts ends with it (LaunchSpec.contained).
+    expect(s.contained).toBe(true);
   });
 
   it("runs a command without endpoint variables (a validator) as it is, still without network", () => {
@@ -150,7 +152,20 @@ describe("bwrap under the relay", () => {
     );
     expect(s.args.slice(s.args.indexOf("--") + 1)).toEqual(["/usr/bin/bash", "check.sh"]);
     expect(s.args).toContain("--unshare-net");
+    expect(s.contained).toBe(true);
   });
+
+  it.each(["relay", "none", "host"] as const)(
+    "network %s: every launch has its own PID namespace (contained)",
+    (network) => {
+      const s = bwrapSpec(
+        { cmd: "/usr/bin/true", args: [], cwd: runDirs.workspace, env: {} },
+        { ...layout, network },
+      );
+      expect(s.args).toContain("--unshare-pid");
+      expect(s.contained).toBe(true);
+    },
+  );
 });
 
 describe("docker under the relay", () => {
@@ -204,6 +219,8 @@ describe("docker under the relay", () => {
     );
     expect(s.env.ANTHROPIC_BASE_URL).toBe("http://127.0.0.1:41080/runs/a");
     expect(s.args.join(" ")).not.toContain("41080");
+    // docker exec processes outlive the command in the container: the marker scan still runs.
+    expect(s.contained).toBeUndefined();
   });
 });
 
