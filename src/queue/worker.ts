@@ -7,7 +7,7 @@ import { AGENT_NAMES } from "../agents/types.js";
 import { InputError } from "../core/errors.js";
 import { runDir } from "../store/layout.js";
 import { runSuite } from "../runner/run-suite.js";
-import type { SandboxChoice } from "../sandbox/index.js";
+import { keptProbes, type SandboxChoice } from "../sandbox/index.js";
 import { resultKey, redisArtifactStore } from "./artifacts.js";
 import { BundleCache } from "./bundle.js";
 import { connectRedis, queueLibs } from "./connect.js";
@@ -66,6 +66,8 @@ export interface RunningWorker {
 }
 
 const DEFAULT_LOCK_MS = 60_000;
+/** How long a worker keeps the sandbox probe's answers (src/sandbox/probe.ts keptProbes). */
+const PROBE_KEPT_MS = 60_000;
 
 /** The variable naming each model API's endpoint, and its default. */
 const LIVE_BASE_URLS = {
@@ -120,6 +122,8 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
       )
       .catch(() => undefined);
 
+  // What the machine offers (bubblewrap, docker) is asked once a minute, not for every job.
+  const probe = keptProbes(PROBE_KEPT_MS);
   const processRun = async (job: Job): Promise<JobResult> => {
     const data: JobData = JobDataSchema.parse(job.data);
     if (data.settings.agent !== agent)
@@ -194,6 +198,7 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
           modelApi: tracker ? (run) => tracker.recordFor(run) : undefined,
           writeReports: false,
           secrets: o.url.password ? [o.url.password] : [],
+          probe,
         },
       });
       const report = res.reports[0];

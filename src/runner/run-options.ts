@@ -3,7 +3,7 @@ import type { RunDigest } from "../core/digest.js";
 import type { ModelApiRecord, RunReport } from "../core/report.js";
 import type { RunSpec } from "../plan/matrix.js";
 import type { PlanSettings } from "../plan/run-plan.js";
-import type { SandboxChoice } from "../sandbox/index.js";
+import type { ProbeOptions, SandboxChoice, SandboxProbe } from "../sandbox/index.js";
 import type { Suite, SuiteWarning } from "../suite/index.js";
 import type { RunContext } from "./context.js";
 import type { JudgeFlags } from "./judge-setup.js";
@@ -90,6 +90,8 @@ export interface RunOptions {
     modelApi?: (run: { task: string; treatment: string; rep: number }) => ModelApiRecord;
     /** Extra secret values to redact (e.g. the queue URL's password). */
     secrets?: string[];
+    /** A worker's sandbox probe, its answers kept between jobs (keptProbes, src/sandbox/probe.ts). */
+    probe?: (o?: ProbeOptions) => Promise<SandboxProbe>;
   };
 }
 

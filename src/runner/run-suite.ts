@@ -54,8 +54,9 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   // The sandbox probe (a bwrap start; docker info where auto may need it) runs while the agents'
   // versions are asked and the rest is set up; its answer is awaited before the plans are settled.
   const needs = sandboxNeeds(suite, planned, opts.sandbox, settings.sandbox.hasDockerfile);
+  const probe = opts.queue?.probe ?? probeSandboxes;
   const probing = needs.probe
-    ? probeSandboxes({ docker: "if-needed", dockerfileAuto: needs.probe.dockerfileAuto })
+    ? probe({ docker: "if-needed", dockerfileAuto: needs.probe.dockerfileAuto })
     : null;
   void probing?.catch(() => undefined);
   // Containers and temporary folders of skillbench processes that died (kill -9) go before any

@@ -2,7 +2,7 @@
 export { createSandbox } from "./create.js";
 export { warmBwrapSandbox } from "./bwrap.js";
 export { chooseSandbox, requestedSandbox, type SandboxProbe } from "./choose.js";
-export { probeSandboxes } from "./probe.js";
+export { keptProbes, probeSandboxes, type ProbeOptions } from "./probe.js";
 export {
   type Launcher,
   type NetworkPolicy,

@@ -68,3 +68,30 @@ export async function probeSandboxes(o: ProbeOptions = {}): Promise<SandboxProbe
     bwrap: bwrapWorks,
   };
 }
+
+/**
+ * probeSandboxes with its answers kept for `ttlMs` per set of options (the signal aside): for a
+ * long-lived process that sets up one run after another (a queue worker: each job is a `runSuite`
+ * of one run, docs/distributed.md), where asking bubblewrap again for every job was on the path
+ * to the job's agent. What the machine offers seldom changes within a minute; after `ttlMs` the
+ * next job asks again. An answer that fails (a rejected probe) is not kept.
+ */
+export function keptProbes(
+  ttlMs: number,
+  probe: (o: ProbeOptions) => Promise<SandboxProbe> = probeSandboxes,
+  now: () => number = Date.now,
+): (o?: ProbeOptions) => Promise<SandboxProbe> {
+  const kept = new Map<string, { at: number; answer: Promise<SandboxProbe> }>();
+  return (o = {}) => {
+    const key = JSON.stringify([o.docker ?? "always", o.dockerfileAuto ?? false, o.baseImage]);
+    const k = kept.get(key);
+    if (k && now() - k.at < ttlMs) return k.answer;
+    const answer = probe(o);
+    const entry = { at: now(), answer };
+    kept.set(key, entry);
+    answer.catch(() => {
+      if (kept.get(key) === entry) kept.delete(key);
+    });
+    return answer;
+  };
+}
