@@ -73,9 +73,10 @@ function isRealDir(p: string): boolean {
 
 /**
  * The agent's `--version` as answered inside bubblewrap, per bwrap binary, agent binary, results
- * folder (where it can matter: askVersionInside) and read-only exposures: what decides whether the
- * agent can start in the sandbox, the same for every run of the process. Asked once, by the first run (runs at once share the
- * question); a failed answer is not kept, so each later run asks again and reports its own error.
+ * folder (where it can matter: askVersionInside) and read-only exposures: what decides whether
+ * the agent can start in the sandbox, the same for every run of the process. Asked once, by the
+ * first run (runs at once share the question); a failed answer is not kept, so each later run
+ * asks again and reports its own error.
  */
 const versionsInside = new Map<
   string,
@@ -129,12 +130,12 @@ function askVersionInside(
   opts: SandboxOptions,
   layout: BwrapLayout & { bwrapBin: string },
 ): Promise<{ ok: true; version: string } | { ok: false; why: string }> {
-  // The results folder is hidden inside (a tmpfs over it). It can change the answer only when the
-  // agent binary, its real file or a folder exposed read-only lies under it, or it under one of
-  // those; otherwise every results folder gets the same answer (a queue worker's is new for each
-  // job: without this, each job asked again, on the path to its agent).
+  // The results folder is hidden inside (a tmpfs over it). It can change the answer only when a
+  // folder exposed read-only (the agent binary's own folders among them, bwrapLayout) lies under
+  // it, or it under one of those; otherwise every results folder gets the same answer (a queue
+  // worker's is new for each job: without this, each job asked again, on the path to its agent).
   const resultsDir = path.resolve(layout.resultsDir);
-  const near = [opts.agentBin, realOrSelf(opts.agentBin), ...layout.exposeReadOnly].some(
+  const near = layout.exposeReadOnly.some(
     (p) => isUnder(path.resolve(p), resultsDir) || isUnder(resultsDir, path.resolve(p)),
   );
   const key = JSON.stringify([
