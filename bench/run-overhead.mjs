@@ -44,6 +44,14 @@
 //   written by bench/cpu-probe.mjs loaded with node --import), divided by the runs.
 // Without a writable cgroup hierarchy (not root, or no cgroup fs) CPU falls back to cutime, and
 // the file says so.
+// The bare call in the same sandbox. Where bubblewrap works and a measured sandbox is bubblewrap
+// (`auto` resolving to it, or `bwrap`), each round also makes the bare calls inside a bubblewrap
+// sandbox built by the same code as a run's (src/sandbox: the same layout, the loopback-only
+// network, the Perl relay inside and the host relay handing connections to this process's model
+// server), one sandbox per call as a run has. Against it, a bubblewrap row's ratio is the
+// harness's own overhead under that sandbox (the second group of verdicts); against the bare call
+// without a sandbox, it is the harness and the isolation together (the first group), and the
+// bare-in-bubblewrap row's own ratio is what the isolation alone costs. --no-bare-sandboxed skips it.
 // --keep keeps the results folders and temp dirs; --verbose prints every bare call's time.
 // A "## History" section at the end of the output file (kept by hand: what changed between
 // measurements, earlier figures) is carried over when the file is written anew.
@@ -97,6 +105,7 @@ for (const s of sandboxes) {
 }
 const outFile = path.resolve(root, arg("--out", "bench/results/run-overhead.md"));
 const keep = process.argv.includes("--keep");
+const bareSandboxedAsked = !process.argv.includes("--no-bare-sandboxed");
 const verbose = process.argv.includes("--verbose");
 
 for (const f of [distIndex, cliMain]) {
@@ -106,6 +115,11 @@ for (const f of [distIndex, cliMain]) {
   }
 }
 const sb = await import(pathToFileURL(distIndex).href);
+/** Whether the bare calls are also made inside bubblewrap (see the header). */
+const bareSandboxed =
+  bareSandboxedAsked &&
+  sandboxes.some((s) => s === "auto" || s === "bwrap") &&
+  Boolean((await sb.probeSandboxes({ docker: "never" })).bwrap);
 
 // ---------------------------------------------------------------- helpers
 
@@ -324,9 +338,12 @@ async function harness(concurrency, round, sandbox, runs = count) {
   return { ms, cpu, selfCpu, others: othersShare(m0, m1, cpu, ms) };
 }
 
-/** `n` bare `claude -p` calls at `concurrency`, each in a fresh temp dir. */
-async function bare(server, n, concurrency, round, label = "BARE") {
-  const cg = await newCgroup(`bare-j${concurrency}-r${round}`);
+/**
+ * `n` bare `claude -p` calls at `concurrency`, each in a fresh temp dir; with `sandboxed`, each
+ * inside a bubblewrap sandbox of its own, made as a run's is (src/sandbox).
+ */
+async function bare(server, n, concurrency, round, label = "BARE", sandboxed = false) {
+  const cg = await newCgroup(`bare${sandboxed ? "-bwrap" : ""}-j${concurrency}-r${round}`);
   const one = async (i) => {
     const base = await mkdtemp(path.join(scratch, `bare-j${concurrency}-r${round}-${i + 1}-`));
     const ws = path.join(base, "workspace");
@@ -355,22 +372,47 @@ async function bare(server, n, concurrency, round, label = "BARE") {
       }),
     };
     const c0 = performance.now();
-    const c = inCgroup(cg, bin.path, [
-      "-p",
-      prompt,
-      "--output-format",
-      "stream-json",
-      "--verbose",
-      "--dangerously-skip-permissions",
-    ]);
-    const r = await run(c.cmd, c.args, { cwd: ws, env });
+    const call = {
+      cmd: bin.path,
+      args: [
+        "-p",
+        prompt,
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--dangerously-skip-permissions",
+      ],
+      cwd: ws,
+      env,
+    };
+    let sandbox = null;
+    let spec = call;
+    if (sandboxed) {
+      sandbox = await sb.createSandbox("bwrap", {
+        runDirs: { root: base, workspace: ws, ...dirs },
+        task: { environmentDir: null },
+        agentBin: bin.path,
+        resultsDir: path.join(scratch, "results"),
+        modelEndpoint: env.ANTHROPIC_BASE_URL,
+        localModelServer: { origin: new URL(server.url).origin, accept: (s) => server.accept(s) },
+        agentVersion: claudeVersion,
+      });
+      await sandbox.start();
+      spec = sandbox.launcher(call);
+    }
+    const c = inCgroup(cg, spec.cmd, spec.args);
+    const r = await run(c.cmd, c.args, { cwd: spec.cwd, env: spec.env }).finally(() =>
+      sandbox?.stop(),
+    );
     if (verbose)
       console.log(
         `  ${label} j${concurrency} call ${i + 1}: ${(performance.now() - c0).toFixed(0)} ms`,
       );
     const ok = r.code === 0 && resultOk(r.stdout) && existsSync(path.join(ws, ARTIFACT));
     if (!ok)
-      console.error(`bare call ${i + 1} failed (exit ${r.code}):\n${tail(r.stdout + r.stderr)}`);
+      console.error(
+        `bare call ${i + 1}${sandboxed ? " in bubblewrap" : ""} failed (exit ${r.code}):\n${tail(r.stdout + r.stderr)}`,
+      );
     if (!keep) await rm(base, { recursive: true, force: true });
     return ok;
   };
@@ -387,7 +429,7 @@ async function bare(server, n, concurrency, round, label = "BARE") {
   const passed = oks.filter(Boolean).length;
   if (passed !== n)
     throw new Error(
-      `bare claude -p (${label}) at concurrency ${concurrency}: ${passed}/${n} calls succeeded`,
+      `bare claude -p (${label}${sandboxed ? ", in bubblewrap" : ""}) at concurrency ${concurrency}: ${passed}/${n} calls succeeded`,
     );
   // The model server and the spawning ran in this process: counted with the bare side's CPU.
   const serverCpu = (self.user + self.system) / 1e6;
@@ -416,6 +458,7 @@ try {
   machine0 = await cpuSnapshot();
   // Warm-up (untimed): one bare call, so that neither mode pays for a cold disk cache.
   await bare(server, 1, 1, 0, "WARMUP");
+  if (bareSandboxed) await bare(server, 1, 1, 0, "WARMUP", true);
   for (let round = 1; round <= rounds; round += 1) {
     // Fixed cost of one invocation: `skillbench run --count 1` against one bare call.
     {
@@ -430,7 +473,7 @@ try {
       }
     }
     for (const c of concurrencies) {
-      const modes = ["b", ...sandboxes.map((s) => `h:${s}`)];
+      const modes = ["b", ...(bareSandboxed ? ["s"] : []), ...sandboxes.map((s) => `h:${s}`)];
       // Rotate which mode goes first, so that slow drift of the machine cancels out.
       const order = modes.map((_, i) => modes[(i + round - 1) % modes.length]);
       for (const m of order) {
@@ -440,6 +483,12 @@ try {
           push(`b${c}`, r);
           console.log(
             `round ${round}: bare claude -p -j${c}: ${(r.ms / 1000).toFixed(2)} s wall, ${r.cpu === null ? "?" : r.cpu.toFixed(2)} s CPU (${r.serverCpu.toFixed(2)} s of it the model server and spawning in this process) for ${count} runs`,
+          );
+        } else if (m === "s") {
+          const r = await bare(server, count, c, round, "BARE", true);
+          push(`s${c}`, r);
+          console.log(
+            `round ${round}: bare claude -p -j${c} in bubblewrap: ${(r.ms / 1000).toFixed(2)} s wall, ${r.cpu === null ? "?" : r.cpu.toFixed(2)} s CPU (${r.serverCpu.toFixed(2)} s of it in this process) for ${count} runs`,
           );
         } else {
           const s = m.slice(2);
@@ -479,10 +528,15 @@ const summarise = (list) => ({
     : null,
 });
 const sandboxLabel = (s) => (s === "auto" ? `default (${sandboxSeen.get(s) ?? "?"})` : `${s}`);
+const BARE = "bare claude -p";
 const rows = concurrencies.flatMap((c) => {
   const b = summarise(samples.get(`b${c}`));
   return [
-    { mode: "bare claude -p", sandbox: "none", c, ...b, base: b },
+    { mode: BARE, sandbox: "none", c, ...b, base: b },
+    // Its ratios against the bare call without a sandbox: what the isolation alone costs.
+    ...(bareSandboxed
+      ? [{ mode: BARE, sandbox: "bwrap", c, ...summarise(samples.get(`s${c}`)), base: b }]
+      : []),
     ...sandboxes.map((s) => ({
       mode: "skillbench run",
       sandbox: sandboxLabel(s),
@@ -493,11 +547,11 @@ const rows = concurrencies.flatMap((c) => {
   ];
 });
 /**
- * Per round, harness / bare of that same round (samples are pushed once per round, so index i is
- * round i + 1): wall and CPU, with their medians and ranges. Null for the bare rows.
+ * Per round, a row / its base row of that same round (samples are pushed once per round, so index
+ * i is round i + 1): wall and CPU, with their medians and ranges. Null for the bare call itself.
  */
 function paired(r) {
-  if (r.mode === "bare claude -p") return null;
+  if (r.base === r || (r.mode === BARE && r.sandbox === "none")) return null;
   const wall = r.all.map((ms, i) => ms / r.base.all[i]);
   const cpu = r.allCpu.every((x, i) => x !== null && r.base.allCpu[i])
     ? r.allCpu.map((x, i) => x / r.base.allCpu[i])
@@ -521,7 +575,7 @@ const table = [
   "| mode | sandbox | concurrency | runs | wall s | per-run s | wall ratio | paired wall ratio | CPU ms per run | CPU ratio | paired CPU ratio | harness CPU ms per run | CLI process CPU ms per run |",
   "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ...rows.map((r) => {
-    const isBare = r.mode === "bare claude -p";
+    const isBare = r.mode === BARE && r.sandbox === "none";
     const cpuPer = r.cpu === null ? "n/a" : perRun(r.cpu);
     const cpuRatio = r.cpu === null || !r.base.cpu ? "n/a" : `${fmt(r.cpu / r.base.cpu)}x`;
     const harnessCpu =
@@ -548,9 +602,17 @@ const fixedTable = [
   "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
   ...fixedRows,
 ];
-const verdicts = rows
-  .filter((r) => r.mode === "skillbench run")
-  .map((r) => {
+/** A harness row measured under bubblewrap, against the bare call in bubblewrap of its rounds. */
+const sameSandbox = bareSandboxed
+  ? rows
+      .filter((r) => r.mode === "skillbench run" && /bwrap/.test(r.sandbox))
+      .map((r) => ({
+        ...r,
+        base: rows.find((x) => x.mode === BARE && x.sandbox === "bwrap" && x.c === r.c),
+      }))
+  : [];
+const verdictLines = (list) =>
+  list.map((r) => {
     const p = paired(r);
     const list = (xs) => xs.map((x) => fmt(x)).join(", ");
     // Other processes' share of the machine, median over this row's and its bare row's measurements.
@@ -574,11 +636,13 @@ const verdicts = rows
         : "")
     );
   });
+const verdicts = verdictLines(rows.filter((r) => r.mode === "skillbench run"));
+const sameSandboxVerdicts = verdictLines(sameSandbox);
 const cpus = os.cpus();
 const perRound = rows
   .map(
     (r) =>
-      `${r.mode} -j${r.c}${r.mode === "bare claude -p" ? "" : ` (${r.sandbox})`}: ${r.all.map((ms) => fmt(ms / 1000)).join(", ")} s wall` +
+      `${r.mode} -j${r.c}${r.mode === BARE && r.sandbox === "none" ? "" : ` (${r.sandbox})`}: ${r.all.map((ms) => fmt(ms / 1000)).join(", ")} s wall` +
       (r.allCpu.every((x) => x !== null)
         ? `, ${r.allCpu.map((x) => fmt(x)).join(", ")} s CPU`
         : "") +
@@ -606,7 +670,10 @@ const md = [
       : "."),
   '"skillbench run" is the whole CLI process tree (`node dist/cli/main.js run ... -j N [--sandbox S]`: start-up, suite loading, `claude --version`,',
   "model server, workspaces, the sandbox and its model relay, the agent, evidence, validators, scoring, reports);",
-  '"bare claude -p" is the same number of `claude -p` calls against the same scripted model, N at a time, each in a fresh temp dir, no harness and **no sandbox**.',
+  '"bare claude -p" is the same number of `claude -p` calls against the same scripted model, N at a time, each in a fresh temp dir, no harness and **no sandbox**' +
+    (bareSandboxed
+      ? "; \"bare claude -p | bwrap\" is the same calls each inside a bubblewrap sandbox of its own, built by the same code as a run's (the layout, the loopback-only network, the model relay): its ratio is what the isolation alone costs, and its harness CPU column the isolation's CPU per run."
+      : "."),
   'The "default" rows are what a user gets without --sandbox (auto: bubblewrap here, with the loopback-only network and the model relay); the "local" rows run',
   "without isolation, like the bare calls: that is the like-for-like comparison of the harness's own work.",
   "Wall ratio = harness per-run / bare per-run wall time at the same concurrency (each the median over the rounds); CPU ratio likewise for CPU.",
@@ -626,6 +693,13 @@ const md = [
   "",
   `Target: wall ratio ≤ ${TARGET}x at each concurrency, judged on the paired wall ratio (median over ${rounds} round(s) of harness / bare in the same round):`,
   ...verdicts,
+  ...(sameSandboxVerdicts.length
+    ? [
+        "",
+        `The harness's own overhead under bubblewrap: the same rows against the bare call in the same sandbox (paired wall ratio, median over ${rounds} round(s)), i.e. with the isolation on both sides:`,
+        ...sameSandboxVerdicts,
+      ]
+    : []),
   "",
   `Each round (wall, CPU, and the share of the machine's CPUs other processes used meanwhile, which pairing cannot cancel): ${perRound}.`,
   ...(machineLine ? [machineLine] : []),

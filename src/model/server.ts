@@ -20,6 +20,12 @@ import {
 export interface ModelServer {
   url: string;
   port: number;
+  /**
+   * Serve a connection that reached this process another way, as if accepted on the port: the
+   * sandbox's model relay hands over what arrives on its unix socket (src/sandbox/relay.ts), one
+   * TCP connection fewer per request. After close(), the connection is destroyed.
+   */
+  accept(socket: Socket): void;
   close(): Promise<void>;
 }
 
@@ -399,6 +405,10 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
       resolve({
         url: `http://127.0.0.1:${port}`,
         port,
+        accept(socket) {
+          if (closing) socket.destroy();
+          else server.emit("connection", socket);
+        },
         close() {
           closed ??= (async () => {
             closing = true;

@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import type { AgentDriver, ResolvedBinary } from "../agents/index.js";
 import type { Suite } from "../suite/index.js";
 import type { Redactor } from "../util/redact.js";
@@ -72,6 +73,8 @@ export interface RunContext {
   /** The model endpoint of each role, and (under the scripted model) what it did for a run. */
   models: {
     endpoint: (run: RunKey, role: Role) => Endpoint;
+    /** The scripted model server when it runs in this process (its sandboxes' relays hand it their connections). */
+    local?: { origin: string; accept(socket: Socket): void } | undefined;
     api?: ((run: RunKey) => ModelApiRecord) | undefined;
   };
   /** The sandbox factory (src/sandbox). */

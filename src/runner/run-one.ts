@@ -118,6 +118,7 @@ export async function executeRun(
       agentBin: subject.bin.path,
       resultsDir: ctx.store.outDir,
       modelEndpoint: ctx.models.endpoint(key, "subject").baseUrl,
+      localModelServer: ctx.models.local,
       agentVersion: plan.agent.version ?? undefined,
       runName: plan.run_id,
       experimentId: ctx.store.experimentId,

@@ -195,6 +195,9 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       },
       models: {
         endpoint: models.endpoint,
+        local: server
+          ? { origin: new URL(server.url).origin, accept: (s) => server.accept(s) }
+          : undefined,
         api: tracker ? (run) => tracker.recordFor(run) : opts.queue?.modelApi,
       },
       sandboxes: { create: createSandbox },

@@ -79,16 +79,26 @@ export function bwrapArgs(l: BwrapLayout): string[] {
   // Each entry of the host root read-only, on bwrap's own (tmpfs) root, so that /workspace can be
   // made even though the host has no such folder (a read-only bind of / would forbid the mkdir).
   const args: string[] = [];
+  const hidden = hiddenDirs(l.resultsDir, l.runDirs.root).filter((d) => l.existing(d));
+  // A hidden folder that is itself an entry of the root is not bound first only to be covered:
+  // a scratch one gets its tmpfs below, any other one is an empty folder of bwrap's root, which
+  // the last remount makes read-only (what a tmpfs remounted read-only gives, with two mount
+  // operations fewer; each one makes bwrap re-read the mount table: docs/sandbox.md).
+  const emptyRootDirs = new Set<string>();
   for (const e of l.rootEntries) {
     if (OWN_ROOT_ENTRIES.has(e.name)) continue;
     const p = `/${e.name}`;
     if (e.kind === "symlink" && e.target !== undefined) args.push("--symlink", e.target, p);
-    else if (e.kind === "dir") args.push("--ro-bind", p, p);
+    else if (e.kind === "dir" && hidden.includes(p)) {
+      if (SCRATCH_DIRS.includes(p)) continue;
+      args.push("--dir", p);
+      emptyRootDirs.add(p);
+    } else if (e.kind === "dir") args.push("--ro-bind", p, p);
     else args.push("--ro-bind-try", p, p);
   }
   args.push("--dev", "/dev", "--proc", "/proc");
-  const hidden = hiddenDirs(l.resultsDir, l.runDirs.root).filter((d) => l.existing(d));
-  for (const d of hidden) args.push("--tmpfs", d);
+  const covered = hidden.filter((d) => !emptyRootDirs.has(d));
+  for (const d of covered) args.push("--tmpfs", d);
   for (const p of l.exposeReadOnly) args.push("--ro-bind-try", p, p);
   // The run root holds the workspace, home, config and tmp dirs (and the validators' HOME made later).
   args.push("--bind", l.runDirs.root, l.runDirs.root);
@@ -98,7 +108,7 @@ export function bwrapArgs(l: BwrapLayout): string[] {
   // The workspace again at /workspace: the path the agent and the validators work in.
   args.push("--bind", l.runDirs.workspace, BWRAP_WORKSPACE);
   // Hidden folders are empty and read-only (writing there fails), except the private scratch dirs.
-  for (const d of hidden) if (!SCRATCH_DIRS.includes(d)) args.push("--remount-ro", d);
+  for (const d of covered) if (!SCRATCH_DIRS.includes(d)) args.push("--remount-ro", d);
   // bwrap's own root (where the mount points were made) is read-only too.
   args.push("--remount-ro", "/");
   // A PID namespace per launch: its processes all end with the command (LaunchSpec.contained).

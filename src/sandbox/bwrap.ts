@@ -3,7 +3,7 @@ import path from "node:path";
 import { InputError, SkillbenchError, errorMessage } from "../core/errors.js";
 import { bwrapSpec, hiddenDirs, type BwrapLayout, type RootEntry } from "./bwrap-args.js";
 import { capture, firstLine, whichSync, type Captured } from "./exec.js";
-import { PERL_RELAY_CHECK, planNetwork, RELAY_SOCKET_NAME } from "./network.js";
+import { PERL_RELAY_CHECK, planNetwork, RELAY_SOCKET_NAME, relayServer } from "./network.js";
 import { isUnder } from "./path-map.js";
 import { plainRecord, protectionOf } from "./protection.js";
 import { startHostRelay, type HostRelay } from "./relay.js";
@@ -210,7 +210,11 @@ export function createBwrapSandbox(opts: SandboxOptions): Sandbox {
             ? perl
             : null;
         try {
-          relay = await startHostRelay(layout.relay.socketPath, layout.relay.target);
+          relay = await startHostRelay(
+            layout.relay.socketPath,
+            layout.relay.target,
+            relayServer(opts.localModelServer, layout.relay.target),
+          );
         } catch (e) {
           throw new SkillbenchError(
             "sandbox",

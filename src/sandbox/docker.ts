@@ -19,7 +19,7 @@ import {
 import { ensureTaskImage } from "./docker-image.js";
 import { markContainer, ownerLabels, unmarkContainer } from "./leftovers.js";
 import { parseAgentVersion, parseOomKills } from "./image-tag.js";
-import { planNetwork, RELAY_SOCKET_NAME } from "./network.js";
+import { planNetwork, RELAY_SOCKET_NAME, relayServer } from "./network.js";
 import { protectionOf } from "./protection.js";
 import { startHostRelay, type HostRelay } from "./relay.js";
 import {
@@ -217,7 +217,11 @@ export function createDockerSandbox(opts: SandboxOptions): Sandbox {
     if (plan.relay) {
       // Host side: the run root's unix socket -> the endpoint; inside: 127.0.0.1:<inner port> -> the socket.
       try {
-        relay = await startHostRelay(path.join(opts.runDirs.root, RELAY_SOCKET_NAME), plan.relay);
+        relay = await startHostRelay(
+          path.join(opts.runDirs.root, RELAY_SOCKET_NAME),
+          plan.relay,
+          relayServer(opts.localModelServer, plan.relay),
+        );
       } catch (e) {
         await stop();
         throw new SkillbenchError(

@@ -40,6 +40,18 @@ export function relayTarget(endpoint: string | undefined): RelayTarget | null {
 }
 
 /**
+ * The in-process server the relay hands its connections to: the local model server of
+ * SandboxOptions when the relayed endpoint is that server (same origin), else none.
+ */
+export function relayServer<S>(
+  local: { origin: string; accept(socket: S): void } | undefined,
+  target: RelayTarget,
+): ((socket: S) => void) | undefined {
+  if (!local || local.origin !== target.origin) return undefined;
+  return (socket) => local.accept(socket);
+}
+
+/**
  * `model-only` (the default) relays a plain-http endpoint and cuts everything else; an https or
  * unknown endpoint cannot be relayed (the agent checks its certificate against the host name), so
  * it falls back to the host network and says why. `host` and `none` are taken as asked.

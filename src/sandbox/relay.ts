@@ -28,10 +28,13 @@ function unlinkQuiet(p: string): void {
  * Listen on `socketPath` and pipe every connection to `target`. A path too long for a unix socket
  * is reached through a short symlink to its folder in the host's tmp dir (bind follows it; the
  * socket file is created in the real folder). Only this one host:port is ever connected to.
+ * With `serve` (the endpoint's server runs in this process: SandboxOptions.localModelServer),
+ * each connection is handed to it instead, with no TCP connection and no piping.
  */
 export async function startHostRelay(
   socketPath: string,
   target: { host: string; port: number },
+  serve?: (socket: net.Socket) => void,
 ): Promise<HostRelay> {
   unlinkQuiet(socketPath);
   let shortDir: string | null = null;
@@ -45,6 +48,12 @@ export async function startHostRelay(
   let count = 0;
   const server = net.createServer((c) => {
     count++;
+    if (serve) {
+      open.add(c);
+      c.on("close", () => open.delete(c));
+      serve(c);
+      return;
+    }
     // No Nagle delay on the TCP leg: a request's head and body, written apart, go at once.
     const u = net.connect({ port: target.port, host: target.host, noDelay: true });
     open.add(c);

@@ -1,3 +1,5 @@
+import type { Socket } from "node:net";
+
 /** One process to start: what the harness would spawn without a sandbox. */
 export interface LaunchSpec {
   cmd: string;
@@ -60,6 +62,12 @@ export interface SandboxOptions {
   resultsDir: string;
   /** The model endpoint base URL the agent uses (recorded; must be reachable under the network policy). */
   modelEndpoint?: string | undefined;
+  /**
+   * The model endpoint's server when it runs in this process (skillbench's scripted model) and
+   * its origin: the relay hands each connection straight to it (ModelServer.accept) when the
+   * endpoint has that origin, instead of connecting to its port.
+   */
+  localModelServer?: { origin: string; accept(socket: Socket): void } | undefined;
   /** Default `model-only`. Ignored by `local` (always the host network). */
   network?: NetworkPolicy | undefined;
   /** Used in the docker image tag; `agentBin --version` is run on the host when absent. */

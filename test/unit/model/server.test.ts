@@ -1,5 +1,7 @@
 import { isRecord } from "../../../src/core/json.js";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { request } from "node:http";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -253,6 +255,46 @@ describe("record file", () => {
     });
     expect(lines[1]).toMatchObject({ outcome: "no_match", status: 500, rule: null });
     expect(isRecord(lines[1]) && String(lines[1].error)).toContain("no rule matched");
+  });
+});
+
+/** POST a Messages request through a unix socket; status and body. */
+function postVia(socketPath: string, urlPath: string, body: unknown): Promise<[number, string]> {
+  return new Promise((resolve, reject) => {
+    const data = JSON.stringify(body);
+    const req = request(
+      {
+        socketPath,
+        path: urlPath,
+        method: "POST",
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(data) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (d: Buffer) => chunks.push(d));
+        res.on("end", () => resolve([res.statusCode ?? 0, Buffer.concat(chunks).toString("utf8")]));
+      },
+    );
+    req.on("error", reject);
+    req.end(data);
+  });
+}
+
+describe("connections handed over (accept)", () => {
+  it("serves a connection that arrived elsewhere like one on its port, and cuts one handed after close()", async () => {
+    const s = await startModelServer({ script });
+    const sock = path.join(dir, "handed.sock");
+    const door = net.createServer((c) => s.accept(c));
+    await new Promise<void>((resolve) => door.listen(sock, resolve));
+    const runPath = new URL(
+      runBaseUrl(s.url, { task: "main", treatment: "T", rep: 1, role: "subject" }),
+    ).pathname;
+    const [status, body] = await postVia(sock, `${runPath}/v1/messages`, ask(1));
+    expect(status).toBe(200);
+    expect(JSON.parse(body)).toMatchObject({ content: [{ type: "text", text: "done" }] });
+    await s.close();
+    await expect(postVia(sock, `${runPath}/v1/messages`, ask(0))).rejects.toThrow();
+    await new Promise<void>((resolve) => door.close(() => resolve()));
   });
 });
 

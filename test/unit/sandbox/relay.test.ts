@@ -6,6 +6,7 @@ import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { relayServer } from "../../../src/sandbox/network.js";
 import { startHostRelay } from "../../../src/sandbox/relay.js";
 
 let base: string;
@@ -62,4 +63,47 @@ describe("host relay", () => {
       expect(existsSync(sock)).toBe(false);
     },
   );
+});
+
+describe("host relay to a server in this process", () => {
+  it("hands each connection to the server (no TCP connection to its port), and close() cuts the open ones", async () => {
+    const d = path.join(base, "serve");
+    await mkdir(d, { recursive: true });
+    const sock = path.join(d, ".skillbench-model.sock");
+    // The port given is closed: only the handed-over connections can answer.
+    const served = createServer((req, res) => res.end(`served ${req.url ?? ""}`));
+    let handed = 0;
+    const relay = await startHostRelay(sock, { host: "127.0.0.1", port: 1 }, (s) => {
+      handed++;
+      served.emit("connection", s);
+    });
+    expect(await getVia(sock, "/runs/a")).toContain("served /runs/a");
+    expect(await getVia(sock, "/runs/b")).toContain("served /runs/b");
+    expect(handed).toBe(2);
+    expect(relay.connections()).toBe(2);
+    // A connection still open when the relay closes is cut.
+    const open = net.connect({ path: sock });
+    const ended = new Promise<void>((resolve) => open.on("close", () => resolve()));
+    await new Promise<void>((resolve) => open.on("connect", () => resolve()));
+    await relay.close();
+    await ended;
+    expect(existsSync(sock)).toBe(false);
+  });
+});
+
+describe("which server the relay hands its connections to", () => {
+  const target = {
+    host: "127.0.0.1",
+    port: 4100,
+    origin: "http://127.0.0.1:4100",
+    innerPort: 4100,
+  };
+  const accept = (): void => undefined;
+  it.each([
+    ["no server in this process", undefined, false],
+    ["a server at the endpoint's origin", { origin: "http://127.0.0.1:4100", accept }, true],
+    ["a server elsewhere", { origin: "http://127.0.0.1:4101", accept }, false],
+  ])("%s", (_what, local, hands) => {
+    expect(relayServer(local, target) !== undefined).toBe(hands);
+  });
 });

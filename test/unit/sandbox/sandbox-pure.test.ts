@@ -126,7 +126,7 @@ describe("bwrap arguments", () => {
 
   it("rebuilds the host root read-only entry by entry (not /dev, /proc, /workspace), then the tmpfs, the exposures, the run dir, /workspace, then read-only remounts", () => {
     const a = bwrapArgs(layout);
-    expect(a.slice(0, 19)).toEqual([
+    expect(a.slice(0, 16)).toEqual([
       "--symlink",
       "usr/bin",
       "/bin",
@@ -136,9 +136,6 @@ describe("bwrap arguments", () => {
       "--ro-bind-try",
       "/.dockerenv",
       "/.dockerenv",
-      "--ro-bind",
-      "/tmp",
-      "/tmp",
       "--ro-bind",
       "/usr",
       "/usr",
@@ -164,6 +161,38 @@ describe("bwrap arguments", () => {
     expect(a).toContain("--die-with-parent");
     expect(a.join(" ")).not.toContain("--remount-ro /tmp");
     expect(bwrapArgs({ ...layout, network: "none" })).toContain("--unshare-net");
+  });
+
+  it("makes a hidden folder of the root an empty folder of its own (read-only with the root) or a tmpfs (scratch), never binding it first", () => {
+    const a = bwrapArgs({
+      ...layout,
+      rootEntries: [
+        ...rootEntries,
+        { name: "root", kind: "dir" as const },
+        { name: "run", kind: "dir" as const },
+        { name: "var", kind: "dir" as const },
+      ],
+    });
+    const s = a.join(" ");
+    for (const d of ["/tmp", "/root", "/run"]) expect(s).not.toContain(`--ro-bind ${d} ${d}`);
+    expect(s).toContain("--dir /root");
+    expect(s).toContain("--dir /run");
+    expect(s).not.toContain("--tmpfs /root");
+    expect(s).not.toContain("--remount-ro /root");
+    // Not a root entry here: covered as before.
+    expect(s).toContain("--tmpfs /home");
+    expect(s).toContain("--remount-ro /home");
+    // The scratch folders and nested hidden ones keep their tmpfs; /var itself is bound.
+    expect(s).toContain("--tmpfs /tmp");
+    expect(s).toContain("--ro-bind /var /var");
+    expect(s).toContain("--tmpfs /var/tmp");
+    expect(s).toContain("--tmpfs /work/results");
+    expect(s).toContain("--remount-ro /work/results");
+    // The exposure under /root comes after the empty folder, and / is made read-only last.
+    const i = (x: string): number => a.indexOf(x);
+    expect(i("/root/.local/bin")).toBeGreaterThan(i("/root"));
+    const remounts = a.flatMap((x, k) => (x === "--remount-ro" ? [a[k + 1]] : []));
+    expect(remounts.at(-1)).toBe("/");
   });
 
   it.each([
