@@ -81,9 +81,9 @@ export function bwrapArgs(l: BwrapLayout): string[] {
   const args: string[] = [];
   const hidden = hiddenDirs(l.resultsDir, l.runDirs.root).filter((d) => l.existing(d));
   // A hidden folder that is itself an entry of the root is not bound first only to be covered:
-  // a scratch one gets its tmpfs below, any other one is an empty folder of bwrap's root, which
-  // the last remount makes read-only (what a tmpfs remounted read-only gives, with two mount
-  // operations fewer; each one makes bwrap re-read the mount table: docs/sandbox.md).
+  // a scratch one gets only its tmpfs below; any other one is an empty folder of bwrap's root,
+  // which the last remount makes read-only (what a tmpfs remounted read-only gives, without the
+  // bind, the tmpfs and the remount; bwrap re-reads the mount table after each: docs/sandbox.md).
   const emptyRootDirs = new Set<string>();
   for (const e of l.rootEntries) {
     if (OWN_ROOT_ENTRIES.has(e.name)) continue;

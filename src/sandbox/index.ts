@@ -9,6 +9,7 @@ export {
   type Sandbox,
   type SandboxChoice,
   type SandboxKind,
+  type SandboxOptions,
   type SandboxRecord,
 } from "./types.js";
 export { removeLeftovers } from "./leftovers.js";

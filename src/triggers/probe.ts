@@ -15,6 +15,7 @@ import {
   createSandbox,
   type Sandbox,
   type SandboxChoice,
+  type SandboxOptions,
   type SandboxProbe,
 } from "../sandbox/index.js";
 import { writeJsonAtomic } from "../util/fs.js";
@@ -36,6 +37,8 @@ export interface ProbeContext {
   bin: ResolvedBinary;
   agentVersion: string | null;
   endpoint: (spec: ProbeSpec) => Endpoint;
+  /** The scripted model server when it runs in this process (the sandbox's relay hands it its connections). */
+  localModelServer?: SandboxOptions["localModelServer"];
   model: string | null;
   declaredEnv: Record<string, string>;
   passEnv: string[];
@@ -106,6 +109,7 @@ async function runAttempt(
       agentBin: ctx.bin.path,
       resultsDir: ctx.outDir,
       modelEndpoint: endpoint.baseUrl,
+      localModelServer: ctx.localModelServer,
       agentVersion: ctx.agentVersion ?? undefined,
       runName: `trigger-${spec.query_id}-r${spec.rep}`,
       why: chosen.why,

@@ -327,6 +327,9 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     bin,
     agentVersion: version,
     endpoint,
+    localModelServer: server
+      ? { origin: new URL(server.url).origin, accept: (s) => server.accept(s) }
+      : undefined,
     model,
     declaredEnv,
     passEnv,
