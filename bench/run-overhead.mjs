@@ -52,6 +52,10 @@
 // harness's own overhead under that sandbox (the second group of verdicts); against the bare call
 // without a sandbox, it is the harness and the isolation together (the first group), and the
 // bare-in-bubblewrap row's own ratio is what the isolation alone costs. --no-bare-sandboxed skips it.
+// What one more run costs: per round, the harness's wall time less that round's fixed cost of one
+// invocation (the one-run invocation less the one bare call), over the bare calls' wall time; the
+// median over the rounds is printed below the verdicts (not a verdict: the marginal cost per run
+// that an experiment of thousands of runs pays, its fixed cost spread thin).
 // --keep keeps the results folders and temp dirs; --verbose prints every bare call's time.
 // A "## History" section at the end of the output file (kept by hand: what changed between
 // measurements, earlier figures) is carried over when the file is written anew.
@@ -539,6 +543,7 @@ const rows = concurrencies.flatMap((c) => {
       : []),
     ...sandboxes.map((s) => ({
       mode: "skillbench run",
+      key: s,
       sandbox: sandboxLabel(s),
       c,
       ...summarise(samples.get(`h${s}${c}`)),
@@ -637,6 +642,26 @@ const verdictLines = (list) =>
     );
   });
 const verdicts = verdictLines(rows.filter((r) => r.mode === "skillbench run"));
+/**
+ * The marginal cost of one more run: in each round, the harness's wall time less that round's fixed
+ * cost of one invocation (its one-run invocation's wall time less the one bare call's), over the
+ * bare calls' wall time of the round.
+ */
+const marginalLines = rows
+  .filter((r) => r.mode === "skillbench run")
+  .map((r) => {
+    const f = samples.get(`f${r.key}`) ?? [];
+    const fb = samples.get("fb") ?? [];
+    if (f.length !== r.all.length || fb.length !== r.all.length) return null;
+    const xs = r.all.map((ms, i) => (ms - (f[i].ms - fb[i].ms)) / r.base.all[i]);
+    const ci = medianInterval(xs);
+    return (
+      `- -j${r.c}, sandbox ${r.sandbox}: ${fmt(median(xs))}x` +
+      (ci ? ` (90% bootstrap interval of the median ${fmt(ci.lo)}–${fmt(ci.hi)}x)` : "") +
+      ` (rounds: ${xs.map((x) => fmt(x)).join(", ")})`
+    );
+  })
+  .filter((l) => l !== null);
 const sameSandboxVerdicts = verdictLines(sameSandbox);
 const cpus = os.cpus();
 const perRound = rows
@@ -698,6 +723,13 @@ const md = [
         "",
         `The harness's own overhead under bubblewrap: the same rows against the bare call in the same sandbox (paired wall ratio, median over ${rounds} round(s)), i.e. with the isolation on both sides:`,
         ...sameSandboxVerdicts,
+      ]
+    : []),
+  ...(marginalLines.length
+    ? [
+        "",
+        `What one more run costs (not the target's measure: what an experiment of thousands of runs pays per run): in each round, the harness's wall time less that round's fixed cost of one invocation (the table above: its one-run invocation less the one bare call, which also holds one run's own overhead, so this is low by about a ${count}th of it), over the bare calls' wall time; median over ${rounds} round(s):`,
+        ...marginalLines,
       ]
     : []),
   "",
