@@ -398,7 +398,7 @@ async function bare(server, n, concurrency, round, label = "BARE", sandboxed = f
         agentBin: bin.path,
         resultsDir: path.join(scratch, "results"),
         modelEndpoint: env.ANTHROPIC_BASE_URL,
-        localModelServer: { origin: new URL(server.url).origin, accept: (s) => server.accept(s) },
+        localModelServer: server,
         agentVersion: claudeVersion,
       });
       await sandbox.start();

@@ -1,9 +1,8 @@
-import type { Socket } from "node:net";
 import type { AgentDriver, ResolvedBinary } from "../agents/index.js";
 import type { Suite } from "../suite/index.js";
 import type { Redactor } from "../util/redact.js";
 import type { RubricProfile } from "../scoring/index.js";
-import type { createSandbox } from "../sandbox/index.js";
+import type { createSandbox, LocalModelServer } from "../sandbox/index.js";
 import type { JudgeCache, JudgeConfig } from "../judge/index.js";
 import type { ModelApiRecord } from "../core/report.js";
 
@@ -74,7 +73,7 @@ export interface RunContext {
   models: {
     endpoint: (run: RunKey, role: Role) => Endpoint;
     /** The scripted model server when it runs in this process (its sandboxes' relays hand it their connections). */
-    local?: { origin: string; accept(socket: Socket): void } | undefined;
+    local?: LocalModelServer | undefined;
     api?: ((run: RunKey) => ModelApiRecord) | undefined;
   };
   /** The sandbox factory (src/sandbox). */

@@ -195,9 +195,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       },
       models: {
         endpoint: models.endpoint,
-        local: server
-          ? { origin: new URL(server.url).origin, accept: (s) => server.accept(s) }
-          : undefined,
+        local: server ?? undefined,
         api: tracker ? (run) => tracker.recordFor(run) : opts.queue?.modelApi,
       },
       sandboxes: { create: createSandbox },

@@ -5,11 +5,11 @@ export { chooseSandbox, requestedSandbox, type SandboxProbe } from "./choose.js"
 export { keptProbes, probeSandboxes, type ProbeOptions } from "./probe.js";
 export {
   type Launcher,
+  type LocalModelServer,
   type NetworkPolicy,
   type Sandbox,
   type SandboxChoice,
   type SandboxKind,
-  type SandboxOptions,
   type SandboxRecord,
 } from "./types.js";
 export { removeLeftovers } from "./leftovers.js";

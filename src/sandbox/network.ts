@@ -44,10 +44,10 @@ export function relayTarget(endpoint: string | undefined): RelayTarget | null {
  * SandboxOptions when the relayed endpoint is that server (same origin), else none.
  */
 export function relayServer<S>(
-  local: { origin: string; accept(socket: S): void } | undefined,
+  local: { url: string; accept(socket: S): void } | undefined,
   target: RelayTarget,
 ): ((socket: S) => void) | undefined {
-  if (!local || local.origin !== target.origin) return undefined;
+  if (!local || new URL(local.url).origin !== target.origin) return undefined;
   return (socket) => local.accept(socket);
 }
 

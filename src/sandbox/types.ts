@@ -1,5 +1,11 @@
 import type { Socket } from "node:net";
 
+/** A model server running in this process (what SandboxOptions.localModelServer takes). */
+export interface LocalModelServer {
+  url: string;
+  accept(socket: Socket): void;
+}
+
 /** One process to start: what the harness would spawn without a sandbox. */
 export interface LaunchSpec {
   cmd: string;
@@ -63,11 +69,11 @@ export interface SandboxOptions {
   /** The model endpoint base URL the agent uses (recorded; must be reachable under the network policy). */
   modelEndpoint?: string | undefined;
   /**
-   * The model endpoint's server when it runs in this process (skillbench's scripted model) and
-   * its origin: the relay hands each connection straight to it (ModelServer.accept) when the
-   * endpoint has that origin, instead of connecting to its port.
+   * The model server when it runs in this process (skillbench's scripted model, a ModelServer):
+   * the relay hands each connection straight to it (`accept`) when the endpoint has the origin of
+   * its `url`, instead of connecting to its port.
    */
-  localModelServer?: { origin: string; accept(socket: Socket): void } | undefined;
+  localModelServer?: LocalModelServer | undefined;
   /** Default `model-only`. Ignored by `local` (always the host network). */
   network?: NetworkPolicy | undefined;
   /** Used in the docker image tag; `agentBin --version` is run on the host when absent. */

@@ -15,7 +15,7 @@ import {
   createSandbox,
   type Sandbox,
   type SandboxChoice,
-  type SandboxOptions,
+  type LocalModelServer,
   type SandboxProbe,
 } from "../sandbox/index.js";
 import { writeJsonAtomic } from "../util/fs.js";
@@ -38,7 +38,7 @@ export interface ProbeContext {
   agentVersion: string | null;
   endpoint: (spec: ProbeSpec) => Endpoint;
   /** The scripted model server when it runs in this process (the sandbox's relay hands it its connections). */
-  localModelServer?: SandboxOptions["localModelServer"];
+  localModelServer?: LocalModelServer | undefined;
   model: string | null;
   declaredEnv: Record<string, string>;
   passEnv: string[];

@@ -327,9 +327,7 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     bin,
     agentVersion: version,
     endpoint,
-    localModelServer: server
-      ? { origin: new URL(server.url).origin, accept: (s) => server.accept(s) }
-      : undefined,
+    localModelServer: server ?? undefined,
     model,
     declaredEnv,
     passEnv,

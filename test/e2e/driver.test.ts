@@ -5,6 +5,7 @@
  * that a host secret never reaches the agent or a saved file.
  */
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -296,12 +297,24 @@ echo '{"type":"result","subtype":"success","is_error":false,"result":"ok"}'`;
       const dir = path.dirname(p.ws);
       const tag = `skillbench-escape-${process.pid}-${Date.now()}`;
       const pidFile = path.join(p.ws, "escaped.pid");
+      // The escaped process holds a connection to this socket (in the workspace, reached from
+      // inside by its path): the connection closes when the process ends, which is how the test
+      // knows, without polling, that the kernel has ended it (the turn itself ends first: bwrap's
+      // outer process exits before its PID namespace is torn down).
+      const held = net.createServer();
+      const escapeeGone = new Promise<void>((resolve) =>
+        held.on("connection", (c) => {
+          c.on("error", () => undefined);
+          c.on("close", () => resolve());
+        }),
+      );
+      await new Promise<void>((resolve) => held.listen(path.join(p.ws, "held.sock"), resolve));
       const fake = path.join(dir, "agent.sh");
       await writeFile(
         fake,
         `#!/bin/bash
 [ "$1" = --version ] && { echo "1.0.0 (fake)"; exit 0; }
-env -u SKILLBENCH_RUN_MARKER setsid bash -c 'echo $$ > escaped.pid; exec -a ${tag} sleep 1000' >/dev/null 2>&1 < /dev/null &
+env -u SKILLBENCH_RUN_MARKER setsid perl -e 'use Socket; $0 = "${tag}"; socket(S, AF_UNIX, SOCK_STREAM, 0) && connect(S, pack_sockaddr_un("held.sock")) or die; open(F, ">", "escaped.pid") or die; print F $$; close F; sleep 1000' >/dev/null 2>&1 < /dev/null &
 while [ ! -s escaped.pid ]; do :; done
 echo '{"type":"result","subtype":"success","is_error":false,"result":"ok"}'
 `,
@@ -348,9 +361,12 @@ echo '{"type":"result","subtype":"success","is_error":false,"result":"ok"}'
         await p.stdout.close();
         expect(t.outcome).toBe("completed");
         expect((await readFile(pidFile, "utf8")).trim()).not.toBe("");
-        // The escaped process dropped the run's marker: only the PID namespace can have ended it.
+        // The escaped process dropped the run's marker: only the PID namespace can have ended it
+        // (if nothing did, its connection never closes and the test times out).
+        await escapeeGone;
         expect(await runningTagged()).toEqual([]);
       } finally {
+        held.close();
         await sandbox.stop();
         for (const pid of await runningTagged()) process.kill(Number(pid), "SIGKILL");
       }

@@ -101,8 +101,8 @@ describe("which server the relay hands its connections to", () => {
   const accept = (): void => undefined;
   it.each([
     ["no server in this process", undefined, false],
-    ["a server at the endpoint's origin", { origin: "http://127.0.0.1:4100", accept }, true],
-    ["a server elsewhere", { origin: "http://127.0.0.1:4101", accept }, false],
+    ["a server at the endpoint's origin", { url: "http://127.0.0.1:4100", accept }, true],
+    ["a server elsewhere", { url: "http://127.0.0.1:4101", accept }, false],
   ])("%s", (_what, local, hands) => {
     expect(relayServer(local, target) !== undefined).toBe(hands);
   });
