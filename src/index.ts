@@ -14,6 +14,7 @@ export { loadModelScript, startModelServer, runBaseUrl, type ModelServer } from 
 export { serveModel } from "./model/serve-command.js";
 export { parseEvidence, parseEvidenceFile } from "./evidence/index.js";
 export { readReports } from "./store/read.js";
+export { holdResultsFolder } from "./runner/results-folder.js";
 export { resolveClaudeBinary } from "./agents/claude/binary.js";
 export {
   DiskFullError,

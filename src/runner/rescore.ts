@@ -4,6 +4,7 @@ import type { RunDigest } from "../core/digest.js";
 import { mapPool } from "../util/pool.js";
 import { writeExperimentReportsOf } from "./finish.js";
 import { readSuiteSnapshot, type SuiteSnapshot } from "../store/suite-snapshot.js";
+import { withResultsLock } from "../store/lock.js";
 import type { JudgeFlags } from "./judge-setup.js";
 import { loadModelScript, scriptServesRole, startModelServer } from "../model/index.js";
 import { RunIndexWriter } from "../store/run-index.js";
@@ -72,6 +73,13 @@ export async function rescoreResults(
   outDir: string,
   opts: RescoreOptions = {},
 ): Promise<RescoreResult> {
+  // Rescore rewrites every run's report: not while a run writes the folder (store/lock.ts).
+  return withResultsLock(outDir, { command: "skillbench rescore", create: false }, () =>
+    rescoreLocked(outDir, opts),
+  );
+}
+
+async function rescoreLocked(outDir: string, opts: RescoreOptions): Promise<RescoreResult> {
   const snapshot = await readSuiteSnapshot(outDir);
   const hostEnv = opts.hostEnv ?? process.env;
   const script = opts.modelScript ? await loadModelScript(opts.modelScript) : null;

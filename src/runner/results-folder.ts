@@ -4,9 +4,11 @@ import { InputError } from "../core/errors.js";
 import type { RunDigest } from "../core/digest.js";
 import type { RunSpec } from "../plan/matrix.js";
 import { experimentPaths } from "../store/layout.js";
+import { LOCK_FILE, withResultsLock, type LockOptions } from "../store/lock.js";
 import { readMetadata, readResultsOwner, type ExperimentMetadata } from "../store/metadata.js";
 import { readStoredRuns } from "../store/read.js";
 import type { Suite } from "../suite/index.js";
+import type { RunOptions } from "./run-options.js";
 
 /**
  * A results folder belongs to one suite: `--resume` into another suite's folder, and `--out` into
@@ -17,6 +19,8 @@ async function checkOutDir(outDir: string, suite: Suite, resume: boolean): Promi
   // task generator's transcripts) is ours.
   const entries = (await readdir(outDir).catch(() => [] as string[])).filter((e) => {
     if (e === "eval.yaml" || e === "generation") return false;
+    // The folder's lock (store/lock.ts), which this process has just taken.
+    if (e === LOCK_FILE || e.startsWith(`${LOCK_FILE}.`)) return false;
     const rel = path.relative(path.join(outDir, e), suite.root);
     return !(rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel)));
   });
@@ -115,4 +119,36 @@ export async function openResultsFolder(
       `${droppedStale.length} stored run(s) outside this request are for a changed task or skill and are left out of the reports: ${droppedStale.map((r) => r.run_id).join(", ")}`,
     );
   return prior;
+}
+
+/** How a run takes its results folder's lock (store/lock.ts): the command it names, --wait, Ctrl-C. */
+export function resultsLockOptions(
+  opts: RunOptions,
+  outDir: string,
+  note: (message: string) => void,
+): LockOptions {
+  return {
+    // The command's name only: its arguments may hold secrets (--env KEY=VALUE).
+    command: `${opts.lockCommand ?? "skillbench run"}${opts.resume ? " --resume" : ""}${opts.queue?.dispatch ? " --queue" : ""}`,
+    wait: opts.waitForLock,
+    signal: opts.stopSignal,
+    onWait: (h) =>
+      note(
+        `waiting for the skillbench that writes ${outDir} (pid ${h.pid} on ${h.host}, since ${h.started_at}) to end`,
+      ),
+    onStale: (h) =>
+      note(`took over the lock of ${outDir} left by pid ${h.pid} (${h.started_at}), which is gone`),
+  };
+}
+
+/**
+ * Run `fn` holding the lock of the results folder `opts.out` names, when it names one: what a
+ * command writes there around `runSuite` (an eval's compiled suite and gates, the rounds of
+ * --until-decided, calibration.json) is covered too. runSuite takes the same lock again (nested).
+ */
+export async function holdResultsFolder<T>(opts: RunOptions, fn: () => Promise<T>): Promise<T> {
+  if (!opts.out) return fn();
+  const outDir = path.resolve(opts.cwd ?? process.cwd(), opts.out);
+  const note = (message: string): void => opts.onProgress?.({ type: "note", message });
+  return withResultsLock(outDir, resultsLockOptions(opts, outDir, note), fn);
 }

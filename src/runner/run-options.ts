@@ -64,6 +64,13 @@ export interface RunOptions {
   stopSignal?: AbortSignal;
   /** Second Ctrl-C: running agents are killed. */
   killSignal?: AbortSignal;
+  /**
+   * `--wait`: when another skillbench writes the results folder, wait for it to end instead of
+   * refusing (store/lock.ts).
+   */
+  waitForLock?: boolean | undefined;
+  /** The command named in the folder's lock file (default `skillbench run`; never its arguments, which may hold secrets). */
+  lockCommand?: string | undefined;
   onWarning?: (w: SuiteWarning) => void;
   onProgress?: (e: ProgressEvent) => void;
   /** Extra environment for a run's subject agent (the telemetry trace context, docs/telemetry.md). */

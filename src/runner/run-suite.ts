@@ -4,9 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { DiskFullError, InputError } from "../core/errors.js";
 import type { RunDigest } from "../core/digest.js";
+import type { ModelServer } from "../model/index.js";
 import { settleRun } from "../plan/run-plan.js";
 import { createSandbox, probeSandboxes, removeLeftovers } from "../sandbox/index.js";
 import { experimentPaths } from "../store/layout.js";
+import { lockResultsFolder } from "../store/lock.js";
 import { writeMetadata } from "../store/metadata.js";
 import { writeSuiteSnapshot } from "../store/suite-snapshot.js";
 import { loadSuite, type Suite } from "../suite/index.js";
@@ -25,7 +27,7 @@ import {
   resolveAgents,
 } from "./preflight.js";
 import { planSuite } from "./plan-suite.js";
-import { openResultsFolder } from "./results-folder.js";
+import { openResultsFolder, resultsLockOptions } from "./results-folder.js";
 import { executePlans } from "./execute-plans.js";
 import { warmFirstSandbox } from "./warm-sandbox.js";
 import type { RunOptions, RunSummary } from "./run-options.js";
@@ -87,44 +89,49 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     ? path.resolve(cwd, outOpt)
     : path.resolve(cwd, ".skillbench", "runs", newId);
   const paths = experimentPaths(outDir);
-  const prior = await openResultsFolder(outDir, suite, planned, Boolean(opts.resume), note);
-  const experimentId = prior.experimentId ?? newId;
-  await mkdir(outDir, { recursive: true });
-  const done = new Set(prior.reused.map((r) => r.run_id));
-  const only = opts.queue?.only ? new Set(opts.queue.only) : null;
-  const toRun = planned.filter((r) => !done.has(r.run_id) && (!only || only.has(r.run_id)));
-
-  const declaredEnv = { ...cfg.env, ...(opts.env ?? {}) };
-  // Every credential-like host variable and declared value is redacted from saved files.
-  const redact = makeRedactor([
-    ...secretsFromEnv(hostEnv),
-    ...secretsFromEnv(declaredEnv),
-    ...(opts.queue?.secrets ?? []),
-  ]);
-  const models = await setUpModel({
-    opts,
-    cfg,
-    hostEnv,
-    cwd,
-    drivers: found.found.map((a) => a.driver),
-    modelLog: paths.modelLog,
-    secrets: redact.secrets,
-    note,
-  });
-  const server = models.server;
-  // What bubblewrap asks when the first run's sandbox starts, asked meanwhile (warm-sandbox.ts).
-  const warming = warmFirstSandbox({
-    suite,
-    first: opts.queue?.dispatch ? undefined : toRun[0],
-    cli: opts.sandbox,
-    hasDockerfile: settings.sandbox.hasDockerfile,
-    agentBin: (name) => found.found.find((f) => f.name === name)?.bin.path,
-    endpoint: models.endpoint,
-    outDir,
-    experimentId,
-    signal: opts.killSignal,
-  });
+  // One writer per results folder (store/lock.ts): a second `run`, `--resume` or coordinator
+  // into it is refused or, with --wait, waits; held until the experiment's reports are written.
+  const lock = await lockResultsFolder(outDir, resultsLockOptions(opts, outDir, note));
+  let server: ModelServer | null = null;
+  let warming: Promise<unknown> = Promise.resolve();
   try {
+    const prior = await openResultsFolder(outDir, suite, planned, Boolean(opts.resume), note);
+    const experimentId = prior.experimentId ?? newId;
+    await mkdir(outDir, { recursive: true });
+    const done = new Set(prior.reused.map((r) => r.run_id));
+    const only = opts.queue?.only ? new Set(opts.queue.only) : null;
+    const toRun = planned.filter((r) => !done.has(r.run_id) && (!only || only.has(r.run_id)));
+
+    const declaredEnv = { ...cfg.env, ...(opts.env ?? {}) };
+    // Every credential-like host variable and declared value is redacted from saved files.
+    const redact = makeRedactor([
+      ...secretsFromEnv(hostEnv),
+      ...secretsFromEnv(declaredEnv),
+      ...(opts.queue?.secrets ?? []),
+    ]);
+    const models = await setUpModel({
+      opts,
+      cfg,
+      hostEnv,
+      cwd,
+      drivers: found.found.map((a) => a.driver),
+      modelLog: paths.modelLog,
+      secrets: redact.secrets,
+      note,
+    });
+    server = models.server;
+    // What bubblewrap asks when the first run's sandbox starts, asked meanwhile (warm-sandbox.ts).
+    warming = warmFirstSandbox({
+      suite,
+      first: opts.queue?.dispatch ? undefined : toRun[0],
+      cli: opts.sandbox,
+      hasDockerfile: settings.sandbox.hasDockerfile,
+      agentBin: (name) => found.found.find((f) => f.name === name)?.bin.path,
+      endpoint: models.endpoint,
+      outDir,
+      experimentId,
+      signal: opts.killSignal,
+    });
     const left = await leftovers;
     if (left.containers.length + left.folders.length > 0)
       note(
@@ -288,5 +295,6 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   } finally {
     await warming;
     await server?.close();
+    await lock.release();
   }
 }

@@ -9,10 +9,12 @@ import { unlinkSync, writeFileSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { processAlive } from "../util/process.js";
 import { tempOwner } from "../util/temp-names.js";
 import { capture, whichSync } from "./exec.js";
 
 export { tempOwner, tempStem } from "../util/temp-names.js";
+export { processAlive } from "../util/process.js";
 
 const LABEL_EXPERIMENT = "skillbench.experiment";
 const LABEL_PID = "skillbench.pid";
@@ -59,17 +61,6 @@ export function unmarkContainer(name: string): void {
     unlinkSync(containerMarker(name));
   } catch {
     // never made, or removed already
-  }
-}
-
-/** True while process `pid` exists (EPERM: it exists, as another user's). */
-export function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

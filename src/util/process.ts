@@ -34,6 +34,17 @@ function killTree(pid: number | undefined, sig: NodeJS.Signals = "SIGKILL"): voi
   }
 }
 
+/** True while process `pid` exists (EPERM: it exists, as another user's). */
+export function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /** The variable that marks every process of one run, whatever session or group it moved to. */
 export const RUN_MARKER_VAR = "SKILLBENCH_RUN_MARKER";
 

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import {
   GenerationError,
+  holdResultsFolder,
   parseThresholds,
   planTarget,
   prepareEval,
@@ -58,84 +59,99 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
         process.stdout.write(renderPlan(plan));
         return;
       }
-      const opts = {
-        skill,
-        ...runOptionsFromFlags(f),
-        quick: f.quick,
-        generate: f.generate,
-        regenerate: f.regenerate,
-        generatedCacheDir: f.generatedDir,
-        onNote: (m: string) => void process.stderr.write(`${m}\n`),
-      };
-      let prepared: Awaited<ReturnType<typeof prepareEval>>;
-      try {
-        prepared = await prepareEval(opts);
-      } catch (e) {
-        if (!(e instanceof GenerationError)) throw e;
-        process.stderr.write(`skillbench: ${e.message}\n`);
-        ctx.exitCode = 1;
-        return;
-      }
-      const gen = prepared.generated;
-      const cost = gen?.record?.generation.cost_usd;
-      process.stderr.write(
-        `skillbench eval: ${prepared.compiled.skillName} (${prepared.loaded.skillDir})\n` +
-          `  manifest: ${prepared.manifestFound ? prepared.loaded.file : "none (synthesized)"}\n` +
-          `  tasks (${prepared.taskSource}): ${prepared.compiled.tasks.join(", ")}\n` +
-          (gen
-            ? gen.cached
-              ? `  generated tasks reused from ${gen.file} (no generator call; --regenerate writes new ones)\n`
-              : `  generated tasks frozen in ${gen.file} (${gen.record?.generation.attempts ?? "?"} attempt(s), cost ${cost === undefined || cost === null ? "not reported" : `$${cost.toFixed(4)}`})\n`
-            : "") +
-          `  treatments: ${prepared.compiled.treatments.join(", ")}\n`,
+      // The results folder's lock from the compiled suite to the quality gates (store/lock.ts).
+      await holdResultsFolder(
+        {
+          suite: skill,
+          out: f.out,
+          resume: f.resume,
+          waitForLock: f.wait,
+          lockCommand: "skillbench eval",
+          onProgress: (e) => {
+            if (e.type === "note") process.stderr.write(`${e.message}\n`);
+          },
+        },
+        async () => {
+          const opts = {
+            skill,
+            ...runOptionsFromFlags(f),
+            quick: f.quick,
+            generate: f.generate,
+            regenerate: f.regenerate,
+            generatedCacheDir: f.generatedDir,
+            onNote: (m: string) => void process.stderr.write(`${m}\n`),
+          };
+          let prepared: Awaited<ReturnType<typeof prepareEval>>;
+          try {
+            prepared = await prepareEval(opts);
+          } catch (e) {
+            if (!(e instanceof GenerationError)) throw e;
+            process.stderr.write(`skillbench: ${e.message}\n`);
+            ctx.exitCode = 1;
+            return;
+          }
+          const gen = prepared.generated;
+          const cost = gen?.record?.generation.cost_usd;
+          process.stderr.write(
+            `skillbench eval: ${prepared.compiled.skillName} (${prepared.loaded.skillDir})\n` +
+              `  manifest: ${prepared.manifestFound ? prepared.loaded.file : "none (synthesized)"}\n` +
+              `  tasks (${prepared.taskSource}): ${prepared.compiled.tasks.join(", ")}\n` +
+              (gen
+                ? gen.cached
+                  ? `  generated tasks reused from ${gen.file} (no generator call; --regenerate writes new ones)\n`
+                  : `  generated tasks frozen in ${gen.file} (${gen.record?.generation.attempts ?? "?"} attempt(s), cost ${cost === undefined || cost === null ? "not reported" : `$${cost.toFixed(4)}`})\n`
+                : "") +
+              `  treatments: ${prepared.compiled.treatments.join(", ")}\n`,
+          );
+          const telemetry = await RunTelemetry.open(f, opts.env);
+          let res: Awaited<ReturnType<typeof runPreparedEval>>;
+          try {
+            res = await runPreparedEval(prepared, {
+              ...opts,
+              run: (o) =>
+                runWithSignals({ ...o, ...telemetry?.hooks(o.onProgress ?? defaultProgress()) }),
+            });
+          } catch (e) {
+            if (telemetry) await telemetry.close([], 0);
+            throw e;
+          }
+          const passed = res.run.reports.filter((r) => r.passed).length;
+          const out = process.stdout;
+          out.write(
+            `\n${passed}/${res.run.planned.length} runs passed` +
+              (res.run.incomplete.length
+                ? `, ${res.run.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
+                : "") +
+              "\n\nVerdict:\n" +
+              res.verdict.map((l) => `  ${l}`).join("\n") +
+              "\n\nQuality gates" +
+              (res.gateReport.gates.length === 0
+                ? ": none declared (evaluation.qualityGates in the manifest)\n"
+                : ` (${res.gateReport.candidate}):\n` +
+                  res.gateReport.gates
+                    .map((g) => `  ${g.ok ? "PASS" : "FAIL"}  ${g.key}: ${g.detail}`)
+                    .join("\n") +
+                  "\n") +
+              `\nResults: ${res.outDir}\n${[...res.run.files, ...res.files].map((x) => `  ${x}`).join("\n")}\n`,
+          );
+          let code = res.gateReport.ok && res.run.incomplete.length === 0 ? 0 : 1;
+          if (!res.gateReport.ok)
+            process.stderr.write(
+              `quality gate failed: ${res.gateReport.gates
+                .filter((g) => !g.ok)
+                .map((g) => g.key)
+                .join(", ")}\n`,
+            );
+          const ci = await ciOutputs(res.outDir, { ...f, failUnder: f.failUnder });
+          if (ci !== 0) code = ci;
+          if (telemetry)
+            code = await telemetry.close(
+              res.run.reports,
+              code,
+              res.gateReport.gates.map((g) => ({ name: g.key, passed: g.ok, detail: g.detail })),
+            );
+          ctx.exitCode = code;
+        },
       );
-      const telemetry = await RunTelemetry.open(f, opts.env);
-      let res: Awaited<ReturnType<typeof runPreparedEval>>;
-      try {
-        res = await runPreparedEval(prepared, {
-          ...opts,
-          run: (o) =>
-            runWithSignals({ ...o, ...telemetry?.hooks(o.onProgress ?? defaultProgress()) }),
-        });
-      } catch (e) {
-        if (telemetry) await telemetry.close([], 0);
-        throw e;
-      }
-      const passed = res.run.reports.filter((r) => r.passed).length;
-      const out = process.stdout;
-      out.write(
-        `\n${passed}/${res.run.planned.length} runs passed` +
-          (res.run.incomplete.length
-            ? `, ${res.run.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
-            : "") +
-          "\n\nVerdict:\n" +
-          res.verdict.map((l) => `  ${l}`).join("\n") +
-          "\n\nQuality gates" +
-          (res.gateReport.gates.length === 0
-            ? ": none declared (evaluation.qualityGates in the manifest)\n"
-            : ` (${res.gateReport.candidate}):\n` +
-              res.gateReport.gates
-                .map((g) => `  ${g.ok ? "PASS" : "FAIL"}  ${g.key}: ${g.detail}`)
-                .join("\n") +
-              "\n") +
-          `\nResults: ${res.outDir}\n${[...res.run.files, ...res.files].map((x) => `  ${x}`).join("\n")}\n`,
-      );
-      let code = res.gateReport.ok && res.run.incomplete.length === 0 ? 0 : 1;
-      if (!res.gateReport.ok)
-        process.stderr.write(
-          `quality gate failed: ${res.gateReport.gates
-            .filter((g) => !g.ok)
-            .map((g) => g.key)
-            .join(", ")}\n`,
-        );
-      const ci = await ciOutputs(res.outDir, { ...f, failUnder: f.failUnder });
-      if (ci !== 0) code = ci;
-      if (telemetry)
-        code = await telemetry.close(
-          res.run.reports,
-          code,
-          res.gateReport.gates.map((g) => ({ name: g.key, passed: g.ok, detail: g.detail })),
-        );
-      ctx.exitCode = code;
     });
 }

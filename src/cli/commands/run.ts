@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from "commander";
 import {
+  holdResultsFolder,
   parseThresholds,
   planSuite,
   renderPlan,
@@ -33,6 +34,7 @@ export interface RunFlags extends TelemetryFlags {
   agentRetries?: number;
   simulatorAgent?: string;
   resume?: boolean;
+  wait?: boolean;
   modelScript?: string;
   env?: string[];
   passEnv?: string[];
@@ -94,6 +96,10 @@ export function withRunOptions(cmd: Command): Command {
     .option(
       "--resume",
       "with --out of an interrupted run: run only the runs with no complete record",
+    )
+    .option(
+      "--wait",
+      "when another skillbench writes the results folder, wait for it to end instead of refusing",
     )
     .option("--model-script <file>", "serve the model from this script (offline, deterministic)")
     .option("--env <KEY=VALUE>", "set a variable for the agent (repeatable)", collect)
@@ -176,6 +182,7 @@ export function runOptionsFromFlags(f: RunFlags) {
     agentRetries: f.agentRetries,
     simulatorAgent: f.simulatorAgent,
     resume: f.resume,
+    waitForLock: f.wait,
     modelScript: f.modelScript,
     env: parseEnvPairs(f.env ?? []),
     passEnv: f.passEnv,
@@ -232,13 +239,15 @@ export async function runWithSignals(
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigterm);
   try {
-    return await run({
+    const o: RunOptions = {
       ...opts,
       stopSignal: stop.signal,
       killSignal: kill.signal,
       onWarning: opts.onWarning ?? printWarning,
       onProgress: opts.onProgress ?? defaultProgress(),
-    });
+    };
+    // The folder's lock for the whole command (every round of --until-decided, calibration.json).
+    return await holdResultsFolder(o, () => run(o));
   } finally {
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigterm);
