@@ -31,7 +31,17 @@ afterAll(async () => {
   await box.remove();
 });
 
-const ONE_ARM = ["--task", "tone", "--treatment", "CONTROL", "--count", "2", "-j", "1", "--no-html"];
+const ONE_ARM = [
+  "--task",
+  "tone",
+  "--treatment",
+  "CONTROL",
+  "--count",
+  "2",
+  "-j",
+  "1",
+  "--no-html",
+];
 
 /** Each run key of the model log → the agent sessions that asked for it. */
 async function sessionsByRun(out: string): Promise<Map<string, Set<string>>> {
