@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
 import os from "node:os";
-import { killMarked, runProcess, RUN_MARKER_VAR } from "../util/process.js";
+import { killMarked, newRunMarker, runProcess, RUN_MARKER_VAR } from "../util/process.js";
 import type { Evidence } from "../core/evidence.js";
 import type { LaunchSpec } from "../sandbox/types.js";
 import type { AgentDriver, ErrorKind, TurnRequest, TurnResult } from "./types.js";
@@ -33,7 +32,7 @@ export async function runDriverTurn(driver: AgentDriver, r: TurnRequest): Promis
     decoder.pushLine(line);
   };
   // Every process of this turn carries the marker, so none outlives it.
-  const marker = randomUUID();
+  const marker = newRunMarker();
   const cmd = driver.command(r);
   const spec: LaunchSpec = {
     cmd: r.bin,

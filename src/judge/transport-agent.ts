@@ -1,9 +1,8 @@
-import { randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { AgentDriver } from "../agents/types.js";
-import { killMarked, runProcess, RUN_MARKER_VAR } from "../util/process.js";
+import { killMarked, newRunMarker, runProcess, RUN_MARKER_VAR } from "../util/process.js";
 import type { ActiveJudgeConfig } from "./config.js";
 import { JUDGE_PLACEHOLDER_KEY } from "./env.js";
 import type { JudgeReply, JudgeTransport } from "./types.js";
@@ -65,7 +64,7 @@ export function agentTransport(o: AgentTransportOptions): JudgeTransport {
         tools: "none",
       });
       const cmd = o.driver.command({ prompt, model: o.config.model });
-      const marker = randomUUID();
+      const marker = newRunMarker();
       const out: Buffer[] = [];
       let stderr = "";
       const proc = await runProcess({

@@ -1,10 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { claudeDriver } from "../agents/claude/driver.js";
 import { tempStem } from "../util/temp-names.js";
-import { killMarked, runProcess, RUN_MARKER_VAR } from "../util/process.js";
+import { killMarked, newRunMarker, runProcess, RUN_MARKER_VAR } from "../util/process.js";
 import type { ActiveJudgeConfig } from "./config.js";
 import { buildJudgeEnv } from "./env.js";
 import type { JudgeReply, JudgeTransport } from "./types.js";
@@ -83,7 +82,7 @@ export function cliTransport(o: CliTransportOptions): JudgeTransport {
         configDir: dirs.cfg,
         tmpDir: dirs.tmp,
       });
-      const marker = randomUUID();
+      const marker = newRunMarker();
       const out: Buffer[] = [];
       let stderr = "";
       const proc = await runProcess({

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import type { Writable } from "node:stream";
 
@@ -120,6 +121,20 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/** After its process exited, how long its pipes may stay quiet before they are closed on our side. */
+const EXIT_DRAIN_QUIET_MS = 200;
+/** …and how long they are read at most after that exit, however much still arrives. */
+const EXIT_DRAIN_MAX_MS = 5000;
+
+/**
+ * A run marker (RUN_MARKER_VAR's value) for the processes this process starts: it names this
+ * process (`p<pid>-`), so that what escapes a run and outlives a skillbench killed with -9 can be
+ * told from a live one's (src/sandbox/leftovers.ts).
+ */
+export function newRunMarker(): string {
+  return `p${process.pid}-${randomUUID()}`;
+}
+
 /**
  * Run a process in its own process group with stdin closed, streaming its output
  * to the callbacks. A timeout or an abort kills the whole tree. Never rejects:
@@ -184,9 +199,29 @@ export function runProcess(opts: RunProcessOptions): Promise<ProcessResult> {
     child.on("exit", (code, sig) => {
       exited = { code, sig };
       // Stragglers in the group (a backgrounded command) may hold the pipes open:
-      // end them so that 'close' comes; if a process escaped the group, do not wait forever.
+      // end them so that 'close' comes. A process that escaped the group (setsid, nohup in a
+      // session of its own) keeps them open for as long as it lives: the command ends with its
+      // own process. What it wrote before exiting is in the pipes already; once they have been
+      // quiet for a moment (at most a few seconds) they are closed on our side, else they would
+      // hold this process's event loop open for as long as the escaped one runs.
       killTree(pid, "SIGKILL");
-      setTimeout(() => finish({ exitCode: code, signal: sig, spawnError: null }), 5000).unref();
+      const done = (): void => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish({ exitCode: code, signal: sig, spawnError: null });
+      };
+      const hardStop = setTimeout(done, EXIT_DRAIN_MAX_MS);
+      let quiet = setTimeout(done, EXIT_DRAIN_QUIET_MS);
+      const more = (): void => {
+        clearTimeout(quiet);
+        quiet = setTimeout(done, EXIT_DRAIN_QUIET_MS);
+      };
+      child.stdout?.on("data", more);
+      child.stderr?.on("data", more);
+      child.once("close", () => {
+        clearTimeout(hardStop);
+        clearTimeout(quiet);
+      });
     });
     child.on("close", (code, sig) =>
       finish({ exitCode: exited?.code ?? code, signal: exited?.sig ?? sig, spawnError: null }),

@@ -8,7 +8,8 @@ import { validatorCommand } from "./interpreter.js";
 import { normalizeValidatorResult } from "./normalize-result.js";
 import { pickValidatorJson } from "./pick-json.js";
 import { runCaptured } from "./run-process.js";
-import type { Launcher } from "../sandbox/types.js";
+import type { LaunchSpec, Launcher } from "../sandbox/types.js";
+import { killMarked, newRunMarker, RUN_MARKER_VAR } from "../util/process.js";
 import type { ValidationReport, ValidatorOutcome, ValidatorStatus } from "./types.js";
 import { isRecord } from "../core/json.js";
 
@@ -133,9 +134,12 @@ async function runOne(
   await rm(path.join(ws, RESULTS_FILE), { force: true });
 
   // $WORKSPACE: the workspace as the validator sees it (a sandbox maps it to /workspace).
-  const env = { ...opts.env, WORKSPACE: opts.env.WORKSPACE ?? ws };
+  // Every process of the validator carries a marker: what it leaves running (a `sleep &`, a
+  // server started in a session of its own) is found and killed once it ends.
+  const marker = newRunMarker();
+  const env = { ...opts.env, WORKSPACE: opts.env.WORKSPACE ?? ws, [RUN_MARKER_VAR]: marker };
   const spec = { cmd: cmd.file, args: cmd.args, cwd: ws, env };
-  const launched = opts.launcher ? opts.launcher(spec) : spec;
+  const launched: LaunchSpec = opts.launcher ? opts.launcher(spec) : spec;
   const run = await runCaptured({
     file: launched.cmd,
     args: launched.args,
@@ -144,6 +148,8 @@ async function runOne(
     timeoutMs: Math.round(opts.timeoutSec * 1000),
     signal: opts.signal,
   });
+  // A contained launch (a PID namespace of its own, bwrap) left nothing running.
+  if (launched.contained !== true) await killMarked(marker);
   opts.signal?.throwIfAborted();
 
   const base = {

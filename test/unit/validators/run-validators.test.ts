@@ -257,8 +257,9 @@ describe("runValidators: environment and redaction", () => {
     });
     const env = { PATH: process.env.PATH ?? "/usr/bin", ONLY_THIS: "1" };
     const report = await run(ws, ["env.js"], { env });
-    // ... plus $WORKSPACE, which skillbench adds for every validator.
-    expect(report.passed).toEqual(["ONLY_THIS", "PATH", "WORKSPACE"]);
+    // ... plus $WORKSPACE, which skillbench adds for every validator, and the marker by which
+    // what the validator leaves running is found and killed.
+    expect(report.passed).toEqual(["ONLY_THIS", "PATH", "SKILLBENCH_RUN_MARKER", "WORKSPACE"]);
   });
 
   it("redacts output, messages and raw results", async () => {
