@@ -381,6 +381,8 @@ export async function resolveGeneratedTasks(
     });
     await sandbox.start();
     const launcher = sandbox.launcher;
+    if (chosen.kind === "local")
+      o.onNote?.(`warning: sandbox for the task generator: ${chosen.why}`);
     o.onNote?.(
       `generating tasks with ${driver.displayName} (${chosen.kind} sandbox): ${snapshot.files.length} file(s), ${snapshot.bytes} bytes of the Skill${snapshot.truncated ? `, ${snapshot.omitted.length} left out (limits ${SNAPSHOT_MAX_FILES} files, ${SNAPSHOT_MAX_BYTES / 1024} KiB)` : ""}`,
     );

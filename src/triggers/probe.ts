@@ -100,8 +100,13 @@ async function runAttempt(
       { hasDockerfile: false },
       ctx.sandbox.probe ?? { dockerDaemon: false, bwrap: false },
     );
-    if (ctx.sandbox.choice !== "local")
-      ctx.note(`sandbox for probes: ${chosen.kind} (${chosen.why})`);
+    // The same line as a run's (runner/run-one.ts): local is said with its warning, whether
+    // requested or what auto fell back to.
+    ctx.note(
+      chosen.kind === "local"
+        ? `warning: sandbox for probes: ${chosen.why}`
+        : `sandbox for probes: ${chosen.kind} (${chosen.why})`,
+    );
     const endpoint = ctx.endpoint(spec);
     sandbox = await createSandbox(chosen.kind, {
       runDirs: dirs,

@@ -248,7 +248,9 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     });
   }
 
-  const sandboxChoice = opts.sandbox ?? "local";
+  // As `run` and `eval`: the probes' agent gets the best sandbox the machine offers (bwrap, else
+  // docker, else local with the warning), unless told otherwise.
+  const sandboxChoice = opts.sandbox ?? "auto";
   const version = await agentVersion(
     bin.path,
     { PATH: hostEnv.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir() },

@@ -102,7 +102,12 @@ const outAb = (): string => sandbox.dir("ab");
 beforeAll(async () => {
   sandbox = await makeSandbox("triggers");
   const common = ["--neighbours", path.join(FIX, "neighbours"), "-n", "2", "--max-attempts", "2"];
-  j1 = await runCli(triggersArgs(out1(), ...common, "-j", "1"), { env: sandbox.env() });
+  // -j 1 without a sandbox: each attempt's cwd (its own workspace's host path) is what tells the
+  // workspaces apart below; in a sandbox every one is /workspace. -j 4 and the comparison run in
+  // the default sandbox.
+  j1 = await runCli(triggersArgs(out1(), ...common, "-j", "1", "--sandbox", "local"), {
+    env: sandbox.env(),
+  });
   j4 = await runCli(triggersArgs(out4(), ...common, "-j", "4"), { env: sandbox.env() });
   ab = await runCli(
     triggersArgs(

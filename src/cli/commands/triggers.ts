@@ -31,7 +31,8 @@ function progressLine(e: TriggerProgress): string | null {
     case "plan":
       return `skillbench triggers: ${e.total} probes planned (${e.toRun} to run) → ${e.outDir}`;
     case "note":
-      return `note: ${e.message}`;
+      // A warning (a probe without a sandbox) reads as run's does.
+      return e.message.startsWith("warning: ") ? e.message : `note: ${e.message}`;
     case "probe": {
       if (!e.record) return `CANCELLED ${e.probe.probe_id}`;
       const a = e.record.attempts.length;
@@ -83,11 +84,15 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
       "attempts per probe while it is invalid (API error, timeout, crash); default 3",
       intArg("--max-attempts"),
     )
-    .option("--sandbox <kind>", "isolation: local (default), bwrap, docker, or auto", (v) => {
-      if (!["local", "bwrap", "docker", "auto"].includes(v))
-        throw new InvalidArgumentError("--sandbox must be local, bwrap, docker or auto");
-      return v as "local" | "bwrap" | "docker" | "auto";
-    })
+    .option(
+      "--sandbox <kind>",
+      "isolation: auto (the default: bwrap, else docker, else local with a warning), bwrap, docker, or local",
+      (v) => {
+        if (!["local", "bwrap", "docker", "auto"].includes(v))
+          throw new InvalidArgumentError("--sandbox must be local, bwrap, docker or auto");
+        return v as "local" | "bwrap" | "docker" | "auto";
+      },
+    )
     .option("--keep-workspaces", "keep each probe's temporary workspace for debugging")
     .option(
       "--generate",
