@@ -30,7 +30,7 @@ import type { RunOptions } from "../runner/run-suite.js";
 import { chooseSandbox, createSandbox, probeSandboxes, type Sandbox } from "../sandbox/index.js";
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
 import { canonicalJson, sha256 } from "../util/hash.js";
-import { makeRedactor, secretsFromEnv } from "../util/redact.js";
+import { declaredSecrets, makeRedactor, secretsFromEnv } from "../util/redact.js";
 import { createRunDirs, removeRunDirs } from "../workspace/prepare.js";
 import { loadManifest, normalizeKeys, type LoadedManifest } from "./load.js";
 import { InlineTaskSchema, MANIFEST_KIND, type InlineTask } from "./schema.js";
@@ -317,7 +317,7 @@ export async function resolveGeneratedTasks(
   const genDir = path.join(ctx.outDir, "generation");
   await mkdir(genDir, { recursive: true });
   const declared = o.env ?? {};
-  const redact = makeRedactor([...secretsFromEnv(hostEnv), ...secretsFromEnv(declared)]);
+  const redact = makeRedactor([...secretsFromEnv(hostEnv), ...declaredSecrets(declared)]);
   let server: ModelServer | null = null;
   let endpointFor: (attempt: number) => AgentEndpoint;
   if (scriptFile) {

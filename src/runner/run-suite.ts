@@ -12,7 +12,7 @@ import { lockResultsFolder } from "../store/lock.js";
 import { writeMetadata } from "../store/metadata.js";
 import { writeSuiteSnapshot } from "../store/suite-snapshot.js";
 import { loadSuite, type Suite } from "../suite/index.js";
-import { makeRedactor, secretsFromEnv } from "../util/redact.js";
+import { declaredSecrets, makeRedactor, secretsFromEnv } from "../util/redact.js";
 import { adoptFrozenBaseline, suiteFingerprint } from "./baseline-from.js";
 import type { RunContext } from "./context.js";
 import { experimentIdNow, experimentMetadata } from "./experiment-metadata.js";
@@ -106,7 +106,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     // Every credential-like host variable and declared value is redacted from saved files.
     const redact = makeRedactor([
       ...secretsFromEnv(hostEnv),
-      ...secretsFromEnv(declaredEnv),
+      ...declaredSecrets(declaredEnv),
       ...(opts.queue?.secrets ?? []),
     ]);
     const models = await setUpModel({

@@ -6,7 +6,7 @@
 import { readReports } from "../store/read.js";
 import type { RunDigest } from "../core/digest.js";
 import type { RunReport } from "../core/report.js";
-import { makeRedactor, secretsFromEnv, type Redactor } from "../util/redact.js";
+import { declaredSecrets, makeRedactor, secretsFromEnv, type Redactor } from "../util/redact.js";
 import { agentTelemetryEnv, startAgentCollector, type AgentCollector } from "./agent-collector.js";
 import {
   resolveTelemetryConfig,
@@ -112,7 +112,7 @@ export async function openTelemetry(
   if (!cfg) return null;
   const redact = makeRedactor([
     ...secretsFromEnv(env),
-    ...secretsFromEnv(opts.declared ?? {}),
+    ...declaredSecrets(opts.declared ?? {}),
     ...telemetrySecrets(cfg),
   ]);
   return TelemetrySession.start(cfg, {

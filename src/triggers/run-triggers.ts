@@ -15,7 +15,7 @@ import type { Endpoint } from "../runner/context.js";
 import { runPool } from "../util/pool.js";
 import { probeSandboxes, type SandboxChoice } from "../sandbox/index.js";
 import { writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
-import { makeRedactor, redactValue, secretsFromEnv } from "../util/redact.js";
+import { declaredSecrets, makeRedactor, redactValue, secretsFromEnv } from "../util/redact.js";
 import { probeDir, runProbe, type ProbeContext } from "./probe.js";
 import { loadQueries } from "./queries.js";
 import { readTriggersSection } from "./manifest.js";
@@ -217,7 +217,7 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
 
   const declaredEnv = opts.env ?? {};
   const passEnv = opts.passEnv ?? [];
-  const redact = makeRedactor([...secretsFromEnv(hostEnv), ...secretsFromEnv(declaredEnv)]);
+  const redact = makeRedactor([...secretsFromEnv(hostEnv), ...declaredSecrets(declaredEnv)]);
   const model = opts.model ?? hostEnv.ANTHROPIC_MODEL ?? null;
   let server: ModelServer | null = null;
   let endpointFor: (ref: { task: string; treatment: string; rep: number }) => Endpoint;

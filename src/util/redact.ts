@@ -1,11 +1,16 @@
 /**
  * Secret redaction, applied to every byte skillbench saves. Pure.
  *
- * Redacts: the literal values of known secrets (at least 4 characters),
- * `Bearer <token>`, `x-api-key: <key>`, credentials inside URLs
- * (`scheme://user:pass@host`), and values of JSON/env style keys whose name looks
- * like a credential (API_KEY, AUTH_TOKEN, SECRET, PASSWORD, ...).
+ * Redacts: the values of known secrets (at least 4 characters) in the forms `secretForms` lists,
+ * in any letter case and with whitespace or escaped line breaks between their characters;
+ * gzip or zlib streams in base64 whose decompressed text holds one; known key formats
+ * (`KEY_FORMATS`) whatever variable or file they come from; `Bearer <token>`, `x-api-key: <key>`,
+ * credentials inside URLs (`scheme://user:pass@host`), and values of JSON/env style keys whose
+ * name looks like a credential (API_KEY, AUTH_TOKEN, SECRET, PASSWORD, ...). The table of covered
+ * and knowingly uncovered forms is test/unit/util/redact-forms.test.ts (docs/sandbox.md).
  */
+import { gunzipSync, inflateSync } from "node:zlib";
+
 export const REDACTED = "[REDACTED]";
 
 const PATTERNS: Array<[RegExp, string]> = [
@@ -19,6 +24,46 @@ const PATTERNS: Array<[RegExp, string]> = [
     `$1$2${REDACTED}`,
   ],
 ];
+
+/**
+ * Known API key formats, redacted wherever they appear (a key under a harmless name, pasted into
+ * a file): Anthropic and OpenAI (`sk-…`), GitHub, GitLab, Slack, AWS access key ids, Google API
+ * keys, Hugging Face, and PEM private keys.
+ */
+const KEY_FORMATS: RegExp[] = [
+  /\bsk-(?:ant-)?[A-Za-z0-9_-]{20,}/g,
+  /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}/g,
+  /\bgithub_pat_[A-Za-z0-9_]{30,}/g,
+  /\bglpat-[A-Za-z0-9_-]{20,}/g,
+  /\bxox[abprs]-[A-Za-z0-9-]{10,}/g,
+  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+  /\bAIza[0-9A-Za-z_-]{35}/g,
+  /\bhf_[A-Za-z0-9]{30,}/g,
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
+];
+const MAYBE_KEY = /sk-|gh[pousr]_|github_pat_|glpat-|xox[abprs]-|AKIA|ASIA|AIza|hf_|PRIVATE KEY/;
+
+/**
+ * base64 of a gzip stream (`H4sI`) or of a zlib one (`eJ`, `eN`, `eA`, `eF`: 0x78 and a level),
+ * at least 24 characters, possibly wrapped over lines (`base64` wraps at 76).
+ */
+const COMPRESSED_B64 =
+  /(?<![A-Za-z0-9+/])(?:H4sI|eJ|eN|eA|eF)[A-Za-z0-9+/]{20,}(?:(?:\r?\n|\\n)[A-Za-z0-9+/]{4,})*={0,2}/g;
+/** What a decompressed blob may grow to before it is left as it is (a zip bomb stays cheap). */
+const MAX_INFLATED = 1 << 20;
+
+function inflated(b64: string): string | null {
+  const bytes = Buffer.from(b64.replace(/\r?\n|\\n/g, ""), "base64");
+  try {
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b)
+      return gunzipSync(bytes, { maxOutputLength: MAX_INFLATED }).toString("utf8");
+    if (bytes[0] === 0x78 && ((bytes[0] << 8) | (bytes[1] ?? 0)) % 31 === 0)
+      return inflateSync(bytes, { maxOutputLength: MAX_INFLATED }).toString("utf8");
+  } catch {
+    // not a stream after all, cut short, or larger than MAX_INFLATED
+  }
+  return null;
+}
 
 /**
  * Text that none of PATTERNS can match lacks all of these (each pattern needs one of them, in
@@ -78,6 +123,23 @@ function secretForms(v: string): string[] {
   ];
 }
 
+/**
+ * A secret form as a pattern that also matches it with whitespace, or a JSON-escaped line break
+ * or tab, between any two of its characters (a key wrapped over two lines, spaced out).
+ */
+function loosePattern(form: string): string {
+  return [...form].map(escapeRegExp).join("(?:\\s|\\\\[nrt])*");
+}
+
+/**
+ * A text lower-cased and without what `loosePattern` lets stand between a secret's characters:
+ * where a loose match can be looked for fast (escapes looked for only where a backslash is).
+ */
+function skeleton(text: string): string {
+  const lower = text.toLowerCase();
+  return (lower.includes("\\") ? lower.replace(/\\[nrt]/g, "") : lower).replace(/\s+/g, "");
+}
+
 /** Build a redactor for the given secret values (values shorter than 4 chars are ignored). */
 export function makeRedactor(secretValues: Iterable<string>): Redactor {
   // A secret with a quote or a backslash appears escaped inside JSON text; an agent may print it
@@ -86,14 +148,54 @@ export function makeRedactor(secretValues: Iterable<string>): Redactor {
   const secrets = [...new Set(forms.filter((v) => v.length >= 4))].sort(
     (a, b) => b.length - a.length,
   );
-  const literal = secrets.length > 0 ? new RegExp(secrets.map(escapeRegExp).join("|"), "g") : null;
-  const fn = ((text: string): string => {
-    let out = literal ? text.replace(literal, REDACTED) : text;
+  // Any letter case, and whitespace inside. The loose pattern is slow to scan (no literal to
+  // skip ahead by), so it runs only on a text whose lower-cased, separator-free skeleton holds
+  // a form: three native passes for the rest (nearly every text).
+  const loose = secrets.length > 0 ? new RegExp(secrets.map(loosePattern).join("|"), "gi") : null;
+  const skeletonForms = [...new Set(secrets.map(skeleton))].filter((f) => f.length > 0);
+  const probe =
+    skeletonForms.length > 0 ? new RegExp(skeletonForms.map(escapeRegExp).join("|")) : null;
+  const once = (text: string): string => {
+    let out = loose && probe?.test(skeleton(text)) ? text.replace(loose, REDACTED) : text;
+    if (MAYBE_KEY.test(out)) for (const re of KEY_FORMATS) out = out.replace(re, REDACTED);
     if (MAYBE_PATTERN.test(out)) for (const [re, rep] of PATTERNS) out = out.replace(re, rep);
     return out;
+  };
+  const fn = ((text: string): string => {
+    const out = once(text);
+    // A compressed blob is opened only when it may hide something: its text is redacted as any
+    // text, and the whole blob goes when that changed anything.
+    if (!/H4sI|e[JNAF][A-Za-z0-9+/]{20}/.test(out)) return out;
+    return out.replace(COMPRESSED_B64, (blob) => {
+      const text = inflated(blob);
+      return text !== null && once(text) !== text ? REDACTED : blob;
+    });
   }) as Redactor;
   Object.defineProperty(fn, "secrets", { value: secrets });
   return fn;
+}
+
+/**
+ * The values a user declared for the agent (`--env`, the suite's `env:`) that are redacted: every
+ * one under a credential-like name, and whatever the name every value of 8 characters or more
+ * that is not a number, `true`/`false`, an absolute path or a URL without credentials (a key
+ * under a plain name, `CONFIG_BLOB=sk-ant-…`).
+ */
+export function declaredSecrets(env: Record<string, string | undefined>): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(env)) {
+    if (!v) continue;
+    if (isSecretName(k)) out.push(v);
+    else if (
+      v.length >= 8 &&
+      !/^[-+]?\d+(?:\.\d+)?$/.test(v) &&
+      !/^(?:true|false)$/i.test(v) &&
+      !/^\/[^\s]*$/.test(v) &&
+      !/^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*(?:[/?#]\S*)?$/i.test(v)
+    )
+      out.push(v);
+  }
+  return out;
 }
 
 /** Secret values found in an environment: every variable whose name looks like a credential. */

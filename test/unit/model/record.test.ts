@@ -16,7 +16,8 @@ describe("createRecorder", () => {
   it("redacts each request's own credentials, also when requests alternate between keys", async () => {
     const file = path.join(dir, "log.jsonl");
     const rec = createRecorder(file, ["experiment-wide-secret-value"]);
-    const [a, b] = ["sk-first-key-0123456789", "sk-second-key-9876543210"] as const;
+    // Not in a known key format (sk-…), which is redacted whatever the request's credentials.
+    const [a, b] = ["first-key-0123456789", "second-key-9876543210"] as const;
     const keys = [a, b];
     // A, B, A, none: a kept redactor must be the one of the request's own credentials.
     for (const [i, secrets] of [[a], [b], [a], []].entries())
