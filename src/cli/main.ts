@@ -4,6 +4,7 @@ import "./zod-jitless.js";
 import { Command, CommanderError } from "commander";
 import { DiskFullError, errorPath, InputError, isDiskFull, SKILLBENCH_VERSION } from "../index.js";
 import { registerCalibrate } from "./commands/calibrate.js";
+import { interruptExitCode } from "./interrupt.js";
 import { registerEval } from "./commands/eval.js";
 import { registerInit } from "./commands/init.js";
 import { registerInspect } from "./commands/inspect.js";
@@ -36,34 +37,37 @@ async function main(argv: string[]): Promise<number> {
   try {
     await program.parseAsync(argv);
   } catch (e) {
-    if (e instanceof CommanderError) {
-      if (
-        e.code === "commander.helpDisplayed" ||
-        e.code === "commander.version" ||
-        e.exitCode === 0
-      )
-        return 0;
-      return 2;
-    }
-    if (e instanceof InputError) {
-      process.stderr.write(`skillbench: error: ${e.message}\n`);
-      return 2;
-    }
-    // A full disk is not a harness bug: which file, and how to go on (exit 1).
-    if (e instanceof DiskFullError || isDiskFull(e)) {
-      const msg =
-        e instanceof DiskFullError
-          ? e.message
-          : `disk full while writing ${errorPath(e) ?? "the results folder"}: free space and run --resume --out DIR`;
-      process.stderr.write(`skillbench: ${msg}\n`);
-      return 1;
-    }
-    process.stderr.write(
-      `skillbench: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
-    );
-    return 3;
+    const code = failureCode(e);
+    return interruptExitCode() ?? code;
   }
-  return ctx.exitCode;
+  // An interrupted command says so by its exit code, whatever its runs gave (cli/interrupt.ts).
+  return interruptExitCode() ?? ctx.exitCode;
+}
+
+/** What an error out of a command prints, and its exit code. */
+function failureCode(e: unknown): number {
+  if (e instanceof CommanderError) {
+    if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.exitCode === 0)
+      return 0;
+    return 2;
+  }
+  if (e instanceof InputError) {
+    process.stderr.write(`skillbench: error: ${e.message}\n`);
+    return 2;
+  }
+  // A full disk is not a harness bug: which file, and how to go on (exit 1).
+  if (e instanceof DiskFullError || isDiskFull(e)) {
+    const msg =
+      e instanceof DiskFullError
+        ? e.message
+        : `disk full while writing ${errorPath(e) ?? "the results folder"}: free space and run --resume --out DIR`;
+    process.stderr.write(`skillbench: ${msg}\n`);
+    return 1;
+  }
+  process.stderr.write(
+    `skillbench: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+  );
+  return 3;
 }
 
 main(process.argv).then(

@@ -206,8 +206,8 @@ function endpointCheck(o: DoctorOptions): DoctorCheck {
 /** Containers and temporary folders of skillbench processes that are gone; removed with `fix`. */
 async function leftoversCheck(o: DoctorOptions): Promise<DoctorCheck> {
   const r = await removeLeftovers({ dryRun: !o.fix });
-  const n = r.containers.length + r.folders.length;
-  const what = `${r.containers.length} container(s), ${r.folders.length} temporary folder(s)`;
+  const n = r.containers.length + r.folders.length + r.processes.length;
+  const what = `${r.containers.length} container(s), ${r.folders.length} temporary folder(s), ${r.processes.length} process(es)`;
   if (n === 0)
     return {
       name: "leftovers",
@@ -219,7 +219,7 @@ async function leftoversCheck(o: DoctorOptions): Promise<DoctorCheck> {
   return {
     name: "leftovers",
     status: "warn",
-    detail: `skillbench processes that are gone left ${what}: ${[...r.containers, ...r.folders].slice(0, 3).join(", ")}${n > 3 ? ", ..." : ""}`,
+    detail: `skillbench processes that are gone left ${what}: ${[...r.containers, ...r.folders, ...r.processes.map((p) => `pid ${p}`)].slice(0, 3).join(", ")}${n > 3 ? ", ..." : ""}`,
     fix: "skillbench doctor --fix (any skillbench run also removes them)",
   };
 }

@@ -18,6 +18,7 @@ import { parseGates } from "../manifest/gates.js";
 import { loadSuite, renderInstruction, type SuiteWarning } from "../suite/index.js";
 import { validatorCommand } from "../validators/interpreter.js";
 import { planSuite, type PlanOptions, type SuitePlan } from "./plan.js";
+import { tempStem } from "../util/temp-names.js";
 
 const run = promisify(execFile);
 
@@ -67,7 +68,7 @@ export async function planTarget(
     return { ...plan, kind: "suite", skill: null };
   }
   const { loaded, found } = await loadOrSynthesize(abs);
-  const tmp = await mkdtemp(path.join(os.tmpdir(), "skillbench-inspect-"));
+  const tmp = await mkdtemp(path.join(os.tmpdir(), tempStem("inspect", undefined, process.pid)));
   try {
     const compiled: CompiledSuite = await compileManifest(loaded, {
       outDir: path.join(tmp, "suite"),

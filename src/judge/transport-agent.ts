@@ -6,6 +6,7 @@ import { killMarked, newRunMarker, runProcess, RUN_MARKER_VAR } from "../util/pr
 import type { ActiveJudgeConfig } from "./config.js";
 import { JUDGE_PLACEHOLDER_KEY } from "./env.js";
 import type { JudgeReply, JudgeTransport } from "./types.js";
+import { tempStem } from "../util/temp-names.js";
 
 /**
  * The judge through any agent's CLI (`--judge-agent`, docs/judge.md): one first turn with no
@@ -39,7 +40,7 @@ export function agentTransport(o: AgentTransportOptions): JudgeTransport {
       };
     const parent = o.scratchDir ?? os.tmpdir();
     await mkdir(parent, { recursive: true });
-    const root = await mkdtemp(path.join(parent, "skillbench-judge-"));
+    const root = await mkdtemp(path.join(parent, tempStem("judge", undefined, process.pid)));
     try {
       const dirs = {
         cwd: path.join(root, "cwd"),

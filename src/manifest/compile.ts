@@ -15,6 +15,7 @@ import {
 } from "./expect-validator.js";
 import { MANIFEST_CANDIDATES, type LoadedManifest } from "./load.js";
 import type { BaselineEntry, InlineTask, ManifestInteraction, TaskEntry } from "./schema.js";
+import { tempStem } from "../util/temp-names.js";
 
 const run = promisify(execFile);
 
@@ -252,7 +253,7 @@ async function extractGitRef(
     );
   }
   const rel = path.relative(top, skillDir).split(path.sep).join("/");
-  const tmp = await mkdtemp(path.join(os.tmpdir(), "skillbench-baseline-"));
+  const tmp = await mkdtemp(path.join(os.tmpdir(), tempStem("baseline", undefined, process.pid)));
   try {
     const tar = path.join(tmp, "skill.tar");
     try {

@@ -130,7 +130,8 @@ for (const c of expect.commands ?? []) {
   const name = "command:" + c.run;
   // Output to a file, not a pipe: a step ends when its shell exits, even when it leaves a
   // background child holding its output (the validator's end kills that child).
-  const outDir = mkdtempSync(path.join(tmpdir(), "skillbench-expect-"));
+  // Named as skillbench's temp folders are (src/util/temp-names.ts), so a sweep finds it.
+  const outDir = mkdtempSync(path.join(tmpdir(), "skillbench-expect-xnone-p" + process.pid + "-"));
   const outFile = path.join(outDir, "out");
   const fd = openSync(outFile, "w");
   const r = spawnSync("bash", ["-c", c.run], { cwd: ws, stdio: ["ignore", fd, fd], timeout: (c.timeout ?? 120) * 1000 });

@@ -24,6 +24,7 @@ import { startModelTap, type ModelTap } from "./model-tap.js";
 import { createModelApiTracker } from "../runner/model-api.js";
 import { DEFAULT_MAX_RESULT_BYTES, packRunRecord } from "./transfer.js";
 import type { QueueUrl } from "./url.js";
+import { tempStem } from "../util/temp-names.js";
 
 /**
  * `skillbench worker`: take runs from the queue and execute them here, with this host's agent
@@ -139,7 +140,7 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
     log(`started ${tag}`);
     const s = data.settings;
     const suite = await bundles.get(data.bundle);
-    const out = await mkdtemp(path.join(workDir, "skillbench-job-"));
+    const out = await mkdtemp(path.join(workDir, tempStem("job", data.experiment_id, process.pid)));
     let tap: ModelTap | null = null;
     try {
       let scripted = s.scripted

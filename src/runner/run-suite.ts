@@ -133,9 +133,9 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       signal: opts.killSignal,
     });
     const left = await leftovers;
-    if (left.containers.length + left.folders.length > 0)
+    if (left.containers.length + left.folders.length + left.processes.length > 0)
       note(
-        `removed what skillbench processes that are gone left behind: ${left.containers.length} container(s), ${left.folders.length} temporary folder(s)`,
+        `removed what skillbench processes that are gone left behind: ${left.containers.length} container(s), ${left.folders.length} temporary folder(s), ${left.processes.length} process(es)`,
       );
     const agents = { setups: await found.setups, simulator: found.simulator };
     const version = agents.setups[firstFound.name]?.version ?? null;

@@ -9,7 +9,7 @@ import { unlinkSync, writeFileSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { processAlive } from "../util/process.js";
+import { processAlive, sweepOrphanedMarked } from "../util/process.js";
 import { tempOwner } from "../util/temp-names.js";
 import { capture, whichSync } from "./exec.js";
 
@@ -67,6 +67,8 @@ export function unmarkContainer(name: string): void {
 export interface LeftoverReport {
   containers: string[];
   folders: string[];
+  /** Processes that escaped a run under `local` and outlived their skillbench (by run marker). */
+  processes: number[];
 }
 
 export interface LeftoverOptions {
@@ -122,7 +124,10 @@ async function deadContainers(
  */
 export async function removeLeftovers(o: LeftoverOptions = {}): Promise<LeftoverReport> {
   const alive = o.alive ?? processAlive;
-  const report: LeftoverReport = { containers: [], folders: [] };
+  const report: LeftoverReport = { containers: [], folders: [], processes: [] };
+  // Always the real liveness check (not `o.alive`): a process is killed only when the skillbench
+  // that started it is truly gone.
+  report.processes = sweepOrphanedMarked(processAlive, o.dryRun === true);
   const markerDir = o.markerDir ?? os.tmpdir();
   const deadMarkers = (await readdir(markerDir).catch(() => [] as string[])).filter((n) => {
     const m = MARKER.exec(n);

@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, rmSync, symlinkSync, unlinkSync } from "node:fs
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { relayStem } from "../util/temp-names.js";
 
 export interface HostRelay {
   /** The socket's real path (in the run dir). */
@@ -40,7 +41,8 @@ export async function startHostRelay(
   let shortDir: string | null = null;
   let listenPath = socketPath;
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) {
-    shortDir = mkdtempSync(path.join(os.tmpdir(), "sbr-"));
+    // Named with its owner, so that a skillbench killed with -9 leaves nothing unswept.
+    shortDir = mkdtempSync(path.join(os.tmpdir(), relayStem(process.pid)));
     symlinkSync(path.dirname(socketPath), path.join(shortDir, "d"));
     listenPath = path.join(shortDir, "d", path.basename(socketPath));
   }

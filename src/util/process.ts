@@ -91,6 +91,45 @@ export async function killMarked(marker: string): Promise<number> {
   return killed.length;
 }
 
+/**
+ * Processes that carry a run marker (`newRunMarker`: `p<pid>-…`) of a skillbench process that is
+ * gone (killed with -9 before it could kill them: what escaped a run under `local`); unless
+ * `dryRun`, each is killed. Linux only (/proc); elsewhere none.
+ */
+export function sweepOrphanedMarked(alive: (pid: number) => boolean, dryRun = false): number[] {
+  const needle = Buffer.from(`\0${RUN_MARKER_VAR}=p`);
+  const found: number[] = [];
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  for (const p of pids) {
+    if (!/^\d+$/.test(p) || Number(p) === process.pid) continue;
+    let env: Buffer;
+    try {
+      env = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${p}/environ`)]);
+    } catch {
+      continue; // gone, or not ours to read
+    }
+    const at = env.indexOf(needle);
+    if (at < 0) continue;
+    const owner = /^(\d+)-/.exec(
+      env.subarray(at + needle.length, at + needle.length + 16).toString(),
+    );
+    if (!owner?.[1] || alive(Number(owner[1]))) continue;
+    found.push(Number(p));
+    if (!dryRun)
+      try {
+        process.kill(Number(p), "SIGKILL");
+      } catch {
+        // gone meanwhile
+      }
+  }
+  return found;
+}
+
 const ENVIRON_CHUNK = 64 * 1024;
 
 /** Whether the environment file holds `needle` (which starts with NUL); `buf[0]` must be 0. */

@@ -26,10 +26,9 @@ export async function createRunDirs(
 ): Promise<RunDirs> {
   const parent = base ?? os.tmpdir();
   await mkdir(parent, { recursive: true });
-  const stem =
-    experimentId !== undefined
-      ? tempStem(runId, experimentId, process.pid)
-      : `skillbench-${runId.replace(/[^A-Za-z0-9._-]/g, "_")}-`;
+  // Always named with the owning pid (a trigger probe's, a generator's folder too), so that
+  // the sweep of every later run and `doctor --fix` remove it after a kill -9.
+  const stem = tempStem(runId, experimentId, process.pid);
   const root = await mkdtemp(path.join(parent, stem));
   const dirs = {
     root,

@@ -60,7 +60,7 @@ describe("Ctrl-C", () => {
     cli.child.kill("SIGINT");
     const res = await cli.done;
     expect(res.stderr).toMatch(/stopping — no new runs start/);
-    expect(res.code).toBe(1);
+    expect(res.code).toBe(130); // interrupted by SIGINT (cli/interrupt.ts)
     const ids = await reportedRunIds(out);
     // The first run, and at most the one that was running when Ctrl-C came.
     expect(ids.length).toBeGreaterThanOrEqual(1);
@@ -107,7 +107,7 @@ describe("Ctrl-C", () => {
     );
     cli.child.kill("SIGINT");
     const res = await cli.done;
-    expect(res.code).toBe(1);
+    expect(res.code).toBe(130); // interrupted by SIGINT (cli/interrupt.ts)
     expect(await reportedRunIds(out)).toEqual([]);
     // The interrupted folder completes with --resume (now with a model that answers).
     const resumed = await runCli(

@@ -17,6 +17,7 @@ import {
 } from "../../index.js";
 import { collect, intArg, marginArg, parseEnvPairs, parseKs } from "../args.js";
 import { ciOutputs, judgeFlags, withCiOptions } from "../ci.js";
+import { noteInterrupt } from "../interrupt.js";
 import { makeProgress } from "../progress.js";
 import { queueUrlFrom, rateLimitArg } from "./queue.js";
 import { RunTelemetry, withTelemetryOptions, type TelemetryFlags } from "../telemetry.js";
@@ -225,6 +226,7 @@ export async function runWithSignals(
   const stop = new AbortController();
   const kill = new AbortController();
   const onSigint = (): void => {
+    noteInterrupt("SIGINT");
     if (!stop.signal.aborted) {
       process.stderr.write(
         "\nskillbench: stopping — no new runs start; press Ctrl-C again to kill the running ones\n",
@@ -233,6 +235,7 @@ export async function runWithSignals(
     } else kill.abort();
   };
   const onSigterm = (): void => {
+    noteInterrupt("SIGTERM");
     stop.abort();
     kill.abort();
   };

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { GenerationError, outcomeLabel, runTriggers, type TriggerProgress } from "../../index.js";
 import { collect, intArg, parseEnvPairs } from "../args.js";
+import { noteInterrupt } from "../interrupt.js";
 
 interface TriggerFlags {
   queries?: string;
@@ -107,6 +108,7 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
       const stop = new AbortController();
       const kill = new AbortController();
       const onSigint = (): void => {
+        noteInterrupt("SIGINT");
         if (!stop.signal.aborted) {
           process.stderr.write(
             "\nskillbench: stopping — no new probes start; press Ctrl-C again to kill the running ones\n",
@@ -114,7 +116,14 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
           stop.abort();
         } else kill.abort();
       };
+      // SIGTERM: as a second Ctrl-C (no new probe, the running ones killed), as `run` does.
+      const onSigterm = (): void => {
+        noteInterrupt("SIGTERM");
+        stop.abort();
+        kill.abort();
+      };
       process.on("SIGINT", onSigint);
+      process.on("SIGTERM", onSigterm);
       try {
         const res = await runTriggers({
           skill: skillDir,
@@ -165,6 +174,7 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
         ctx.exitCode = 1;
       } finally {
         process.off("SIGINT", onSigint);
+        process.off("SIGTERM", onSigterm);
       }
     });
 }

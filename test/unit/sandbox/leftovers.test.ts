@@ -10,6 +10,7 @@ import {
 } from "../../../src/sandbox/leftovers.js";
 import { buildFailureCause, defaultImageTag } from "../../../src/sandbox/docker-image.js";
 import { containerName, dockerRunArgs } from "../../../src/sandbox/docker-args.js";
+import { relayStem } from "../../../src/util/temp-names.js";
 
 describe("temporary folder names carry the experiment id and the owner's pid", () => {
   it.each([
@@ -22,10 +23,16 @@ describe("temporary folder names carry the experiment id and the owner's pid", (
     expect(tempOwner(name)).toEqual({ pid, experimentId: exp.replace(/[^A-Za-z0-9_.-]/g, "_") });
   });
 
-  it.each(["skillbench-hello-CONTROL-r1-AbC123", "other-x1-p2-AbC123", "skillbench-x-p12-short"])(
-    "%s is not ours to remove",
-    (name) => expect(tempOwner(name)).toBeNull(),
-  );
+  it("the relay's short folder (sbr-p<pid>-XXXXXX) names its owner too", () => {
+    expect(tempOwner(`${relayStem(4242)}AbC123`)).toEqual({ pid: 4242, experimentId: "none" });
+  });
+
+  it.each([
+    "skillbench-hello-CONTROL-r1-AbC123",
+    "other-x1-p2-AbC123",
+    "skillbench-x-p12-short",
+    "sbr-AbC123",
+  ])("%s is not ours to remove", (name) => expect(tempOwner(name)).toBeNull());
 
   it("a container name carries the experiment id", () => {
     expect(containerName("hello-CONTROL-r1", "ab12", "20261201-145017-8f8d8a")).toBe(

@@ -1,0 +1,147 @@
+/**
+ * Interrupted commands and what a killed one leaves (issue 40.6, 39.8): SIGINT exits 130 and
+ * SIGTERM 143 whatever --exit-zero says; after kill -9 of a `run` under --sandbox local, the next
+ * `run` removes its temporary folders and kills the process that escaped its agent's turn.
+ */
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  assertBuilt,
+  fixtureSuite,
+  killStrays,
+  makeSandbox,
+  runArgs,
+  runCli,
+  startCli,
+  waitUntil,
+  type Sandbox,
+} from "../helpers/cli.js";
+
+let box: Sandbox;
+beforeAll(async () => {
+  assertBuilt();
+  box = await makeSandbox("interrupt-sweep");
+});
+afterAll(async () => {
+  await box.remove();
+});
+
+const ONE = ["--task", "tone", "--treatment", "CONTROL", "--count", "2", "--no-html"];
+
+/** A run whose model never answers, started; resolves once its agent has asked. */
+async function hangingRun(name: string, ...extra: string[]) {
+  const out = box.dir(name);
+  const script = path.join(box.root, "hang.yaml");
+  await writeFile(script, "version: 1\nrules:\n  - reply: {fault: {hang: true}}\n");
+  const cli = startCli(
+    ["run", fixtureSuite("e2e-matrix"), "--model-script", script, "--out", out, ...ONE, ...extra],
+    { env: box.env() },
+  );
+  await waitUntil(
+    async () =>
+      (await readFile(path.join(out, "model-requests.jsonl"), "utf8").catch(() => "")).length > 0,
+    cli.done,
+    "the first model request",
+  );
+  return cli;
+}
+
+/** Every process whose environment carries a run marker of pid `owner`. */
+async function markedBy(owner: number): Promise<number[]> {
+  const found: number[] = [];
+  for (const p of await readdir("/proc")) {
+    if (!/^\d+$/.test(p)) continue;
+    const env = await readFile(`/proc/${p}/environ`, "latin1").catch(() => "");
+    if (env.includes(`SKILLBENCH_RUN_MARKER=p${owner}-`)) found.push(Number(p));
+  }
+  return found;
+}
+
+describe("exit codes of an interrupted run", () => {
+  it("SIGINT twice: 130, even with --exit-zero", async () => {
+    const cli = await hangingRun("sigint", "--exit-zero");
+    cli.child.kill("SIGINT");
+    await waitUntil(
+      async () => /stopping — no new runs start/.test(cli.stderrSoFar()),
+      cli.done,
+      "the first SIGINT to be handled",
+    );
+    cli.child.kill("SIGINT");
+    const res = await cli.done;
+    expect(res.code, res.stderr).toBe(130);
+    expect(res.stdout).toMatch(/not completed \(rerun with --resume --out/);
+  });
+
+  it("SIGTERM: 143, even with --exit-zero", async () => {
+    const cli = await hangingRun("sigterm", "--exit-zero");
+    cli.child.kill("SIGTERM");
+    const res = await cli.done;
+    expect(res.code, res.stderr).toBe(143);
+  });
+});
+
+describe("after kill -9 under --sandbox local", () => {
+  it("the next run removes the killed one's temporary folders and its escaped process", async () => {
+    const out = box.dir("killed");
+    // The agent's Bash leaves a process in a session of its own, then the model hangs.
+    const script = path.join(box.root, "escape.yaml");
+    await writeFile(
+      script,
+      [
+        "version: 1",
+        "rules:",
+        "  - steps:",
+        "      - tool_use: {name: Bash, input: {command: 'setsid sleep 1000 > /dev/null 2>&1 < /dev/null & echo started'}}",
+        "      - fault: {hang: true}",
+        "",
+      ].join("\n"),
+    );
+    const cli = startCli(
+      [
+        "run",
+        fixtureSuite("e2e-matrix"),
+        "--model-script",
+        script,
+        "--out",
+        out,
+        "--sandbox",
+        "local",
+        ...ONE,
+      ],
+      { env: box.env() },
+    );
+    const pid = cli.child.pid ?? 0;
+    await waitUntil(async () => (await markedBy(pid)).length > 0, cli.done, "the escaped process");
+    // The second request (after the Bash step): the agent waits on the model.
+    await waitUntil(
+      async () =>
+        (await readFile(path.join(out, "model-requests.jsonl"), "utf8").catch(() => ""))
+          .trim()
+          .split("\n").length >= 2,
+      cli.done,
+      "the request after the Bash step",
+    );
+    cli.child.kill("SIGKILL");
+    await cli.done;
+    const leftFolders = (await readdir(box.tmp)).filter((n) => n.includes(`-p${pid}-`));
+    expect(leftFolders.length).toBeGreaterThan(0);
+    expect((await markedBy(pid)).length).toBeGreaterThan(0);
+
+    const next = await runCli(runArgs("e2e-matrix", box.dir("next"), ...ONE), {
+      env: box.env(),
+    });
+    expect(next.code, next.stderr).toBe(1); // CONTROL fails the tone check by design
+    expect(next.stderr).toMatch(
+      /removed what skillbench processes that are gone left behind: .*process\(es\)/,
+    );
+    expect((await readdir(box.tmp)).filter((n) => n.includes(`-p${pid}-`))).toEqual([]);
+    // Killed by the sweep (SIGKILL is asynchronous: wait until it is gone).
+    await waitUntil(
+      async () => (await markedBy(pid)).length === 0,
+      new Promise(() => undefined),
+      "the sweep's kill",
+    );
+    expect(await killStrays(box.root)).toEqual([]);
+  });
+});
