@@ -13,7 +13,7 @@ import { loadModelScript, runBaseUrl, startModelServer, type ModelServer } from 
 import { agentVersion } from "../runner/agent-version.js";
 import type { Endpoint } from "../runner/context.js";
 import { runPool } from "../util/pool.js";
-import { probeSandboxes, type SandboxChoice } from "../sandbox/index.js";
+import { probeSandboxes, removeLeftovers, type SandboxChoice } from "../sandbox/index.js";
 import { writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
 import { declaredSecrets, makeRedactor, redactValue, secretsFromEnv } from "../util/redact.js";
 import { probeDir, runProbe, type ProbeContext } from "./probe.js";
@@ -204,6 +204,17 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
   if (opts.resume && !opts.out)
     throw new InputError("--resume needs --out DIR: the results folder of the interrupted run", {
       field: "--resume",
+    });
+  // What skillbench processes killed with -9 left (probe folders, escaped processes) goes
+  // first, as a run's does (src/sandbox/leftovers.ts).
+  const left = await removeLeftovers({
+    tmpDirs: [...new Set([os.tmpdir(), opts.tmpBase ?? os.tmpdir()])],
+    docker: "when-marked",
+  });
+  if (left.containers.length + left.folders.length + left.processes.length > 0)
+    opts.onProgress?.({
+      type: "note",
+      message: `removed what skillbench processes that are gone left behind: ${left.containers.length} container(s), ${left.folders.length} temporary folder(s), ${left.processes.length} process(es)`,
     });
   if (!opts.resume && existsSync(path.join(outDir, "probes")))
     throw new InputError(

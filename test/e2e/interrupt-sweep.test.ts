@@ -7,6 +7,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  REPO_ROOT,
   assertBuilt,
   fixtureSuite,
   killStrays,
@@ -143,5 +144,59 @@ describe("after kill -9 under --sandbox local", () => {
       "the sweep's kill",
     );
     expect(await killStrays(box.root)).toEqual([]);
+  });
+});
+
+describe("a triggers evaluation killed with -9", () => {
+  it("holds its folder while it runs; the next one removes its probe folders", async () => {
+    const skill = path.join(REPO_ROOT, "examples", "trigger-eval", "changelog-writer");
+    const script = path.join(box.root, "hang.yaml");
+    await writeFile(script, "version: 1\nrules:\n  - reply: {fault: {hang: true}}\n");
+    const queries = path.join(box.root, "queries.yaml");
+    await writeFile(queries, "- query: Add a changelog entry\n  should_trigger: true\n");
+    const out = box.dir("triggers");
+    const args = (...extra: string[]): string[] => [
+      "triggers",
+      skill,
+      "--queries",
+      queries,
+      "--model-script",
+      script,
+      "--out",
+      out,
+      "--no-decoys",
+      "-n",
+      "1",
+      "--max-attempts",
+      "1",
+      "--timeout",
+      "30",
+      "--env",
+      "CLAUDE_CODE_MAX_RETRIES=0",
+      ...extra,
+    ];
+    const first = startCli(args(), { env: box.env() });
+    const pid = first.child.pid ?? 0;
+    await waitUntil(
+      async () => (await readdir(box.tmp)).some((n) => n.includes(`-p${pid}-`)),
+      first.done,
+      "the probe's folder",
+    );
+    const refused = await runCli(args("--resume"), { env: box.env() });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`is being written by another skillbench (pid ${pid} on `);
+    first.child.kill("SIGKILL");
+    await first.done;
+    expect((await readdir(box.tmp)).filter((n) => n.includes(`-p${pid}-`)).length).toBeGreaterThan(
+      0,
+    );
+    const next = startCli(args("--resume"), { env: box.env() });
+    await waitUntil(
+      async () => (await readdir(box.tmp)).filter((n) => n.includes(`-p${pid}-`)).length === 0,
+      next.done,
+      "the sweep of the killed one's folders",
+    );
+    next.child.kill("SIGTERM");
+    expect((await next.done).code).toBe(143);
   });
 });

@@ -1,5 +1,11 @@
 import { InvalidArgumentError, type Command } from "commander";
-import { GenerationError, outcomeLabel, runTriggers, type TriggerProgress } from "../../index.js";
+import {
+  GenerationError,
+  holdResultsFolder,
+  outcomeLabel,
+  runTriggers,
+  type TriggerProgress,
+} from "../../index.js";
 import { collect, intArg, parseEnvPairs } from "../args.js";
 import { noteInterrupt } from "../interrupt.js";
 
@@ -9,6 +15,7 @@ interface TriggerFlags {
   concurrency?: number;
   out?: string;
   resume?: boolean;
+  wait?: boolean;
   neighbours?: string[];
   decoys?: boolean;
   descriptionFile?: string[];
@@ -62,6 +69,10 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
       "--neighbours <dir>",
       "a folder of neighbouring Skills to install beside it (repeatable)",
       collect,
+    )
+    .option(
+      "--wait",
+      "when another skillbench writes the results folder, wait for it to end instead of refusing",
     )
     .option("--no-decoys", "do not install the bundled decoy Skills")
     .option(
@@ -125,37 +136,55 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
       process.on("SIGINT", onSigint);
       process.on("SIGTERM", onSigterm);
       try {
-        const res = await runTriggers({
-          skill: skillDir,
-          queries: f.queries,
-          count: f.count,
-          concurrency: f.concurrency,
-          out: f.out,
-          resume: f.resume,
-          neighbours: f.neighbours,
-          // --no-decoys only: otherwise the manifest's triggers.decoys (default true) decides.
-          decoys: f.decoys === false ? false : undefined,
-          descriptionFiles: f.descriptionFile,
-          model: f.model,
-          agentBin: f.agentBin,
-          modelScript: f.modelScript,
-          env: parseEnvPairs(f.env ?? []),
-          passEnv: f.passEnv,
-          timeoutSec: f.timeout,
-          maxTurns: f.maxTurns,
-          maxAttempts: f.maxAttempts,
-          sandbox: f.sandbox,
-          keepWorkspaces: f.keepWorkspaces,
-          generate: f.generate || f.regenerate,
-          regenerate: f.regenerate,
-          cacheDir: f.cacheDir,
-          stopSignal: stop.signal,
-          killSignal: kill.signal,
-          onProgress: (e) => {
-            const line = progressLine(e);
-            if (line) process.stderr.write(`${line}\n`);
-          },
-        });
+        // One writer per results folder, as for run (store/lock.ts).
+        const go = (): ReturnType<typeof runTriggers> =>
+          runTriggers({
+            skill: skillDir,
+            queries: f.queries,
+            count: f.count,
+            concurrency: f.concurrency,
+            out: f.out,
+            resume: f.resume,
+            neighbours: f.neighbours,
+            // --no-decoys only: otherwise the manifest's triggers.decoys (default true) decides.
+            decoys: f.decoys === false ? false : undefined,
+            descriptionFiles: f.descriptionFile,
+            model: f.model,
+            agentBin: f.agentBin,
+            modelScript: f.modelScript,
+            env: parseEnvPairs(f.env ?? []),
+            passEnv: f.passEnv,
+            timeoutSec: f.timeout,
+            maxTurns: f.maxTurns,
+            maxAttempts: f.maxAttempts,
+            sandbox: f.sandbox,
+            keepWorkspaces: f.keepWorkspaces,
+            generate: f.generate || f.regenerate,
+            regenerate: f.regenerate,
+            cacheDir: f.cacheDir,
+            stopSignal: stop.signal,
+            killSignal: kill.signal,
+            onProgress: (e) => {
+              const line = progressLine(e);
+              if (line) process.stderr.write(`${line}\n`);
+            },
+          });
+        const res = f.out
+          ? await holdResultsFolder(
+              {
+                suite: skillDir,
+                out: f.out,
+                resume: f.resume,
+                waitForLock: f.wait,
+                lockCommand: "skillbench triggers",
+                stopSignal: stop.signal,
+                onProgress: (e) => {
+                  if (e.type === "note") process.stderr.write(`note: ${e.message}\n`);
+                },
+              },
+              go,
+            )
+          : await go();
         const r = res.report;
         const f2 = (x: number | null): string => (x === null ? "n/a" : x.toFixed(2));
         const lines = r.variants.map(
