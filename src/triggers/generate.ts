@@ -13,7 +13,8 @@ import { claudeDriver } from "../agents/claude/driver.js";
 import { InputError } from "../core/errors.js";
 import { writeFileAtomic } from "../util/fs.js";
 import { canonicalJson, listFiles, sha256 } from "../util/hash.js";
-import { createRunDirs, removeRunDirs } from "../workspace/prepare.js";
+import type { Launcher } from "../sandbox/index.js";
+import { createRunDirs, removeRunDirs, type RunDirs } from "../workspace/prepare.js";
 import { parseQueries } from "./queries.js";
 import type { SkillFolder } from "./skills.js";
 import type { TriggerQuery } from "./types.js";
@@ -93,6 +94,12 @@ export interface GenerateInput {
   signal: AbortSignal;
   redact: (s: string) => string;
   tmpBase?: string | undefined;
+  /**
+   * The sandbox the generator's turn runs in (the probes' kind, docs/triggers.md), started for
+   * its folders; none: on the host.
+   */
+  sandboxFor?:
+    ((dirs: RunDirs) => Promise<{ launcher: Launcher; stop(): Promise<unknown> }>) | undefined;
 }
 
 export interface Generated {
@@ -128,6 +135,7 @@ export async function generateQueries(i: GenerateInput): Promise<Generated> {
     transcripts: genDir,
     ask: async (prompt, attempt) => {
       const dirs = await createRunDirs(`trigger-generate-${attempt}`, i.tmpBase);
+      const sandbox = await i.sandboxFor?.(dirs);
       try {
         // One tool-less turn: the answer is the final text.
         return await askAgent({
@@ -144,8 +152,10 @@ export async function generateQueries(i: GenerateInput): Promise<Generated> {
           stdoutFile: path.join(genDir, `attempt-${attempt}.stdout.jsonl`),
           stderrFile: path.join(genDir, `attempt-${attempt}.stderr.txt`),
           redact: i.redact,
+          launcher: sandbox?.launcher,
         });
       } finally {
+        await sandbox?.stop().catch(() => undefined);
         await removeRunDirs(dirs).catch(() => undefined);
       }
     },

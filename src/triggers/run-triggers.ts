@@ -13,7 +13,13 @@ import { loadModelScript, runBaseUrl, startModelServer, type ModelServer } from 
 import { agentVersion } from "../runner/agent-version.js";
 import type { Endpoint } from "../runner/context.js";
 import { runPool } from "../util/pool.js";
-import { probeSandboxes, removeLeftovers, type SandboxChoice } from "../sandbox/index.js";
+import {
+  chooseSandbox,
+  createSandbox,
+  probeSandboxes,
+  removeLeftovers,
+  type SandboxChoice,
+} from "../sandbox/index.js";
 import { writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
 import { declaredSecrets, makeRedactor, redactValue, secretsFromEnv } from "../util/redact.js";
 import { probeDir, runProbe, type ProbeContext } from "./probe.js";
@@ -262,6 +268,7 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
   // As `run` and `eval`: the probes' agent gets the best sandbox the machine offers (bwrap, else
   // docker, else local with the warning), unless told otherwise.
   const sandboxChoice = opts.sandbox ?? "auto";
+  const sandboxProbe = sandboxChoice === "local" ? null : await probeSandboxes();
   const version = await agentVersion(
     bin.path,
     { PATH: hostEnv.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir() },
@@ -298,6 +305,39 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
         signal: opts.killSignal ?? new AbortController().signal,
         redact,
         tmpBase: opts.tmpBase,
+        // In the probes' sandbox: the generator is no less confined than they are.
+        sandboxFor: async (dirs) => {
+          const chosen = chooseSandbox(
+            sandboxChoice,
+            { hasDockerfile: false },
+            sandboxProbe ?? { dockerDaemon: false, bwrap: false },
+          );
+          opts.onProgress?.({
+            type: "note",
+            message:
+              chosen.kind === "local"
+                ? `warning: sandbox for the query generator: ${chosen.why}`
+                : `sandbox for the query generator: ${chosen.kind} (${chosen.why})`,
+          });
+          const sandbox = await createSandbox(chosen.kind, {
+            runDirs: dirs,
+            task: { environmentDir: null },
+            agentBin: bin.path,
+            resultsDir: outDir,
+            modelEndpoint: endpointFor({
+              task: "generate-triggers",
+              treatment: "generator",
+              rep: 1,
+            }).baseUrl,
+            localModelServer: server ?? undefined,
+            agentVersion: version ?? undefined,
+            runName: "trigger-generate",
+            why: chosen.why,
+            signal: opts.killSignal,
+          });
+          await sandbox.start();
+          return sandbox;
+        },
       });
       queries = g.queries;
       queriesSource = g.file;
@@ -351,7 +391,7 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     maxAttempts,
     sandbox: {
       choice: sandboxChoice,
-      probe: sandboxChoice === "local" ? null : await probeSandboxes(),
+      probe: sandboxProbe,
     },
     tmpBase: opts.tmpBase,
     keepWorkspaces: opts.keepWorkspaces ?? false,

@@ -131,6 +131,8 @@ describe("triggers --generate", () => {
     );
     expect(r1.code, r1.stderr).toBe(0);
     expect(r1.stderr).toMatch(/generated 4 queries, frozen in /);
+    // The generator runs in the probes' sandbox (the default, auto: bwrap here), not on the host.
+    expect(r1.stderr).toMatch(/sandbox for the query generator: bwrap \(auto: /);
     const frozen = await readdir(cache);
     expect(frozen).toHaveLength(1);
     const text = await readFile(path.join(cache, frozen[0] as string), "utf8");
