@@ -11,7 +11,17 @@
  */
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, unlinkSync } from "node:fs";
-import { link, mkdir, readFile, realpath, rm, stat, unlink, writeFile } from "node:fs/promises";
+import {
+  link,
+  mkdir,
+  readFile,
+  realpath,
+  rm,
+  rmdir,
+  stat,
+  unlink,
+  writeFile,
+} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -156,7 +166,10 @@ export interface ResultsLock {
 }
 
 /** Locks this process holds, by lock file: a nested acquisition (a round of `--until-decided`) shares it. */
-const held = new Map<string, { holder: LockHolder; count: number }>();
+const held = new Map<
+  string,
+  { holder: LockHolder; count: number; made: { top: string; dir: string } | null }
+>();
 
 /** A lock file left at exit (an uncaught error, `process.exit`) goes with the process. */
 let exitHook = false;
@@ -192,7 +205,9 @@ export async function lockResultsFolder(outDir: string, o: LockOptions): Promise
   }
   if (o.create === false && !existsSync(path.dirname(file)))
     return { file, release: () => Promise.resolve() };
-  await mkdir(path.dirname(file), { recursive: true });
+  // The first folder this made (null: the folder was there): removed again on release when
+  // nothing was written into it (a run refused before it wrote anything leaves no folder).
+  const made = (await mkdir(path.dirname(file), { recursive: true })) ?? null;
   // One key per folder however it is named (a symlink, a relative path): a nested acquisition
   // through another name must find this process's own lock, not refuse it.
   const dir = await realpath(path.dirname(file));
@@ -254,7 +269,11 @@ export async function lockResultsFolder(outDir: string, o: LockOptions): Promise
     }
     await delay(o.pollMs ?? 250, undefined, { signal: o.signal }).catch(() => undefined);
   }
-  held.set(file, { holder, count: 1 });
+  held.set(file, {
+    holder,
+    count: 1,
+    made: made === null ? null : { top: path.resolve(made), dir: path.resolve(outDir) },
+  });
   removeAtExit();
   return { file, release: () => releaseLock(file) };
 }
@@ -268,6 +287,18 @@ async function releaseLock(file: string): Promise<void> {
   const now = await readHolder(file).catch(() => ({ kind: "free" }) as const);
   if (now.kind === "held" && now.holder.token === mine.holder.token)
     await rm(file, { force: true }).catch(() => undefined);
+  if (mine.made !== null) {
+    // From the results folder (as it was named) up to the first folder the lock made, each
+    // while empty.
+    const { top, dir: from } = mine.made;
+    for (let dir = from; ; dir = path.dirname(dir)) {
+      const ok = await rmdir(dir).then(
+        () => true,
+        () => false,
+      );
+      if (!ok || dir === top || !dir.startsWith(top)) break;
+    }
+  }
 }
 
 /** Run `fn` holding the results folder's lock (see lockResultsFolder). */

@@ -61,10 +61,10 @@ async function sessionsByRun(out: string): Promise<Map<string, Set<string>>> {
 describe("the results folder's lock", () => {
   it("two --resume --wait at once into one folder: each run runs once", async () => {
     const out = box.dir("both");
-    const a = startCli(runArgs("e2e-matrix", out, "--resume", ...ONE_ARM), {
+    const a = startCli(runArgs("e2e-matrix", out, "--resume", "--wait", ...ONE_ARM), {
       env: box.env(),
     });
-    const b = startCli(runArgs("e2e-matrix", out, "--resume", ...ONE_ARM), {
+    const b = startCli(runArgs("e2e-matrix", out, "--resume", "--wait", ...ONE_ARM), {
       env: box.env(),
     });
     const [ra, rb] = await Promise.all([a.done, b.done]);

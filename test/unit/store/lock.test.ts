@@ -102,6 +102,18 @@ describe("lockResultsFolder", () => {
     await expect(got).rejects.toThrow(/stopped while waiting/);
   });
 
+  it("a folder it made is removed on release while empty, kept once written into", async () => {
+    const fresh = path.join(dir, "a", "b");
+    const lock = await lockResultsFolder(fresh, { command: "x" });
+    await lock.release();
+    expect(existsSync(path.join(dir, "a"))).toBe(false);
+    const again = await lockResultsFolder(fresh, { command: "x" });
+    await writeFile(path.join(fresh, "metadata.json"), "{}");
+    await again.release();
+    expect(existsSync(path.join(fresh, "metadata.json"))).toBe(true);
+    expect(existsSync(path.join(fresh, LOCK_FILE))).toBe(false);
+  });
+
   it("does not make a missing folder when told not to", async () => {
     const missing = path.join(dir, "nope");
     const lock = await lockResultsFolder(missing, { command: "x", create: false });
