@@ -120,7 +120,7 @@ async function tryCreate(file: string, holder: LockHolder): Promise<boolean> {
  * under an exclusive `<lock>.takeover` file, so that two processes that both found the same stale
  * lock cannot remove the one the first of them then created.
  */
-async function removeStale(file: string, stale: LockHolder): Promise<void> {
+async function removeStale(file: string, stale: LockHolder): Promise<boolean> {
   const guard = `${file}.takeover`;
   try {
     await writeFile(guard, String(process.pid), { flag: "wx" });
@@ -132,11 +132,13 @@ async function removeStale(file: string, stale: LockHolder): Promise<void> {
       () => 0,
     );
     if (age > 10_000) await rm(guard, { force: true });
-    return;
+    return false;
   }
   try {
     const now = await readHolder(file);
-    if (now.kind === "held" && now.holder.token === stale.token) await unlink(file);
+    if (now.kind !== "held" || now.holder.token !== stale.token) return false;
+    await unlink(file);
+    return true;
   } finally {
     await rm(guard, { force: true });
   }
@@ -239,17 +241,19 @@ export async function lockResultsFolder(outDir: string, o: LockOptions): Promise
     if (found.kind === "free") continue;
     if (found.kind === "unreadable") {
       // Being written by a process without hard links, or damaged: after a few seconds a
-      // damaged lock is refused like a held one, naming the file.
+      // damaged lock is refused (with --wait too: it would never end), naming the file.
       unreadableSince ??= Date.now();
-      if (Date.now() - unreadableSince > 5_000 && !o.wait)
+      if (Date.now() - unreadableSince > 5_000)
         throw new InputError(
           `${outDir} has a lock file that cannot be read (${file}): if no skillbench writes this folder, remove it`,
           { file, field: "--out" },
         );
     } else if (isStale(found.holder)) {
-      o.onStale?.(found.holder);
-      await removeStale(file, found.holder);
-      continue;
+      // Retried at once once removed; while another process takes it over, after a pause.
+      if (await removeStale(file, found.holder)) {
+        o.onStale?.(found.holder);
+        continue;
+      }
     } else {
       unreadableSince = null;
       if (!o.wait) {
