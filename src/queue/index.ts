@@ -1,6 +1,7 @@
 import { runSuite, type RunOptions, type RunSummary } from "../runner/run-suite.js";
 import { queueDispatcher, type QueueRunSettings } from "./coordinator.js";
-import { checkReachable } from "./connect.js";
+import { waitForQueue } from "./connect.js";
+import { requireQueueKey } from "./sign.js";
 
 export { parseQueueUrl, redactQueueUrl, type QueueUrl } from "./url.js";
 export { parseRateLimit, type RateLimit } from "./job.js";
@@ -20,13 +21,20 @@ export type { QueueRunSettings } from "./coordinator.js";
  * `run --queue`: plan and write the results folder as a local run does, with the runs
  * executed by workers (src/queue/worker.ts) instead of this process.
  */
-export async function runSuiteOnQueue(opts: RunOptions, q: QueueRunSettings): Promise<RunSummary> {
-  await checkReachable(q.url);
+export async function runSuiteOnQueue(
+  opts: RunOptions,
+  q: Omit<QueueRunSettings, "key">,
+): Promise<RunSummary> {
+  const key = requireQueueKey(opts.hostEnv ?? process.env);
+  await waitForQueue(q.url, {
+    log: (message) => opts.onProgress?.({ type: "note", message }),
+    ...(opts.stopSignal ? { signal: opts.stopSignal } : {}),
+  });
   return runSuite({
     ...opts,
     queue: {
       ...opts.queue,
-      dispatch: queueDispatcher(opts, q),
+      dispatch: queueDispatcher(opts, { ...q, key }),
       secrets: [...(opts.queue?.secrets ?? []), ...(q.url.password ? [q.url.password] : [])],
     },
   });
