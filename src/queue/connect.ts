@@ -174,14 +174,19 @@ export async function waitForQueue(
       connectTimeout: 5000,
       enableOfflineQueue: false,
     });
-    r.on("error", () => undefined);
+    // connect() rejects with "Connection is closed" when the socket failed: the cause is the
+    // last error the client emitted.
+    let last: unknown = null;
+    r.on("error", (e: unknown) => (last = e));
     try {
       await r.connect();
       await r.ping();
       if (attempt > 1) o.log?.(`the queue at ${where} answers`);
       return;
     } catch (e) {
-      const { cause, lasting } = explainRedisError(e);
+      const { cause, lasting } = explainRedisError(
+        last !== null && /Connection is closed/.test(String(e)) ? last : e,
+      );
       const line = `cannot use the queue at ${where} (${url.display}): ${cause}`;
       const wait = Math.min(10_000, 1000 * 2 ** (attempt - 1));
       if (lasting || Date.now() - started + wait > retryMs)

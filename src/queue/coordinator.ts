@@ -84,17 +84,9 @@ function queueAgent(args: DispatchArgs): string {
   return agents[0] ?? Object.keys(args.ctx.agent.setups)[0] ?? "claude";
 }
 
-/**
- * Worker-side settings of the experiment; refuses credentials and model endpoints in `--env`,
- * and seals the other values under the shared key.
- */
-function jobSettings(
-  opts: RunOptions,
-  args: DispatchArgs,
-  rateLimit: RateLimit | null,
-  key: QueueKey,
-): JobSettings {
-  for (const name of Object.keys(opts.env ?? {})) {
+/** Refuse credentials and model endpoints in a queued run's `--env` (before anything is sent). */
+export function checkQueuedEnv(env: Record<string, string> | undefined): void {
+  for (const name of Object.keys(env ?? {})) {
     if (isSecretName(name))
       throw new InputError(
         `--env ${name}: queued runs never carry credentials; set ${name} in each worker's environment and declare it with --pass-env ${name}`,
@@ -106,6 +98,16 @@ function jobSettings(
         { field: "--env" },
       );
   }
+}
+
+/** Worker-side settings of the experiment, the `--env` values sealed under the shared key. */
+function jobSettings(
+  opts: RunOptions,
+  args: DispatchArgs,
+  rateLimit: RateLimit | null,
+  key: QueueKey,
+): JobSettings {
+  checkQueuedEnv(opts.env);
   const env = opts.env ?? {};
   const { ctx, settings } = args;
   return {

@@ -1,5 +1,5 @@
 import { runSuite, type RunOptions, type RunSummary } from "../runner/run-suite.js";
-import { queueDispatcher, type QueueRunSettings } from "./coordinator.js";
+import { checkQueuedEnv, queueDispatcher, type QueueRunSettings } from "./coordinator.js";
 import { waitForQueue } from "./connect.js";
 import { requireQueueKey } from "./sign.js";
 
@@ -26,6 +26,7 @@ export async function runSuiteOnQueue(
   q: Omit<QueueRunSettings, "key">,
 ): Promise<RunSummary> {
   const key = requireQueueKey(opts.hostEnv ?? process.env);
+  checkQueuedEnv(opts.env);
   await waitForQueue(q.url, {
     log: (message) => opts.onProgress?.({ type: "note", message }),
     ...(opts.stopSignal ? { signal: opts.stopSignal } : {}),
