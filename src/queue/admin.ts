@@ -3,12 +3,12 @@ import type { Queue } from "bullmq";
 import { AGENT_NAMES } from "../agents/types.js";
 import {
   bounded,
-  closeWithin,
   connectRedis,
   explainRedisError,
   openQueue,
   queueAddress,
   queueRetryMs,
+  shut,
   waitForQueue,
 } from "./connect.js";
 import { InputError } from "../core/errors.js";
@@ -51,7 +51,7 @@ async function withQueues<T>(
       );
     });
   } finally {
-    for (const q of qs) await closeWithin(() => q.close());
+    for (const q of qs) await shut(q);
     redis.disconnect();
   }
 }

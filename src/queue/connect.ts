@@ -43,7 +43,11 @@ export async function connectRedis(url: QueueUrl): Promise<Redis> {
 
 export async function openQueue(redis: Redis, name: string = QUEUE_NAME): Promise<Queue> {
   const { Queue } = await queueLibs();
-  return new Queue(name, { connection: redis, prefix: KEY_PREFIX });
+  const q = new Queue(name, { connection: redis, prefix: KEY_PREFIX });
+  // Without a listener BullMQ prints every connection error whole (console.error); an outage
+  // is said once by the command that waits for it.
+  q.on("error", () => undefined);
+  return q;
 }
 
 /** `host:port` of the queue, for messages (never the password). */
@@ -150,6 +154,19 @@ export function bounded<T>(
 /** Close a BullMQ object, but never wait more than `ms` for an absent server. */
 export async function closeWithin(close: () => Promise<unknown>, ms = 2000): Promise<void> {
   await bounded(close(), { ms }).catch(() => undefined);
+}
+
+/**
+ * Close a BullMQ queue, worker or event stream within a second, then cut its connections (its
+ * own duplicates included): with the server gone, a graceful close waits for ever and the
+ * connections' reconnect timers would keep the process alive.
+ */
+export async function shut(o: {
+  close(): Promise<unknown>;
+  disconnect(): Promise<unknown>;
+}): Promise<void> {
+  await closeWithin(() => o.close(), 1000);
+  await closeWithin(() => o.disconnect(), 1000);
 }
 
 /**

@@ -15,14 +15,13 @@ import { bundleKey, redisArtifactStore } from "./artifacts.js";
 import { packSuiteBundle, uploadBundle } from "./bundle.js";
 import {
   bounded,
-  closeWithin,
   connectRedis,
   explainRedisError,
   openQueue,
   queueAddress,
   QueueStopped,
-  queueLibs,
   queueRetryMs,
+  shut,
 } from "./connect.js";
 import {
   isEndpointName,
@@ -194,9 +193,6 @@ export function queueDispatcher(
     const queueName = queueNameFor(queueAgent(args));
     const queue = await openQueue(redis, queueName);
     const eventsConn = await connectRedis(q.url);
-    const { QueueEvents } = await queueLibs();
-    const events = new QueueEvents(queueName, { connection: eventsConn, prefix: KEY_PREFIX });
-    events.on("error", () => undefined);
     const note = (message: string): void => args.onProgress?.({ type: "note", message });
     const reports: RunDigest[] = [];
     const skillPaths = new Map(
@@ -221,6 +217,35 @@ export function queueDispatcher(
       note(`the queue at ${where} answers again`);
     });
     let recheck: Promise<RescoreContext> | null = null;
+    let listening = true;
+
+    /**
+     * The queue's event stream (BullMQ's `<prefix>:<queue>:events`), read on a connection of its
+     * own: a job's state changes wake the poll at once, and a stalled job (its worker lost) is
+     * said. Not BullMQ's QueueEvents: during an outage its loop waits 5 s at a time on timers no
+     * close can cancel, which held a stopped coordinator that long; here disconnecting ends it.
+     */
+    async function listen(name: string, on: (event: string, jobId: string) => void): Promise<void> {
+      const key = `${KEY_PREFIX}:${name}:events`;
+      const last = await eventsConn.xrevrange(key, "+", "-", "COUNT", 1).catch(() => []);
+      let id = last[0]?.[0] ?? "0-0";
+      while (listening) {
+        const got = await eventsConn
+          .xread("COUNT", 100, "BLOCK", 1000, "STREAMS", key, id)
+          .catch(() => null);
+        // A failing read (not an outage: those wait in the client) tries again a little later.
+        if (got === null && listening)
+          await new Promise<void>((resolve) => setTimeout(resolve, 250).unref());
+        for (const [, entries] of got ?? [])
+          for (const [entryId, fields] of entries) {
+            id = entryId;
+            const f = new Map<string, string>();
+            for (let i = 0; i + 1 < fields.length; i += 2)
+              f.set(fields[i] ?? "", fields[i + 1] ?? "");
+            on(f.get("event") ?? "", f.get("jobId") ?? "");
+          }
+      }
+    }
     try {
       const settings = jobSettings(opts, args, q.rateLimit ?? null, q.key);
       // The runs folder exists from the start, as in a local run, even before a record arrives.
@@ -239,11 +264,12 @@ export function queueDispatcher(
         note("stopped before the experiment was enqueued: nothing of it is left in the queue");
         return reports;
       }
-      for (const ev of ["active", "completed", "failed", "removed", "stalled"] as const)
-        events.on(ev, poke);
-      events.on("stalled", ({ jobId }) => {
-        const spec = outstanding.get(jobId);
-        if (spec) note(`${spec.run_id}: its worker was lost; the run goes back to the queue`);
+      void listen(queueName, (event, jobId) => {
+        if (event === "stalled") {
+          const spec = outstanding.get(jobId);
+          if (spec) note(`${spec.run_id}: its worker was lost; the run goes back to the queue`);
+        }
+        if (["active", "completed", "failed", "removed", "stalled"].includes(event)) poke();
       });
       stop?.addEventListener("abort", poke);
       const started = new Set<string>();
@@ -311,11 +337,11 @@ export function queueDispatcher(
       return reports;
     } finally {
       wake = null;
+      listening = false;
       // Never wait long for a server that is not there: a stopped coordinator exits.
-      await closeWithin(() => events.close());
-      await closeWithin(() => queue.close());
       eventsConn.disconnect();
       redis.disconnect();
+      await shut(queue);
       // The staging folder goes once empty (a record being moved in keeps it).
       await rmdir(path.join(args.outDir, ".incoming")).catch(() => undefined);
     }

@@ -299,3 +299,212 @@ describe("an unreachable, refusing or full queue", () => {
     }
   });
 });
+
+describe("a queue or a coordinator lost mid-experiment", () => {
+  it("Redis stopped mid-experiment: the coordinator exits on SIGINT within seconds; --resume finishes after Redis returns", async () => {
+    const redis = await startRedis({ password: PASSWORD });
+    try {
+      const url = redis.url(0);
+      const w = await startWorker("outage", url, "-j", "2");
+      const out = box.dir("outage");
+      const coord = startCli(
+        runArgs(out, url, "--task", "hold", "--treatment", "CONTROL", "-n", "2"),
+        {
+          env: env(),
+          detached: true,
+        },
+      );
+      await waitUntil(
+        async () => /started hold-CONTROL-r1/.test(w.stderrSoFar()),
+        coord.done,
+        "a run in flight",
+      );
+      await redis.kill();
+      await waitUntil(
+        async () => /lost the queue at 127\.0\.0\.1:\d+/.test(coord.stderrSoFar()),
+        coord.done,
+        "the outage said",
+      );
+      const t0 = Date.now();
+      coord.child.kill("SIGINT");
+      const res = await coord.done;
+      expect(Date.now() - t0).toBeLessThan(5000);
+      expect(res.code).not.toBe(3);
+      expect(res.code).not.toBe(0);
+      clean(res.stderr);
+      await redis.restart();
+      await waitUntil(
+        async () => /the queue at .* answers again/.test(w.stderrSoFar()),
+        w.done,
+        "the worker back",
+      );
+      // Redis came back empty: --resume enqueues what is missing and collects every run.
+      const again = await runCli(
+        runArgs(out, url, "--task", "hold", "--treatment", "CONTROL", "-n", "2", "--resume"),
+        {
+          env: env(),
+        },
+      );
+      expect(again.code).toBe(0);
+      clean(again.stderr);
+      expect(await reportedRunIds(out)).toEqual(["hold-CONTROL-r1", "hold-CONTROL-r2"]);
+      for (const id of await reportedRunIds(out)) {
+        const r = await readRunReport(out, id);
+        expect(r.status, id).toBe("passed");
+        expect(r.sample_quality.include_in_analysis, id).toBe(true);
+      }
+      expect((await stop(w)).code).toBe(0);
+    } finally {
+      await redis.stop();
+    }
+  });
+
+  it("a scripted coordinator killed -9 mid-run and resumed: every run completes, none excluded as noise", async () => {
+    const redis = await startRedis({ password: PASSWORD });
+    try {
+      const url = redis.url(0);
+      const w = await startWorker("orphan", url, "-j", "2");
+      const out = box.dir("orphan");
+      const args = runArgs(out, url, "--task", "hold", "--treatment", "CONTROL", "-n", "2");
+      const first = startCli(args, { env: env(), detached: true });
+      await waitUntil(
+        async () =>
+          /started hold-CONTROL-r1/.test(w.stderrSoFar()) &&
+          /started hold-CONTROL-r2/.test(w.stderrSoFar()),
+        first.done,
+        "both runs in flight",
+      );
+      first.child.kill("SIGKILL");
+      await first.done;
+      // Both runs lose their model mid-request; the worker keeps them waiting, not failed.
+      await waitUntil(
+        async () =>
+          (w.stderrSoFar().match(/its coordinator's scripted model at .* does not answer/g) ?? [])
+            .length >= 2,
+        w.done,
+        "the runs waiting for a coordinator",
+      );
+      const res = await runCli([...args, "--resume"], { env: env() });
+      expect(res.code).toBe(0);
+      expect(res.stderr).toMatch(/re-attached to 2 run\(s\) already in the queue/);
+      for (const id of ["hold-CONTROL-r1", "hold-CONTROL-r2"]) {
+        const r = await readRunReport(out, id);
+        expect(r.status, id).toBe("passed");
+        expect(r.sample_quality.include_in_analysis, id).toBe(true);
+        // The attempt against the dead model is history, not the result.
+        expect(r.queue?.lost_attempts[0]?.reason, id).toMatch(/scripted model stopped answering/);
+      }
+      expect((await stop(w)).code).toBe(0);
+    } finally {
+      await redis.stop();
+    }
+  });
+});
+
+describe("signed work: what was changed in Redis is refused and named", () => {
+  let redis: TestRedis;
+  let url: string;
+  let worker: StartedCli;
+  beforeAll(async () => {
+    redis = await startRedis({ password: PASSWORD });
+    url = redis.url(0);
+    worker = await startWorker("signed", url);
+  }, 60_000);
+  afterAll(async () => {
+    await stop(worker);
+    await redis?.stop();
+  });
+
+  const tone = (out: string, ...extra: string[]) =>
+    runArgs(out, url, "--task", "tone", "--treatment", "CONTROL", ...extra);
+
+  it("a job pointed at a substituted bundle: the worker refuses it, the coordinator names it", async () => {
+    await runCli(["queue", "pause", "--queue", url], { env: env() });
+    const out = box.dir("substituted");
+    const coord = startCli(tone(out), { env: env() });
+    const r = new Redis(url);
+    try {
+      await waitUntil(
+        async () => (await r.keys("skillbench:experiment:*")).length === 1,
+        coord.done,
+        "enqueued",
+      );
+      const [jobKey] = await r.keys("skillbench:skillbench-runs:*/tone-CONTROL-r1");
+      expect(jobKey).toBeDefined();
+      const data = JSON.parse((await r.hget(jobKey ?? "", "data")) ?? "{}") as { bundle: string };
+      // Someone with write access stores another suite and points the job at it by its hash.
+      const evil = Buffer.from("another suite altogether");
+      const evilHash = createHash("sha256").update(evil).digest("hex");
+      await r.set(`skillbench:artifact:bundle/${evilHash}`, evil);
+      await r.hset(jobKey ?? "", "data", JSON.stringify({ ...data, bundle: evilHash }));
+    } finally {
+      r.disconnect();
+    }
+    await runCli(["queue", "resume", "--queue", url], { env: env() });
+    const res = await coord.done;
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(
+      /tone-CONTROL-r1: failed on the queue after \d+ attempt\(s\): refused by worker signed: its signature does not match/,
+    );
+    expect(worker.stderrSoFar()).toMatch(
+      /refused \S+\/tone-CONTROL-r1: its signature does not match/,
+    );
+    expect(worker.stderrSoFar()).not.toMatch(/started tone-CONTROL-r1/);
+    expect(await reportedRunIds(out)).toEqual([]);
+  });
+
+  it("a record changed in the store on its way back: refused and named; --resume runs the run again", async () => {
+    const out = box.dir("tampered");
+    // Overwrite each run record the moment a worker stores it (keyspace notification): the
+    // coordinator reads it only after the worker has also finished the job, a few round trips later.
+    const admin = new Redis(url);
+    await admin.config("SET", "notify-keyspace-events", "E$");
+    const sub = new Redis(url);
+    const tampered: string[] = [];
+    await sub.subscribe("__keyevent@0__:set");
+    sub.on("message", (_channel: string, key: string) => {
+      if (!key.startsWith("skillbench:artifact:result/") || tampered.includes(key)) return;
+      tampered.push(key);
+      void admin.set(key, Buffer.from("a record that says passed"), "KEEPTTL");
+    });
+    try {
+      const res = await runCli(tone(out), { env: env() });
+      expect(tampered).toHaveLength(1);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toMatch(
+        /tone-CONTROL-r1: its record from worker signed was changed in the queue's store .*: refused; --resume runs it again/,
+      );
+      expect(await reportedRunIds(out)).toEqual([]);
+    } finally {
+      sub.disconnect();
+      await admin.config("SET", "notify-keyspace-events", "");
+      admin.disconnect();
+    }
+    const again = await runCli(tone(out, "--resume"), { env: env() });
+    expect(again.stderr).not.toMatch(/re-attached/);
+    expect(await reportedRunIds(out)).toEqual(["tone-CONTROL-r1"]);
+    expect((await readRunReport(out, "tone-CONTROL-r1")).queue?.worker).toBe("signed");
+  });
+
+  it("a stored bundle that does not match its hash is replaced from the coordinator's copy", async () => {
+    const r = new Redis(url);
+    const keys = await r.keys("skillbench:artifact:bundle/*");
+    const [real] = keys.filter(
+      (k) => !k.endsWith(createHash("sha256").update("another suite altogether").digest("hex")),
+    );
+    expect(real).toBeDefined();
+    await r.set(real ?? "", Buffer.from("corrupted bytes"));
+    r.disconnect();
+    // A worker with an empty cache must fetch it.
+    const fresh = await startWorker("fresh-cache", url);
+    await stop(worker);
+    worker = fresh;
+    const out = box.dir("replaced");
+    const res = await runCli(tone(out), { env: env() });
+    expect(res.stderr).toMatch(
+      /suite bundle [0-9a-f]{12} .* replaced: the stored copy did not match its hash/,
+    );
+    expect(await reportedRunIds(out)).toEqual(["tone-CONTROL-r1"]);
+    expect((await readRunReport(out, "tone-CONTROL-r1")).queue?.worker).toBe("fresh-cache");
+  });
+});
