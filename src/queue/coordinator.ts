@@ -3,7 +3,7 @@ import { mkdir, rmdir } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { createHash } from "node:crypto";
-import { InputError } from "../core/errors.js";
+import { DiskFullError, errorPath, InputError, isDiskFull } from "../core/errors.js";
 import { digestOf, type RunDigest } from "../core/digest.js";
 import type { RunReport } from "../core/report.js";
 import type { DispatchArgs, RunOptions } from "../runner/run-suite.js";
@@ -294,6 +294,9 @@ export function queueDispatcher(
               if (!started.has(id)) args.onProgress?.({ type: "start", run: spec });
               const report = await collect(job, spec.run_id).catch(async (e: unknown) => {
                 if (e instanceof QueueStopped) throw e;
+                // A full disk ends the experiment as a local run's does, naming the real folder.
+                if (isDiskFull(e))
+                  throw new DiskFullError(errorPath(e) ?? args.outDir, args.outDir);
                 if (e instanceof RecordRefused) {
                   note(`${spec.run_id}: ${e.message}: refused; --resume runs it again`);
                   // Gone from the queue, so that --resume enqueues the run afresh.
