@@ -6,7 +6,8 @@
  * Every wait is on something a process printed or Redis holds, never a fixed sleep.
  */
 import { createHash } from "node:crypto";
-import { writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,6 +24,10 @@ import {
   type StartedCli,
 } from "../helpers/cli.js";
 import { startRedis, unusedPort, type TestRedis } from "../helpers/redis.js";
+import { packRunRecord, writeRunRecord } from "../../src/queue/transfer.js";
+import { rescoreContext } from "../../src/runner/rescore-context.js";
+import { rescoreRun } from "../../src/runner/rescore-run.js";
+import { readSuiteSnapshot } from "../../src/store/suite-snapshot.js";
 
 const SUITE = fixtureSuite("e2e-queue");
 const PASSWORD = "faults-pass-Q19c";
@@ -359,6 +364,33 @@ describe("a queue or a coordinator lost mid-experiment", () => {
     }
   });
 
+  it("Redis restarted empty under a following coordinator: its runs are called lost, not drained", async () => {
+    const redis = await startRedis();
+    try {
+      const url = redis.url(0);
+      const coord = startCli(runArgs(box.dir("emptied"), url, "--task", "tone"), { env: env() });
+      // No worker: the runs stay queued until Redis loses them.
+      const r = new Redis(url);
+      await waitUntil(
+        async () => (await r.keys("skillbench:experiment:*")).length === 1,
+        coord.done,
+        "enqueued",
+      );
+      r.disconnect();
+      await redis.kill();
+      await redis.restart();
+      const res = await coord.done;
+      expect(res.stderr).toMatch(
+        /tone-CONTROL-r1: lost from the queue \(its Redis server lost its data/,
+      );
+      expect(res.stderr).not.toMatch(/drained/);
+      expect(res.stdout).toMatch(/2 not completed \(rerun with --resume/);
+      clean(res.stderr);
+    } finally {
+      await redis.stop();
+    }
+  });
+
   it("a scripted coordinator killed -9 mid-run and resumed: every run completes, none excluded as noise", async () => {
     const redis = await startRedis({ password: PASSWORD });
     try {
@@ -506,5 +538,52 @@ describe("signed work: what was changed in Redis is refused and named", () => {
     );
     expect(await reportedRunIds(out)).toEqual(["tone-CONTROL-r1"]);
     expect((await readRunReport(out, "tone-CONTROL-r1")).queue?.worker).toBe("fresh-cache");
+    // Nothing of the staging is left in the results folder.
+    expect(existsSync(path.join(out, ".incoming"))).toBe(false);
+    // rescore keeps a queued report's queue block.
+    const rescored = await runCli(["rescore", out], { env: env() });
+    expect(rescored.code).toBe(0);
+    expect((await readRunReport(out, "tone-CONTROL-r1")).queue?.worker).toBe("fresh-cache");
+  });
+
+  it("a signed record whose report contradicts its evidence counts as its evidence says", async () => {
+    // The record a lying worker (one that holds the key) would send: the run's own folder with
+    // its report turned to passed. The coordinator's collection step: unpack, recompute, commit.
+    const from = box.dir("replaced");
+    const id = "tone-CONTROL-r1";
+    const lie = box.dir("lie");
+    await cp(path.join(from, "runs", id), lie, { recursive: true });
+    const reportFile = path.join(lie, "report.json");
+    const honest = JSON.parse(await readFile(reportFile, "utf8")) as Record<string, unknown>;
+    expect(honest.status).toBe("failed");
+    await writeFile(reportFile, JSON.stringify({ ...honest, status: "passed", passed: true }));
+    const { compressed } = await packRunRecord(lie, id, 32 * 1024 * 1024);
+    const ctx = await rescoreContext(
+      from,
+      await readSuiteSnapshot(from),
+      {},
+      {},
+      {
+        url: null,
+        scriptHasJudge: false,
+        scriptId: "",
+      },
+    );
+    const out = box.dir("lied");
+    const { report, claimed } = await writeRunRecord({
+      outDir: out,
+      runId: id,
+      compressed,
+      queue: { job_id: `x/${id}`, worker: "liar", attempts: 1, lost_attempts: [] },
+      redact: (t) => t,
+      skillPaths: new Map(),
+      recheck: (root) => rescoreRun({ ...ctx, outDir: root }, id),
+    });
+    expect(claimed).toBe("passed");
+    expect(report.status).toBe("failed");
+    expect(report.passed).toBe(false);
+    const stored = await readRunReport(out, id);
+    expect(stored.status).toBe("failed");
+    expect(stored.queue?.worker).toBe("liar");
   });
 });
