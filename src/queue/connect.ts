@@ -152,7 +152,7 @@ export function bounded<T>(
 }
 
 /** Close a BullMQ object, but never wait more than `ms` for an absent server. */
-export async function closeWithin(close: () => Promise<unknown>, ms = 2000): Promise<void> {
+async function closeWithin(close: () => Promise<unknown>, ms = 2000): Promise<void> {
   await bounded(close(), { ms }).catch(() => undefined);
 }
 

@@ -139,7 +139,7 @@ function jobSettings(
 }
 
 /** A signed job: the HMAC covers the experiment, the bundle's hash, the run and its settings. */
-export function signedJob(key: QueueKey, unsigned: Omit<JobData, "sig">): JobData {
+function signedJob(key: QueueKey, unsigned: Omit<JobData, "sig">): JobData {
   return { ...unsigned, sig: macOf(key, "job", unsigned) };
 }
 
@@ -232,10 +232,12 @@ export function queueDispatcher(
       while (listening) {
         const got = await eventsConn
           .xread("COUNT", 100, "BLOCK", 1000, "STREAMS", key, id)
-          .catch(() => null);
+          .catch((): "failed" => "failed");
         // A failing read (not an outage: those wait in the client) tries again a little later.
-        if (got === null && listening)
+        if (got === "failed") {
           await new Promise<void>((resolve) => setTimeout(resolve, 250).unref());
+          continue;
+        }
         for (const [, entries] of got ?? [])
           for (const [entryId, fields] of entries) {
             id = entryId;
@@ -254,12 +256,10 @@ export function queueDispatcher(
       const outstanding = new Map(
         args.toRun.map((s) => [jobIdFor(args.experimentId, s.run_id), s]),
       );
-      const enqueued = await enqueue(settings, bundle, outstanding).catch(
-        async (e: unknown): Promise<null> => {
-          if (e instanceof QueueStopped) return null;
-          throw e;
-        },
-      );
+      const enqueued = await enqueue(settings, bundle, outstanding).catch((e: unknown): null => {
+        if (e instanceof QueueStopped) return null;
+        throw e;
+      });
       if (enqueued === null) {
         note("stopped before the experiment was enqueued: nothing of it is left in the queue");
         return reports;

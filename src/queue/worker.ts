@@ -102,7 +102,7 @@ const LIVE_BASE_URLS = {
 } as const;
 
 /** Said when a worker may run agents with no isolation (--allow-local-worker). */
-export const LOCAL_WORKER_WARNING =
+const LOCAL_WORKER_WARNING =
   "warning: --sandbox local on a worker: queued agents run as this user, with this host's files, network and environment (the queue's password and key, any credential): only where the host itself is the isolation (a throwaway container or VM)";
 
 /** Does anything listen at the URL's host and port? (The coordinator's scripted model server.) */
