@@ -83,8 +83,19 @@ function queueAgent(args: DispatchArgs): string {
   return agents[0] ?? Object.keys(args.ctx.agent.setups)[0] ?? "claude";
 }
 
-/** Refuse credentials and model endpoints in a queued run's `--env` (before anything is sent). */
-export function checkQueuedEnv(env: Record<string, string> | undefined): void {
+/**
+ * Refuse credentials and model endpoints in a queued run's `--env`, and a judge endpoint (the
+ * judge would take the worker's judge credential there), before anything is sent.
+ */
+export function checkQueuedEnv(
+  env: Record<string, string> | undefined,
+  judgeBaseUrl?: string,
+): void {
+  if (judgeBaseUrl !== undefined)
+    throw new InputError(
+      "--judge-base-url: a queued run may not name the judge's endpoint (the judge runs on each worker with that worker's credential); set BENCH_JUDGE_BASE_URL in each worker's environment",
+      { field: "--judge-base-url" },
+    );
   for (const name of Object.keys(env ?? {})) {
     if (isSecretName(name))
       throw new InputError(
@@ -106,7 +117,7 @@ function jobSettings(
   rateLimit: RateLimit | null,
   key: QueueKey,
 ): JobSettings {
-  checkQueuedEnv(opts.env);
+  checkQueuedEnv(opts.env, opts.judgeFlags?.judgeBaseUrl);
   const env = opts.env ?? {};
   const { ctx, settings } = args;
   return {

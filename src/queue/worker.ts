@@ -218,6 +218,8 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
         return refuse(job, "its --env values do not open under this worker's key");
       env = Object.fromEntries(Object.entries(opened).map(([k, v]) => [k, String(v)]));
     }
+    if (unsigned.settings.judge.judgeBaseUrl !== undefined)
+      return refuse(job, "--judge-base-url: the judge's endpoint is this worker's, not a job's");
     for (const n of Object.keys(env))
       if (isSecretName(n) || isEndpointName(n))
         return refuse(

@@ -218,6 +218,23 @@ describe("an unreachable, refusing or full queue", () => {
       /--env ANTHROPIC_BASE_URL: a queued run may not set a model endpoint/,
     );
     expect(await keysOf(url)).toEqual([]);
+    // The judge's endpoint too: the judge runs on the worker, with the worker's credential.
+    const judge = await runCli(
+      runArgs(
+        box.dir("judge-url"),
+        url,
+        "--task",
+        "tone",
+        "--judge-base-url",
+        "http://elsewhere.invalid",
+      ),
+      { env: env() },
+    );
+    expect(judge.code).toBe(2);
+    expect(judge.stderr).toMatch(
+      /--judge-base-url: a queued run may not name the judge's endpoint/,
+    );
+    expect(await keysOf(url)).toEqual([]);
 
     const nokey = await runCli(runArgs(box.dir("nokey"), url, "--task", "tone"), {
       env: box.env(),
