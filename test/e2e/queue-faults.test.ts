@@ -269,6 +269,9 @@ describe("an unreachable, refusing or full queue", () => {
         if ((await r.type(k)) === "hash") dump += JSON.stringify(await r.hgetall(k));
       expect(dump).toContain("env_sealed");
       expect(dump).not.toContain("plain-value-7781");
+      // Retention is bounded: finished jobs go after 14 days or beyond the 20,000 newest.
+      for (const opt of ["removeOnComplete", "removeOnFail"])
+        expect(dump).toContain(`\\"${opt}\\":{\\"age\\":1209600,\\"count\\":20000}`);
     } finally {
       r.disconnect();
     }
