@@ -51,6 +51,8 @@ const env = (home) => ({
   HOME: home,
   TMPDIR: home,
   CI: "1",
+  // The queue's shared key (docs/distributed.md): jobs and records are signed with it.
+  SKILLBENCH_QUEUE_KEY: "bench-queue-key-0123456789abcdef",
 });
 
 function freePort() {

@@ -1,7 +1,17 @@
 import type { Redis } from "ioredis";
 import type { Queue } from "bullmq";
 import { AGENT_NAMES } from "../agents/types.js";
-import { connectRedis, openQueue } from "./connect.js";
+import {
+  bounded,
+  connectRedis,
+  explainRedisError,
+  openQueue,
+  queueAddress,
+  queueRetryMs,
+  shut,
+  waitForQueue,
+} from "./connect.js";
+import { InputError } from "../core/errors.js";
 import { KEY_PREFIX, queueNameFor, WorkerPresenceSchema, type WorkerPresence } from "./job.js";
 
 const STATES = ["waiting", "prioritized", "active", "delayed", "completed", "failed"] as const;
@@ -20,16 +30,28 @@ async function totals(queues: Queue[]): Promise<Record<string, number>> {
   return sum;
 }
 
+/**
+ * Open every agent's queue once the server answers (a transient outage retried within the
+ * bound, said through `log`), do `f` within the same bound, close without waiting on an absent
+ * server. A server that never answers, or refuses: one line naming it and the cause (exit 2).
+ */
 async function withQueues<T>(
   url: QueueUrl,
   f: (qs: Queue[], redis: Redis) => Promise<T>,
+  log?: (line: string) => void,
 ): Promise<T> {
+  await waitForQueue(url, log ? { log } : {});
   const redis = await connectRedis(url);
   const qs = await agentQueues(redis);
   try {
-    return await f(qs, redis);
+    return await bounded(f(qs, redis), { ms: queueRetryMs() }).catch((e: unknown) => {
+      throw new InputError(
+        `cannot use the queue at ${queueAddress(url)} (${url.display}): ${explainRedisError(e).cause}`,
+        { field: "--queue" },
+      );
+    });
   } finally {
-    for (const q of qs) await q.close().catch(() => undefined);
+    for (const q of qs) await shut(q);
     redis.disconnect();
   }
 }
@@ -68,13 +90,20 @@ async function liveWorkers(redis: Redis): Promise<WorkerPresence[]> {
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export async function queueStatus(url: QueueUrl): Promise<QueueStatus> {
-  return withQueues(url, async (qs, redis) => ({
-    url: url.display,
-    paused: (await Promise.all(qs.map((q) => q.isPaused()))).every(Boolean),
-    counts: await totals(qs),
-    workers: await liveWorkers(redis),
-  }));
+export async function queueStatus(
+  url: QueueUrl,
+  log?: (line: string) => void,
+): Promise<QueueStatus> {
+  return withQueues(
+    url,
+    async (qs, redis) => ({
+      url: url.display,
+      paused: (await Promise.all(qs.map((q) => q.isPaused()))).every(Boolean),
+      counts: await totals(qs),
+      workers: await liveWorkers(redis),
+    }),
+    log,
+  );
 }
 
 export function renderQueueStatus(s: QueueStatus): string {
@@ -92,32 +121,47 @@ export function renderQueueStatus(s: QueueStatus): string {
 }
 
 /** Workers finish the runs they hold and take no new ones until `resume` (every agent's queue). */
-export async function pauseQueue(url: QueueUrl): Promise<void> {
-  await withQueues(url, async (qs) => {
-    for (const q of qs) await q.pause();
-  });
+export async function pauseQueue(url: QueueUrl, log?: (line: string) => void): Promise<void> {
+  await withQueues(
+    url,
+    async (qs) => {
+      for (const q of qs) await q.pause();
+    },
+    log,
+  );
 }
 
-export async function resumeQueue(url: QueueUrl): Promise<void> {
-  await withQueues(url, async (qs) => {
-    for (const q of qs) await q.resume();
-  });
+export async function resumeQueue(url: QueueUrl, log?: (line: string) => void): Promise<void> {
+  await withQueues(
+    url,
+    async (qs) => {
+      for (const q of qs) await q.resume();
+    },
+    log,
+  );
 }
 
 /**
  * Remove every run still waiting (running ones finish and are collected). Their coordinators
  * report them as not completed; `run --resume --queue` enqueues them again.
  */
-export async function drainQueue(url: QueueUrl): Promise<{ removed: number }> {
-  return withQueues(url, async (qs) => {
-    let removed = 0;
-    for (const q of qs) {
-      const c = await q.getJobCounts("waiting", "prioritized", "delayed");
-      removed += Object.values(c).reduce((a, b) => a + b, 0);
-      await q.drain(true);
-    }
-    return { removed };
-  });
+export async function drainQueue(
+  url: QueueUrl,
+  log?: (line: string) => void,
+): Promise<{ removed: number }> {
+  return withQueues(
+    url,
+    async (qs) => {
+      let removed = 0;
+      for (const q of qs) {
+        const c = await q.getJobCounts("waiting", "prioritized", "delayed");
+        removed += Object.values(c).reduce((a, b) => a + b, 0);
+        await q.drain(true);
+      }
+      return { removed };
+    },
+    log,
+  );
 }
 
 /** Runs waiting for a worker plus runs in progress: what a worker autoscaler follows. */
@@ -135,6 +179,7 @@ export async function serveQueueMetrics(
   opts: { port?: number; host?: string } = {},
 ): Promise<{ url: string; close(): Promise<void> }> {
   const http = await import("node:http");
+  await waitForQueue(url);
   const redis = await connectRedis(url);
   const queues = await agentQueues(redis);
   const server = http.createServer((req, res) => {

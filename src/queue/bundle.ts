@@ -119,11 +119,29 @@ export async function packSuiteBundle(suite: Suite): Promise<PackedBundle> {
   };
 }
 
-/** Upload a bundle unless the store already holds it (then only keep it longer). */
-export async function uploadBundle(store: ArtifactStore, b: PackedBundle): Promise<boolean> {
-  const stored = await store.putIfAbsent(bundleKey(b.hash), b.compressed, BUNDLE_TTL_SEC);
-  if (!stored) await store.touch(bundleKey(b.hash), BUNDLE_TTL_SEC);
-  return stored;
+/**
+ * Upload a bundle unless the store already holds it (then keep it longer). A stored copy that
+ * differs from this one and whose content does not match its hash (corrupted, or written by
+ * someone else) is replaced by this coordinator's copy: otherwise every worker would fail on it,
+ * and every --resume the same way.
+ */
+export async function uploadBundle(
+  store: ArtifactStore,
+  b: PackedBundle,
+): Promise<"uploaded" | "already stored" | "replaced"> {
+  const key = bundleKey(b.hash);
+  if (await store.putIfAbsent(key, b.compressed, BUNDLE_TTL_SEC)) return "uploaded";
+  const held = await store.get(key);
+  if (held !== null && !held.equals(b.compressed)) {
+    const raw = await decompress(held, MAX_BUNDLE_BYTES).catch(() => null);
+    if (raw === null || sha256(raw) !== b.hash) {
+      await store.put(key, b.compressed, BUNDLE_TTL_SEC);
+      return "replaced";
+    }
+  }
+  if (held === null) await store.put(key, b.compressed, BUNDLE_TTL_SEC);
+  else await store.touch(key, BUNDLE_TTL_SEC);
+  return "already stored";
 }
 
 /** A worker's cache of unpacked bundles: `<dir>/<hash>/` (unpacked once, atomically). */

@@ -1,6 +1,8 @@
 import { runSuite, type RunOptions, type RunSummary } from "../runner/run-suite.js";
-import { queueDispatcher, type QueueRunSettings } from "./coordinator.js";
-import { checkReachable } from "./connect.js";
+import { checkQueuedEnv, queueDispatcher, type QueueRunSettings } from "./coordinator.js";
+import { waitForQueue } from "./connect.js";
+import { requireQueueKey } from "./sign.js";
+import { DiskFullError, errorPath, isDiskFull } from "../core/errors.js";
 
 export { parseQueueUrl, redactQueueUrl, type QueueUrl } from "./url.js";
 export { parseRateLimit, type RateLimit } from "./job.js";
@@ -20,14 +22,35 @@ export type { QueueRunSettings } from "./coordinator.js";
  * `run --queue`: plan and write the results folder as a local run does, with the runs
  * executed by workers (src/queue/worker.ts) instead of this process.
  */
-export async function runSuiteOnQueue(opts: RunOptions, q: QueueRunSettings): Promise<RunSummary> {
-  await checkReachable(q.url);
-  return runSuite({
-    ...opts,
-    queue: {
-      ...opts.queue,
-      dispatch: queueDispatcher(opts, q),
-      secrets: [...(opts.queue?.secrets ?? []), ...(q.url.password ? [q.url.password] : [])],
-    },
+export async function runSuiteOnQueue(
+  opts: RunOptions,
+  q: Omit<QueueRunSettings, "key">,
+): Promise<RunSummary> {
+  const key = requireQueueKey(opts.hostEnv ?? process.env);
+  checkQueuedEnv(opts.env, opts.judgeFlags?.judgeBaseUrl);
+  await waitForQueue(q.url, {
+    log: (message) => opts.onProgress?.({ type: "note", message }),
+    ...(opts.stopSignal ? { signal: opts.stopSignal } : {}),
   });
+  // The results folder, once planned: a full disk is then reported with it, not a placeholder.
+  const planned: { outDir: string | null } = { outDir: null };
+  try {
+    return await runSuite({
+      ...opts,
+      onProgress: (e) => {
+        if (e.type === "plan") planned.outDir = e.outDir;
+        opts.onProgress?.(e);
+      },
+      queue: {
+        ...opts.queue,
+        dispatch: queueDispatcher(opts, { ...q, key }),
+        secrets: [...(opts.queue?.secrets ?? []), ...(q.url.password ? [q.url.password] : [])],
+      },
+    });
+  } catch (e) {
+    const outDir = planned.outDir;
+    if (outDir !== null && !(e instanceof DiskFullError) && isDiskFull(e))
+      throw new DiskFullError(errorPath(e) ?? outDir, outDir);
+    throw e;
+  }
 }

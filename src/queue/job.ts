@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SealedSchema } from "./sign.js";
 
 /**
  * What travels in a queue job: the run to do and the experiment's settings, never a
@@ -37,6 +38,16 @@ export const WorkerPresenceSchema = z.object({
 });
 export type WorkerPresence = z.infer<typeof WorkerPresenceSchema>;
 
+/**
+ * Variables a queued run may not set with `--env`: a model endpoint or a proxy would send the
+ * worker's credentials elsewhere, and credentials are each worker's own (`--pass-env`).
+ */
+export function isEndpointName(name: string): boolean {
+  return /(_BASE_URL$|_API_BASE$|_ENDPOINT(_URL)?$|^(HTTPS?|ALL|NO)_PROXY$|^ANTHROPIC_CUSTOM_HEADERS$|^CLAUDE_CODE_USE_(BEDROCK|VERTEX)$|^AWS_|^CLOUD_ML_REGION$|^GOOGLE_APPLICATION_CREDENTIALS$|^NODE_EXTRA_CA_CERTS$|^NODE_OPTIONS$|^SSL_CERT_)/i.test(
+    name,
+  );
+}
+
 /** Job id: the experiment id and the run id, so enqueueing a run twice is a no-op. */
 export function jobIdFor(experimentId: string, runId: string): string {
   return `${experimentId}/${runId}`;
@@ -63,8 +74,12 @@ export const JobSettingsSchema = z.object({
   model: z.string().nullable(),
   profile: z.string().nullable(),
   timeout_sec: z.number().positive().nullable(),
-  /** `--env` values (names that look like credentials are refused at enqueue time). */
-  env: z.record(z.string(), z.string()),
+  /**
+   * `--env` values, encrypted under the queue's shared key (sign.ts): never in clear in Redis.
+   * Names that look like credentials or name a model endpoint are refused at enqueue time, and
+   * again by the worker.
+   */
+  env_sealed: SealedSchema.nullable(),
   /** Variable names each worker passes from its own environment. */
   pass_env: z.array(z.string()),
   judge: z.object({
@@ -88,23 +103,30 @@ export const JobSettingsSchema = z.object({
 export type JobSettings = z.infer<typeof JobSettingsSchema>;
 
 export const JobDataSchema = z.object({
-  schema: z.literal("skillbench.queue-job.v1"),
+  schema: z.literal("skillbench.queue-job.v2"),
   experiment_id: z.string().min(1),
   /** Content hash of the suite bundle (see bundle.ts). */
   bundle: z.string().regex(/^[0-9a-f]{64}$/),
   run: RunSpecSchema,
   settings: JobSettingsSchema,
+  /** HMAC of everything above under the shared key (sign.ts `macOf(key, "job", …)`). */
+  sig: z.string().regex(/^[0-9a-f]{64}$/),
 });
 export type JobData = z.infer<typeof JobDataSchema>;
 
 /** A worker's answer: where the run's record is, and what it holds. */
 export const JobResultSchema = z.object({
-  schema: z.literal("skillbench.queue-result.v1"),
+  schema: z.literal("skillbench.queue-result.v2"),
+  job_id: z.string(),
   artifact: z.string(),
   compressed_bytes: z.number().int().min(0),
+  /** sha256 of the compressed record as the worker stored it. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
   status: z.enum(["passed", "failed", "errored"]),
   worker: z.string(),
   omitted: z.array(z.string()),
+  /** HMAC of everything above under the shared key (`macOf(key, "record", …)`). */
+  sig: z.string().regex(/^[0-9a-f]{64}$/),
 });
 export type JobResult = z.infer<typeof JobResultSchema>;
 

@@ -67,9 +67,11 @@ export async function packRunRecord(
 }
 
 /**
- * Write a received record into `<outDir>/runs/<runId>/`: unpacked beside it, the report given
- * its queue block, then moved into place with one rename (the report inside is the commit
- * point, as for a local run).
+ * Write a received record into `<outDir>/runs/<runId>/`: unpacked beside it
+ * (`.incoming/<random>/runs/<runId>/`), the report given its queue block, its pass/fail
+ * recomputed from its stored evidence (`recheck`: the rescore step), then moved into place with
+ * one rename (the report inside is the commit point, as for a local run). `claimed` is the
+ * status the worker's report said.
  */
 export async function writeRunRecord(a: {
   outDir: string;
@@ -79,11 +81,15 @@ export async function writeRunRecord(a: {
   redact: (s: string) => string;
   /** Where each skill lives for the coordinator (the worker saw its own cached copy). */
   skillPaths: Map<string, string>;
-}): Promise<RunReport> {
+  /** Rescore the staged run (a results folder of one run at `stagingRoot`). */
+  recheck?: ((stagingRoot: string) => Promise<unknown>) | undefined;
+}): Promise<{ report: RunReport; claimed: RunReport["status"] }> {
   const { meta, files } = decodeArchive(await decompress(a.compressed, MAX_INFLATED_BYTES));
   const m = ResultMetaSchema.parse(meta);
   if (m.run_id !== a.runId) throw new Error(`record for ${m.run_id} received as ${a.runId}`);
-  const staging = path.join(a.outDir, ".incoming", `${a.runId}.${randomBytes(4).toString("hex")}`);
+  const incoming = path.join(a.outDir, ".incoming");
+  const stagingRoot = path.join(incoming, randomBytes(6).toString("hex"));
+  const staging = runDir(stagingRoot, a.runId);
   await mkdir(staging, { recursive: true });
   try {
     await writeTree(staging, files);
@@ -99,17 +105,20 @@ export async function writeRunRecord(a: {
       }),
       queue: { ...a.queue, omitted: m.omitted },
     };
-    const stored = redactValue(withQueue, a.redact);
-    await writeJsonAtomic(reportFile, stored);
+    await writeJsonAtomic(reportFile, redactValue(withQueue, a.redact));
+    // What counts is what the run's own evidence says, not the worker's word.
+    await a.recheck?.(stagingRoot);
+    const stored = RunReportSchema.parse(JSON.parse(await readFile(reportFile, "utf8")));
     const final = runDir(a.outDir, a.runId);
     await rm(final, { recursive: true, force: true });
     await mkdir(path.dirname(final), { recursive: true });
     await rename(staging, final);
+    await rm(stagingRoot, { recursive: true, force: true });
     // The run is committed: its line in the run index, as a local run's.
-    await indexRunReport(runPaths(a.outDir, a.runId), RunReportSchema.parse(stored));
-    return withQueue;
+    await indexRunReport(runPaths(a.outDir, a.runId), stored);
+    return { report: stored, claimed: report.status };
   } catch (e) {
-    await rm(staging, { recursive: true, force: true });
+    await rm(stagingRoot, { recursive: true, force: true });
     throw e;
   }
 }

@@ -205,6 +205,8 @@ export async function rescoreRun(ctx: RescoreContext, id: string): Promise<Resco
     timing: old.timing,
     artifacts: old.artifacts,
   });
+  // A queued run's record of its job (worker, attempts) is history, not a score: kept.
+  if (old.queue !== undefined) report.queue = old.queue;
   // Changed: anything but the timestamp differs. With equal timestamps (the stored finish
   // time, as a rule) the whole texts tell the same, and the old one is the index's when
   // report.json stays as it is.

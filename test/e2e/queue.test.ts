@@ -34,6 +34,9 @@ import { parseQueueUrl } from "../../src/queue/url.js";
 const SUITE = fixtureSuite("e2e-queue");
 const SCRIPT = path.join(SUITE, "model-script.yaml");
 const PASSWORD = "queue-pass-Zq81x";
+/** The shared key of the coordinator and its workers (SKILLBENCH_QUEUE_KEY). */
+const KEY = "queue-key-7f3a9c1e5b2d4680";
+const KEYED = { SKILLBENCH_QUEUE_KEY: KEY };
 
 let redis: TestRedis;
 let box: Sandbox;
@@ -72,7 +75,7 @@ async function startWorker(name: string, db: number, ...extra: string[]) {
       name,
       ...extra,
     ],
-    { env: wbox.env(), detached: true },
+    { env: wbox.env(KEYED), detached: true },
   );
   await waitUntil(async () => /ready: /.test(cli.stderrSoFar()), cli.done, `${name} ready`);
   const w = { name, box: wbox, cli };
@@ -153,8 +156,8 @@ describe("run --queue with three workers", () => {
     queued = box.dir("queued");
     const sel = ["--task", "tone,needs-skill"];
     const [l, q] = await Promise.all([
-      runCli(runArgs(local, "", ...sel, "-j", "2"), { env: box.env() }),
-      runCli(runArgs(queued, redis.url(DB), ...sel), { env: box.env() }),
+      runCli(runArgs(local, "", ...sel, "-j", "2"), { env: box.env(KEYED) }),
+      runCli(runArgs(queued, redis.url(DB), ...sel), { env: box.env(KEYED) }),
     ]);
     expect(l.code).toBe(1);
     queuedRes = q;
@@ -214,7 +217,7 @@ describe("run --queue with three workers", () => {
     // A second experiment on the same suite finds it stored.
     const again = await runCli(
       runArgs(box.dir("again"), redis.url(DB), "--task", "tone", "--treatment", "CONTROL"),
-      { env: box.env() },
+      { env: box.env(KEYED) },
     );
     expect(again.stderr).toMatch(/suite bundle [0-9a-f]{12} .* already stored/);
   });
@@ -235,7 +238,7 @@ describe("run --queue with three workers", () => {
     const coord = startCli(
       runArgs(out, redis.url(DB), "--task", "hold", "--treatment", "CONTROL", "-n", "2"),
       {
-        env: box.env(),
+        env: box.env(KEYED),
         detached: true,
       },
     );
@@ -284,7 +287,7 @@ describe("run --queue with three workers", () => {
     const w = await startWorker("w-term", 2, "--lock-duration", "2");
     const out = box.dir("term");
     const coord = startCli(runArgs(out, redis.url(2), "--task", "tone"), {
-      env: box.env(),
+      env: box.env(KEYED),
       detached: true,
     });
     await waitUntil(async () => /started tone-/.test(w.cli.stderrSoFar()), coord.done, "a start");
@@ -318,21 +321,38 @@ describe("the coordinator, the operator and the rate limit", () => {
 
   it("a coordinator killed and resumed loses nothing; enqueueing again is a no-op", async () => {
     const url = redis.url(DB);
-    expect((await runCli(["queue", "pause", "--queue", url], { env: box.env() })).code).toBe(0);
+    expect((await runCli(["queue", "pause", "--queue", url], { env: box.env(KEYED) })).code).toBe(
+      0,
+    );
     const out = box.dir("resumed");
-    const first = startCli(runArgs(out, url, "--task", "tone"), { env: box.env(), detached: true });
+    const first = startCli(runArgs(out, url, "--task", "tone"), {
+      env: box.env(KEYED),
+      detached: true,
+    });
     await waitUntil(async () => (await queueCounts(DB)).prioritized === 2, first.done, "2 queued");
     first.child.kill("SIGKILL");
     await first.done;
-    // While no coordinator is there, the workers do the runs.
-    expect((await runCli(["queue", "resume", "--queue", url], { env: box.env() })).code).toBe(0);
-    await waitUntil(
-      async () => (await queueCounts(DB)).completed === 2,
-      new Promise(() => {}),
-      "2 done",
+    // While no coordinator is there, the workers take the runs, find its scripted model gone and
+    // leave them waiting (no attempt spent) rather than run them against a dead server.
+    expect((await runCli(["queue", "resume", "--queue", url], { env: box.env(KEYED) })).code).toBe(
+      0,
     );
-    const res = await runCli(runArgs(out, url, "--task", "tone", "--resume"), { env: box.env() });
+    const waitingFor = (id: string): boolean =>
+      workers.some((w) =>
+        w.cli.stderrSoFar().includes(`/${id}: its coordinator's scripted model at`),
+      );
+    await waitUntil(
+      async () => waitingFor("tone-CONTROL-r1") && waitingFor("tone-WITH_SKILL-r1"),
+      new Promise(() => {}),
+      "2 runs waiting for their coordinator",
+    );
+    const res = await runCli(runArgs(out, url, "--task", "tone", "--resume"), {
+      env: box.env(KEYED),
+    });
     expect(res.stderr).toMatch(/re-attached to 2 run\(s\) already in the queue/);
+    // Both ran against the resumed coordinator's model, none excluded as noise.
+    for (const id of await reportedRunIds(out))
+      expect((await readRunReport(out, id)).sample_quality.include_in_analysis, id).toBe(true);
     expect(await reportedRunIds(out)).toEqual(["tone-CONTROL-r1", "tone-WITH_SKILL-r1"]);
     // Each run ran once: one start line per run over all workers, one job per run.
     const exp = await experimentId(out);
@@ -341,7 +361,9 @@ describe("the coordinator, the operator and the rate limit", () => {
     expect((await queueCounts(DB)).completed).toBe(2);
     expect(res.code).toBe(1);
     // A third coordinator on the complete folder has nothing to do.
-    const again = await runCli(runArgs(out, url, "--task", "tone", "--resume"), { env: box.env() });
+    const again = await runCli(runArgs(out, url, "--task", "tone", "--resume"), {
+      env: box.env(KEYED),
+    });
     expect(again.stderr).toMatch(/0 to run, 2 already complete/);
   });
 
@@ -349,7 +371,7 @@ describe("the coordinator, the operator and the rate limit", () => {
     const out = box.dir("limited");
     const res = await runCli(
       runArgs(out, redis.url(DB), "--task", "tone,needs-skill", "--rate-limit", "2/s"),
-      { env: box.env() },
+      { env: box.env(KEYED) },
     );
     expect(res.code).toBe(1);
     expect(await reportedRunIds(out)).toHaveLength(4);
@@ -369,37 +391,37 @@ describe("the coordinator, the operator and the rate limit", () => {
 
   it("queue drain removes the waiting runs; the coordinator reports them not completed", async () => {
     const url = redis.url(DB);
-    await runCli(["queue", "pause", "--queue", url], { env: box.env() });
+    await runCli(["queue", "pause", "--queue", url], { env: box.env(KEYED) });
     const out = box.dir("drained");
-    const coord = startCli(runArgs(out, url, "--task", "tone"), { env: box.env() });
+    const coord = startCli(runArgs(out, url, "--task", "tone"), { env: box.env(KEYED) });
     await waitUntil(async () => (await queueCounts(DB)).prioritized === 2, coord.done, "queued");
-    const status = await runCli(["queue", "status", "--queue", url], { env: box.env() });
+    const status = await runCli(["queue", "status", "--queue", url], { env: box.env(KEYED) });
     expect(status.stdout).toMatch(/PAUSED/);
     expect(status.stdout).toMatch(/workers 3/);
-    const drained = await runCli(["queue", "drain", "--queue", url], { env: box.env() });
+    const drained = await runCli(["queue", "drain", "--queue", url], { env: box.env(KEYED) });
     expect(drained.stdout).toMatch(/2 waiting run\(s\) removed/);
     const res = await coord.done;
     expect(res.stderr).toMatch(/removed from the queue \(drained\)/);
     expect(res.stdout).toMatch(/2 not completed \(rerun with --resume/);
     expect(await reportedRunIds(out)).toEqual([]);
-    await runCli(["queue", "resume", "--queue", url], { env: box.env() });
+    await runCli(["queue", "resume", "--queue", url], { env: box.env(KEYED) });
   });
 
   it("--priority: a more urgent experiment's runs go first", async () => {
     const db = 4;
     const url = redis.url(db);
-    await runCli(["queue", "pause", "--queue", url], { env: box.env() });
+    await runCli(["queue", "pause", "--queue", url], { env: box.env(KEYED) });
     const low = startCli(runArgs(box.dir("low"), url, "--task", "tone", "--priority", "50"), {
-      env: box.env(),
+      env: box.env(KEYED),
     });
     await waitUntil(async () => (await queueCounts(db)).prioritized === 2, low.done, "low queued");
     const high = startCli(
       runArgs(box.dir("high"), url, "--task", "needs-skill", "--priority", "1"),
-      { env: box.env() },
+      { env: box.env(KEYED) },
     );
     await waitUntil(async () => (await queueCounts(db)).prioritized === 4, high.done, "4 queued");
     const w = await startWorker("prio", db);
-    await runCli(["queue", "resume", "--queue", url], { env: box.env() });
+    await runCli(["queue", "resume", "--queue", url], { env: box.env(KEYED) });
     await Promise.all([low.done, high.done]);
     const order = startedLines(w, "").map((l) => /started (\S+)/.exec(l)?.[1]);
     expect(order).toHaveLength(4);

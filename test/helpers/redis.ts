@@ -14,6 +14,10 @@ export interface TestRedis {
   /** redis://127.0.0.1:PORT/DB */
   url(db?: number): string;
   stop(): Promise<void>;
+  /** Kill the server (SIGKILL: an outage), keeping its port for `restart`. */
+  kill(): Promise<void>;
+  /** Start it again on the same port, empty (no persistence), as a restarted server is. */
+  restart(): Promise<void>;
 }
 
 function freePort(): Promise<number> {
@@ -58,23 +62,37 @@ function startOnce(
   });
 }
 
-export async function startRedis(opts: { password?: string } = {}): Promise<TestRedis> {
+/** A port nothing listens on now (bound and released). */
+export const unusedPort = freePort;
+
+export async function startRedis(
+  opts: { password?: string; port?: number } = {},
+): Promise<TestRedis> {
   const dir = await mkdtemp(path.join(tmpdir(), "skillbench-redis-"));
   for (let i = 0; i < 5; i++) {
-    const port = await freePort();
-    const child = await startOnce(port, dir, opts.password ?? null);
+    const port = opts.port ?? (await freePort());
+    let child = await startOnce(port, dir, opts.password ?? null);
     if (!child) continue;
     const auth = opts.password ? `:${encodeURIComponent(opts.password)}@` : "";
+    const end = async (signal: NodeJS.Signals): Promise<void> => {
+      const c = child;
+      if (c && c.exitCode === null && c.signalCode === null) {
+        const gone = new Promise((r) => c.once("exit", r));
+        c.kill(signal);
+        await gone;
+      }
+    };
     return {
       port,
       url: (db = 0) => `redis://${auth}127.0.0.1:${port}/${db}`,
       stop: async () => {
-        if (child.exitCode === null) {
-          const gone = new Promise((r) => child.once("exit", r));
-          child.kill("SIGTERM");
-          await gone;
-        }
+        await end("SIGTERM");
         await rm(dir, { recursive: true, force: true });
+      },
+      kill: () => end("SIGKILL"),
+      restart: async () => {
+        child = await startOnce(port, dir, opts.password ?? null);
+        if (!child) throw new Error(`redis-server did not start again on port ${port}`);
       },
     };
   }

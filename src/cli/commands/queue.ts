@@ -41,6 +41,9 @@ function requiredUrl(v: string | boolean | undefined): QueueUrl {
   return queueUrlFrom(v ?? true) as QueueUrl;
 }
 
+/** What an operator command waits for (an unreachable queue, retried), on stderr. */
+const say = (line: string): void => void process.stderr.write(`skillbench queue: ${line}\n`);
+
 const QUEUE_HELP = "the queue: redis://[:password@]host:port/db (no value: $SKILLBENCH_QUEUE_URL)";
 
 export function registerQueue(program: Command, ctx: { exitCode: number }): void {
@@ -80,6 +83,10 @@ export function registerQueue(program: Command, ctx: { exitCode: number }): void
       intArg("--max-result-mb"),
     )
     .option("--name <name>", "this worker's name in the queue (default host:pid)")
+    .option(
+      "--allow-local-worker",
+      "allow runs under --sandbox local (asked for, or auto's fallback): the agent then sees this host's files and environment",
+    )
     .action(
       async (f: {
         queue?: string | boolean;
@@ -93,6 +100,7 @@ export function registerQueue(program: Command, ctx: { exitCode: number }): void
         lockDuration?: number;
         maxResultMb?: number;
         name?: string;
+        allowLocalWorker?: boolean;
       }) => {
         const url = requiredUrl(f.queue);
         const log = (line: string): void =>
@@ -109,6 +117,7 @@ export function registerQueue(program: Command, ctx: { exitCode: number }): void
           lockDurationMs: f.lockDuration ? f.lockDuration * 1000 : undefined,
           maxResultBytes: f.maxResultMb ? f.maxResultMb * 1024 * 1024 : undefined,
           name: f.name,
+          allowLocal: f.allowLocalWorker,
           log,
         });
         // SIGTERM or a first Ctrl-C: drain (the running runs finish, no new one starts);
@@ -142,7 +151,7 @@ export function registerQueue(program: Command, ctx: { exitCode: number }): void
     .option("--queue [url]", QUEUE_HELP)
     .option("--json", "print JSON")
     .action(async (f: { queue?: string | boolean; json?: boolean }) => {
-      const s = await queueStatus(requiredUrl(f.queue));
+      const s = await queueStatus(requiredUrl(f.queue), say);
       process.stdout.write(f.json ? `${JSON.stringify(s, null, 2)}\n` : renderQueueStatus(s));
     });
   queue
@@ -151,7 +160,7 @@ export function registerQueue(program: Command, ctx: { exitCode: number }): void
     .option("--queue [url]", QUEUE_HELP)
     .action(async (f: { queue?: string | boolean }) => {
       const url = requiredUrl(f.queue);
-      await pauseQueue(url);
+      await pauseQueue(url, say);
       process.stdout.write(`paused ${url.display}\n`);
     });
   queue
@@ -160,7 +169,7 @@ export function registerQueue(program: Command, ctx: { exitCode: number }): void
     .option("--queue [url]", QUEUE_HELP)
     .action(async (f: { queue?: string | boolean }) => {
       const url = requiredUrl(f.queue);
-      await resumeQueue(url);
+      await resumeQueue(url, say);
       process.stdout.write(`resumed ${url.display}\n`);
     });
   queue
@@ -171,7 +180,7 @@ export function registerQueue(program: Command, ctx: { exitCode: number }): void
     .option("--queue [url]", QUEUE_HELP)
     .action(async (f: { queue?: string | boolean }) => {
       const url = requiredUrl(f.queue);
-      const { removed } = await drainQueue(url);
+      const { removed } = await drainQueue(url, say);
       process.stdout.write(`drained ${url.display}: ${removed} waiting run(s) removed\n`);
     });
   queue

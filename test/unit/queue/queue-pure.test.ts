@@ -108,8 +108,8 @@ describe("suite bundle", () => {
     expect(one.hash).toBe(two.hash);
     expect(one.hash).toMatch(/^[0-9a-f]{64}$/);
     const store = memoryStore();
-    expect(await uploadBundle(store, one)).toBe(true);
-    expect(await uploadBundle(store, two)).toBe(false); // uploaded once per content
+    expect(await uploadBundle(store, one)).toBe("uploaded");
+    expect(await uploadBundle(store, two)).toBe("already stored"); // uploaded once per content
     const cacheDir = await tmp();
     const copy = await new BundleCache(cacheDir, store).get(one.hash);
     const root = path.join(cacheDir, one.hash, "r0");
@@ -139,6 +139,12 @@ describe("suite bundle", () => {
     await expect(new BundleCache(await tmp(), store).get(b.hash)).rejects.toThrow(
       /does not match its hash/,
     );
+    // The next coordinator's upload replaces it with its own copy; workers then get the suite.
+    expect(await uploadBundle(store, b)).toBe("replaced");
+    expect(store.map.get(`bundle/${b.hash}`)?.equals(b.compressed)).toBe(true);
+    expect((await new BundleCache(await tmp(), store).get(b.hash)).hash).toBe(suite.hash);
+    store.map.set(`bundle/${b.hash}`, Buffer.from("not even gzip"));
+    expect(await uploadBundle(store, b)).toBe("replaced");
   });
 });
 
