@@ -71,6 +71,7 @@ export async function planTarget(
   try {
     const compiled: CompiledSuite = await compileManifest(loaded, {
       outDir: path.join(tmp, "suite"),
+      onWarning: opts.onWarning,
     });
     const skill: SkillInfo = {
       skill: compiled.skillName,

@@ -6,6 +6,7 @@ import { InputError } from "../core/errors.js";
 import { closest } from "../suite/fields.js";
 import { problemsToError, type Problem } from "../suite/problems.js";
 import { parseGates } from "./gates.js";
+import { generatedRuleProblems, manifestPathProblems } from "./paths.js";
 import {
   InlineTaskSchema,
   ManifestSchema,
@@ -30,6 +31,17 @@ export interface LoadedManifest {
   manifest: Manifest;
   /** `evaluation.tasks`, each parsed with its form's schema. */
   tasks: TaskEntry[];
+  /** The line of a field (normalized path), for errors found after loading; absent when synthesized. */
+  lineOf?: (at: readonly PropertyKey[]) => number | undefined;
+}
+
+export interface LoadManifestOptions {
+  /**
+   * A frozen set of generated tasks (generate.ts): the generator's rules apply again (inline
+   * tasks only, 2 to 4, workspaces inline, no folders), so a hand edit cannot do what the
+   * generator's answer may not.
+   */
+  generated?: boolean;
 }
 
 async function isFile(p: string): Promise<boolean> {
@@ -51,7 +63,7 @@ export async function findManifest(target: string): Promise<string | null> {
 }
 
 /** The Skill folder a manifest belongs to: `<skill>/eval.yaml` or `<skill>/comet/eval.yaml`. */
-function ownerDir(manifestFile: string): string {
+export function ownerDir(manifestFile: string): string {
   const dir = path.dirname(manifestFile);
   return path.basename(dir) === "comet" ? path.dirname(dir) : dir;
 }
@@ -223,7 +235,10 @@ function knownKeysHint(_iss: z.core.$ZodIssue, key: string): string {
 }
 
 /** Read and check a manifest. Throws one InputError listing every problem. */
-export async function loadManifest(file: string): Promise<LoadedManifest> {
+export async function loadManifest(
+  file: string,
+  opts: LoadManifestOptions = {},
+): Promise<LoadedManifest> {
   const abs = path.resolve(file);
   let text: string;
   try {
@@ -246,11 +261,12 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
   const problems: Problem[] = [];
   const add = (segs: readonly PropertyKey[], message: string): void => {
     const field = fieldAsWritten(doc, segs);
+    const line = lineOf(doc, lc, segs);
     problems.push({
       file: abs,
       field,
-      line: lineOf(doc, lc, segs),
-      message: `${field}: ${message}`,
+      line,
+      message: `${field}: ${message}${line === undefined ? "" : ` (line ${line})`}`,
     });
   };
   const keyProblems: { field: string; message: string }[] = [];
@@ -269,6 +285,7 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
     for (const e of parseGates(parsed.data.evaluation?.qualityGates ?? {}).errors)
       add(["evaluation", "qualityGates", e.key], e.message);
   const tasks: TaskEntry[] = [];
+  const indexed: { index: number; task: TaskEntry }[] = [];
   const rawTasks = parsed.success ? (parsed.data.evaluation?.tasks ?? []) : [];
   const seen = new Map<string, number>();
   rawTasks.forEach((t, i) => {
@@ -290,6 +307,7 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
       else seen.set(name, i);
     }
     tasks.push(r.data);
+    indexed.push({ index: i, task: r.data });
   });
   if (problems.length > 0 || !parsed.success)
     throw problemsToError(`eval manifest ${abs}`, problems);
@@ -298,5 +316,16 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
   const skillDir = manifest.skill.source
     ? path.resolve(path.dirname(abs), manifest.skill.source)
     : owner;
-  return { file: abs, skillDir, manifest, tasks };
+  const pathProblems = opts.generated
+    ? generatedRuleProblems(manifest, indexed, rawTasks.length)
+    : await manifestPathProblems({ file: abs, owner, skillDir, manifest, tasks: indexed });
+  for (const p of pathProblems) add(p.at, p.message);
+  if (problems.length > 0) throw problemsToError(`eval manifest ${abs}`, problems);
+  return {
+    file: abs,
+    skillDir,
+    manifest,
+    tasks,
+    lineOf: (at) => lineOf(doc, lc, at),
+  };
 }
