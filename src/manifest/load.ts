@@ -141,6 +141,18 @@ function lineOf(
   lc: LineCounter,
   segs: readonly PropertyKey[],
 ): number | undefined {
+  // A field that is a key of a mapping is on its key's line (a block value starts below it).
+  const last = segs.at(-1);
+  if (typeof last === "string") {
+    const parent = nodeAt(doc, segs.slice(0, -1));
+    if (parent.keys.length === segs.length - 1 && isMap(parent.node)) {
+      const pair = parent.node.items.find(
+        (p) => isScalar(p.key) && (p.key.value === last || camel(String(p.key.value)) === last),
+      );
+      const keyOff = isScalar(pair?.key) ? pair.key.range?.[0] : undefined;
+      if (keyOff !== undefined) return lc.linePos(keyOff).line;
+    }
+  }
   const { node } = nodeAt(doc, segs);
   const off = node?.range?.[0];
   return off === undefined ? undefined : lc.linePos(off).line;
