@@ -78,8 +78,8 @@ export interface CompileOptions {
  * with a warning: a Skill is instructions and a few scripts, and a folder this big is usually a
  * mistake (a dataset, a build output) that slows every run and fills the results folder.
  */
-export const SKILL_WARN_FILES = 1000;
-export const SKILL_WARN_BYTES = 50 * 1024 * 1024;
+const SKILL_WARN_FILES = 1000;
+const SKILL_WARN_BYTES = 50 * 1024 * 1024;
 
 interface CopyScan {
   /** Symlinks whose target (resolved) is outside every root, or dangles: absolute paths. */

@@ -30,6 +30,7 @@ import type { RunOptions } from "../runner/run-suite.js";
 import { chooseSandbox, createSandbox, probeSandboxes, type Sandbox } from "../sandbox/index.js";
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
 import { canonicalJson, sha256 } from "../util/hash.js";
+import { YAML_MAX_ALIAS_COUNT } from "../util/yaml.js";
 import { makeRedactor, secretsFromEnv } from "../util/redact.js";
 import { createRunDirs, removeRunDirs } from "../workspace/prepare.js";
 import { loadManifest, normalizeKeys, type LoadedManifest } from "./load.js";
@@ -195,7 +196,7 @@ export function parseGeneratedTasks(text: string): InlineTask[] {
   const body = fenced?.[1] ?? text;
   let data: unknown;
   try {
-    data = YAML.parse(body);
+    data = YAML.parse(body, { maxAliasCount: YAML_MAX_ALIAS_COUNT });
   } catch (e) {
     throw new Error(
       `the answer is not YAML or JSON: ${(e instanceof Error ? e.message : String(e)).split("\n")[0] ?? ""}`,
@@ -492,7 +493,7 @@ export async function resolveGeneratedTasks(
 }
 
 /** Why a frozen set counts as edited by hand; null when its text is the one generated. Pure. */
-export function editedByHand(
+function editedByHand(
   record: GenerationRecord | null,
   key: string,
   text: Buffer,

@@ -1,10 +1,12 @@
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import YAML, { LineCounter, isMap, isSeq, isScalar, type Node } from "yaml";
+import type YAML from "yaml";
+import { isMap, isSeq, isScalar, type LineCounter, type Node } from "yaml";
 import type { z } from "zod";
 import { InputError } from "../core/errors.js";
 import { closest } from "../suite/fields.js";
 import { problemsToError, type Problem } from "../suite/problems.js";
+import { parseYamlDocument, yamlToJs } from "../util/yaml.js";
 import { parseGates } from "./gates.js";
 import { generatedRuleProblems, manifestPathProblems } from "./paths.js";
 import {
@@ -258,18 +260,8 @@ export async function loadManifest(
   } catch {
     throw new InputError(`${abs}: cannot read the eval manifest`, { file: abs });
   }
-  const lc = new LineCounter();
-  const doc = YAML.parseDocument(text, { lineCounter: lc, prettyErrors: true });
-  const [err] = doc.errors;
-  if (err) {
-    const pos = err.linePos?.[0];
-    const reason = (err.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
-    throw new InputError(
-      `${abs}: ${pos ? `line ${pos.line}, column ${pos.col}: ` : ""}invalid YAML: ${reason}`,
-      { file: abs, line: pos?.line },
-    );
-  }
-  const raw: unknown = doc.toJS();
+  const { doc, lines: lc } = parseYamlDocument(text, abs);
+  const raw: unknown = yamlToJs(doc, lc, abs);
   const problems: Problem[] = [];
   const add = (segs: readonly PropertyKey[], message: string): void => {
     const field = fieldAsWritten(doc, segs);
