@@ -144,3 +144,38 @@ describe("a frozen set edited by hand", () => {
     expect(r.stderr).not.toContain("EDITED BY HAND");
   }, 120_000);
 });
+
+describe("eval --dry-run of a Skill whose tasks are frozen generated ones", () => {
+  const dryArgs = (dir: string, ...extra: string[]): string[] => [
+    "eval",
+    dir,
+    "--dry-run",
+    "--model-script",
+    SCRIPT,
+    "-n",
+    "1",
+    "--sandbox",
+    "local",
+    ...extra,
+  ];
+
+  it("plans them, as eval would run them", async () => {
+    const { dir, file } = await variant("dry-run", (t) => t);
+    const r = await runCli(dryArgs(dir), { env: box.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`tasks: generated, frozen in ${file}`);
+    expect(r.stdout).toContain("4 runs planned (2 tasks × 2 treatments × 1 repetitions");
+    expect(r.stdout).toMatch(/write-greeting-WITH_SKILL-r1/);
+    expect(r.stdout).toMatch(/record-status-CONTROL-r1/);
+  });
+
+  it("refuses an edited set as eval does, and plans it with --accept-edited", async () => {
+    const { dir } = await variant("dry-run-edited", (t) => t.replace("^Hello, Ada!$", "."));
+    const refused = await runCli(dryArgs(dir), { env: box.env() });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain("edited by hand");
+    const accepted = await runCli(dryArgs(dir, "--accept-edited"), { env: box.env() });
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(accepted.stdout).toContain("4 runs planned");
+  });
+});

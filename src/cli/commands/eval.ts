@@ -59,7 +59,14 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
         const plan = await planTarget(skill, {
           ...runOptionsFromFlags(f),
           onWarning: printWarning,
+          generated: {
+            ...runOptionsFromFlags(f),
+            cacheDir: f.generatedDir,
+            acceptEdited: f.acceptEdited,
+          },
         });
+        if (plan.skill?.generated_tasks)
+          process.stderr.write(`tasks: generated, frozen in ${plan.skill.generated_tasks}\n`);
         process.stdout.write(renderPlan(plan));
         return;
       }
