@@ -23,6 +23,8 @@ import {
   EXPECT_SCRIPT,
   EXPECT_VALIDATOR_SOURCE,
   expectData,
+  REGEX_TIMEOUT_SEC,
+  regexCount,
 } from "./expect-validator.js";
 import { MANIFEST_CANDIDATES, ownerDir, type LoadedManifest } from "./load.js";
 import type { BaselineEntry, InlineTask, ManifestInteraction, TaskEntry } from "./schema.js";
@@ -247,7 +249,9 @@ async function compileInline(
       await writeFile(f, content);
     }
   }
-  const commandsSec = (task.expect.commands ?? []).reduce((s, c) => s + (c.timeout ?? 120), 0);
+  const commandsSec =
+    (task.expect.commands ?? []).reduce((s, c) => s + (c.timeout ?? 120), 0) +
+    regexCount(task.expect) * REGEX_TIMEOUT_SEC;
   const ev = m.manifest.evaluation;
   const toml = {
     metadata: { name: task.name, category: task.category ?? "", tags: ["manifest"] },

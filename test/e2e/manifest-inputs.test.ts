@@ -8,7 +8,14 @@ import { cp, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promis
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, makeSandbox, REPO_ROOT, runCli, type Sandbox } from "../helpers/cli.js";
+import {
+  assertBuilt,
+  makeSandbox,
+  readRunReport,
+  REPO_ROOT,
+  runCli,
+  type Sandbox,
+} from "../helpers/cli.js";
 
 const skill = (name: string): string => path.join(REPO_ROOT, "test", "fixtures", "skills", name);
 let box: Sandbox;
@@ -178,4 +185,60 @@ describe("a big Skill folder", () => {
     const small = await runCli(["validate", skill("greeter")], { env: box.env() });
     expect(small.stderr).not.toContain("the Skill folder holds");
   });
+});
+
+describe("a catastrophic regex in inline expect", () => {
+  it("fails its own check, named, within its time limit; the other expectations keep their results", async () => {
+    const long = `${"a".repeat(40)}b`;
+    const manifest = (await readFile(path.join(skill("greeter"), "eval.yaml"), "utf8"))
+      .replace(
+        '        README.md: "# A workspace for greetings\\n"\n',
+        `        README.md: "# A workspace for greetings\\n"\n        long.txt: "${long}"\n`,
+      )
+      .replace(
+        '          greeting.txt: ["^Hello, friend!$"]\n',
+        '          greeting.txt: ["^Hello, friend!$"]\n          long.txt: ["^(a+)+$"]\n',
+      );
+    expect(manifest).toContain("^(a+)+$");
+    const dir = await skillWith("catastrophic-regex", manifest);
+    const out = box.dir("catastrophic-regex-out");
+    const started = Date.now();
+    const r = await runCli(
+      [
+        "eval",
+        dir,
+        "--model-script",
+        path.join(dir, "model-script.yaml"),
+        "--out",
+        out,
+        "--task",
+        "greet",
+        "--treatment",
+        "WITH_SKILL",
+        "-n",
+        "1",
+        "--env",
+        "CLAUDE_CODE_MAX_RETRIES=0",
+      ],
+      { env: box.env() },
+    );
+    expect([0, 1], r.stderr).toContain(r.code);
+    // Well under the validator's own 120 s limit: the expression was stopped at its 5 s.
+    expect(Date.now() - started).toBeLessThan(60_000);
+    const report = await readRunReport(out, "greet-WITH_SKILL-r1");
+    expect(report.checks_failed).toEqual([
+      expect.stringMatching(
+        /^contains:long\.txt:\^\(a\+\)\+\$: the regex ran over its 5 s limit on long\.txt \(41 chars\) and was stopped/,
+      ),
+    ]);
+    expect(report.checks_passed).toEqual([
+      "file_exists:greeting.txt",
+      "file_absent:TODO.txt",
+      "contains:greeting.txt:^Hello, friend!$",
+      "not_contains:greeting.txt:/^hi$/im",
+      "json:status.json:greeted.name",
+      "command:grep -q friend greeting.txt",
+      "skill_invoked:greeter",
+    ]);
+  }, 120_000);
 });
