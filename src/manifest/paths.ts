@@ -82,6 +82,25 @@ function workspacePathProblems(
   return out;
 }
 
+/**
+ * Why a file a manifest names (`rel`, against `base`) is not a relative path inside the Skill
+ * folder `root` once symlinks are resolved; null when it is (or does not exist: its reader says so).
+ */
+export async function outsideSkill(
+  rel: string,
+  base: string,
+  root: string,
+): Promise<string | null> {
+  const why = notRelative(rel);
+  if (why) return why;
+  const real = await realpath(path.resolve(base, rel)).catch(() => null);
+  if (real === null) return null;
+  const realRoot = await realpath(root).catch(() => path.resolve(root));
+  return inside(real, realRoot)
+    ? null
+    : `${JSON.stringify(rel)} leads outside the Skill folder ${root} (to ${real}); a manifest may only name files inside its Skill`;
+}
+
 function expectProblems(e: Expect, at: PropertyKey[]): PathProblem[] {
   const out: PathProblem[] = [];
   const check = (p: string, where: PropertyKey[]): void => {

@@ -56,7 +56,11 @@ export function parseDoc(text: string, file: string): { doc: Document; lines: Li
 }
 
 /** The line of the deepest node of `at` that exists in the document. */
-function lineOf(doc: Document, lines: LineCounter, at: readonly PropertyKey[]): number | undefined {
+export function lineOf(
+  doc: Document,
+  lines: LineCounter,
+  at: readonly PropertyKey[],
+): number | undefined {
   for (let n = at.length; n >= 0; n--) {
     const node = doc.getIn(at.slice(0, n) as unknown[], true);
     if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;

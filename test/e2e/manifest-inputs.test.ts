@@ -242,3 +242,39 @@ describe("a catastrophic regex in inline expect", () => {
     ]);
   }, 120_000);
 });
+
+describe("the triggers: section of an eval manifest", () => {
+  it.each([
+    [
+      "a query file outside the Skill",
+      () => `triggers:\n  queries: ${secret}/id_rsa\n`,
+      /eval\.yaml: triggers\.queries \(line 6\): must be a path relative to the manifest's folder, got absolute path/,
+    ],
+    [
+      "a description file leading out of the Skill",
+      () =>
+        "triggers:\n  queries: [{query: a, should_trigger: true}]\n  description_files: [../../host-secret/id_rsa]\n",
+      /eval\.yaml: triggers\.description_files\[0\] \(line 7\): "\.\.\/\.\.\/host-secret\/id_rsa" leads outside the Skill folder/,
+    ],
+    [
+      "an alias bomb",
+      () =>
+        `triggers:\n  a: &a [x, x, x, x, x, x, x, x, x, x]\n${["b", "c", "d", "e"]
+          .map(
+            (k, i) =>
+              `  ${k}: &${k} [${Array(10)
+                .fill(`*${"abcd"[i] ?? ""}`)
+                .join(", ")}]`,
+          )
+          .join("\n")}\n`,
+      /eval\.yaml: triggers\.b\[0\] \(line 7\): the aliases expand to more than 1000 nodes/,
+    ],
+  ])("refuses %s (skillbench triggers, exit 2)", async (name, section, message) => {
+    const dir = await skillWith(`triggers-${name.replace(/\W+/g, "-")}`, `${HEAD}${section()}`);
+    const out = box.dir(`triggers-${name.replace(/\W+/g, "-")}-out`);
+    const r = await runCli(["triggers", dir, "--out", out], { env: box.env() });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(await holdingSecret(out)).toEqual([]);
+  });
+});
