@@ -9,7 +9,7 @@ import { computeReportSchemaFingerprint } from "../src/store/schema-fingerprint.
 const file = "src/store/report-schema-fingerprint.ts";
 const fingerprint = computeReportSchemaFingerprint();
 const text = (await readFile(file, "utf8")).replace(
-  /REPORT_SCHEMA_FINGERPRINT = "[0-9a-f]*"/,
+  /REPORT_SCHEMA_FINGERPRINT =\s*"[0-9a-f]*"/,
   `REPORT_SCHEMA_FINGERPRINT = "${fingerprint}"`,
 );
 await writeFile(file, text);

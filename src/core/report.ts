@@ -204,6 +204,8 @@ export const RunReportSchema = z.object({
     events: z.string().nullable(),
     validation: z.string().nullable(),
     workspace: z.string().nullable(),
+    /** `--keep-workspaces`: the run's live workspace, kept (absolute; never swept as a leftover). */
+    kept_workspace: z.string().optional(),
   }),
   timestamp: z.string(),
   /** How a queued run travelled (absent for local runs); see docs/distributed.md. */

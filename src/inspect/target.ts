@@ -7,9 +7,12 @@ import { InputError } from "../core/errors.js";
 import {
   compileManifest,
   DEFAULT_TRIALS,
+  profileOf,
+  resolveSkillName,
   SKILL_TREATMENT,
   type CompiledSuite,
 } from "../manifest/compile.js";
+import { resolveGeneratedTasks, type GenerateTasksOptions } from "../manifest/generate.js";
 import { loadSuiteProfiles, resolveProfile } from "../scoring/index.js";
 import { loadOrSynthesize } from "../manifest/eval.js";
 import { findManifest } from "../manifest/load.js";
@@ -36,6 +39,8 @@ export interface SkillInfo {
   quality_gates: GateSpec[];
   /** false: the Skill has no tasks (eval --generate or --quick would supply them). */
   has_tasks: boolean;
+  /** The frozen generated tasks planned (`eval --dry-run` of a Skill with none of its own). */
+  generated_tasks?: string;
 }
 
 export interface TargetPlan extends SuitePlan {
@@ -57,6 +62,11 @@ export async function planTarget(
   target: string,
   opts: Omit<PlanOptions, "suite"> & {
     inspect?: (compiled: string, plan: SuitePlan, skill: SkillInfo | null) => Promise<void>;
+    /**
+     * `eval --dry-run`: a Skill with no tasks of its own is planned with its frozen generated
+     * tasks, found as `eval` finds them (never generated here).
+     */
+    generated?: GenerateTasksOptions | undefined;
   },
 ): Promise<TargetPlan> {
   const abs = path.resolve(opts.cwd ?? process.cwd(), target);
@@ -70,8 +80,18 @@ export async function planTarget(
   const { loaded, found } = await loadOrSynthesize(abs);
   const tmp = await mkdtemp(path.join(os.tmpdir(), tempStem("inspect", undefined, process.pid)));
   try {
+    const generated =
+      opts.generated && loaded.tasks.length === 0
+        ? await resolveGeneratedTasks(
+            loaded,
+            { skillName: await resolveSkillName(loaded), profile: profileOf(loaded), outDir: tmp },
+            { ...opts.generated, generate: false, regenerate: false },
+          )
+        : null;
     const compiled: CompiledSuite = await compileManifest(loaded, {
       outDir: path.join(tmp, "suite"),
+      tasks: generated?.tasks,
+      onWarning: opts.onWarning,
     });
     const skill: SkillInfo = {
       skill: compiled.skillName,
@@ -80,6 +100,7 @@ export async function planTarget(
       baselines: compiled.baselines.map((b) => ({ name: b.name, origin: b.origin })),
       quality_gates: parseGates(loaded.manifest.evaluation?.qualityGates ?? {}).gates,
       has_tasks: compiled.tasks.length > 0,
+      ...(generated ? { generated_tasks: generated.file } : {}),
     };
     if (compiled.tasks.length === 0)
       return {

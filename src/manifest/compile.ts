@@ -1,5 +1,16 @@
 import { execFile } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import {
+  cp,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -12,8 +23,10 @@ import {
   EXPECT_SCRIPT,
   EXPECT_VALIDATOR_SOURCE,
   expectData,
+  REGEX_TIMEOUT_SEC,
+  regexCount,
 } from "./expect-validator.js";
-import { MANIFEST_CANDIDATES, type LoadedManifest } from "./load.js";
+import { MANIFEST_CANDIDATES, ownerDir, type LoadedManifest } from "./load.js";
 import type { BaselineEntry, InlineTask, ManifestInteraction, TaskEntry } from "./schema.js";
 import { tempStem } from "../util/temp-names.js";
 
@@ -59,6 +72,74 @@ export interface CompileOptions {
   outDir: string;
   /** Tasks to compile instead of the manifest's (generated tasks). */
   tasks?: TaskEntry[];
+  /** A Skill over SKILL_WARN_FILES files or SKILL_WARN_BYTES bytes (copied into every run). */
+  onWarning?: ((w: { file: string; field?: string; message: string }) => void) | undefined;
+}
+
+/**
+ * Above these, the Skill folder is copied into every run's workspace without being refused, but
+ * with a warning: a Skill is instructions and a few scripts, and a folder this big is usually a
+ * mistake (a dataset, a build output) that slows every run and fills the results folder.
+ */
+const SKILL_WARN_FILES = 1000;
+const SKILL_WARN_BYTES = 50 * 1024 * 1024;
+
+interface CopyScan {
+  /** Symlinks whose target (resolved) is outside every root, or dangles: absolute paths. */
+  escaping: string[];
+  files: number;
+  bytes: number;
+}
+
+function isInside(p: string, root: string): boolean {
+  const r = path.relative(root, p);
+  return r === "" || (!r.startsWith("..") && !path.isAbsolute(r));
+}
+
+/** What copyTree would copy from `from`: its escaping symlinks, its file count and size. */
+async function scanCopy(
+  from: string,
+  roots: string[],
+  skip: ReadonlySet<string> = new Set(),
+): Promise<CopyScan> {
+  const realRoots = await Promise.all(roots.map((r) => realpath(r).catch(() => path.resolve(r))));
+  const out: CopyScan = { escaping: [], files: 0, bytes: 0 };
+  const walk = async (d: string): Promise<void> => {
+    for (const e of await readdir(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (COPY_SKIP.has(e.name) || skip.has(path.resolve(p))) continue;
+      if (e.isSymbolicLink()) {
+        const real = await realpath(p).catch(() => null);
+        if (real === null || !realRoots.some((r) => isInside(real, r))) out.escaping.push(p);
+      } else if (e.isDirectory()) await walk(p);
+      else if (e.isFile()) {
+        out.files++;
+        out.bytes += (await lstat(p)).size;
+      }
+    }
+  };
+  await walk(from);
+  out.escaping.sort();
+  return out;
+}
+
+/**
+ * Refuse a folder about to be copied into the runs that holds a symlink leading outside it (or
+ * dangling): the copy would hand the agent the host's files. Names the user's file, not the
+ * compiled copy, and the manifest field that brought the folder in.
+ */
+function refuseEscaping(m: LoadedManifest, scan: CopyScan, field: string, at: PropertyKey[]): void {
+  const [first] = scan.escaping;
+  if (first === undefined) return;
+  const line = m.lineOf?.(at);
+  const more =
+    scan.escaping.length > 1
+      ? ` (and ${scan.escaping.length - 1} more: ${scan.escaping.slice(1, 4).join(", ")})`
+      : "";
+  throw new InputError(
+    `${first}: symlink leads outside ${field === "skill" ? "the Skill folder" : "its folder"} (or dangles)${more}: replace it with the file itself, or remove it (${m.file}: ${field}${line === undefined ? "" : `, line ${line}`})`,
+    { file: first, field, ...(line === undefined ? {} : { line }) },
+  );
 }
 
 /** The Skill's name: the manifest's `skill.name`, else SKILL.md's front matter `name`, else the folder's. */
@@ -90,6 +171,8 @@ async function copyTree(
 ): Promise<void> {
   await cp(from, to, {
     recursive: true,
+    // A link inside the folder stays the same relative link in the copy.
+    verbatimSymlinks: true,
     filter: (src) => !COPY_SKIP.has(path.basename(src)) && !skip.has(path.resolve(src)),
   });
 }
@@ -145,6 +228,12 @@ async function compileInline(
         file: m.file,
         field: `${field}.workspace`,
       });
+    refuseEscaping(m, await scanCopy(from, [from]), `${field}.workspace`, [
+      "evaluation",
+      "tasks",
+      index,
+      "workspace",
+    ]);
     await copyTree(from, env);
     // The workspace fixture never picks the sandbox: its Dockerfile is left out.
     await rm(path.join(env, "Dockerfile"), { force: true });
@@ -161,7 +250,9 @@ async function compileInline(
       await writeFile(f, content);
     }
   }
-  const commandsSec = (task.expect.commands ?? []).reduce((s, c) => s + (c.timeout ?? 120), 0);
+  const commandsSec =
+    (task.expect.commands ?? []).reduce((s, c) => s + (c.timeout ?? 120), 0) +
+    regexCount(task.expect) * REGEX_TIMEOUT_SEC;
   const ev = m.manifest.evaluation;
   const toml = {
     metadata: { name: task.name, category: task.category ?? "", tags: ["manifest"] },
@@ -200,6 +291,7 @@ async function compileSource(
   if (!(await isDir(from)))
     throw new InputError(`${m.file}: ${field}: no task folder ${from}`, { file: m.file, field });
   const name = task.name ?? path.basename(from);
+  refuseEscaping(m, await scanCopy(from, [from]), field, ["evaluation", "tasks", index, "source"]);
   await copyTree(from, path.join(tasksDir, name));
   return name;
 }
@@ -295,6 +387,13 @@ export async function compileManifest(
     });
   const entries = opts.tasks ?? m.tasks;
   const material = evalMaterial(m, entries);
+  const scan = await scanCopy(m.skillDir, [m.skillDir, ownerDir(m.file)], material);
+  refuseEscaping(m, scan, "skill", ["skill", "source"]);
+  if (scan.files > SKILL_WARN_FILES || scan.bytes > SKILL_WARN_BYTES)
+    opts.onWarning?.({
+      file: m.skillDir,
+      message: `the Skill folder holds ${scan.files} file(s), ${(scan.bytes / 1024 / 1024).toFixed(1)} MiB (warned above ${SKILL_WARN_FILES} files or ${SKILL_WARN_BYTES / 1024 / 1024} MiB); all of it is copied into every run's workspace: leave datasets and build outputs out of the Skill`,
+    });
   await copyTree(m.skillDir, skillCopy, material);
 
   const taskNames: string[] = [];
@@ -322,7 +421,13 @@ export async function compileManifest(
           `${m.file}: ${field}: no folder ${from} (a baseline is an earlier version of the Skill: a folder, or git:REF)`,
           { file: m.file, field },
         );
-      await copyTree(from, dest, materialIn(m, material, from));
+      const skip = materialIn(m, material, from);
+      refuseEscaping(m, await scanCopy(from, [from], skip), field, [
+        "evaluation",
+        "baselineTreatments",
+        i,
+      ]);
+      await copyTree(from, dest, skip);
       baselines.push({ name: o.name, origin: `path:${from}`, dir: dest });
     }
     if (!(await stat(path.join(dest, "SKILL.md")).catch(() => null)))

@@ -33,7 +33,8 @@ import { MANIFEST_KIND, type TaskEntry } from "./schema.js";
  * folder → the one run pipeline → the verdict and the quality gates. See docs/manifest.md.
  */
 
-export type TaskSource = "authored" | "quick" | "generated (cached)" | "generated (new)";
+export type TaskSource =
+  "authored" | "quick" | "generated (cached)" | "generated (edited by hand)" | "generated (new)";
 
 export interface EvalOptions extends Omit<RunOptions, "suite"> {
   /** The Skill folder, or its manifest file. */
@@ -46,6 +47,8 @@ export interface EvalOptions extends Omit<RunOptions, "suite"> {
   regenerate?: boolean | undefined;
   /** Where generated tasks are frozen (default `<Skill>/.skillbench/generated`). */
   generatedCacheDir?: string | undefined;
+  /** `--accept-edited`: run frozen generated tasks edited by hand (else refused, exit 2). */
+  acceptEdited?: boolean | undefined;
   /**
    * Tasks for a Skill whose manifest has none; default: the frozen generated tasks, generated
    * first with `generate` (resolveGeneratedTasks).
@@ -180,12 +183,20 @@ export async function prepareEval(opts: Omit<EvalOptions, "run">): Promise<Prepa
         { file: loaded.file, field: "evaluation.tasks" },
       );
     tasks = generated.tasks;
-    taskSource = generated.cached ? "generated (cached)" : "generated (new)";
+    taskSource = !generated.cached
+      ? "generated (new)"
+      : generated.edited === null
+        ? "generated (cached)"
+        : "generated (edited by hand)";
   } else if (opts.generate || opts.regenerate)
     opts.onNote?.(
       `--generate: ${loaded.file} has ${loaded.tasks.length} task(s) of its own; they are used and nothing is generated`,
     );
-  const compiled = await compileManifest(loaded, { outDir: path.join(outDir, "suite"), tasks });
+  const compiled = await compileManifest(loaded, {
+    outDir: path.join(outDir, "suite"),
+    tasks,
+    onWarning: (w) => opts.onNote?.(`warning: ${w.file}: ${w.message}`),
+  });
   if (ev?.baselineTreatments && compiled.baselines.length > 0 && gates.length === 0) {
     // With a frozen baseline and no gates, "no regression against the baseline" decides.
     gates.push({ key: "noRegression (default with a baseline)", kind: "no_regression" });
@@ -206,6 +217,7 @@ export async function runPreparedEval(p: PreparedEval, opts: EvalOptions): Promi
     generate: _gen,
     regenerate: _regen,
     generatedCacheDir: _cache,
+    acceptEdited: _edited,
     resolveGenerated: _g,
     onNote: _n,
     run,
@@ -274,6 +286,7 @@ export async function runPreparedEval(p: PreparedEval, opts: EvalOptions): Promi
           record_file: p.generated.recordFile,
           key: p.generated.key,
           cached: p.generated.cached,
+          edited_by_hand: p.generated.edited,
           record: p.generated.record,
         }
       : null,

@@ -31,6 +31,7 @@ import { chooseSandbox, createSandbox, probeSandboxes, type Sandbox } from "../s
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
 import { canonicalJson, sha256 } from "../util/hash.js";
 import { declaredSecrets, makeRedactor, secretsFromEnv } from "../util/redact.js";
+import { YAML_MAX_ALIAS_COUNT } from "../util/yaml.js";
 import { createRunDirs, removeRunDirs } from "../workspace/prepare.js";
 import { loadManifest, normalizeKeys, type LoadedManifest } from "./load.js";
 import { InlineTaskSchema, MANIFEST_KIND, type InlineTask } from "./schema.js";
@@ -76,6 +77,11 @@ const GenerationRecordSchema = z.object({
     transcripts: z.string(),
   }),
   tasks: z.array(z.string()),
+  /**
+   * SHA-256 of the frozen set's text as written (`<key>.yaml`): a set whose text no longer
+   * matches was edited by hand. Absent in records written before it was kept.
+   */
+  tasks_sha256: z.string().optional(),
 });
 export type GenerationRecord = z.infer<typeof GenerationRecordSchema>;
 
@@ -88,6 +94,11 @@ export interface GeneratedTasks {
   key: string;
   /** null when a frozen set has no readable record beside it. */
   record: GenerationRecord | null;
+  /**
+   * Why the frozen set counts as edited by hand (no record, or its text is not the one the
+   * generator froze); null when it is as generated. Only ever set with `acceptEdited`.
+   */
+  edited: string | null;
 }
 
 /** The cache key: what the generator saw, who answered, for which profile, and how. Pure. */
@@ -185,7 +196,7 @@ export function parseGeneratedTasks(text: string): InlineTask[] {
   const body = fenced?.[1] ?? text;
   let data: unknown;
   try {
-    data = YAML.parse(body);
+    data = YAML.parse(body, { maxAliasCount: YAML_MAX_ALIAS_COUNT });
   } catch (e) {
     throw new Error(
       `the answer is not YAML or JSON: ${(e instanceof Error ? e.message : String(e)).split("\n")[0] ?? ""}`,
@@ -248,6 +259,8 @@ export interface GenerateTasksOptions extends Pick<
   regenerate?: boolean | undefined;
   /** Default `<Skill>/.skillbench/generated`. */
   cacheDir?: string | undefined;
+  /** `--accept-edited`: run a frozen set edited by hand (else refused), labelled as such. */
+  acceptEdited?: boolean | undefined;
   onNote?: ((message: string) => void) | undefined;
 }
 
@@ -303,14 +316,17 @@ export async function resolveGeneratedTasks(
   const file = path.join(cacheDir, `${key}.yaml`);
   const recordFile = path.join(cacheDir, `${key}.json`);
   if (!o.regenerate && existsSync(file)) {
-    const frozen = await loadManifest(file);
+    // The generator's rules again: a hand edit cannot do what the generator's answer may not.
+    const frozen = await loadManifest(file, { generated: true });
     const tasks = frozen.tasks.filter((t): t is InlineTask => !("source" in t));
-    if (tasks.length === 0 || tasks.length !== frozen.tasks.length)
+    const record = await readRecord(recordFile);
+    const edited = editedByHand(record, key, await readFile(file), recordFile);
+    if (edited !== null && !o.acceptEdited)
       throw new InputError(
-        `${file}: evaluation.tasks: a frozen set of generated tasks holds inline tasks only (delete the file, or pass --regenerate)`,
+        `${file}: edited by hand: ${edited}. Run --regenerate to replace the set, or --accept-edited to run it as edited (labelled so in the console and eval.json)`,
         { file, field: "evaluation.tasks" },
       );
-    return { tasks, cached: true, file, recordFile, key, record: await readRecord(recordFile) };
+    return { tasks, cached: true, file, recordFile, key, record, edited };
   }
   if (!o.generate && !o.regenerate) return null;
 
@@ -465,15 +481,34 @@ export async function resolveGeneratedTasks(
       },
       tasks: got.value.map((t) => t.name),
     };
+    const text = frozenManifest(record, got.value);
+    record.tasks_sha256 = sha256(text);
     await mkdir(cacheDir, { recursive: true });
     await writeJsonAtomic(recordFile, record);
-    await writeFileAtomic(file, frozenManifest(record, got.value));
-    return { tasks: got.value, cached: false, file, recordFile, key, record };
+    await writeFileAtomic(file, text);
+    return { tasks: got.value, cached: false, file, recordFile, key, record, edited: null };
   } finally {
     await sandbox?.stop();
     await server?.close();
     await removeRunDirs(dirs).catch(() => undefined);
   }
+}
+
+/** Why a frozen set counts as edited by hand; null when its text is the one generated. Pure. */
+function editedByHand(
+  record: GenerationRecord | null,
+  key: string,
+  text: Buffer,
+  recordFile: string,
+): string | null {
+  if (record === null) return `its generation record ${recordFile} is missing or unreadable`;
+  if (record.key !== key) return `its generation record ${recordFile} is for another key`;
+  if (record.tasks_sha256 === undefined)
+    return `its generation record ${recordFile} holds no hash of the tasks (written by an older skillbench)`;
+  const now = sha256(text);
+  if (now !== record.tasks_sha256)
+    return `its text (sha256 ${now.slice(0, 12)}…) is not the text the generator froze (${record.tasks_sha256.slice(0, 12)}…)`;
+  return null;
 }
 
 /** The frozen set: an eval manifest (loadable, copyable into eval.yaml) with a header. Pure. */

@@ -1,11 +1,14 @@
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import YAML, { LineCounter, isMap, isSeq, isScalar, type Node } from "yaml";
+import type YAML from "yaml";
+import { isMap, isSeq, isScalar, type LineCounter, type Node } from "yaml";
 import type { z } from "zod";
 import { InputError } from "../core/errors.js";
 import { closest } from "../suite/fields.js";
 import { problemsToError, type Problem } from "../suite/problems.js";
+import { parseYamlDocument, yamlToJs } from "../util/yaml.js";
 import { parseGates } from "./gates.js";
+import { generatedRuleProblems, manifestPathProblems } from "./paths.js";
 import {
   InlineTaskSchema,
   ManifestSchema,
@@ -30,6 +33,17 @@ export interface LoadedManifest {
   manifest: Manifest;
   /** `evaluation.tasks`, each parsed with its form's schema. */
   tasks: TaskEntry[];
+  /** The line of a field (normalized path), for errors found after loading; absent when synthesized. */
+  lineOf?: (at: readonly PropertyKey[]) => number | undefined;
+}
+
+export interface LoadManifestOptions {
+  /**
+   * A frozen set of generated tasks (generate.ts): the generator's rules apply again (inline
+   * tasks only, 2 to 4, workspaces inline, no folders), so a hand edit cannot do what the
+   * generator's answer may not.
+   */
+  generated?: boolean;
 }
 
 async function isFile(p: string): Promise<boolean> {
@@ -51,7 +65,7 @@ export async function findManifest(target: string): Promise<string | null> {
 }
 
 /** The Skill folder a manifest belongs to: `<skill>/eval.yaml` or `<skill>/comet/eval.yaml`. */
-function ownerDir(manifestFile: string): string {
+export function ownerDir(manifestFile: string): string {
   const dir = path.dirname(manifestFile);
   return path.basename(dir) === "comet" ? path.dirname(dir) : dir;
 }
@@ -129,6 +143,18 @@ function lineOf(
   lc: LineCounter,
   segs: readonly PropertyKey[],
 ): number | undefined {
+  // A field that is a key of a mapping is on its key's line (a block value starts below it).
+  const last = segs.at(-1);
+  if (typeof last === "string") {
+    const parent = nodeAt(doc, segs.slice(0, -1));
+    if (parent.keys.length === segs.length - 1 && isMap(parent.node)) {
+      const pair = parent.node.items.find(
+        (p) => isScalar(p.key) && (p.key.value === last || camel(String(p.key.value)) === last),
+      );
+      const keyOff = isScalar(pair?.key) ? pair.key.range?.[0] : undefined;
+      if (keyOff !== undefined) return lc.linePos(keyOff).line;
+    }
+  }
   const { node } = nodeAt(doc, segs);
   const off = node?.range?.[0];
   return off === undefined ? undefined : lc.linePos(off).line;
@@ -223,7 +249,10 @@ function knownKeysHint(_iss: z.core.$ZodIssue, key: string): string {
 }
 
 /** Read and check a manifest. Throws one InputError listing every problem. */
-export async function loadManifest(file: string): Promise<LoadedManifest> {
+export async function loadManifest(
+  file: string,
+  opts: LoadManifestOptions = {},
+): Promise<LoadedManifest> {
   const abs = path.resolve(file);
   let text: string;
   try {
@@ -231,26 +260,17 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
   } catch {
     throw new InputError(`${abs}: cannot read the eval manifest`, { file: abs });
   }
-  const lc = new LineCounter();
-  const doc = YAML.parseDocument(text, { lineCounter: lc, prettyErrors: true });
-  const [err] = doc.errors;
-  if (err) {
-    const pos = err.linePos?.[0];
-    const reason = (err.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
-    throw new InputError(
-      `${abs}: ${pos ? `line ${pos.line}, column ${pos.col}: ` : ""}invalid YAML: ${reason}`,
-      { file: abs, line: pos?.line },
-    );
-  }
-  const raw: unknown = doc.toJS();
+  const { doc, lines: lc } = parseYamlDocument(text, abs);
+  const raw: unknown = yamlToJs(doc, lc, abs);
   const problems: Problem[] = [];
   const add = (segs: readonly PropertyKey[], message: string): void => {
     const field = fieldAsWritten(doc, segs);
+    const line = lineOf(doc, lc, segs);
     problems.push({
       file: abs,
       field,
-      line: lineOf(doc, lc, segs),
-      message: `${field}: ${message}`,
+      line,
+      message: `${field}: ${message}${line === undefined ? "" : ` (line ${line})`}`,
     });
   };
   const keyProblems: { field: string; message: string }[] = [];
@@ -269,6 +289,7 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
     for (const e of parseGates(parsed.data.evaluation?.qualityGates ?? {}).errors)
       add(["evaluation", "qualityGates", e.key], e.message);
   const tasks: TaskEntry[] = [];
+  const indexed: { index: number; task: TaskEntry }[] = [];
   const rawTasks = parsed.success ? (parsed.data.evaluation?.tasks ?? []) : [];
   const seen = new Map<string, number>();
   rawTasks.forEach((t, i) => {
@@ -290,6 +311,7 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
       else seen.set(name, i);
     }
     tasks.push(r.data);
+    indexed.push({ index: i, task: r.data });
   });
   if (problems.length > 0 || !parsed.success)
     throw problemsToError(`eval manifest ${abs}`, problems);
@@ -298,5 +320,16 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
   const skillDir = manifest.skill.source
     ? path.resolve(path.dirname(abs), manifest.skill.source)
     : owner;
-  return { file: abs, skillDir, manifest, tasks };
+  const pathProblems = opts.generated
+    ? generatedRuleProblems(manifest, indexed, rawTasks.length)
+    : await manifestPathProblems({ file: abs, owner, skillDir, manifest, tasks: indexed });
+  for (const p of pathProblems) add(p.at, p.message);
+  if (problems.length > 0) throw problemsToError(`eval manifest ${abs}`, problems);
+  return {
+    file: abs,
+    skillDir,
+    manifest,
+    tasks,
+    lineOf: (at) => lineOf(doc, lc, at),
+  };
 }

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { InputError, errorMessage } from "../core/errors.js";
+import { yamlToJs } from "../util/yaml.js";
 import { LARGE_SCRIPT_CHARS, parseLargeScript } from "./large-script.js";
 import { normalizeScript } from "./normalize-script.js";
 import { ModelScriptFileSchema } from "./script-schema.js";
@@ -95,7 +96,7 @@ export function parseModelScriptText(text: string, file: string): ModelScript {
       },
     );
   }
-  const value: unknown = doc.toJS();
+  const value: unknown = yamlToJs(doc, lineCounter, file);
   const problems = validateModelScript(value, (path) => {
     const node: unknown = doc.getIn(path, true);
     if (node && typeof node === "object" && "range" in node && Array.isArray(node.range)) {

@@ -20,7 +20,12 @@ import { writeWorkspaceManifest } from "../store/workspace-manifest.js";
 import { redactValue } from "../util/redact.js";
 import { RedactingLineWriter } from "../util/redacting-writer.js";
 import type { ValidationReport } from "../validators/index.js";
-import { createRunDirs, prepareWorkspace, removeRunDirs } from "../workspace/prepare.js";
+import {
+  createRunDirs,
+  keepRunDirs,
+  prepareWorkspace,
+  removeRunDirs,
+} from "../workspace/prepare.js";
 import { saveWorkspace } from "../workspace/save.js";
 import type { Sandbox } from "../sandbox/index.js";
 import { reportAgentName } from "../agents/index.js";
@@ -79,6 +84,8 @@ export async function executeRun(
   let rubric: RubricResult | null = null;
   let judge: JudgeBlock | null = null;
   let dirs: Awaited<ReturnType<typeof createRunDirs>> | null = null;
+  /** `--keep-workspaces`: where the run's workspace was kept (report artifacts.kept_workspace). */
+  let keptWorkspace: string | null = null;
   let workspaceSaved = false;
   let runUuid: string | null = null;
   let sandbox: Sandbox | null = null;
@@ -207,6 +214,14 @@ export async function executeRun(
     // The container (if any) goes before the run's folders, whatever happened.
     await sandbox?.stop();
     const runDirs = ctx.workspaces.keep ? null : dirs;
+    if (ctx.workspaces.keep && dirs) {
+      try {
+        keptWorkspace = await keepRunDirs(dirs);
+        ctx.note(`kept the workspace of ${plan.run_id}: ${keptWorkspace}`);
+      } catch (e) {
+        ctx.note(`warning: could not keep the workspace of ${plan.run_id}: ${errorMessage(e)}`);
+      }
+    }
     const home: string | null = validatorHome;
     const cleanup = (async () => {
       if (runDirs) await removeRunDirs(runDirs).catch(() => undefined);
@@ -258,6 +273,7 @@ export async function executeRun(
       events: evidence ? "events.json" : null,
       validation: validation ? "validation.json" : null,
       workspace: workspaceSaved ? "workspace" : null,
+      ...(keptWorkspace === null ? {} : { kept_workspace: keptWorkspace }),
     },
   });
   // The report is the run's commit point: written last, atomically. After a full disk it is

@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { InputError } from "../core/errors.js";
+import { MAX_PLANNED_RUNS } from "../plan/matrix.js";
 import { alphaSpent, sequentialStops, type Spending } from "../stats/index.js";
 import { readSequential, writeSequential } from "../report/sequential/io.js";
 import { SEQUENTIAL_SCHEMA, type Sequential } from "../report/sequential/types.js";
@@ -62,6 +63,12 @@ export async function runUntilDecided(
   run: (o: RunOptions) => Promise<RunSummary> = runSuite,
 ): Promise<RunSummary & { sequential: Sequential }> {
   const max = seq.maxCount;
+  // Each round plans up to max repetitions of every task × treatment: bounded as a plan is.
+  if (max > MAX_PLANNED_RUNS)
+    throw new InputError(
+      `--max-count ${max}: more than the ${MAX_PLANNED_RUNS.toLocaleString("en-US")} runs one experiment may hold`,
+      { field: "--max-count" },
+    );
   const alpha = seq.alpha ?? 0.05;
   const spending = seq.spending ?? "obrien_fleming";
   const round = firstRound(opts.count, max);

@@ -2,4 +2,4 @@
 // computeReportSchemaFingerprint (store/schema-fingerprint.ts); do not edit by hand.
 /** The fingerprint of RunReportSchema and RunDigestSchema a run index's header names. */
 export const REPORT_SCHEMA_FINGERPRINT =
-  "a068c06194a89486bb0af3ae19f352e410aab6f412f46e3f04d3f69d30cd0eef";
+  "edde81cbecc3b6e300712675a892eb30d31cc787509b0cd52b53d76d99056e35";

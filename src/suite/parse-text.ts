@@ -1,5 +1,6 @@
 import { parse as parseTomlText, TomlError } from "smol-toml";
-import YAML from "yaml";
+import { InputError } from "../core/errors.js";
+import { parseYamlDocument, yamlToJs } from "../util/yaml.js";
 import type { Problems } from "./problems.js";
 
 /**
@@ -43,15 +44,16 @@ export function parseYaml(
   file: string,
   problems: Problems,
 ): { ok: true; value: unknown } | { ok: false } {
-  const doc = YAML.parseDocument(text, { merge: true, prettyErrors: true });
-  const [err] = doc.errors;
-  if (err) {
-    const pos = err.linePos?.[0];
-    const reason = (err.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
-    const where = pos ? `line ${pos.line}, column ${pos.col}: ` : "";
-    problems.error({ file, line: pos?.line, message: `${where}invalid YAML: ${reason}` });
+  try {
+    const { doc, lines } = parseYamlDocument(text, file, { merge: true });
+    return { ok: true, value: yamlToJs(doc, lines, file) };
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    // The helper's message starts with the file, which a problem's printing adds again.
+    const message = e.message.startsWith(`${file}: `)
+      ? e.message.slice(file.length + 2)
+      : e.message;
+    problems.error({ file, line: e.details.line, field: e.details.field, message });
     return { ok: false };
   }
-  const value: unknown = doc.toJS({ maxAliasCount: 1000 });
-  return { ok: true, value };
 }

@@ -8,7 +8,10 @@ import path from "node:path";
 import { z } from "zod";
 import { InputError } from "../core/errors.js";
 import { findManifest } from "../manifest/index.js";
-import { parseDoc, queriesFromDoc, zodInputError } from "./queries.js";
+import { ownerDir } from "../manifest/load.js";
+import { outsideSkill } from "../manifest/paths.js";
+import { yamlToJs } from "../util/yaml.js";
+import { lineOf, parseDoc, queriesFromDoc, zodInputError } from "./queries.js";
 import type { TriggerQuery } from "./types.js";
 
 const pos = z.number().int().min(1);
@@ -52,15 +55,30 @@ async function parseTriggersSection(text: string, file: string): Promise<Trigger
   const { doc, lines } = parseDoc(text, file);
   if (!doc.has("triggers")) return null;
   const node = doc.get("triggers", true);
-  const raw: unknown =
-    node && typeof node === "object" && "toJS" in node
-      ? (node as { toJS(d: unknown): unknown }).toJS(doc)
-      : node;
+  const raw: unknown = yamlToJs(doc, lines, file, node, ["triggers"]);
   const parsed = SectionSchema.safeParse(raw ?? {});
   if (!parsed.success) throw zodInputError(parsed.error, file, ["triggers"], doc, lines);
   const s = parsed.data;
   const dir = path.dirname(file);
   const rel = (p: string): string => path.resolve(dir, p);
+  // A file the section names is read into the probes: it must be a relative path inside the Skill
+  // folder, as every folder an eval manifest names (docs/manifest.md, "Paths"). Neighbours are
+  // other Skills, so they may lie beside it.
+  const inside = async (p: string, at: (string | number)[]): Promise<void> => {
+    const why = await outsideSkill(p, dir, ownerDir(file));
+    if (why === null) return;
+    const field = at.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? k : `.${k}`));
+    const line = lineOf(doc, lines, at);
+    throw new InputError(
+      `${file}: ${field.join("")}${line === undefined ? "" : ` (line ${line})`}: ${why}`,
+      { file, field: field.join(""), ...(line === undefined ? {} : { line }) },
+    );
+  };
+  if (typeof s.queries === "string") await inside(s.queries, ["triggers", "queries"]);
+  const descKey = s.descriptionFiles !== undefined ? "descriptionFiles" : "description_files";
+  const desc = s.descriptionFiles ?? s.description_files;
+  if (typeof desc === "string") await inside(desc, ["triggers", descKey]);
+  else if (desc) for (const [i, d] of desc.entries()) await inside(d, ["triggers", descKey, i]);
   let queries: TriggersSection["queries"] = null;
   if (Array.isArray(s.queries))
     queries = {

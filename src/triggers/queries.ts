@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import YAML, { LineCounter, isNode, type Document } from "yaml";
 import { z } from "zod";
 import { InputError } from "../core/errors.js";
+import { yamlToJs } from "../util/yaml.js";
 import { QUERY_KINDS, type TriggerQuery } from "./types.js";
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -18,7 +19,12 @@ const QuerySchema = z
       .string()
       .regex(ID_PATTERN, "letters, digits, '.', '_' or '-', starting with a letter or digit")
       .optional(),
-    query: z.string().trim().min(1, "must not be empty"),
+    // A NUL cannot be passed to an agent's argv or environment: every probe would fail.
+    query: z
+      .string()
+      .trim()
+      .min(1, "must not be empty")
+      .refine((q) => !q.includes("\0"), "must not contain a NUL character"),
     should_trigger: z.boolean(),
     /** explicit, implicit, contextual or negative: how the query asks (optional, for reading). */
     kind: z.enum(QUERY_KINDS).optional(),
@@ -50,7 +56,11 @@ export function parseDoc(text: string, file: string): { doc: Document; lines: Li
 }
 
 /** The line of the deepest node of `at` that exists in the document. */
-function lineOf(doc: Document, lines: LineCounter, at: readonly PropertyKey[]): number | undefined {
+export function lineOf(
+  doc: Document,
+  lines: LineCounter,
+  at: readonly PropertyKey[],
+): number | undefined {
   for (let n = at.length; n >= 0; n--) {
     const node = doc.getIn(at.slice(0, n) as unknown[], true);
     if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
@@ -96,7 +106,15 @@ export function queriesFromDoc(
   at: readonly PropertyKey[] = [],
 ): TriggerQuery[] {
   const node = at.length === 0 ? doc.contents : doc.getIn(at as unknown[], true);
-  const raw: unknown = isNode(node) ? node.toJS(doc) : node;
+  const raw: unknown = isNode(node)
+    ? yamlToJs(
+        doc,
+        lines,
+        file,
+        node,
+        at.filter((k): k is string | number => typeof k !== "symbol"),
+      )
+    : node;
   // A list, or {queries: [...]}: the shape is chosen first so that errors point inside it.
   const wrapped = !Array.isArray(raw);
   const parsed = wrapped ? WrappedSchema.safeParse(raw) : ListSchema.safeParse(raw);

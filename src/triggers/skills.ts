@@ -7,6 +7,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import YAML from "yaml";
+import { YAML_MAX_ALIAS_COUNT } from "../util/yaml.js";
 import { InputError } from "../core/errors.js";
 import { hashSkillDir } from "../suite/skills.js";
 import { NAME_PATTERN } from "../suite/types.js";
@@ -31,7 +32,7 @@ export function frontmatterOf(text: string, file: string): Record<string, unknow
   if (!m) return {};
   let v: unknown;
   try {
-    v = YAML.parse(m[1] ?? "");
+    v = YAML.parse(m[1] ?? "", { maxAliasCount: YAML_MAX_ALIAS_COUNT });
   } catch (e) {
     throw new InputError(`${file}: the frontmatter is not valid YAML: ${String(e)}`, {
       file,

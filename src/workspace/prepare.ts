@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { listFiles } from "../util/hash.js";
@@ -41,6 +41,17 @@ export async function createRunDirs(
     [dirs.workspace, dirs.home, dirs.config, dirs.tmp].map((d) => mkdir(d, { recursive: true })),
   );
   return dirs;
+}
+
+/**
+ * `--keep-workspaces`: the run's temporary tree, kept for debugging, renamed `<name>-kept` so
+ * that its name no longer matches a temporary folder's (tempOwner) and no later run or `doctor
+ * --fix` removes it as a dead process's leftover. Returns the kept workspace's path.
+ */
+export async function keepRunDirs(dirs: RunDirs): Promise<string> {
+  const kept = `${dirs.root}-kept`;
+  await rename(dirs.root, kept);
+  return path.join(kept, path.relative(dirs.root, dirs.workspace));
 }
 
 export async function removeRunDirs(dirs: RunDirs): Promise<void> {

@@ -24,6 +24,7 @@ interface EvalFlags extends RunFlags {
   generate?: boolean;
   regenerate?: boolean;
   generatedDir?: string;
+  acceptEdited?: boolean;
 }
 
 /** `skillbench eval SKILL_DIR`: the Skill author's one command (docs/manifest.md). */
@@ -46,6 +47,10 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
       "where generated tasks are frozen (default SKILL_DIR/.skillbench/generated)",
     )
     .option(
+      "--accept-edited",
+      "run frozen generated tasks edited by hand (refused otherwise), labelled as edited",
+    )
+    .option(
       "--dry-run",
       "print the planned runs (profile, sandbox, timeout, interaction); start nothing",
     )
@@ -55,7 +60,14 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
         const plan = await planTarget(skill, {
           ...runOptionsFromFlags(f),
           onWarning: printWarning,
+          generated: {
+            ...runOptionsFromFlags(f),
+            cacheDir: f.generatedDir,
+            acceptEdited: f.acceptEdited,
+          },
         });
+        if (plan.skill?.generated_tasks)
+          process.stderr.write(`tasks: generated, frozen in ${plan.skill.generated_tasks}\n`);
         process.stdout.write(renderPlan(plan));
         return;
       }
@@ -79,6 +91,7 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
             generate: f.generate,
             regenerate: f.regenerate,
             generatedCacheDir: f.generatedDir,
+            acceptEdited: f.acceptEdited,
             onNote: (m: string) => void process.stderr.write(`${m}\n`),
           };
           let prepared: Awaited<ReturnType<typeof prepareEval>>;
@@ -98,7 +111,8 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
               `  tasks (${prepared.taskSource}): ${prepared.compiled.tasks.join(", ")}\n` +
               (gen
                 ? gen.cached
-                  ? `  generated tasks reused from ${gen.file} (no generator call; --regenerate writes new ones)\n`
+                  ? `  generated tasks reused from ${gen.file} (no generator call; --regenerate writes new ones)\n` +
+                    (gen.edited === null ? "" : `  EDITED BY HAND: ${gen.edited}\n`)
                   : `  generated tasks frozen in ${gen.file} (${gen.record?.generation.attempts ?? "?"} attempt(s), cost ${cost === undefined || cost === null ? "not reported" : `$${cost.toFixed(4)}`})\n`
                 : "") +
               `  treatments: ${prepared.compiled.treatments.join(", ")}\n`,

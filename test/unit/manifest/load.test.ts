@@ -134,6 +134,8 @@ describe("bad manifests: file, field (as written) and line", () => {
 
   it("lists every problem at once", async () => {
     const e = await loadError(`${HEAD}foo: 1\nbar: 2\n`);
-    expect(e.message).toMatch(/2 problems\n {2}.*foo: unknown field\n {2}.*bar: unknown field/);
+    expect(e.message).toMatch(
+      /2 problems\n {2}.*foo: unknown field \(line 5\)\n {2}.*bar: unknown field \(line 6\)/,
+    );
   });
 });
