@@ -207,6 +207,7 @@ export async function rescoreRun(ctx: RescoreContext, id: string): Promise<Resco
     stderrTail: tailText(paths.stderr),
     model: old.model,
     modelApi: old.model_api,
+    timeoutSec: plan?.timeout_sec ?? task?.environment.timeout_sec ?? null,
     agentInfo: old.agent,
     suiteHash: old.hashes.suite,
     timing: old.timing,

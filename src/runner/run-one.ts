@@ -142,6 +142,9 @@ export async function executeRun(
       launcher: sandbox.launcher,
     });
     agent = phase.summary;
+    // The model requests as they stood when the agent ended (the validators' come after).
+    const requests = sandbox.modelRequests?.() ?? null;
+    if (requests !== null) sandbox.record.model_requests = requests;
     await stdout.close();
     await stderr.close();
     const writeFailure = stdout.failure ?? stderr.failure;
@@ -241,6 +244,7 @@ export async function executeRun(
     stderrTail: await tailOf(paths.stderr),
     model: plan.model,
     modelApi: ctx.models.api?.(key) ?? null,
+    timeoutSec: plan.timeout_sec,
     agentInfo: {
       name: reportAgentName(subject.driver.name),
       bin: plan.agent.bin,

@@ -32,7 +32,7 @@ export {
   type SandboxLimits,
   type SandboxRecord,
 } from "../core/sandbox.js";
-import type { SandboxKind, SandboxRecord } from "../core/sandbox.js";
+import type { ModelRequests, SandboxKind, SandboxRecord } from "../core/sandbox.js";
 export type SandboxChoice = SandboxKind | "auto";
 
 /**
@@ -106,6 +106,12 @@ export interface Sandbox {
   stop(): Promise<void>;
   /** OOM kills so far (docker: read from the container's cgroup); null when unknown. */
   oomKills(): Promise<number | null>;
+  /**
+   * The model requests its relay (or `local`'s tap) has timed so far (src/sandbox/request-log.ts);
+   * null or absent when none runs (no plain-http endpoint, or the scripted model in this
+   * process, whose own log says more).
+   */
+  modelRequests?(): ModelRequests | null;
 }
 
 export const DEFAULT_BASE_IMAGE = "skillbench-base:bookworm";

@@ -2,4 +2,4 @@
 // computeReportSchemaFingerprint (store/schema-fingerprint.ts); do not edit by hand.
 /** The fingerprint of RunReportSchema and RunDigestSchema a run index's header names. */
 export const REPORT_SCHEMA_FINGERPRINT =
-  "a068c06194a89486bb0af3ae19f352e410aab6f412f46e3f04d3f69d30cd0eef";
+  "f50a884bf2a60d34cddb71b5f8f10295c4a9269c334bd6057c227acf9f1172a5";
