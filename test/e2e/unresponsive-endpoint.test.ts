@@ -5,7 +5,8 @@
  * sends nothing back. Under `--sandbox bwrap` the requests pass through skillbench's relay, under
  * `--sandbox local` through its loopback tap; either times the requests, and the run killed at
  * its short timeout (12 s: the agent takes a few seconds to start before its first request) while its last request had no byte back is excluded as `api_unresponsive`
- * with that evidence, not kept as the agent's own `agent_timeout`.
+ * with that evidence, not kept as the agent's own `agent_timeout`. An https endpoint (the same
+ * listener: the TLS handshake is never answered) cannot be timed: the stream rule says it.
  */
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,8 +39,11 @@ afterAll(async () => {
   await sandbox?.remove();
 });
 
-async function runAgainstSilentEndpoint(kind: "bwrap" | "local"): Promise<RunReport> {
-  const out = sandbox.dir(`out-${kind}`);
+async function runAgainstSilentEndpoint(
+  kind: "bwrap" | "local",
+  scheme: "http" | "https" = "http",
+): Promise<RunReport> {
+  const out = sandbox.dir(`out-${kind}-${scheme}`);
   const before = received;
   const cli = await runCli(
     [
@@ -58,7 +62,7 @@ async function runAgainstSilentEndpoint(kind: "bwrap" | "local"): Promise<RunRep
     ],
     {
       env: sandbox.env({
-        ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+        ANTHROPIC_BASE_URL: `${scheme}://127.0.0.1:${port}`,
         ANTHROPIC_API_KEY: "sk-live-looking",
       }),
     },
@@ -90,6 +94,26 @@ function expectUnresponsive(r: RunReport, via: "relay" | "tap"): void {
 }
 
 describe("an endpoint that accepts and never answers", () => {
+  it(
+    "an https endpoint (no relay or tap can time it): the stream rule, excluded as api_unresponsive",
+    async () => {
+      const r = await runAgainstSilentEndpoint("local", "https");
+      expect(r.outcome).toBe("timeout");
+      expect(r.model_api).toBeNull();
+      expect(r.sandbox?.model_requests).toBeUndefined();
+      expect(r.sample_quality).toMatchObject({
+        status: "excluded",
+        reason_code: "api_unresponsive",
+        include_in_analysis: false,
+        confidence: "medium",
+      });
+      expect(r.sample_quality.evidence.join("\n")).toMatch(
+        /the agent's stream ends waiting for the model: no model output after its last request began/,
+      );
+    },
+    TIMEOUT,
+  );
+
   it(
     "under --sandbox bwrap: the relay times the request; excluded as api_unresponsive",
     async () => {
