@@ -3,6 +3,7 @@ import path from "node:path";
 import { agentDriver, reportAgentName } from "../agents/index.js";
 import { InputError } from "../core/errors.js";
 import type { RunReport } from "../core/report.js";
+import type { RunSpec } from "../plan/matrix.js";
 import { settleRun, type PlanSettings, type RunPlan } from "../plan/run-plan.js";
 import { resolveRoles } from "../report/comparison/roles.js";
 import {
@@ -131,8 +132,16 @@ export function currentFingerprints(
   suite: Suite,
   settings: PlanSettings,
   experiment: ExperimentFingerprint,
+  /** every run selected now, the frozen arm's included: its agent is the one that would run it */
+  specs: readonly RunSpec[],
 ): RunFingerprint[] {
   return frozen.reports.map((r) => {
+    const own = agentDriver(r.agent.name)?.name ?? r.agent.name;
+    const same = specs.filter((x) => x.task === r.task && x.treatment === r.treatment);
+    const spec =
+      same.find((x) => x.rep === r.rep && x.agent === own) ??
+      same.find((x) => x.rep === r.rep) ??
+      same[0];
     const plan = settleRun(
       settings,
       {
@@ -140,7 +149,7 @@ export function currentFingerprints(
         task: r.task,
         treatment: r.treatment,
         rep: r.rep,
-        agent: agentDriver(r.agent.name)?.name ?? r.agent.name,
+        agent: spec?.agent ?? own,
       },
       r.run_uuid ?? r.run_id,
     );

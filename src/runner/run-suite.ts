@@ -176,7 +176,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       ? await adoptFrozenBaseline(
           frozen,
           outDir,
-          currentFingerprints(frozen, suite, settings, fingerprint),
+          currentFingerprints(frozen, suite, settings, fingerprint, specs),
           Boolean(opts.allowDrift),
           note,
           () => checkFrozenEvidence(frozen, hostEnv),

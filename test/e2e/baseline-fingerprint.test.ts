@@ -4,7 +4,8 @@
  * - a baseline run with default settings (sandbox unset: auto) is accepted by a run with the
  *   same default settings (it was refused: "sandbox frozen bwrap, now local");
  * - a scripted-model baseline offered to a run against a live endpoint, and a live baseline
- *   offered to a scripted run, are refused (exit 2) with the endpoint difference named;
+ *   offered to a scripted run, are refused (exit 2) with the endpoint difference named; so is a
+ *   Claude Code baseline offered to a run on Codex (the agent that would run the baseline now);
  * - a frozen run whose report.json was edited by hand (its verdict flipped) is refused (exit 2)
  *   with the run named, because its stored evidence says otherwise; the frozen folder is untouched.
  */
@@ -124,6 +125,23 @@ describe("run --baseline-from: fingerprints", () => {
       expect(r.stderr).toMatch(
         /endpoint: frozen live endpoint https:\/\/api\.example\.com, now scripted model sha256:[0-9a-f]{12}/,
       );
+      expect(await reportedRunIds(out)).toEqual([]);
+    },
+    TIMEOUT,
+  );
+});
+
+describe("run --baseline-from: the agent that would run the baseline now", () => {
+  it(
+    "refuses Claude Code's baseline for a run on Codex, naming the agent (exit 2)",
+    async () => {
+      const out = sandbox.dir("codex-now");
+      const r = await runCli(
+        runArgs(SUITE, out, "--task", "greet", "--agent", "codex", "--baseline-from", base),
+        { env: sandbox.env() },
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("agent: frozen claude-code, now codex");
       expect(await reportedRunIds(out)).toEqual([]);
     },
     TIMEOUT,
