@@ -9,12 +9,15 @@ import type { Sandbox, SandboxOptions, SandboxRecord } from "./types.js";
  * except that a plain-http model endpoint is reached through a loopback tap (a port of its own
  * on 127.0.0.1, piped to the endpoint) that times each request as the sandboxes' relay does
  * (docs/statistics.md §8). The scripted model in this process keeps its own log instead, and an
- * https endpoint cannot be tapped without breaking its certificate check: neither is tapped.
+ * https endpoint cannot be tapped without breaking its certificate check: neither is tapped, nor
+ * is a task's endpoint under `network: host`.
  */
 export function createLocalSandbox(opts: SandboxOptions): Sandbox {
   const prot = protectionOf("local", planNetwork("host", opts.modelEndpoint), opts.modelEndpoint);
   const record: SandboxRecord = plainRecord("local", opts.why, prot);
-  const target = relayTarget(opts.modelEndpoint);
+  // `network: host` (a task that needs the network as it is) opts out: the agent then reaches the
+  // endpoint by its own name (the tap makes it send `Host: 127.0.0.1:<port>`, as the relay does).
+  const target = opts.network === "host" ? null : relayTarget(opts.modelEndpoint);
   const tapped = target !== null && !relayServer(opts.localModelServer, target) ? target : null;
   const log = tapped ? createRequestLog("tap") : null;
   let tap: LoopbackTap | null = null;

@@ -74,7 +74,10 @@ export interface SandboxOptions {
    * its `url`, instead of connecting to its port.
    */
   localModelServer?: LocalModelServer | undefined;
-  /** Default `model-only`. Ignored by `local` (always the host network). */
+  /**
+   * Default `model-only`. `local` always shares the host network; there `host` only turns its
+   * loopback tap in front of the model endpoint off (src/sandbox/local.ts).
+   */
   network?: NetworkPolicy | undefined;
   /** Used in the docker image tag; `agentBin --version` is run on the host when absent. */
   agentVersion?: string | undefined;
