@@ -8,9 +8,13 @@ import { computeReportSchemaFingerprint } from "../src/store/schema-fingerprint.
 
 const file = "src/store/report-schema-fingerprint.ts";
 const fingerprint = computeReportSchemaFingerprint();
-const text = (await readFile(file, "utf8")).replace(
-  /REPORT_SCHEMA_FINGERPRINT =\s*"[0-9a-f]*"/,
-  `REPORT_SCHEMA_FINGERPRINT = "${fingerprint}"`,
+// Prettier breaks the line after `=`: the whitespace there is kept as it is.
+const before = await readFile(file, "utf8");
+const text = before.replace(
+  /REPORT_SCHEMA_FINGERPRINT =(\s*)"[0-9a-f]*"/,
+  (_m, space) => `REPORT_SCHEMA_FINGERPRINT =${space}"${fingerprint}"`,
 );
+if (text === before && !before.includes(fingerprint))
+  throw new Error(`${file}: REPORT_SCHEMA_FINGERPRINT not found`);
 await writeFile(file, text);
 console.log(`${file}: ${fingerprint}`);

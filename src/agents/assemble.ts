@@ -106,8 +106,13 @@ export abstract class AssembledDecoder implements StreamDecoder {
     this.unknownTypes.set(key, (this.unknownTypes.get(key) ?? 0) + 1);
   }
 
+  /** waiting for the model after the last event (Evidence.awaiting_model) */
+  private awaitingModel: boolean | null = null;
+
   protected session(id: string | null): void {
     if (id) this.sessionIds.add(id);
+    // A session has begun (some agents name it on every event: only the first counts).
+    this.awaitingModel ??= true;
   }
 
   private cap(): number {
@@ -115,6 +120,7 @@ export abstract class AssembledDecoder implements StreamDecoder {
   }
 
   protected text(t: string): void {
+    this.awaitingModel = false;
     if (t === "") return;
     this.turnTexts.push(t);
     this.lastText = t;
@@ -124,6 +130,7 @@ export abstract class AssembledDecoder implements StreamDecoder {
   protected toolCall(id: string | null, name: string, input: JsonRecord): void {
     // The turn's answer is what the agent says after its last tool call.
     this.turnTexts = [];
+    this.awaitingModel = false;
     const capped = capStrings(input, this.cap());
     const kept = isRecord(capped) ? capped : {};
     this.textKept += JSON.stringify(kept).length;
@@ -151,6 +158,8 @@ export abstract class AssembledDecoder implements StreamDecoder {
 
   /** The result of a call; `isError` null when the agent does not say whether it failed. */
   protected toolResult(id: string | null, output: string | null, isError: boolean | null): void {
+    // The result goes back to the model: the next request is under way.
+    this.awaitingModel = true;
     if (id === null) return;
     const i = this.callIndex.get(id);
     const call = i === undefined ? undefined : this.calls[i];
@@ -181,6 +190,7 @@ export abstract class AssembledDecoder implements StreamDecoder {
   }
 
   protected turnEnd(t: TurnEnd): void {
+    this.awaitingModel = false;
     const text = this.turnTexts.length > 0 ? this.turnTexts.join("\n") : null;
     this.results.push({
       line: this.lineNo,
@@ -239,6 +249,7 @@ export abstract class AssembledDecoder implements StreamDecoder {
       peak_context_tokens: null,
       api_retries: this.apiRetries.map((r) => ({ ...r })),
       permission_denials: 0,
+      awaiting_model: this.awaitingModel,
       diagnostics: {
         lines: this.lines,
         malformed_lines: [...this.malformed],

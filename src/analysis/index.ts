@@ -1,2 +1,2 @@
 export { attributeFailures } from "./attribution.js";
-export { classifySample, unresponsiveEvidence } from "./sample-quality.js";
+export { classifySample, unresponsiveEvidence, type TypedEvidence } from "./sample-quality.js";

@@ -15,6 +15,7 @@
  * Excluded runs leave the analysis set; flagged and included runs stay in it.
  */
 import type { FailureRecord, ModelApiRecord } from "../core/report.js";
+import type { ModelRequests } from "../core/sandbox.js";
 import type { Attribution } from "./attribution.js";
 import {
   HARD_NOISE_RULES,
@@ -82,7 +83,21 @@ export interface TypedEvidence {
   model_api: ModelApiRecord | null;
   /** `api_retry` events in the agent's stream. */
   api_retries: number;
+  /**
+   * The model requests timed by skillbench's relay (bwrap, docker) or `local`'s tap, when one ran
+   * (report.sandbox.model_requests); null without one. Optional: absent in older callers.
+   */
+  model_requests?: ModelRequests | null | undefined;
+  /** The run's timeout in milliseconds (what an unanswered request is weighed against). */
+  timeout_ms?: number | null | undefined;
+  /** The agent's stream ended waiting for the model (Evidence.awaiting_model). */
+  awaiting_model?: boolean | null | undefined;
 }
+
+/** A request left unanswered for at least this share of the timeout: the model was unresponsive. */
+const UNANSWERED_SHARE = 0.5;
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /** HTTP statuses that mean the agent's own request was invalid: a failure of the run, not noise. */
 const RUN_FAILURE_STATUSES: readonly number[] = [400, 413, 422];
@@ -255,6 +270,9 @@ export function unresponsiveEvidence(
       };
     return null;
   }
+  // Any other endpoint: the relay's (or tap's) timing, else what the agent's stream shows.
+  const timed = relayEvidence(typed);
+  if (timed !== null) return timed;
   if (typed.api_retries > 0)
     return {
       evidence: `${typed.api_retries} api_retry event(s) in the agent's stream`,
@@ -263,6 +281,39 @@ export function unresponsiveEvidence(
   const rule = HARD_NOISE_RULES.find((r) => r.code === "api_timeout");
   const line = rule?.patterns[0] ? matchLine(rule.patterns[0], stderr) : null;
   return line !== null ? { evidence: line, confidence: "medium" } : null;
+}
+
+/**
+ * The relay's (or tap's) timing: the request begun last got no byte back for at least half the
+ * timeout. Without a relay record, the stream rule: the agent's stream ended waiting for the
+ * model (after its session began or a tool's result went back, no model output). Pure.
+ */
+function relayEvidence(
+  typed: TypedEvidence,
+): { evidence: string; confidence: SampleConfidence } | null {
+  const reqs = typed.model_requests ?? null;
+  if (reqs !== null) {
+    const last = reqs.last;
+    const timeout = typed.timeout_ms ?? null;
+    if (
+      last !== null &&
+      !last.answered &&
+      timeout !== null &&
+      last.waited_ms >= UNANSWERED_SHARE * timeout
+    )
+      return {
+        evidence: `the last of ${reqs.requests} model request(s) waited ${seconds(last.waited_ms)} of the ${seconds(timeout)} timeout with no byte back (skillbench's ${reqs.via === "tap" ? "loopback tap" : "relay"}; ${reqs.answered} answered)`,
+        confidence: "high",
+      };
+    return null;
+  }
+  if (typed.awaiting_model === true)
+    return {
+      evidence:
+        "the agent's stream ends waiting for the model: no model output after its last request began (no relay timed the requests)",
+      confidence: "medium",
+    };
+  return null;
 }
 
 /**
@@ -285,6 +336,20 @@ function classifyTypedTimeout(input: SampleInput, typed: TypedEvidence): SampleQ
       "The run hung past timeout_sec while the model answered every request: a failure of the run, kept",
       [
         `${api.answered} of ${api.requests} model request(s) answered, none pending (scripted model log)`,
+      ],
+      "high",
+    );
+  const reqs = typed.model_requests ?? null;
+  const last = reqs?.last ?? null;
+  if (reqs !== null)
+    return flagged(
+      "agent_timeout",
+      "The run hung past timeout_sec while the model answered: a failure of the run, kept",
+      [
+        timeoutEvidence(input) ?? "outcome timeout",
+        last === null
+          ? `no model request went through skillbench's ${reqs.via === "tap" ? "loopback tap" : "relay"}`
+          : `${reqs.answered} of ${reqs.requests} model request(s) answered; the last ${last.answered ? `answered after ${seconds(last.waited_ms)}` : `unanswered for only ${seconds(last.waited_ms)}`} (skillbench's ${reqs.via === "tap" ? "loopback tap" : "relay"})`,
       ],
       "high",
     );

@@ -122,6 +122,13 @@ export const EvidenceSchema = z.object({
   peak_context_tokens: z.number().nullable(),
   api_retries: z.array(ApiRetrySchema),
   permission_denials: z.number().int(),
+  /**
+   * After the stream's last event the agent was waiting for the model: its session had begun or
+   * a tool's result had gone back, and no model output followed (the stream rule of
+   * `api_unresponsive`, docs/statistics.md §8). null: the stream shows neither; absent in
+   * evidence stored before it was recorded.
+   */
+  awaiting_model: z.boolean().nullable().default(null),
   diagnostics: ParseDiagnosticsSchema,
 });
 export type Evidence = z.infer<typeof EvidenceSchema>;

@@ -14,6 +14,23 @@ export const SandboxLimitsSchema = z.object({
 });
 export type SandboxLimits = z.infer<typeof SandboxLimitsSchema>;
 
+/**
+ * The model requests the sandbox saw pass through skillbench's relay (bwrap, docker) or its
+ * loopback tap (`local`), timed at the byte level up to the end of the agent's turns
+ * (src/sandbox/request-log.ts): what says, on any endpoint, whether the model left the agent
+ * waiting (docs/statistics.md §8, `api_unresponsive`).
+ */
+export const ModelRequestsSchema = z.object({
+  via: z.enum(["relay", "tap"]),
+  /** requests seen (a request: bytes from the agent after the endpoint's last answer on its connection) */
+  requests: z.number().int(),
+  /** requests that got at least one byte back */
+  answered: z.number().int(),
+  /** the request begun last: how long it waited for its first byte (or until the end, unanswered) */
+  last: z.object({ waited_ms: z.number(), answered: z.boolean() }).nullable(),
+});
+export type ModelRequests = z.infer<typeof ModelRequestsSchema>;
+
 /** What the report records about a run's isolation (`report.sandbox`). */
 export const SandboxRecordSchema = z.object({
   kind: z.enum(SANDBOX_KINDS),
@@ -32,5 +49,7 @@ export const SandboxRecordSchema = z.object({
   does_not_protect: z.array(z.string()),
   /** Out-of-memory kills seen in the sandbox by the end of the run (docker: the cgroup counter); null when unknown. */
   oom_kills: z.number().int().nullable(),
+  /** The model requests it relayed, timed; absent without a relay or tap (and before it was recorded). */
+  model_requests: ModelRequestsSchema.optional(),
 });
 export type SandboxRecord = z.infer<typeof SandboxRecordSchema>;

@@ -101,6 +101,8 @@ export class EvidenceBuilder {
   private peakContext: number | null = null;
   private readonly apiRetries: ApiRetry[] = [];
   private permissionDenials = 0;
+  /** waiting for the model after the last event (Evidence.awaiting_model) */
+  private awaitingModel: boolean | null = null;
   private deniedEventsThisTurn = 0;
 
   // fallback result text: the text blocks of the last assistant message that had text
@@ -163,22 +165,29 @@ export class EvidenceBuilder {
         this.onSystem(ev, lineNo);
         break;
       case "assistant":
+        this.awaitingModel = false;
         this.onAssistant(ev);
         break;
       case "user":
         this.onUser(ev);
         break;
       case "result":
+        this.awaitingModel = false;
         this.onResult(ev, lineNo);
         break;
       default:
-        break; // stream_event: partial deltas; the complete assistant events carry the same content
+        // stream_event: partial deltas (the complete assistant events carry the same content),
+        // but model output all the same
+        this.awaitingModel = false;
+        break;
     }
   }
 
   private onSystem(ev: JsonRecord, lineNo: number): void {
     switch (strOf(ev.subtype)) {
       case "init":
+        // The session has begun: its first model request is under way.
+        this.awaitingModel = true;
         this.version ??= strOf(ev.claude_code_version);
         this.model ??= strOf(ev.model);
         this.cwd ??= strOf(ev.cwd);
@@ -261,6 +270,8 @@ export class EvidenceBuilder {
     const content = msg === null ? null : arrOf(msg.content);
     if (content === null) return;
     const results = content.filter((b): b is JsonRecord => isRecord(b) && b.type === "tool_result");
+    // A tool's result goes back to the model: the next request is under way.
+    if (results.length > 0) this.awaitingModel = true;
     // Claude's own view of the tool's effect; only attributable when the event has one result.
     const meta = recOf(ev.tool_use_result);
     const metaType = meta === null ? null : strOf(meta.type);
@@ -375,6 +386,7 @@ export class EvidenceBuilder {
       peak_context_tokens: this.peakContext,
       api_retries: this.apiRetries.map((r) => ({ ...r })),
       permission_denials: this.permissionDenials + this.deniedEventsThisTurn,
+      awaiting_model: this.awaitingModel,
       diagnostics: {
         lines: this.lines,
         malformed_lines: [...this.malformed],

@@ -1,26 +1,84 @@
-import { cp, mkdir } from "node:fs/promises";
+import { cp, mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { agentDriver, reportAgentName } from "../agents/index.js";
 import { InputError } from "../core/errors.js";
 import type { RunReport } from "../core/report.js";
+import type { RunSpec } from "../plan/matrix.js";
+import { settleRun, type PlanSettings, type RunPlan } from "../plan/run-plan.js";
 import { resolveRoles } from "../report/comparison/roles.js";
+import {
+  experimentFingerprintOf,
+  fingerprintDrift,
+  interactionSettingsHash,
+  interactionText,
+  skillsText,
+  storedFingerprint,
+  type ExperimentFingerprint,
+  type PlanFingerprintPart,
+  type RunFingerprint,
+} from "../report/fingerprint.js";
 import { treatmentOrder } from "../report/group.js";
 import { experimentPaths, runPaths } from "../store/layout.js";
 import { readMetadata } from "../store/metadata.js";
 import { readReports } from "../store/read.js";
+import { parseRunPlan } from "../store/run-files.js";
 import type { Suite } from "../suite/index.js";
-import { fingerprintDrift, type CurrentFingerprint } from "../report/fingerprint.js";
 
 /**
  * `run --baseline-from DIR`: the baseline arm of an earlier results folder, reused instead of run
  * again (docs/statistics.md §11). Its runs are copied into the new folder only when their
- * fingerprints match this run's; otherwise the run refuses with the list of differences, or,
- * with --allow-drift, records them.
+ * fingerprints match this run's (src/report/fingerprint.ts) and their reports agree with their
+ * stored evidence (frozen-evidence.ts); otherwise the run refuses with the list of differences,
+ * or, for fingerprints, with --allow-drift, records them.
  */
 export interface FrozenBaseline {
   dir: string;
   treatment: string;
   /** complete, non-errored baseline runs of the tasks planned now */
   reports: RunReport[];
+  /** each run's fingerprint as recorded (same order as `reports`) */
+  fingerprints: RunFingerprint[];
+}
+
+/** What a run's plan adds to its fingerprint: the interaction settings beyond mode and turns, its timeout. */
+function planFingerprintPart(plan: RunPlan): PlanFingerprintPart {
+  const i = plan.interaction;
+  return {
+    interaction_settings: interactionSettingsHash({
+      simulator_prompt: i.simulator_prompt,
+      decision_patterns: i.decision_patterns,
+      decision_reply: i.decision_reply,
+      decision_replies: i.decision_replies,
+      continue_prompt: i.continue_prompt,
+      fresh_resume_marker: i.fresh_resume_marker,
+      simulator_model: i.simulator_model,
+    }),
+    timeout_sec: String(plan.timeout_sec),
+  };
+}
+
+/** The fingerprint of a run as planned now, with the experiment's endpoint and judge. */
+function plannedFingerprint(
+  plan: RunPlan,
+  taskHash: string | null,
+  experiment: ExperimentFingerprint,
+): RunFingerprint {
+  const driver = agentDriver(plan.agent.name);
+  return {
+    task: plan.task,
+    agent: driver ? reportAgentName(driver.name) : plan.agent.name,
+    agent_version: plan.agent.version,
+    model: plan.model ?? "CLI default",
+    endpoint: experiment.endpoint,
+    endpoint_at: experiment.endpoint_at,
+    task_hash: taskHash,
+    sandbox: plan.sandbox.kind,
+    profile: plan.profile,
+    judge: experiment.judge,
+    interaction: interactionText(plan.interaction.mode, plan.interaction.max_turns),
+    ...planFingerprintPart(plan),
+    skills: skillsText(plan.treatment_files.skills),
+  };
 }
 
 export async function loadFrozenBaseline(dir: string, tasks: string[]): Promise<FrozenBaseline> {
@@ -46,7 +104,16 @@ export async function loadFrozenBaseline(dir: string, tasks: string[]): Promise<
       `--baseline-from ${dir}: no complete run of its baseline ${treatment} for the tasks planned (${tasks.join(", ")})`,
       { file: dir, field: "--baseline-from" },
     );
-  return { dir, treatment, reports: runs };
+  // Folders written before metadata.json recorded the endpoint: its kind is read from the runs.
+  const experiment = experimentFingerprintOf(meta, reports);
+  const fingerprints: RunFingerprint[] = [];
+  for (const r of runs) {
+    const plan = parseRunPlan(
+      await readFile(runPaths(dir, r.run_id).plan, "utf8").catch(() => null),
+    );
+    fingerprints.push(storedFingerprint(r, experiment, plan ? planFingerprintPart(plan) : null));
+  }
+  return { dir, treatment, reports: runs, fingerprints };
 }
 
 /** Copy the frozen runs' folders into the new results folder. */
@@ -56,54 +123,63 @@ async function copyFrozenRuns(fb: FrozenBaseline, outDir: string): Promise<void>
     await cp(runPaths(fb.dir, r.run_id).dir, runPaths(outDir, r.run_id).dir, { recursive: true });
 }
 
-export function suiteFingerprint(
+/**
+ * Each frozen run's fingerprint now: the run settled again under this experiment's settings
+ * (its sandbox resolved as a run of it would be), with this experiment's endpoint and judge.
+ */
+export function currentFingerprints(
+  frozen: FrozenBaseline,
   suite: Suite,
-  opts: {
-    agentVersion: string | null;
-    model: string | null;
-    sandbox: string | null;
-    profileOverride: string | null;
-    treatment: string;
-  },
-): CurrentFingerprint {
-  const tr = suite.treatments.find((t) => t.name === opts.treatment);
-  return {
-    agentVersion: opts.agentVersion,
-    model: opts.model,
-    taskHash: (task) => suite.tasks.find((t) => t.name === task)?.hash,
-    sandbox: (task) => {
-      const choice =
-        opts.sandbox ??
-        suite.tasks.find((t) => t.name === task)?.environment.sandbox ??
-        suite.config.sandbox ??
-        "local";
-      return choice === "auto" ? null : choice;
-    },
-    profile: (task) =>
-      opts.profileOverride ??
-      tr?.profile ??
-      suite.tasks.find((t) => t.name === task)?.evaluation.inferred_profile ??
-      "generic",
-  };
+  settings: PlanSettings,
+  experiment: ExperimentFingerprint,
+  /** every run selected now, the frozen arm's included: its agent is the one that would run it */
+  specs: readonly RunSpec[],
+): RunFingerprint[] {
+  return frozen.reports.map((r) => {
+    const own = agentDriver(r.agent.name)?.name ?? r.agent.name;
+    const same = specs.filter((x) => x.task === r.task && x.treatment === r.treatment);
+    const spec =
+      same.find((x) => x.rep === r.rep && x.agent === own) ??
+      same.find((x) => x.rep === r.rep) ??
+      same[0];
+    const plan = settleRun(
+      settings,
+      {
+        run_id: r.run_id,
+        task: r.task,
+        treatment: r.treatment,
+        rep: r.rep,
+        agent: spec?.agent ?? own,
+      },
+      r.run_uuid ?? r.run_id,
+    );
+    const hash = suite.tasks.find((t) => t.name === r.task)?.hash ?? null;
+    return plannedFingerprint(plan, hash, experiment);
+  });
 }
 
 /**
  * Reuse the frozen baseline in a new results folder: refuse when its fingerprints differ from
- * this run's (unless --allow-drift), else copy its runs in. Returns the differences found.
+ * this run's (unless --allow-drift) or `verify` throws (its reports against their evidence:
+ * frozen-evidence.ts), else copy its runs in. Returns the differences found.
  */
 export async function adoptFrozenBaseline(
   frozen: FrozenBaseline,
   outDir: string,
-  now: CurrentFingerprint,
+  now: RunFingerprint[],
   allowDrift: boolean,
   note: (message: string) => void,
+  verify: () => Promise<void>,
 ): Promise<string[]> {
-  const drift = fingerprintDrift(frozen.reports, now);
+  const drift = fingerprintDrift(
+    frozen.fingerprints.map((then, i) => ({ then, now: now[i] ?? then })),
+  );
   if (drift.length > 0 && !allowDrift)
     throw new InputError(
       `--baseline-from ${frozen.dir}: the frozen ${frozen.treatment} runs do not match this run:\n  - ${drift.join("\n  - ")}\nRun the baseline again, or pass --allow-drift to compare anyway (the differences are recorded in the reports).`,
       { file: frozen.dir, field: "--baseline-from" },
     );
+  await verify();
   await mkdir(outDir, { recursive: true });
   await copyFrozenRuns(frozen, outDir);
   note(

@@ -1,4 +1,9 @@
-import { attributeFailures, classifySample, unresponsiveEvidence } from "../analysis/index.js";
+import {
+  attributeFailures,
+  classifySample,
+  unresponsiveEvidence,
+  type TypedEvidence,
+} from "../analysis/index.js";
 import type { Evidence } from "../core/evidence.js";
 import type { JudgeBlock } from "../core/judge.js";
 import type { SandboxRecord } from "../core/sandbox.js";
@@ -49,6 +54,8 @@ export interface EvaluateInput {
   artifacts: RunReport["artifacts"];
   /** The scripted model server's log of this run's requests (null: a real endpoint). */
   modelApi?: ModelApiRecord | null;
+  /** The run's timeout (the relay's unanswered request is weighed against it). */
+  timeoutSec?: number | null | undefined;
 }
 
 const SKILL_NOT_INVOKED = /Required skill not invoked|skill.*not invoked/i;
@@ -205,21 +212,21 @@ export function evaluateRun(a: EvaluateInput): RunReport {
       phase: "setup",
     });
   const outcome = runOutcome(a.agent, a.harnessError);
+  const typed: TypedEvidence = {
+    failures,
+    model_api: a.modelApi ?? null,
+    api_retries: a.evidence?.api_retries.length ?? 0,
+    model_requests: a.sandbox?.model_requests ?? null,
+    timeout_ms: a.timeoutSec != null ? a.timeoutSec * 1000 : null,
+    awaiting_model: a.evidence?.awaiting_model ?? null,
+  };
   const attribution = attributeFailures({
     failed: checksFailed,
     skills_invoked: a.evidence?.skills_invoked ?? [],
     profile: a.profileName,
     treatment_skills: a.treatment?.skills.map((s) => s.name),
     failures,
-    model_unresponsive:
-      unresponsiveEvidence(
-        {
-          failures,
-          model_api: a.modelApi ?? null,
-          api_retries: a.evidence?.api_retries.length ?? 0,
-        },
-        a.stderrTail,
-      ) !== null,
+    model_unresponsive: unresponsiveEvidence(typed, a.stderrTail) !== null,
   });
   const sample = classifySample({
     outcome,
@@ -233,11 +240,7 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     total_cost_usd: a.evidence?.total_cost_usd ?? null,
     harness_error: a.harnessError,
     api_error: api,
-    typed: {
-      failures,
-      model_api: a.modelApi ?? null,
-      api_retries: a.evidence?.api_retries.length ?? 0,
-    },
+    typed,
   });
   const passed = checksFailed.length === 0;
   return {

@@ -71,3 +71,12 @@ export function setupJudge(opts: {
       : config;
   return { judgeFor, cache, config };
 }
+
+/** The judge part of the runs' fingerprint (src/report/fingerprint.ts). */
+export function judgeFingerprint(config: JudgeConfig): string {
+  if (!config.enabled) return "off";
+  if (!isActiveJudge(config)) return "skipped";
+  const via =
+    config.transport === "cli" ? `cli${config.agent ? ` (${config.agent})` : ""}` : "http";
+  return `${config.model} via ${via}, ${config.samples} sample(s)`;
+}

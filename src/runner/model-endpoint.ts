@@ -12,7 +12,7 @@ import {
 import { SCRIPTED_MODEL_LABEL } from "../report/endpoint.js";
 import type { Suite } from "../suite/index.js";
 import { sha256 } from "../util/hash.js";
-import type { Endpoint, RunContext } from "./context.js";
+import type { Endpoint, RunContext, RunKey } from "./context.js";
 import { createModelApiTracker, type ModelApiTracker } from "./model-api.js";
 import type { RunOptions } from "./run-options.js";
 
@@ -152,4 +152,31 @@ export async function setUpModel(a: {
     endpoint = (_run, role): Endpoint => anthropicEndpoint(a.hostEnv, role);
   }
   return { endpoint, server, scriptHasJudge, scriptId, tracker, scriptFile };
+}
+
+/**
+ * The endpoint part of the runs' fingerprint (src/report/fingerprint.ts): the scripted model and
+ * its script's hash, or a live endpoint and its origin (`default`: the agent's own endpoint), as
+ * the first planned run's agent reaches it.
+ */
+export function endpointFingerprint(
+  models: Pick<ModelSetup, "server" | "scriptId" | "endpoint">,
+  scriptedElsewhere: boolean,
+  first: RunKey | undefined,
+): { endpoint: "scripted" | "live"; endpoint_at: string | null } {
+  if (models.server !== null || scriptedElsewhere)
+    return {
+      endpoint: "scripted",
+      endpoint_at: models.scriptId ? `sha256:${models.scriptId}` : null,
+    };
+  if (first === undefined) return { endpoint: "live", endpoint_at: null };
+  const url = models.endpoint(first, "subject").baseUrl;
+  let at = "default";
+  if (url)
+    try {
+      at = new URL(url).origin;
+    } catch {
+      at = "unparsable URL";
+    }
+  return { endpoint: "live", endpoint_at: at };
 }

@@ -6,7 +6,7 @@
 import { digestOf, type RunDigest } from "../core/digest.js";
 import type { Evidence } from "../core/evidence.js";
 import { EvidenceSchema } from "../core/evidence.js";
-import { RunReportSchema } from "../core/report.js";
+import { RunReportSchema, type RunReport } from "../core/report.js";
 import { EvidenceBuilder, parseEvidenceChunks, parseEvidenceFile } from "../evidence/index.js";
 import { runJudge } from "../judge/index.js";
 import { renderRunPrompt } from "../plan/prompt.js";
@@ -54,6 +54,11 @@ export interface RescoreContext {
   redact: Redactor;
   hostEnv: Record<string, string | undefined>;
   claudeBin: string | undefined;
+  /**
+   * Derive each run's report without writing anything (`run --baseline-from` checks a frozen
+   * folder it must not change): the result then carries the derived report.
+   */
+  readOnly?: true | undefined;
 }
 
 /** A rescored run: its digest and the index line's parts (stamp, report JSON) of its report.json. */
@@ -63,6 +68,8 @@ export interface RescoredRun {
   changed: boolean;
   stamp: string;
   reportJson: string;
+  /** the report as derived from the stored evidence (readOnly contexts only) */
+  derived?: RunReport | undefined;
 }
 
 /**
@@ -200,6 +207,7 @@ export async function rescoreRun(ctx: RescoreContext, id: string): Promise<Resco
     stderrTail: tailText(paths.stderr),
     model: old.model,
     modelApi: old.model_api,
+    timeoutSec: plan?.timeout_sec ?? task?.environment.timeout_sec ?? null,
     agentInfo: old.agent,
     suiteHash: old.hashes.suite,
     timing: old.timing,
@@ -215,6 +223,14 @@ export async function rescoreRun(ctx: RescoreContext, id: string): Promise<Resco
     old.timestamp === report.timestamp
       ? oldJson !== JSON.stringify(report)
       : JSON.stringify({ ...old, timestamp: "" }) !== JSON.stringify({ ...report, timestamp: "" });
+  if (ctx.readOnly)
+    return {
+      digest: digestOf(old),
+      changed,
+      stamp: indexStamp(stored.stat),
+      reportJson: oldJson,
+      derived: report,
+    };
   // A file whose bytes would not change is left as it is (its stamp too: the index line
   // below stays current).
   if (evidence)

@@ -149,6 +149,11 @@ export async function executeRun(
       launcher: sandbox.launcher,
     });
     agent = phase.summary;
+    // The model requests as they stood when the agent ended (the validators' come after). Under
+    // the scripted model its own log (model_api) says more, wherever it runs (a queue worker's
+    // is not in this process): the timing is kept for other endpoints only.
+    const requests = ctx.models.api ? null : (sandbox.modelRequests?.() ?? null);
+    if (requests !== null) sandbox.record.model_requests = requests;
     await stdout.close();
     await stderr.close();
     const writeFailure = stdout.failure ?? stderr.failure;
@@ -256,6 +261,7 @@ export async function executeRun(
     stderrTail: await tailOf(paths.stderr),
     model: plan.model,
     modelApi: ctx.models.api?.(key) ?? null,
+    timeoutSec: plan.timeout_sec,
     agentInfo: {
       name: reportAgentName(subject.driver.name),
       bin: plan.agent.bin,

@@ -13,12 +13,13 @@ import { writeMetadata } from "../store/metadata.js";
 import { writeSuiteSnapshot } from "../store/suite-snapshot.js";
 import { loadSuite, type Suite } from "../suite/index.js";
 import { declaredSecrets, makeRedactor, secretsFromEnv } from "../util/redact.js";
-import { adoptFrozenBaseline, suiteFingerprint } from "./baseline-from.js";
+import { adoptFrozenBaseline, currentFingerprints } from "./baseline-from.js";
 import type { RunContext } from "./context.js";
+import { checkFrozenEvidence } from "./frozen-evidence.js";
 import { experimentIdNow, experimentMetadata } from "./experiment-metadata.js";
 import { writeExperimentReports } from "./finish.js";
-import { setupJudge } from "./judge-setup.js";
-import { setUpModel } from "./model-endpoint.js";
+import { judgeFingerprint, setupJudge } from "./judge-setup.js";
+import { endpointFingerprint, setUpModel } from "./model-endpoint.js";
 import {
   readPromptFile,
   refuseSymlinksOut,
@@ -138,22 +139,6 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         `removed what skillbench processes that are gone left behind: ${left.containers.length} container(s), ${left.folders.length} temporary folder(s), ${left.processes.length} process(es)`,
       );
     const agents = { setups: await found.setups, simulator: found.simulator };
-    const version = agents.setups[firstFound.name]?.version ?? null;
-    const baselineDrift = frozen
-      ? await adoptFrozenBaseline(
-          frozen,
-          outDir,
-          suiteFingerprint(suite, {
-            agentVersion: version,
-            model,
-            sandbox: opts.sandbox ?? null,
-            profileOverride: settings.profileOverride,
-            treatment: frozen.treatment,
-          }),
-          Boolean(opts.allowDrift),
-          note,
-        )
-      : [];
     const judge = setupJudge({
       flags: opts.judgeFlags ?? {},
       hostEnv,
@@ -188,6 +173,22 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         ? await readFile(suite.simulatorInstructionFile, "utf8")
         : null,
     };
+    // What every run's result depends on beyond its plan: recorded in metadata.json, and checked
+    // against a frozen baseline's runs settled again under these settings (baseline-from.ts).
+    const fingerprint = {
+      ...endpointFingerprint(models, Boolean(opts.queue?.scripted), planned[0] ?? specs[0]),
+      judge: judgeFingerprint(judge.config),
+    };
+    const baselineDrift = frozen
+      ? await adoptFrozenBaseline(
+          frozen,
+          outDir,
+          currentFingerprints(frozen, suite, settings, fingerprint, specs),
+          Boolean(opts.allowDrift),
+          note,
+          () => checkFrozenEvidence(frozen, hostEnv),
+        )
+      : [];
     const plans = toRun.map((r) => settleRun(settings, r, randomUUID()));
     const said = new Set<string>();
     const tracker = models.tracker;
@@ -236,6 +237,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       profile: settings.profileOverride,
       margin: opts.margin,
       modelScript: models.scriptFile ? path.resolve(cwd, models.scriptFile) : null,
+      fingerprint,
       agents: Object.values(agents.setups),
       decisionPatterns: opts.interaction?.decisionPatterns ?? [],
     });

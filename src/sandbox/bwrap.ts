@@ -7,6 +7,7 @@ import { PERL_RELAY_CHECK, planNetwork, RELAY_SOCKET_NAME, relayServer } from ".
 import { isUnder } from "./path-map.js";
 import { plainRecord, protectionOf } from "./protection.js";
 import { startHostRelay, type HostRelay } from "./relay.js";
+import { createRequestLog } from "./request-log.js";
 import type { Sandbox, SandboxOptions, SandboxRecord } from "./types.js";
 
 function realOrSelf(p: string): string {
@@ -183,6 +184,9 @@ export function createBwrapSandbox(opts: SandboxOptions): Sandbox {
   const prot = protectionOf("bwrap", plan, opts.modelEndpoint);
   const record: SandboxRecord = plainRecord("bwrap", opts.why, prot);
   let relay: HostRelay | null = null;
+  // The requests are timed unless the scripted model in this process serves them (its log does).
+  const serve = layout.relay ? relayServer(opts.localModelServer, layout.relay.target) : undefined;
+  const log = layout.relay && !serve ? createRequestLog("relay") : null;
   return {
     kind: "bwrap",
     record,
@@ -213,7 +217,8 @@ export function createBwrapSandbox(opts: SandboxOptions): Sandbox {
           relay = await startHostRelay(
             layout.relay.socketPath,
             layout.relay.target,
-            relayServer(opts.localModelServer, layout.relay.target),
+            serve,
+            log ?? undefined,
           );
         } catch (e) {
           throw new SkillbenchError(
@@ -228,6 +233,7 @@ export function createBwrapSandbox(opts: SandboxOptions): Sandbox {
       await relay?.close();
     },
     oomKills: () => Promise.resolve(null),
+    modelRequests: () => log?.snapshot() ?? null,
   };
 }
 

@@ -22,6 +22,7 @@ import { parseAgentVersion, parseOomKills } from "./image-tag.js";
 import { planNetwork, RELAY_SOCKET_NAME, relayServer } from "./network.js";
 import { protectionOf } from "./protection.js";
 import { startHostRelay, type HostRelay } from "./relay.js";
+import { createRequestLog } from "./request-log.js";
 import {
   DEFAULT_BASE_IMAGE,
   type Sandbox,
@@ -117,6 +118,9 @@ export function createDockerSandbox(opts: SandboxOptions): Sandbox {
   let started = false;
   let relay: HostRelay | null = null;
   let stopping: Promise<void> | null = null;
+  // The requests are timed unless the scripted model in this process serves them (its log does).
+  const serve = plan.relay ? relayServer(opts.localModelServer, plan.relay) : undefined;
+  const log = plan.relay && !serve ? createRequestLog("relay") : null;
 
   const oomKills = async (): Promise<number | null> => {
     if (!started) return null;
@@ -220,7 +224,8 @@ export function createDockerSandbox(opts: SandboxOptions): Sandbox {
         relay = await startHostRelay(
           path.join(opts.runDirs.root, RELAY_SOCKET_NAME),
           plan.relay,
-          relayServer(opts.localModelServer, plan.relay),
+          serve,
+          log ?? undefined,
         );
       } catch (e) {
         await stop();
@@ -271,5 +276,6 @@ export function createDockerSandbox(opts: SandboxOptions): Sandbox {
     start,
     stop,
     oomKills,
+    modelRequests: () => log?.snapshot() ?? null,
   };
 }

@@ -1,9 +1,14 @@
-/** The host side of the model-endpoint relay: a unix socket in the run dir -> the endpoint's host:port. */
+/**
+ * The host side of the model-endpoint relay: a unix socket in the run dir -> the endpoint's
+ * host:port; and `local`'s loopback tap, a TCP port on 127.0.0.1 -> the same. Both can time the
+ * requests they pass (request-log.ts).
+ */
 import { chmodSync, mkdtempSync, rmSync, symlinkSync, unlinkSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { relayStem } from "../util/temp-names.js";
+import type { RequestLog } from "./request-log.js";
 
 export interface HostRelay {
   /** The socket's real path (in the run dir). */
@@ -12,6 +17,85 @@ export interface HostRelay {
   connections(): number;
   /** Stop listening, cut every open connection, remove the socket. Idempotent, never throws. */
   close(): Promise<void>;
+}
+
+/**
+ * Pipe one accepted connection to the endpoint both ways; with `log`, each direction's bytes are
+ * timed (request-log.ts). Both sides go when either ends.
+ */
+function pipeToTarget(
+  c: net.Socket,
+  target: { host: string; port: number },
+  open: Set<net.Socket>,
+  log: RequestLog | undefined,
+  conn: number,
+): void {
+  // No Nagle delay on the TCP leg: a request's head and body, written apart, go at once.
+  const u = net.connect({ port: target.port, host: target.host, noDelay: true });
+  open.add(c);
+  open.add(u);
+  let ended = false;
+  const end = (): void => {
+    if (!ended) log?.closed(conn);
+    ended = true;
+    c.destroy();
+    u.destroy();
+    open.delete(c);
+    open.delete(u);
+  };
+  for (const s of [c, u]) {
+    s.on("error", end);
+    s.on("close", end);
+  }
+  if (log) {
+    c.on("data", () => log.fromAgent(conn));
+    u.on("data", () => log.fromEndpoint(conn));
+  }
+  c.pipe(u);
+  u.pipe(c);
+}
+
+export interface LoopbackTap {
+  /** The port on 127.0.0.1 the agent is pointed at. */
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * `--sandbox local`'s tap: a loopback listener on 127.0.0.1 (a port of its own) piping every
+ * connection to the endpoint, each request timed by `log`, as the sandboxes' relay does.
+ */
+export async function startLoopbackTap(
+  target: { host: string; port: number },
+  log: RequestLog,
+): Promise<LoopbackTap> {
+  const open = new Set<net.Socket>();
+  let count = 0;
+  const server = net.createServer({ noDelay: true }, (c) => {
+    pipeToTarget(c, target, open, log, ++count);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  server.on("error", () => undefined);
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  let closing: Promise<void> | null = null;
+  return {
+    port,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        for (const s of open) s.destroy();
+        open.clear();
+        server.close(() => resolve());
+      });
+      return closing;
+    },
+  };
 }
 
 /** sun_path holds 108 bytes with its NUL; stay clear of it. */
@@ -36,6 +120,7 @@ export async function startHostRelay(
   socketPath: string,
   target: { host: string; port: number },
   serve?: (socket: net.Socket) => void,
+  log?: RequestLog,
 ): Promise<HostRelay> {
   unlinkQuiet(socketPath);
   let shortDir: string | null = null;
@@ -56,22 +141,7 @@ export async function startHostRelay(
       serve(c);
       return;
     }
-    // No Nagle delay on the TCP leg: a request's head and body, written apart, go at once.
-    const u = net.connect({ port: target.port, host: target.host, noDelay: true });
-    open.add(c);
-    open.add(u);
-    const end = (): void => {
-      c.destroy();
-      u.destroy();
-      open.delete(c);
-      open.delete(u);
-    };
-    for (const s of [c, u]) {
-      s.on("error", end);
-      s.on("close", end);
-    }
-    c.pipe(u);
-    u.pipe(c);
+    pipeToTarget(c, target, open, log, count);
   });
   const cleanupShort = (): void => {
     if (shortDir) rmSync(shortDir, { recursive: true, force: true });

@@ -32,7 +32,7 @@ export {
   type SandboxLimits,
   type SandboxRecord,
 } from "../core/sandbox.js";
-import type { SandboxKind, SandboxRecord } from "../core/sandbox.js";
+import type { ModelRequests, SandboxKind, SandboxRecord } from "../core/sandbox.js";
 export type SandboxChoice = SandboxKind | "auto";
 
 /**
@@ -74,7 +74,10 @@ export interface SandboxOptions {
    * its `url`, instead of connecting to its port.
    */
   localModelServer?: LocalModelServer | undefined;
-  /** Default `model-only`. Ignored by `local` (always the host network). */
+  /**
+   * Default `model-only`. `local` always shares the host network; there `host` only turns its
+   * loopback tap in front of the model endpoint off (src/sandbox/local.ts).
+   */
   network?: NetworkPolicy | undefined;
   /** Used in the docker image tag; `agentBin --version` is run on the host when absent. */
   agentVersion?: string | undefined;
@@ -106,6 +109,12 @@ export interface Sandbox {
   stop(): Promise<void>;
   /** OOM kills so far (docker: read from the container's cgroup); null when unknown. */
   oomKills(): Promise<number | null>;
+  /**
+   * The model requests its relay (or `local`'s tap) has timed so far (src/sandbox/request-log.ts);
+   * null or absent when none runs (no plain-http endpoint, or the scripted model in this
+   * process, whose own log says more).
+   */
+  modelRequests?(): ModelRequests | null;
 }
 
 export const DEFAULT_BASE_IMAGE = "skillbench-base:bookworm";

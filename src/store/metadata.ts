@@ -11,6 +11,16 @@ const BaselineFromSchema = z.object({
   drift: z.array(z.string()),
 });
 
+/**
+ * What the experiment's runs were run with beyond each run's own record (src/report/fingerprint.ts
+ * `ExperimentFingerprint`): the model endpoint's kind and script or host, and the judge.
+ */
+const ExperimentFingerprintSchema = z.object({
+  endpoint: z.enum(["scripted", "live"]),
+  endpoint_at: z.string().nullable(),
+  judge: z.string().nullable(),
+});
+
 const RolesSchema = z.object({
   candidate: z.string().optional(),
   baseline: z.string().optional(),
@@ -54,6 +64,7 @@ const ExperimentMetadataSchema = z
     margin: z.number().gt(0).lt(1).optional(),
     baseline_from: BaselineFromSchema.optional(),
     model_script: z.string().nullable(),
+    fingerprint: ExperimentFingerprintSchema.optional(),
     versions: z.object({
       skillbench: z.string(),
       claude: z.string().nullable(),
@@ -97,6 +108,8 @@ const MetadataSchema = z
       .optional(),
     /** `run --baseline-from`: where the frozen baseline came from and how it differs. */
     baseline_from: BaselineFromSchema.optional().catch(undefined),
+    /** The endpoint and judge the runs were run with; absent in folders written before it was recorded. */
+    fingerprint: ExperimentFingerprintSchema.optional().catch(undefined),
     /** The verdict's non-inferiority margin (`run --margin`), reused by report, compare and rescore. */
     margin: z.number().gt(0).lt(1).optional().catch(undefined),
     /** Treatment roles chosen with `compare --candidate/--baseline/--control`, reused by report and rescore. */

@@ -2,4 +2,4 @@
 // computeReportSchemaFingerprint (store/schema-fingerprint.ts); do not edit by hand.
 /** The fingerprint of RunReportSchema and RunDigestSchema a run index's header names. */
 export const REPORT_SCHEMA_FINGERPRINT =
-  "edde81cbecc3b6e300712675a892eb30d31cc787509b0cd52b53d76d99056e35";
+  "33ff41a586f7ce4f8d8220bbfad869e099cf7365df7b05012cccde3d769d9d09";

@@ -2,8 +2,8 @@
  * `skillbench compare DIR_A DIR_B` end to end: the e2e-matrix suite (tasks needs-skill and tone,
  * CONTROL and WITH_SKILL) run twice with the real claude binary and the scripted model, 2 reps.
  * Between the runs the tone task's instruction changes and the scripted agent with the Skill starts
- * writing the wrong note. The aligned report must name the changed task as drift, leave its runs
- * unmatched, align the 4 needs-skill cases, and see WITH_SKILL's 2 cases flip from pass to fail
+ * writing the wrong note. The aligned report must name the changed task and the changed model
+ * script as drift, leave the task's runs unmatched, align the 4 needs-skill cases, and see WITH_SKILL's 2 cases flip from pass to fail
  * (CONTROL fails in both: it never invokes the required Skill).
  * The single-folder `compare DIR` still writes comparison_report.md.
  */
@@ -80,13 +80,19 @@ describe("compare DIR_A DIR_B", () => {
     md = await readFile(path.join(out(), "aligned_comparison_report.md"), "utf8");
   });
 
-  it("names the changed task as drift, and nothing else", () => {
+  it("names the changed task and the changed model script as drift, and nothing else", () => {
     expect(report.changed_tasks.map((t) => t.task)).toEqual(["tone"]);
-    expect(report.drift).toHaveLength(1);
+    // The script was edited between A and B: a different scripted model (issue 32, point 4).
+    expect(report.drift).toHaveLength(2);
     expect(report.drift[0]).toMatch(
+      /^endpoint: A scripted model sha256:[0-9a-f]{12}, B scripted model sha256:[0-9a-f]{12}$/,
+    );
+    expect(report.drift[1]).toMatch(
       /^task tone: content changed \(A sha256:[0-9a-f]{12}, B sha256:[0-9a-f]{12}\)$/,
     );
-    expect(md).toMatch(/## What drifted between A and B\n\n- task tone: content changed/);
+    expect(md).toMatch(
+      /## What drifted between A and B\n\n- endpoint: A scripted model sha256:[0-9a-f]{12}, B scripted model sha256:[0-9a-f]{12}\n- task tone: content changed/,
+    );
     expect(report.endpoint.label).toMatch(/scripted model/);
   });
 

@@ -114,7 +114,7 @@ export function withRunOptions(cmd: Command): Command {
     .option("--ks <list>", "k values for pass@k / pass^k, e.g. 1,2,5", parseKs)
     .option(
       "--baseline-from <dir>",
-      "reuse the baseline arm of an earlier results folder when its fingerprints match; only the candidate runs",
+      "reuse the baseline arm of an earlier results folder when its fingerprints match (agent, model, endpoint, judge, tasks, sandbox, profile, interaction) and its reports agree with their stored evidence; only the candidate runs",
     )
     .option("--allow-drift", "with --baseline-from: reuse it despite differences, recording them")
     .option(

@@ -2,7 +2,13 @@ import { z } from "zod";
 import type { RunDigest } from "../../core/digest.js";
 import { pairedSection } from "../comparison/paired.js";
 import { isScripted, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
-import { fingerprintDrift, type CurrentFingerprint } from "../fingerprint.js";
+import {
+  experimentFingerprintOf,
+  fingerprintDrift,
+  storedFingerprint,
+  type RunFingerprint,
+  type StoredExperiment,
+} from "../fingerprint.js";
 import { metricSuccess } from "../outcomes.js";
 
 /**
@@ -121,22 +127,28 @@ const caseOf = (r: RunDigest): Case => ({
   rep: r.rep,
 });
 const uniq = (xs: string[]): string[] => [...new Set(xs)];
-const profileOf = (r: RunDigest): string | null =>
-  r.rubric?.profile ?? r.events_summary?.profile ?? null;
 
-/** What B's runs of one treatment were run with, as a fingerprint to check A's against. */
-function fingerprintOf(b: RunDigest[]): CurrentFingerprint {
-  const byTask = new Map(b.map((r) => [r.task, r]));
-  return {
-    agentVersion: b[0]?.agent.version ?? null,
-    model: b[0]?.model ?? null,
-    taskHash: (task) => byTask.get(task)?.hashes.task,
-    sandbox: (task) => byTask.get(task)?.sandbox?.kind ?? null,
-    profile: (task) => {
-      const r = byTask.get(task);
-      return (r && profileOf(r)) ?? "generic";
-    },
-  };
+/**
+ * Each of A's runs of a treatment against a run of B of the same task and treatment, as pairs
+ * of fingerprints (src/report/fingerprint.ts; A's first, B's second).
+ */
+function fingerprintPairs(
+  ofA: RunDigest[],
+  ofB: RunDigest[],
+  expA: StoredExperiment,
+  expB: StoredExperiment,
+): { then: RunFingerprint; now: RunFingerprint }[] {
+  const byTask = new Map(ofB.map((r) => [r.task, r]));
+  const out: { then: RunFingerprint; now: RunFingerprint }[] = [];
+  for (const ra of ofA) {
+    const rb = byTask.get(ra.task) ?? ofB[0];
+    if (rb === undefined) continue;
+    const then = storedFingerprint(ra, expA);
+    const now = storedFingerprint(rb, expB);
+    // Another task of B: only what is not the task's own is compared.
+    out.push({ then, now: rb.task === ra.task ? now : { ...now, task: ra.task, task_hash: null } });
+  }
+  return out;
 }
 
 /** Skills of a treatment as run: name → content hash. */
@@ -181,14 +193,16 @@ export function buildAlignedComparison(input: AlignedInput): AlignedComparison {
 
   // Drift: the run fingerprints (per treatment both have), Skills, treatments, task sets.
   const drift = new Set<string>();
+  const expA = experimentFingerprintOf(input.a.metadata, a);
+  const expB = experimentFingerprintOf(input.b.metadata, b);
   const treatmentsA = uniq(a.map((r) => r.treatment));
   const treatmentsB = uniq(b.map((r) => r.treatment));
   const changedSkills: AlignedComparison["changed_skills"] = [];
   for (const t of treatmentsA.filter((x) => treatmentsB.includes(x))) {
     const ofA = a.filter((r) => r.treatment === t);
     const ofB = b.filter((r) => r.treatment === t);
-    for (const line of fingerprintDrift(ofA, fingerprintOf(ofB), { then: "A", now: "B" }))
-      drift.add(line);
+    const pairs = fingerprintPairs(ofA, ofB, expA, expB);
+    for (const line of fingerprintDrift(pairs, { then: "A", now: "B" })) drift.add(line);
     const sa = skillsOf(ofA);
     const sb = skillsOf(ofB);
     for (const name of uniq([...sa.keys(), ...sb.keys()]).sort()) {
@@ -225,9 +239,10 @@ export function buildAlignedComparison(input: AlignedInput): AlignedComparison {
     if (!hashesA.has(task)) drift.add(`task ${task}: only in B`);
   const scriptedA = isScripted(a, input.a.metadata);
   const scriptedB = isScripted(b, input.b.metadata);
-  if (scriptedA !== scriptedB)
+  // With no treatment in common the fingerprints compared nothing: the endpoint is still named.
+  if (scriptedA !== scriptedB && !treatmentsA.some((t) => treatmentsB.includes(t)))
     drift.add(
-      `model endpoint: A ${scriptedA ? "the scripted model" : "a live model"}, B ${scriptedB ? "the scripted model" : "a live model"}`,
+      `endpoint: A ${scriptedA ? "scripted model" : "live endpoint"}, B ${scriptedB ? "scripted model" : "live endpoint"}`,
     );
 
   // Paired statistics per treatment, on aligned analysed cases grouped by task.

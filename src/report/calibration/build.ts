@@ -13,6 +13,12 @@ import {
 import { taskOrder } from "../group.js";
 import { metricSuccess } from "../outcomes.js";
 import { verdictInterval } from "../comparison/band.js";
+import {
+  fingerprintDrift,
+  storedFingerprint,
+  type RunFingerprint,
+  type StoredExperiment,
+} from "../fingerprint.js";
 import { CALIBRATION_SCHEMA, type Calibration, type CalibrationSettings } from "./types.js";
 
 /** Replicates of the verdict's bootstrap for each split (fewer than a comparison's 2000). */
@@ -21,8 +27,13 @@ const SPLIT_REPLICATES = 500;
 const agentName = (r: RunDigest | undefined): string | null => r?.agent.name ?? null;
 
 /** What a comparison must share with the calibration: agent, model, endpoint, tasks, Skills. */
-function fingerprintOf(reports: RunDigest[], scripted: boolean): Calibration["fingerprint"] {
+function fingerprintOf(
+  reports: RunDigest[],
+  experiment: StoredExperiment,
+): Calibration["fingerprint"] {
   const first = reports[0];
+  const scripted =
+    "scripted" in experiment ? experiment.scripted : experiment.endpoint === "scripted";
   return {
     agent: agentName(first),
     agent_version: first?.agent.version ?? null,
@@ -32,7 +43,14 @@ function fingerprintOf(reports: RunDigest[], scripted: boolean): Calibration["fi
     skills: [
       ...new Set(reports.flatMap((r) => r.skill_sources.map((s) => `${s.name}@${s.hash}`))),
     ].sort(),
+    runs: firstOfEachTask(reports).map((r) => storedFingerprint(r, experiment)),
   };
+}
+
+function firstOfEachTask(reports: RunDigest[]): RunDigest[] {
+  const out = new Map<string, RunDigest>();
+  for (const r of reports) if (!out.has(r.task)) out.set(r.task, r);
+  return [...out.values()];
 }
 
 /** Each task's analysis-set outcomes of one treatment, in repetition order. */
@@ -117,6 +135,8 @@ export function buildCalibration(input: {
   settings: CalibrationSettings;
   experimentId: string | null;
   scripted: boolean;
+  /** the experiment's recorded endpoint and judge (absent: only whether it was scripted) */
+  experiment?: StoredExperiment | undefined;
 }): Calibration {
   const s = input.settings;
   const all = input.reports.filter((r) => r.treatment === s.treatment);
@@ -139,7 +159,7 @@ export function buildCalibration(input: {
     schema: CALIBRATION_SCHEMA,
     experiment_id: input.experimentId,
     settings: s,
-    fingerprint: fingerprintOf(all, input.scripted),
+    fingerprint: fingerprintOf(all, input.experiment ?? { scripted: input.scripted }),
     runs: { raw: all.length, analysis: kept.length, excluded: all.length - kept.length },
     tasks: rows,
     task_flip_rate: flipRate(outcomes),
@@ -158,10 +178,11 @@ export function calibrationDifferences(
   cal: Calibration,
   reports: RunDigest[],
   scripted: boolean,
+  experiment: StoredExperiment = { scripted },
 ): string[] {
   const arm = reports.filter((r) => r.treatment === cal.settings.treatment);
   if (arm.length === 0) return [`treatment ${cal.settings.treatment} is not compared here`];
-  const now = fingerprintOf(arm, scripted);
+  const now = fingerprintOf(arm, experiment);
   const was = cal.fingerprint;
   const out: string[] = [];
   const show = (x: string | null): string => x ?? "not recorded";
@@ -188,5 +209,26 @@ export function calibrationDifferences(
   for (const t of common)
     if (now.tasks[t] !== was.tasks[t])
       out.push(`task ${t}: its content changed since the calibration`);
+  // The rest of the fingerprint (the endpoint's script or host, judge, sandbox, profile,
+  // interaction), task by task, as compare and --baseline-from read it; what the lines above
+  // name already is left out.
+  const nowRuns = new Map((now.runs ?? []).map((f) => [f.task, f]));
+  const rest = (f: RunFingerprint, sameKind: boolean): RunFingerprint => ({
+    ...f,
+    agent: null,
+    agent_version: null,
+    model: null,
+    skills: null,
+    task_hash: null,
+    endpoint: sameKind ? f.endpoint : null,
+    endpoint_at: sameKind ? f.endpoint_at : null,
+  });
+  const pairs = (was.runs ?? []).flatMap((then) => {
+    const n = nowRuns.get(then.task);
+    const same = n?.endpoint === then.endpoint;
+    return n ? [{ then: rest(then, same), now: rest(n, same) }] : [];
+  });
+  for (const line of fingerprintDrift(pairs, { then: "calibrated", now: "now" }))
+    if (!out.includes(line)) out.push(line);
   return out;
 }

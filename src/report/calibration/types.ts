@@ -5,6 +5,7 @@
  * recompute it).
  */
 import { z } from "zod";
+import { RunFingerprintSchema } from "../fingerprint-schema.js";
 
 export const CALIBRATION_SCHEMA = "skillbench.calibration.v1";
 /** Random splits of the runs into two arms (default). */
@@ -46,6 +47,11 @@ export const CalibrationSchema = z.object({
     tasks: z.record(z.string(), z.string()),
     /** the treatment's Skills, name@hash, sorted */
     skills: z.array(z.string()),
+    /**
+     * the first run of each task, fingerprinted as compare and --baseline-from do
+     * (src/report/fingerprint.ts); absent in calibrations written before
+     */
+    runs: z.array(RunFingerprintSchema).optional(),
   }),
   runs: z.object({ raw: z.number().int(), analysis: z.number().int(), excluded: z.number().int() }),
   tasks: z.array(TaskRowSchema),

@@ -10,6 +10,7 @@ import { readMetadata } from "../../store/metadata.js";
 import { readStoredRuns } from "../../store/read.js";
 import { readJsonFile, writeJsonAtomic } from "../../util/fs.js";
 import { isScripted } from "../endpoint.js";
+import { experimentFingerprintOf } from "../fingerprint.js";
 import { buildCalibration } from "./build.js";
 import { CalibrationSchema, type Calibration, type CalibrationSettings } from "./types.js";
 
@@ -44,6 +45,7 @@ export async function writeCalibration(
     settings,
     experimentId: input.experimentId,
     scripted: isScripted(input.reports, input.metadata),
+    experiment: experimentFingerprintOf(input.metadata, input.reports),
   });
   await writeJsonAtomic(path.join(outDir, CALIBRATION_FILE), cal);
   return cal;

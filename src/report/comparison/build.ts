@@ -29,6 +29,7 @@ import { bandHeadline, decideBand, DEFAULT_MARGIN, liftOf } from "./band.js";
 import { runtimeRow, spendRow } from "./usage.js";
 import { agentRows, byAgent, mixedArms, mixedVerdict } from "./agents.js";
 import { calibrationDifferences } from "../calibration/build.js";
+import { experimentFingerprintOf, type StoredExperiment } from "../fingerprint.js";
 import type { FoundCalibration } from "../calibration/write.js";
 import type { NoiseFloor } from "../calibration/types.js";
 import type { Sequential } from "../sequential/types.js";
@@ -62,13 +63,14 @@ function noiseFloor(
   reports: RunDigest[],
   roles: { candidate: string; baseline: string },
   scripted: boolean,
+  experiment: StoredExperiment,
   delta: number | null,
 ): NoiseFloor | null {
   for (const arm of ["baseline", "candidate"] as const)
     for (const f of found) {
       const cal = f.calibration;
       if (cal.settings.treatment !== roles[arm] || !cal.resampled) continue;
-      if (calibrationDifferences(cal, reports, scripted).length > 0) continue;
+      if (calibrationDifferences(cal, reports, scripted, experiment).length > 0) continue;
       return {
         dir: f.dir,
         experiment_id: cal.experiment_id,
@@ -92,7 +94,7 @@ function noiseFloor(
           ]
         : !cal.resampled
           ? ["it has no random splits (no task has 2 or more analysis-set runs)"]
-          : calibrationDifferences(cal, reports, scripted);
+          : calibrationDifferences(cal, reports, scripted, experiment);
     throw new InputError(
       `--calibration ${explicit.dir}: this calibration does not apply to the comparison:\n  - ${why.join("\n  - ")}`,
       { file: explicit.dir, field: "--calibration" },
@@ -239,7 +241,14 @@ function buildPooled(input: ComparisonInput): Comparison {
       ? { scripted: true, label: SCRIPTED_MODEL_LABEL }
       : { scripted: false, label: null },
     judge_overlay: judgeOverlay(analysis, treatments),
-    noise_floor: noiseFloor(input.calibrations ?? [], reports, roles, scripted, band.delta),
+    noise_floor: noiseFloor(
+      input.calibrations ?? [],
+      reports,
+      roles,
+      scripted,
+      experimentFingerprintOf(input.metadata, reports),
+      band.delta,
+    ),
     sequential:
       seq && lastLook
         ? {

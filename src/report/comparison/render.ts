@@ -23,7 +23,7 @@ function header(c: Comparison): string[] {
   const fb = c.frozen_baseline;
   if (fb) {
     out.push(
-      `> 🧊 **Frozen baseline:** the ${fb.runs} \`${fb.treatment}\` run(s) were reused from \`${fb.dir}\` (\`run --baseline-from\`), not run again.${fb.drift.length > 0 ? " They differ from this run (`--allow-drift`):" : " Their fingerprints (agent version, model, task content, sandbox, profile) match this run."}`,
+      `> 🧊 **Frozen baseline:** the ${fb.runs} \`${fb.treatment}\` run(s) were reused from \`${fb.dir}\` (\`run --baseline-from\`), not run again.${fb.drift.length > 0 ? " They differ from this run (`--allow-drift`):" : " Their fingerprints (agent, model, endpoint, judge, task content, sandbox, profile, interaction) match this run, and their reports agree with their stored evidence."}`,
     );
     for (const d of fb.drift) out.push(`> - ${d}`);
     out.push("");
