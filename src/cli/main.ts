@@ -60,7 +60,7 @@ function failureCode(e: unknown): number {
     const msg =
       e instanceof DiskFullError
         ? e.message
-        : `disk full while writing ${errorPath(e) ?? "the results folder"}: free space and run --resume --out DIR`;
+        : `disk full while writing ${errorPath(e) ?? "the results folder"}: free space and run the same command again with --resume and the same --out`;
     process.stderr.write(`skillbench: ${msg}\n`);
     return 1;
   }

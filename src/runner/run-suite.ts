@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { DiskFullError, InputError } from "../core/errors.js";
+import { DiskFullError, errorPath, InputError, isDiskFull } from "../core/errors.js";
 import type { RunDigest } from "../core/digest.js";
 import type { ModelServer } from "../model/index.js";
 import { settleRun } from "../plan/run-plan.js";
@@ -294,6 +294,12 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         ? []
         : await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html });
     return { outDir, experimentId, planned: matrix, reports, incomplete, files };
+  } catch (e) {
+    // A full disk met outside the runs (metadata, reports) names this results folder, as the
+    // runs' own DiskFullError does, not a placeholder (cli/main.ts).
+    if (isDiskFull(e) && !(e instanceof DiskFullError))
+      throw new DiskFullError(errorPath(e) ?? outDir, outDir);
+    throw e;
   } finally {
     await warming;
     await server?.close();

@@ -453,6 +453,38 @@ describe("a queue or a coordinator lost mid-experiment", () => {
   });
 });
 
+describe("two coordinators on one results folder", () => {
+  it("the second is refused with the holder named (exit 2); the first runs each run once", async () => {
+    const redis = await startRedis({ password: PASSWORD });
+    try {
+      const url = redis.url(0);
+      const w = await startWorker("two-coordinators", url);
+      const out = box.dir("two-coordinators");
+      const args = runArgs(out, url, "--task", "hold", "--treatment", "CONTROL", "-n", "1");
+      const first = startCli(args, { env: env(), detached: true });
+      // The first coordinator holds the folder while its run is in flight on the worker.
+      await waitUntil(
+        async () => /started hold-CONTROL-r1/.test(w.stderrSoFar()),
+        first.done,
+        "the first coordinator's run in flight",
+      );
+      const second = await runCli([...args, "--resume"], { env: env() });
+      expect(second.code, second.stderr).toBe(2);
+      expect(second.stderr).toMatch(/is being written by another skillbench \(pid \d+/);
+      expect(second.stderr).not.toMatch(/internal error|\n\s+at /);
+      const res = await first.done;
+      expect(res.code, res.stderr).toBe(0);
+      expect(await reportedRunIds(out)).toEqual(["hold-CONTROL-r1"]);
+      // Each run was taken once: one attempt, by the first coordinator's job.
+      expect((await readRunReport(out, "hold-CONTROL-r1")).queue?.attempts).toBe(1);
+      expect(existsSync(path.join(out, ".skillbench.lock"))).toBe(false);
+      expect((await stop(w)).code).toBe(0);
+    } finally {
+      await redis.stop();
+    }
+  });
+});
+
 describe("signed work: what was changed in Redis is refused and named", () => {
   let redis: TestRedis;
   let url: string;
