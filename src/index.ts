@@ -31,6 +31,7 @@ export {
   writeComparison,
   writeComparisonOf,
   readComparisonSource,
+  verdictLines,
   type Comparison,
 } from "./report/comparison/index.js";
 export {

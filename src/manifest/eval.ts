@@ -3,7 +3,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { InputError } from "../core/errors.js";
 import type { RunReport } from "../core/report.js";
-import { buildComparison, type Comparison } from "../report/comparison/index.js";
+import { buildComparison, verdictLines, type Comparison } from "../report/comparison/index.js";
 import type { RunOptions, RunSummary } from "../runner/run-suite.js";
 import { experimentPaths } from "../store/layout.js";
 import { readMetadata } from "../store/metadata.js";
@@ -193,10 +193,6 @@ export async function prepareEval(opts: Omit<EvalOptions, "run">): Promise<Prepa
   return { loaded, manifestFound: found, outDir, compiled, taskSource, generated, gates };
 }
 
-function plain(md: string): string {
-  return md.replace(/\*\*/g, "").replace(/`/g, "");
-}
-
 /** Run a prepared eval and decide its gates. */
 export async function runPreparedEval(p: PreparedEval, opts: EvalOptions): Promise<EvalSummary> {
   const trials = p.loaded.manifest.evaluation?.trials ?? DEFAULT_TRIALS;
@@ -251,8 +247,7 @@ export async function runPreparedEval(p: PreparedEval, opts: EvalOptions): Promi
   });
   const verdict: string[] = [];
   if (comparison) {
-    verdict.push(...plain(comparison.verdict.headline).split("\n"));
-    verdict.push(plain(comparison.paired.conclusion));
+    verdict.push(...verdictLines(comparison));
   } else
     verdict.push(`No comparison: ${SKILL_TREATMENT} and another treatment must both have runs.`);
   const gatesMd = renderGatesMarkdown(gateReport);

@@ -14,7 +14,7 @@ import { makeRedactor, secretsFromEnv } from "../util/redact.js";
 import { adoptFrozenBaseline, suiteFingerprint } from "./baseline-from.js";
 import type { RunContext } from "./context.js";
 import { experimentIdNow, experimentMetadata } from "./experiment-metadata.js";
-import { writeExperimentReports } from "./finish.js";
+import { writeExperimentReports, writeExperimentReportsWith } from "./finish.js";
 import { setupJudge } from "./judge-setup.js";
 import { setUpModel } from "./model-endpoint.js";
 import {
@@ -280,11 +280,11 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;
     metadata.total_passed = reports.filter((r) => r.passed).length;
     await writeMetadata(paths.metadata, metadata);
-    const files =
+    const { files, comparison } =
       opts.queue?.writeReports === false
-        ? []
-        : await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html });
-    return { outDir, experimentId, planned: matrix, reports, incomplete, files };
+        ? { files: [], comparison: null }
+        : await writeExperimentReportsWith(outDir, { ks: opts.ks, html: opts.html });
+    return { outDir, experimentId, planned: matrix, reports, incomplete, files, comparison };
   } finally {
     await warming;
     await server?.close();

@@ -11,7 +11,7 @@ import { InputError } from "../core/errors.js";
 import { alphaSpent, sequentialStops, type Spending } from "../stats/index.js";
 import { readSequential, writeSequential } from "../report/sequential/io.js";
 import { SEQUENTIAL_SCHEMA, type Sequential } from "../report/sequential/types.js";
-import { writeExperimentReports } from "./finish.js";
+import { writeExperimentReports, writeExperimentReportsWith } from "./finish.js";
 import { runSuite, type RunOptions, type RunSummary } from "./run-suite.js";
 
 export interface UntilDecidedOptions {
@@ -125,8 +125,11 @@ export async function runUntilDecided(
     });
     if (state.status !== "running") {
       await writeSequential(res.outDir, state);
-      const files = await writeExperimentReports(res.outDir, { ks: opts.ks, html: opts.html });
-      return { ...res, files, sequential: state };
+      const { files, comparison } = await writeExperimentReportsWith(res.outDir, {
+        ks: opts.ks,
+        html: opts.html,
+      });
+      return { ...res, files, comparison, sequential: state };
     }
     await writeSequential(res.outDir, state);
     count = Math.min(state.max_count, count + state.round);

@@ -13,6 +13,8 @@ import {
   type RunDigest,
   type RunSummary,
   type SuiteWarning,
+  type Comparison,
+  verdictLines,
 } from "../../index.js";
 import { collect, intArg, marginArg, parseEnvPairs, parseKs } from "../args.js";
 import { ciOutputs, judgeFlags, withCiOptions } from "../ci.js";
@@ -352,6 +354,16 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
     );
 }
 
+/** The verdict block as `eval` prints it (report/comparison/console.ts), or nothing without a comparison. */
+function verdictBlock(comparison: Comparison | null | undefined): string {
+  if (!comparison) return "";
+  return `\nVerdict (${comparison.roles.candidate} vs ${comparison.roles.baseline}):\n${verdictLines(
+    comparison,
+  )
+    .map((l) => `  ${l}`)
+    .join("\n")}\n`;
+}
+
 function reportRun(res: RunSummary, f: RunFlags, ctx: { exitCode: number }): void {
   const passed = res.reports.filter((r) => r.passed).length;
   process.stdout.write(
@@ -359,6 +371,8 @@ function reportRun(res: RunSummary, f: RunFlags, ctx: { exitCode: number }): voi
       (res.incomplete.length
         ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
         : "") +
+      "\n" +
+      verdictBlock(res.comparison) +
       `\nResults: ${res.outDir}\n${res.files.map((f) => `  ${f}`).join("\n")}\n`,
   );
   ctx.exitCode = passed === res.planned.length || f.exitZero ? 0 : 1;

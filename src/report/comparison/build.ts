@@ -6,7 +6,7 @@ import { sortRuns, taskOrder, treatmentOrder } from "../group.js";
 import { analysisSet, perTaskOutcomes } from "../outcomes.js";
 import { attributionSection } from "./attribution.js";
 import { consistencyWarnings } from "./consistency.js";
-import { pairedSection } from "./paired.js";
+import { pairedConclusion, pairedSection } from "./paired.js";
 import { passKSection } from "./passk-bootstrap.js";
 import { dataQualityRow, listedRun, runCountRow, sensitivityRow } from "./quality.js";
 import { CONTROL, resolveRoles } from "./roles.js";
@@ -166,12 +166,18 @@ function buildPooled(input: ComparisonInput): Comparison {
   const overall = new Map(treatments.map((t) => [t, perTaskOutcomes(reports, t, "overall")]));
   const overallOf = (t: string) => overall.get(t) ?? perTaskOutcomes(reports, t, "overall");
   const flips = Object.fromEntries(treatments.map((t) => [t, overallOf(t).outcomes]));
-  const paired = pairedSection(
+  const seq = input.sequential ?? null;
+  const lastLook = seq?.looks[seq.looks.length - 1] ?? null;
+  const look = lastLook ? { alpha_look: lastLook.alpha_look } : null;
+  // The decision's interval is computed here once (paired.delta_pass_rate) and every other
+  // line of the verdict is derived from it (band.ts).
+  const pairedBody = pairedSection(
     roles,
     overallOf(roles.candidate),
     overallOf(roles.baseline),
     flips,
     seed,
+    look,
   );
   const rubricVerdict = decideVerdict(
     roles,
@@ -179,19 +185,34 @@ function buildPooled(input: ComparisonInput): Comparison {
     quality(roles.candidate),
     quality(roles.baseline),
   );
-  const seq = input.sequential ?? null;
-  const lastLook = seq?.looks[seq.looks.length - 1] ?? null;
   const band = decideBand({
     reports,
     roles,
-    paired,
+    paired: pairedBody,
     candidateQuality: quality(roles.candidate),
     baselineQuality: quality(roles.baseline),
     regressions: rubricVerdict.regressions,
     margin,
     seed,
-    sequential: lastLook ? { alpha_look: lastLook.alpha_look } : null,
+    settings: {
+      replicates: BOOTSTRAP_REPLICATES,
+      level: BOOTSTRAP_LEVEL,
+      alpha: ALPHA,
+      power: POWER,
+    },
+    sequential: look,
   });
+  const distinguishable =
+    band.rule === "interval" && (band.band === "improved" || band.band === "regressed");
+  const paired = {
+    ...pairedBody,
+    distinguishable,
+    conclusion: pairedConclusion(
+      { ...pairedBody, distinguishable },
+      band.noise,
+      band.runs_needed.text,
+    ),
+  };
   const scripted = isScripted(reports, input.metadata);
   return {
     schema: COMPARISON_SCHEMA,
@@ -226,7 +247,7 @@ function buildPooled(input: ComparisonInput): Comparison {
     attribution: attributionSection(analysis, treatments),
     verdict: { ...rubricVerdict, ...band, headline: bandHeadline(band) },
     paired,
-    lift: liftOf(reports, roles, seed),
+    lift: liftOf(reports, roles, seed, band, look),
     frozen_baseline: input.metadata?.baseline_from
       ? {
           dir: input.metadata.baseline_from.dir,

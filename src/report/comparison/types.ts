@@ -238,8 +238,11 @@ export interface PairedSection {
   baseline_runs: number;
   candidate_pass_rate: number | null;
   baseline_pass_rate: number | null;
-  /** pooled pass rate, candidate − baseline, with a paired (by task) bootstrap interval */
-  delta_pass_rate: IntervalValue | null;
+  /**
+   * pooled pass rate, candidate − baseline, with the decision's interval (`method` names it; in a
+   * comparison the very numbers of `verdict.delta` and `verdict.ci`)
+   */
+  delta_pass_rate: (IntervalValue & { level: number; method: string }) | null;
   sign_test: { pos: number; neg: number; ties: number; p: number } | null;
   /** pairs run r of a task under one treatment with run r under the other */
   mcnemar: {
@@ -252,7 +255,7 @@ export interface PairedSection {
   } | null;
   /** per treatment (all treatments with data): share of tasks whose runs disagree */
   flip_rate: Record<string, number | null>;
-  /** interval excludes 0 and sign-test p < alpha */
+  /** the decision's interval excludes 0 (the sign test is reported beside it, never deciding) */
   distinguishable: boolean;
   /** fewest tasks with which the two-sided sign test can reach p < alpha (all tasks one way) */
   sign_test_min_tasks: number;
