@@ -366,7 +366,9 @@ export interface BandInput {
   baselineQuality: DataQualityRow;
   regressions: Array<{ dimension: string; delta: number }>;
   /** rubric dimensions whose Δ is below −tolerance but whose interval does not resolve it */
-  unresolved?: Array<{ dimension: string; delta: number }> | undefined;
+  unresolved?:
+    | Array<{ dimension: string; delta: number; ci: { low: number; high: number } | null }>
+    | undefined;
   margin: number;
   seed: number;
   settings: { replicates: number; level: number; alpha: number; power: number };
@@ -459,7 +461,7 @@ export function decideBand(i: BandInput): BandVerdict {
   const unresolved = i.unresolved ?? [];
   const open =
     unresolved.length > 0
-      ? ` Rubric dimensions below the tolerance but not resolved by their interval (not counted): ${unresolved.map((r) => `${r.dimension} (Δ ${signed(r.delta)})`).join(", ")}.`
+      ? ` Unresolved rubric dimensions (mean Δ below the tolerance, interval not; they do not move the band): ${unresolved.map((r) => `${r.dimension} (Δ ${signed(r.delta)}${r.ci ? ` [${signed(r.ci.low)}, ${signed(r.ci.high)}]` : ", no spread to estimate"})`).join(", ")}.`
       : "";
   if (byInterval === "regressed")
     return out(
@@ -471,13 +473,13 @@ export function decideBand(i: BandInput): BandVerdict {
     return out(
       "inconclusive",
       "rubric_mixed",
-      `Mixed: \`${c}\` passes more often (${dPhrase}, above 0) but its rubric regresses on ${regress}, beyond the tolerance.`,
+      `Mixed: \`${c}\` passes more often (${dPhrase}, above 0) but its rubric regresses on ${regress}, each interval below the tolerance (Holm-corrected over the dimensions).`,
     );
   if (i.regressions.length > 0)
     return out(
       "regressed",
       "rubric",
-      `\`${c}\` regresses on the rubric: ${regress} below \`${b}\` beyond the tolerance, and the pass rate shows no improvement (${dPhrase}).`,
+      `\`${c}\` regresses on the rubric: ${regress} below \`${b}\`, each interval below the tolerance (Holm-corrected over the dimensions), and the pass rate shows no improvement (${dPhrase}).${open}`,
     );
   if (byInterval === "improved")
     return out(

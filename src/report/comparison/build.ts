@@ -192,6 +192,7 @@ function buildPooled(input: ComparisonInput): Comparison {
     candidateQuality: quality(roles.candidate),
     baselineQuality: quality(roles.baseline),
     regressions: rubricVerdict.regressions,
+    unresolved: rubricVerdict.unresolved,
     margin,
     seed,
     settings: {

@@ -323,6 +323,19 @@ function dimCell(
   return withPass ? `${spread} (${percent(x.pass_rate)})` : spread;
 }
 
+/** A dimension's Δ with its test's interval and mark (⚠️ regression, "(unresolved)"). */
+function dimensionDelta(d: {
+  delta: number | null;
+  test: Comparison["rubric"]["dimensions"][number]["test"];
+}): string {
+  const t = d.test;
+  const iv = t?.ci ? ` [${signed(t.ci.low)}, ${signed(t.ci.high)}]` : "";
+  const mark =
+    t?.status === "regression" ? " ⚠️" : t?.status === "unresolved" ? " (unresolved)" : "";
+  // With a test, its Δ (over the tasks both arms scored) is the centre of the interval shown.
+  return `${signed(t ? t.delta : d.delta)}${iv}${mark}`;
+}
+
 function rubric(c: Comparison): string {
   const r = c.rubric;
   const { candidate, baseline } = c.roles;
@@ -332,7 +345,7 @@ function rubric(c: Comparison): string {
   const out = [title, "", "### Dimension guide", ""];
   out.push(
     `- Each run scores every dimension from 0.00 to 1.00 (profile: ${r.profiles.join(", ") || "—"}). A cell is the mean${r.distribution ? "±stdev" : ""} over the treatment's analysis-set runs, with the share of runs scoring ≥ ${c.settings.dimension_pass_score.toFixed(2)} in parentheses; N/A = every run scored it as not applicable; "—" = no run has it.`,
-    `- Δ = \`${candidate}\` − \`${baseline}\`; ⚠️ marks Δ < −${c.settings.regression_tolerance.toFixed(2)} (a regression). **Overall** = mean weighted_score.`,
+    `- Δ = \`${candidate}\` − \`${baseline}\` with its interval (task-clustered, at the Holm-corrected level of its rank among the dimensions tested, docs/statistics.md §9); ⚠️ marks a regression: the interval lies below −${c.settings.regression_tolerance.toFixed(2)}; "(unresolved)" marks a mean Δ below −${c.settings.regression_tolerance.toFixed(2)} the interval does not resolve (it does not move the verdict). **Overall** = mean weighted_score.`,
     "",
   );
   if (r.dimensions.length === 0) out.push("_No rubric scores in these runs._");
@@ -340,7 +353,7 @@ function rubric(c: Comparison): string {
     const rows = r.dimensions.map((d) => [
       cell(d.name),
       ...c.treatments.map((t) => dimCell(d.cells[t], r.distribution)),
-      `${signed(d.delta)}${d.regression ? " ⚠️" : ""}`,
+      dimensionDelta(d),
     ]);
     rows.push([
       "**Overall**",
@@ -505,11 +518,16 @@ function verdict(c: Comparison): string {
     );
   if (v.regressions.length > 0)
     out.push(
-      `Rubric regressions beyond the ${c.settings.regression_tolerance.toFixed(2)} tolerance: ${v.regressions.map((r) => `**${r.dimension}** ${f2(r.candidate)} < ${f2(r.baseline)} (Δ ${signed(r.delta)})`).join("; ")}.`,
+      `Rubric regressions (interval below −${c.settings.regression_tolerance.toFixed(2)}, Holm-corrected over the dimensions tested): ${v.regressions.map((r) => `**${r.dimension}** ${f2(r.candidate)} < ${f2(r.baseline)} (Δ ${signed(r.delta)})`).join("; ")}.`,
+      "",
+    );
+  if (v.unresolved.length > 0)
+    out.push(
+      `Unresolved rubric dimensions (mean Δ below −${c.settings.regression_tolerance.toFixed(2)}, but the interval does not lie below it: not counted): ${v.unresolved.map((r) => `**${r.dimension}** Δ ${signed(r.delta)}${r.ci ? ` [${signed(r.ci.low)}, ${signed(r.ci.high)}]` : " (no spread to estimate)"}`).join("; ")}.`,
       "",
     );
   out.push(
-    "_Bands: **improved** = the interval lies above 0; **regressed** = below 0, or a rubric dimension regresses while the pass rate shows no improvement; **non-inferior** = its lower end stays above −margin; otherwise **inconclusive** (also when the arms lose different shares of runs to exclusion, or more than half of an arm is excluded). docs/statistics.md §9._",
+    "_Bands: **improved** = the interval lies above 0; **regressed** = below 0, or a rubric dimension regresses (its own interval below −tolerance, Holm-corrected) while the pass rate shows no improvement; **non-inferior** = its lower end stays above −margin; otherwise **inconclusive** (also when the arms lose different shares of runs to exclusion, or more than half of an arm is excluded). docs/statistics.md §9._",
     "",
     `_Verdict uses analysis set: ${foot(v.candidate_quality)}; ${foot(v.baseline_quality)}._`,
   );
@@ -609,7 +627,7 @@ export function* comparisonMarkdownPieces(
     attribution(c.attribution),
     verdict(c),
     paired(c),
-    renderJudgeOverlay(c.judge_overlay),
+    renderJudgeOverlay(c.judge_overlay, c.rubric.judge),
   ].filter((x): x is string => x !== null);
   const head = before.join("\n\n");
   const tail = `\n\n${after.join("\n\n")}`;

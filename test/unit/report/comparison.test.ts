@@ -120,14 +120,25 @@ describe("verdict", () => {
       text: "⚠️ **Inconclusive**: Not resolved at this sample size: Δ pass rate +0.67 [-0.06, +1.00] reaches below −0.05 and above 0",
     },
     {
-      name: "a dimension regresses while the pass rate is equal",
+      name: "a dimension regresses (its interval below the tolerance) while the pass rate is equal",
+      reports: [
+        ...reps("CONTROL", 3, [1, 2, 3], { dims: { completion: 1, efficiency: 1 } }),
+        ...reps("CAND", 3, [1, 2, 3], { dims: { completion: 1, efficiency: 0 } }),
+      ],
+      kind: "regression",
+      band: "regressed",
+      text: "❌ **Regressed**: `CAND` regresses on the rubric: efficiency (Δ -1.00) below `CONTROL`, each interval below the tolerance (Holm-corrected over the dimensions)",
+    },
+    {
+      // issue 32 point 2: a rubric mean below the tolerance from 2 runs against 2 is noise
+      name: "a dimension below the tolerance that its interval does not resolve does not move the band",
       reports: [
         ...reps("CONTROL", 2, [1, 2], { dims: { completion: 1, efficiency: 1 } }),
         ...reps("CAND", 2, [1, 2], { dims: { completion: 1, efficiency: 0.5 } }),
       ],
-      kind: "regression",
-      band: "regressed",
-      text: "❌ **Regressed**: `CAND` regresses on the rubric: efficiency (Δ -0.50) below `CONTROL` beyond the tolerance",
+      kind: "overall_lower",
+      band: "inconclusive",
+      text: "Unresolved rubric dimensions (mean Δ below the tolerance, interval not; they do not move the band): efficiency (Δ -0.50 [-0.92, +0.33]).",
     },
     {
       name: "overall lower within tolerance",
@@ -272,14 +283,18 @@ describe("verdict", () => {
 
   it("marks regressing dimensions with ⚠️ in the rubric table and prints the footers", () => {
     const c = build([
-      ...reps("CONTROL", 2, [1, 2], { dims: { completion: 1, efficiency: 1 } }),
-      ...reps("CAND", 2, [1, 2], { dims: { completion: 1, efficiency: 0.5 } }),
+      ...reps("CONTROL", 3, [1, 2, 3], { dims: { completion: 1, efficiency: 1 } }),
+      ...reps("CAND", 3, [1, 2, 3], { dims: { completion: 1, efficiency: 0 } }),
     ]);
     const md = renderComparisonMarkdown(c);
     expect(md).toContain("## Rubric dimensions (mean±stdev, pass-rate across runs; 0.00–1.00)");
-    expect(md).toContain("| efficiency | 1.00±0.00 (100%) | 0.50±0.00 (100%) | -0.50 ⚠️ |");
-    expect(md).toContain("| completion | 1.00±0.00 (100%) | 1.00±0.00 (100%) | +0.00 |");
-    expect(md).toContain("| **Overall** | 1.00±0.00 | 0.75±0.00 | -0.25 |");
+    expect(md).toContain(
+      "| efficiency | 1.00±0.00 (100%) | 0.00±0.00 (0%) | -1.00 [-1.00, -0.11] ⚠️ |",
+    );
+    expect(md).toContain(
+      "| completion | 1.00±0.00 (100%) | 1.00±0.00 (100%) | +0.00 [-0.56, +0.56] |",
+    );
+    expect(md).toContain("| **Overall** | 1.00±0.00 | 0.50±0.00 | -0.50 |");
     expect(md).toContain("_Distribution stats computed from ≥2 runs per treatment._");
   });
 
@@ -288,7 +303,7 @@ describe("verdict", () => {
       build([makeReport({ treatment: "CONTROL" }), makeReport({ treatment: "CAND" })]),
     );
     expect(md).toContain("## Rubric dimensions (mean, 0.00–1.00)");
-    expect(md).toContain("| completion | 1.00 (100%) | 1.00 (100%) | +0.00 |");
+    expect(md).toContain("| completion | 1.00 (100%) | 1.00 (100%) | +0.00 [-0.83, +0.83] |");
     expect(md).not.toContain("_Distribution stats computed");
   });
 });

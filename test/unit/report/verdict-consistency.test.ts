@@ -9,7 +9,9 @@
  *   from the interval, and never "not distinguishable" beside such a band;
  * - runs needed vs the tasks rule: "add tasks" only where no number of runs is quoted, a decided
  *   band quotes none, and "0 per treatment" is never printed;
- * - worst case vs analysis set: with no run excluded they are the same interval.
+ * - worst case vs analysis set: with no run excluded they are the same interval;
+ * - rubric regressions (point 2): only where the dimension's interval lies below −tolerance; an
+ *   unresolved dimension never moves the band and is named in its reason.
  */
 import { describe, expect, it } from "vitest";
 import type { RunReport } from "../../../src/core/report.js";
@@ -155,6 +157,19 @@ function check(c: Comparison): void {
   }
   if (rn.status === "more_runs") expect(rn.more_per_treatment).toBeGreaterThan(0);
   if (rn.status === "more_tasks") expect(rowValue(md, "More runs needed")).toBe("add tasks");
+
+  // Rubric regressions: only where the dimension's own interval lies below −tolerance; an
+  // unresolved one never moves the band, and the verdict names it.
+  const tol = c.settings.regression_tolerance;
+  for (const d of c.rubric.dimensions) {
+    if (d.regression) expect(d.test?.ci?.high ?? 0).toBeLessThan(-tol);
+    if (d.test?.status === "unresolved") {
+      expect(v.regressions.map((r) => r.dimension)).not.toContain(d.name);
+      if (v.rule === "interval") expect(v.reason).toContain(`${d.name} (Δ`);
+    }
+  }
+  if (v.rule === "rubric" || v.rule === "rubric_mixed")
+    expect(v.regressions.length).toBeGreaterThan(0);
 
   // Worst case vs analysis set.
   if (v.exclusion.candidate.excluded === 0 && v.exclusion.baseline.excluded === 0) {

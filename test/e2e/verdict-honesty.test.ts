@@ -1,0 +1,98 @@
+/**
+ * A verdict that never contradicts itself (issue 32), end to end through the built CLI, the real
+ * claude binary and the scripted model (--sandbox local, -j 2):
+ * - point 2: 3 vs 3 runs with equal pass rates where one CANDIDATE run stops before its second
+ *   artifact (artifact_presence Δ −0.17) is not "Regressed": the dimension is unresolved, named in
+ *   the reason, in comparison.json, comparison_report.md, the HTML page and on the console;
+ * - point 8: `run` prints the same verdict block as `eval`, made of the comparison's own lines
+ *   (one interval, its method, the noise sentence, what would resolve it).
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Comparison } from "../../src/report/comparison/index.js";
+import { makeSandbox, runArgs, runCli, type CliResult, type Sandbox } from "../helpers/cli.js";
+
+const TIMEOUT = 300_000;
+const local = ["-j", "2", "--sandbox", "local"];
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  sandbox = await makeSandbox("e2e-verdict-honesty");
+});
+
+afterAll(async () => {
+  await sandbox?.remove();
+});
+
+const read = (dir: string, file: string): Promise<string> => readFile(path.join(dir, file), "utf8");
+const signed = (x: number): string => {
+  const s = x.toFixed(2);
+  return s === "-0.00" || !s.startsWith("-") ? `+${s.replace(/^-/, "")}` : s;
+};
+
+describe("rubric regressions under noise control (point 2) and run's verdict block (point 8)", () => {
+  let dir: string;
+  let res: CliResult;
+  let c: Comparison;
+
+  beforeAll(async () => {
+    dir = sandbox.dir("rubric-noise");
+    res = await runCli(runArgs("e2e-rubric-noise", dir, "--count", "3", ...local), {
+      env: sandbox.env(),
+    });
+    c = JSON.parse(await read(dir, "comparison.json")) as Comparison;
+  }, TIMEOUT);
+
+  it("equal pass rates and one run short of an artifact: not Regressed, the dimension unresolved", async () => {
+    expect(res.code, res.stderr).toBe(0);
+    expect(c.run_counts.map((r) => [r.treatment, r.passed, r.runs])).toEqual([
+      ["CONTROL", 3, 3],
+      ["CANDIDATE", 3, 3],
+    ]);
+    const art = c.rubric.dimensions.find((d) => d.name === "artifact_presence");
+    expect(art?.delta).toBeCloseTo(-1 / 6, 12);
+    expect(art?.regression).toBe(false);
+    expect(art?.test?.status).toBe("unresolved");
+    expect(art?.test?.ci?.high).toBeGreaterThan(-0.05);
+    expect(c.verdict.band).not.toBe("regressed");
+    expect(c.verdict.regressions).toEqual([]);
+    expect(c.verdict.unresolved.map((u) => u.dimension)).toEqual(["artifact_presence"]);
+    expect(c.verdict.reason).toContain(
+      "Unresolved rubric dimensions (mean Δ below the tolerance, interval not; they do not move the band): artifact_presence (Δ -0.17 [",
+    );
+
+    const md = await read(dir, "comparison_report.md");
+    expect(md).not.toContain("❌ **Regressed**");
+    expect(md).toMatch(
+      /\| artifact_presence \| 1\.00±0\.00 \(100%\) \| 0\.83±0\.29 \(100%\) \| -0\.17 \[[^\]]+\] \(unresolved\) \|/,
+    );
+    expect(md).toContain(
+      "Unresolved rubric dimensions (mean Δ below −0.05, but the interval does not lie below it: not counted): **artifact_presence** Δ -0.17",
+    );
+    const html = await read(dir, "comparison_report.html");
+    expect(html).toContain("Unresolved rubric dimensions");
+    expect(html).not.toContain("regresses on the rubric");
+    expect(res.stdout).toContain("artifact_presence (Δ -0.17 [");
+    expect(res.stdout).not.toContain("Regressed");
+  });
+
+  it("run prints the verdict block: the band, the one interval with its method, the conclusion", () => {
+    const v = c.verdict;
+    const delta = `${signed(v.delta ?? NaN)} [${signed(v.ci?.low ?? NaN)}, ${signed(v.ci?.high ?? NaN)}]`;
+    const plain = (s: string): string => s.replace(/\*\*|`/g, "");
+    expect(res.stdout).toContain("\nVerdict (CANDIDATE vs CONTROL):\n");
+    expect(res.stdout).toContain(`  ${plain(v.headline)}\n`);
+    expect(res.stdout).toContain(`  Δ pass rate ${delta}: ${plain(v.method)}.\n`);
+    expect(res.stdout).toContain(`  ${plain(c.paired.conclusion)}\n`);
+    // every Δ pass rate printed on the console is the one interval
+    const printed = [...res.stdout.matchAll(/Δ pass rate ([+-]\d\.\d\d \[[^\]]+\])/g)].map(
+      (m) => m[1],
+    );
+    expect(printed.length).toBeGreaterThanOrEqual(3);
+    for (const p of printed) expect(p).toBe(delta);
+    // the block sits between the run count and the files, as eval prints it
+    expect(res.stdout.indexOf("6/6 runs passed")).toBeLessThan(res.stdout.indexOf("Verdict ("));
+    expect(res.stdout.indexOf("Verdict (")).toBeLessThan(res.stdout.indexOf("Results: "));
+  });
+});
