@@ -25,9 +25,4 @@ export {
   type Spending,
 } from "./sequential.js";
 export { mulberry32 } from "./prng.js";
-export {
-  holm,
-  regressionP,
-  scoreDifference,
-  scoreInterval,
-} from "./score-difference.js";
+export { holm, regressionP, scoreDifference, scoreInterval } from "./score-difference.js";
