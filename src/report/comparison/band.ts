@@ -8,12 +8,17 @@ import {
   fisherExact,
   intervalBand,
   pooledPassRate,
-  repsNeeded,
-  repsNeededNonInferiority,
   type Band,
   type PerTaskOutcomes,
 } from "../../stats/index.js";
 import { intervalMethod, verdictInterval } from "./interval.js";
+import {
+  armCounts,
+  goalOf,
+  runFactorToResolve,
+  tasksToResolve,
+  type ArmCounts,
+} from "./projection.js";
 import { groupBy, sortByRep } from "../group.js";
 import { metricSuccess } from "../outcomes.js";
 import { alignArms, type ArmOutcomes } from "./paired.js";
@@ -246,15 +251,17 @@ const f2 = (x: number): string => x.toFixed(2);
 /**
  * What would resolve the comparison further, from the band and its rule (RunsNeeded): a band
  * that claims a difference needs nothing more; a data-quality band needs the exclusions fixed;
- * otherwise the two-proportion count for the next claim at the observed rates, and when the arms
- * already have that many runs, the tasks are the limit (the interval is task-clustered).
+ * otherwise the decision's interval projected from the observed per-task rates (projection.ts):
+ * the runs per task that would resolve the next claim, or, when the tasks disagree so that no
+ * number of runs does, the tasks that would.
  */
 function runsNeeded(
   p: PairedSection,
+  arms: { a: ArmCounts; b: ArmCounts },
   band: Band,
   rule: BandRule,
   margin: number,
-  settings: { alpha: number; power: number },
+  alpha: number,
 ): RunsNeeded {
   const none = {
     goal: null,
@@ -272,65 +279,51 @@ function runsNeeded(
       status: "data_quality",
       text: "More runs do not resolve this while runs are excluded: remove what excluded them (see Excluded runs), then run again.",
     };
+  const decided = { ...none, status: "decided" as const, more_per_treatment: 0, more_per_task: 0 };
   if (rule === "rubric_mixed")
     return {
-      ...none,
-      status: "decided",
-      more_per_treatment: 0,
-      more_per_task: 0,
+      ...decided,
       text: "None: both results are resolved (the pass rate improves, the rubric regresses); weigh them, more runs will not.",
     };
   if (band === "improved" || band === "regressed")
-    return {
-      ...none,
-      status: "decided",
-      more_per_treatment: 0,
-      more_per_task: 0,
-      text: `None: the band is decided (${band}).`,
-    };
-  const d = pa - pb;
-  const goal: RunsNeeded["goal"] =
-    d > 0 ? "improvement" : d > -margin ? "non_inferiority" : "regression";
+    return { ...decided, text: `None: the band is decided (${band}).` };
+  const goal = goalOf(pa - pb, margin);
   if (goal === "non_inferiority" && band === "non_inferior")
     return {
-      ...none,
+      ...decided,
       goal,
-      status: "decided",
-      more_per_treatment: 0,
-      more_per_task: 0,
       text: "None: non-inferiority is shown, and the observed rates suggest no improvement to look for.",
     };
-  const total =
-    goal === "non_inferiority"
-      ? repsNeededNonInferiority(pa, pb, margin, settings.alpha, settings.power)
-      : repsNeeded(pa, pb, settings.alpha, settings.power);
-  const test = `α = ${settings.alpha}, power ${settings.power}`;
   const goalText = goal.replace("_", "-");
-  if (total === null)
+  const tasks = p.tasks.length;
+  // runs per task and treatment now (the smaller arm's, on average)
+  const perTask = Math.max(1, Math.round(Math.min(p.candidate_runs, p.baseline_runs) / tasks));
+  const rates = `${f2(pa)} vs ${f2(pb)}`;
+  const f = runFactorToResolve(arms.a, arms.b, goal, margin, alpha, 2);
+  if (f !== null) {
+    const more = perTask * (f - 1);
     return {
-      ...none,
       goal,
-      status: "no_runs",
-      text: `No number of runs resolves equal pass rates of ${f2(pa)}: add tasks that tell the arms apart.`,
+      status: "more_runs",
+      per_treatment_total: perTask * f * tasks,
+      more_per_treatment: more * tasks,
+      more_per_task: more,
+      text: `About ${more} more runs per task and treatment (${more * tasks} more per treatment, ${perTask * f * tasks} in all) would show ${goalText} if the observed rates (${rates}) hold: the decision's interval projected at those runs (a lower bound, with no margin for chance).`,
     };
-  const have = Math.min(p.candidate_runs, p.baseline_runs);
-  const more = Math.max(0, total - have);
-  if (more === 0)
+  }
+  const needed = tasksToResolve(arms.a, arms.b, goal, margin, alpha, 1);
+  if (needed !== null)
     return {
       ...none,
       goal,
       status: "more_tasks",
-      per_treatment_total: total,
-      text: `Add tasks, not only runs: the arms already have the ${total} runs per treatment a two-proportion test needs to show ${goalText} at the observed rates (${f2(pa)} vs ${f2(pb)}; ${test}), yet the task-clustered interval does not resolve it at ${p.tasks.length} task(s).`,
+      text: `Add tasks, not only runs: the tasks disagree, so no number of runs per task resolves it at ${tasks} task(s) (the interval is task-clustered); about ${needed} tasks as spread as these would show ${goalText} at ${perTask} run(s) per task, if the observed rates (${rates}) hold.`,
     };
-  const perTask = Math.ceil(more / p.tasks.length);
   return {
+    ...none,
     goal,
-    status: "more_runs",
-    per_treatment_total: total,
-    more_per_treatment: more,
-    more_per_task: perTask,
-    text: `About ${more} more runs per treatment (≈ ${perTask} more per task; ${total} in all) to show ${goalText} at the observed rates (${f2(pa)} vs ${f2(pb)}; two-proportion test, ${test}; a lower bound, since runs of one task are correlated).`,
+    status: "no_runs",
+    text: `Neither more runs nor more tasks like these would show ${goalText}: the observed rates (${rates}) sit too close to the line it must clear.`,
   };
 }
 
@@ -371,7 +364,7 @@ export interface BandInput {
     | undefined;
   margin: number;
   seed: number;
-  settings: { replicates: number; level: number; alpha: number; power: number };
+  settings: { replicates: number; level: number };
   /** a look of `run --until-decided`: the nominal two-sided level it may spend (§12) */
   sequential?: { alpha_look: number } | null | undefined;
 }
@@ -414,6 +407,9 @@ export function decideBand(i: BandInput): BandVerdict {
     : { delta: null, ci: null };
   const { delta, ci } = decision;
   const exclusion = exclusionBalance(i.candidateQuality, i.baselineQuality);
+  const aligned = alignArms(arm(i.reports, c), arm(i.reports, b));
+  const projectionArms = { a: armCounts(aligned.a), b: armCounts(aligned.b) };
+  const alphaOf = seq ? seq.alpha_look : 1 - i.settings.level;
   const noneExcluded = exclusion.candidate.excluded === 0 && exclusion.baseline.excluded === 0;
   const method = intervalMethod(
     { replicates: i.settings.replicates, seed: i.seed, level: i.settings.level },
@@ -432,7 +428,7 @@ export function decideBand(i: BandInput): BandVerdict {
     margin: i.margin,
     exclusion,
     worst_case: worstCase(i.reports, i.roles, i.seed, decision, noneExcluded, seq),
-    runs_needed: runsNeeded(p, band, rule, i.margin, i.settings),
+    runs_needed: runsNeeded(p, projectionArms, band, rule, i.margin, alphaOf),
   });
   const dPhrase = `Δ pass rate ${dText}`;
   if (p.tasks.length === 0 || delta === null || ci === null)

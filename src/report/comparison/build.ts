@@ -195,12 +195,7 @@ function buildPooled(input: ComparisonInput): Comparison {
     unresolved: rubricVerdict.unresolved,
     margin,
     seed,
-    settings: {
-      replicates: BOOTSTRAP_REPLICATES,
-      level: BOOTSTRAP_LEVEL,
-      alpha: ALPHA,
-      power: POWER,
-    },
+    settings: { replicates: BOOTSTRAP_REPLICATES, level: BOOTSTRAP_LEVEL },
     sequential: look,
   });
   const distinguishable =
