@@ -5,13 +5,24 @@
  *   artifact (artifact_presence Δ −0.17) is not "Regressed": the dimension is unresolved, named in
  *   the reason, in comparison.json, comparison_report.md, the HTML page and on the console;
  * - point 8: `run` prints the same verdict block as `eval`, made of the comparison's own lines
- *   (one interval, its method, the noise sentence, what would resolve it).
+ *   (one interval, its method, the noise sentence, what would resolve it);
+ * - point 3: `run --until-decided` on two tasks that disagree warns at the first look that
+ *   --max-count cannot decide, with the number of tasks that would (stderr, sequential.json,
+ *   comparison.json, comparison_report.md, the console block).
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Comparison } from "../../src/report/comparison/index.js";
-import { makeSandbox, runArgs, runCli, type CliResult, type Sandbox } from "../helpers/cli.js";
+import { SequentialSchema } from "../../src/report/sequential/types.js";
+import {
+  fixtureSuite,
+  makeSandbox,
+  runArgs,
+  runCli,
+  type CliResult,
+  type Sandbox,
+} from "../helpers/cli.js";
 
 const TIMEOUT = 300_000;
 const local = ["-j", "2", "--sandbox", "local"];
@@ -95,4 +106,53 @@ describe("rubric regressions under noise control (point 2) and run's verdict blo
     expect(res.stdout.indexOf("6/6 runs passed")).toBeLessThan(res.stdout.indexOf("Verdict ("));
     expect(res.stdout.indexOf("Verdict (")).toBeLessThan(res.stdout.indexOf("Results: "));
   });
+});
+
+describe("run --until-decided plans ahead (point 3)", () => {
+  it(
+    "two tasks that disagree: at the first look it warns that --max-count cannot decide, with the tasks needed",
+    async () => {
+      const dir = sandbox.dir("seq-plan");
+      const res = await runCli(
+        [
+          ...runArgs(
+            "e2e-verdicts",
+            dir,
+            "--count",
+            "1",
+            "--max-count",
+            "2",
+            "--until-decided",
+            ...local,
+          ),
+          "--model-script",
+          path.join(fixtureSuite("e2e-verdicts"), "spread-script.yaml"),
+        ],
+        { env: sandbox.env() },
+      );
+      const warning =
+        "⚠️ Plan: even if the first round's rates hold, --max-count 2 cannot show improvement at 2 task(s): the tasks disagree, so the task-clustered interval (1 degree(s) of freedom) stays too wide at any number of repetitions. About 8 tasks as spread as these would; add tasks, or expect an inconclusive band.";
+      // said at the first look, before the second round ran
+      const at = res.stderr.indexOf(warning);
+      expect(at, res.stderr).toBeGreaterThanOrEqual(0);
+      expect(at).toBeLessThan(res.stderr.indexOf("look 2:"));
+      expect(res.stderr).toContain("look 1: 1 of at most 2 repetitions");
+      const s = SequentialSchema.parse(JSON.parse(await read(dir, "sequential.json")));
+      expect(s.plan).toMatchObject({
+        tasks: 2,
+        goal: "improvement",
+        decidable: false,
+        tasks_needed: 8,
+        text: warning,
+      });
+      expect(s.status).toBe("max_count");
+      const c = JSON.parse(await read(dir, "comparison.json")) as Comparison;
+      expect(c.verdict.band).toBe("inconclusive");
+      expect(c.verdict.runs_needed.status).toBe("more_tasks");
+      expect(c.sequential?.plan).toBe(warning);
+      expect(await read(dir, "comparison_report.md")).toContain(warning);
+      expect(res.stdout).toContain(`  ${warning}\n`);
+    },
+    TIMEOUT,
+  );
 });

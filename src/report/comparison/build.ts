@@ -267,6 +267,7 @@ function buildPooled(input: ComparisonInput): Comparison {
             count: lastLook.count,
             max_count: seq.max_count,
             status: seq.status,
+            plan: seq.plan?.text ?? null,
           }
         : null,
     isolation: isolationOf(reports),

@@ -25,5 +25,6 @@ export function verdictLines(c: Comparison): string[] {
       `Worst case, every excluded run counted as a failure: ${deltaText(v.worst_case.delta, v.worst_case.ci)} (same method).`,
     );
   if (c.noise_floor) lines.push(plainText(renderNoiseFloor(c.noise_floor, v.delta)));
+  if (c.sequential?.plan) lines.push(plainText(c.sequential.plan));
   return lines;
 }

@@ -513,7 +513,7 @@ function verdict(c: Comparison): string {
   const sq = c.sequential;
   if (sq)
     out.push(
-      `⏱️ **Sequential** (\`run --until-decided\`): ${sq.look} look(s), ${sq.count} of at most ${sq.max_count} repetitions per task and treatment; ${SEQ_STATUS[sq.status]}. Each look may spend only its share of α = ${sq.alpha} (${sq.spending.replace("_", "–")} spending), so this look's interval is at level ${levelText(1 - sq.alpha_look)}: looking after every round does not inflate false claims (docs/statistics.md §12).`,
+      `⏱️ **Sequential** (\`run --until-decided\`): ${sq.look} look(s), ${sq.count} of at most ${sq.max_count} repetitions per task and treatment; ${SEQ_STATUS[sq.status]}. Each look may spend only its share of α = ${sq.alpha} (${sq.spending.replace("_", "–")} spending), so this look's interval is at level ${levelText(1 - sq.alpha_look)}: looking after every round does not inflate false claims (docs/statistics.md §12).${sq.plan ? ` ${sq.plan}` : ""}`,
       "",
     );
   if (v.regressions.length > 0)

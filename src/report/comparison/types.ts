@@ -355,5 +355,7 @@ export interface Comparison {
     count: number;
     max_count: number;
     status: "running" | "decided" | "max_count" | "stopped";
+    /** the plan made at the first look (can --max-count decide at this number of tasks?); null before it existed */
+    plan: string | null;
   } | null;
 }
