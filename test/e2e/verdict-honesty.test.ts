@@ -8,7 +8,9 @@
  *   (one interval, its method, the noise sentence, what would resolve it);
  * - point 3: `run --until-decided` on two tasks that disagree warns at the first look that
  *   --max-count cannot decide, with the number of tasks that would (stderr, sequential.json,
- *   comparison.json, comparison_report.md, the console block).
+ *   comparison.json, comparison_report.md, the console block);
+ * - point 7: `calibrate --count 1` warns, quotes no noise floor (console, summary.md), a
+ *   comparison beside it shows none, and `compare --calibration` naming it is refused.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -152,6 +154,66 @@ describe("run --until-decided plans ahead (point 3)", () => {
       expect(c.sequential?.plan).toBe(warning);
       expect(await read(dir, "comparison_report.md")).toContain(warning);
       expect(res.stdout).toContain(`  ${warning}\n`);
+    },
+    TIMEOUT,
+  );
+});
+
+describe("calibrate below the minimum (point 7)", () => {
+  it(
+    "--count 1 warns, records the runs, quotes no floor (console, summary.md), and no comparison beside it shows one",
+    async () => {
+      const root = sandbox.dir("cal-root");
+      const cal = path.join(root, "cal");
+      const res = await runCli(
+        [
+          "calibrate",
+          ...runArgs(
+            "e2e-verdicts",
+            cal,
+            "--treatment",
+            "CONTROL",
+            "--task",
+            "greet",
+            "--count",
+            "1",
+            ...local,
+          ).slice(1),
+        ],
+        { env: sandbox.env() },
+      );
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toContain(
+        "warning: calibrate --count 1: 1 run(s) per arm is below the minimum of 5: the runs are recorded, but no noise floor is quoted from them",
+      );
+      const none =
+        "No noise floor quoted: 1 run(s) per arm (--count 1) is below the minimum of 5; a floor from so few runs is itself noise.";
+      expect(res.stdout).toContain(`⚠️ ${none}`);
+      expect(res.stdout).not.toContain("📏");
+      const summary = await read(cal, "summary.md");
+      expect(summary).toContain("⚠️ **No noise floor quoted**: 1 run(s) per arm (--count 1)");
+      expect(summary).toContain("| task | runs | passes | pass rate | pair disagreement |");
+      expect(summary).not.toContain("📏");
+
+      const cmp = path.join(root, "cmp");
+      const run = await runCli(
+        runArgs("e2e-verdicts", cmp, "--task", "greet", "--count", "1", ...local),
+        {
+          env: sandbox.env(),
+        },
+      );
+      expect(run.code).toBe(0);
+      const k = JSON.parse(await read(cmp, "comparison.json")) as Comparison;
+      expect(k.noise_floor).toBeNull();
+      expect(await read(cmp, "comparison_report.md")).not.toContain("Noise floor");
+      // named explicitly, it is refused with the reason
+      const named = await runCli(["compare", cmp, "--calibration", cal, "--no-html"], {
+        env: sandbox.env(),
+      });
+      expect(named.code).toBe(2);
+      expect(named.stderr).toContain(
+        "its noise floor is not quoted: 1 run(s) per arm (--count 1) is below the minimum of 5",
+      );
     },
     TIMEOUT,
   );

@@ -1,5 +1,13 @@
 import type { Command } from "commander";
-import { runCalibration, DEFAULT_PER_ARM, InputError, type RunDigest } from "../../index.js";
+import {
+  floorLine,
+  runCalibration,
+  DEFAULT_PER_ARM,
+  InputError,
+  MIN_PER_ARM,
+  type RunDigest,
+} from "../../index.js";
+import type { Calibration } from "../../report/calibration/types.js";
 import { intArg } from "../args.js";
 import { ciOutputs, withCiOptions } from "../ci.js";
 import { RunTelemetry } from "../telemetry.js";
@@ -34,14 +42,24 @@ export function registerCalibrate(program: Command, ctx: { exitCode: number }): 
           },
         );
       const treatment = f.treatment;
+      const perArm = f.count ?? DEFAULT_PER_ARM;
+      // Below the minimum the runs are still recorded, but no floor is quoted from them.
+      if (perArm < MIN_PER_ARM)
+        process.stderr.write(
+          `warning: calibrate --count ${perArm}: ${perArm} run(s) per arm is below the minimum of ${MIN_PER_ARM}: the runs are recorded, but no noise floor is quoted from them (a floor from so few runs is itself noise)\n`,
+        );
       const opts = runOptionsFromFlags(f);
+      const got: { calibration: Calibration | null } = { calibration: null };
       const telemetry = await RunTelemetry.open(f, opts.env);
       let reports: RunDigest[] = [];
       try {
         const res = await runWithSignals(
           { suite, ...opts, ...telemetry?.hooks(defaultProgress()) },
           (o) =>
-            runCalibration(o, { treatment, perArm: f.count ?? DEFAULT_PER_ARM, splits: f.splits }),
+            runCalibration(o, { treatment, perArm, splits: f.splits }).then((r) => {
+              got.calibration = r.calibration;
+              return r;
+            }),
         );
         reports = res.reports;
         const passed = res.reports.filter((r) => r.passed).length;
@@ -50,6 +68,9 @@ export function registerCalibrate(program: Command, ctx: { exitCode: number }): 
             (res.incomplete.length
               ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
               : "") +
+            (got.calibration
+              ? `\n\n${floorLine(got.calibration).replace(/\*\*|`/g, "")}\n`
+              : "\n") +
             `\nResults: ${res.outDir}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
         );
         // A calibration measures failures; they are no error. Incomplete runs are.

@@ -28,7 +28,7 @@ import { decideVerdict } from "./verdict.js";
 import { bandHeadline, decideBand, DEFAULT_MARGIN, liftOf } from "./band.js";
 import { runtimeRow, spendRow } from "./usage.js";
 import { agentRows, byAgent, mixedArms, mixedVerdict } from "./agents.js";
-import { calibrationDifferences } from "../calibration/build.js";
+import { calibrationDifferences, unquotableFloor } from "../calibration/build.js";
 import type { FoundCalibration } from "../calibration/write.js";
 import type { NoiseFloor } from "../calibration/types.js";
 import type { Sequential } from "../sequential/types.js";
@@ -68,6 +68,8 @@ function noiseFloor(
     for (const f of found) {
       const cal = f.calibration;
       if (cal.settings.treatment !== roles[arm] || !cal.resampled) continue;
+      // A floor from fewer than MIN_PER_ARM runs per arm is never quoted (docs/statistics.md §13).
+      if (unquotableFloor(cal) !== null) continue;
       if (calibrationDifferences(cal, reports, scripted).length > 0) continue;
       return {
         dir: f.dir,
@@ -92,7 +94,9 @@ function noiseFloor(
           ]
         : !cal.resampled
           ? ["it has no random splits (no task has 2 or more analysis-set runs)"]
-          : calibrationDifferences(cal, reports, scripted);
+          : unquotableFloor(cal) !== null
+            ? [`its noise floor is not quoted: ${unquotableFloor(cal) ?? ""}`]
+            : calibrationDifferences(cal, reports, scripted);
     throw new InputError(
       `--calibration ${explicit.dir}: this calibration does not apply to the comparison:\n  - ${why.join("\n  - ")}`,
       { file: explicit.dir, field: "--calibration" },
