@@ -104,6 +104,7 @@ export {
 export * from "./manifest/index.js";
 export {
   planTarget,
+  isSkillFolder,
   validateTarget,
   validatorProblem,
   type TargetPlan,

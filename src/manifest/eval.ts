@@ -6,6 +6,7 @@ import type { RunReport } from "../core/report.js";
 import { buildComparison, verdictLines, type Comparison } from "../report/comparison/index.js";
 import type { RunOptions, RunSummary } from "../runner/run-suite.js";
 import { experimentPaths } from "../store/layout.js";
+import { readSequential } from "../report/sequential/io.js";
 import { readMetadata } from "../store/metadata.js";
 import { readReports } from "../store/read.js";
 import { writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
@@ -237,6 +238,9 @@ export async function runPreparedEval(p: PreparedEval, opts: EvalOptions): Promi
         candidate: SKILL_TREATMENT,
         baseline: against,
         ks: opts.ks,
+        // `eval --until-decided`: the band at the last look's level, as comparison.json has it
+        sequential: await readSequential(p.outDir),
+        margin: opts.margin,
       });
   }
   const gateReport = decideGates(p.gates, {

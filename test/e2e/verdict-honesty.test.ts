@@ -10,16 +10,19 @@
  *   --max-count cannot decide, with the number of tasks that would (stderr, sequential.json,
  *   comparison.json, comparison_report.md, the console block);
  * - point 7: `calibrate --count 1` warns, quotes no noise floor (console, summary.md), a
- *   comparison beside it shows none, and `compare --calibration` naming it is refused.
+ *   comparison beside it shows none, and `compare --calibration` naming it is refused;
+ * - point 8: `eval SKILL --until-decided` and `calibrate SKILL` take a Skill folder.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Comparison } from "../../src/report/comparison/index.js";
 import { SequentialSchema } from "../../src/report/sequential/types.js";
+import { CalibrationSchema } from "../../src/report/calibration/types.js";
 import {
   fixtureSuite,
   makeSandbox,
+  REPO_ROOT,
   runArgs,
   runCli,
   type CliResult,
@@ -214,6 +217,67 @@ describe("calibrate below the minimum (point 7)", () => {
       expect(named.stderr).toContain(
         "its noise floor is not quoted: 1 run(s) per arm (--count 1) is below the minimum of 5",
       );
+    },
+    TIMEOUT,
+  );
+});
+
+describe("calibrate and --until-decided take a Skill folder (point 8)", () => {
+  const skill = path.join(REPO_ROOT, "test", "fixtures", "skills", "comet-style");
+  const skillArgs = (cmd: string, out: string, ...extra: string[]): string[] => [
+    cmd,
+    skill,
+    "--model-script",
+    path.join(skill, "model-script.yaml"),
+    "--out",
+    out,
+    "--env",
+    "CLAUDE_CODE_MAX_RETRIES=0",
+    ...local,
+    ...extra,
+  ];
+
+  it(
+    "eval SKILL --until-decided runs in rounds; its console verdict is comparison.json's (the look's level)",
+    async () => {
+      const dir = sandbox.dir("eval-seq");
+      const res = await runCli(
+        skillArgs("eval", dir, "--count", "1", "--max-count", "2", "--until-decided"),
+        { env: sandbox.env() },
+      );
+      expect(res.stderr).toContain("look 1: 1 of at most 2 repetitions");
+      const s = SequentialSchema.parse(JSON.parse(await read(dir, "sequential.json")));
+      expect(s.looks.map((l) => l.count)).toEqual([1, 2]);
+      const c = JSON.parse(await read(dir, "comparison.json")) as Comparison;
+      expect(c.sequential).toMatchObject({ look: 2, max_count: 2 });
+      const plain = (x: string): string => x.replace(/\*\*|`/g, "");
+      expect(res.stdout).toContain(
+        `Verdict (WITH_SKILL vs CONTROL):\n  ${plain(c.verdict.headline)}\n`,
+      );
+      expect(res.stdout).toContain(plain(c.verdict.method));
+      expect(res.stdout).toContain("Quality gates (WITH_SKILL):");
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "calibrate SKILL --treatment WITH_SKILL compiles the Skill as eval does and calibrates it",
+    async () => {
+      const dir = sandbox.dir("skill-cal");
+      const res = await runCli(
+        skillArgs("calibrate", dir, "--treatment", "WITH_SKILL", "--count", "1"),
+        { env: sandbox.env() },
+      );
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toContain(
+        "skillbench calibrate: Skill changelog-keeper (" +
+          skill +
+          "), treatments CONTROL, WITH_SKILL",
+      );
+      const cal = CalibrationSchema.parse(JSON.parse(await read(dir, "calibration.json")));
+      expect(cal.settings.treatment).toBe("WITH_SKILL");
+      expect(cal.tasks.map((t) => [t.task, t.runs])).toEqual([["record-fix", 2]]);
+      expect(res.stdout).toContain("No noise floor quoted");
     },
     TIMEOUT,
   );
