@@ -22,6 +22,7 @@ import { CalibrationSchema } from "../../src/report/calibration/types.js";
 import {
   fixtureSuite,
   makeSandbox,
+  readRunReport,
   REPO_ROOT,
   runArgs,
   runCli,
@@ -91,6 +92,12 @@ describe("rubric regressions under noise control (point 2) and run's verdict blo
     expect(html).not.toContain("regresses on the rubric");
     expect(res.stdout).toContain("artifact_presence (Δ -0.17 [");
     expect(res.stdout).not.toContain("Regressed");
+  });
+
+  it("the efficiency reason says whole seconds, the original's wording (point 9)", async () => {
+    const r = await readRunReport(dir, "greet-CONTROL-r1");
+    const line = r.rubric_lines.find((l) => l.includes("efficiency"));
+    expect(line).toMatch(/^\[RUBRIC\] efficiency: 1\.00 - turns=\d+ tools=\d+ dur=\d+s$/);
   });
 
   it("run prints the verdict block: the band, the one interval with its method, the conclusion", () => {
