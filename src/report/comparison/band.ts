@@ -96,7 +96,9 @@ export type BandRule =
   | "excluded_majority"
   | "interval"
   | "rubric_mixed"
-  | "rubric";
+  | "rubric"
+  /** an arm ran on several agents: the pooled Δ decides nothing (agents.ts mixedVerdict) */
+  | "mixed_agents";
 
 export interface BandVerdict {
   band: Band;
@@ -369,6 +371,10 @@ export interface BandInput {
   sequential?: { alpha_look: number } | null | undefined;
 }
 
+/** The noise sentence of a pooled comparison whose arms mix agents. */
+export const MIXED_AGENTS_NOISE =
+  "The pooled Δ pass rate mixes agents and decides nothing: each agent's comparison is its own (by_agent).";
+
 /** The noise sentence, from the band's rule and the decision's interval (never against the band). */
 function noiseSentence(band: Band, rule: BandRule, dText: string, excludesZero: boolean): string {
   switch (rule) {
@@ -381,6 +387,8 @@ function noiseSentence(band: Band, rule: BandRule, dText: string, excludesZero: 
         : `The difference is not distinguishable from noise (Δ pass rate ${dText} includes 0), and the excluded runs leave the verdict inconclusive anyway.`;
     case "rubric_mixed":
       return `The pass-rate interval excludes 0 (Δ pass rate ${dText}), but a rubric regression keeps the verdict inconclusive: the two resolved results point different ways.`;
+    case "mixed_agents":
+      return MIXED_AGENTS_NOISE;
     case "rubric":
       return `The pass-rate difference is not distinguishable from noise (Δ pass rate ${dText} includes 0); the band comes from the rubric regressions.`;
     case "interval":

@@ -126,9 +126,21 @@ export function buildComparison(input: ComparisonInput): Comparison {
   const armsMixed = mixed.some(
     (m) => m.treatment === pooled.roles.candidate || m.treatment === pooled.roles.baseline,
   );
+  const verdict = armsMixed ? mixedVerdict(pooled.verdict, mixed, split) : pooled.verdict;
   return {
     ...pooled,
-    verdict: armsMixed ? mixedVerdict(pooled.verdict, mixed, split) : pooled.verdict,
+    verdict,
+    paired: armsMixed
+      ? {
+          ...pooled.paired,
+          distinguishable: false,
+          conclusion: pairedConclusion(
+            { ...pooled.paired, distinguishable: false },
+            verdict.noise,
+            verdict.runs_needed.text,
+          ),
+        }
+      : pooled.paired,
     mixed_arms: mixed,
     by_agent: split,
   };
