@@ -8,6 +8,8 @@ export {
 } from "./runner/run-suite.js";
 export { writeExperimentReports } from "./runner/finish.js";
 export { runCalibration, DEFAULT_PER_ARM, type CalibrateOptions } from "./runner/calibrate.js";
+export { floorLine } from "./report/calibration/render.js";
+export { MIN_PER_ARM } from "./report/calibration/types.js";
 export { runUntilDecided, type UntilDecidedOptions } from "./runner/until-decided.js";
 export { loadSuite, selectNames } from "./suite/index.js";
 export { loadModelScript, startModelServer, runBaseUrl, type ModelServer } from "./model/index.js";
@@ -32,6 +34,7 @@ export {
   writeComparison,
   writeComparisonOf,
   readComparisonSource,
+  verdictLines,
   type Comparison,
 } from "./report/comparison/index.js";
 export {
@@ -102,6 +105,7 @@ export {
 export * from "./manifest/index.js";
 export {
   planTarget,
+  isSkillFolder,
   validateTarget,
   validatorProblem,
   type TargetPlan,

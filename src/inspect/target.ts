@@ -48,7 +48,8 @@ export interface TargetPlan extends SuitePlan {
   skill: SkillInfo | null;
 }
 
-async function isSkillFolder(abs: string): Promise<boolean> {
+/** A Skill folder (with a manifest or a SKILL.md) or a manifest file, rather than a suite. */
+export async function isSkillFolder(abs: string): Promise<boolean> {
   if (await findManifest(abs)) {
     const s = await stat(abs).catch(() => null);
     // A manifest file, or a folder with one.

@@ -3,9 +3,10 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { InputError } from "../core/errors.js";
 import type { RunReport } from "../core/report.js";
-import { buildComparison, type Comparison } from "../report/comparison/index.js";
+import { buildComparison, verdictLines, type Comparison } from "../report/comparison/index.js";
 import type { RunOptions, RunSummary } from "../runner/run-suite.js";
 import { experimentPaths } from "../store/layout.js";
+import { readSequential } from "../report/sequential/io.js";
 import { readMetadata } from "../store/metadata.js";
 import { readReports } from "../store/read.js";
 import { writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
@@ -204,10 +205,6 @@ export async function prepareEval(opts: Omit<EvalOptions, "run">): Promise<Prepa
   return { loaded, manifestFound: found, outDir, compiled, taskSource, generated, gates };
 }
 
-function plain(md: string): string {
-  return md.replace(/\*\*/g, "").replace(/`/g, "");
-}
-
 /** Run a prepared eval and decide its gates. */
 export async function runPreparedEval(p: PreparedEval, opts: EvalOptions): Promise<EvalSummary> {
   const trials = p.loaded.manifest.evaluation?.trials ?? DEFAULT_TRIALS;
@@ -253,6 +250,9 @@ export async function runPreparedEval(p: PreparedEval, opts: EvalOptions): Promi
         candidate: SKILL_TREATMENT,
         baseline: against,
         ks: opts.ks,
+        // `eval --until-decided`: the band at the last look's level, as comparison.json has it
+        sequential: await readSequential(p.outDir),
+        margin: opts.margin,
       });
   }
   const gateReport = decideGates(p.gates, {
@@ -263,8 +263,7 @@ export async function runPreparedEval(p: PreparedEval, opts: EvalOptions): Promi
   });
   const verdict: string[] = [];
   if (comparison) {
-    verdict.push(...plain(comparison.verdict.headline).split("\n"));
-    verdict.push(plain(comparison.paired.conclusion));
+    verdict.push(...verdictLines(comparison));
   } else
     verdict.push(`No comparison: ${SKILL_TREATMENT} and another treatment must both have runs.`);
   const gatesMd = renderGatesMarkdown(gateReport);

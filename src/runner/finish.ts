@@ -45,11 +45,23 @@ export async function writeExperimentReports(
   return (await writeExperimentReportsOf(outDir, opts)).files;
 }
 
+/**
+ * writeExperimentReports, with the comparison the reports were made from (null with fewer than
+ * two treatments), so a command prints the verdict block from the very object it wrote.
+ */
+export async function writeExperimentReportsWith(
+  outDir: string,
+  opts: { ks?: number[] | undefined; html?: boolean | undefined } = {},
+): Promise<{ files: string[]; comparison: Comparison | null }> {
+  const { files, comparison } = await writeExperimentReportsOf(outDir, opts);
+  return { files, comparison };
+}
+
 /** writeExperimentReports, with the digests of the runs the reports were made from (sorted by task, treatment, rep). */
 export async function writeExperimentReportsOf(
   outDir: string,
   opts: { ks?: number[] | undefined; html?: boolean | undefined } = {},
-): Promise<{ files: string[]; reports: RunDigest[] }> {
+): Promise<{ files: string[]; reports: RunDigest[]; comparison: Comparison | null }> {
   const paths = experimentPaths(outDir);
   // The folder is read once; every report below is made from this one reading.
   const source = await readComparisonSource(outDir);
@@ -107,7 +119,7 @@ export async function writeExperimentReportsOf(
         loaded: { ...source, comparison, hasComparisonFile: comparison !== null },
       })),
     );
-  return { files, reports };
+  return { files, reports, comparison };
 }
 
 /** runs.md, written a piece at a time (it is megabytes long at thousands of runs). */

@@ -6,6 +6,7 @@ import type { PlanSettings } from "../plan/run-plan.js";
 import type { ProbeOptions, SandboxChoice, SandboxProbe } from "../sandbox/index.js";
 import type { Suite, SuiteWarning } from "../suite/index.js";
 import type { RunContext } from "./context.js";
+import type { Comparison } from "../report/comparison/index.js";
 import type { JudgeFlags } from "./judge-setup.js";
 
 export interface RunOptions {
@@ -145,4 +146,6 @@ export interface RunSummary {
   /** Runs that were planned but not completed (cancelled). */
   incomplete: RunSpec[];
   files: string[];
+  /** The comparison the reports were written from (null: fewer than two treatments, or none written). */
+  comparison?: Comparison | null | undefined;
 }

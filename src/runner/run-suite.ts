@@ -17,7 +17,7 @@ import { adoptFrozenBaseline, currentFingerprints } from "./baseline-from.js";
 import type { RunContext } from "./context.js";
 import { checkFrozenEvidence } from "./frozen-evidence.js";
 import { experimentIdNow, experimentMetadata } from "./experiment-metadata.js";
-import { writeExperimentReports } from "./finish.js";
+import { writeExperimentReports, writeExperimentReportsWith } from "./finish.js";
 import { judgeFingerprint, setupJudge } from "./judge-setup.js";
 import { endpointFingerprint, setUpModel } from "./model-endpoint.js";
 import {
@@ -289,11 +289,11 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;
     metadata.total_passed = reports.filter((r) => r.passed).length;
     await writeMetadata(paths.metadata, metadata);
-    const files =
+    const { files, comparison } =
       opts.queue?.writeReports === false
-        ? []
-        : await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html });
-    return { outDir, experimentId, planned: matrix, reports, incomplete, files };
+        ? { files: [], comparison: null }
+        : await writeExperimentReportsWith(outDir, { ks: opts.ks, html: opts.html });
+    return { outDir, experimentId, planned: matrix, reports, incomplete, files, comparison };
   } catch (e) {
     // A full disk met outside the runs (metadata, reports) names this results folder, as the
     // runs' own DiskFullError does, not a placeholder (cli/main.ts).

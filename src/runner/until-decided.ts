@@ -12,7 +12,10 @@ import { MAX_PLANNED_RUNS } from "../plan/matrix.js";
 import { alphaSpent, sequentialStops, type Spending } from "../stats/index.js";
 import { readSequential, writeSequential } from "../report/sequential/io.js";
 import { SEQUENTIAL_SCHEMA, type Sequential } from "../report/sequential/types.js";
-import { writeExperimentReports } from "./finish.js";
+import { planSequential } from "../report/sequential/plan.js";
+import { levelText } from "../report/comparison/interval.js";
+import type { ArmCounts } from "../report/comparison/projection.js";
+import { writeExperimentReports, writeExperimentReportsWith } from "./finish.js";
 import { runSuite, type RunOptions, type RunSummary } from "./run-suite.js";
 
 export interface UntilDecidedOptions {
@@ -24,9 +27,14 @@ export interface UntilDecidedOptions {
 }
 
 /** What a look needs of comparison.json (parsed, not cast). */
+const CellSchema = z.object({ c: z.number().int(), n: z.number().int() }).loose().nullable();
 const LookReadSchema = z
   .object({
     settings: z.object({ margin: z.number() }).loose(),
+    roles: z.object({ candidate: z.string(), baseline: z.string() }).loose(),
+    task_outcomes: z.array(
+      z.object({ task: z.string(), cells: z.record(z.string(), CellSchema) }).loose(),
+    ),
     verdict: z
       .object({
         band: z.enum(["improved", "non_inferior", "regressed", "inconclusive"]),
@@ -112,6 +120,25 @@ export async function runUntilDecided(
     if (look)
       Object.assign(look, { band: c.verdict.band, delta: c.verdict.delta, ci: c.verdict.ci });
     state.margin = c.settings.margin;
+    // Plan ahead (docs/statistics.md §12): at the first look, can --max-count decide at this
+    // number of tasks if the first round's rates hold? Said once, kept in sequential.json.
+    if (state.looks.length === 1 && !state.plan) {
+      const arm = (t: string): ArmCounts => ({
+        n: c.task_outcomes.map((r) => r.cells[t]?.n ?? 0),
+        c: c.task_outcomes.map((r) => r.cells[t]?.c ?? 0),
+      });
+      state.plan = planSequential({
+        a: arm(c.roles.candidate),
+        b: arm(c.roles.baseline),
+        count,
+        round: state.round,
+        maxCount: state.max_count,
+        alpha: state.alpha,
+        spending: state.spending,
+        margin: state.margin,
+      });
+      if (state.plan) opts.onProgress?.({ type: "note", message: state.plan.text });
+    }
     const stops =
       c.verdict.ci !== null && sequentialStops(c.verdict.band, c.verdict.ci.high, state.margin);
     state.status =
@@ -124,7 +151,7 @@ export async function runUntilDecided(
             : "running";
     opts.onProgress?.({
       type: "note",
-      message: `look ${state.looks.length}: ${count} of at most ${state.max_count} repetitions, band ${c.verdict.band} at level ${(100 * (1 - (look?.alpha_look ?? 0))).toPrecision(6)}% — ${
+      message: `look ${state.looks.length}: ${count} of at most ${state.max_count} repetitions, band ${c.verdict.band} at level ${levelText(1 - (look?.alpha_look ?? 0))} — ${
         state.status === "running"
           ? `next round: ${Math.min(state.max_count, count + state.round)}`
           : state.status
@@ -132,8 +159,11 @@ export async function runUntilDecided(
     });
     if (state.status !== "running") {
       await writeSequential(res.outDir, state);
-      const files = await writeExperimentReports(res.outDir, { ks: opts.ks, html: opts.html });
-      return { ...res, files, sequential: state };
+      const { files, comparison } = await writeExperimentReportsWith(res.outDir, {
+        ks: opts.ks,
+        html: opts.html,
+      });
+      return { ...res, files, comparison, sequential: state };
     }
     await writeSequential(res.outDir, state);
     count = Math.min(state.max_count, count + state.round);

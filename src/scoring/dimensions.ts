@@ -175,7 +175,8 @@ export function efficiencyDimension(
         { name: `tool_calls <= ${limits.maxToolCalls}`, passed: tools <= limits.maxToolCalls },
         { name: `duration_sec <= ${limits.maxDurationSec}`, passed: dur <= limits.maxDurationSec },
       ];
-      return { checks, reason: `turns=${turns} tools=${tools} dur=${Number(dur.toFixed(1))}s` };
+      // Whole seconds, the original's wording (docs/rubrics.md: `dur=Ns`).
+      return { checks, reason: `turns=${turns} tools=${tools} dur=${dur.toFixed(0)}s` };
     },
   };
 }

@@ -2,7 +2,7 @@ export { defaultKs } from "./pass-at-k.js";
 export { wilsonInterval, newcombeInterval, type Interval } from "./wilson.js";
 export { mean, stdev, flipRate } from "./descriptive.js";
 export { mcnemarExact, signTest } from "./binomial-tests.js";
-export { repsNeeded, repsNeededNonInferiority } from "./power.js";
+export { repsNeeded } from "./power.js";
 export {
   macroPassAtK,
   macroPassHatK,
@@ -25,3 +25,4 @@ export {
   type Spending,
 } from "./sequential.js";
 export { mulberry32 } from "./prng.js";
+export { holm, regressionP, scoreDifference, scoreInterval } from "./score-difference.js";

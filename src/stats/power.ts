@@ -31,32 +31,3 @@ export function repsNeeded(p1: number, p2: number, alpha = 0.05, power = 0.8): n
   // Shave float noise so an exact integer result (e.g. 93.0000000001) is not bumped.
   return Math.max(1, Math.ceil(n - 1e-9));
 }
-
-/**
- * Runs per treatment for a one-sided non-inferiority test at level alpha/2 (the lower end of a
- * two-sided 1 − alpha interval) to show p1 − p2 > −margin with the given power, when the true
- * rates are p1 and p2 (normal approximation, independent runs):
- *
- *   n = (z_{1−α/2} + z_{1−β})² (p1 q1 + p2 q2) / (p1 − p2 + margin)²
- *
- * rounded up; null when p1 − p2 ≤ −margin (no n shows non-inferiority then) or both rates are
- * 0 or 1 (no variance: any n does). Example p1 = p2 = 0.8, margin 0.05: 7.849 · 0.32 / 0.0025 →
- * 1005 runs per arm; margin 0.1 → 252.
- */
-export function repsNeededNonInferiority(
-  p1: number,
-  p2: number,
-  margin: number,
-  alpha = 0.05,
-  power = 0.8,
-): number | null {
-  assertProbability("p1", p1);
-  assertProbability("p2", p2);
-  assertProbability("margin", margin, true);
-  const gap = p1 - p2 + margin;
-  if (gap <= 0) return null;
-  const v = p1 * (1 - p1) + p2 * (1 - p2);
-  if (v === 0) return 1;
-  const z = normalQuantile(1 - alpha / 2) + normalQuantile(power);
-  return Math.max(1, Math.ceil((z * z * v) / (gap * gap) - 1e-9));
-}

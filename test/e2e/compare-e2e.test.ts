@@ -200,11 +200,13 @@ describe("comparison of a real run", () => {
       "⚠️ **Inconclusive**: Not resolved at this sample size: Δ pass rate +0.40",
     );
     expect(md).not.toContain("is stable");
+    // the decision's interval projected from the observed rates (docs/statistics.md §9)
     expect(json.verdict.runs_needed).toMatchObject({
+      status: "more_runs",
       goal: "improvement",
-      per_treatment_total: 23,
-      more_per_treatment: 18,
-      more_per_task: 18,
+      per_treatment_total: 15,
+      more_per_treatment: 10,
+      more_per_task: 10,
     });
     expect(json.paired.candidate_pass_rate).toBeCloseTo(0.8, 12);
     expect(json.paired.baseline_pass_rate).toBeCloseTo(0.4, 12);

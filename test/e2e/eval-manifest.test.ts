@@ -123,7 +123,7 @@ describe("eval on a Skill with eval.yaml (inline and authored tasks, a frozen ba
   it("prints the verdict and the gates, and writes them as their own report", async () => {
     // 2 tasks x 2 runs, all passing in both arms: too few runs for a non-inferiority claim.
     expect(greeter.stdout).toMatch(
-      /Verdict:\n {2}⚠️ Inconclusive: Not resolved at this sample size/,
+      /Verdict \(WITH_SKILL vs \S+\):\n {2}⚠️ Inconclusive: Not resolved at this sample size/,
     );
     expect(greeter.stdout).toContain("PASS  minPassRate: pass_rate = 1.000 ≥ 0.9");
     expect(greeter.stdout).toContain("PASS  minPassHat2: pass^2 = 1.000 ≥ 0.9");

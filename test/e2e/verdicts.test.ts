@@ -59,25 +59,31 @@ describe("skillbench calibrate", () => {
             "CONTROL",
             "--task",
             "greet",
+            // 5 per arm: the fewest a noise floor is quoted from (docs/statistics.md §13)
             "--count",
-            "2",
+            "5",
             ...local,
           ).slice(1),
         ],
         { env: sandbox.env() },
       );
-      expect(res.stderr).toContain("4 runs planned");
+      expect(res.stderr).toContain("10 runs planned");
       expect(res.code).toBe(0);
       const c = CalibrationSchema.parse(await json(cal, "calibration.json"));
-      expect(c.settings).toMatchObject({ treatment: "CONTROL", per_arm: 2, splits: 200 });
+      expect(c.settings).toMatchObject({ treatment: "CONTROL", per_arm: 5, splits: 200 });
       expect(c.tasks).toEqual([
-        { task: "greet", runs: 4, passes: 2, pass_rate: 0.5, flip_rate: 2 / 3 },
+        { task: "greet", runs: 10, passes: 5, pass_rate: 0.5, pair_disagreement: 50 / 90 },
       ]);
       expect(c.fingerprint.scripted).toBe(true);
       expect(c.resampled?.splits).toBe(200);
       const summary = await readFile(path.join(cal, "summary.md"), "utf8");
       expect(summary).toContain("## A/A calibration");
-      expect(summary).toContain("| greet | 4 | 2 | 0.50 | 0.67 |");
+      expect(summary).toContain("| greet | 10 | 5 | 0.50 | 0.56 |");
+      // the floor on the console, as summary.md ends its section
+      const p95 = (c.resampled?.delta_abs_p95 ?? NaN).toFixed(2);
+      const floor = `two halves of the same treatment differ by up to ±${p95} in pass rate (95% of 200 splits, 5 run(s) per arm)`;
+      expect(res.stdout).toContain(`📏 Noise floor of CONTROL: ${floor}`);
+      expect(summary).toContain(`📏 **Noise floor of \`CONTROL\`**: ${floor}`);
 
       const cmp = path.join(root, "cmp");
       const run = await runCli(runArgs(SUITE, cmp, "--task", "greet", "--count", "1", ...local), {

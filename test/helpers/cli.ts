@@ -110,11 +110,12 @@ export interface StartedCli {
  */
 export function startCli(
   args: string[],
-  opts: { env: Record<string, string>; detached?: boolean },
+  opts: { env: Record<string, string>; detached?: boolean; cwd?: string },
 ): StartedCli {
   assertBuilt();
   const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: REPO_ROOT,
+    // the repository unless a test runs the CLI where a reader would (README samples)
+    cwd: opts.cwd ?? REPO_ROOT,
     env: opts.env,
     stdio: ["ignore", "pipe", "pipe"],
     detached: opts.detached ?? false,
@@ -130,7 +131,10 @@ export function startCli(
   return { child, done, stderrSoFar: () => stderr };
 }
 
-export function runCli(args: string[], opts: { env: Record<string, string> }): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  opts: { env: Record<string, string>; cwd?: string },
+): Promise<CliResult> {
   return startCli(args, opts).done;
 }
 

@@ -1,5 +1,16 @@
+import path from "node:path";
 import type { Command } from "commander";
-import { runCalibration, DEFAULT_PER_ARM, InputError, type RunDigest } from "../../index.js";
+import {
+  floorLine,
+  isSkillFolder,
+  prepareEval,
+  runCalibration,
+  DEFAULT_PER_ARM,
+  InputError,
+  MIN_PER_ARM,
+  type RunDigest,
+} from "../../index.js";
+import type { Calibration } from "../../report/calibration/types.js";
 import { intArg } from "../args.js";
 import { ciOutputs, withCiOptions } from "../ci.js";
 import { RunTelemetry } from "../telemetry.js";
@@ -18,7 +29,10 @@ export function registerCalibrate(program: Command, ctx: { exitCode: number }): 
       .description(
         "A/A calibration: run one treatment as two arms (2 × --count runs per task) and report its flip rate per task and how often the verdict rule would claim a difference.",
       )
-      .argument("<suite>", "suite folder (with tasks/), or a single task folder"),
+      .argument(
+        "<suite>",
+        "suite folder (with tasks/), a single task folder, or a Skill folder (compiled as `eval` does: CONTROL, WITH_SKILL and its baselines)",
+      ),
   )
     .option(
       "--splits <n>",
@@ -34,14 +48,39 @@ export function registerCalibrate(program: Command, ctx: { exitCode: number }): 
           },
         );
       const treatment = f.treatment;
-      const opts = runOptionsFromFlags(f);
+      const perArm = f.count ?? DEFAULT_PER_ARM;
+      // Below the minimum the runs are still recorded, but no floor is quoted from them.
+      if (perArm < MIN_PER_ARM)
+        process.stderr.write(
+          `warning: calibrate --count ${perArm}: ${perArm} run(s) per arm is below the minimum of ${MIN_PER_ARM}: the runs are recorded, but no noise floor is quoted from them (a floor from so few runs is itself noise)\n`,
+        );
+      let opts = runOptionsFromFlags(f);
+      let target = suite;
+      // A Skill folder is compiled into a suite as `eval` compiles it (docs/manifest.md), with
+      // eval's defaults: the best sandbox and a results folder under .skillbench/runs/.
+      if (await isSkillFolder(path.resolve(suite))) {
+        const prepared = await prepareEval({
+          skill: suite,
+          ...opts,
+          onNote: (m: string) => void process.stderr.write(`${m}\n`),
+        });
+        target = prepared.compiled.dir;
+        opts = { ...opts, out: prepared.outDir, sandbox: opts.sandbox ?? "auto" };
+        process.stderr.write(
+          `skillbench calibrate: Skill ${prepared.compiled.skillName} (${prepared.loaded.skillDir}), treatments ${prepared.compiled.treatments.join(", ")}\n`,
+        );
+      }
+      const got: { calibration: Calibration | null } = { calibration: null };
       const telemetry = await RunTelemetry.open(f, opts.env);
       let reports: RunDigest[] = [];
       try {
         const res = await runWithSignals(
-          { suite, ...opts, ...telemetry?.hooks(defaultProgress()) },
+          { suite: target, ...opts, ...telemetry?.hooks(defaultProgress()) },
           (o) =>
-            runCalibration(o, { treatment, perArm: f.count ?? DEFAULT_PER_ARM, splits: f.splits }),
+            runCalibration(o, { treatment, perArm, splits: f.splits }).then((r) => {
+              got.calibration = r.calibration;
+              return r;
+            }),
         );
         reports = res.reports;
         const passed = res.reports.filter((r) => r.passed).length;
@@ -50,6 +89,9 @@ export function registerCalibrate(program: Command, ctx: { exitCode: number }): 
             (res.incomplete.length
               ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
               : "") +
+            (got.calibration
+              ? `\n\n${floorLine(got.calibration).replace(/\*\*|`/g, "")}\n`
+              : "\n") +
             `\nResults: ${res.outDir}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
         );
         // A calibration measures failures; they are no error. Incomplete runs are.

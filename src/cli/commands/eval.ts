@@ -7,6 +7,7 @@ import {
   prepareEval,
   renderPlan,
   runPreparedEval,
+  runUntilDecided,
 } from "../../index.js";
 import { ciOutputs, withCiOptions } from "../ci.js";
 import { RunTelemetry } from "../telemetry.js";
@@ -15,11 +16,15 @@ import {
   printWarning,
   runOptionsFromFlags,
   runWithSignals,
+  sequentialFrom,
+  verdictBlock,
   withRunOptions,
+  withSequentialOptions,
   type RunFlags,
+  type SequentialFlags,
 } from "./run.js";
 
-interface EvalFlags extends RunFlags {
+interface EvalFlags extends RunFlags, SequentialFlags {
   quick?: boolean;
   generate?: boolean;
   regenerate?: boolean;
@@ -29,12 +34,14 @@ interface EvalFlags extends RunFlags {
 
 /** `skillbench eval SKILL_DIR`: the Skill author's one command (docs/manifest.md). */
 export function registerEval(program: Command, ctx: { exitCode: number }): void {
-  withRunOptions(
-    withCiOptions(program.command("eval"))
-      .description(
-        "Evaluate one Skill folder from its eval.yaml (or comet/eval.yaml): CONTROL, the Skill now and its frozen baselines; exit code from the quality gates.",
-      )
-      .argument("<skill-dir>", "the Skill folder (with SKILL.md), or its manifest file"),
+  withSequentialOptions(
+    withRunOptions(
+      withCiOptions(program.command("eval"))
+        .description(
+          "Evaluate one Skill folder from its eval.yaml (or comet/eval.yaml): CONTROL, the Skill now and its frozen baselines; exit code from the quality gates.",
+        )
+        .argument("<skill-dir>", "the Skill folder (with SKILL.md), or its manifest file"),
+    ),
   )
     .option("--quick", "one smoke task instead of the manifest's tasks")
     .option(
@@ -56,6 +63,7 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
     )
     .action(async (skill: string, f: EvalFlags & { dryRun?: boolean }) => {
       parseThresholds(f.failUnder ?? []);
+      const seq = sequentialFrom(f);
       if (f.dryRun) {
         const plan = await planTarget(skill, {
           ...runOptionsFromFlags(f),
@@ -123,7 +131,10 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
             res = await runPreparedEval(prepared, {
               ...opts,
               run: (o) =>
-                runWithSignals({ ...o, ...telemetry?.hooks(o.onProgress ?? defaultProgress()) }),
+                runWithSignals(
+                  { ...o, ...telemetry?.hooks(o.onProgress ?? defaultProgress()) },
+                  seq ? (x) => runUntilDecided(x, seq) : undefined,
+                ),
             });
           } catch (e) {
             if (telemetry) await telemetry.close([], 0);
@@ -136,9 +147,11 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
               (res.run.incomplete.length
                 ? `, ${res.run.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
                 : "") +
-              "\n\nVerdict:\n" +
-              res.verdict.map((l) => `  ${l}`).join("\n") +
-              "\n\nQuality gates" +
+              "\n" +
+              (res.comparison
+                ? verdictBlock(res.comparison)
+                : `\nVerdict:\n${res.verdict.map((l) => `  ${l}`).join("\n")}\n`) +
+              "\nQuality gates" +
               (res.gateReport.gates.length === 0
                 ? ": none declared (evaluation.qualityGates in the manifest)\n"
                 : ` (${res.gateReport.candidate}):\n` +

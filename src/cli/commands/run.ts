@@ -14,6 +14,8 @@ import {
   type RunDigest,
   type RunSummary,
   type SuiteWarning,
+  type Comparison,
+  verdictLines,
 } from "../../index.js";
 import { collect, intArg, marginArg, parseEnvPairs, parseKs } from "../args.js";
 import { ciOutputs, judgeFlags, withCiOptions } from "../ci.js";
@@ -257,9 +259,41 @@ export async function runWithSignals(
   }
 }
 
-interface SequentialFlags {
+export interface SequentialFlags {
   untilDecided?: boolean;
   maxCount?: number;
+}
+
+/** --until-decided and --max-count (`run` and `eval`; docs/statistics.md §12). */
+export function withSequentialOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      "--until-decided",
+      "add repetitions in rounds (--count each) until the verdict band is decided, with α spent across the looks (docs/statistics.md §12)",
+    )
+    .option(
+      "--max-count <n>",
+      "with --until-decided: the most repetitions per task and treatment",
+      intArg("--max-count"),
+    );
+}
+
+/** The sequential settings of the flags (null: not sequential); bad combinations are bad input. */
+export function sequentialFrom(
+  f: SequentialFlags & { count?: number },
+): { maxCount: number } | null {
+  if (f.untilDecided && f.maxCount === undefined)
+    throw new InputError(
+      "--until-decided needs --max-count N (the most repetitions per task and treatment)",
+      { field: "--max-count" },
+    );
+  if (!f.untilDecided && f.maxCount !== undefined)
+    throw new InputError("--max-count is for --until-decided", { field: "--max-count" });
+  if (f.count !== undefined && f.maxCount !== undefined && f.count > f.maxCount)
+    throw new InputError(`--count ${f.count} is more than --max-count ${f.maxCount}`, {
+      field: "--count",
+    });
+  return f.untilDecided && f.maxCount !== undefined ? { maxCount: f.maxCount } : null;
 }
 
 interface QueueFlags {
@@ -270,12 +304,14 @@ interface QueueFlags {
 
 /** Registers its command(s) on the program; `ctx.exitCode` is the process's exit code. */
 export function registerRun(program: Command, ctx: { exitCode: number }): void {
-  withRunOptions(
-    withCiOptions(program.command("run"))
-      .description(
-        "Run a suite: tasks × treatments × repetitions, each in its own workspace, then write the reports.",
-      )
-      .argument("<suite>", "suite folder (with tasks/), or a single task folder"),
+  withSequentialOptions(
+    withRunOptions(
+      withCiOptions(program.command("run"))
+        .description(
+          "Run a suite: tasks × treatments × repetitions, each in its own workspace, then write the reports.",
+        )
+        .argument("<suite>", "suite folder (with tasks/), or a single task folder"),
+    ),
   )
     .option(
       "--dry-run",
@@ -284,15 +320,6 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
     .option(
       "--queue [url]",
       "run on workers through this queue: redis://[:password@]host:port/db (no value: $SKILLBENCH_QUEUE_URL); see docs/distributed.md",
-    )
-    .option(
-      "--until-decided",
-      "add repetitions in rounds (--count each) until the verdict band is decided, with α spent across the looks (docs/statistics.md §12)",
-    )
-    .option(
-      "--max-count <n>",
-      "with --until-decided: the most repetitions per task and treatment",
-      intArg("--max-count"),
     )
     .option("--priority <n>", "with --queue: 1 is served first (default 100)", intArg("--priority"))
     .option(
@@ -307,24 +334,7 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
         const queueUrl = queueUrlFrom(f.queue);
         if (!queueUrl && (f.priority !== undefined || f.rateLimit !== undefined))
           throw new InputError("--priority and --rate-limit need --queue", { field: "--queue" });
-        if (f.untilDecided && f.maxCount === undefined)
-          throw new InputError(
-            "--until-decided needs --max-count N (the most repetitions per task and treatment)",
-            {
-              field: "--max-count",
-            },
-          );
-        if (!f.untilDecided && f.maxCount !== undefined)
-          throw new InputError("--max-count is for --until-decided", { field: "--max-count" });
-        if (
-          f.untilDecided &&
-          f.count !== undefined &&
-          f.maxCount !== undefined &&
-          f.count > f.maxCount
-        )
-          throw new InputError(`--count ${f.count} is more than --max-count ${f.maxCount}`, {
-            field: "--count",
-          });
+        const seq = sequentialFrom(f);
         if (f.dryRun) {
           const plan = await planSuite({
             suite,
@@ -346,12 +356,9 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
                   rateLimit: f.rateLimit ?? null,
                 })
             : runSuite;
-          const maxCount = f.maxCount;
           const res = await runWithSignals(
             { suite, ...opts, ...telemetry?.hooks(defaultProgress()) },
-            f.untilDecided && maxCount !== undefined
-              ? (o) => runUntilDecided(o, { maxCount }, once)
-              : once,
+            seq ? (o) => runUntilDecided(o, seq, once) : once,
           );
           reports = res.reports;
           reportRun(res, f, ctx);
@@ -364,6 +371,16 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
     );
 }
 
+/** The verdict block `run` and `eval` print (report/comparison/console.ts), or nothing without a comparison. */
+export function verdictBlock(comparison: Comparison | null | undefined): string {
+  if (!comparison) return "";
+  return `\nVerdict (${comparison.roles.candidate} vs ${comparison.roles.baseline}):\n${verdictLines(
+    comparison,
+  )
+    .map((l) => `  ${l}`)
+    .join("\n")}\n`;
+}
+
 function reportRun(res: RunSummary, f: RunFlags, ctx: { exitCode: number }): void {
   const passed = res.reports.filter((r) => r.passed).length;
   process.stdout.write(
@@ -371,6 +388,8 @@ function reportRun(res: RunSummary, f: RunFlags, ctx: { exitCode: number }): voi
       (res.incomplete.length
         ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
         : "") +
+      "\n" +
+      verdictBlock(res.comparison) +
       `\nResults: ${res.outDir}\n${res.files.map((f) => `  ${f}`).join("\n")}\n`,
   );
   ctx.exitCode = passed === res.planned.length || f.exitZero ? 0 : 1;

@@ -19,7 +19,12 @@ import {
   type RunFingerprint,
   type StoredExperiment,
 } from "../fingerprint.js";
-import { CALIBRATION_SCHEMA, type Calibration, type CalibrationSettings } from "./types.js";
+import {
+  CALIBRATION_SCHEMA,
+  MIN_PER_ARM,
+  type Calibration,
+  type CalibrationSettings,
+} from "./types.js";
 
 /** Replicates of the verdict's bootstrap for each split (fewer than a comparison's 2000). */
 const SPLIT_REPLICATES = 500;
@@ -64,7 +69,7 @@ function outcomesByTask(reports: RunDigest[]): { tasks: string[]; runs: RunDiges
 
 const passed = (r: RunDigest): boolean => metricSuccess(r, "overall") === true;
 
-function pairFlip(n: number, c: number): number | null {
+function pairDisagreement(n: number, c: number): number | null {
   return n < 2 ? null : (2 * c * (n - c)) / (n * (n - 1));
 }
 
@@ -151,10 +156,10 @@ export function buildCalibration(input: {
       runs: o.length,
       passes: c,
       pass_rate: o.length ? c / o.length : null,
-      flip_rate: pairFlip(o.length, c),
+      pair_disagreement: pairDisagreement(o.length, c),
     };
   });
-  const flips = rows.map((r) => r.flip_rate).filter((x): x is number => x !== null);
+  const pairs = rows.map((r) => r.pair_disagreement).filter((x): x is number => x !== null);
   return {
     schema: CALIBRATION_SCHEMA,
     experiment_id: input.experimentId,
@@ -163,10 +168,25 @@ export function buildCalibration(input: {
     runs: { raw: all.length, analysis: kept.length, excluded: all.length - kept.length },
     tasks: rows,
     task_flip_rate: flipRate(outcomes),
-    pair_flip_rate: flips.length ? flips.reduce((x, y) => x + y, 0) / flips.length : null,
+    mean_pair_disagreement: pairs.length ? pairs.reduce((x, y) => x + y, 0) / pairs.length : null,
     split_by_rep: splitByRep(runs, s.per_arm, s.seed, s.margin),
     resampled: resample(outcomes, s),
   };
+}
+
+/**
+ * Why a calibration's noise floor must not be quoted (null: it may): fewer than MIN_PER_ARM
+ * analysis-set runs per arm on some task (asked with --count, or lost to exclusion), or no
+ * random split at all. A floor from fewer runs is itself noise.
+ */
+export function unquotableFloor(cal: Calibration): string | null {
+  if (cal.settings.per_arm < MIN_PER_ARM)
+    return `${cal.settings.per_arm} run(s) per arm (--count ${cal.settings.per_arm}) is below the minimum of ${MIN_PER_ARM}`;
+  const short = cal.tasks.filter((t) => t.runs < 2 * MIN_PER_ARM);
+  if (short.length > 0)
+    return `${short.map((t) => `${t.task} has ${t.runs} analysis-set run(s)`).join(", ")}, fewer than ${2 * MIN_PER_ARM} (${MIN_PER_ARM} per arm)`;
+  if (!cal.resampled) return "no task has 2 or more analysis-set runs to split";
+  return null;
 }
 
 /**

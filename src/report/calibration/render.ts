@@ -1,7 +1,8 @@
 /** The A/A calibration in summary.md, and the noise-floor line of a comparison. Pure. */
 import { f2, table } from "../format.js";
 import { percent, signed } from "../comparison/fmt.js";
-import type { Calibration, NoiseFloor } from "./types.js";
+import { unquotableFloor } from "./build.js";
+import { MIN_PER_ARM, type Calibration, type NoiseFloor } from "./types.js";
 
 const BAND_WORD = {
   improved: "improved",
@@ -19,17 +20,17 @@ export function renderCalibrationSection(c: Calibration): string {
     `\`${s.treatment}\` ran ${2 * s.per_arm} times per task (${s.per_arm} per arm) and its runs were split into two arms of the same treatment, so every difference between them is noise (docs/statistics.md §13). Analysis set: ${c.runs.analysis} of ${c.runs.raw} run(s) (${c.runs.excluded} excluded).`,
     "",
     table(
-      ["task", "runs", "passes", "pass rate", "flip rate"],
+      ["task", "runs", "passes", "pass rate", "pair disagreement"],
       c.tasks.map((t) => [
         t.task,
         String(t.runs),
         String(t.passes),
         f2(t.pass_rate),
-        f2(t.flip_rate),
+        f2(t.pair_disagreement),
       ]),
     ),
     "",
-    `Flip rate: the share of pairs of a task's runs that disagree. Tasks whose runs disagree at all: ${percent(c.task_flip_rate)}; mean flip rate ${f2(c.pair_flip_rate)}.`,
+    `Pair disagreement: the share of pairs of a task's runs that disagree (mean ${f2(c.mean_pair_disagreement)}). Flip rate (as in a comparison): the share of tasks whose runs disagree at all, ${percent(c.task_flip_rate)}.`,
     "",
   ];
   const r = c.split_by_rep;
@@ -39,13 +40,28 @@ export function renderCalibrationSection(c: Calibration): string {
       : `- **First ${s.per_arm} repetitions vs the rest:** no task has runs in both halves.`,
   );
   const m = c.resampled;
+  const why = unquotableFloor(c);
   lines.push(
     m
-      ? `- **${m.splits} random splits:** the verdict rule claimed a difference (improved or regressed) in ${percent(m.claim_rate)} of them (improved ${m.bands.improved}, regressed ${m.bands.regressed}, non-inferior ${m.bands.non_inferior}, inconclusive ${m.bands.inconclusive}); |Δ pass rate| between the halves: 95th percentile **${f2(m.delta_abs_p95)}**, largest ${f2(m.delta_abs_max)}. That is the noise floor a comparison with \`${s.treatment}\` shows beside its delta.`
+      ? `- **${m.splits} random splits:** the verdict rule claimed a difference (improved or regressed) in ${percent(m.claim_rate)} of them (improved ${m.bands.improved}, regressed ${m.bands.regressed}, non-inferior ${m.bands.non_inferior}, inconclusive ${m.bands.inconclusive}); |Δ pass rate| between the halves: 95th percentile ${why ? f2(m.delta_abs_p95) : `**${f2(m.delta_abs_p95)}**`}, largest ${f2(m.delta_abs_max)}.`
       : "- **Random splits:** no task has 2 or more analysis-set runs.",
+    "",
+    floorLine(c),
     "",
   );
   return lines.join("\n");
+}
+
+/**
+ * The calibration's noise floor in one line (summary.md and the console of `calibrate`), or why
+ * it is not quoted (unquotableFloor).
+ */
+export function floorLine(c: Calibration): string {
+  const why = unquotableFloor(c);
+  const m = c.resampled;
+  if (why !== null || !m)
+    return `⚠️ **No noise floor quoted**: ${why ?? "no random split"}; a floor from so few runs is itself noise. Run \`skillbench calibrate --count ${MIN_PER_ARM}\` (or more) for one.`;
+  return `📏 **Noise floor of \`${c.settings.treatment}\`**: two halves of the same treatment differ by up to ±${f2(m.delta_abs_p95)} in pass rate (95% of ${m.splits} splits, ${c.settings.per_arm} run(s) per arm), and the verdict rule claimed a difference in ${percent(m.claim_rate)} of them. A comparison with \`${c.settings.treatment}\` shows it beside its delta.`;
 }
 
 /** One markdown paragraph: the noise floor beside the comparison's delta. */

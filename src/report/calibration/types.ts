@@ -10,6 +10,11 @@ import { RunFingerprintSchema } from "../fingerprint-schema.js";
 export const CALIBRATION_SCHEMA = "skillbench.calibration.v1";
 /** Random splits of the runs into two arms (default). */
 export const DEFAULT_SPLITS = 200;
+/**
+ * The fewest analysis-set runs per arm (per task) from which a noise floor is quoted: below it the
+ * floor of a handful of splits is itself noise (2 runs per arm can say ±0.00). docs/statistics.md §13.
+ */
+export const MIN_PER_ARM = 5;
 
 const BandSchema = z.enum(["improved", "non_inferior", "regressed", "inconclusive"]);
 const CiSchema = z.object({ low: z.number(), high: z.number(), level: z.number() });
@@ -29,8 +34,8 @@ const TaskRowSchema = z.object({
   runs: z.number().int(),
   passes: z.number().int(),
   pass_rate: z.number().nullable(),
-  /** share of pairs of its runs that disagree, 2c(n−c)/(n(n−1)); null below 2 runs */
-  flip_rate: z.number().nullable(),
+  /** share of pairs of its runs that disagree, 2c(n−c)/(n(n−1)); null below 2 runs (not the flip rate: that is per task, yes or no) */
+  pair_disagreement: z.number().nullable(),
 });
 
 export const CalibrationSchema = z.object({
@@ -55,10 +60,10 @@ export const CalibrationSchema = z.object({
   }),
   runs: z.object({ raw: z.number().int(), analysis: z.number().int(), excluded: z.number().int() }),
   tasks: z.array(TaskRowSchema),
-  /** share of tasks (with ≥ 2 runs) whose runs disagree */
+  /** the flip rate, as a comparison's: share of tasks (with ≥ 2 runs) whose runs disagree */
   task_flip_rate: z.number().nullable(),
-  /** mean over tasks of their pair flip rate */
-  pair_flip_rate: z.number().nullable(),
+  /** mean over tasks of their pair disagreement */
+  mean_pair_disagreement: z.number().nullable(),
   /** the first per_arm repetitions against the rest, as the verdict rule reads them */
   split_by_rep: z.object({ delta: z.number(), ci: CiSchema, band: BandSchema }).nullable(),
   /** random splits of each task's runs into two halves */
@@ -75,6 +80,28 @@ export const CalibrationSchema = z.object({
     .nullable(),
 });
 export type Calibration = z.infer<typeof CalibrationSchema>;
+
+/**
+ * calibration.json written before "flip rate" got one meaning: the pair measure was called
+ * `flip_rate` (per task) and `pair_flip_rate` (mean). Read as the current shape.
+ */
+export const LegacyCalibrationSchema = CalibrationSchema.omit({
+  tasks: true,
+  mean_pair_disagreement: true,
+})
+  .extend({
+    tasks: z.array(
+      TaskRowSchema.omit({ pair_disagreement: true }).extend({
+        flip_rate: z.number().nullable(),
+      }),
+    ),
+    pair_flip_rate: z.number().nullable(),
+  })
+  .transform(({ tasks, pair_flip_rate, ...rest }) => ({
+    ...rest,
+    tasks: tasks.map(({ flip_rate, ...t }) => ({ ...t, pair_disagreement: flip_rate })),
+    mean_pair_disagreement: pair_flip_rate,
+  }));
 
 /** The noise floor a comparison shows beside its delta (comparison.json `noise_floor`). */
 export interface NoiseFloor {

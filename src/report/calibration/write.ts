@@ -12,7 +12,12 @@ import { readJsonFile, writeJsonAtomic } from "../../util/fs.js";
 import { isScripted } from "../endpoint.js";
 import { experimentFingerprintOf } from "../fingerprint.js";
 import { buildCalibration } from "./build.js";
-import { CalibrationSchema, type Calibration, type CalibrationSettings } from "./types.js";
+import {
+  CalibrationSchema,
+  LegacyCalibrationSchema,
+  type Calibration,
+  type CalibrationSettings,
+} from "./types.js";
 
 const CALIBRATION_FILE = "calibration.json";
 
@@ -20,7 +25,9 @@ const CALIBRATION_FILE = "calibration.json";
 async function readCalibration(dir: string): Promise<Calibration | null> {
   const json = await readJsonFile(path.join(dir, CALIBRATION_FILE)).catch(() => null);
   const parsed = CalibrationSchema.safeParse(json);
-  return parsed.success ? parsed.data : null;
+  if (parsed.success) return parsed.data;
+  const legacy = LegacyCalibrationSchema.safeParse(json);
+  return legacy.success ? legacy.data : null;
 }
 
 /** Compute the calibration of a results folder from its stored runs and write calibration.json. */

@@ -1,5 +1,5 @@
 import type { RunDigest } from "../../core/digest.js";
-import { bandHeadline } from "./band.js";
+import { bandHeadline, MIXED_AGENTS_NOISE } from "./band.js";
 import { signed } from "./fmt.js";
 import type { Comparison, Roles } from "./types.js";
 
@@ -135,11 +135,22 @@ export function mixedVerdict(
     .map((m) => `\`${m.treatment}\` (${m.agents.map((a) => `${a.agent} ${a.runs}`).join(", ")})`)
     .join(" and ");
   const reason = `${arms} ran on more than one agent, so a pooled Δ would mix each agent's own pass rate into the treatments' effect; the comparison is split by agent: ${agentSentence(split)}.`;
+  // Every line derived from the band says the same: nothing is decided on the pooled runs.
   return {
     ...v,
     kind: "mixed_agents",
     band: "inconclusive",
+    rule: "mixed_agents",
     reason,
+    noise: MIXED_AGENTS_NOISE,
+    runs_needed: {
+      status: "nothing",
+      goal: null,
+      per_treatment_total: null,
+      more_per_treatment: null,
+      more_per_task: null,
+      text: "Per agent: see each agent's comparison (by_agent).",
+    },
     headline: bandHeadline({ band: "inconclusive", reason }),
   };
 }
@@ -152,7 +163,7 @@ function agentSentence(split: AgentComparison[]): string {
       if (c === null) return `${a.agent}: ${a.reason ?? "not compared"}`;
       const v = c.verdict;
       const ci = v.ci ? ` [${signed(v.ci.low)}, ${signed(v.ci.high)}]` : "";
-      return `${a.agent} Δ pass rate ${signed(v.delta)}${ci}, ${v.band.replace("_", "-")}`;
+      return `${a.agent} Δ ${signed(v.delta)}${ci}, ${v.band.replace("_", "-")}`;
     })
     .join("; ");
 }

@@ -5,27 +5,26 @@
  */
 import type { RunDigest } from "../../core/digest.js";
 import {
-  bootstrapPairedDifference,
   fisherExact,
   intervalBand,
-  newcombeInterval,
   pooledPassRate,
-  repsNeeded,
-  repsNeededNonInferiority,
-  sequentialInterval,
   type Band,
   type PerTaskOutcomes,
 } from "../../stats/index.js";
+import { intervalMethod, verdictInterval } from "./interval.js";
+import {
+  armCounts,
+  goalOf,
+  runFactorToResolve,
+  tasksToResolve,
+  type ArmCounts,
+} from "./projection.js";
 import { groupBy, sortByRep } from "../group.js";
 import { metricSuccess } from "../outcomes.js";
 import { alignArms, type ArmOutcomes } from "./paired.js";
 import { signed } from "./fmt.js";
 import {
-  ALPHA,
-  BOOTSTRAP_LEVEL,
-  BOOTSTRAP_REPLICATES,
   MAX_EXCLUDED_SHARE,
-  POWER,
   type DataQualityRow,
   type PairedSection,
   type Roles,
@@ -37,6 +36,7 @@ const IMBALANCE_P = 0.1;
 const IMBALANCE_GAP = 0.1;
 
 export type { Band } from "../../stats/index.js";
+export { verdictInterval } from "./interval.js";
 
 export interface ExclusionBalance {
   candidate: { excluded: number; raw: number; share: number | null };
@@ -53,7 +53,19 @@ export interface DeltaWithInterval {
   ci: { low: number; high: number; level: number } | null;
 }
 
+/**
+ * What would resolve the comparison further, derived from the band (so it never contradicts it):
+ * `decided` (the band claims a difference: nothing more is needed), `more_runs` (a
+ * two-proportion test at the observed rates needs more runs), `more_tasks` (the arms already have
+ * the runs that test needs, yet the task-clustered interval does not resolve: the spread between
+ * tasks is the limit), `no_runs` (equal pass rates of 0 or 1: no number of runs resolves them),
+ * `data_quality` (the band is inconclusive because of excluded runs), `nothing` (no common task).
+ */
+export type RunsNeededStatus =
+  "decided" | "more_runs" | "more_tasks" | "no_runs" | "data_quality" | "nothing";
+
 export interface RunsNeeded {
+  status: RunsNeededStatus;
   /** the test the count is for: show an improvement, show non-inferiority, or show the regression */
   goal: "improvement" | "non_inferiority" | "regression" | null;
   /** runs per treatment that test needs in all (null: no number of runs resolves it) */
@@ -62,6 +74,8 @@ export interface RunsNeeded {
   more_per_treatment: number | null;
   /** the same spread over the tasks compared: more repetitions per task */
   more_per_task: number | null;
+  /** the one sentence every report prints for it (markdown) */
+  text: string;
 }
 
 export interface Lift {
@@ -75,12 +89,33 @@ export interface Lift {
   silent_bypass: boolean;
 }
 
+/** Which rule of docs/statistics.md §9 set the band (first that applies). */
+export type BandRule =
+  | "no_common_task"
+  | "exclusion_imbalance"
+  | "excluded_majority"
+  | "interval"
+  | "rubric_mixed"
+  | "rubric"
+  /** an arm ran on several agents: the pooled Δ decides nothing (agents.ts mixedVerdict) */
+  | "mixed_agents";
+
 export interface BandVerdict {
   band: Band;
   /** one sentence */
   reason: string;
+  rule: BandRule;
+  /**
+   * The decision's Δ pass rate and its interval: the one interval of this quantity. Every
+   * report prints it (headline, tables, HTML, console) from here; `paired.delta_pass_rate`,
+   * `lift.itt` and, with no run excluded, `worst_case` hold the very same numbers.
+   */
   delta: number | null;
   ci: { low: number; high: number; level: number } | null;
+  /** how `ci` is computed, named once (the reports quote it) */
+  method: string;
+  /** the noise sentence: whether the difference is distinguishable from noise, from the band's rule */
+  noise: string;
   margin: number;
   exclusion: ExclusionBalance;
   /** Δ pass rate counting every excluded run (both arms) as a failure */
@@ -139,49 +174,6 @@ function arm(
   return { tasks, outcomes };
 }
 
-const count = (o: PerTaskOutcomes): { c: number; n: number } => ({
-  c: o.reduce((s, x) => s + x.filter(Boolean).length, 0),
-  n: o.reduce((s, x) => s + x.length, 0),
-});
-
-/**
- * The verdict's interval for Δ pooled pass rate: the hull of the task-clustered paired bootstrap
- * interval and Newcombe's score interval. The bootstrap carries the task clustering; Newcombe's
- * keeps a small or all-pass sample from looking certain (a bootstrap of 4/4 vs 4/4 is [0, 0]).
- * A look of a sequential experiment (`sequential`: its nominal two-sided level, docs/statistics.md
- * §12) takes the bootstrap at that level and the hull with the sequential rule's own interval
- * (src/stats/sequential.ts), so a claim here is always a claim of that rule.
- */
-export function verdictInterval(
-  a: PerTaskOutcomes,
-  b: PerTaskOutcomes,
-  seed: number,
-  sequential: { alpha_look: number } | null = null,
-  replicates: number = BOOTSTRAP_REPLICATES,
-): { delta: number; ci: { low: number; high: number; level: number } } | null {
-  const level = sequential ? 1 - Math.max(sequential.alpha_look, 1e-12) : BOOTSTRAP_LEVEL;
-  const boot = bootstrapPairedDifference(a, b, pooledPassRate, { seed, replicates, level });
-  if (!boot) return null;
-  const ca = count(a);
-  const cb = count(b);
-  const nc = sequential
-    ? sequentialInterval(counts(a), counts(b), sequential.alpha_look)
-    : newcombeInterval(ca.c, ca.n, cb.c, cb.n);
-  return {
-    delta: boot.estimate,
-    ci: {
-      low: Math.min(boot.low, nc?.low ?? boot.low),
-      high: Math.max(boot.high, nc?.high ?? boot.high),
-      level: sequential ? 1 - sequential.alpha_look : boot.level,
-    },
-  };
-}
-
-/** Runs and passes per task, as the sequential rule takes them. */
-function counts(o: PerTaskOutcomes): { n: number[]; c: number[] } {
-  return { n: o.map((x) => x.length), c: o.map((x) => x.filter(Boolean).length) };
-}
-
 function pairedDelta(
   a: ArmOutcomes,
   b: ArmOutcomes,
@@ -195,12 +187,22 @@ function pairedDelta(
   return { delta: v?.delta ?? null, ci: v?.ci ?? null, runs };
 }
 
-/** Δ pass rate counting every excluded run as a failure, both arms (the worst case of dropping them). */
-function worstCase(reports: RunDigest[], roles: Roles, seed: number): BandVerdict["worst_case"] {
+/**
+ * Δ pass rate counting every excluded run as a failure, both arms (the worst case of dropping
+ * them), by the decision's method and level. With no run excluded it is the decision itself.
+ */
+function worstCase(
+  reports: RunDigest[],
+  roles: Roles,
+  seed: number,
+  decision: DeltaWithInterval,
+  noneExcluded: boolean,
+  sequential: { alpha_look: number } | null,
+): BandVerdict["worst_case"] {
   const a = worstCaseOutcomes(reports, roles.candidate);
   const b = worstCaseOutcomes(reports, roles.baseline);
-  const d = pairedDelta(a, b, seed);
   const al = alignArms(a, b);
+  const d = noneExcluded ? decision : pairedDelta(a, b, seed, sequential);
   return {
     delta: d.delta,
     ci: d.ci,
@@ -223,22 +225,47 @@ function invocationRate(reports: RunDigest[], treatment: string): number | null 
   return rs.filter(invokedOwn).length / rs.length;
 }
 
-/** Lift over all runs (intent to treat) and over the candidate's runs that invoked its Skill (per protocol). */
-export function liftOf(reports: RunDigest[], roles: Roles, seed: number): Lift {
+/**
+ * Lift over all runs (intent to treat: the decision's Δ and interval, `itt`) and over the
+ * candidate's runs that invoked its Skill (per protocol, by the same method and level).
+ */
+export function liftOf(
+  reports: RunDigest[],
+  roles: Roles,
+  seed: number,
+  itt: DeltaWithInterval | null = null,
+  sequential: { alpha_look: number } | null = null,
+): Lift {
   const base = arm(reports, roles.baseline);
-  const itt = pairedDelta(arm(reports, roles.candidate), base, seed);
-  const pp = pairedDelta(arm(reports, roles.candidate, invokedOwn), base, seed);
+  const all = itt ?? pairedDelta(arm(reports, roles.candidate), base, seed, sequential);
+  const pp = pairedDelta(arm(reports, roles.candidate, invokedOwn), base, seed, sequential);
   const candidate = invocationRate(reports, roles.candidate);
   return {
-    itt: { delta: itt.delta, ci: itt.ci },
+    itt: { delta: all.delta, ci: all.ci },
     per_protocol: pp,
     invocation_rate: { candidate, baseline: invocationRate(reports, roles.baseline) },
     silent_bypass: candidate !== null && candidate < 0.5,
   };
 }
 
-function runsNeeded(p: PairedSection, margin: number): RunsNeeded {
-  const none: RunsNeeded = {
+const f2 = (x: number): string => x.toFixed(2);
+
+/**
+ * What would resolve the comparison further, from the band and its rule (RunsNeeded): a band
+ * that claims a difference needs nothing more; a data-quality band needs the exclusions fixed;
+ * otherwise the decision's interval projected from the observed per-task rates (projection.ts):
+ * the runs per task that would resolve the next claim, or, when the tasks disagree so that no
+ * number of runs does, the tasks that would.
+ */
+function runsNeeded(
+  p: PairedSection,
+  arms: { a: ArmCounts; b: ArmCounts },
+  band: Band,
+  rule: BandRule,
+  margin: number,
+  alpha: number,
+): RunsNeeded {
+  const none = {
     goal: null,
     per_treatment_total: null,
     more_per_treatment: null,
@@ -246,75 +273,183 @@ function runsNeeded(p: PairedSection, margin: number): RunsNeeded {
   };
   const pa = p.candidate_pass_rate;
   const pb = p.baseline_pass_rate;
-  if (pa === null || pb === null || p.tasks.length === 0) return none;
-  const d = pa - pb;
-  const goal: RunsNeeded["goal"] =
-    d > 0 ? "improvement" : d > -margin ? "non_inferiority" : "regression";
-  const total =
-    goal === "non_inferiority"
-      ? repsNeededNonInferiority(pa, pb, margin, ALPHA, POWER)
-      : repsNeeded(pa, pb, ALPHA, POWER);
-  if (total === null) return { ...none, goal };
-  const have = Math.min(p.candidate_runs, p.baseline_runs);
-  const more = Math.max(0, total - have);
+  if (pa === null || pb === null || p.tasks.length === 0 || rule === "no_common_task")
+    return { ...none, status: "nothing", text: "Nothing to resolve: no task has runs under both." };
+  if (rule === "exclusion_imbalance" || rule === "excluded_majority")
+    return {
+      ...none,
+      status: "data_quality",
+      text: "More runs do not resolve this while runs are excluded: remove what excluded them (see Excluded runs), then run again.",
+    };
+  const decided = { ...none, status: "decided" as const, more_per_treatment: 0, more_per_task: 0 };
+  if (rule === "rubric_mixed")
+    return {
+      ...decided,
+      text: "None: both results are resolved (the pass rate improves, the rubric regresses); weigh them, more runs will not.",
+    };
+  if (band === "improved" || band === "regressed")
+    return { ...decided, text: `None: the band is decided (${band}).` };
+  const goal = goalOf(pa - pb, margin);
+  if (goal === "non_inferiority" && band === "non_inferior")
+    return {
+      ...decided,
+      goal,
+      text: "None: non-inferiority is shown, and the observed rates suggest no improvement to look for.",
+    };
+  const goalText = goal.replace("_", "-");
+  const tasks = p.tasks.length;
+  // runs per task and treatment now (the smaller arm's, on average)
+  const perTask = Math.max(1, Math.round(Math.min(p.candidate_runs, p.baseline_runs) / tasks));
+  const rates = `${f2(pa)} vs ${f2(pb)}`;
+  const f = runFactorToResolve(arms.a, arms.b, goal, margin, alpha, 2);
+  if (f !== null) {
+    const more = perTask * (f - 1);
+    return {
+      goal,
+      status: "more_runs",
+      per_treatment_total: perTask * f * tasks,
+      more_per_treatment: more * tasks,
+      more_per_task: more,
+      text: `About ${more} more runs per task and treatment (${more * tasks} more per treatment, ${perTask * f * tasks} in all) would show ${goalText} if the observed rates (${rates}) hold: the decision's interval projected at those runs (a lower bound, with no margin for chance).`,
+    };
+  }
+  const needed = tasksToResolve(arms.a, arms.b, goal, margin, alpha, 1);
+  if (needed !== null)
+    return {
+      ...none,
+      goal,
+      status: "more_tasks",
+      text: `Add tasks, not only runs: the tasks disagree, so no number of runs per task resolves it at ${tasks} task(s) (the interval is task-clustered); about ${needed} tasks as spread as these would show ${goalText} at ${perTask} run(s) per task, if the observed rates (${rates}) hold.`,
+    };
   return {
+    ...none,
     goal,
-    per_treatment_total: total,
-    more_per_treatment: more,
-    more_per_task: Math.ceil(more / p.tasks.length),
+    status: "no_runs",
+    text: `Neither more runs nor more tasks like these would show ${goalText}: the observed rates (${rates}) sit too close to the line it must clear.`,
   };
 }
 
 const pct = (x: number | null): string => (x === null ? "—" : `${Math.round(100 * x)}%`);
-const f2 = (x: number): string => x.toFixed(2);
-const ciText = (ci: BandVerdict["ci"]): string =>
-  ci ? `[${signed(ci.low)}, ${signed(ci.high)}]` : "—";
+
+/** "+0.67 [+0.00, +1.00]": a Δ with its interval, as every report prints the decision's. */
+export function deltaText(delta: number | null, ci: { low: number; high: number } | null): string {
+  return `${signed(delta)} ${ci ? `[${signed(ci.low)}, ${signed(ci.high)}]` : "—"}`;
+}
+
+/** The short value of "More runs needed" (its sentence is `runs_needed.text`). */
+export function runsNeededValue(rn: RunsNeeded): string {
+  switch (rn.status) {
+    case "decided":
+      return "none (decided)";
+    case "more_runs":
+      return `${rn.more_per_treatment ?? "—"} per treatment (≈ ${rn.more_per_task ?? "—"} per task)`;
+    case "more_tasks":
+      return "add tasks";
+    case "no_runs":
+    case "data_quality":
+    case "nothing":
+      return "—";
+  }
+}
 
 export interface BandInput {
   reports: RunDigest[];
   roles: Roles;
+  /** its `delta_pass_rate` is the decision's interval (pairedSection, by verdictInterval) */
   paired: PairedSection;
   candidateQuality: DataQualityRow;
   baselineQuality: DataQualityRow;
   regressions: Array<{ dimension: string; delta: number }>;
+  /** rubric dimensions whose Δ is below −tolerance but whose interval does not resolve it */
+  unresolved?:
+    | Array<{ dimension: string; delta: number; ci: { low: number; high: number } | null }>
+    | undefined;
   margin: number;
   seed: number;
+  settings: { replicates: number; level: number };
   /** a look of `run --until-decided`: the nominal two-sided level it may spend (§12) */
   sequential?: { alpha_look: number } | null | undefined;
+}
+
+/** The noise sentence of a pooled comparison whose arms mix agents. */
+export const MIXED_AGENTS_NOISE =
+  "The pooled Δ pass rate mixes agents and decides nothing: each agent's comparison is its own (by_agent).";
+
+/** The noise sentence, from the band's rule and the decision's interval (never against the band). */
+function noiseSentence(band: Band, rule: BandRule, dText: string, excludesZero: boolean): string {
+  switch (rule) {
+    case "no_common_task":
+      return "Nothing to compare.";
+    case "exclusion_imbalance":
+    case "excluded_majority":
+      return excludesZero
+        ? `The interval excludes 0 (Δ pass rate ${dText}), but the verdict claims no difference: the excluded runs may account for it.`
+        : `The difference is not distinguishable from noise (Δ pass rate ${dText} includes 0), and the excluded runs leave the verdict inconclusive anyway.`;
+    case "rubric_mixed":
+      return `The pass-rate interval excludes 0 (Δ pass rate ${dText}), but a rubric regression keeps the verdict inconclusive: the two resolved results point different ways.`;
+    case "mixed_agents":
+      return MIXED_AGENTS_NOISE;
+    case "rubric":
+      return `The pass-rate difference is not distinguishable from noise (Δ pass rate ${dText} includes 0); the band comes from the rubric regressions.`;
+    case "interval":
+      return band === "improved" || band === "regressed"
+        ? `The difference is distinguishable from noise: Δ pass rate ${dText} excludes 0.`
+        : `The difference is not distinguishable from noise at this sample size: Δ pass rate ${dText} includes 0.`;
+  }
 }
 
 /** The band and its one-sentence reason (docs/statistics.md §9, first rule that applies). */
 export function decideBand(i: BandInput): BandVerdict {
   const { candidate: c, baseline: b } = i.roles;
   const p = i.paired;
-  const itt = pairedDelta(
-    arm(i.reports, i.roles.candidate),
-    arm(i.reports, i.roles.baseline),
-    i.seed,
-    i.sequential ?? null,
-  );
-  const delta = itt.delta;
-  const ci = itt.ci;
+  const seq = i.sequential ?? null;
+  const decision: DeltaWithInterval = p.delta_pass_rate
+    ? {
+        delta: p.delta_pass_rate.estimate,
+        ci: {
+          low: p.delta_pass_rate.low,
+          high: p.delta_pass_rate.high,
+          level: p.delta_pass_rate.level,
+        },
+      }
+    : { delta: null, ci: null };
+  const { delta, ci } = decision;
   const exclusion = exclusionBalance(i.candidateQuality, i.baselineQuality);
-  const base = {
+  const aligned = alignArms(arm(i.reports, c), arm(i.reports, b));
+  const projectionArms = { a: armCounts(aligned.a), b: armCounts(aligned.b) };
+  const alphaOf = seq ? seq.alpha_look : 1 - i.settings.level;
+  const noneExcluded = exclusion.candidate.excluded === 0 && exclusion.baseline.excluded === 0;
+  const method = intervalMethod(
+    { replicates: i.settings.replicates, seed: i.seed, level: i.settings.level },
+    seq,
+  );
+  const dText = deltaText(delta, ci);
+  const excludesZero = ci !== null && (ci.low > 0 || ci.high < 0);
+  const out = (band: Band, rule: BandRule, reason: string): BandVerdict => ({
+    band,
+    reason,
+    rule,
     delta,
     ci,
+    method,
+    noise: noiseSentence(band, rule, dText, excludesZero),
     margin: i.margin,
     exclusion,
-    worst_case: worstCase(i.reports, i.roles, i.seed),
-    runs_needed: runsNeeded(p, i.margin),
-  };
-  const out = (band: Band, reason: string): BandVerdict => ({ ...base, band, reason });
-  const dText = `Δ pass rate ${signed(delta)} ${ciText(ci)}`;
+    worst_case: worstCase(i.reports, i.roles, i.seed, decision, noneExcluded, seq),
+    runs_needed: runsNeeded(p, projectionArms, band, rule, i.margin, alphaOf),
+  });
+  const dPhrase = `Δ pass rate ${dText}`;
   if (p.tasks.length === 0 || delta === null || ci === null)
     return out(
       "inconclusive",
+      "no_common_task",
       `No task has analysis-set runs under both \`${c}\` and \`${b}\`, so there is nothing to compare.`,
     );
   if (exclusion.imbalanced)
     return out(
       "inconclusive",
-      `The arms lost different shares of runs to exclusion (\`${c}\` ${exclusion.candidate.excluded}/${exclusion.candidate.raw}, \`${b}\` ${exclusion.baseline.excluded}/${exclusion.baseline.raw}; Fisher p = ${exclusion.fisher_p.toFixed(3)}, gap ${pct(exclusion.gap)}), so the analysis-set ${dText} may come from what was dropped.`,
+      "exclusion_imbalance",
+      `The arms lost different shares of runs to exclusion (\`${c}\` ${exclusion.candidate.excluded}/${exclusion.candidate.raw}, \`${b}\` ${exclusion.baseline.excluded}/${exclusion.baseline.raw}; Fisher p = ${exclusion.fisher_p.toFixed(3)}, gap ${pct(exclusion.gap)}), so the analysis-set ${dPhrase} may come from what was dropped.`,
     );
   const noisy = [i.candidateQuality, i.baselineQuality].filter(
     (q) => q.excluded_share !== null && q.excluded_share > MAX_EXCLUDED_SHARE,
@@ -322,38 +457,50 @@ export function decideBand(i: BandInput): BandVerdict {
   if (noisy.length > 0)
     return out(
       "inconclusive",
-      `More than half of the runs were excluded as infrastructure noise (${noisy.map((q) => `\`${q.treatment}\` ${q.excluded}/${q.raw}`).join(", ")}), so the ${dText} rests on too little.`,
+      "excluded_majority",
+      `More than half of the runs were excluded as infrastructure noise (${noisy.map((q) => `\`${q.treatment}\` ${q.excluded}/${q.raw}`).join(", ")}), so the ${dPhrase} rests on too little.`,
     );
   const byInterval = intervalBand(ci.low, ci.high, i.margin);
   const regress = i.regressions.map((r) => `${r.dimension} (Δ ${signed(r.delta)})`).join(", ");
+  const unresolved = i.unresolved ?? [];
+  const open =
+    unresolved.length > 0
+      ? ` Unresolved rubric dimensions (mean Δ below the tolerance, interval not; they do not move the band): ${unresolved.map((r) => `${r.dimension} (Δ ${signed(r.delta)}${r.ci ? ` [${signed(r.ci.low)}, ${signed(r.ci.high)}]` : ", no spread to estimate"})`).join(", ")}.`
+      : "";
   if (byInterval === "regressed")
     return out(
       "regressed",
-      `\`${c}\` passes less often than \`${b}\`: ${dText} lies entirely below 0.`,
+      "interval",
+      `\`${c}\` passes less often than \`${b}\`: ${dPhrase} lies entirely below 0.${open}`,
     );
   if (i.regressions.length > 0 && byInterval === "improved")
     return out(
       "inconclusive",
-      `Mixed: \`${c}\` passes more often (${dText}, above 0) but its rubric regresses on ${regress}, beyond the tolerance.`,
+      "rubric_mixed",
+      `Mixed: \`${c}\` passes more often (${dPhrase}, above 0) but its rubric regresses on ${regress}, each interval below the tolerance (Holm-corrected over the dimensions).`,
     );
   if (i.regressions.length > 0)
     return out(
       "regressed",
-      `\`${c}\` regresses on the rubric: ${regress} below \`${b}\` beyond the tolerance, and the pass rate shows no improvement (${dText}).`,
+      "rubric",
+      `\`${c}\` regresses on the rubric: ${regress} below \`${b}\`, each interval below the tolerance (Holm-corrected over the dimensions), and the pass rate shows no improvement (${dPhrase}).${open}`,
     );
   if (byInterval === "improved")
     return out(
       "improved",
-      `\`${c}\` passes more often than \`${b}\`: ${dText} lies entirely above 0.`,
+      "interval",
+      `\`${c}\` passes more often than \`${b}\`: ${dPhrase} lies entirely above 0.${open}`,
     );
   if (byInterval === "non_inferior")
     return out(
       "non_inferior",
-      `\`${c}\` is no worse than \`${b}\` by more than the margin: ${dText} stays above −${f2(i.margin)}.`,
+      "interval",
+      `\`${c}\` is no worse than \`${b}\` by more than the margin: ${dPhrase} stays above −${f2(i.margin)}.${open}`,
     );
   return out(
     "inconclusive",
-    `Not resolved at this sample size: ${dText} reaches below −${f2(i.margin)} and above 0, so neither a regression beyond the margin nor an improvement can be ruled out.`,
+    "interval",
+    `Not resolved at this sample size: ${dPhrase} reaches below −${f2(i.margin)} and above 0, so neither a regression beyond the margin nor an improvement can be ruled out.${open}`,
   );
 }
 

@@ -6,7 +6,7 @@ import { sortRuns, taskOrder, treatmentOrder } from "../group.js";
 import { analysisSet, perTaskOutcomes } from "../outcomes.js";
 import { attributionSection } from "./attribution.js";
 import { consistencyWarnings } from "./consistency.js";
-import { pairedSection } from "./paired.js";
+import { pairedConclusion, pairedSection } from "./paired.js";
 import { passKSection } from "./passk-bootstrap.js";
 import { dataQualityRow, listedRun, runCountRow, sensitivityRow } from "./quality.js";
 import { CONTROL, resolveRoles } from "./roles.js";
@@ -28,7 +28,7 @@ import { decideVerdict } from "./verdict.js";
 import { bandHeadline, decideBand, DEFAULT_MARGIN, liftOf } from "./band.js";
 import { runtimeRow, spendRow } from "./usage.js";
 import { agentRows, byAgent, mixedArms, mixedVerdict } from "./agents.js";
-import { calibrationDifferences } from "../calibration/build.js";
+import { calibrationDifferences, unquotableFloor } from "../calibration/build.js";
 import { experimentFingerprintOf, type StoredExperiment } from "../fingerprint.js";
 import type { FoundCalibration } from "../calibration/write.js";
 import type { NoiseFloor } from "../calibration/types.js";
@@ -70,6 +70,8 @@ function noiseFloor(
     for (const f of found) {
       const cal = f.calibration;
       if (cal.settings.treatment !== roles[arm] || !cal.resampled) continue;
+      // A floor from fewer than MIN_PER_ARM runs per arm is never quoted (docs/statistics.md §13).
+      if (unquotableFloor(cal) !== null) continue;
       if (calibrationDifferences(cal, reports, scripted, experiment).length > 0) continue;
       return {
         dir: f.dir,
@@ -94,7 +96,9 @@ function noiseFloor(
           ]
         : !cal.resampled
           ? ["it has no random splits (no task has 2 or more analysis-set runs)"]
-          : calibrationDifferences(cal, reports, scripted, experiment);
+          : unquotableFloor(cal) !== null
+            ? [`its noise floor is not quoted: ${unquotableFloor(cal) ?? ""}`]
+            : calibrationDifferences(cal, reports, scripted, experiment);
     throw new InputError(
       `--calibration ${explicit.dir}: this calibration does not apply to the comparison:\n  - ${why.join("\n  - ")}`,
       { file: explicit.dir, field: "--calibration" },
@@ -124,9 +128,21 @@ export function buildComparison(input: ComparisonInput): Comparison {
   const armsMixed = mixed.some(
     (m) => m.treatment === pooled.roles.candidate || m.treatment === pooled.roles.baseline,
   );
+  const verdict = armsMixed ? mixedVerdict(pooled.verdict, mixed, split) : pooled.verdict;
   return {
     ...pooled,
-    verdict: armsMixed ? mixedVerdict(pooled.verdict, mixed, split) : pooled.verdict,
+    verdict,
+    paired: armsMixed
+      ? {
+          ...pooled.paired,
+          distinguishable: false,
+          conclusion: pairedConclusion(
+            { ...pooled.paired, distinguishable: false },
+            verdict.noise,
+            verdict.runs_needed.text,
+          ),
+        }
+      : pooled.paired,
     mixed_arms: mixed,
     by_agent: split,
   };
@@ -168,12 +184,18 @@ function buildPooled(input: ComparisonInput): Comparison {
   const overall = new Map(treatments.map((t) => [t, perTaskOutcomes(reports, t, "overall")]));
   const overallOf = (t: string) => overall.get(t) ?? perTaskOutcomes(reports, t, "overall");
   const flips = Object.fromEntries(treatments.map((t) => [t, overallOf(t).outcomes]));
-  const paired = pairedSection(
+  const seq = input.sequential ?? null;
+  const lastLook = seq?.looks[seq.looks.length - 1] ?? null;
+  const look = lastLook ? { alpha_look: lastLook.alpha_look } : null;
+  // The decision's interval is computed here once (paired.delta_pass_rate) and every other
+  // line of the verdict is derived from it (band.ts).
+  const pairedBody = pairedSection(
     roles,
     overallOf(roles.candidate),
     overallOf(roles.baseline),
     flips,
     seed,
+    look,
   );
   const rubricVerdict = decideVerdict(
     roles,
@@ -181,19 +203,30 @@ function buildPooled(input: ComparisonInput): Comparison {
     quality(roles.candidate),
     quality(roles.baseline),
   );
-  const seq = input.sequential ?? null;
-  const lastLook = seq?.looks[seq.looks.length - 1] ?? null;
   const band = decideBand({
     reports,
     roles,
-    paired,
+    paired: pairedBody,
     candidateQuality: quality(roles.candidate),
     baselineQuality: quality(roles.baseline),
     regressions: rubricVerdict.regressions,
+    unresolved: rubricVerdict.unresolved,
     margin,
     seed,
-    sequential: lastLook ? { alpha_look: lastLook.alpha_look } : null,
+    settings: { replicates: BOOTSTRAP_REPLICATES, level: BOOTSTRAP_LEVEL },
+    sequential: look,
   });
+  const distinguishable =
+    band.rule === "interval" && (band.band === "improved" || band.band === "regressed");
+  const paired = {
+    ...pairedBody,
+    distinguishable,
+    conclusion: pairedConclusion(
+      { ...pairedBody, distinguishable },
+      band.noise,
+      band.runs_needed.text,
+    ),
+  };
   const scripted = isScripted(reports, input.metadata);
   return {
     schema: COMPARISON_SCHEMA,
@@ -228,7 +261,7 @@ function buildPooled(input: ComparisonInput): Comparison {
     attribution: attributionSection(analysis, treatments),
     verdict: { ...rubricVerdict, ...band, headline: bandHeadline(band) },
     paired,
-    lift: liftOf(reports, roles, seed),
+    lift: liftOf(reports, roles, seed, band, look),
     frozen_baseline: input.metadata?.baseline_from
       ? {
           dir: input.metadata.baseline_from.dir,
@@ -259,6 +292,7 @@ function buildPooled(input: ComparisonInput): Comparison {
             count: lastLook.count,
             max_count: seq.max_count,
             status: seq.status,
+            plan: seq.plan?.text ?? null,
           }
         : null,
     isolation: isolationOf(reports),

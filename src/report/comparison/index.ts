@@ -8,3 +8,4 @@ export {
 } from "./write.js";
 export { resolveRoles } from "./roles.js";
 export * from "./types.js";
+export { verdictLines } from "./console.js";

@@ -1,5 +1,6 @@
 import type { RunDigest } from "../../core/digest.js";
 import { mean } from "../../stats/index.js";
+import type { RubricSection } from "./types.js";
 
 /** The rule dimension a judge dimension is set beside (same name unless mapped). */
 const JUDGE_TO_RULE: Record<string, string> = {
@@ -59,7 +60,10 @@ export function judgeOverlay(analysis: RunDigest[], treatments: string[]): Judge
   return rows;
 }
 
-export function renderJudgeOverlay(rows: JudgeOverlayRow[]): string | null {
+export function renderJudgeOverlay(
+  rows: JudgeOverlayRow[],
+  tests: RubricSection["judge"] = [],
+): string | null {
   if (rows.length === 0) return null;
   const f = (x: number | null): string => (x === null ? "—" : x.toFixed(2));
   const g = (x: number | null): string =>
@@ -76,5 +80,21 @@ export function renderJudgeOverlay(rows: JudgeOverlayRow[]): string | null {
         `| ${r.dimension}${r.rule_dimension && r.rule_dimension !== r.dimension ? ` (rule: ${r.rule_dimension})` : ""} | ${r.treatment} | ${f(r.rule)} | ${f(r.judge)} | ${g(r.gap)} | ${r.runs_judged} |`,
     ),
   ];
+  if (tests.length > 0)
+    lines.push(
+      "",
+      `_Judge Δ (candidate − baseline), tested with the rubric's dimensions (same interval and Holm correction): ${tests
+        .map((t) => {
+          const iv = t.test.ci ? ` [${g(t.test.ci.low)}, ${g(t.test.ci.high)}]` : "";
+          const mark =
+            t.test.status === "regression"
+              ? " ⚠️ regression"
+              : t.test.status === "unresolved"
+                ? " (unresolved)"
+                : "";
+          return `${t.name} ${g(t.test.delta)}${iv}${mark}`;
+        })
+        .join("; ")}._`,
+    );
   return lines.join("\n");
 }

@@ -1,5 +1,4 @@
 import {
-  bootstrapPairedDifference,
   discordantPairs,
   flipRate,
   mcnemarExact,
@@ -10,7 +9,8 @@ import {
   type PerTaskOutcomes,
 } from "../../stats/index.js";
 import { f2 } from "../format.js";
-import { interval, pValue, signed } from "./fmt.js";
+import { pValue, signed } from "./fmt.js";
+import { intervalMethod, verdictInterval } from "./interval.js";
 import {
   ALPHA,
   BOOTSTRAP_LEVEL,
@@ -52,20 +52,47 @@ export function signTestMinTasks(alpha: number): number {
   return t;
 }
 
+const deltaOf = (d: PairedSection["delta_pass_rate"]): string =>
+  d ? `${signed(d.estimate)} [${signed(d.low)}, ${signed(d.high)}]` : "—";
+
+/**
+ * The sign test's place beside the decision: reported, never deciding. When the interval claims a
+ * difference the sign test does not confirm, say so (with fewer than sign_test_min_tasks tasks it
+ * cannot, whatever the results).
+ */
+function signTestCaveat(
+  p: Pick<PairedSection, "sign_test" | "distinguishable" | "tasks" | "sign_test_min_tasks">,
+): string {
+  const s = p.sign_test;
+  if (!s) return "";
+  const text = `the per-task sign test gives p = ${pValue(s.p)} (${s.pos} better, ${s.neg} worse, ${s.ties} tied)`;
+  if (!p.distinguishable || s.p < ALPHA) return `Beside it, ${text}.`;
+  return `Beside it, ${text}, which does not confirm it${p.tasks.length < p.sign_test_min_tasks ? ` (with fewer than ${p.sign_test_min_tasks} tasks it cannot reach p < ${ALPHA} whatever the results)` : ""}; the band rests on the interval.`;
+}
+
+/** The paired conclusion: the size, then the decision's noise sentence, the sign test beside it, and what would resolve it. */
+export function pairedConclusion(
+  p: Omit<PairedSection, "conclusion">,
+  noise: string,
+  runsNeeded: string,
+): string {
+  if (p.tasks.length === 0)
+    return `No task has analysis-set runs under both \`${p.candidate}\` and \`${p.baseline}\`: nothing to compare.`;
+  const size = `${p.tasks.length} task(s), ${p.candidate_runs} vs ${p.baseline_runs} run(s)`;
+  return `With ${size}. ${noise} ${signTestCaveat(p)} ${runsNeeded}`.replace(/ +/g, " ").trim();
+}
+
+/** The interval-only reading (aligned comparisons, which have no band). */
 function conclusion(p: Omit<PairedSection, "conclusion">): string {
   const { candidate: c, baseline: b } = p;
   if (p.tasks.length === 0)
     return `No task has analysis-set runs under both \`${c}\` and \`${b}\`: nothing to compare.`;
   const d = p.delta_pass_rate;
-  const sign = p.sign_test;
   const size = `${p.tasks.length} task(s), ${p.candidate_runs} vs ${p.baseline_runs} run(s)`;
   const head = p.distinguishable
-    ? `With ${size}, the difference in pass rate (${signed(d?.estimate)}) is distinguishable from noise: the 95% interval ${interval(d)} excludes 0 and the sign test gives p = ${pValue(sign?.p)} < ${ALPHA}.`
-    : `With ${size}, the difference in pass rate (${signed(d?.estimate)}) is not distinguishable from noise at this sample size (needs a 95% interval that excludes 0 — here ${interval(d)} — and a sign-test p < ${ALPHA} — here ${pValue(sign?.p)}).`;
-  const floor =
-    !p.distinguishable && p.tasks.length < p.sign_test_min_tasks
-      ? ` With fewer than ${p.sign_test_min_tasks} tasks the sign test cannot reach p < ${ALPHA} whatever the results: add tasks, not only runs.`
-      : "";
+    ? `With ${size}, the difference in pass rate is distinguishable from noise: Δ pass rate ${deltaOf(d)} excludes 0.`
+    : `With ${size}, the difference in pass rate is not distinguishable from noise at this sample size: Δ pass rate ${deltaOf(d)} includes 0.`;
+  const floor = ` ${signTestCaveat(p)}`;
   const need =
     p.reps_needed === null
       ? "The observed pass rates are equal, so no number of runs would resolve a difference of this size."
@@ -82,7 +109,7 @@ function conclusion(p: Omit<PairedSection, "conclusion">): string {
 
 /**
  * Candidate vs baseline on the tasks both have (overall metric, analysis set): Δ pooled
- * pass rate with a paired-by-task bootstrap interval, the per-task sign test, the exact
+ * pass rate with the decision's interval (interval.ts), the per-task sign test, the exact
  * McNemar test on runs paired by repetition number, flip rates and runs needed. Pure.
  */
 export function pairedSection(
@@ -91,19 +118,14 @@ export function pairedSection(
   base: ArmOutcomes,
   flips: Record<string, PerTaskOutcomes>,
   seed: number,
+  sequential: { alpha_look: number } | null = null,
 ): PairedSection {
   const { tasks, a, b } = alignArms(cand, base);
   const runs = (o: PerTaskOutcomes): number => o.reduce((s, x) => s + x.length, 0);
   const pa = tasks.length === 0 ? null : pooledPassRate(a);
   const pb = tasks.length === 0 ? null : pooledPassRate(b);
-  const boot =
-    tasks.length === 0
-      ? null
-      : bootstrapPairedDifference(a, b, pooledPassRate, {
-          seed,
-          replicates: BOOTSTRAP_REPLICATES,
-          level: BOOTSTRAP_LEVEL,
-        });
+  // The decision's interval (interval.ts): the one interval of Δ pass rate every report prints.
+  const boot = tasks.length === 0 ? null : verdictInterval(a, b, seed, sequential);
   const sc = taskSignCounts(a, b);
   const sign =
     tasks.length === 0
@@ -125,17 +147,20 @@ export function pairedSection(
   for (const [t, o] of Object.entries(flips)) flip_rate[t] = flipRate(o);
   const delta_pass_rate = boot
     ? {
-        estimate: boot.estimate,
-        low: boot.low,
-        high: boot.high,
+        estimate: boot.delta,
+        low: boot.ci.low,
+        high: boot.ci.high,
+        level: boot.ci.level,
         valid_replicates: boot.valid_replicates,
+        method: intervalMethod(
+          { replicates: BOOTSTRAP_REPLICATES, seed, level: BOOTSTRAP_LEVEL },
+          sequential,
+        ),
       }
     : null;
+  // The interval decides (as the band does); the sign test is reported beside it.
   const distinguishable =
-    delta_pass_rate !== null &&
-    sign !== null &&
-    (delta_pass_rate.low > 0 || delta_pass_rate.high < 0) &&
-    sign.p < ALPHA;
+    delta_pass_rate !== null && (delta_pass_rate.low > 0 || delta_pass_rate.high < 0);
   const body: Omit<PairedSection, "conclusion"> = {
     candidate: roles.candidate,
     baseline: roles.baseline,

@@ -4,6 +4,8 @@ import { stripControls } from "../../util/safe-text.js";
 import { cell, f2, int, secs, table, usd } from "../format.js";
 import { passKMarkdown } from "../passk-md.js";
 import { interval, percent, pValue, signed } from "./fmt.js";
+import { deltaText, runsNeededValue } from "./band.js";
+import { levelText } from "./interval.js";
 import type { AttributionTreatment, Comparison, DimensionCell, ListedRun } from "./types.js";
 import { renderNoiseFloor } from "../calibration/render.js";
 import { withNoteAfterTitle } from "../unreadable.js";
@@ -146,9 +148,9 @@ function metricGuide(): string {
     ],
     [
       "Δ pass rate",
-      "candidate − baseline, paired bootstrap 95% interval",
+      "candidate − baseline, with the verdict's interval (its method is named in the Verdict)",
       "analysis set, tasks both have",
-      "Paired comparison",
+      "Verdict, Paired comparison",
     ],
   ];
   return [
@@ -321,6 +323,19 @@ function dimCell(
   return withPass ? `${spread} (${percent(x.pass_rate)})` : spread;
 }
 
+/** A dimension's Δ with its test's interval and mark (⚠️ regression, "(unresolved)"). */
+function dimensionDelta(d: {
+  delta: number | null;
+  test: Comparison["rubric"]["dimensions"][number]["test"];
+}): string {
+  const t = d.test;
+  const iv = t?.ci ? ` [${signed(t.ci.low)}, ${signed(t.ci.high)}]` : "";
+  const mark =
+    t?.status === "regression" ? " ⚠️" : t?.status === "unresolved" ? " (unresolved)" : "";
+  // With a test, its Δ (over the tasks both arms scored) is the centre of the interval shown.
+  return `${signed(t ? t.delta : d.delta)}${iv}${mark}`;
+}
+
 function rubric(c: Comparison): string {
   const r = c.rubric;
   const { candidate, baseline } = c.roles;
@@ -330,7 +345,7 @@ function rubric(c: Comparison): string {
   const out = [title, "", "### Dimension guide", ""];
   out.push(
     `- Each run scores every dimension from 0.00 to 1.00 (profile: ${r.profiles.join(", ") || "—"}). A cell is the mean${r.distribution ? "±stdev" : ""} over the treatment's analysis-set runs, with the share of runs scoring ≥ ${c.settings.dimension_pass_score.toFixed(2)} in parentheses; N/A = every run scored it as not applicable; "—" = no run has it.`,
-    `- Δ = \`${candidate}\` − \`${baseline}\`; ⚠️ marks Δ < −${c.settings.regression_tolerance.toFixed(2)} (a regression). **Overall** = mean weighted_score.`,
+    `- Δ = \`${candidate}\` − \`${baseline}\` with its interval (task-clustered, at the Holm-corrected level of its rank among the dimensions tested, docs/statistics.md §9); ⚠️ marks a regression: the interval lies below −${c.settings.regression_tolerance.toFixed(2)}; "(unresolved)" marks a mean Δ below −${c.settings.regression_tolerance.toFixed(2)} the interval does not resolve (it does not move the verdict). **Overall** = mean weighted_score.`,
     "",
   );
   if (r.dimensions.length === 0) out.push("_No rubric scores in these runs._");
@@ -338,7 +353,7 @@ function rubric(c: Comparison): string {
     const rows = r.dimensions.map((d) => [
       cell(d.name),
       ...c.treatments.map((t) => dimCell(d.cells[t], r.distribution)),
-      `${signed(d.delta)}${d.regression ? " ⚠️" : ""}`,
+      dimensionDelta(d),
     ]);
     rows.push([
       "**Overall**",
@@ -436,13 +451,6 @@ const SEQ_STATUS = {
   stopped: "it was interrupted",
 } as const;
 
-/** 0.9974 → "99.74%", 0.99999 → "99.999%": enough digits to tell the level from 100%. */
-function levelText(level: number): string {
-  const miss = 1 - level;
-  const digits = miss <= 0 ? 2 : Math.min(12, Math.max(0, Math.ceil(-Math.log10(miss)) - 1));
-  return `${(100 * level).toFixed(digits)}%`;
-}
-
 function verdict(c: Comparison): string {
   const v = c.verdict;
   const { candidate, baseline } = c.roles;
@@ -451,20 +459,21 @@ function verdict(c: Comparison): string {
   const ci = (x: { low: number; high: number } | null): string =>
     x ? `[${signed(x.low)}, ${signed(x.high)}]` : "—";
   const e = v.exclusion;
+  const noneExcluded = e.candidate.excluded === 0 && e.baseline.excluded === 0;
   const rn = v.runs_needed;
   const l = c.lift;
   const rows: string[][] = [
     [
       "Δ pass rate, analysis set",
-      `${signed(v.delta)} ${ci(v.ci)}`,
-      c.sequential
-        ? `look ${c.sequential.look} of \`run --until-decided\`: level ${levelText(v.ci?.level ?? 1 - c.sequential.alpha_look)} (α spent by ${c.sequential.spending.replace("_", "–")}); margin −${v.margin.toFixed(2)}`
-        : `paired bootstrap by task, ${Math.round(100 * c.settings.level)}%; margin −${v.margin.toFixed(2)}`,
+      deltaText(v.delta, v.ci),
+      `${v.method}${c.sequential ? ` (α spent by ${c.sequential.spending.replace("_", "–")})` : ""}; margin −${v.margin.toFixed(2)}`,
     ],
     [
       "Δ pass rate, worst case",
-      `${signed(v.worst_case.delta)} ${ci(v.worst_case.ci)}`,
-      `every excluded run counted as a failure (\`${candidate}\` ${f2(v.worst_case.candidate_rate)} vs \`${baseline}\` ${f2(v.worst_case.baseline_rate)})`,
+      deltaText(v.worst_case.delta, v.worst_case.ci),
+      noneExcluded
+        ? "no run was excluded, so the worst case is the analysis set"
+        : `every excluded run counted as a failure (\`${candidate}\` ${f2(v.worst_case.candidate_rate)} vs \`${baseline}\` ${f2(v.worst_case.baseline_rate)}), same method`,
     ],
     [
       "Excluded runs",
@@ -488,31 +497,37 @@ function verdict(c: Comparison): string {
         ? `⚠️ **silent bypass**: \`${candidate}\` invoked its Skill in fewer than half its runs, so the intent-to-treat Δ mostly measures runs without it`
         : "share of analysis-set runs that invoked one of the arm's own Skills",
     ],
-    [
-      "More runs needed",
-      rn.more_per_treatment === null
-        ? "—"
-        : `${rn.more_per_treatment} per treatment (≈ ${rn.more_per_task} per task)`,
-      rn.goal === null
-        ? "no number of runs resolves equal pass rates of 0 or 1"
-        : `to show ${rn.goal.replace("_", "-")} at the observed rates (${rn.per_treatment_total ?? "—"} per treatment in all; α = ${c.settings.alpha}, power ${c.settings.power}; a lower bound, runs of one task are correlated)`,
-    ],
+    ["More runs needed", runsNeededValue(rn), rn.text],
   ];
-  const out = ["## Verdict", "", v.headline, "", table(["", "Value", "Notes"], rows), ""];
+  const out = [
+    "## Verdict",
+    "",
+    v.headline,
+    "",
+    v.noise,
+    "",
+    table(["", "Value", "Notes"], rows),
+    "",
+  ];
   if (c.noise_floor) out.push(renderNoiseFloor(c.noise_floor, v.delta), "");
   const sq = c.sequential;
   if (sq)
     out.push(
-      `⏱️ **Sequential** (\`run --until-decided\`): ${sq.look} look(s), ${sq.count} of at most ${sq.max_count} repetitions per task and treatment; ${SEQ_STATUS[sq.status]}. Each look may spend only its share of α = ${sq.alpha} (${sq.spending.replace("_", "–")} spending), so this look's interval is at level ${levelText(1 - sq.alpha_look)}: looking after every round does not inflate false claims (docs/statistics.md §12).`,
+      `⏱️ **Sequential** (\`run --until-decided\`): ${sq.look} look(s), ${sq.count} of at most ${sq.max_count} repetitions per task and treatment; ${SEQ_STATUS[sq.status]}. Each look may spend only its share of α = ${sq.alpha} (${sq.spending.replace("_", "–")} spending), so this look's interval is at level ${levelText(1 - sq.alpha_look)}: looking after every round does not inflate false claims (docs/statistics.md §12).${sq.plan ? ` ${sq.plan}` : ""}`,
       "",
     );
   if (v.regressions.length > 0)
     out.push(
-      `Rubric regressions beyond the ${c.settings.regression_tolerance.toFixed(2)} tolerance: ${v.regressions.map((r) => `**${r.dimension}** ${f2(r.candidate)} < ${f2(r.baseline)} (Δ ${signed(r.delta)})`).join("; ")}.`,
+      `Rubric regressions (interval below −${c.settings.regression_tolerance.toFixed(2)}, Holm-corrected over the dimensions tested): ${v.regressions.map((r) => `**${r.dimension}** ${f2(r.candidate)} < ${f2(r.baseline)} (Δ ${signed(r.delta)})`).join("; ")}.`,
+      "",
+    );
+  if (v.unresolved.length > 0)
+    out.push(
+      `Unresolved rubric dimensions (mean Δ below −${c.settings.regression_tolerance.toFixed(2)}, but the interval does not lie below it: not counted): ${v.unresolved.map((r) => `**${r.dimension}** Δ ${signed(r.delta)}${r.ci ? ` [${signed(r.ci.low)}, ${signed(r.ci.high)}]` : " (no spread to estimate)"}`).join("; ")}.`,
       "",
     );
   out.push(
-    "_Bands: **improved** = the interval lies above 0; **regressed** = below 0, or a rubric dimension regresses while the pass rate shows no improvement; **non-inferior** = its lower end stays above −margin; otherwise **inconclusive** (also when the arms lose different shares of runs to exclusion, or more than half of an arm is excluded). docs/statistics.md §9._",
+    "_Bands: **improved** = the interval lies above 0; **regressed** = below 0, or a rubric dimension regresses (its own interval below −tolerance, Holm-corrected) while the pass rate shows no improvement; **non-inferior** = its lower end stays above −margin; otherwise **inconclusive** (also when the arms lose different shares of runs to exclusion, or more than half of an arm is excluded). docs/statistics.md §9._",
     "",
     `_Verdict uses analysis set: ${foot(v.candidate_quality)}; ${foot(v.baseline_quality)}._`,
   );
@@ -522,6 +537,7 @@ function verdict(c: Comparison): string {
 
 function paired(c: Comparison): string {
   const p = c.paired;
+  const v = c.verdict;
   const out = ["## Paired comparison (candidate vs baseline)", ""];
   out.push(
     `\`${p.candidate}\` vs \`${p.baseline}\` on the ${p.tasks.length} task(s) both have analysis-set runs for (overall metric).`,
@@ -541,8 +557,8 @@ function paired(c: Comparison): string {
       ],
       [
         "Δ pass rate (candidate − baseline)",
-        `${signed(p.delta_pass_rate?.estimate)} ${interval(p.delta_pass_rate)}`,
-        `paired bootstrap ${Math.round(100 * c.settings.level)}% interval (tasks, then runs; ${c.settings.replicates} replicates, seed ${c.settings.seed})`,
+        deltaText(v.delta, v.ci),
+        "the verdict's interval (see Verdict)",
       ],
       [
         "Sign test (per task)",
@@ -563,13 +579,7 @@ function paired(c: Comparison): string {
         f2(p.flip_rate[t]),
         "share of tasks (with ≥ 2 runs) whose runs disagree",
       ]),
-      [
-        "More runs needed per treatment",
-        p.reps_needed === null
-          ? "—"
-          : String(Math.max(0, p.reps_needed - Math.min(p.candidate_runs, p.baseline_runs))),
-        `to resolve a difference of the observed size with a two-proportion test (${p.reps_needed ?? "—"} in all; α = ${c.settings.alpha}, power ${c.settings.power})`,
-      ],
+      ["More runs needed", runsNeededValue(v.runs_needed), "as in the Verdict"],
     ];
     out.push(table(["Statistic", "Value", "Notes"], rows), "");
   }
@@ -617,7 +627,7 @@ export function* comparisonMarkdownPieces(
     attribution(c.attribution),
     verdict(c),
     paired(c),
-    renderJudgeOverlay(c.judge_overlay),
+    renderJudgeOverlay(c.judge_overlay, c.rubric.judge),
   ].filter((x): x is string => x !== null);
   const head = before.join("\n\n");
   const tail = `\n\n${after.join("\n\n")}`;

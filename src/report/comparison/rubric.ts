@@ -1,18 +1,15 @@
 import type { RunDigest } from "../../core/digest.js";
 import { mean, stdev } from "../../stats/index.js";
 import { orderDimensions } from "../format.js";
+import { dimensionTests } from "./rubric-tests.js";
 import {
+  ALPHA,
   DIMENSION_PASS_SCORE,
   REGRESSION_TOLERANCE,
   type DimensionCell,
   type RubricSection,
   type Roles,
 } from "./types.js";
-
-/** A Δ below −tolerance is a regression; the epsilon keeps 0.85 − 0.90 (= −0.0500…04) from counting. */
-function isRegression(delta: number | null): boolean {
-  return delta !== null && delta < -REGRESSION_TOLERANCE - 1e-9;
-}
 
 function dimensionCell(scores: number[]): DimensionCell {
   return {
@@ -35,7 +32,9 @@ function deltaOf(cells: Record<string, DimensionCell | null>, roles: Roles): num
 /**
  * Rubric dimensions per treatment over the analysis set: mean, stdev and pass% of the
  * scored runs (N/A scores left out; a cell is null when no run of the treatment has the
- * dimension, and has n = 0 when every run scored N/A). Overall = mean weighted_score.
+ * dimension, and has n = 0 when every run scored N/A). Overall = mean weighted_score. Each
+ * dimension the candidate and the baseline both scored, and each judge dimension, gets its
+ * regression test (rubric-tests.ts): a regression only when its interval lies below −tolerance.
  */
 export function rubricSection(
   analysis: RunDigest[],
@@ -73,6 +72,19 @@ export function rubricSection(
     }
   }
   const names = orderDimensions(byName.keys());
+  const judgeNames: string[] = [];
+  for (const r of analysis)
+    for (const d of r.judge?.dimensions ?? [])
+      if (!judgeNames.includes(d.name)) judgeNames.push(d.name);
+  const tests = dimensionTests(
+    analysis,
+    roles,
+    { rubric: names, judge: judgeNames },
+    REGRESSION_TOLERANCE,
+    ALPHA,
+  );
+  const testOf = (source: "rubric" | "judge", name: string) =>
+    tests.find((t) => t.source === source && t.name === name)?.test ?? null;
   const dimensions = names.map((name) => {
     const perT = byName.get(name);
     const cells: Record<string, DimensionCell | null> = {};
@@ -81,7 +93,29 @@ export function rubricSection(
       cells[t] = acc === undefined || acc.dims === 0 ? null : dimensionCell(acc.scores);
     }
     const delta = deltaOf(cells, roles);
-    return { name, cells, delta, regression: isRegression(delta) };
+    const test = testOf("rubric", name);
+    return { name, cells, delta, regression: test?.status === "regression", test };
+  });
+  const judgeMean = (t: string, name: string): number | null =>
+    mean(
+      analysis
+        .filter((r) => r.treatment === t)
+        .map((r) => r.judge?.dimensions.find((d) => d.name === name)?.score)
+        .filter((x): x is number => typeof x === "number"),
+    );
+  const judge = judgeNames.flatMap((name) => {
+    const test = testOf("judge", name);
+    return test
+      ? [
+          {
+            name,
+            candidate: judgeMean(roles.candidate, name),
+            baseline: judgeMean(roles.baseline, name),
+            regression: test.status === "regression",
+            test,
+          },
+        ]
+      : [];
   });
   const overallCells: Record<string, DimensionCell | null> = {};
   for (const t of treatments) {
@@ -100,5 +134,6 @@ export function rubricSection(
     dimensions,
     overall: { cells: overallCells, delta: deltaOf(overallCells, roles) },
     weights,
+    judge,
   };
 }

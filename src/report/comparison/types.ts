@@ -12,7 +12,7 @@ import type { AgentComparison, AgentRow, MixedArm } from "./agents.js";
 
 export const COMPARISON_SCHEMA = "skillbench.comparison.v1";
 
-/** A regression is a rubric Δ (candidate − baseline) below −REGRESSION_TOLERANCE. */
+/** A rubric or judge dimension regresses when its interval (rubric-tests.ts) lies below −REGRESSION_TOLERANCE. */
 export const REGRESSION_TOLERANCE = 0.05;
 /** A rubric dimension score at or above this counts as a "pass" in the pass% of a cell. */
 export const DIMENSION_PASS_SCORE = 0.5;
@@ -139,13 +139,33 @@ export interface DimensionCell {
   pass_rate: number | null;
 }
 
+/**
+ * A dimension's regression test (comparison/rubric-tests.ts, docs/statistics.md §9): Δ mean
+ * score over the tasks both arms scored, its task-clustered interval at its Holm level, and the
+ * result: `regression` (the interval lies below −tolerance), `unresolved` (Δ below −tolerance,
+ * the interval does not resolve it), `none`.
+ */
+export interface DimensionTest {
+  delta: number;
+  /** tasks both arms scored */
+  tasks: number;
+  /** p of "no regression beyond the tolerance": the smallest α at which the interval lies below −tolerance */
+  p: number;
+  /** at level 1 − (α / (m − k)), Holm's level at its rank k among the m dimensions tested */
+  ci: { low: number; high: number; level: number } | null;
+  status: "regression" | "unresolved" | "none";
+}
+
 interface DimensionRow {
   name: string;
   /** keyed by treatment; null = no analysis-set run of that treatment has this dimension */
   cells: Record<string, DimensionCell | null>;
   /** candidate mean − baseline mean */
   delta: number | null;
+  /** the test resolved a regression (`test.status === "regression"`) */
   regression: boolean;
+  /** null when the candidate or the baseline did not score it */
+  test: DimensionTest | null;
 }
 
 export interface RubricSection {
@@ -157,6 +177,14 @@ export interface RubricSection {
   overall: { cells: Record<string, DimensionCell | null>; delta: number | null };
   /** distinct weights seen per dimension (several when profiles disagree) */
   weights: Array<{ name: string; weights: number[] }>;
+  /** the LLM judge's dimensions, tested in the same Holm family as the rubric's */
+  judge: Array<{
+    name: string;
+    candidate: number | null;
+    baseline: number | null;
+    regression: boolean;
+    test: DimensionTest;
+  }>;
 }
 
 export interface ListedRun {
@@ -220,7 +248,10 @@ export interface Verdict extends BandVerdict {
   kind: VerdictKind;
   /** the band and its reason as rendered (markdown) */
   headline: string;
+  /** dimensions whose interval lies below −tolerance (judge ones as `judge:<name>`) */
   regressions: Array<{ dimension: string; candidate: number; baseline: number; delta: number }>;
+  /** dimensions whose mean Δ is below −tolerance but whose interval does not resolve it: they do not move the band */
+  unresolved: Array<{ dimension: string; delta: number; ci: DimensionTest["ci"] }>;
   candidate_overall: number | null;
   baseline_overall: number | null;
   /** data-quality rows of the candidate and the baseline */
@@ -238,8 +269,11 @@ export interface PairedSection {
   baseline_runs: number;
   candidate_pass_rate: number | null;
   baseline_pass_rate: number | null;
-  /** pooled pass rate, candidate − baseline, with a paired (by task) bootstrap interval */
-  delta_pass_rate: IntervalValue | null;
+  /**
+   * pooled pass rate, candidate − baseline, with the decision's interval (`method` names it; in a
+   * comparison the very numbers of `verdict.delta` and `verdict.ci`)
+   */
+  delta_pass_rate: (IntervalValue & { level: number; method: string }) | null;
   sign_test: { pos: number; neg: number; ties: number; p: number } | null;
   /** pairs run r of a task under one treatment with run r under the other */
   mcnemar: {
@@ -252,7 +286,7 @@ export interface PairedSection {
   } | null;
   /** per treatment (all treatments with data): share of tasks whose runs disagree */
   flip_rate: Record<string, number | null>;
-  /** interval excludes 0 and sign-test p < alpha */
+  /** the decision's interval excludes 0 (the sign test is reported beside it, never deciding) */
   distinguishable: boolean;
   /** fewest tasks with which the two-sided sign test can reach p < alpha (all tasks one way) */
   sign_test_min_tasks: number;
@@ -321,5 +355,7 @@ export interface Comparison {
     count: number;
     max_count: number;
     status: "running" | "decided" | "max_count" | "stopped";
+    /** the plan made at the first look (can --max-count decide at this number of tasks?); null before it existed */
+    plan: string | null;
   } | null;
 }

@@ -28,20 +28,48 @@ export function decideVerdict(
   const { candidate: c, baseline: b } = roles;
   const co = rubric.overall.cells[c]?.mean ?? null;
   const bo = rubric.overall.cells[b]?.mean ?? null;
+  // Only regressions the dimension's interval resolves (rubric-tests.ts); judge dimensions too.
+  const regressions = [
+    ...rubric.dimensions.flatMap((d) => {
+      const cm = d.cells[c]?.mean;
+      const bm = d.cells[b]?.mean;
+      return d.regression && d.delta !== null && typeof cm === "number" && typeof bm === "number"
+        ? [{ dimension: d.name, candidate: cm, baseline: bm, delta: d.delta }]
+        : [];
+    }),
+    ...rubric.judge.flatMap((j) =>
+      j.regression && j.candidate !== null && j.baseline !== null
+        ? [
+            {
+              dimension: `judge:${j.name}`,
+              candidate: j.candidate,
+              baseline: j.baseline,
+              delta: j.test.delta,
+            },
+          ]
+        : [],
+    ),
+  ];
+  const unresolved = [
+    ...rubric.dimensions.flatMap((d) =>
+      d.test?.status === "unresolved"
+        ? [{ dimension: d.name, delta: d.test.delta, ci: d.test.ci }]
+        : [],
+    ),
+    ...rubric.judge.flatMap((j) =>
+      j.test.status === "unresolved"
+        ? [{ dimension: `judge:${j.name}`, delta: j.test.delta, ci: j.test.ci }]
+        : [],
+    ),
+  ];
   const base = {
     candidate_overall: co,
     baseline_overall: bo,
     candidate_quality: cq,
     baseline_quality: bq,
     distribution: rubric.distribution,
+    unresolved,
   };
-  const regressions = rubric.dimensions.flatMap((d) => {
-    const cm = d.cells[c]?.mean;
-    const bm = d.cells[b]?.mean;
-    return d.regression && d.delta !== null && typeof cm === "number" && typeof bm === "number"
-      ? [{ dimension: d.name, candidate: cm, baseline: bm, delta: d.delta }]
-      : [];
-  });
   const noClean = [cq, bq].filter((q) => q.analysis === 0).map((q) => `\`${q.treatment}\``);
   if (noClean.length > 0)
     return {

@@ -24,6 +24,17 @@ const LookSchema = z.object({
   ci: z.object({ low: z.number(), high: z.number(), level: z.number() }).nullable(),
 });
 
+/** The plan made at the first look (report/sequential/plan.ts): can --max-count decide at this number of tasks? */
+const PlanSchema = z.object({
+  tasks: z.number().int().nonnegative(),
+  goal: z.enum(["improvement", "non_inferiority", "regression"]),
+  alpha_last: z.number().min(0),
+  decidable: z.boolean(),
+  count_needed: z.number().int().positive().nullable(),
+  tasks_needed: z.number().int().positive().nullable(),
+  text: z.string(),
+});
+
 export const SequentialSchema = z.object({
   schema: z.literal(SEQUENTIAL_SCHEMA),
   alpha: z.number().gt(0).lt(1),
@@ -33,6 +44,8 @@ export const SequentialSchema = z.object({
   /** repetitions added per round */
   round: z.number().int().positive(),
   looks: z.array(LookSchema),
+  /** made at the first look; absent in folders written before it existed */
+  plan: PlanSchema.nullable().optional(),
   /** running: a round is under way; decided: stopped on a band; max_count: no more rounds allowed; stopped: interrupted */
   status: z.enum(["running", "decided", "max_count", "stopped"]),
 });

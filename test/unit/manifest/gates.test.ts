@@ -81,10 +81,11 @@ describe("decideGates", () => {
   });
 
   it("noRegression reads the comparison's verdict: a dimension regression fails it", () => {
+    // a regression its interval resolves (3 runs of 0 against 3 of 1; docs/statistics.md §9)
     const rs = [
-      ...reps("CONTROL", 2, [1, 2]),
-      ...reps(T, 2, [1, 2], { dims: { completion: 1, efficiency: 0.5 } }),
-      ...reps("BASE", 2, [1, 2], { dims: { completion: 1, efficiency: 1 } }),
+      ...reps("CONTROL", 3, [1, 2, 3]),
+      ...reps(T, 3, [1, 2, 3], { dims: { completion: 1, efficiency: 0 } }),
+      ...reps("BASE", 3, [1, 2, 3], { dims: { completion: 1, efficiency: 1 } }),
     ];
     const comparison = buildComparison({
       reports: rs,
@@ -102,7 +103,7 @@ describe("decideGates", () => {
     expect(r.gates[0]?.detail).toBe("rubric regression on efficiency");
     const same = [
       ...rs.filter((x) => x.treatment !== T),
-      ...reps(T, 2, [1, 2], { dims: { completion: 1, efficiency: 1 } }),
+      ...reps(T, 3, [1, 2, 3], { dims: { completion: 1, efficiency: 1 } }),
     ];
     const ok = decideGates(parseGates({ noRegression: true }).gates, {
       reports: same,

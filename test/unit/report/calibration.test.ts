@@ -6,7 +6,11 @@
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../../src/core/errors.js";
 import type { RunReport } from "../../../src/core/report.js";
-import { buildCalibration, calibrationDifferences } from "../../../src/report/calibration/build.js";
+import {
+  buildCalibration,
+  calibrationDifferences,
+  unquotableFloor,
+} from "../../../src/report/calibration/build.js";
 import type { Calibration } from "../../../src/report/calibration/types.js";
 import { buildComparison } from "../../../src/report/comparison/build.js";
 import { makeReport, type RunSpec } from "./helpers.js";
@@ -43,13 +47,19 @@ describe("buildCalibration", () => {
   ];
   const c = calibrate(reports);
 
-  it("flip rate per task: the share of pairs of its runs that disagree", () => {
+  it("pair disagreement per task (the share of pairs of its runs that disagree); the flip rate as a comparison's", () => {
     expect(c.tasks).toEqual([
-      { task: "steady", runs: 4, passes: 4, pass_rate: 1, flip_rate: 0 },
-      { task: "flaky", runs: 4, passes: 2, pass_rate: 0.5, flip_rate: (2 * 2 * 2) / (4 * 3) },
+      { task: "steady", runs: 4, passes: 4, pass_rate: 1, pair_disagreement: 0 },
+      {
+        task: "flaky",
+        runs: 4,
+        passes: 2,
+        pass_rate: 0.5,
+        pair_disagreement: (2 * 2 * 2) / (4 * 3),
+      },
     ]);
     expect(c.task_flip_rate).toBe(0.5);
-    expect(c.pair_flip_rate).toBeCloseTo(1 / 3, 12);
+    expect(c.mean_pair_disagreement).toBeCloseTo(1 / 3, 12);
     expect(c.runs).toEqual({ raw: 8, analysis: 8, excluded: 0 });
   });
 
@@ -93,7 +103,7 @@ describe("buildCalibration", () => {
     const one = calibrate(runs("steady", "P"), { ...settings, per_arm: 1 });
     expect(one.resampled).toBeNull();
     expect(one.split_by_rep).toBeNull();
-    expect(one.tasks[0]?.flip_rate).toBeNull();
+    expect(one.tasks[0]?.pair_disagreement).toBeNull();
   });
 });
 
@@ -149,8 +159,36 @@ describe("calibrationDifferences", () => {
   });
 });
 
+describe("unquotableFloor: never a floor from fewer than 5 runs per arm", () => {
+  it.each<[string, Calibration, string | null]>([
+    [
+      "5 per arm, 10 runs on every task",
+      calibrate([...runs("a", "P".repeat(10)), ...runs("b", "PF".repeat(5))], {
+        ...settings,
+        per_arm: 5,
+      }),
+      null,
+    ],
+    [
+      "--count 2",
+      calibrate(runs("a", "PFPF")),
+      "2 run(s) per arm (--count 2) is below the minimum of 5",
+    ],
+    [
+      "5 per arm asked, 2 runs lost to exclusion",
+      calibrate(runs("a", "PFPFPXPFXF"), { ...settings, per_arm: 5 }),
+      "a has 8 analysis-set run(s), fewer than 10 (5 per arm)",
+    ],
+  ])("%s", (_name, cal, want) => {
+    expect(unquotableFloor(cal)).toBe(want);
+  });
+});
+
 describe("the noise floor in a comparison", () => {
-  const cal = calibrate([...runs("steady", "PPPP"), ...runs("flaky", "PFPF")]);
+  const cal = calibrate([...runs("steady", "P".repeat(10)), ...runs("flaky", "PF".repeat(5))], {
+    ...settings,
+    per_arm: 5,
+  });
   const reports = [
     ...runs("steady", "PP"),
     ...runs("flaky", "PF"),
@@ -167,7 +205,7 @@ describe("the noise floor in a comparison", () => {
       dir: "/results/cal",
       treatment: "CONTROL",
       arm: "baseline",
-      per_arm: 2,
+      per_arm: 5,
       splits: 100,
       delta_abs_p95: cal.resampled?.delta_abs_p95,
       delta_beyond_floor: Math.abs(c.verdict.delta ?? 0) > (cal.resampled?.delta_abs_p95 ?? 0),
@@ -185,6 +223,18 @@ describe("the noise floor in a comparison", () => {
     expect(() =>
       buildComparison({ reports, metadata: null, calibrations: found(other, true) }),
     ).toThrow(/model: calibrated other-model, now claude-test/);
+  });
+
+  it("one from 2 runs per arm is never quoted; named, it is refused with the reason", () => {
+    const few = calibrate([...runs("steady", "PPPP"), ...runs("flaky", "PFPF")]);
+    expect(
+      buildComparison({ reports, metadata: null, calibrations: found(few, false) }).noise_floor,
+    ).toBeNull();
+    expect(() =>
+      buildComparison({ reports, metadata: null, calibrations: found(few, true) }),
+    ).toThrow(
+      /its noise floor is not quoted: 2 run\(s\) per arm \(--count 2\) is below the minimum of 5/,
+    );
   });
 
   it("without any, there is none", () => {

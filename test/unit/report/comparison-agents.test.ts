@@ -66,8 +66,13 @@ describe("a cross-agent experiment", () => {
     expect(c.verdict.kind).toBe("mixed_agents");
     expect(c.verdict.band).toBe("inconclusive");
     expect(c.verdict.reason).toContain("ran on more than one agent");
-    expect(c.verdict.reason).toContain("claude-code Δ pass rate +1.00");
-    expect(c.verdict.reason).toContain("codex Δ pass rate +0.00");
+    expect(c.verdict.reason).toContain("claude-code Δ +1.00");
+    // every line derived from the band agrees: nothing is decided on the pooled runs
+    expect(c.verdict.rule).toBe("mixed_agents");
+    expect(c.paired.distinguishable).toBe(false);
+    expect(c.verdict.runs_needed.status).toBe("nothing");
+    expect(c.paired.conclusion).toContain("mixes agents and decides nothing");
+    expect(c.verdict.reason).toContain("codex Δ +0.00");
   });
 
   it("renders a By agent table", () => {

@@ -190,7 +190,7 @@ table("efficiency", [
     "too many turns",
     { evidence: { num_turns: 81, duration_ms: 12_345 } },
     2 / 3,
-    "[RUBRIC] efficiency: 0.67 - turns=81 tools=0 dur=12.3s",
+    "[RUBRIC] efficiency: 0.67 - turns=81 tools=0 dur=12s",
   ],
   [
     "too many tools",

@@ -171,6 +171,12 @@ function reasonTable(): HTMLElement[] {
   ];
 }
 
+/** +0.20 / −0.05 style, as the markdown's `signed` writes the decision's numbers. */
+function signedText(x: number): string {
+  const t = x.toFixed(2);
+  return t === "-0.00" || !t.startsWith("-") ? `+${t.replace(/^-/, "")}` : t;
+}
+
 function plain(markdown: string): string {
   return markdown.replace(/\*\*|`/g, "");
 }
@@ -197,10 +203,11 @@ function comparisonBlock(): HTMLElement[] {
   const facts: Array<[string, string, Record<string, string | null>?]> = [
     ["Pass rate", `${cand} ${pct(p.candidate_pass_rate)} vs ${base} ${pct(p.baseline_pass_rate)}`],
     [
-      "\u0394 pass rate [95%]",
-      p.delta_pass_rate
-        ? `${f2(p.delta_pass_rate.estimate)} [${f2(p.delta_pass_rate.low)}, ${f2(p.delta_pass_rate.high)}]`
+      "\u0394 pass rate",
+      v.delta !== null && v.ci
+        ? `${signedText(v.delta)} [${signedText(v.ci.low)}, ${signedText(v.ci.high)}] (${v.method})`
         : DASH,
+      { id: "delta" },
     ],
     [
       "Sign test",
@@ -217,8 +224,10 @@ function comparisonBlock(): HTMLElement[] {
     [
       "Worst case \u0394 (excluded = failed)",
       v.worst_case.delta !== null
-        ? f2(v.worst_case.delta) +
-          (v.worst_case.ci ? ` [${f2(v.worst_case.ci.low)}, ${f2(v.worst_case.ci.high)}]` : "")
+        ? signedText(v.worst_case.delta) +
+          (v.worst_case.ci
+            ? ` [${signedText(v.worst_case.ci.low)}, ${signedText(v.worst_case.ci.high)}]`
+            : "")
         : DASH,
       { id: "worst-case" },
     ],
@@ -237,14 +246,9 @@ function comparisonBlock(): HTMLElement[] {
       `${cand} ${pct(cmp.lift.invocation_rate.candidate)}, ${base} ${pct(cmp.lift.invocation_rate.baseline)}${cmp.lift.silent_bypass ? " \u2014 silent bypass: the Skill fired in fewer than half the runs" : ""}`,
       { class: cmp.lift.silent_bypass ? "bad" : null },
     ],
-    [
-      "More runs needed",
-      v.runs_needed.more_per_treatment !== null
-        ? `${v.runs_needed.more_per_treatment} per treatment (\u2248 ${v.runs_needed.more_per_task} per task)`
-        : DASH,
-    ],
+    ["More runs needed", plain(v.runs_needed.text), { id: "runs-needed" }],
   ];
-  out.push(h("p", { text: p.conclusion }));
+  out.push(h("p", { id: "conclusion", text: plain(p.conclusion) }));
   out.push(
     h(
       "dl",

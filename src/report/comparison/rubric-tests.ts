@@ -1,0 +1,78 @@
+/**
+ * Rubric regressions under noise control (docs/statistics.md §9, "Rubric regressions"): for
+ * every rubric dimension and every judge dimension, candidate − baseline mean score with a
+ * task-clustered interval (stats/score-difference.ts), Holm-corrected over the dimensions tested;
+ * a dimension regresses only when its interval lies below −tolerance. One whose mean Δ is below
+ * −tolerance but whose interval does not resolve it is `unresolved`: it does not move the band,
+ * and the verdict names it. Pure.
+ */
+import type { RunDigest } from "../../core/digest.js";
+import { holm, regressionP, scoreDifference, scoreInterval } from "../../stats/index.js";
+import { groupBy } from "../group.js";
+import type { DimensionTest, Roles } from "./types.js";
+
+/** Scores per task of one arm for one dimension (tasks in the order given). */
+type Scores = (r: RunDigest) => number | null;
+
+function perTask(runs: RunDigest[], tasks: string[], score: Scores): number[][] {
+  const byTask = groupBy(runs, (r) => r.task);
+  return tasks.map((t) =>
+    (byTask.get(t) ?? []).map(score).filter((x): x is number => typeof x === "number"),
+  );
+}
+
+export interface TestedDimension {
+  name: string;
+  source: "rubric" | "judge";
+  test: DimensionTest;
+}
+
+/**
+ * The tests of every dimension (rubric, then judge) that both arms scored, Holm-corrected
+ * together at `alpha` against the margin `tolerance`.
+ */
+export function dimensionTests(
+  analysis: RunDigest[],
+  roles: Roles,
+  dims: { rubric: string[]; judge: string[] },
+  tolerance: number,
+  alpha: number,
+): TestedDimension[] {
+  const cand = analysis.filter((r) => r.treatment === roles.candidate);
+  const base = analysis.filter((r) => r.treatment === roles.baseline);
+  const tasks = [...new Set(cand.map((r) => r.task))].filter((t) => base.some((r) => r.task === t));
+  const rubricScore =
+    (name: string): Scores =>
+    (r) =>
+      r.rubric?.dimensions.find((d) => d.name === name)?.score ?? null;
+  const judgeScore =
+    (name: string): Scores =>
+    (r) =>
+      r.judge?.dimensions.find((d) => d.name === name)?.score ?? null;
+  const raw = [
+    ...dims.rubric.map((name) => ({ name, source: "rubric" as const, score: rubricScore(name) })),
+    ...dims.judge.map((name) => ({ name, source: "judge" as const, score: judgeScore(name) })),
+  ].flatMap((x) => {
+    const d = scoreDifference(perTask(cand, tasks, x.score), perTask(base, tasks, x.score));
+    return d ? [{ ...x, d, p: regressionP(d, tolerance) }] : [];
+  });
+  const steps = holm(
+    raw.map((x) => x.p),
+    alpha,
+  );
+  return raw.map((x, k) => {
+    const step = steps[k];
+    const below = x.d.delta < -tolerance - 1e-9;
+    return {
+      name: x.name,
+      source: x.source,
+      test: {
+        delta: x.d.delta,
+        tasks: x.d.tasks,
+        p: x.p,
+        ci: step ? scoreInterval(x.d, step.alpha) : null,
+        status: step?.rejected ? "regression" : below ? "unresolved" : "none",
+      },
+    };
+  });
+}
