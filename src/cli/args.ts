@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from "commander";
+import { z } from "zod";
 import { InputError } from "../index.js";
 
 /** Argument parsers and helpers shared by the commands. */
@@ -58,4 +59,17 @@ export function marginArg(v: string): number {
   if (!Number.isFinite(n) || n <= 0 || n >= 1)
     throw new InvalidArgumentError("--margin must be a number between 0 and 1, e.g. 0.05");
   return n;
+}
+
+const SandboxChoice = z.enum(["auto", "bwrap", "docker", "local"]);
+
+/** `--sandbox` of every command that starts an agent: one list of kinds, one help text. */
+export const SANDBOX_HELP =
+  "isolation: auto (the default: bwrap, else docker, else local with a warning), bwrap, docker, or local";
+
+export function sandboxArg(v: string): z.infer<typeof SandboxChoice> {
+  const parsed = SandboxChoice.safeParse(v);
+  if (!parsed.success)
+    throw new InvalidArgumentError("--sandbox must be local, bwrap, docker or auto");
+  return parsed.data;
 }

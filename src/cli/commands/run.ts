@@ -17,7 +17,15 @@ import {
   type Comparison,
   verdictLines,
 } from "../../index.js";
-import { collect, intArg, marginArg, parseEnvPairs, parseKs } from "../args.js";
+import {
+  collect,
+  intArg,
+  marginArg,
+  parseEnvPairs,
+  parseKs,
+  SANDBOX_HELP,
+  sandboxArg,
+} from "../args.js";
 import { ciOutputs, judgeFlags, withCiOptions } from "../ci.js";
 import { noteInterrupt } from "../interrupt.js";
 import { makeProgress } from "../progress.js";
@@ -125,15 +133,7 @@ export function withRunOptions(cmd: Command): Command {
       marginArg,
     )
     .option("--exit-zero", "exit 0 even when some runs fail (bad input still exits 2)")
-    .option(
-      "--sandbox <kind>",
-      "isolation: auto (the default: bwrap, else docker, else local with a warning), bwrap, docker, or local",
-      (v) => {
-        if (!["local", "bwrap", "docker", "auto"].includes(v))
-          throw new InvalidArgumentError("--sandbox must be local, bwrap, docker or auto");
-        return v as "local" | "bwrap" | "docker" | "auto";
-      },
-    )
+    .option("--sandbox <kind>", SANDBOX_HELP, sandboxArg)
     .option(
       "--interaction-mode <mode>",
       "none (single turn) or auto_user (the subject plus a simulated user)",

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from "commander";
+import type { Command } from "commander";
 import {
   GenerationError,
   holdResultsFolder,
@@ -6,7 +6,7 @@ import {
   runTriggers,
   type TriggerProgress,
 } from "../../index.js";
-import { collect, intArg, parseEnvPairs } from "../args.js";
+import { collect, intArg, parseEnvPairs, SANDBOX_HELP, sandboxArg } from "../args.js";
 import { noteInterrupt } from "../interrupt.js";
 
 interface TriggerFlags {
@@ -96,15 +96,7 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
       "attempts per probe while it is invalid (API error, timeout, crash); default 3",
       intArg("--max-attempts"),
     )
-    .option(
-      "--sandbox <kind>",
-      "isolation: auto (the default: bwrap, else docker, else local with a warning), bwrap, docker, or local",
-      (v) => {
-        if (!["local", "bwrap", "docker", "auto"].includes(v))
-          throw new InvalidArgumentError("--sandbox must be local, bwrap, docker or auto");
-        return v as "local" | "bwrap" | "docker" | "auto";
-      },
-    )
+    .option("--sandbox <kind>", SANDBOX_HELP, sandboxArg)
     .option("--keep-workspaces", "keep each probe's temporary workspace for debugging")
     .option(
       "--generate",
