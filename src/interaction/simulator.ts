@@ -3,12 +3,15 @@
  * It runs in an empty folder of its own (no Skills, no CLAUDE.md, never the
  * subject's workspace), with its own config, HOME and tmp dirs, without
  * `--resume`, without session transcripts on disk, and with the file and shell
- * tools denied. Its stream goes to its own file, never the subject's.
+ * tools denied. Its stream goes to its own file, never the subject's. Under a sandbox (`launcher`,
+ * started by the runner around these folders: docs/sandbox.md) each call runs inside it.
  */
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, readdir, rm } from "node:fs/promises";
+import path from "node:path";
 import type { AgentEnvInput } from "../agents/claude/env.js";
 import { claudeDriver } from "../agents/claude/driver.js";
 import type { AgentDriver } from "../agents/types.js";
+import type { Launcher } from "../sandbox/types.js";
 import { RedactingLineWriter } from "../util/redacting-writer.js";
 import type { CallContext, Simulate, SimulatorReply } from "./loop.js";
 
@@ -35,12 +38,17 @@ export interface ClaudeSimulatorOptions {
   model?: string | undefined;
   /** Limit for one simulator call; the loop's remaining time caps it further. */
   timeoutMs: number;
+  /** Runs each call inside the simulator's sandbox; absent: on the host. */
+  launcher?: Launcher | undefined;
 }
 
 export function makeClaudeSimulator(opts: ClaudeSimulatorOptions): Simulate {
   const driver = opts.driver ?? claudeDriver;
   return async (input: string, _turn: number, ctx: CallContext): Promise<SimulatorReply> => {
-    await rm(opts.dirs.cwd, { recursive: true, force: true });
+    // Emptied, not removed: a docker sandbox has the folder itself mounted.
+    await mkdir(opts.dirs.cwd, { recursive: true });
+    for (const e of await readdir(opts.dirs.cwd))
+      await rm(path.join(opts.dirs.cwd, e), { recursive: true, force: true });
     for (const d of [opts.dirs.cwd, opts.dirs.home, opts.dirs.configDir, opts.dirs.tmpDir])
       await mkdir(d, { recursive: true });
     const prepared = await driver.prepare({
@@ -69,6 +77,7 @@ export function makeClaudeSimulator(opts: ClaudeSimulatorOptions): Simulate {
         signal: ctx.signal,
         stdout: opts.stdout,
         stderr: sink,
+        launcher: opts.launcher,
       });
       return {
         text: r.result_text,

@@ -18,6 +18,7 @@ import { cliTransport } from "./transport-cli.js";
 import { agentTransport } from "./transport-agent.js";
 import { agentDriver } from "../agents/index.js";
 import { httpTransport } from "./transport-http.js";
+import type { HelperSandbox } from "../sandbox/types.js";
 import type { JudgeBlock, JudgeReply, JudgeTransport } from "./types.js";
 import { dumpWorkspace } from "./workspace-dump.js";
 
@@ -49,6 +50,11 @@ export interface RunJudgeInput {
   scratchDir?: string | undefined;
   /** Named in the CLI transport's folders, so that leftover cleanup finds them (docs/sandbox.md). */
   experimentId?: string | undefined;
+  /**
+   * For the CLI transports (`claude` and `--judge-agent`): the sandbox each call runs in, around
+   * its private folders (the run's kind; docs/sandbox.md). Absent: on the host.
+   */
+  sandboxFor?: HelperSandbox | undefined;
   /** Replaces the configured transport (tests). */
   transport?: JudgeTransport | undefined;
 }
@@ -100,6 +106,7 @@ function makeTransport(c: ActiveJudgeConfig, i: RunJudgeInput): JudgeTransport |
       config: c,
       hostEnv,
       scratchDir: i.scratchDir,
+      sandboxFor: i.sandboxFor,
     });
   }
   let bin = i.claudeBin;
@@ -114,6 +121,7 @@ function makeTransport(c: ActiveJudgeConfig, i: RunJudgeInput): JudgeTransport |
     hostEnv,
     scratchDir: i.scratchDir,
     experimentId: i.experimentId,
+    sandboxFor: i.sandboxFor,
   });
 }
 

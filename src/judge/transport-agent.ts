@@ -3,6 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import type { AgentDriver } from "../agents/types.js";
 import { killMarked, newRunMarker, runProcess, RUN_MARKER_VAR } from "../util/process.js";
+import { errorMessage } from "../core/errors.js";
+import type { HelperSandbox, LaunchSpec } from "../sandbox/types.js";
 import type { ActiveJudgeConfig } from "./config.js";
 import { JUDGE_PLACEHOLDER_KEY } from "./env.js";
 import type { JudgeReply, JudgeTransport } from "./types.js";
@@ -15,7 +17,8 @@ import { tempStem } from "../util/temp-names.js";
  * judge's own endpoint and credential (never the subject's), and no session kept past the call.
  * The reply is read by the agent's own decoder. Claude Code keeps its stdin transport
  * (transport-cli.ts); these CLIs take the prompt as an argument, so a prompt longer than an
- * argument may be is refused rather than cut.
+ * argument may be is refused rather than cut. With `sandboxFor`, each call runs in a sandbox of the
+ * run's kind around its private folders.
  */
 
 /** Linux refuses a single argument longer than 128 KiB (MAX_ARG_STRLEN); stay below it. */
@@ -27,6 +30,8 @@ export interface AgentTransportOptions {
   config: ActiveJudgeConfig;
   hostEnv: Record<string, string | undefined>;
   scratchDir?: string | undefined;
+  /** The sandbox each call runs in (docs/sandbox.md); absent: on the host. */
+  sandboxFor?: HelperSandbox | undefined;
 }
 
 export function agentTransport(o: AgentTransportOptions): JudgeTransport {
@@ -41,6 +46,7 @@ export function agentTransport(o: AgentTransportOptions): JudgeTransport {
     const parent = o.scratchDir ?? os.tmpdir();
     await mkdir(parent, { recursive: true });
     const root = await mkdtemp(path.join(parent, tempStem("judge", undefined, process.pid)));
+    let box: Awaited<ReturnType<HelperSandbox>> | null = null;
     try {
       const dirs = {
         cwd: path.join(root, "cwd"),
@@ -66,13 +72,37 @@ export function agentTransport(o: AgentTransportOptions): JudgeTransport {
       });
       const cmd = o.driver.command({ prompt, model: o.config.model });
       const marker = newRunMarker();
-      const out: Buffer[] = [];
-      let stderr = "";
-      const proc = await runProcess({
+      const spec: LaunchSpec = {
         cmd: o.bin,
         args: [...prepared.baseArgs, ...cmd.args],
         cwd: dirs.cwd,
         env: { ...prepared.env, [RUN_MARKER_VAR]: marker },
+      };
+      if (o.sandboxFor) {
+        try {
+          box = await o.sandboxFor({
+            dirs: {
+              root,
+              workspace: dirs.cwd,
+              home: dirs.home,
+              config: dirs.config,
+              tmp: dirs.tmp,
+            },
+            agentBin: o.bin,
+            modelEndpoint: o.config.baseUrl ?? undefined,
+          });
+        } catch (e) {
+          return { ok: false, error: `${who} sandbox: ${errorMessage(e)}` };
+        }
+      }
+      const launched = box ? box.launcher(spec) : spec;
+      const out: Buffer[] = [];
+      let stderr = "";
+      const proc = await runProcess({
+        cmd: launched.cmd,
+        args: launched.args,
+        cwd: launched.cwd,
+        env: launched.env,
         timeoutMs: o.config.timeoutMs,
         signal,
         onStdout: (c) => {
@@ -83,7 +113,8 @@ export function agentTransport(o: AgentTransportOptions): JudgeTransport {
         },
         ...(cmd.stdin !== undefined ? { stdin: cmd.stdin } : {}),
       });
-      await killMarked(marker);
+      // A contained launch (a PID namespace of its own) left nothing running.
+      if (launched.contained !== true) await killMarked(marker);
       if (proc.spawnError)
         return { ok: false, error: `could not start ${o.bin}: ${proc.spawnError}` };
       if (proc.killedFor === "timeout")
@@ -111,6 +142,7 @@ export function agentTransport(o: AgentTransportOptions): JudgeTransport {
         costUsd: e.total_cost_usd,
       };
     } finally {
+      await box?.stop();
       await rm(root, { recursive: true, force: true, maxRetries: 3 });
     }
   };

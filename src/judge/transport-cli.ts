@@ -2,8 +2,10 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { claudeDriver } from "../agents/claude/driver.js";
+import { errorMessage } from "../core/errors.js";
 import { tempStem } from "../util/temp-names.js";
 import { killMarked, newRunMarker, runProcess, RUN_MARKER_VAR } from "../util/process.js";
+import type { HelperSandbox, LaunchSpec } from "../sandbox/types.js";
 import type { ActiveJudgeConfig } from "./config.js";
 import { buildJudgeEnv } from "./env.js";
 import type { JudgeReply, JudgeTransport } from "./types.js";
@@ -11,7 +13,8 @@ import type { JudgeReply, JudgeTransport } from "./types.js";
 /**
  * The judge through the `claude` CLI (docs/judge.md, Transports: the `claude` CLI): `claude -p ""`
  * with the prompt on stdin, no tools, no session kept, in a private empty cwd
- * with a private HOME/config/tmp, and the judge's own environment.
+ * with a private HOME/config/tmp, and the judge's own environment; inside `sandboxFor`'s sandbox
+ * (the run's kind, around those private folders) when given.
  */
 
 function judgeCliArgs(model: string): string[] {
@@ -60,6 +63,8 @@ export interface CliTransportOptions {
   scratchDir?: string | undefined;
   /** Named in each per-call folder with this process's pid (`skillbench-judge-x<id>-p<pid>-…`). */
   experimentId?: string | undefined;
+  /** The sandbox each call runs in (docs/sandbox.md); absent: on the host. */
+  sandboxFor?: HelperSandbox | undefined;
 }
 
 export function cliTransport(o: CliTransportOptions): JudgeTransport {
@@ -67,6 +72,7 @@ export function cliTransport(o: CliTransportOptions): JudgeTransport {
     const parent = o.scratchDir ?? os.tmpdir();
     await mkdir(parent, { recursive: true });
     const root = await mkdtemp(path.join(parent, tempStem("judge", o.experimentId, process.pid)));
+    let box: Awaited<ReturnType<HelperSandbox>> | null = null;
     try {
       const dirs = {
         cwd: path.join(root, "cwd"),
@@ -83,13 +89,31 @@ export function cliTransport(o: CliTransportOptions): JudgeTransport {
         tmpDir: dirs.tmp,
       });
       const marker = newRunMarker();
-      const out: Buffer[] = [];
-      let stderr = "";
-      const proc = await runProcess({
+      const spec: LaunchSpec = {
         cmd: o.bin,
         args: judgeCliArgs(o.config.model),
         cwd: dirs.cwd,
         env: { ...env, [RUN_MARKER_VAR]: marker },
+      };
+      if (o.sandboxFor) {
+        try {
+          box = await o.sandboxFor({
+            dirs: { root, workspace: dirs.cwd, home: dirs.home, config: dirs.cfg, tmp: dirs.tmp },
+            agentBin: o.bin,
+            modelEndpoint: o.config.baseUrl ?? undefined,
+          });
+        } catch (e) {
+          return { ok: false, error: `judge sandbox: ${errorMessage(e)}` };
+        }
+      }
+      const launched = box ? box.launcher(spec) : spec;
+      const out: Buffer[] = [];
+      let stderr = "";
+      const proc = await runProcess({
+        cmd: launched.cmd,
+        args: launched.args,
+        cwd: launched.cwd,
+        env: launched.env,
         timeoutMs: o.config.timeoutMs,
         signal,
         stdin: prompt,
@@ -100,7 +124,8 @@ export function cliTransport(o: CliTransportOptions): JudgeTransport {
           if (stderr.length < 4000) stderr += c.toString("utf8");
         },
       });
-      await killMarked(marker);
+      // A contained launch (a PID namespace of its own) left nothing running.
+      if (launched.contained !== true) await killMarked(marker);
       if (proc.spawnError)
         return { ok: false, error: `could not start ${o.bin}: ${proc.spawnError}` };
       if (proc.killedFor === "timeout")
@@ -114,6 +139,7 @@ export function cliTransport(o: CliTransportOptions): JudgeTransport {
         error: `claude judge exited ${String(proc.exitCode ?? proc.signal)} without a result event${tail ? `: ${tail}` : ""}`,
       };
     } finally {
+      await box?.stop();
       await rm(root, { recursive: true, force: true, maxRetries: 3 });
     }
   };

@@ -14,6 +14,7 @@ import { tempStem } from "../util/temp-names.js";
 import { agentOf, runKey, type RunContext } from "./context.js";
 import type { AgentSummary } from "./evaluate.js";
 import type { Launcher } from "../sandbox/index.js";
+import type { HelperSandbox } from "../sandbox/types.js";
 
 export interface AgentPhaseInput {
   ctx: RunContext;
@@ -24,6 +25,8 @@ export interface AgentPhaseInput {
   simulatorFile: string;
   /** Runs each subject turn inside the run's sandbox (one container for the whole loop). */
   launcher?: Launcher | undefined;
+  /** The sandbox of the simulated user (one for the whole loop, around its own folders); none: on the host. */
+  simulatorSandbox?: HelperSandbox | undefined;
 }
 
 export interface AgentPhaseResult {
@@ -92,6 +95,7 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
   let simRoot: string | null = null;
   let simOut: RedactingLineWriter | null = null;
   let simDirs = { cwd: "", home: "", configDir: "", tmpDir: "" };
+  let simBox: Awaited<ReturnType<HelperSandbox>> | null = null;
   const simAgent = ctx.agent.simulator;
   if (config.mode === "auto_user" && "error" in simAgent)
     throw new Error(`the simulated user cannot run: ${simAgent.error}`);
@@ -109,6 +113,18 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
     simOut = new RedactingLineWriter(a.simulatorFile, env.redact);
   }
   try {
+    if (simRoot && a.simulatorSandbox && !("error" in simAgent))
+      simBox = await a.simulatorSandbox({
+        dirs: {
+          root: simRoot,
+          workspace: simDirs.cwd,
+          home: simDirs.home,
+          config: simDirs.configDir,
+          tmp: simDirs.tmpDir,
+        },
+        agentBin: simAgent.bin.path,
+        modelEndpoint: ctx.models.endpoint(key, "simulator").baseUrl,
+      });
     const record = await runInteractionLoop({
       config,
       taskPrompt: plan.prompt,
@@ -140,6 +156,7 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
               stdout: simOut,
               model: simulatorModel ?? undefined,
               timeoutMs,
+              launcher: simBox?.launcher,
             })
           : () =>
               Promise.resolve({
@@ -168,6 +185,7 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
       },
     };
   } finally {
+    await simBox?.stop();
     await simOut?.close();
     if (simRoot) await rm(simRoot, { recursive: true, force: true }).catch(() => undefined);
   }

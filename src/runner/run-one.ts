@@ -33,6 +33,7 @@ import { agentOf, runKey, type RunContext } from "./context.js";
 import { evaluateRun, type AgentSummary } from "./evaluate.js";
 import { tailOf } from "./tail.js";
 import { runAgentPhase } from "./agent-phase.js";
+import { helperSandbox } from "./helper-sandbox.js";
 import { openFinishedWorkspace } from "./finished-workspace.js";
 import { scoreFinishedRun } from "./score-run.js";
 import { decodeRunEvidence, validateRun } from "./check-run.js";
@@ -147,6 +148,12 @@ export async function executeRun(
       stderr,
       simulatorFile: paths.simulator,
       launcher: sandbox.launcher,
+      simulatorSandbox: helperSandbox(
+        ctx,
+        plan,
+        { name: "simulated user", role: "simulator" },
+        task.environment_dir,
+      ),
     });
     agent = phase.summary;
     // The model requests as they stood when the agent ended (the validators' come after). Under
@@ -209,6 +216,7 @@ export async function executeRun(
       // (Its own folder is made outside the run root, which the agent could write to.)
       claudeBin: driver.name === "claude" ? subject.bin.path : undefined,
       experimentId: ctx.store.experimentId,
+      sandboxFor: helperSandbox(ctx, plan, { name: "judge", role: "judge" }, task.environment_dir),
     });
   } catch (e) {
     harnessError = errorMessage(e);

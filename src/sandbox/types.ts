@@ -118,3 +118,14 @@ export interface Sandbox {
 }
 
 export const DEFAULT_BASE_IMAGE = "skillbench-base:bookworm";
+
+/**
+ * Starts a sandbox of the run's kind around a helper agent's own private folders (the judge's,
+ * the simulated user's: never the subject's workspace), reaching `modelEndpoint` the way the
+ * run's agent reaches its own; the caller stops it when its calls are done.
+ */
+export type HelperSandbox = (helper: {
+  dirs: RunDirsLike;
+  agentBin: string;
+  modelEndpoint: string | undefined;
+}) => Promise<{ launcher: Launcher; stop(): Promise<void> }>;

@@ -22,6 +22,7 @@ import { runInteractionLoop, type InteractionRecord } from "../../src/interactio
 import { makeClaudeSimulator } from "../../src/interaction/simulator.js";
 import {
   loadModelScript,
+  parseModelScriptText,
   runBaseUrl,
   startModelServer,
   type ModelServer,
@@ -29,7 +30,8 @@ import {
 import { listFiles } from "../../src/util/hash.js";
 import { makeRedactor } from "../../src/util/redact.js";
 import { RedactingLineWriter } from "../../src/util/redacting-writer.js";
-import { REPO_ROOT } from "../helpers/cli.js";
+import { fixtureSuite, makeSandbox, readRunReport, REPO_ROOT, runCli } from "../helpers/cli.js";
+import { processesWithEnv, startSnoopingProxy, type ProcNs } from "../helpers/proc-ns.js";
 
 const SIM_MARKER = "SIMPROMPT-7f3a9c";
 const SIM_PROMPT = `${SIM_MARKER} You are a terse user. Approve everything.`;
@@ -298,5 +300,84 @@ describe("auto_user loop with the real claude binary", () => {
     expect(s.rec.turns[0]?.outcome).toBe("completed");
     expect(s.rec.turns[1]).toMatchObject({ prompt: "go", resumed: true, outcome: "timeout" });
     await expectPromptPrivate(s);
+  });
+});
+
+const SANDBOX_SCRIPT = `
+version: 1
+defaults: {count: turn}
+rules:
+  - when: {role: simulator}
+    reply: {text: "Call it widget."}
+  - when: {role: subject, user_text: {equals: "Call it widget."}}
+    steps: [{text: "Workflow is complete"}]
+  - when: {role: subject, user_text: {contains: "note.txt"}}
+    steps: [{text: "Which name do you prefer?"}]
+`;
+
+describe("the simulated user of a run, under the default sandbox (auto: bwrap here)", () => {
+  it("runs inside bubblewrap (its own PID and network namespaces), said once", async () => {
+    const box = await makeSandbox("sim-sandbox");
+    const model = await startModelServer({
+      script: parseModelScriptText(SANDBOX_SCRIPT, "sim.yaml"),
+    });
+    // While the simulated user waits for its answer, where do the processes with its endpoint run?
+    const seen: ProcNs[][] = [];
+    let simLine: RegExp = /^$/;
+    const proxy = await startSnoopingProxy(model.url, (p) => {
+      if (p.includes("/v1/messages")) seen.push(processesWithEnv(simLine));
+    });
+    const run = { task: "note", treatment: "CONTROL", rep: 1 };
+    simLine = new RegExp(
+      `^ANTHROPIC_BASE_URL=http://127\\.0\\.0\\.1:${proxy.port}/runs/note/CONTROL/1/simulator$`,
+    );
+    try {
+      const out = box.dir("results");
+      const r = await runCli(
+        [
+          "run",
+          fixtureSuite("e2e-rescore-judge"),
+          "--out",
+          out,
+          "--env",
+          "CLAUDE_CODE_MAX_RETRIES=0",
+          "--interaction-mode",
+          "auto_user",
+          "--max-turns",
+          "2",
+          "--exit-zero",
+        ],
+        {
+          env: box.env({
+            ANTHROPIC_API_KEY: "sk-test",
+            ANTHROPIC_BASE_URL: runBaseUrl(model.url, { ...run, role: "subject" }),
+            SKILLBENCH_SIMULATOR_BASE_URL: runBaseUrl(proxy.url, { ...run, role: "simulator" }),
+          }),
+        },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(
+        r.stderr.match(/sandbox for the simulated user: bwrap \(auto: [^)]*bubblewrap works\)/g),
+      ).toHaveLength(1);
+      const report = await readRunReport(out, "note-CONTROL-r1");
+      expect(report.interaction?.simulated_replies).toBe(1);
+      expect(seen.length).toBeGreaterThanOrEqual(1);
+      for (const procs of seen) {
+        // The agent itself: a PID and a network namespace of its own (bubblewrap's, model-only).
+        expect(
+          procs.some((p) => !p.hostPidNs && !p.hostNetNs),
+          JSON.stringify(procs),
+        ).toBe(true);
+        // On the host, only bubblewrap itself carries the simulated user's environment.
+        expect(
+          procs.filter((p) => p.hostPidNs).every((p) => /bwrap/.test(p.cmd)),
+          JSON.stringify(procs),
+        ).toBe(true);
+      }
+    } finally {
+      await proxy.close();
+      await model.close();
+      await box.remove();
+    }
   });
 });

@@ -20,6 +20,8 @@ import { JUDGE_PLACEHOLDER_KEY } from "../../src/judge/env.js";
 import { runJudge, type RunJudgeInput } from "../../src/judge/run-judge.js";
 import { JudgeBlockSchema, type JudgeBlock } from "../../src/judge/types.js";
 import { parseModelScriptText, runBaseUrl, startModelServer } from "../../src/model/index.js";
+import { makeSandbox, readRunReport, runArgs, runCli } from "../helpers/cli.js";
+import { processesWithEnv, startSnoopingProxy, type ProcNs } from "../helpers/proc-ns.js";
 
 const SCRIPT = `
 version: 1
@@ -369,5 +371,59 @@ describe("judge over the claude CLI (fallback)", () => {
     expect(JSON.stringify(seen)).not.toContain(SUBJECT_KEY);
     expect(JSON.stringify(seen)).not.toContain("subject.invalid");
     expect(promptOf(messages[0])).toContain("=== out.txt ===");
+  });
+});
+
+describe("the judge of a run, under the default sandbox (auto: bwrap here)", () => {
+  it("each judge call runs inside bubblewrap (its own PID and network namespaces), said once", async () => {
+    const box = await makeSandbox("judge-sandbox");
+    const server = await startModelServer({ script: parseModelScriptText(SCRIPT, "judge.yaml") });
+    // While the judge waits for its answer, where do the processes carrying its endpoint run?
+    const seen: ProcNs[][] = [];
+    let judgeLine: RegExp = /^$/;
+    const proxy = await startSnoopingProxy(server.url, (p) => {
+      if (p.includes("/v1/messages")) seen.push(processesWithEnv(judgeLine));
+    });
+    const judgeUrl = runBaseUrl(proxy.url, { task: "ok", treatment: "X", rep: 1, role: "judge" });
+    judgeLine = new RegExp(
+      `^ANTHROPIC_BASE_URL=http://127\\.0\\.0\\.1:${proxy.port}/runs/ok/X/1/judge$`,
+    );
+    try {
+      const out = box.dir("results");
+      const r = await runCli(
+        runArgs(
+          "e2e-rescore-judge",
+          out,
+          "--judge",
+          "--judge-model",
+          "judge-model-x",
+          "--exit-zero",
+        ),
+        { env: box.env({ BENCH_JUDGE_BASE_URL: judgeUrl }) },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(
+        r.stderr.match(/sandbox for the judge: bwrap \(auto: [^)]*bubblewrap works\)/g),
+      ).toHaveLength(1);
+      const report = await readRunReport(out, "note-CONTROL-r1");
+      expect(report.judge).toMatchObject({ status: "enabled_and_successful", transport: "cli" });
+      expect(seen.length).toBeGreaterThanOrEqual(1);
+      for (const procs of seen) {
+        // The agent itself: a PID and a network namespace of its own (bubblewrap's, model-only).
+        expect(
+          procs.some((p) => !p.hostPidNs && !p.hostNetNs),
+          JSON.stringify(procs),
+        ).toBe(true);
+        // On the host, only bubblewrap itself carries the judge's environment.
+        expect(
+          procs.filter((p) => p.hostPidNs).every((p) => /bwrap/.test(p.cmd)),
+          JSON.stringify(procs),
+        ).toBe(true);
+      }
+    } finally {
+      await proxy.close();
+      await server.close();
+      await box.remove();
+    }
   });
 });
