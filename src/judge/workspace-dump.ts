@@ -73,7 +73,15 @@ async function listDumpCandidates(
 ): Promise<{ files: string[]; skipped: SkippedFile[] }> {
   const files: string[] = [];
   const skipped: SkippedFile[] = [];
-  const realRoot = await realpath(root);
+  let realRoot: string;
+  try {
+    realRoot = await realpath(root);
+  } catch (e) {
+    // The saved copy of a workspace the agent left empty has no folder at all (save.ts makes
+    // folders only for the files it saves): nothing to show, not a harness error.
+    if (e instanceof Error && "code" in e && e.code === "ENOENT") return { files, skipped };
+    throw e;
+  }
   async function walk(rel: string): Promise<void> {
     let entries: Dirent[];
     try {

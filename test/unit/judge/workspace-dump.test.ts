@@ -160,3 +160,16 @@ describe("dumpWorkspace on disk", () => {
     expect((await dumpWorkspace(empty)).text).toBe(EMPTY_WORKSPACE);
   });
 });
+
+describe("dumpWorkspace of a saved copy with no folder", () => {
+  it("is the empty workspace, not an error (an agent that left no file)", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "skillbench-dump-none-"));
+    try {
+      const dump = await dumpWorkspace(path.join(dir, "workspace"));
+      expect(dump.text).toBe(EMPTY_WORKSPACE);
+      expect(dump.skipped).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
