@@ -31,7 +31,12 @@ import { listFiles } from "../../src/util/hash.js";
 import { makeRedactor } from "../../src/util/redact.js";
 import { RedactingLineWriter } from "../../src/util/redacting-writer.js";
 import { fixtureSuite, makeSandbox, readRunReport, REPO_ROOT, runCli } from "../helpers/cli.js";
-import { processesWithEnv, startSnoopingProxy, type ProcNs } from "../helpers/proc-ns.js";
+import {
+  expectOnlyInsideBwrap,
+  processesWithEnv,
+  startSnoopingProxy,
+  type ProcNs,
+} from "../helpers/proc-ns.js";
 
 const SIM_MARKER = "SIMPROMPT-7f3a9c";
 const SIM_PROMPT = `${SIM_MARKER} You are a terse user. Approve everything.`;
@@ -361,19 +366,7 @@ describe("the simulated user of a run, under the default sandbox (auto: bwrap he
       ).toHaveLength(1);
       const report = await readRunReport(out, "note-CONTROL-r1");
       expect(report.interaction?.simulated_replies).toBe(1);
-      expect(seen.length).toBeGreaterThanOrEqual(1);
-      for (const procs of seen) {
-        // The agent itself: a PID and a network namespace of its own (bubblewrap's, model-only).
-        expect(
-          procs.some((p) => !p.hostPidNs && !p.hostNetNs),
-          JSON.stringify(procs),
-        ).toBe(true);
-        // On the host, only bubblewrap itself carries the simulated user's environment.
-        expect(
-          procs.filter((p) => p.hostPidNs).every((p) => /bwrap/.test(p.cmd)),
-          JSON.stringify(procs),
-        ).toBe(true);
-      }
+      expectOnlyInsideBwrap(seen);
     } finally {
       await proxy.close();
       await model.close();

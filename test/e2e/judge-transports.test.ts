@@ -21,7 +21,12 @@ import { runJudge, type RunJudgeInput } from "../../src/judge/run-judge.js";
 import { JudgeBlockSchema, type JudgeBlock } from "../../src/judge/types.js";
 import { parseModelScriptText, runBaseUrl, startModelServer } from "../../src/model/index.js";
 import { makeSandbox, readRunReport, runArgs, runCli } from "../helpers/cli.js";
-import { processesWithEnv, startSnoopingProxy, type ProcNs } from "../helpers/proc-ns.js";
+import {
+  expectOnlyInsideBwrap,
+  processesWithEnv,
+  startSnoopingProxy,
+  type ProcNs,
+} from "../helpers/proc-ns.js";
 
 const SCRIPT = `
 version: 1
@@ -407,19 +412,7 @@ describe("the judge of a run, under the default sandbox (auto: bwrap here)", () 
       ).toHaveLength(1);
       const report = await readRunReport(out, "note-CONTROL-r1");
       expect(report.judge).toMatchObject({ status: "enabled_and_successful", transport: "cli" });
-      expect(seen.length).toBeGreaterThanOrEqual(1);
-      for (const procs of seen) {
-        // The agent itself: a PID and a network namespace of its own (bubblewrap's, model-only).
-        expect(
-          procs.some((p) => !p.hostPidNs && !p.hostNetNs),
-          JSON.stringify(procs),
-        ).toBe(true);
-        // On the host, only bubblewrap itself carries the judge's environment.
-        expect(
-          procs.filter((p) => p.hostPidNs).every((p) => /bwrap/.test(p.cmd)),
-          JSON.stringify(procs),
-        ).toBe(true);
-      }
+      expectOnlyInsideBwrap(seen);
     } finally {
       await proxy.close();
       await server.close();

@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { createServer, request as httpRequest } from "node:http";
+import { expect } from "vitest";
 
 export interface ProcNs {
   pid: number;
@@ -74,4 +75,23 @@ export async function startSnoopingProxy(
         server.close(() => r());
       }),
   };
+}
+
+/**
+ * Each look at the processes carrying a helper's environment shows it sandboxed: the agent in a
+ * PID and a network namespace of its own (bubblewrap's, model-only), and on the host nothing but
+ * bubblewrap itself.
+ */
+export function expectOnlyInsideBwrap(seen: ProcNs[][]): void {
+  expect(seen.length).toBeGreaterThanOrEqual(1);
+  for (const procs of seen) {
+    expect(
+      procs.some((p) => !p.hostPidNs && !p.hostNetNs),
+      JSON.stringify(procs),
+    ).toBe(true);
+    expect(
+      procs.filter((p) => p.hostPidNs).every((p) => /bwrap/.test(p.cmd)),
+      JSON.stringify(procs),
+    ).toBe(true);
+  }
 }
