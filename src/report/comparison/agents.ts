@@ -1,7 +1,7 @@
 import type { RunDigest } from "../../core/digest.js";
 import { bandHeadline, MIXED_AGENTS_NOISE } from "./band.js";
 import { signed } from "./fmt.js";
-import type { Comparison, Roles } from "./types.js";
+import type { AgentComparison, AgentRow, Comparison, MixedArm, Roles } from "./types.js";
 
 /**
  * Comparisons by agent (docs/agents.md, "Reports by agent"; docs/statistics.md §9). A treatment
@@ -11,42 +11,6 @@ import type { Comparison, Roles } from "./types.js";
  * the treatment's effect, so the pooled verdict is inconclusive with that reason and the
  * comparison is split: the same candidate and baseline, compared on each agent alone. Pure.
  */
-
-/** One agent of the experiment: its versions, runs and treatments. */
-export interface AgentRow {
-  /** The report's agent name (`claude-code`, `codex`, `gemini`, `opencode`). */
-  agent: string;
-  /** Every version its runs recorded (null: unknown), in first-seen order. */
-  versions: Array<string | null>;
-  runs: number;
-  treatments: string[];
-}
-
-/** A treatment whose runs used more than one agent. */
-export interface MixedArm {
-  treatment: string;
-  agents: Array<{ agent: string; runs: number }>;
-}
-
-/** The candidate and the baseline compared on one agent alone. */
-export interface AgentComparison {
-  agent: string;
-  versions: Array<string | null>;
-  runs: number;
-  treatments: string[];
-  /**
-   * The full comparison of this agent's runs (same roles as the experiment's; without the per-run
-   * `source_evidence`, which the top level holds); null when this agent did not run both arms.
-   */
-  comparison: AgentSubComparison | null;
-  /** Why `comparison` is null. */
-  reason: string | null;
-}
-
-export type AgentSubComparison = Omit<
-  Comparison,
-  "agents" | "mixed_arms" | "by_agent" | "source_evidence"
->;
 
 export function agentRows(reports: readonly RunDigest[]): AgentRow[] {
   // One pass; Maps and Sets keep first-seen order, as the lists they fill.

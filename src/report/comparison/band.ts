@@ -23,11 +23,17 @@ import { groupBy, sortByRep } from "../group.js";
 import { metricSuccess } from "../outcomes.js";
 import { alignArms, type ArmOutcomes } from "./paired.js";
 import { signed } from "./fmt.js";
-import {
-  MAX_EXCLUDED_SHARE,
-  type DataQualityRow,
-  type PairedSection,
-  type Roles,
+import { MAX_EXCLUDED_SHARE } from "./tuning.js";
+import type {
+  BandRule,
+  BandVerdict,
+  DataQualityRow,
+  DeltaWithInterval,
+  ExclusionBalance,
+  Lift,
+  PairedSection,
+  Roles,
+  RunsNeeded,
 } from "./types.js";
 
 export const DEFAULT_MARGIN = 0.05;
@@ -37,91 +43,6 @@ const IMBALANCE_GAP = 0.1;
 
 export type { Band } from "../../stats/index.js";
 export { verdictInterval } from "./interval.js";
-
-export interface ExclusionBalance {
-  candidate: { excluded: number; raw: number; share: number | null };
-  baseline: { excluded: number; raw: number; share: number | null };
-  /** |candidate share − baseline share| */
-  gap: number | null;
-  /** Fisher's exact test, two-sided, excluded vs kept by arm */
-  fisher_p: number;
-  imbalanced: boolean;
-}
-
-export interface DeltaWithInterval {
-  delta: number | null;
-  ci: { low: number; high: number; level: number } | null;
-}
-
-/**
- * What would resolve the comparison further, derived from the band (so it never contradicts it):
- * `decided` (the band claims a difference: nothing more is needed), `more_runs` (a
- * two-proportion test at the observed rates needs more runs), `more_tasks` (the arms already have
- * the runs that test needs, yet the task-clustered interval does not resolve: the spread between
- * tasks is the limit), `no_runs` (equal pass rates of 0 or 1: no number of runs resolves them),
- * `data_quality` (the band is inconclusive because of excluded runs), `nothing` (no common task).
- */
-export type RunsNeededStatus =
-  "decided" | "more_runs" | "more_tasks" | "no_runs" | "data_quality" | "nothing";
-
-export interface RunsNeeded {
-  status: RunsNeededStatus;
-  /** the test the count is for: show an improvement, show non-inferiority, or show the regression */
-  goal: "improvement" | "non_inferiority" | "regression" | null;
-  /** runs per treatment that test needs in all (null: no number of runs resolves it) */
-  per_treatment_total: number | null;
-  /** how many more runs per treatment than the arms have now (0: already enough) */
-  more_per_treatment: number | null;
-  /** the same spread over the tasks compared: more repetitions per task */
-  more_per_task: number | null;
-  /** the one sentence every report prints for it (markdown) */
-  text: string;
-}
-
-export interface Lift {
-  /** intent to treat: every analysis-set run of both arms (the verdict's delta) */
-  itt: DeltaWithInterval;
-  /** per protocol: only the candidate's runs that invoked one of its Skills, vs every baseline run */
-  per_protocol: DeltaWithInterval & { runs: number };
-  /** share of analysis-set runs that invoked one of the arm's installed Skills (null: installs none) */
-  invocation_rate: { candidate: number | null; baseline: number | null };
-  /** the candidate invoked its Skill in fewer than half its runs */
-  silent_bypass: boolean;
-}
-
-/** Which rule of docs/statistics.md §9 set the band (first that applies). */
-export type BandRule =
-  | "no_common_task"
-  | "exclusion_imbalance"
-  | "excluded_majority"
-  | "interval"
-  | "rubric_mixed"
-  | "rubric"
-  /** an arm ran on several agents: the pooled Δ decides nothing (agents.ts mixedVerdict) */
-  | "mixed_agents";
-
-export interface BandVerdict {
-  band: Band;
-  /** one sentence */
-  reason: string;
-  rule: BandRule;
-  /**
-   * The decision's Δ pass rate and its interval: the one interval of this quantity. Every
-   * report prints it (headline, tables, HTML, console) from here; `paired.delta_pass_rate`,
-   * `lift.itt` and, with no run excluded, `worst_case` hold the very same numbers.
-   */
-  delta: number | null;
-  ci: { low: number; high: number; level: number } | null;
-  /** how `ci` is computed, named once (the reports quote it) */
-  method: string;
-  /** the noise sentence: whether the difference is distinguishable from noise, from the band's rule */
-  noise: string;
-  margin: number;
-  exclusion: ExclusionBalance;
-  /** Δ pass rate counting every excluded run (both arms) as a failure */
-  worst_case: DeltaWithInterval & { candidate_rate: number | null; baseline_rate: number | null };
-  runs_needed: RunsNeeded;
-}
 
 function exclusionBalance(cq: DataQualityRow, bq: DataQualityRow): ExclusionBalance {
   const gap =

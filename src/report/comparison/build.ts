@@ -17,13 +17,12 @@ import {
   ALPHA,
   BOOTSTRAP_LEVEL,
   BOOTSTRAP_REPLICATES,
-  COMPARISON_SCHEMA,
   DIMENSION_PASS_SCORE,
   MAX_EXCLUDED_SHARE,
   POWER,
   REGRESSION_TOLERANCE,
-  type Comparison,
-} from "./types.js";
+} from "./tuning.js";
+import { COMPARISON_SCHEMA, type Comparison } from "./types.js";
 import { decideVerdict } from "./verdict.js";
 import { bandHeadline, decideBand, DEFAULT_MARGIN, liftOf } from "./band.js";
 import { runtimeRow, spendRow } from "./usage.js";

@@ -8,4 +8,5 @@ export {
 } from "./write.js";
 export { resolveRoles } from "./roles.js";
 export * from "./types.js";
+export * from "./tuning.js";
 export { verdictLines } from "./console.js";

@@ -10,7 +10,7 @@ import {
   sequentialInterval,
   type PerTaskOutcomes,
 } from "../../stats/index.js";
-import { BOOTSTRAP_LEVEL, BOOTSTRAP_REPLICATES } from "./types.js";
+import { BOOTSTRAP_LEVEL, BOOTSTRAP_REPLICATES } from "./tuning.js";
 
 const count = (o: PerTaskOutcomes): { c: number; n: number } => ({
   c: o.reduce((s, x) => s + x.filter(Boolean).length, 0),

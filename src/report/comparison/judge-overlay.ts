@@ -1,6 +1,6 @@
 import type { RunDigest } from "../../core/digest.js";
 import { mean } from "../../stats/index.js";
-import type { RubricSection } from "./types.js";
+import type { JudgeOverlayRow, RubricSection } from "./types.js";
 
 /** The rule dimension a judge dimension is set beside (same name unless mapped). */
 const JUDGE_TO_RULE: Record<string, string> = {
@@ -11,17 +11,6 @@ const JUDGE_TO_RULE: Record<string, string> = {
 /** The rule dimension a judge dimension is compared with (the HTML run page uses it too). */
 export function ruleDimensionOf(judgeDimension: string): string {
   return JUDGE_TO_RULE[judgeDimension] ?? judgeDimension;
-}
-
-export interface JudgeOverlayRow {
-  dimension: string;
-  rule_dimension: string | null;
-  treatment: string;
-  rule: number | null;
-  judge: number | null;
-  /** judge − rule; null when either side is missing */
-  gap: number | null;
-  runs_judged: number;
 }
 
 /**

@@ -11,14 +11,8 @@ import {
 import { f2 } from "../format.js";
 import { pValue, signed } from "./fmt.js";
 import { intervalMethod, verdictInterval } from "./interval.js";
-import {
-  ALPHA,
-  BOOTSTRAP_LEVEL,
-  BOOTSTRAP_REPLICATES,
-  POWER,
-  type PairedSection,
-  type Roles,
-} from "./types.js";
+import { ALPHA, BOOTSTRAP_LEVEL, BOOTSTRAP_REPLICATES, POWER } from "./tuning.js";
+import type { PairedSection, Roles } from "./types.js";
 
 export interface ArmOutcomes {
   tasks: string[];

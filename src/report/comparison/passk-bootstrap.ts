@@ -3,12 +3,8 @@ import { bootstrapIntervalsOfArms, macroPassAtK, macroPassHatK } from "../../sta
 import type { BootstrapResult } from "../../stats/bootstrap.js";
 import { perTaskOutcomes } from "../outcomes.js";
 import { computePassK } from "../passk.js";
-import {
-  BOOTSTRAP_LEVEL,
-  BOOTSTRAP_REPLICATES,
-  type IntervalValue,
-  type PassKSection,
-} from "./types.js";
+import { BOOTSTRAP_LEVEL, BOOTSTRAP_REPLICATES } from "./tuning.js";
+import type { IntervalValue, PassKSection } from "./types.js";
 
 /**
  * The pass@k / pass^k table (src/report/passk.ts) plus a two-stage bootstrap 95% interval

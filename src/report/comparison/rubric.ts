@@ -2,14 +2,8 @@ import type { RunDigest } from "../../core/digest.js";
 import { mean, stdev } from "../../stats/index.js";
 import { orderDimensions } from "../format.js";
 import { dimensionTests } from "./rubric-tests.js";
-import {
-  ALPHA,
-  DIMENSION_PASS_SCORE,
-  REGRESSION_TOLERANCE,
-  type DimensionCell,
-  type RubricSection,
-  type Roles,
-} from "./types.js";
+import { ALPHA, DIMENSION_PASS_SCORE, REGRESSION_TOLERANCE } from "./tuning.js";
+import type { DimensionCell, RubricSection, Roles } from "./types.js";
 
 function dimensionCell(scores: number[]): DimensionCell {
   return {

@@ -1,6 +1,4 @@
 import type { Isolation } from "../endpoint.js";
-import type { JudgeOverlayRow } from "./judge-overlay.js";
-import type { BandVerdict, Lift } from "./band.js";
 import type { NoiseFloor } from "../calibration/types.js";
 /**
  * The shape of comparison.json (schema `skillbench.comparison.v1`, docs/comparison-schema.md).
@@ -8,20 +6,9 @@ import type { NoiseFloor } from "../calibration/types.js";
  * Ratios are in [0, 1]; null means "not computable from this data" (rendered "—").
  */
 import type { PassKTable } from "../passk.js";
-import type { AgentComparison, AgentRow, MixedArm } from "./agents.js";
+import type { Band } from "../../stats/index.js";
 
 export const COMPARISON_SCHEMA = "skillbench.comparison.v1";
-
-/** A rubric or judge dimension regresses when its interval (rubric-tests.ts) lies below −REGRESSION_TOLERANCE. */
-export const REGRESSION_TOLERANCE = 0.05;
-/** A rubric dimension score at or above this counts as a "pass" in the pass% of a cell. */
-export const DIMENSION_PASS_SCORE = 0.5;
-/** excluded / raw above this makes the verdict "inconclusive due to data quality". */
-export const MAX_EXCLUDED_SHARE = 0.5;
-export const BOOTSTRAP_REPLICATES = 2000;
-export const BOOTSTRAP_LEVEL = 0.95;
-export const ALPHA = 0.05;
-export const POWER = 0.8;
 
 export interface Roles {
   candidate: string;
@@ -358,4 +345,142 @@ export interface Comparison {
     /** the plan made at the first look (can --max-count decide at this number of tasks?); null before it existed */
     plan: string | null;
   } | null;
+}
+
+// The band's verdict and the lift (decided in band.ts).
+
+export interface ExclusionBalance {
+  candidate: { excluded: number; raw: number; share: number | null };
+  baseline: { excluded: number; raw: number; share: number | null };
+  /** |candidate share − baseline share| */
+  gap: number | null;
+  /** Fisher's exact test, two-sided, excluded vs kept by arm */
+  fisher_p: number;
+  imbalanced: boolean;
+}
+
+export interface DeltaWithInterval {
+  delta: number | null;
+  ci: { low: number; high: number; level: number } | null;
+}
+
+/**
+ * What would resolve the comparison further, derived from the band (so it never contradicts it):
+ * `decided` (the band claims a difference: nothing more is needed), `more_runs` (a
+ * two-proportion test at the observed rates needs more runs), `more_tasks` (the arms already have
+ * the runs that test needs, yet the task-clustered interval does not resolve: the spread between
+ * tasks is the limit), `no_runs` (equal pass rates of 0 or 1: no number of runs resolves them),
+ * `data_quality` (the band is inconclusive because of excluded runs), `nothing` (no common task).
+ */
+export type RunsNeededStatus =
+  "decided" | "more_runs" | "more_tasks" | "no_runs" | "data_quality" | "nothing";
+
+export interface RunsNeeded {
+  status: RunsNeededStatus;
+  /** the test the count is for: show an improvement, show non-inferiority, or show the regression */
+  goal: "improvement" | "non_inferiority" | "regression" | null;
+  /** runs per treatment that test needs in all (null: no number of runs resolves it) */
+  per_treatment_total: number | null;
+  /** how many more runs per treatment than the arms have now (0: already enough) */
+  more_per_treatment: number | null;
+  /** the same spread over the tasks compared: more repetitions per task */
+  more_per_task: number | null;
+  /** the one sentence every report prints for it (markdown) */
+  text: string;
+}
+
+export interface Lift {
+  /** intent to treat: every analysis-set run of both arms (the verdict's delta) */
+  itt: DeltaWithInterval;
+  /** per protocol: only the candidate's runs that invoked one of its Skills, vs every baseline run */
+  per_protocol: DeltaWithInterval & { runs: number };
+  /** share of analysis-set runs that invoked one of the arm's installed Skills (null: installs none) */
+  invocation_rate: { candidate: number | null; baseline: number | null };
+  /** the candidate invoked its Skill in fewer than half its runs */
+  silent_bypass: boolean;
+}
+
+/** Which rule of docs/statistics.md §9 set the band (first that applies). */
+export type BandRule =
+  | "no_common_task"
+  | "exclusion_imbalance"
+  | "excluded_majority"
+  | "interval"
+  | "rubric_mixed"
+  | "rubric"
+  /** an arm ran on several agents: the pooled Δ decides nothing (agents.ts mixedVerdict) */
+  | "mixed_agents";
+
+export interface BandVerdict {
+  band: Band;
+  /** one sentence */
+  reason: string;
+  rule: BandRule;
+  /**
+   * The decision's Δ pass rate and its interval: the one interval of this quantity. Every
+   * report prints it (headline, tables, HTML, console) from here; `paired.delta_pass_rate`,
+   * `lift.itt` and, with no run excluded, `worst_case` hold the very same numbers.
+   */
+  delta: number | null;
+  ci: { low: number; high: number; level: number } | null;
+  /** how `ci` is computed, named once (the reports quote it) */
+  method: string;
+  /** the noise sentence: whether the difference is distinguishable from noise, from the band's rule */
+  noise: string;
+  margin: number;
+  exclusion: ExclusionBalance;
+  /** Δ pass rate counting every excluded run (both arms) as a failure */
+  worst_case: DeltaWithInterval & { candidate_rate: number | null; baseline_rate: number | null };
+  runs_needed: RunsNeeded;
+}
+
+// By agent (agents.ts).
+
+/** One agent of the experiment: its versions, runs and treatments. */
+export interface AgentRow {
+  /** The report's agent name (`claude-code`, `codex`, `gemini`, `opencode`). */
+  agent: string;
+  /** Every version its runs recorded (null: unknown), in first-seen order. */
+  versions: Array<string | null>;
+  runs: number;
+  treatments: string[];
+}
+
+/** A treatment whose runs used more than one agent. */
+export interface MixedArm {
+  treatment: string;
+  agents: Array<{ agent: string; runs: number }>;
+}
+
+/** The candidate and the baseline compared on one agent alone. */
+export interface AgentComparison {
+  agent: string;
+  versions: Array<string | null>;
+  runs: number;
+  treatments: string[];
+  /**
+   * The full comparison of this agent's runs (same roles as the experiment's; without the per-run
+   * `source_evidence`, which the top level holds); null when this agent did not run both arms.
+   */
+  comparison: AgentSubComparison | null;
+  /** Why `comparison` is null. */
+  reason: string | null;
+}
+
+export type AgentSubComparison = Omit<
+  Comparison,
+  "agents" | "mixed_arms" | "by_agent" | "source_evidence"
+>;
+
+// The LLM-judge overlay (judge-overlay.ts).
+
+export interface JudgeOverlayRow {
+  dimension: string;
+  rule_dimension: string | null;
+  treatment: string;
+  rule: number | null;
+  judge: number | null;
+  /** judge − rule; null when either side is missing */
+  gap: number | null;
+  runs_judged: number;
 }

@@ -1,14 +1,9 @@
 import { signed } from "./fmt.js";
-import {
-  MAX_EXCLUDED_SHARE,
-  type DataQualityRow,
-  type RubricSection,
-  type Roles,
-  type Verdict,
-} from "./types.js";
+import { MAX_EXCLUDED_SHARE } from "./tuning.js";
+import type { BandVerdict, DataQualityRow, RubricSection, Roles, Verdict } from "./types.js";
 
 /** The rubric-only reading (the original harness's verdict), before the band is decided. */
-export type RubricVerdict = Omit<Verdict, keyof import("./band.js").BandVerdict>;
+export type RubricVerdict = Omit<Verdict, keyof BandVerdict>;
 
 const f2 = (x: number): string => x.toFixed(2);
 
