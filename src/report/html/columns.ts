@@ -4,36 +4,7 @@
  * 10,000 runs take about a third of the bytes of row objects and parse faster. Pure, and
  * imports only types, so the browser client bundles it to decode the table.
  */
-import type { HtmlData, RunRow, WireHtmlData } from "./wire.js";
-
-/** A column of repeated strings: each run's value is `values[codes[i]]` (-1: null). */
-interface Coded<T extends string> {
-  values: T[];
-  codes: number[];
-}
-
-export interface RunColumns {
-  count: number;
-  id: string[];
-  task: Coded<string>;
-  treatment: Coded<string>;
-  rep: number[];
-  status: Coded<RunRow["status"]>;
-  outcome: Coded<RunRow["outcome"]>;
-  checks_passed: number[];
-  checks_failed: number[];
-  first_failure: Coded<string>;
-  weighted_score: Array<number | null>;
-  tokens: Array<number | null>;
-  cost_usd: Array<number | null>;
-  turns: Array<number | null>;
-  duration_s: Array<number | null>;
-  quality: Coded<RunRow["quality"]>;
-  reason_code: Coded<string>;
-  /** per run, indices into `skill_names` */
-  skills: number[][];
-  skill_names: string[];
-}
+import type { Coded, HtmlData, RunColumns, RunRow, WireHtmlData } from "./wire.js";
 
 function coder<T extends string>(): { col: Coded<T>; add: (v: T | null) => void } {
   const col: Coded<T> = { values: [], codes: [] };

@@ -1,5 +1,5 @@
 /**
- * The run table of a static page (columns.ts's RunColumns) written straight from the digests, a
+ * The run table of a static page (wire.ts's RunColumns) written straight from the digests, a
  * column at a time and a chunk of runs at a time: the same bytes as
  * jsonForScript(encodeRuns(runs.map(runRow))), without a row object per run or the whole table as
  * one string. Pure.

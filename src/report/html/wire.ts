@@ -4,7 +4,6 @@
  * compiled with the DOM library and without Node's) can check its reads against them.
  */
 import type { Evidence } from "../../core/evidence.js";
-import type { RunColumns } from "./columns.js";
 import type { RunReport } from "../../core/report.js";
 import type {
   Comparison,
@@ -98,6 +97,37 @@ export interface HtmlData {
    * comparison is null); the page fetches /api/summary for the complete data.
    */
   pending: boolean;
+}
+
+// ---- the run table in columns (columns.ts encodes and decodes it) ----
+
+/** A column of repeated strings: each run's value is `values[codes[i]]` (-1: null). */
+export interface Coded<T extends string> {
+  values: T[];
+  codes: number[];
+}
+
+export interface RunColumns {
+  count: number;
+  id: string[];
+  task: Coded<string>;
+  treatment: Coded<string>;
+  rep: number[];
+  status: Coded<RunRow["status"]>;
+  outcome: Coded<RunRow["outcome"]>;
+  checks_passed: number[];
+  checks_failed: number[];
+  first_failure: Coded<string>;
+  weighted_score: Array<number | null>;
+  tokens: Array<number | null>;
+  cost_usd: Array<number | null>;
+  turns: Array<number | null>;
+  duration_s: Array<number | null>;
+  quality: Coded<RunRow["quality"]>;
+  reason_code: Coded<string>;
+  /** per run, indices into `skill_names` */
+  skills: number[][];
+  skill_names: string[];
 }
 
 /** HtmlData as the page embeds it and /api/summary sends it: the run table in columns (columns.ts). */
