@@ -1,6 +1,6 @@
 import type { RunDigest } from "../core/digest.js";
 import type { PerTaskOutcomes } from "../stats/index.js";
-import { groupBy, sortByRep } from "./group.js";
+import { groupBy, sortByRep } from "../plan/group.js";
 
 export type Metric = "overall" | "business" | "workflow";
 

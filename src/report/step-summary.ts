@@ -7,7 +7,7 @@ import { appendFile } from "node:fs/promises";
 import type { RunDigest } from "../core/digest.js";
 import type { Comparison } from "./comparison/types.js";
 import { cell, f2, int, meanOf, pct, sumOf, table, usd } from "./format.js";
-import { treatmentOrder } from "./group.js";
+import { treatmentOrder } from "../plan/group.js";
 import { renderPassKTable } from "./passk-md.js";
 import type { ThresholdResult } from "./thresholds.js";
 

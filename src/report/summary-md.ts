@@ -1,6 +1,6 @@
 import type { RunDigest } from "../core/digest.js";
 import { cell, f2, int, meanOf, orderDimensions, pct, secs, table, Tally, usd } from "./format.js";
-import { groupBy, groupCells, treatmentOrder, type Cell } from "./group.js";
+import { groupBy, groupCells, treatmentOrder, type Cell } from "../plan/group.js";
 import { renderPassKTable } from "./passk-md.js";
 import { stripControls } from "../util/safe-text.js";
 import { isolationOf, localWarningLine, SCRIPTED_MODEL_LABEL } from "./endpoint.js";

@@ -13,9 +13,9 @@
  */
 import { InputError } from "../core/errors.js";
 import type { RunDigest } from "../core/digest.js";
-import { CONTROL } from "./comparison/roles.js";
+import { CONTROL } from "../plan/roles.js";
 import { meanOf } from "./format.js";
-import { treatmentOrder } from "./group.js";
+import { treatmentOrder } from "../plan/group.js";
 import { analysisSet } from "./outcomes.js";
 import { computePassK } from "./passk.js";
 

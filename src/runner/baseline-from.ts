@@ -5,7 +5,7 @@ import { InputError } from "../core/errors.js";
 import type { RunReport } from "../core/report.js";
 import type { RunSpec } from "../plan/matrix.js";
 import { settleRun, type PlanSettings, type RunPlan } from "../plan/run-plan.js";
-import { resolveRoles } from "../report/comparison/roles.js";
+import { resolveRoles } from "../plan/roles.js";
 import {
   experimentFingerprintOf,
   fingerprintDrift,
@@ -16,8 +16,8 @@ import {
   type ExperimentFingerprint,
   type PlanFingerprintPart,
   type RunFingerprint,
-} from "../report/fingerprint.js";
-import { treatmentOrder } from "../report/group.js";
+} from "../plan/fingerprint.js";
+import { treatmentOrder } from "../plan/group.js";
 import { experimentPaths, runPaths } from "../store/layout.js";
 import { readMetadata } from "../store/metadata.js";
 import { readReports } from "../store/read.js";
@@ -27,7 +27,7 @@ import type { Suite } from "../suite/index.js";
 /**
  * `run --baseline-from DIR`: the baseline arm of an earlier results folder, reused instead of run
  * again (docs/statistics.md §11). Its runs are copied into the new folder only when their
- * fingerprints match this run's (src/report/fingerprint.ts) and their reports agree with their
+ * fingerprints match this run's (src/plan/fingerprint.ts) and their reports agree with their
  * stored evidence (frozen-evidence.ts); otherwise the run refuses with the list of differences,
  * or, for fingerprints, with --allow-drift, records them.
  */

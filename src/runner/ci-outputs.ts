@@ -3,7 +3,7 @@ import { experimentPaths } from "../store/layout.js";
 import { readMetadata } from "../store/metadata.js";
 import { readStoredRuns } from "../store/read.js";
 import { junitPieces } from "../report/junit.js";
-import { isScripted } from "../report/endpoint.js";
+import { isScripted } from "../plan/fingerprint.js";
 import { evaluateThresholds, parseThresholds, type ThresholdResult } from "../report/thresholds.js";
 import { appendStepSummary, renderStepSummary } from "../report/step-summary.js";
 import { writeReportPieces } from "../store/report-files.js";

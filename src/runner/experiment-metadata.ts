@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { agentDriver, reportAgentName } from "../agents/index.js";
 import type { RunDigest } from "../core/digest.js";
 import type { RunSpec } from "../plan/matrix.js";
-import type { ExperimentFingerprint } from "../report/fingerprint.js";
+import type { ExperimentFingerprint } from "../plan/fingerprint.js";
 import { METADATA_SCHEMA, type ExperimentMetadata } from "../store/metadata.js";
 import type { Suite } from "../suite/index.js";
 import type { FrozenBaseline } from "./baseline-from.js";
@@ -36,7 +36,7 @@ export function experimentMetadata(a: {
   profile: string | null;
   margin: number | undefined;
   modelScript: string | null;
-  /** The endpoint and judge every run is run with (src/report/fingerprint.ts). */
+  /** The endpoint and judge every run is run with (src/plan/fingerprint.ts). */
   fingerprint: ExperimentFingerprint;
   /** The agents the plans use (preflight.ts), the first one first. */
   agents: readonly AgentSetup[];

@@ -16,7 +16,7 @@ import { writeHtmlReports } from "../report/html/write.js";
 import { removeReportFile, writeReportFile, writeReportPieces } from "../store/report-files.js";
 import { InputError } from "../core/errors.js";
 import path from "node:path";
-import { isScripted } from "../report/endpoint.js";
+import { isScripted } from "../plan/fingerprint.js";
 import { refreshCalibration } from "../report/calibration/write.js";
 import { renderCalibrationSection } from "../report/calibration/render.js";
 import { unreadableRunsNote, withNoteAfterTitle } from "../report/unreadable.js";

@@ -72,7 +72,7 @@ export function setupJudge(opts: {
   return { judgeFor, cache, config };
 }
 
-/** The judge part of the runs' fingerprint (src/report/fingerprint.ts). */
+/** The judge part of the runs' fingerprint (src/plan/fingerprint.ts). */
 export function judgeFingerprint(config: JudgeConfig): string {
   if (!config.enabled) return "off";
   if (!isActiveJudge(config)) return "skipped";

@@ -155,7 +155,7 @@ export async function setUpModel(a: {
 }
 
 /**
- * The endpoint part of the runs' fingerprint (src/report/fingerprint.ts): the scripted model and
+ * The endpoint part of the runs' fingerprint (src/plan/fingerprint.ts): the scripted model and
  * its script's hash, or a live endpoint and its origin (`default`: the agent's own endpoint), as
  * the first planned run's agent reaches it.
  */

@@ -12,7 +12,7 @@ const BaselineFromSchema = z.object({
 });
 
 /**
- * What the experiment's runs were run with beyond each run's own record (src/report/fingerprint.ts
+ * What the experiment's runs were run with beyond each run's own record (src/plan/fingerprint.ts
  * `ExperimentFingerprint`): the model endpoint's kind and script or host, and the judge.
  */
 const ExperimentFingerprintSchema = z.object({

@@ -20,8 +20,8 @@ import http from "node:http";
 import path from "node:path";
 import { chartJsSource } from "../report/html/chart-asset.js";
 import type { Comparison } from "../report/comparison/types.js";
-import { CONTROL } from "../report/comparison/roles.js";
-import { treatmentOrder } from "../report/group.js";
+import { CONTROL } from "../plan/roles.js";
+import { treatmentOrder } from "../plan/group.js";
 import {
   comparisonOf,
   hasTwoTreatments,

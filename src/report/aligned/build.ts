@@ -1,14 +1,15 @@
 import { z } from "zod";
 import type { RunDigest } from "../../core/digest.js";
 import { pairedSection } from "../comparison/paired.js";
-import { isScripted, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
+import { SCRIPTED_MODEL_LABEL } from "../endpoint.js";
 import {
   experimentFingerprintOf,
   fingerprintDrift,
+  isScripted,
   storedFingerprint,
   type RunFingerprint,
   type StoredExperiment,
-} from "../fingerprint.js";
+} from "../../plan/fingerprint.js";
 import { metricSuccess } from "../outcomes.js";
 
 /**
@@ -130,7 +131,7 @@ const uniq = (xs: string[]): string[] => [...new Set(xs)];
 
 /**
  * Each of A's runs of a treatment against a run of B of the same task and treatment, as pairs
- * of fingerprints (src/report/fingerprint.ts; A's first, B's second).
+ * of fingerprints (src/plan/fingerprint.ts; A's first, B's second).
  */
 function fingerprintPairs(
   ofA: RunDigest[],

@@ -10,7 +10,7 @@ import {
   quantileSorted,
   type PerTaskOutcomes,
 } from "../../stats/index.js";
-import { taskOrder } from "../group.js";
+import { taskOrder } from "../../plan/group.js";
 import { metricSuccess } from "../outcomes.js";
 import { verdictInterval } from "../comparison/band.js";
 import {
@@ -18,7 +18,7 @@ import {
   storedFingerprint,
   type RunFingerprint,
   type StoredExperiment,
-} from "../fingerprint.js";
+} from "../../plan/fingerprint.js";
 import {
   CALIBRATION_SCHEMA,
   MIN_PER_ARM,

@@ -5,7 +5,7 @@
  * recompute it).
  */
 import { z } from "zod";
-import { RunFingerprintSchema } from "../fingerprint-schema.js";
+import { RunFingerprintSchema } from "../../plan/fingerprint-schema.js";
 
 export const CALIBRATION_SCHEMA = "skillbench.calibration.v1";
 /** Random splits of the runs into two arms (default). */
@@ -54,7 +54,7 @@ export const CalibrationSchema = z.object({
     skills: z.array(z.string()),
     /**
      * the first run of each task, fingerprinted as compare and --baseline-from do
-     * (src/report/fingerprint.ts); absent in calibrations written before
+     * (src/plan/fingerprint.ts); absent in calibrations written before
      */
     runs: z.array(RunFingerprintSchema).optional(),
   }),

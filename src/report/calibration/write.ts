@@ -9,8 +9,7 @@ import type { RunDigest } from "../../core/digest.js";
 import { readMetadata } from "../../store/metadata.js";
 import { readStoredRuns } from "../../store/read.js";
 import { readJsonFile, writeJsonAtomic } from "../../util/fs.js";
-import { isScripted } from "../endpoint.js";
-import { experimentFingerprintOf } from "../fingerprint.js";
+import { experimentFingerprintOf, isScripted } from "../../plan/fingerprint.js";
 import { buildCalibration } from "./build.js";
 import {
   CalibrationSchema,

@@ -1,5 +1,5 @@
 import type { RunDigest } from "../../core/digest.js";
-import { groupBy } from "../group.js";
+import { groupBy } from "../../plan/group.js";
 import { ATTRIBUTION_BUCKETS, type AttributionItem, type AttributionTreatment } from "./types.js";
 
 /** Identical items collapse into one with a count ("x<count> <item>" in the markdown), first-seen order kept. */

@@ -19,7 +19,7 @@ import {
   tasksToResolve,
   type ArmCounts,
 } from "./projection.js";
-import { groupBy, sortByRep } from "../group.js";
+import { groupBy, sortByRep } from "../../plan/group.js";
 import { metricSuccess } from "../outcomes.js";
 import { alignArms, type ArmOutcomes } from "./paired.js";
 import { signed } from "./fmt.js";
@@ -41,7 +41,6 @@ export const DEFAULT_MARGIN = 0.05;
 const IMBALANCE_P = 0.1;
 const IMBALANCE_GAP = 0.1;
 
-export type { Band } from "../../stats/index.js";
 export { verdictInterval } from "./interval.js";
 
 function exclusionBalance(cq: DataQualityRow, bq: DataQualityRow): ExclusionBalance {

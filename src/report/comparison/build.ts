@@ -1,15 +1,15 @@
 import { judgeOverlay } from "./judge-overlay.js";
-import { isolationOf, isScripted, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
+import { isolationOf, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
 import type { RunDigest } from "../../core/digest.js";
 import type { Metadata } from "../../store/metadata.js";
-import { sortRuns, taskOrder, treatmentOrder } from "../group.js";
+import { sortRuns, taskOrder, treatmentOrder } from "../../plan/group.js";
 import { analysisSet, perTaskOutcomes } from "../outcomes.js";
 import { attributionSection } from "./attribution.js";
 import { consistencyWarnings } from "./consistency.js";
 import { pairedConclusion, pairedSection } from "./paired.js";
 import { passKSection } from "./passk-bootstrap.js";
 import { dataQualityRow, listedRun, runCountRow, sensitivityRow } from "./quality.js";
-import { CONTROL, resolveRoles } from "./roles.js";
+import { CONTROL, resolveRoles } from "../../plan/roles.js";
 import { rubricSection } from "./rubric.js";
 import { sourceEvidenceRow, SourceEvidenceRows } from "./source-evidence.js";
 import { taskOutcomeRows } from "./task-outcomes.js";
@@ -28,7 +28,11 @@ import { bandHeadline, decideBand, DEFAULT_MARGIN, liftOf } from "./band.js";
 import { runtimeRow, spendRow } from "./usage.js";
 import { agentRows, byAgent, mixedArms, mixedVerdict } from "./agents.js";
 import { calibrationDifferences, unquotableFloor } from "../calibration/build.js";
-import { experimentFingerprintOf, type StoredExperiment } from "../fingerprint.js";
+import {
+  experimentFingerprintOf,
+  isScripted,
+  type StoredExperiment,
+} from "../../plan/fingerprint.js";
 import type { FoundCalibration } from "../calibration/write.js";
 import type { NoiseFloor } from "../calibration/types.js";
 import type { Sequential } from "../sequential/types.js";

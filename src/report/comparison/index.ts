@@ -6,7 +6,6 @@ export {
   readComparisonSource,
   comparisonJsonPath,
 } from "./write.js";
-export { resolveRoles } from "./roles.js";
 export * from "./types.js";
 export * from "./tuning.js";
 export { verdictLines } from "./console.js";

@@ -8,7 +8,7 @@
  */
 import type { RunDigest } from "../../core/digest.js";
 import { holm, regressionP, scoreDifference, scoreInterval } from "../../stats/index.js";
-import { groupBy } from "../group.js";
+import { groupBy } from "../../plan/group.js";
 import type { DimensionTest, Roles } from "./types.js";
 
 /** Scores per task of one arm for one dimension (tasks in the order given). */

@@ -7,15 +7,11 @@ import type { NoiseFloor } from "../calibration/types.js";
  */
 import type { PassKTable } from "../passk.js";
 import type { Band } from "../../stats/index.js";
+import type { Roles } from "../../plan/roles.js";
 
 export const COMPARISON_SCHEMA = "skillbench.comparison.v1";
 
-export interface Roles {
-  candidate: string;
-  baseline: string;
-  /** CONTROL (context only), null when the experiment has none. */
-  control: string | null;
-}
+export type { Band, Roles };
 
 export interface ConsistencyWarning {
   kind: "agent_version" | "agent" | "model" | "task_content" | "sandbox";

@@ -8,9 +8,9 @@ import type { ReadProblem } from "../../store/read.js";
 import { readJsonFile } from "../../util/fs.js";
 import { buildComparison } from "../comparison/build.js";
 import { withoutMatrix } from "../comparison/write.js";
-import { CONTROL } from "../comparison/roles.js";
+import { CONTROL } from "../../plan/roles.js";
 import type { Comparison } from "../comparison/types.js";
-import { treatmentOrder } from "../group.js";
+import { treatmentOrder } from "../../plan/group.js";
 import { readStoredRuns, type ReportCache } from "../../store/read.js";
 
 /** The choices a stored comparison.json was made with (the numbers are rebuilt from the reports: same seed, same result). */

@@ -3,7 +3,8 @@
  * Kept small: one compact row per run; run pages are separate (embedded up to a budget, or
  * fetched lazily from the viewer). Pure.
  */
-import { isScripted, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
+import { SCRIPTED_MODEL_LABEL } from "../endpoint.js";
+import { isScripted } from "../../plan/fingerprint.js";
 import type { RunDigest } from "../../core/digest.js";
 import { LOCAL_WARNING } from "../../core/sandbox.js";
 import type { ReadProblem } from "../../store/read.js";
@@ -14,7 +15,7 @@ import { taskOutcomeRows } from "../comparison/task-outcomes.js";
 import type { Comparison } from "../comparison/types.js";
 import { orderDimensions } from "../format.js";
 import { computePassK } from "../passk.js";
-import { sortRuns, taskOrder, treatmentOrder } from "../group.js";
+import { sortRuns, taskOrder, treatmentOrder } from "../../plan/group.js";
 import { analysisSet } from "../outcomes.js";
 import {
   HTML_DATA_SCHEMA,

@@ -5,10 +5,10 @@ import {
   buildComparison,
   COMPARISON_SCHEMA,
   renderComparisonMarkdown,
-  resolveRoles,
   type ComparisonInput,
   type VerdictKind,
 } from "../../../src/report/comparison/index.js";
+import { resolveRoles } from "../../../src/plan/roles.js";
 import { collapseItems } from "../../../src/report/comparison/attribution.js";
 import { signTestMinTasks } from "../../../src/report/comparison/paired.js";
 import { signed } from "../../../src/report/comparison/fmt.js";

@@ -7,7 +7,7 @@ import {
   fingerprintKey,
   type RunFingerprint,
   type StoredExperiment,
-} from "../../../src/report/fingerprint.js";
+} from "../../../src/plan/fingerprint.js";
 import { makeReport } from "./helpers.js";
 
 const base: RunFingerprint = {

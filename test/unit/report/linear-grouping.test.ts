@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { int } from "../../../src/report/format.js";
-import { groupBy, sortByRep, sortRuns } from "../../../src/report/group.js";
+import { groupBy, sortByRep, sortRuns } from "../../../src/plan/group.js";
 
 interface Run {
   id: number;

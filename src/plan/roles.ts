@@ -1,7 +1,14 @@
-import { InputError } from "../../core/errors.js";
-import type { Roles } from "./types.js";
+import { InputError } from "../core/errors.js";
 
 export const CONTROL = "CONTROL";
+
+/** Who is compared with whom (a comparison's `roles`, report/comparison/types.ts). */
+export interface Roles {
+  candidate: string;
+  baseline: string;
+  /** CONTROL (context only), null when the experiment has none. */
+  control: string | null;
+}
 
 export interface RoleOptions {
   candidate?: string | undefined;

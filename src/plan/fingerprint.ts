@@ -1,7 +1,6 @@
 import type { RunDigest } from "../core/digest.js";
 import { isRecord } from "../core/json.js";
 import { canonicalJson, sha256 } from "../util/hash.js";
-import { isScripted } from "./endpoint.js";
 import type { EndpointKind, RunFingerprint } from "./fingerprint-schema.js";
 
 export type { EndpointKind, RunFingerprint } from "./fingerprint-schema.js";
@@ -102,6 +101,18 @@ export function skillsText(skills: readonly { name: string; hash: string }[]): s
 /** A hash of the interaction settings beyond mode and turns (what the simulator is told). */
 export function interactionSettingsHash(settings: Record<string, unknown>): string {
   return `sha256:${sha256(canonicalJson(settings))}`;
+}
+
+/**
+ * True when the runs were played by the scripted model: metadata.json names a model script, or a
+ * run's report has the server's request log (`model_api`). Pure.
+ */
+export function isScripted(reports: readonly RunDigest[], metadata: unknown): boolean {
+  const script =
+    typeof metadata === "object" && metadata !== null && "model_script" in metadata
+      ? metadata.model_script
+      : null;
+  return (typeof script === "string" && script !== "") || reports.some((r) => r.model_api !== null);
 }
 
 /**
