@@ -74,25 +74,28 @@ export const RunPlanSchema = z.object({
 });
 export type RunPlan = z.infer<typeof RunPlanSchema>;
 
-/** The experiment-wide settings each run's plan is settled from. */
+/**
+ * The experiment-wide settings each run's plan is settled from; read-only, built once by
+ * `planSettings` (runner/plan-suite.ts) so no plan sees settings another did not.
+ */
 export interface PlanSettings {
-  suite: Suite;
+  readonly suite: Suite;
   /** The suite's profiles over the built-ins. */
-  profiles: Record<string, RubricProfile>;
+  readonly profiles: Readonly<Record<string, RubricProfile>>;
   /** --profile (or skillbench.yaml's profile). */
-  profileOverride: string | null;
+  readonly profileOverride: string | null;
   /** --timeout-sec (or skillbench.yaml's). */
-  timeoutSecOverride: number | null;
-  sandbox: {
-    cli: SandboxChoice | null;
-    suite: SandboxChoice | null;
+  readonly timeoutSecOverride: number | null;
+  readonly sandbox: {
+    readonly cli: SandboxChoice | null;
+    readonly suite: SandboxChoice | null;
     /** What this machine offers (null: not probed; auto then resolves as if nothing were there). */
-    probe: SandboxProbe | null;
+    readonly probe: SandboxProbe | null;
     /** The task's environment has a Dockerfile (the one file the plan needs to know of). */
-    hasDockerfile: (task: TaskSpec) => boolean;
+    readonly hasDockerfile: (task: TaskSpec) => boolean;
   };
-  interaction: {
-    cli?:
+  readonly interaction: {
+    readonly cli?:
       | {
           mode?: string | undefined;
           maxTurns?: number | undefined;
@@ -100,17 +103,19 @@ export interface PlanSettings {
           decisionPatterns?: readonly string[] | undefined;
         }
       | undefined;
-    envPromptFileText?: string | null | undefined;
-    suitePromptFileText?: string | null | undefined;
-    simulatorModel?: string | null | undefined;
+    readonly envPromptFileText?: string | null | undefined;
+    readonly suitePromptFileText?: string | null | undefined;
+    readonly simulatorModel?: string | null | undefined;
   };
   /**
    * The resolved agents by driver name (src/runner/preflight.ts): each run's plan records the
    * binary and version of its own agent (its RunSpec's, settled by the matrix). Before the agents
    * are resolved (the pre-flight check) it is empty and plans carry no binary or version yet.
    */
-  agents: Record<string, { bin: string; version: string | null }>;
-  model: string | null;
+  readonly agents: Readonly<
+    Record<string, { readonly bin: string; readonly version: string | null }>
+  >;
+  readonly model: string | null;
 }
 
 /** The profile a run is scored with: --profile, else the treatment's, else the task's. */

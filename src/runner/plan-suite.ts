@@ -1,16 +1,18 @@
 /**
  * What `runSuite` settles first from a loaded suite and the run options, before anything is
  * started: the count and concurrency (flags, then skillbench.yaml), the runs selected, the frozen
- * baseline of `--baseline-from`, the runs to plan and the settings every run's plan is made from
- * (its sandbox probe, agents and simulator prompts are filled in later by runSuite).
+ * baseline of `--baseline-from`, the runs to plan, and the one function that builds the settings
+ * every run's plan is made from (`planSettings`: its sandbox probe, agents and simulator prompts
+ * are learnt later, so runSuite builds the settings the runs use once they are known).
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { agentsOfTreatments } from "../plan/agents.js";
 import type { PlanSettings } from "../plan/run-plan.js";
 import { selectRuns } from "../plan/select.js";
-import { loadSuiteProfiles } from "../scoring/index.js";
-import type { Suite } from "../suite/index.js";
+import type { SandboxProbe } from "../sandbox/index.js";
+import { loadSuiteProfiles, type RubricProfile } from "../scoring/index.js";
+import type { Suite, TaskSpec } from "../suite/index.js";
 import { loadFrozenBaseline, type FrozenBaseline } from "./baseline-from.js";
 import { checkPlans, positiveInt, refuseSharedIds } from "./preflight.js";
 import type { RunOptions } from "./run-options.js";
@@ -26,7 +28,66 @@ export interface SuitePlan {
   /** the runs this experiment plans (without the frozen baseline's arm) */
   planned: ReturnType<typeof selectRuns>["specs"];
   model: string | null;
-  settings: PlanSettings;
+  /** the suite's profiles over the built-ins */
+  profiles: Record<string, RubricProfile>;
+}
+
+/** What runSuite learns after the suite is planned, before the runs' plans are settled. */
+export interface LearntSettings {
+  /** what this machine's sandboxes offer (null: not probed) */
+  probe: SandboxProbe | null;
+  /** the resolved agents by driver name */
+  agents: PlanSettings["agents"];
+  /** BENCH_SIMULATOR_PROMPT_FILE's text, and the suite's simulator instruction file's */
+  envPromptFileText: string | null;
+  suitePromptFileText: string | null;
+}
+
+/** Nothing learnt yet: the pre-flight check's settings (its plans carry no binary or version). */
+const NOTHING_LEARNT: LearntSettings = {
+  probe: null,
+  agents: {},
+  envPromptFileText: null,
+  suitePromptFileText: null,
+};
+
+/** The task's environment has a Dockerfile (the one file the plan needs to know of). */
+export function hasDockerfile(t: TaskSpec): boolean {
+  return t.environment_dir !== null && existsSync(path.join(t.environment_dir, "Dockerfile"));
+}
+
+/**
+ * The settings every run's plan is settled from: built here and nowhere else, and frozen, so
+ * every plan of an experiment is settled from the same values (the flags, then skillbench.yaml).
+ */
+export function planSettings(
+  suite: Suite,
+  opts: Pick<RunOptions, "profile" | "timeoutSec" | "sandbox" | "interaction" | "simulatorModel">,
+  profiles: Record<string, RubricProfile>,
+  model: string | null,
+  learnt: LearntSettings,
+): PlanSettings {
+  const cfg = suite.config;
+  return Object.freeze({
+    suite,
+    profiles,
+    profileOverride: opts.profile ?? cfg.profile ?? null,
+    timeoutSecOverride: opts.timeoutSec ?? cfg.timeout_sec ?? null,
+    sandbox: Object.freeze({
+      cli: opts.sandbox ?? null,
+      suite: cfg.sandbox ?? null,
+      probe: learnt.probe,
+      hasDockerfile,
+    }),
+    interaction: Object.freeze({
+      cli: opts.interaction,
+      simulatorModel: opts.simulatorModel ?? null,
+      envPromptFileText: learnt.envPromptFileText,
+      suitePromptFileText: learnt.suitePromptFileText,
+    }),
+    agents: Object.freeze({ ...learnt.agents }),
+    model,
+  });
 }
 
 export async function planSuite(
@@ -56,22 +117,7 @@ export async function planSuite(
   const planned = frozen ? specs.filter((r) => r.treatment !== frozen.treatment) : specs;
   refuseSharedIds(planned);
   const model = opts.model ?? cfg.model ?? hostEnv.ANTHROPIC_MODEL ?? null;
-  const settings: PlanSettings = {
-    suite,
-    profiles: await loadSuiteProfiles(suite.profiles),
-    profileOverride: opts.profile ?? cfg.profile ?? null,
-    timeoutSecOverride: opts.timeoutSec ?? cfg.timeout_sec ?? null,
-    sandbox: {
-      cli: opts.sandbox ?? null,
-      suite: cfg.sandbox ?? null,
-      probe: null,
-      hasDockerfile: (t) =>
-        t.environment_dir !== null && existsSync(path.join(t.environment_dir, "Dockerfile")),
-    },
-    interaction: { cli: opts.interaction, simulatorModel: opts.simulatorModel ?? null },
-    agents: {},
-    model,
-  };
-  checkPlans(settings, planned);
-  return { count, concurrency, taskNames, specs, frozen, planned, model, settings };
+  const profiles = await loadSuiteProfiles(suite.profiles);
+  checkPlans(planSettings(suite, opts, profiles, model, NOTHING_LEARNT), planned);
+  return { count, concurrency, taskNames, specs, frozen, planned, model, profiles };
 }

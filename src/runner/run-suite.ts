@@ -27,7 +27,7 @@ import {
   passEnvOf,
   resolveAgents,
 } from "./preflight.js";
-import { planSuite } from "./plan-suite.js";
+import { hasDockerfile, planSettings, planSuite } from "./plan-suite.js";
 import { openResultsFolder, resultsLockOptions } from "./results-folder.js";
 import { executePlans } from "./execute-plans.js";
 import { warmFirstSandbox } from "./warm-sandbox.js";
@@ -51,12 +51,12 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       taskFilter: opts.task,
     }));
   const cfg = suite.config;
-  const { count, concurrency, taskNames, specs, frozen, planned, model, settings } =
+  const { count, concurrency, taskNames, specs, frozen, planned, model, profiles } =
     await planSuite(suite, opts, hostEnv, cwd);
   await refuseSymlinksOut(suite, planned);
   // The sandbox probe (a bwrap start; docker info where auto may need it) runs while the agents'
   // versions are asked and the rest is set up; its answer is awaited before the plans are settled.
-  const needs = sandboxNeeds(suite, planned, opts.sandbox, settings.sandbox.hasDockerfile);
+  const needs = sandboxNeeds(suite, planned, opts.sandbox, hasDockerfile);
   const probe = opts.queue?.probe ?? probeSandboxes;
   const probing = needs.probe
     ? probe({ docker: "if-needed", dockerfileAuto: needs.probe.dockerfileAuto })
@@ -126,7 +126,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       suite,
       first: opts.queue?.dispatch ? undefined : toRun[0],
       cli: opts.sandbox,
-      hasDockerfile: settings.sandbox.hasDockerfile,
+      hasDockerfile,
       agentBin: (name) => found.found.find((f) => f.name === name)?.bin.path,
       endpoint: models.endpoint,
       outDir,
@@ -155,15 +155,14 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
           : `LLM judge on: ${judge.config.model} via ${judge.config.transport}`,
       );
     // The runs' plans, settled once: what each run executes, and what rescore reads back.
-    settings.sandbox.probe = probing ? await probing : null;
-    settings.agents = Object.fromEntries(
-      Object.entries(agents.setups).map(([name, a]) => [
-        name,
-        { bin: a.bin.path, version: a.version },
-      ]),
-    );
-    settings.interaction = {
-      ...settings.interaction,
+    const settings = planSettings(suite, opts, profiles, model, {
+      probe: probing ? await probing : null,
+      agents: Object.fromEntries(
+        Object.entries(agents.setups).map(([name, a]) => [
+          name,
+          { bin: a.bin.path, version: a.version },
+        ]),
+      ),
       envPromptFileText: await readPromptFile(
         hostEnv.BENCH_SIMULATOR_PROMPT_FILE,
         cwd,
@@ -172,7 +171,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       suitePromptFileText: suite.simulatorInstructionFile
         ? await readFile(suite.simulatorInstructionFile, "utf8")
         : null,
-    };
+    });
     // What every run's result depends on beyond its plan: recorded in metadata.json, and checked
     // against a frozen baseline's runs settled again under these settings (baseline-from.ts).
     const fingerprint = {
@@ -194,7 +193,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     const tracker = models.tracker;
     const ctx: RunContext = {
       store: { experimentId, outDir },
-      suite: { spec: suite, profiles: settings.profiles },
+      suite: { spec: suite, profiles },
       agent: {
         setups: agents.setups,
         retries: opts.agentRetries,
