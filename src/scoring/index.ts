@@ -1,4 +1,10 @@
-export type { DimensionResult, RubricInput, RubricProfile, RubricResult } from "./types.js";
+export type {
+  DimensionResult,
+  JudgeWorkspace,
+  RubricInput,
+  RubricProfile,
+  RubricResult,
+} from "./types.js";
 export {
   checksForRun,
   formatRubricLine,
@@ -12,7 +18,7 @@ export { GENERIC_SIMULATOR_PROMPT, genericProfile } from "./profiles/generic/pro
 export {
   builtinProfiles,
   profileInteractionDefaults,
-  profileJudgePrompt,
+  profileJudge,
   promptForProfile,
   resolveProfile,
 } from "./registry.js";

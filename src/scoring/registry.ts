@@ -2,7 +2,7 @@ import { InputError } from "../core/errors.js";
 import { authoringSkillProfile } from "./profiles/authoring-skill/profile.js";
 import { cometWorkflowProfile } from "./profiles/comet-workflow/profile.js";
 import { GENERIC_SIMULATOR_PROMPT, genericProfile } from "./profiles/generic/profile.js";
-import type { ProfileInteractionDefaults, RubricProfile } from "./types.js";
+import type { ProfileInteractionDefaults, ProfileJudge, RubricProfile } from "./types.js";
 
 /**
  * The registry of rubric profiles: the only place that names the built-in profiles. Everything
@@ -78,7 +78,7 @@ export function promptForProfile(name: string, renderedInstruction: string): str
   return prefix === undefined ? renderedInstruction : `${prefix}\n\n${renderedInstruction}`;
 }
 
-/** Which LLM-judge prompt scores runs of this profile (docs/judge.md, Prompts). */
-export function profileJudgePrompt(name: string): "generic" | "comet" {
-  return builtin(name)?.judgePrompt ?? "generic";
+/** The profile's own LLM-judge prompt; null: the generic one (docs/judge.md, Prompts). */
+export function profileJudge(name: string): ProfileJudge | null {
+  return builtin(name)?.judge ?? null;
 }

@@ -10,7 +10,7 @@ import {
   builtinProfiles,
   checksForRun,
   profileInteractionDefaults,
-  profileJudgePrompt,
+  profileJudge,
   promptForProfile,
   resolveProfile,
   scoreRubric,
@@ -73,10 +73,10 @@ describe("what a profile settles before scoring, by name", () => {
   });
 
   it("the judge prompt is comet for comet-workflow only", () => {
-    expect(profileJudgePrompt("comet-workflow")).toBe("comet");
-    expect(profileJudgePrompt("generic")).toBe("generic");
-    expect(profileJudgePrompt("authoring-skill")).toBe("generic");
-    expect(profileJudgePrompt("constructor")).toBe("generic");
+    expect(profileJudge("comet-workflow")?.kind).toBe("comet");
+    expect(profileJudge("generic")).toBeNull();
+    expect(profileJudge("authoring-skill")).toBeNull();
+    expect(profileJudge("constructor")).toBeNull();
   });
 
   it("loop defaults come from the profile, else single-turn with 12 turns", () => {
