@@ -21,6 +21,7 @@ export {
   profileJudge,
   promptForProfile,
   resolveProfile,
+  skillHooks,
 } from "./registry.js";
 export { isWorkflowCheck, splitChecks } from "./profiles/comet-workflow/checks-split.js";
 export { makeMemoryWorkspaceView } from "./workspace-view.js";

@@ -2,7 +2,12 @@ import { InputError } from "../core/errors.js";
 import { authoringSkillProfile } from "./profiles/authoring-skill/profile.js";
 import { cometWorkflowProfile } from "./profiles/comet-workflow/profile.js";
 import { GENERIC_SIMULATOR_PROMPT, genericProfile } from "./profiles/generic/profile.js";
-import type { ProfileInteractionDefaults, ProfileJudge, RubricProfile } from "./types.js";
+import type {
+  ProfileInteractionDefaults,
+  ProfileJudge,
+  RubricProfile,
+  SkillHooks,
+} from "./types.js";
 
 /**
  * The registry of rubric profiles: the only place that names the built-in profiles. Everything
@@ -81,4 +86,15 @@ export function promptForProfile(name: string, renderedInstruction: string): str
 /** The profile's own LLM-judge prompt; null: the generic one (docs/judge.md, Prompts). */
 export function profileJudge(name: string): ProfileJudge | null {
   return builtin(name)?.judge ?? null;
+}
+
+/**
+ * The hooks every built-in profile's Skill asks for once installed (`RubricProfile.skillHooks`),
+ * in registry order: they follow the installed Skills, not the run's profile.
+ */
+export function skillHooks(installed: (rel: string) => boolean, skillsDir: string): SkillHooks[] {
+  return BUILTIN.flatMap((p) => {
+    const hooks = p.skillHooks?.(installed, skillsDir) ?? null;
+    return hooks === null ? [] : [hooks];
+  });
 }

@@ -21,6 +21,7 @@ import {
 import { cometChecksForRun, splitChecks } from "./checks-split.js";
 import { cometContext } from "./context.js";
 import { COMET_CONTRACT, COMET_SIMULATOR_PROMPT } from "./contract.js";
+import { cometGuardHook } from "./hooks.js";
 import { cometJudge } from "./judge.js";
 import type { CometContext } from "./context.js";
 import {
@@ -77,6 +78,7 @@ export const cometWorkflowProfile: RubricProfile = {
   promptPrefix: COMET_CONTRACT,
   interaction: { mode: "auto_user", max_turns: 12, simulator_prompt: COMET_SIMULATOR_PROMPT },
   judge: cometJudge,
+  skillHooks: cometGuardHook,
   dimensions: [
     dim("main_flow", 1.5, "workflow phases evidenced by files", mainFlow, {
       native: nativeMainFlow,
