@@ -3,6 +3,7 @@ import { authoringSkillProfile } from "./profiles/authoring-skill/profile.js";
 import { cometWorkflowProfile } from "./profiles/comet-workflow/profile.js";
 import { GENERIC_SIMULATOR_PROMPT, genericProfile } from "./profiles/generic/profile.js";
 import type {
+  NativeTreatmentHooks,
   ProfileInteractionDefaults,
   ProfileJudge,
   RubricProfile,
@@ -97,4 +98,9 @@ export function skillHooks(installed: (rel: string) => boolean, skillsDir: strin
     const hooks = p.skillHooks?.(installed, skillsDir) ?? null;
     return hooks === null ? [] : [hooks];
   });
+}
+
+/** The Native treatment as the built-in profile that defines it says (`RubricProfile.native`). */
+export function nativeTreatment(): NativeTreatmentHooks | null {
+  return BUILTIN.find((p) => p.native !== undefined)?.native ?? null;
 }

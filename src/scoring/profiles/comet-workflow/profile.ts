@@ -23,6 +23,7 @@ import { cometContext } from "./context.js";
 import { COMET_CONTRACT, COMET_SIMULATOR_PROMPT } from "./contract.js";
 import { cometGuardHook } from "./hooks.js";
 import { cometJudge } from "./judge.js";
+import { cometNativeTreatment } from "./native-treatment.js";
 import type { CometContext } from "./context.js";
 import {
   nativeArtifactQuality,
@@ -79,6 +80,7 @@ export const cometWorkflowProfile: RubricProfile = {
   interaction: { mode: "auto_user", max_turns: 12, simulator_prompt: COMET_SIMULATOR_PROMPT },
   judge: cometJudge,
   skillHooks: cometGuardHook,
+  native: cometNativeTreatment,
   dimensions: [
     dim("main_flow", 1.5, "workflow phases evidenced by files", mainFlow, {
       native: nativeMainFlow,
