@@ -104,3 +104,16 @@ export function skillHooks(installed: (rel: string) => boolean, skillsDir: strin
 export function nativeTreatment(): NativeTreatmentHooks | null {
   return BUILTIN.find((p) => p.native !== undefined)?.native ?? null;
 }
+
+/**
+ * The profile of a task whose task.toml names none: the first built-in that claims it by its
+ * category and name (`claimsTask`), else `generic` (docs/tasks.md).
+ */
+export function claimingProfile(category: string, name: string): string {
+  return BUILTIN.find((p) => p.claimsTask?.(category, name) === true)?.name ?? genericProfile.name;
+}
+
+/** task.toml's `[interaction].mode` of a task of this profile that sets none (`taskInteractionMode`). */
+export function taskInteractionMode(name: string): "none" | "auto_user" {
+  return builtin(name)?.taskInteractionMode ?? "none";
+}

@@ -81,6 +81,8 @@ export const cometWorkflowProfile: RubricProfile = {
   judge: cometJudge,
   skillHooks: cometGuardHook,
   native: cometNativeTreatment,
+  claimsTask: (category, name) => category === "comet" || name.startsWith("comet-"),
+  taskInteractionMode: "auto_user",
   dimensions: [
     dim("main_flow", 1.5, "workflow phases evidenced by files", mainFlow, {
       native: nativeMainFlow,
