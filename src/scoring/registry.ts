@@ -1,6 +1,6 @@
 import { InputError } from "../core/errors.js";
 import { authoringSkillProfile } from "./profiles/authoring-skill/profile.js";
-import { cometWorkflowProfile } from "./profiles/comet-workflow/profile.js";
+import { cometWorkflowProfile } from "./profiles/comet-workflow/index.js";
 import { GENERIC_SIMULATOR_PROMPT, genericProfile } from "./profiles/generic/profile.js";
 import type {
   NativeTreatmentHooks,

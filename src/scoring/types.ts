@@ -45,7 +45,7 @@ interface RubricTask {
 
 /**
  * Everything a rubric may look at, as the runner passes it. Pure data plus lookups. The fields
- * marked optional were added for the comet-workflow / authoring-skill / declarative profiles;
+ * marked optional were added for the built-in and declarative profiles;
  * `scoreRubric` fills them in (see `ScoringInput`), so older callers keep working.
  */
 export interface RubricInput {
@@ -138,7 +138,7 @@ export interface RubricProfile {
   hardFailures?: (input: ScoringInput, dims: DimensionResult[]) => string[];
   /**
    * The validator checks that count for a run of this treatment (its pass/fail and report), and
-   * those dropped. Default: every check counts. comet-workflow drops CONTROL's workflow checks.
+   * those dropped. Default: every check counts.
    */
   checksForRun?: (
     treatment: string,
