@@ -61,7 +61,7 @@ async function readCapped(ws: JudgeWorkspace, rel: string, max: number): Promise
 }
 
 /** Read the artifacts of the change, or null when there is no change folder. */
-export async function readCometArtifacts(ws: JudgeWorkspace): Promise<CometArtifacts | null> {
+async function readCometArtifacts(ws: JudgeWorkspace): Promise<CometArtifacts | null> {
   const changeDir = await findChangeDir(ws);
   if (changeDir === null) return null;
   const proposal = await readCapped(ws, `${changeDir}/proposal.md`, MAIN_CHARS);
