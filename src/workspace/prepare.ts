@@ -1,10 +1,10 @@
+import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { listFiles } from "../util/hash.js";
 import { tempStem } from "../util/temp-names.js";
 import type { ClaudeHooks } from "../suite/types.js";
-import { existsSync } from "node:fs";
 import { installHooks } from "./hooks.js";
 
 export interface RunDirs {
