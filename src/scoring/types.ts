@@ -156,11 +156,17 @@ export interface RubricProfile {
    * workspace-relative path exists after the Skills are copied, `skillsDir` is where they are.
    */
   skillHooks?: (installed: (rel: string) => boolean, skillsDir: string) => SkillHooks | null;
-  /** Picks the profile for a task whose task.toml names none (docs/tasks.md), by its category and name. */
+  /**
+   * Picks the profile for a task whose task.toml names none (docs/tasks.md), by its category and
+   * name; the first built-in that claims a task takes it.
+   */
   claimsTask?: (category: string, name: string) => boolean;
   /** task.toml's `[interaction].mode` of a task of this profile that sets none; default `none`. */
   taskInteractionMode?: "none" | "auto_user";
-  /** The Native treatment's block, put in front of its runs' prompts (docs/manifest.md, "Treatments"). */
+  /**
+   * The Native treatment (docs/manifest.md, "Treatments"): its block in front of its runs' prompts,
+   * whatever the run's profile; the first built-in that sets it defines it.
+   */
   native?: NativeTreatmentHooks;
   /** Where a suite profile came from (absolute file); absent for built-ins. */
   source?: string;
