@@ -35,7 +35,7 @@ export const JudgeBlockSchema = z.object({
   status: JudgeStatusSchema,
   /** Why it failed or was skipped; notes (missing dimensions, failed samples) when successful; '' otherwise. */
   reason: z.string(),
-  /** generic, comet-workflow, authoring-skill or a custom profile name. */
+  /** The run's profile name (a built-in's or a suite profile's). */
   profile: z.string(),
   /** `generic` (task_completion, output_quality, instruction_adherence, custom_N) or `comet`. */
   prompt_kind: z.enum(["generic", "comet"]).nullable(),

@@ -13,18 +13,14 @@
  */
 import { InputError } from "../core/errors.js";
 import { DEFAULT_CONTINUE_PROMPT, type TaskSpec } from "../suite/types.js";
-import {
-  COMET_SIMULATOR_PROMPT,
-  GENERIC_SIMULATOR_PROMPT,
-  profileInteractionDefaults,
-} from "../scoring/index.js";
+import { GENERIC_SIMULATOR_PROMPT, profileInteractionDefaults } from "../scoring/index.js";
 
 export { DEFAULT_CONTINUE_PROMPT };
 
 export type InteractionMode = "none" | "auto_user";
 
-/** The profiles' default simulator prompts (they live with their profiles, src/scoring/profiles/). */
-export { COMET_SIMULATOR_PROMPT, GENERIC_SIMULATOR_PROMPT };
+/** The generic default simulator prompt (each profile's lives with it, src/scoring/profiles/). */
+export { GENERIC_SIMULATOR_PROMPT };
 
 /** Sent when the simulator (or a deterministic reply) produced no text. */
 export const FALLBACK_REPLY = "Yes, please proceed with the recommended option.";

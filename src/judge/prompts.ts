@@ -1,9 +1,6 @@
-import type { CometArtifacts } from "./comet-artifacts.js";
-
 /** The judge prompts (docs/judge.md, Prompts) and the repair prompt. Pure. */
 
 const GENERIC_DIMENSIONS = ["task_completion", "output_quality", "instruction_adherence"] as const;
-export const COMET_DIMENSIONS = ["artifact_quality", "spec_drift", "main_flow"] as const;
 const MAX_FAILED_CHECKS = 10;
 const MAX_INSTRUCTION_CHARS = 4000;
 
@@ -98,34 +95,9 @@ export function buildGenericPrompt(i: GenericPromptInput): string {
   return parts.join("\n");
 }
 
-export function buildCometPrompt(a: CometArtifacts): string {
-  const dims = [...COMET_DIMENSIONS];
-  return [
-    "You are an impartial judge scoring a software-development workflow run.",
-    `Read the artifacts of the change in ${a.changeDir} and score three dimensions from 0.00 to 1.00.`,
-    "",
-    "Criteria:",
-    "- artifact_quality: 1.0 = the proposal states a real problem, goals, scope and non-goals; the design weighs at least 2 alternatives with trade-offs and risks; tasks are actionable; tests have real assertions. 0.5 = shallow or boilerplate. 0.0 = missing.",
-    "- spec_drift: 1.0 = delta specs reconciled with the implementation; 0.9 = no spec change was needed; 0.5 = unreconciled drift; 0.0 = contradicts the implementation.",
-    "- main_flow: 1.0 = evidence of all 5 workflow phases; 0.5 = 2-3 phases; 0.0 = fewer than 2.",
-    "",
-    "=== proposal.md ===",
-    a.proposal,
-    "",
-    "=== design.md ===",
-    a.design,
-    "",
-    "=== tasks.md ===",
-    a.tasks,
-    "",
-    "=== report ===",
-    a.report,
-    "",
-    "=== spec.md ===",
-    a.spec,
-    "",
-    answerFormat(dims),
-  ].join("\n");
+/** A profile's own prompt (`ProfileJudge.prompt`) followed by the answer format of its dimensions. */
+export function withAnswerFormat(prompt: string, dims: readonly string[]): string {
+  return [prompt, "", answerFormat(dims)].join("\n");
 }
 
 const MAX_BAD_ANSWER_CHARS = 2000;

@@ -1,17 +1,15 @@
 import { resolveClaudeBinary } from "../agents/claude/binary.js";
-import { profileJudgePrompt } from "../scoring/index.js";
+import { profileJudge } from "../scoring/index.js";
 import { redactValue } from "../util/redact.js";
 import { aggregateVerdicts } from "./aggregate.js";
 import { judgeCacheKey, type JudgeCache } from "./cache.js";
-import { readCometArtifacts, NO_CHANGE_DIR_REASON } from "./comet-artifacts.js";
 import type { ActiveJudgeConfig, JudgeConfig } from "./config.js";
 import { judgeLine, judgeStatusLine, parseJudgeAnswer, type ParsedScore } from "./parse.js";
 import {
-  buildCometPrompt,
   buildGenericPrompt,
   buildRepairPrompt,
-  COMET_DIMENSIONS,
   genericDimensions,
+  withAnswerFormat,
   type Baseline,
 } from "./prompts.js";
 import { cliTransport } from "./transport-cli.js";
@@ -21,6 +19,7 @@ import { httpTransport } from "./transport-http.js";
 import type { HelperSandbox } from "../sandbox/types.js";
 import type { JudgeBlock, JudgeReply, JudgeTransport } from "./types.js";
 import { dumpWorkspace } from "./workspace-dump.js";
+import { judgeWorkspace } from "./workspace-reader.js";
 
 /**
  * Runs the LLM judge over one run's workspace. Never throws for a judge
@@ -30,7 +29,7 @@ import { dumpWorkspace } from "./workspace-dump.js";
 
 export interface RunJudgeInput {
   config: JudgeConfig;
-  /** The run's profile: its `judgePrompt` picks the comet or the generic judge (docs/judge.md). */
+  /** The run's profile: its `judge` hook, if any, replaces the generic prompt (docs/judge.md). */
   profile: string;
   /** The run's workspace (after the agent ran). */
   workspace: string;
@@ -163,19 +162,20 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
 
   let prompt: string;
   let dims: string[];
-  if (profileJudgePrompt(i.profile) === "comet") {
-    const artifacts = await readCometArtifacts(i.workspace);
-    if (artifacts === null) {
+  const own = profileJudge(i.profile);
+  if (own !== null) {
+    const made = await own.prompt(judgeWorkspace(i.workspace));
+    if ("skipped" in made) {
       return finish({
         ...head,
-        prompt_kind: "comet",
-        reason: NO_CHANGE_DIR_REASON,
-        lines: [judgeStatusLine("skipped", NO_CHANGE_DIR_REASON)],
+        prompt_kind: own.kind,
+        reason: made.skipped,
+        lines: [judgeStatusLine("skipped", made.skipped)],
       });
     }
-    prompt = buildCometPrompt(artifacts);
-    dims = [...COMET_DIMENSIONS];
-    head.prompt_kind = "comet";
+    dims = [...own.dimensions];
+    prompt = withAnswerFormat(made.prompt, dims);
+    head.prompt_kind = own.kind;
   } else {
     const dump = await dumpWorkspace(i.workspace);
     prompt = buildGenericPrompt({

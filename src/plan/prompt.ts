@@ -8,7 +8,7 @@ import {
 
 /**
  * The prompt a run gives its agent: the task's instruction rendered with the run's id (the same
- * id its validators see), behind the profile's contract when it has one (comet-workflow's:
+ * id its validators see), behind the profile's contract when it has one (its `promptPrefix`:
  * docs/tasks.md, instruction.md), behind the treatment's own blocks (a Native treatment's, its
  * `prompt_prefix`: docs/manifest.md). Pure.
  */

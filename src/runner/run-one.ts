@@ -6,7 +6,7 @@ import type { RunReport } from "../core/report.js";
 import type { JudgeBlock } from "../core/judge.js";
 import { runJudge } from "../judge/index.js";
 import type { RunPlan } from "../plan/run-plan.js";
-import { resolveProfile, type RubricResult } from "../scoring/index.js";
+import { resolveProfile, skillHooks, type RubricResult } from "../scoring/index.js";
 import { runPaths } from "../store/layout.js";
 import {
   resetRunFolder,
@@ -100,6 +100,7 @@ export async function executeRun(
     const driver = subject.driver;
     const preexisting = await prepareWorkspace({
       workspace: dirs.workspace,
+      skillHooks,
       environmentDir: task.environment_dir,
       skills: treatment.skills.map((s) => ({ name: s.name, path: s.path, content: s.content })),
       claudeMd: treatment.claude_md,

@@ -80,7 +80,7 @@ export interface FinishedRunScore {
  */
 export function scoreFinishedRun(f: FinishedRunInput): FinishedRunScore {
   if (!f.validation) return { validation: null, rubric: null };
-  // The profile decides which checks count (comet-workflow: CONTROL on business checks only).
+  // The profile decides which checks count (its `checksForRun` hook; by default all of them).
   const checks = checksForRun(f.profile, f.treatmentName, f.validation);
   const validation = { ...f.validation, passed: checks.passed, failed: checks.failed };
   const rubric =

@@ -1,4 +1,10 @@
-export type { DimensionResult, RubricInput, RubricProfile, RubricResult } from "./types.js";
+export type {
+  DimensionResult,
+  JudgeWorkspace,
+  RubricInput,
+  RubricProfile,
+  RubricResult,
+} from "./types.js";
 export {
   checksForRun,
   formatRubricLine,
@@ -12,17 +18,13 @@ export { GENERIC_SIMULATOR_PROMPT, genericProfile } from "./profiles/generic/pro
 export {
   builtinProfiles,
   profileInteractionDefaults,
-  profileJudgePrompt,
+  profileJudge,
   promptForProfile,
   resolveProfile,
+  skillHooks,
 } from "./registry.js";
-export { isWorkflowCheck, splitChecks } from "./profiles/comet-workflow/checks-split.js";
 export { makeMemoryWorkspaceView } from "./workspace-view.js";
 export { globToRegExp } from "./glob.js";
-export { cometWorkflowProfile } from "./profiles/comet-workflow/profile.js";
-export { COMET_SIMULATOR_PROMPT } from "./profiles/comet-workflow/contract.js";
-export type { WorkflowKind } from "./profiles/comet-workflow/context.js";
-export { decisionPointCompliance } from "./profiles/comet-workflow/decision-points.js";
 export { authoringSkillProfile } from "./profiles/authoring-skill/profile.js";
 export { proxyScore } from "./profiles/hard-check/profile.js";
 export { loadProfileFile, loadSuiteProfiles } from "./load-profile.js";

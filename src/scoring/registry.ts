@@ -1,8 +1,14 @@
 import { InputError } from "../core/errors.js";
 import { authoringSkillProfile } from "./profiles/authoring-skill/profile.js";
-import { cometWorkflowProfile } from "./profiles/comet-workflow/profile.js";
+import { cometWorkflowProfile } from "./profiles/comet-workflow/index.js";
 import { GENERIC_SIMULATOR_PROMPT, genericProfile } from "./profiles/generic/profile.js";
-import type { ProfileInteractionDefaults, RubricProfile } from "./types.js";
+import type {
+  NativeTreatmentHooks,
+  ProfileInteractionDefaults,
+  ProfileJudge,
+  RubricProfile,
+  SkillHooks,
+} from "./types.js";
 
 /**
  * The registry of rubric profiles: the only place that names the built-in profiles. Everything
@@ -78,7 +84,36 @@ export function promptForProfile(name: string, renderedInstruction: string): str
   return prefix === undefined ? renderedInstruction : `${prefix}\n\n${renderedInstruction}`;
 }
 
-/** Which LLM-judge prompt scores runs of this profile (docs/judge.md, Prompts). */
-export function profileJudgePrompt(name: string): "generic" | "comet" {
-  return builtin(name)?.judgePrompt ?? "generic";
+/** The profile's own LLM-judge prompt; null: the generic one (docs/judge.md, Prompts). */
+export function profileJudge(name: string): ProfileJudge | null {
+  return builtin(name)?.judge ?? null;
+}
+
+/**
+ * The hooks every built-in profile's Skill asks for once installed (`RubricProfile.skillHooks`),
+ * in registry order: they follow the installed Skills, not the run's profile.
+ */
+export function skillHooks(installed: (rel: string) => boolean, skillsDir: string): SkillHooks[] {
+  return BUILTIN.flatMap((p) => {
+    const hooks = p.skillHooks?.(installed, skillsDir) ?? null;
+    return hooks === null ? [] : [hooks];
+  });
+}
+
+/** The Native treatment as the built-in profile that defines it says (`RubricProfile.native`). */
+export function nativeTreatment(): NativeTreatmentHooks | null {
+  return BUILTIN.find((p) => p.native !== undefined)?.native ?? null;
+}
+
+/**
+ * The profile of a task whose task.toml names none: the first built-in that claims it by its
+ * category and name (`claimsTask`), else `generic` (docs/tasks.md).
+ */
+export function claimingProfile(category: string, name: string): string {
+  return BUILTIN.find((p) => p.claimsTask?.(category, name) === true)?.name ?? genericProfile.name;
+}
+
+/** task.toml's `[interaction].mode` of a task of this profile that sets none (`taskInteractionMode`). */
+export function taskInteractionMode(name: string): "none" | "auto_user" {
+  return builtin(name)?.taskInteractionMode ?? "none";
 }

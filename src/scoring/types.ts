@@ -1,4 +1,5 @@
 import type { Evidence } from "../core/evidence.js";
+import type { JudgeBlock } from "../core/judge.js";
 
 /**
  * A read-only view of the run's workspace after the agent ran. Paths are workspace-relative,
@@ -44,7 +45,7 @@ interface RubricTask {
 
 /**
  * Everything a rubric may look at, as the runner passes it. Pure data plus lookups. The fields
- * marked optional were added for the comet-workflow / authoring-skill / declarative profiles;
+ * marked optional were added for the built-in and declarative profiles;
  * `scoreRubric` fills them in (see `ScoringInput`), so older callers keep working.
  */
 export interface RubricInput {
@@ -137,7 +138,7 @@ export interface RubricProfile {
   hardFailures?: (input: ScoringInput, dims: DimensionResult[]) => string[];
   /**
    * The validator checks that count for a run of this treatment (its pass/fail and report), and
-   * those dropped. Default: every check counts. comet-workflow drops CONTROL's workflow checks.
+   * those dropped. Default: every check counts.
    */
   checksForRun?: (
     treatment: string,
@@ -147,10 +148,69 @@ export interface RubricProfile {
   promptPrefix?: string;
   /** Defaults of the `auto_user` loop; default: single-turn, 12 turns, the generic simulator. */
   interaction?: ProfileInteractionDefaults;
-  /** Which LLM-judge prompt scores runs of this profile (docs/judge.md); default `generic`. */
-  judgePrompt?: "generic" | "comet";
+  /** The LLM judge's prompt for runs of this profile (docs/judge.md, Prompts); default: the generic one. */
+  judge?: ProfileJudge;
+  /**
+   * Agent hooks its Skill asks for once a treatment installs it, in every run whatever the run's
+   * profile (the original harness adds them by the Skill alone): `installed(rel)` tells whether a
+   * workspace-relative path exists after the Skills are copied, `skillsDir` is where they are.
+   */
+  skillHooks?: (installed: (rel: string) => boolean, skillsDir: string) => SkillHooks | null;
+  /**
+   * Picks the profile for a task whose task.toml names none (docs/tasks.md), by its category and
+   * name; the first built-in that claims a task takes it.
+   */
+  claimsTask?: (category: string, name: string) => boolean;
+  /** task.toml's `[interaction].mode` of a task of this profile that sets none; default `none`. */
+  taskInteractionMode?: "none" | "auto_user";
+  /**
+   * The Native treatment (docs/manifest.md, "Treatments"): its block in front of its runs' prompts,
+   * whatever the run's profile; the first built-in that sets it defines it.
+   */
+  native?: NativeTreatmentHooks;
   /** Where a suite profile came from (absolute file); absent for built-ins. */
   source?: string;
+}
+
+/**
+ * What a profile's judge may read of a run's workspace. The judge hands it in
+ * (judge/workspace-reader.ts), so that a profile reads no disk of its own. Paths are
+ * workspace-relative, POSIX separators.
+ */
+export interface JudgeWorkspace {
+  /** Real sub-folders (never symlinks) of `rel`, sorted; none when it is missing. */
+  subdirs(rel: string): Promise<string[]>;
+  /** The files directly in `rel` whose names end with `ext`, as `<rel>/<name>`, sorted. */
+  files(rel: string, ext: string): Promise<string[]>;
+  /** The file's text when it is a text file inside the workspace (the judge's size cap); else null. */
+  readText(rel: string): Promise<string | null>;
+}
+
+/** A profile's own LLM-judge prompt (docs/judge.md, Prompts). */
+export interface ProfileJudge {
+  /** The judge block's `prompt_kind`. */
+  kind: NonNullable<JudgeBlock["prompt_kind"]>;
+  /** The dimensions the judge scores, in this order. */
+  dimensions: readonly string[];
+  /** The prompt up to its answer format (the judge appends that), or why the run is not judged. */
+  prompt(ws: JudgeWorkspace): Promise<{ prompt: string } | { skipped: string }>;
+}
+
+/** Agent hooks in Claude Code's settings shape (`hooks.<Event>[]`), as a treatment's `hooks:`. */
+export type SkillHooks = Record<
+  string,
+  { matcher?: string; hooks: { type: "command"; command: string; timeout?: number }[] }[]
+>;
+
+/** What a Native treatment's run is told to leave behind (task.toml `[evaluation] native_terminal`). */
+type NativeTerminal = "archive" | "active" | "active-blocked";
+
+/** A Native treatment: one marked `native: true`, or one of the names in `treatments`. */
+export interface NativeTreatmentHooks {
+  /** Treatment names that are Native without saying so, with the clarification mode each pins. */
+  treatments: Readonly<Record<string, { clarification_mode: "sequential" | "batch" | null }>>;
+  /** The block put in front of a Native run's prompt. */
+  prefix: (terminal: NativeTerminal, clarificationMode: "sequential" | "batch" | null) => string;
 }
 
 export interface RubricResult {

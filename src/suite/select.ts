@@ -5,7 +5,7 @@ import { closest } from "./fields.js";
  * `--task` / `--treatment` filters. Pure.
  *
  * `list` is a comma list of names; `*` is a wildcard anywhere in an entry
- * (`comet-*`, `*-smoke`, `*`). Matching is exact and case-sensitive. An undefined
+ * (`api-*`, `*-smoke`, `*`). Matching is exact and case-sensitive. An undefined
  * or blank list selects everything. The result follows the order of `available`
  * and has no duplicates. Every unknown name or pattern that matches nothing is
  * reported in one InputError that lists the available names.

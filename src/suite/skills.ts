@@ -10,7 +10,7 @@ import { NAME_PATTERN, type SkillSpec } from "./types.js";
  *
  * A relative path is looked up against the treatment file's folder first, then
  * the suite root, then the suite root's parent (the Python harness's "eval root",
- * so `../assets/skills/x` in comet's eval/local suite loads unchanged); the first
+ * so `../assets/skills/x` in its own eval/local suite loads unchanged); the first
  * candidate that holds SKILL.md wins. A path may name
  * the folder or the SKILL.md file itself.
  */

@@ -1,3 +1,4 @@
+import { claimingProfile, taskInteractionMode } from "../scoring/registry.js";
 import { NETWORK_CHOICES, SANDBOX_CHOICES } from "./types.js";
 import { readExpectedArtifacts, readWorkspacePaths } from "./artifacts.js";
 import { type FileCtx, readNames, Table } from "./fields.js";
@@ -22,14 +23,10 @@ export type TaskTomlSections = Pick<
   evaluation: Omit<TaskSpec["evaluation"], "skill_package_path"> & { skill_package_path?: string };
 };
 
-const COMET_WORKFLOW_PROFILE = "comet-workflow";
-const GENERIC_PROFILE = "generic";
-
-/** Explicit profile, else comet-workflow for category "comet" or a `comet-*` name, else generic. */
+/** Explicit profile, else the built-in that claims the task by its category and name, else generic. */
 function inferProfile(explicit: string | null, category: string, name: string): string {
   if (explicit) return explicit;
-  if (category === "comet" || name.startsWith("comet-")) return COMET_WORKFLOW_PROFILE;
-  return GENERIC_PROFILE;
+  return claimingProfile(category, name);
 }
 
 function emptyTable(ctx: FileCtx, name: string): Table {
@@ -164,7 +161,7 @@ export function readTaskToml(
   }
   const maxTurns = inter.number("max_turns", { positive: true, integer: true });
   const interaction = {
-    mode: modeValue ?? (inferred === COMET_WORKFLOW_PROFILE ? "auto_user" : "none"),
+    mode: modeValue ?? taskInteractionMode(inferred),
     max_turns: maxTurns ?? 12,
     // Whether task.toml set them, so that profile defaults (authoring-skill: 8 turns) can apply.
     mode_set: modeValue !== undefined,

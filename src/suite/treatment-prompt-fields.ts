@@ -4,6 +4,7 @@
  * hooks). See docs/manifest.md, "Treatments". Pure.
  */
 import { isRecord } from "../core/json.js";
+import { nativeTreatment } from "../scoring/registry.js";
 import type { Table } from "./fields.js";
 import {
   ClaudeHooksSchema,
@@ -13,20 +14,13 @@ import {
 } from "./types.js";
 
 /**
- * Treatment names that are Native treatments without saying so, as in the original harness's
- * own suite (its treatment files carry no marker), with the clarification mode each pins.
+ * `native: true|false` and `native_clarification_mode`, defaulting to the names the profile that
+ * defines the Native treatment lists (`RubricProfile.native`).
  */
-const BUILT_IN_NATIVE: Record<string, NativeTreatment> = {
-  COMET_NATIVE_PHASE1: { clarification_mode: null },
-  COMET_NATIVE_SEQUENTIAL: { clarification_mode: "sequential" },
-  COMET_NATIVE_BATCH: { clarification_mode: "batch" },
-};
-
-/** `native: true|false` and `native_clarification_mode`, defaulting to the built-in names. */
 export function readNative(t: Table, name: string): NativeTreatment | undefined {
   const flag = t.boolean("native");
   const mode = t.enumOf("native_clarification_mode", NATIVE_CLARIFICATION_MODES);
-  const builtIn = BUILT_IN_NATIVE[name];
+  const builtIn = nativeTreatment()?.treatments[name];
   if (flag === false) {
     if (mode !== undefined)
       t.error(

@@ -65,7 +65,7 @@ export const TaskSpecSchema = z.object({
   evaluation: z.object({
     /** `[evaluation].profile` exactly as written; null when absent or "". */
     profile: z.string().nullable(),
-    /** Explicit profile, else `comet-workflow` (category "comet" or name `comet-*`), else `generic`. */
+    /** Explicit profile, else the built-in that claims the task (`RubricProfile.claimsTask`), else `generic`. */
     inferred_profile: z.string(),
     required_skills: z.array(z.string()),
     expected_artifacts: z.array(ExpectedArtifactSchema),

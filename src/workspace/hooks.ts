@@ -1,36 +1,14 @@
 /**
  * Claude Code hooks of a treatment, installed in the workspace's project settings
  * (`.claude/settings.json`, merged with one the task's environment/ brought): the treatment's
- * own `hooks:`, and the Comet guard that the original harness adds whenever the treatment
- * installs a `comet` Skill with `scripts/comet-hook-guard.mjs` (or `.sh`): a PreToolUse hook on
- * Write|Edit|MultiEdit. See docs/manifest.md, "Treatments".
+ * own `hooks:`, and those a profile's Skill asks for once installed (`RubricProfile.skillHooks`,
+ * handed in by the caller). See docs/manifest.md, "Treatments".
  */
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { isRecord } from "../core/json.js";
 import type { ClaudeHooks } from "../suite/types.js";
-
-/** The Comet guard's hook, when the installed `comet` Skill ships the guard script. */
-export function cometGuardHook(workspace: string, skillsDir: string): ClaudeHooks | null {
-  const scripts = path.join(skillsDir, "comet", "scripts");
-  for (const [file, runner] of [
-    ["comet-hook-guard.mjs", "node"],
-    ["comet-hook-guard.sh", "bash"],
-  ] as const) {
-    const rel = path.posix.join(scripts.split(path.sep).join("/"), file);
-    if (existsSync(path.join(workspace, rel)))
-      return {
-        PreToolUse: [
-          {
-            matcher: "Write|Edit|MultiEdit",
-            hooks: [{ type: "command", command: `${runner} "$CLAUDE_PROJECT_DIR/${rel}"` }],
-          },
-        ],
-      };
-  }
-  return null;
-}
 
 /** `base` with every group of `add` appended to its event (a group already there is not repeated). Pure. */
 export function mergeHooks(base: unknown, add: ClaudeHooks): Record<string, unknown[]> {

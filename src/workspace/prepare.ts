@@ -1,10 +1,11 @@
+import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { listFiles } from "../util/hash.js";
 import { tempStem } from "../util/temp-names.js";
 import type { ClaudeHooks } from "../suite/types.js";
-import { cometGuardHook, installHooks } from "./hooks.js";
+import { installHooks } from "./hooks.js";
 
 export interface RunDirs {
   root: string;
@@ -82,6 +83,11 @@ export async function prepareWorkspace(opts: {
   settingsFile?: string | null;
   /** The treatment's own hooks. */
   hooks?: ClaudeHooks | undefined;
+  /**
+   * The hooks the installed Skills ask for (the registry's `skillHooks`), given a test of what
+   * the workspace holds and the Skills folder; installed after the treatment's own.
+   */
+  skillHooks?: (installed: (rel: string) => boolean, skillsDir: string) => ClaudeHooks[];
 }): Promise<Set<string>> {
   const ws = opts.workspace;
   if (opts.environmentDir) await cp(opts.environmentDir, ws, { recursive: true });
@@ -94,8 +100,9 @@ export async function prepareWorkspace(opts: {
   if (opts.claudeMd !== null)
     await writeFile(path.join(ws, opts.memoryFile ?? "CLAUDE.md"), opts.claudeMd);
   if (opts.settingsFile) {
-    const guard = cometGuardHook(ws, opts.skillsDir ?? path.join(".claude", "skills"));
-    const hooks = [...(opts.hooks ? [opts.hooks] : []), ...(guard ? [guard] : [])];
+    const installed = (rel: string): boolean => existsSync(path.join(ws, rel));
+    const asked = opts.skillHooks?.(installed, opts.skillsDir ?? path.join(".claude", "skills"));
+    const hooks = [...(opts.hooks ? [opts.hooks] : []), ...(asked ?? [])];
     await installHooks(ws, opts.settingsFile, hooks);
   }
   return new Set(await listFiles(ws));

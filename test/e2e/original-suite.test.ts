@@ -4,7 +4,7 @@
  * skillbench.yaml's `validation.python_path` (a folder the sandbox hides unless it is bound in
  * read-only), reads `native_terminal` from `_test_context.json` and gets `validation.env`; the
  * Native treatment's prompt starts with the Native block, its CLAUDE.md and its PreToolUse hook
- * are installed. A validator that prints terminal escapes in a check name leaves none in the
+ * are installed, and so is the Comet guard its `comet` Skill ships (under the generic profile). A validator that prints terminal escapes in a check name leaves none in the
  * console, summary.md or comparison_report.md. Under `--sandbox local` every report carries the
  * local warning.
  */
@@ -44,6 +44,7 @@ const CHECKS = [
   "native_terminal_in_context",
   "prompt_matches_treatment",
   "hook_ran",
+  "guard_ran",
   "treatment_claude_md",
   "validator_env",
 ];

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../../src/core/errors.js";
 import {
-  COMET_SIMULATOR_PROMPT,
   DEFAULT_CONTINUE_PROMPT,
   GENERIC_SIMULATOR_PROMPT,
   resolveInteraction,
   type InteractionInput,
 } from "../../../src/interaction/config.js";
+import { COMET_SIMULATOR_PROMPT } from "../../../src/scoring/profiles/comet-workflow/index.js";
 
 function input(
   over: Partial<InteractionInput> = {},

@@ -2,11 +2,15 @@ import { describe, expect, it } from "vitest";
 import { parseJudgeAnswer } from "../../../src/judge/parse.js";
 import {
   baselineText,
-  buildCometPrompt,
   buildGenericPrompt,
   buildRepairPrompt,
   genericDimensions,
+  withAnswerFormat,
 } from "../../../src/judge/prompts.js";
+import {
+  buildCometPrompt,
+  COMET_DIMENSIONS,
+} from "../../../src/scoring/profiles/comet-workflow/judge.js";
 
 describe("generic prompt", () => {
   it.each<[string[], string[]]>([
@@ -64,14 +68,17 @@ describe("generic prompt", () => {
 
 describe("comet prompt", () => {
   it("names the change and the three dimensions", () => {
-    const p = buildCometPrompt({
-      changeDir: "docs/openspec/changes/x",
-      proposal: "P",
-      design: "(missing: design.md)",
-      tasks: "T",
-      report: "(none)",
-      spec: "(none)",
-    });
+    const p = withAnswerFormat(
+      buildCometPrompt({
+        changeDir: "docs/openspec/changes/x",
+        proposal: "P",
+        design: "(missing: design.md)",
+        tasks: "T",
+        report: "(none)",
+        spec: "(none)",
+      }),
+      COMET_DIMENSIONS,
+    );
     expect(
       p.startsWith("You are an impartial judge scoring a software-development workflow run."),
     ).toBe(true);

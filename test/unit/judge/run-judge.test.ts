@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JudgeCache } from "../../../src/judge/cache.js";
-import { NO_CHANGE_DIR_REASON } from "../../../src/judge/comet-artifacts.js";
+import { NO_CHANGE_DIR_REASON } from "../../../src/scoring/profiles/comet-workflow/judge.js";
 import type { ActiveJudgeConfig } from "../../../src/judge/config.js";
 import { runJudge, type RunJudgeInput } from "../../../src/judge/run-judge.js";
 import {

@@ -3,12 +3,12 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
   checksForRun,
-  cometWorkflowProfile,
   formatRubricLine,
   genericProfile,
   scoreRubric,
 } from "../../../src/scoring/index.js";
 import type { RubricInput, RubricResult } from "../../../src/scoring/index.js";
+import { cometWorkflowProfile } from "../../../src/scoring/profiles/comet-workflow/index.js";
 import { makeFsWorkspaceView } from "../../../src/scoring/fs-view.js";
 import { canonicalJson, sha256 } from "../../../src/util/hash.js";
 import { expectDimensions, rubricInput, toolCalls } from "./helpers.js";

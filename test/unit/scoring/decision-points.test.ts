@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { decisionPointCompliance, toScoringInput } from "../../../src/scoring/index.js";
-import type { WorkflowKind } from "../../../src/scoring/index.js";
+import { toScoringInput } from "../../../src/scoring/index.js";
+import {
+  decisionPointCompliance,
+  type WorkflowKind,
+} from "../../../src/scoring/profiles/comet-workflow/index.js";
 import type { Evidence } from "../../../src/core/evidence.js";
 import { rubricInput } from "./helpers.js";
 import type { InputOverrides } from "./helpers.js";

@@ -9,13 +9,19 @@ import { describe, expect, it } from "vitest";
 import {
   builtinProfiles,
   checksForRun,
+  skillHooks,
   profileInteractionDefaults,
-  profileJudgePrompt,
+  profileJudge,
   promptForProfile,
   resolveProfile,
   scoreRubric,
   type RubricProfile,
 } from "../../../src/scoring/index.js";
+import {
+  claimingProfile,
+  nativeTreatment,
+  taskInteractionMode,
+} from "../../../src/scoring/registry.js";
 import { rubricInput } from "./helpers.js";
 
 const ROOT = new URL("../../../", import.meta.url);
@@ -73,10 +79,10 @@ describe("what a profile settles before scoring, by name", () => {
   });
 
   it("the judge prompt is comet for comet-workflow only", () => {
-    expect(profileJudgePrompt("comet-workflow")).toBe("comet");
-    expect(profileJudgePrompt("generic")).toBe("generic");
-    expect(profileJudgePrompt("authoring-skill")).toBe("generic");
-    expect(profileJudgePrompt("constructor")).toBe("generic");
+    expect(profileJudge("comet-workflow")?.kind).toBe("comet");
+    expect(profileJudge("generic")).toBeNull();
+    expect(profileJudge("authoring-skill")).toBeNull();
+    expect(profileJudge("constructor")).toBeNull();
   });
 
   it("loop defaults come from the profile, else single-turn with 12 turns", () => {
@@ -147,5 +153,83 @@ describe("a profile plugs in through the interface alone", () => {
     const out = checksForRun({}, "CONTROL", baseline);
     expect(out).toEqual({ ...baseline, dropped: [] });
     expect(out.passed).not.toBe(baseline.passed);
+  });
+});
+
+describe("the hooks asked of every built-in, whatever the run's profile", () => {
+  const guard = (runner: string, file: string) => ({
+    PreToolUse: [
+      {
+        matcher: "Write|Edit|MultiEdit",
+        hooks: [{ type: "command", command: `${runner} "$CLAUDE_PROJECT_DIR/${file}"` }],
+      },
+    ],
+  });
+  const SKILLS = ".claude/skills";
+  it.each<[string, string[], string, ReturnType<typeof guard>[]]>([
+    ["no comet Skill", [], SKILLS, []],
+    [
+      "the .mjs guard",
+      [`${SKILLS}/comet/scripts/comet-hook-guard.mjs`],
+      SKILLS,
+      [guard("node", `${SKILLS}/comet/scripts/comet-hook-guard.mjs`)],
+    ],
+    [
+      "the .sh guard",
+      [`${SKILLS}/comet/scripts/comet-hook-guard.sh`],
+      SKILLS,
+      [guard("bash", `${SKILLS}/comet/scripts/comet-hook-guard.sh`)],
+    ],
+    [
+      "both: the .mjs one",
+      [
+        `${SKILLS}/comet/scripts/comet-hook-guard.sh`,
+        `${SKILLS}/comet/scripts/comet-hook-guard.mjs`,
+      ],
+      SKILLS,
+      [guard("node", `${SKILLS}/comet/scripts/comet-hook-guard.mjs`)],
+    ],
+    [
+      "another agent's Skills folder",
+      [".agents/skills/comet/scripts/comet-hook-guard.sh"],
+      ".agents/skills",
+      [guard("bash", ".agents/skills/comet/scripts/comet-hook-guard.sh")],
+    ],
+    ["a guard in another Skill", [`${SKILLS}/other/scripts/comet-hook-guard.mjs`], SKILLS, []],
+  ])("skillHooks: %s", (_name, present, skillsDir, want) => {
+    expect(skillHooks((rel) => present.includes(rel), skillsDir)).toEqual(want);
+  });
+
+  it("nativeTreatment: the Native block and the names that are Native without saying so", () => {
+    const native = nativeTreatment();
+    expect(native?.treatments).toEqual({
+      COMET_NATIVE_PHASE1: { clarification_mode: null },
+      COMET_NATIVE_SEQUENTIAL: { clarification_mode: "sequential" },
+      COMET_NATIVE_BATCH: { clarification_mode: "batch" },
+    });
+    expect(native?.prefix("archive", "batch")).toMatch(
+      /^\[COMET NATIVE TREATMENT\]\n[^]*`batch`[^]*\n\[ORIGINAL BUSINESS TASK\]\n$/,
+    );
+  });
+
+  it.each<[string, string, string]>([
+    ["comet", "x", "comet-workflow"],
+    ["", "comet-x", "comet-workflow"],
+    ["Comet", "x", "generic"],
+    ["", "cometx", "generic"],
+    ["authoring", "comet", "generic"],
+    ["", "", "generic"],
+  ])("claimingProfile(%j, %j) = %s", (category, name, want) => {
+    expect(claimingProfile(category, name)).toBe(want);
+  });
+
+  it.each<[string, "none" | "auto_user"]>([
+    ["comet-workflow", "auto_user"],
+    ["generic", "none"],
+    ["authoring-skill", "none"],
+    ["my-suite-profile", "none"],
+    ["constructor", "none"],
+  ])("taskInteractionMode(%s) = %s", (name, want) => {
+    expect(taskInteractionMode(name)).toBe(want);
   });
 });

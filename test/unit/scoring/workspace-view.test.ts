@@ -2,12 +2,11 @@ import { mkdtemp, mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { globToRegExp, makeMemoryWorkspaceView } from "../../../src/scoring/index.js";
 import {
-  globToRegExp,
   isWorkflowCheck,
-  makeMemoryWorkspaceView,
   splitChecks,
-} from "../../../src/scoring/index.js";
+} from "../../../src/scoring/profiles/comet-workflow/index.js";
 import { makeFsWorkspaceView } from "../../../src/scoring/fs-view.js";
 
 describe("globToRegExp", () => {

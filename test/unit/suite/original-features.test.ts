@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { treatmentPrompt, validatorEnv } from "../../../src/suite/index.js";
 import { renderRunPrompt } from "../../../src/plan/prompt.js";
-import { nativePrefix } from "../../../src/suite/prompt.js";
+import { nativePrefix } from "../../../src/scoring/profiles/comet-workflow/native-treatment.js";
 import { load, loadError, makeDir, oneTask } from "./make-suite.js";
 
 const SKILL = { "skills/s/SKILL.md": "---\nname: s\ndescription: d\n---\nbody\n" };

@@ -2,6 +2,7 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { skillHooks } from "../../../src/scoring/index.js";
 import { mergeHooks } from "../../../src/workspace/hooks.js";
 import { prepareWorkspace } from "../../../src/workspace/prepare.js";
 
@@ -61,6 +62,7 @@ describe("prepareWorkspace: hooks", () => {
       claudeMd: "Be careful.",
       settingsFile: path.join(".claude", "settings.json"),
       hooks: { PreToolUse: [own] },
+      skillHooks,
     });
     const settings = JSON.parse(await readFile(path.join(ws, ".claude", "settings.json"), "utf8"));
     expect(settings).toEqual({ model: "x", hooks: { Stop: [], PreToolUse: [own, GUARD] } });

@@ -21,6 +21,9 @@ import {
 import { cometChecksForRun, splitChecks } from "./checks-split.js";
 import { cometContext } from "./context.js";
 import { COMET_CONTRACT, COMET_SIMULATOR_PROMPT } from "./contract.js";
+import { cometGuardHook } from "./hooks.js";
+import { cometJudge } from "./judge.js";
+import { cometNativeTreatment } from "./native-treatment.js";
 import type { CometContext } from "./context.js";
 import {
   nativeArtifactQuality,
@@ -75,7 +78,11 @@ export const cometWorkflowProfile: RubricProfile = {
   checksForRun: cometChecksForRun,
   promptPrefix: COMET_CONTRACT,
   interaction: { mode: "auto_user", max_turns: 12, simulator_prompt: COMET_SIMULATOR_PROMPT },
-  judgePrompt: "comet",
+  judge: cometJudge,
+  skillHooks: cometGuardHook,
+  native: cometNativeTreatment,
+  claimsTask: (category, name) => category === "comet" || name.startsWith("comet-"),
+  taskInteractionMode: "auto_user",
   dimensions: [
     dim("main_flow", 1.5, "workflow phases evidenced by files", mainFlow, {
       native: nativeMainFlow,
