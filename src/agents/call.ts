@@ -53,66 +53,72 @@ export interface AgentCall {
   prepare(endpoint?: AgentEndpoint): Promise<PreparedAgent>;
   /** One turn (`askAgent`) with a freshly prepared environment. */
   ask(t: AgentCallTurn): Promise<AskResult>;
+  /** Stop the sandbox and remove the folder (unless `keep`). Never throws. */
+  close(): Promise<void>;
 }
 
-/** The sandbox of a call failed to start: the caller may report it in its own words. */
-export class AgentCallSandboxError extends Error {
-  constructor(cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause), { cause });
-    this.name = "AgentCallSandboxError";
+/**
+ * Make the call's folder (filled by `setup`) and start its sandbox; `close()` stops and removes
+ * both (in a `finally`). What fails on the way is undone before the error is thrown.
+ */
+export async function openAgentCall(o: AgentCallOptions): Promise<AgentCall> {
+  const dirs = await createRunDirs(o.name, o.tmpBase, o.experimentId);
+  let box: Awaited<ReturnType<HelperSandbox>> | undefined;
+  const close = async (): Promise<void> => {
+    await box?.stop().catch(() => undefined);
+    if (!o.keep) await removeRunDirs(dirs).catch(() => undefined);
+  };
+  try {
+    await o.setup?.(dirs);
+    box = await o.sandboxFor?.({ dirs, agentBin: o.bin, modelEndpoint: o.endpoint.baseUrl });
+  } catch (e) {
+    await close();
+    throw e;
   }
+  const launcher = box?.launcher;
+  const prepare = (endpoint?: AgentEndpoint): Promise<PreparedAgent> =>
+    o.driver.prepare({
+      ...o.agent,
+      dirs: { home: dirs.home, config: dirs.config, tmp: dirs.tmp },
+      endpoint: endpoint ?? o.endpoint,
+    });
+  return {
+    dirs,
+    launcher,
+    prepare,
+    close,
+    ask: async (t) => {
+      const prepared = await prepare(t.endpoint);
+      return askAgent({
+        driver: o.driver,
+        bin: o.bin,
+        workspace: dirs.workspace,
+        prompt: t.prompt,
+        env: prepared.env,
+        baseArgs: prepared.baseArgs,
+        extraArgs: t.extraArgs,
+        resume: t.resume,
+        model: o.agent.model,
+        timeoutMs: t.timeoutMs,
+        signal: t.signal,
+        stdoutFile: t.stdoutFile,
+        stderrFile: t.stderrFile,
+        redact: t.redact,
+        launcher,
+      });
+    },
+  };
 }
 
-/** Make the call's folder and sandbox, run `body` with them, then stop and remove both. */
+/** `body` with an open call, closed however it ends. */
 export async function withAgentCall<T>(
   o: AgentCallOptions,
   body: (call: AgentCall) => Promise<T>,
 ): Promise<T> {
-  const dirs = await createRunDirs(o.name, o.tmpBase, o.experimentId);
-  let box: Awaited<ReturnType<HelperSandbox>> | undefined;
+  const call = await openAgentCall(o);
   try {
-    await o.setup?.(dirs);
-    if (o.sandboxFor) {
-      try {
-        box = await o.sandboxFor({ dirs, agentBin: o.bin, modelEndpoint: o.endpoint.baseUrl });
-      } catch (e) {
-        throw new AgentCallSandboxError(e);
-      }
-    }
-    const launcher = box?.launcher;
-    const prepare = (endpoint?: AgentEndpoint): Promise<PreparedAgent> =>
-      o.driver.prepare({
-        ...o.agent,
-        dirs: { home: dirs.home, config: dirs.config, tmp: dirs.tmp },
-        endpoint: endpoint ?? o.endpoint,
-      });
-    return await body({
-      dirs,
-      launcher,
-      prepare,
-      ask: async (t) => {
-        const prepared = await prepare(t.endpoint);
-        return askAgent({
-          driver: o.driver,
-          bin: o.bin,
-          workspace: dirs.workspace,
-          prompt: t.prompt,
-          env: prepared.env,
-          baseArgs: prepared.baseArgs,
-          extraArgs: t.extraArgs,
-          resume: t.resume,
-          model: o.agent.model,
-          timeoutMs: t.timeoutMs,
-          signal: t.signal,
-          stdoutFile: t.stdoutFile,
-          stderrFile: t.stderrFile,
-          redact: t.redact,
-          launcher,
-        });
-      },
-    });
+    return await body(call);
   } finally {
-    await box?.stop().catch(() => undefined);
-    if (!o.keep) await removeRunDirs(dirs).catch(() => undefined);
+    await call.close();
   }
 }

@@ -1,4 +1,4 @@
-import { AgentCallSandboxError, withAgentCall, type AgentCall } from "../agents/call.js";
+import { withAgentCall, type AgentCall } from "../agents/call.js";
 import type { AgentDriver } from "../agents/types.js";
 import { killMarked, newRunMarker, runProcess, RUN_MARKER_VAR } from "../util/process.js";
 import { errorMessage } from "../core/errors.js";
@@ -21,6 +21,17 @@ import type { JudgeReply, JudgeTransport } from "./types.js";
 
 /** Linux refuses a single argument longer than 128 KiB (MAX_ARG_STRLEN); stay below it. */
 const MAX_PROMPT_BYTES = 120_000;
+
+/** The call's sandbox did not start: a failed judge call, not an error of the run. */
+class JudgeSandboxError extends Error {}
+
+function judgeSandbox(sandboxFor: HelperSandbox | undefined): HelperSandbox | undefined {
+  if (sandboxFor === undefined) return undefined;
+  return (helper) =>
+    sandboxFor(helper).catch((e: unknown) => {
+      throw new JudgeSandboxError(errorMessage(e));
+    });
+}
 
 export interface AgentTransportOptions {
   driver: AgentDriver;
@@ -66,13 +77,13 @@ export function agentTransport(o: AgentTransportOptions): JudgeTransport {
             maxRetries: 0,
             tools: "none",
           },
-          sandboxFor: o.sandboxFor,
+          sandboxFor: judgeSandbox(o.sandboxFor),
         },
         (call) => judgeOnce(o, call, prompt, signal),
       );
     } catch (e) {
-      if (e instanceof AgentCallSandboxError)
-        return { ok: false, error: `${who} sandbox: ${errorMessage(e.cause)}` };
+      if (e instanceof JudgeSandboxError)
+        return { ok: false, error: `${who} sandbox: ${e.message}` };
       throw e;
     }
   };

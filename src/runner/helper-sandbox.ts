@@ -1,5 +1,6 @@
 import type { RunPlan } from "../plan/run-plan.js";
-import type { HelperSandbox } from "../sandbox/types.js";
+import { createSandbox } from "../sandbox/index.js";
+import type { HelperSandbox, SandboxKind, SandboxOptions } from "../sandbox/types.js";
 import type { RunContext } from "./context.js";
 
 /**
@@ -16,24 +17,47 @@ export function helperSandbox(
   environmentDir: string | null,
 ): HelperSandbox {
   const { kind, why } = plan.sandbox;
-  return async ({ dirs, agentBin, modelEndpoint }) => {
-    ctx.note(
-      kind === "local"
-        ? `warning: sandbox for the ${who.name}: ${why}`
-        : `sandbox for the ${who.name}: ${kind} (${why})`,
-    );
-    const sandbox = await ctx.sandboxes.create(kind, {
-      runDirs: dirs,
+  return startedSandbox(
+    kind,
+    {
       // docker: the run's image (already built for its agent); the helper gets none of its files.
       task: { environmentDir },
-      agentBin,
       resultsDir: ctx.store.outDir,
-      modelEndpoint,
       localModelServer: ctx.models.local,
       runName: `${plan.run_id}-${who.role}`,
       experimentId: ctx.store.experimentId,
       why,
       signal: ctx.signal,
+    },
+    {
+      create: ctx.sandboxes.create,
+      say: () =>
+        ctx.note(
+          kind === "local"
+            ? `warning: sandbox for the ${who.name}: ${why}`
+            : `sandbox for the ${who.name}: ${kind} (${why})`,
+        ),
+    },
+  );
+}
+
+/**
+ * A sandbox of `kind` around each agent call's folders (agents/call.ts), started: a run's helper
+ * agents, and the agents called outside a run (`eval --generate`, `triggers`). `say` is called
+ * before it is made; one that fails to start is stopped and the error thrown.
+ */
+export function startedSandbox(
+  kind: SandboxKind,
+  opts: Omit<SandboxOptions, "runDirs" | "agentBin" | "modelEndpoint">,
+  how: { create?: typeof createSandbox; say?: () => void } = {},
+): HelperSandbox {
+  return async ({ dirs, agentBin, modelEndpoint }) => {
+    how.say?.();
+    const sandbox = await (how.create ?? createSandbox)(kind, {
+      ...opts,
+      runDirs: dirs,
+      agentBin,
+      modelEndpoint,
     });
     try {
       await sandbox.start();
