@@ -6,18 +6,19 @@
  * the caller, a sandbox started around it (when one is given), the driver's environment for
  * each turn, and everything stopped and removed when the call ends, however it ends.
  */
+import { parseEvidenceFile } from "../evidence/file.js";
 import type { HelperSandbox, Launcher } from "../sandbox/types.js";
+import { RedactingLineWriter } from "../util/redacting-writer.js";
 import { createRunDirs, removeRunDirs, type RunDirs } from "../util/run-dirs.js";
-import { askAgent, type AskResult } from "./ask.js";
+import type { AskResult } from "./ask.js";
 import type { AgentDriver, AgentEndpoint, AgentEnvRequest, PreparedAgent } from "./types.js";
 
 export interface AgentCallOptions {
   driver: AgentDriver;
   bin: string;
-  /** The folder's name: `tempStem(name, experimentId, pid)`. */
+  /** The folder's name: `tempStem(name, experimentId, pid)`, under `tmpBase` (default the OS temp dir). */
   name: string;
   experimentId?: string | undefined;
-  /** Where the folder goes (default the OS temp dir). */
   tmpBase?: string | undefined;
   /** The model endpoint of its turns (unless a turn names its own) and of its sandbox. */
   endpoint: AgentEndpoint;
@@ -31,11 +32,12 @@ export interface AgentCallOptions {
   keep?: boolean | undefined;
 }
 
-/** A turn of the call: what `askAgent` takes that the call does not already know. */
+/** One turn of a call; its transcript goes to `stdoutFile` (redacted as it streams). */
 export interface AgentCallTurn {
   prompt: string;
   /** Default: the call's endpoint. */
   endpoint?: AgentEndpoint | undefined;
+  /** A session to carry on (the repair turn), when the agent gave one. */
   resume?: string | undefined;
   extraArgs?: string[] | undefined;
   timeoutMs: number;
@@ -51,7 +53,7 @@ export interface AgentCall {
   launcher: Launcher | undefined;
   /** The driver's private state and environment for one process (written into the call's folders). */
   prepare(endpoint?: AgentEndpoint): Promise<PreparedAgent>;
-  /** One turn (`askAgent`) with a freshly prepared environment. */
+  /** One turn of the driver, freshly prepared: its final text and what it cost. Never throws for the agent's failures. */
   ask(t: AgentCallTurn): Promise<AskResult>;
   /** Stop the sandbox and remove the folder (unless `keep`). Never throws. */
   close(): Promise<void>;
@@ -82,15 +84,13 @@ export async function openAgentCall(o: AgentCallOptions): Promise<AgentCall> {
       dirs: { home: dirs.home, config: dirs.config, tmp: dirs.tmp },
       endpoint: endpoint ?? o.endpoint,
     });
-  return {
-    dirs,
-    launcher,
-    prepare,
-    close,
-    ask: async (t) => {
-      const prepared = await prepare(t.endpoint);
-      return askAgent({
-        driver: o.driver,
+  const ask = async (t: AgentCallTurn): Promise<AskResult> => {
+    const prepared = await prepare(t.endpoint);
+    const stdout = new RedactingLineWriter(t.stdoutFile, t.redact);
+    const stderr = new RedactingLineWriter(t.stderrFile, t.redact);
+    let turn;
+    try {
+      turn = await o.driver.runTurn({
         bin: o.bin,
         workspace: dirs.workspace,
         prompt: t.prompt,
@@ -101,13 +101,27 @@ export async function openAgentCall(o: AgentCallOptions): Promise<AgentCall> {
         model: o.agent.model,
         timeoutMs: t.timeoutMs,
         signal: t.signal,
-        stdoutFile: t.stdoutFile,
-        stderrFile: t.stderrFile,
-        redact: t.redact,
+        stdout,
+        stderr,
         launcher,
       });
-    },
+    } finally {
+      await stdout.close();
+      await stderr.close();
+    }
+    const ws = { workspace: dirs.workspace };
+    const ev = await parseEvidenceFile(t.stdoutFile, ws, o.driver.decoder(ws));
+    return {
+      text: turn.outcome === "completed" ? turn.result_text : null,
+      outcome: turn.outcome,
+      detail: turn.detail,
+      sessionId: turn.session_id,
+      costUsd: ev.total_cost_usd,
+      tokens: ev.tokens ? { input: ev.tokens.input, output: ev.tokens.output } : null,
+      durationMs: turn.duration_ms,
+    };
   };
+  return { dirs, launcher, prepare, ask, close };
 }
 
 /** `body` with an open call, closed however it ends. */

@@ -11,12 +11,7 @@ import type { AgentDriver, ResolvedBinary } from "../agents/types.js";
 import { errorMessage } from "../core/errors.js";
 import type { Endpoint } from "../runner/context.js";
 import { startedSandbox } from "../runner/helper-sandbox.js";
-import {
-  chooseSandbox,
-  type SandboxChoice,
-  type LocalModelServer,
-  type SandboxProbe,
-} from "../sandbox/index.js";
+import type { LocalModelServer, SandboxKind } from "../sandbox/index.js";
 import { writeJsonAtomic } from "../util/fs.js";
 import type { Redactor } from "../util/redact.js";
 import { redactValue } from "../util/redact.js";
@@ -44,7 +39,8 @@ export interface ProbeContext {
   maxTurns: number;
   /** Invalid attempts are re-run until this many attempts in all. */
   maxAttempts: number;
-  sandbox: { choice: SandboxChoice; probe: SandboxProbe | null };
+  /** The probes' sandbox (the generator's too): chosen once, for a task without a Dockerfile. */
+  sandbox: { kind: SandboxKind; why: string };
   tmpBase?: string | undefined;
   keepWorkspaces: boolean;
   /**
@@ -77,11 +73,6 @@ async function runAttempt(
   const dir = probeDir(ctx.outDir, spec);
   let call: AgentCall | null = null;
   try {
-    const chosen = chooseSandbox(
-      ctx.sandbox.choice,
-      { hasDockerfile: false },
-      ctx.sandbox.probe ?? { dockerDaemon: false, bwrap: false },
-    );
     const endpoint = ctx.endpoint(spec);
     call = await openAgentCall({
       driver: ctx.driver,
@@ -107,26 +98,17 @@ async function runAttempt(
           await rm(path.join(installed, rel), { recursive: true, force: true });
       },
       sandboxFor: startedSandbox(
-        chosen.kind,
+        ctx.sandbox.kind,
         {
           task: { environmentDir: null },
           resultsDir: ctx.outDir,
           localModelServer: ctx.localModelServer,
           agentVersion: ctx.agentVersion ?? undefined,
           runName: `trigger-${spec.query_id}-r${spec.rep}`,
-          why: chosen.why,
+          why: ctx.sandbox.why,
           signal: ctx.signal,
         },
-        {
-          // The same line as a run's (runner/run-one.ts): local is said with its warning, whether
-          // requested or what auto fell back to.
-          say: () =>
-            ctx.note(
-              chosen.kind === "local"
-                ? `warning: sandbox for probes: ${chosen.why}`
-                : `sandbox for probes: ${chosen.kind} (${chosen.why})`,
-            ),
-        },
+        { say: { who: "probes", note: ctx.note } },
       ),
       keep: ctx.keepWorkspaces,
     });

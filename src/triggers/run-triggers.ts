@@ -249,18 +249,17 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
   // As `run` and `eval`: the probes' agent gets the best sandbox the machine offers (bwrap, else
   // docker, else local with the warning), unless told otherwise.
   const sandboxChoice = opts.sandbox ?? "auto";
-  const sandboxProbe = sandboxChoice === "local" ? null : await probeSandboxes();
+  const chosen = chooseSandbox(
+    sandboxChoice,
+    { hasDockerfile: false },
+    sandboxChoice === "local" ? { dockerDaemon: false, bwrap: false } : await probeSandboxes(),
+  );
   const version = await driver.version(
     bin.path,
     { PATH: hostEnv.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir() },
     cwd,
   );
   if (opts.generate && queries.length === 0) {
-    const generatorSandbox = chooseSandbox(
-      sandboxChoice,
-      { hasDockerfile: false },
-      sandboxProbe ?? { dockerDaemon: false, bwrap: false },
-    );
     try {
       const g = await generateQueries({
         skill: target,
@@ -280,25 +279,21 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
           },
           // In the probes' sandbox: the generator is no less confined than they are.
           sandboxFor: startedSandbox(
-            generatorSandbox.kind,
+            chosen.kind,
             {
               task: { environmentDir: null },
               resultsDir: outDir,
               localModelServer: server ?? undefined,
               agentVersion: version ?? undefined,
               runName: "trigger-generate",
-              why: generatorSandbox.why,
+              why: chosen.why,
               signal: opts.killSignal,
             },
             {
-              say: () =>
-                opts.onProgress?.({
-                  type: "note",
-                  message:
-                    generatorSandbox.kind === "local"
-                      ? `warning: sandbox for the query generator: ${generatorSandbox.why}`
-                      : `sandbox for the query generator: ${generatorSandbox.kind} (${generatorSandbox.why})`,
-                }),
+              say: {
+                who: "the query generator",
+                note: (message) => opts.onProgress?.({ type: "note", message }),
+              },
             },
           ),
         },
@@ -363,10 +358,7 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     timeoutMs: timeoutSec * 1000,
     maxTurns,
     maxAttempts,
-    sandbox: {
-      choice: sandboxChoice,
-      probe: sandboxProbe,
-    },
+    sandbox: chosen,
     tmpBase: opts.tmpBase,
     keepWorkspaces: opts.keepWorkspaces ?? false,
     hideFromTarget: [

@@ -1,9 +1,4 @@
-/**
- * The private temporary tree of one agent process: its workspace and its HOME, config and tmp
- * folders, named by `tempStem` with the owning pid (a run's, a trigger probe's, a generator's,
- * the judge's through an agent CLI), so that the sweep of every later run and `doctor --fix`
- * remove it after a kill -9 (src/sandbox/leftovers.ts).
- */
+/** The private temporary tree of one agent process: a run's, and an agent call's (agents/call.ts). */
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
