@@ -28,7 +28,7 @@ export interface ModelSetup {
 }
 
 /** The model endpoint of a non-Anthropic agent from the host's environment (no scripted server). */
-export function liveEndpoint(
+function liveEndpoint(
   api: AgentDriver["api"],
   hostEnv: Record<string, string | undefined>,
 ): AgentEndpoint {
