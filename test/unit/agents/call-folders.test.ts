@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { claudeDriver } from "../../../src/agents/claude/driver.js";
 import type { ActiveJudgeConfig } from "../../../src/judge/config.js";
 import { agentTransport } from "../../../src/judge/transport-agent.js";
+import { openAgentCall } from "../../../src/agents/call.js";
 import { removeLeftovers } from "../../../src/sandbox/leftovers.js";
 import { tempOwner } from "../../../src/util/temp-names.js";
 import { waitUntil } from "../../helpers/cli.js";
@@ -105,6 +106,53 @@ describe("the judge through an agent CLI: its call's folder", () => {
       ok: false,
       error: "claude judge sandbox: no sandbox for skillbench-judge",
     });
+    expect(await readdir(scratch)).toEqual([]);
+  });
+});
+
+describe("openAgentCall", () => {
+  const base = {
+    driver: claudeDriver,
+    bin: "/bin/false",
+    endpoint: { baseUrl: "http://127.0.0.1:9" },
+    agent: { hostEnv: { PATH: process.env.PATH } },
+  };
+
+  it("removes its folder when the setup fails, and throws the setup's error", async () => {
+    const scratch = path.join(dir, "setup-fails");
+    await expect(
+      openAgentCall({
+        ...base,
+        name: "gen",
+        tmpBase: scratch,
+        setup: () => Promise.reject(new Error("no room")),
+      }),
+    ).rejects.toThrow("no room");
+    expect(await readdir(scratch)).toEqual([]);
+  });
+
+  it("starts the sandbox around its folders with the call's endpoint, and close() stops it", async () => {
+    const scratch = path.join(dir, "sandboxed");
+    const seen: string[] = [];
+    const call = await openAgentCall({
+      ...base,
+      name: "probe",
+      tmpBase: scratch,
+      sandboxFor: ({ dirs, agentBin, modelEndpoint }) => {
+        seen.push(`start ${path.basename(dirs.root).slice(0, 16)} ${agentBin} ${modelEndpoint}`);
+        return Promise.resolve({
+          launcher: (spec) => spec,
+          stop: () => {
+            seen.push("stop");
+            return Promise.resolve();
+          },
+        });
+      },
+    });
+    expect(call.launcher).toBeDefined();
+    expect((await readdir(scratch)).length).toBe(1);
+    await call.close();
+    expect(seen).toEqual(["start skillbench-probe /bin/false http://127.0.0.1:9", "stop"]);
     expect(await readdir(scratch)).toEqual([]);
   });
 });
