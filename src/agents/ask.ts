@@ -1,35 +1,12 @@
 /**
  * Asking an agent CLI for an answer rather than running it on a task: the generators of
  * `triggers --generate` (docs/triggers.md) and `eval --generate` (docs/manifest.md) use it.
- * `askAgent` runs one turn of any driver and returns its final text and what it cost;
- * `askWithRepair` asks, checks the answer, and on a bad answer asks once more with what was
- * wrong with it, so both generators share one rule: one repair attempt, then an error.
+ * An agent call's `ask` (call.ts) runs one turn of any driver and returns its final text and
+ * what it cost; `askWithRepair` asks, checks the answer, and on a bad answer asks once more with
+ * what was wrong with it, so both generators share one rule: one repair attempt, then an error.
  */
 import { SkillbenchError } from "../core/errors.js";
-import { parseEvidenceFile } from "../evidence/file.js";
-import type { Launcher } from "../sandbox/types.js";
-import { RedactingLineWriter } from "../util/redacting-writer.js";
-import type { AgentDriver, TurnOutcome } from "./types.js";
-
-export interface AskInput {
-  driver: AgentDriver;
-  bin: string;
-  workspace: string;
-  prompt: string;
-  /** From the driver's `prepare()`. */
-  env: Record<string, string>;
-  baseArgs?: string[] | undefined;
-  extraArgs?: string[] | undefined;
-  /** A session to carry on (the repair turn), when the agent gave one. */
-  resume?: string | undefined;
-  model?: string | undefined;
-  timeoutMs: number;
-  signal: AbortSignal;
-  stdoutFile: string;
-  stderrFile: string;
-  redact: (s: string) => string;
-  launcher?: Launcher | undefined;
-}
+import type { TurnOutcome } from "./types.js";
 
 export interface AskResult {
   /** The final text of a completed turn; null when the turn did not complete. */
@@ -41,47 +18,6 @@ export interface AskResult {
   costUsd: number | null;
   tokens: { input: number; output: number } | null;
   durationMs: number;
-}
-
-/** One turn of `driver`; its transcript goes to `stdoutFile` (redacted). Never throws for the agent's failures. */
-export async function askAgent(i: AskInput): Promise<AskResult> {
-  const stdout = new RedactingLineWriter(i.stdoutFile, i.redact);
-  const stderr = new RedactingLineWriter(i.stderrFile, i.redact);
-  let turn;
-  try {
-    turn = await i.driver.runTurn({
-      bin: i.bin,
-      workspace: i.workspace,
-      prompt: i.prompt,
-      env: i.env,
-      baseArgs: i.baseArgs,
-      extraArgs: i.extraArgs,
-      resume: i.resume,
-      model: i.model,
-      timeoutMs: i.timeoutMs,
-      signal: i.signal,
-      stdout,
-      stderr,
-      launcher: i.launcher,
-    });
-  } finally {
-    await stdout.close();
-    await stderr.close();
-  }
-  const ev = await parseEvidenceFile(
-    i.stdoutFile,
-    { workspace: i.workspace },
-    i.driver.decoder({ workspace: i.workspace }),
-  );
-  return {
-    text: turn.outcome === "completed" ? turn.result_text : null,
-    outcome: turn.outcome,
-    detail: turn.detail,
-    sessionId: turn.session_id,
-    costUsd: ev.total_cost_usd,
-    tokens: ev.tokens ? { input: ev.tokens.input, output: ev.tokens.output } : null,
-    durationMs: turn.duration_ms,
-  };
 }
 
 /** A generation that failed twice (the answer and its one repair). Exit code 1, not bad input. */

@@ -105,6 +105,7 @@ function makeTransport(c: ActiveJudgeConfig, i: RunJudgeInput): JudgeTransport |
       config: c,
       hostEnv,
       scratchDir: i.scratchDir,
+      experimentId: i.experimentId,
       sandboxFor: i.sandboxFor,
     });
   }

@@ -14,7 +14,8 @@ import os from "node:os";
 import path from "node:path";
 import YAML from "yaml";
 import { z } from "zod";
-import { askAgent, askWithRepair } from "../agents/ask.js";
+import { askWithRepair } from "../agents/ask.js";
+import { openAgentCall, type AgentCall } from "../agents/call.js";
 import {
   AGENT_NAMES,
   agentDriver,
@@ -23,16 +24,15 @@ import {
   type AgentEndpoint,
 } from "../agents/index.js";
 import { InputError } from "../core/errors.js";
-import { loadModelScript, runBaseUrl, startModelServer, type ModelServer } from "../model/index.js";
 import { SCRIPTED_MODEL_LABEL } from "../report/endpoint.js";
-import { liveEndpoint } from "../runner/model-endpoint.js";
+import { startedSandbox } from "../runner/helper-sandbox.js";
+import { endpointOutsideRun } from "../runner/model-endpoint.js";
 import type { RunOptions } from "../runner/run-suite.js";
-import { chooseSandbox, createSandbox, probeSandboxes, type Sandbox } from "../sandbox/index.js";
+import { chooseSandbox, probeSandboxes } from "../sandbox/index.js";
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
 import { canonicalJson, sha256 } from "../util/hash.js";
 import { declaredSecrets, makeRedactor, secretsFromEnv } from "../util/redact.js";
 import { YAML_MAX_ALIAS_COUNT } from "../util/yaml.js";
-import { createRunDirs, removeRunDirs } from "../workspace/prepare.js";
 import { loadManifest, normalizeKeys, type LoadedManifest } from "./load.js";
 import { InlineTaskSchema, MANIFEST_KIND, type InlineTask } from "./schema.js";
 import {
@@ -334,49 +334,19 @@ export async function resolveGeneratedTasks(
   await mkdir(genDir, { recursive: true });
   const declared = o.env ?? {};
   const redact = makeRedactor([...secretsFromEnv(hostEnv), ...declaredSecrets(declared)]);
-  let server: ModelServer | null = null;
-  let endpointFor: (attempt: number) => AgentEndpoint;
-  if (scriptFile) {
-    server = await startModelServer({
-      script: await loadModelScript(scriptFile),
-      scriptFile,
-      recordFile: path.join(genDir, "model-requests.jsonl"),
-      secrets: redact.secrets,
-    });
-    const url = server.url;
-    endpointFor = (attempt) => ({
-      baseUrl: runBaseUrl(url, {
-        task: GENERATOR_TASK,
-        treatment: GENERATOR_TREATMENT,
-        rep: attempt,
-        role: "subject",
-      }),
-      apiKey: "sk-skillbench-scripted",
-    });
-  } else if (driver.api === "anthropic") {
-    if (!hostEnv.ANTHROPIC_API_KEY && !hostEnv.ANTHROPIC_AUTH_TOKEN)
-      throw new InputError(
-        "--generate: no model endpoint: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (and ANTHROPIC_BASE_URL), or pass --model-script FILE",
-        { field: "--model-script" },
-      );
-    endpointFor = () => ({
-      baseUrl: hostEnv.ANTHROPIC_BASE_URL,
-      apiKey: hostEnv.ANTHROPIC_API_KEY,
-      authToken: hostEnv.ANTHROPIC_AUTH_TOKEN,
-    });
-  } else {
-    const live = liveEndpoint(driver.api, hostEnv);
-    endpointFor = () => live;
-  }
+  const { server, endpointFor } = await endpointOutsideRun({
+    api: driver.api,
+    scriptFile,
+    recordFile: path.join(genDir, "model-requests.jsonl"),
+    hostEnv,
+    secrets: redact.secrets,
+    missing: "--generate: ",
+  });
+  const endpoint = (attempt: number): AgentEndpoint =>
+    endpointFor({ task: GENERATOR_TASK, treatment: GENERATOR_TREATMENT, rep: attempt });
 
-  const dirs = await createRunDirs(GENERATOR_TASK);
-  let sandbox: Sandbox | null = null;
+  let call: AgentCall | null = null;
   try {
-    for (const [rel, buf] of contents) {
-      const dest = path.join(dirs.workspace, "skill", rel);
-      await mkdir(path.dirname(dest), { recursive: true });
-      await writeFile(dest, buf);
-    }
     // The sandbox the runs get (a task without a Dockerfile), so the generator is no less confined.
     const choice = o.sandbox ?? "auto";
     const chosen = chooseSandbox(
@@ -384,19 +354,35 @@ export async function resolveGeneratedTasks(
       { hasDockerfile: false },
       choice === "local" ? { dockerDaemon: false, bwrap: false } : await probeSandboxes(),
     );
-    sandbox = await createSandbox(chosen.kind, {
-      runDirs: dirs,
-      task: { environmentDir: null },
-      agentBin: bin.path,
-      resultsDir: ctx.outDir,
-      modelEndpoint: endpointFor(1).baseUrl,
-      agentVersion: version ?? undefined,
-      runName: GENERATOR_TASK,
-      why: chosen.why,
-      signal: o.killSignal,
-    });
-    await sandbox.start();
-    const launcher = sandbox.launcher;
+    const agentCall = (call = await openAgentCall({
+      driver,
+      bin: bin.path,
+      name: GENERATOR_TASK,
+      endpoint: endpoint(1),
+      agent: {
+        hostEnv,
+        model: model ?? undefined,
+        declared,
+        passEnv: o.passEnv,
+        maxRetries: o.agentRetries,
+      },
+      setup: async (dirs) => {
+        for (const [rel, buf] of contents) {
+          const dest = path.join(dirs.workspace, "skill", rel);
+          await mkdir(path.dirname(dest), { recursive: true });
+          await writeFile(dest, buf);
+        }
+      },
+      sandboxFor: startedSandbox(chosen.kind, {
+        task: { environmentDir: null },
+        resultsDir: ctx.outDir,
+        localModelServer: server ?? undefined,
+        agentVersion: version ?? undefined,
+        runName: GENERATOR_TASK,
+        why: chosen.why,
+        signal: o.killSignal,
+      }),
+    }));
     if (chosen.kind === "local")
       o.onNote?.(`warning: sandbox for the task generator: ${chosen.why}`);
     o.onNote?.(
@@ -408,38 +394,23 @@ export async function resolveGeneratedTasks(
       snapshot,
       skillMd: contents.get("SKILL.md")?.toString("utf8") ?? "",
     });
-    const answerFile = path.join(dirs.workspace, ANSWER_FILE);
+    const answerFile = path.join(agentCall.dirs.workspace, ANSWER_FILE);
     const timeoutMs = (o.timeoutSec ?? DEFAULT_TIMEOUT_SEC) * 1000;
     const got = await askWithRepair({
       what: "eval tasks",
       prompt,
       transcripts: genDir,
       ask: async (p, attempt, previous) => {
-        const prepared = await driver.prepare({
-          hostEnv,
-          dirs: { home: dirs.home, config: dirs.config, tmp: dirs.tmp },
-          endpoint: endpointFor(attempt),
-          model: model ?? undefined,
-          declared,
-          passEnv: o.passEnv,
-          maxRetries: o.agentRetries,
-        });
-        const answer = await askAgent({
-          driver,
-          bin: bin.path,
-          workspace: dirs.workspace,
+        const answer = await agentCall.ask({
           prompt: p,
-          env: prepared.env,
-          baseArgs: prepared.baseArgs,
+          endpoint: endpoint(attempt),
           // The repair carries on the same session when the agent gave one.
           resume: previous?.sessionId ?? undefined,
-          model: model ?? undefined,
           timeoutMs,
           signal: o.killSignal ?? new AbortController().signal,
           stdoutFile: path.join(genDir, `attempt-${attempt}.stdout.jsonl`),
           stderrFile: path.join(genDir, `attempt-${attempt}.stderr.txt`),
           redact,
-          launcher,
         });
         // An answer written to the file wins over the reply (then removed for the repair).
         const written = await readFile(answerFile, "utf8").catch(() => null);
@@ -488,9 +459,8 @@ export async function resolveGeneratedTasks(
     await writeFileAtomic(file, text);
     return { tasks: got.value, cached: false, file, recordFile, key, record, edited: null };
   } finally {
-    await sandbox?.stop();
+    await call?.close();
     await server?.close();
-    await removeRunDirs(dirs).catch(() => undefined);
   }
 }
 

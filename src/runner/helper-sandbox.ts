@@ -1,5 +1,6 @@
 import type { RunPlan } from "../plan/run-plan.js";
-import type { HelperSandbox } from "../sandbox/types.js";
+import { createSandbox } from "../sandbox/index.js";
+import type { HelperSandbox, SandboxKind, SandboxOptions } from "../sandbox/types.js";
 import type { RunContext } from "./context.js";
 
 /**
@@ -15,25 +16,48 @@ export function helperSandbox(
   who: { name: string; role: "judge" | "simulator" },
   environmentDir: string | null,
 ): HelperSandbox {
-  const { kind, why } = plan.sandbox;
-  return async ({ dirs, agentBin, modelEndpoint }) => {
-    ctx.note(
-      kind === "local"
-        ? `warning: sandbox for the ${who.name}: ${why}`
-        : `sandbox for the ${who.name}: ${kind} (${why})`,
-    );
-    const sandbox = await ctx.sandboxes.create(kind, {
-      runDirs: dirs,
+  return startedSandbox(
+    plan.sandbox.kind,
+    {
       // docker: the run's image (already built for its agent); the helper gets none of its files.
       task: { environmentDir },
-      agentBin,
       resultsDir: ctx.store.outDir,
-      modelEndpoint,
       localModelServer: ctx.models.local,
       runName: `${plan.run_id}-${who.role}`,
       experimentId: ctx.store.experimentId,
-      why,
+      why: plan.sandbox.why,
       signal: ctx.signal,
+    },
+    { create: ctx.sandboxes.create, say: { who: `the ${who.name}`, note: ctx.note } },
+  );
+}
+
+/**
+ * A sandbox of `kind` around each agent call's folders (agents/call.ts), started: a run's helper
+ * agents, and the agents called outside a run (`eval --generate`, `triggers`). Before it is made,
+ * `say.note` is told which sandbox `say.who` gets (`local` with the run's warning, as runner/run-one.ts
+ * says it); one that fails to start is stopped and the error thrown.
+ */
+export function startedSandbox(
+  kind: SandboxKind,
+  opts: Omit<SandboxOptions, "runDirs" | "agentBin" | "modelEndpoint">,
+  how: {
+    create?: typeof createSandbox;
+    say?: { who: string; note: (message: string) => void } | undefined;
+  } = {},
+): HelperSandbox {
+  return async ({ dirs, agentBin, modelEndpoint }) => {
+    const why = opts.why ?? "";
+    how.say?.note(
+      kind === "local"
+        ? `warning: sandbox for ${how.say.who}: ${why}`
+        : `sandbox for ${how.say.who}: ${kind} (${why})`,
+    );
+    const sandbox = await (how.create ?? createSandbox)(kind, {
+      ...opts,
+      runDirs: dirs,
+      agentBin,
+      modelEndpoint,
     });
     try {
       await sandbox.start();

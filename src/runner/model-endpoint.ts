@@ -28,7 +28,7 @@ export interface ModelSetup {
 }
 
 /** The model endpoint of a non-Anthropic agent from the host's environment (no scripted server). */
-export function liveEndpoint(
+function liveEndpoint(
   api: AgentDriver["api"],
   hostEnv: Record<string, string | undefined>,
 ): AgentEndpoint {
@@ -179,4 +179,46 @@ export function endpointFingerprint(
       at = "unparsable URL";
     }
   return { endpoint: "live", endpoint_at: at };
+}
+
+/**
+ * The model endpoint of agents called outside a run (`eval --generate`, `triggers`): the scripted
+ * model server playing `scriptFile` (each call named to it as a run: task, treatment, rep), else
+ * the host's endpoint for the agent's API. No Anthropic credential is bad input: `missing` is put
+ * in front of the message ("--generate: ").
+ */
+export async function endpointOutsideRun(o: {
+  api: AgentDriver["api"];
+  scriptFile: string | null;
+  recordFile: string;
+  hostEnv: Record<string, string | undefined>;
+  secrets: readonly string[];
+  missing: string;
+}): Promise<{ server: ModelServer | null; endpointFor: (run: RunKey) => Endpoint }> {
+  if (o.scriptFile) {
+    const server = await startModelServer({
+      script: await loadModelScript(o.scriptFile),
+      scriptFile: o.scriptFile,
+      recordFile: o.recordFile,
+      secrets: o.secrets,
+    });
+    const url = server.url;
+    return {
+      server,
+      endpointFor: (run) => ({
+        baseUrl: runBaseUrl(url, { ...run, role: "subject" }),
+        apiKey: "sk-skillbench-scripted",
+      }),
+    };
+  }
+  if (o.api !== "anthropic") {
+    const live = liveEndpoint(o.api, o.hostEnv);
+    return { server: null, endpointFor: () => live };
+  }
+  if (!o.hostEnv.ANTHROPIC_API_KEY && !o.hostEnv.ANTHROPIC_AUTH_TOKEN)
+    throw new InputError(
+      `${o.missing}no model endpoint: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (and ANTHROPIC_BASE_URL), or pass --model-script FILE`,
+      { field: "--model-script" },
+    );
+  return { server: null, endpointFor: () => anthropicEndpoint(o.hostEnv, "subject") };
 }

@@ -8,13 +8,11 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import YAML from "yaml";
-import { askAgent, askWithRepair } from "../agents/ask.js";
-import { claudeDriver } from "../agents/claude/driver.js";
+import { askWithRepair } from "../agents/ask.js";
+import { withAgentCall, type AgentCallOptions } from "../agents/call.js";
 import { InputError } from "../core/errors.js";
 import { writeFileAtomic } from "../util/fs.js";
 import { canonicalJson, listFiles, sha256 } from "../util/hash.js";
-import type { Launcher } from "../sandbox/index.js";
-import { createRunDirs, removeRunDirs, type RunDirs } from "../workspace/prepare.js";
 import { parseQueries } from "./queries.js";
 import type { SkillFolder } from "./skills.js";
 import type { TriggerQuery } from "./types.js";
@@ -82,24 +80,21 @@ function parseGenerated(answer: string, label: string): TriggerQuery[] {
 export interface GenerateInput {
   skill: SkillFolder;
   neighbours: { name: string; description: string }[];
-  agent: { name: string; version: string | null; bin: string };
+  agent: { name: string; version: string | null };
+  /**
+   * Each attempt's call (agents/call.ts): the driver and binary, the endpoint, the environment
+   * (no tools) and the sandbox (the probes' kind, docs/triggers.md); named per attempt.
+   */
+  call: Omit<AgentCallOptions, "name">;
   model: string | null;
   /** Frozen sets live here (`<key>.yaml`). */
   cacheDir: string;
   regenerate: boolean;
   /** The generator's transcripts go here (`generation/`). */
   outDir: string;
-  env: (dirs: { home: string; config: string; tmp: string }) => Record<string, string>;
   timeoutMs: number;
   signal: AbortSignal;
   redact: (s: string) => string;
-  tmpBase?: string | undefined;
-  /**
-   * The sandbox the generator's turn runs in (the probes' kind, docs/triggers.md), started for
-   * its folders; none: on the host.
-   */
-  sandboxFor?:
-    ((dirs: RunDirs) => Promise<{ launcher: Launcher; stop(): Promise<unknown> }>) | undefined;
 }
 
 export interface Generated {
@@ -133,32 +128,19 @@ export async function generateQueries(i: GenerateInput): Promise<Generated> {
     what: "trigger queries",
     prompt: first,
     transcripts: genDir,
-    ask: async (prompt, attempt) => {
-      const dirs = await createRunDirs(`trigger-generate-${attempt}`, i.tmpBase);
-      const sandbox = await i.sandboxFor?.(dirs);
-      try {
+    ask: (prompt, attempt) =>
+      withAgentCall({ ...i.call, name: `trigger-generate-${attempt}` }, (call) =>
         // One tool-less turn: the answer is the final text.
-        return await askAgent({
-          driver: claudeDriver,
-          bin: i.agent.bin,
-          workspace: dirs.workspace,
+        call.ask({
           prompt,
-          env: i.env(dirs),
-          baseArgs: ["--tools", "", "--no-session-persistence"],
           extraArgs: ["--max-turns", "1"],
-          model: i.model ?? undefined,
           timeoutMs: i.timeoutMs,
           signal: i.signal,
           stdoutFile: path.join(genDir, `attempt-${attempt}.stdout.jsonl`),
           stderrFile: path.join(genDir, `attempt-${attempt}.stderr.txt`),
           redact: i.redact,
-          launcher: sandbox?.launcher,
-        });
-      } finally {
-        await sandbox?.stop().catch(() => undefined);
-        await removeRunDirs(dirs).catch(() => undefined);
-      }
-    },
+        }),
+      ),
     parse: (text, attempt) => parseGenerated(text, `generated queries (attempt ${attempt})`),
     // One repair: the same request, with what was wrong with the answer.
     repairPrompt: (problem, answer) =>

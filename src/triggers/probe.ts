@@ -6,27 +6,16 @@
  */
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { buildAgentEnv } from "../agents/claude/env.js";
-import type { ResolvedBinary } from "../agents/claude/binary.js";
+import { openAgentCall, type AgentCall } from "../agents/call.js";
+import type { AgentDriver, ResolvedBinary } from "../agents/types.js";
 import { errorMessage } from "../core/errors.js";
 import type { Endpoint } from "../runner/context.js";
-import {
-  chooseSandbox,
-  createSandbox,
-  type Sandbox,
-  type SandboxChoice,
-  type LocalModelServer,
-  type SandboxProbe,
-} from "../sandbox/index.js";
+import { startedSandbox } from "../runner/helper-sandbox.js";
+import type { LocalModelServer, SandboxKind } from "../sandbox/index.js";
 import { writeJsonAtomic } from "../util/fs.js";
 import type { Redactor } from "../util/redact.js";
 import { redactValue } from "../util/redact.js";
-import {
-  createRunDirs,
-  prepareWorkspace,
-  removeRunDirs,
-  type SkillToInstall,
-} from "../workspace/prepare.js";
+import { prepareWorkspace, type SkillToInstall } from "../workspace/prepare.js";
 import { runClaudeProbe } from "./agent-claude.js";
 import { classifyProbe } from "./classify.js";
 import type { AttemptRecord, ProbeRecord, ProbeSpec } from "./types.js";
@@ -34,6 +23,8 @@ import type { AttemptRecord, ProbeRecord, ProbeSpec } from "./types.js";
 /** Everything a probe needs from the trigger evaluation around it. */
 export interface ProbeContext {
   outDir: string;
+  /** The probes' agent: its driver prepares the environment; the turn is agent-claude.ts's. */
+  driver: AgentDriver;
   bin: ResolvedBinary;
   agentVersion: string | null;
   endpoint: (spec: ProbeSpec) => Endpoint;
@@ -48,7 +39,8 @@ export interface ProbeContext {
   maxTurns: number;
   /** Invalid attempts are re-run until this many attempts in all. */
   maxAttempts: number;
-  sandbox: { choice: SandboxChoice; probe: SandboxProbe | null };
+  /** The probes' sandbox (the generator's too): chosen once, for a task without a Dockerfile. */
+  sandbox: { kind: SandboxKind; why: string };
   tmpBase?: string | undefined;
   keepWorkspaces: boolean;
   /**
@@ -79,65 +71,55 @@ async function runAttempt(
 ): Promise<AttemptRecord | null> {
   const started = Date.now();
   const dir = probeDir(ctx.outDir, spec);
-  let dirs: Awaited<ReturnType<typeof createRunDirs>> | null = null;
-  let sandbox: Sandbox | null = null;
+  let call: AgentCall | null = null;
   try {
-    dirs = await createRunDirs(
-      `trigger-${spec.variant}-${spec.query_id}-r${spec.rep}-a${attempt}`,
-      ctx.tmpBase,
-    );
-    await prepareWorkspace({
-      workspace: dirs.workspace,
-      environmentDir: null,
-      skills: ctx.skillsFor(spec.variant),
-      claudeMd: null,
-    });
-    const installed = path.join(dirs.workspace, ".claude", "skills", ctx.target);
-    for (const rel of ctx.hideFromTarget)
-      await rm(path.join(installed, rel), { recursive: true, force: true });
-    const chosen = chooseSandbox(
-      ctx.sandbox.choice,
-      { hasDockerfile: false },
-      ctx.sandbox.probe ?? { dockerDaemon: false, bwrap: false },
-    );
-    // The same line as a run's (runner/run-one.ts): local is said with its warning, whether
-    // requested or what auto fell back to.
-    ctx.note(
-      chosen.kind === "local"
-        ? `warning: sandbox for probes: ${chosen.why}`
-        : `sandbox for probes: ${chosen.kind} (${chosen.why})`,
-    );
     const endpoint = ctx.endpoint(spec);
-    sandbox = await createSandbox(chosen.kind, {
-      runDirs: dirs,
-      task: { environmentDir: null },
-      agentBin: ctx.bin.path,
-      resultsDir: ctx.outDir,
-      modelEndpoint: endpoint.baseUrl,
-      localModelServer: ctx.localModelServer,
-      agentVersion: ctx.agentVersion ?? undefined,
-      runName: `trigger-${spec.query_id}-r${spec.rep}`,
-      why: chosen.why,
-      signal: ctx.signal,
+    call = await openAgentCall({
+      driver: ctx.driver,
+      bin: ctx.bin.path,
+      name: `trigger-${spec.variant}-${spec.query_id}-r${spec.rep}-a${attempt}`,
+      tmpBase: ctx.tmpBase,
+      endpoint,
+      agent: {
+        hostEnv: ctx.hostEnv,
+        model: ctx.model ?? undefined,
+        declared: ctx.declaredEnv,
+        passEnv: ctx.passEnv,
+      },
+      setup: async (dirs) => {
+        await prepareWorkspace({
+          workspace: dirs.workspace,
+          environmentDir: null,
+          skills: ctx.skillsFor(spec.variant),
+          claudeMd: null,
+        });
+        const installed = path.join(dirs.workspace, ".claude", "skills", ctx.target);
+        for (const rel of ctx.hideFromTarget)
+          await rm(path.join(installed, rel), { recursive: true, force: true });
+      },
+      sandboxFor: startedSandbox(
+        ctx.sandbox.kind,
+        {
+          task: { environmentDir: null },
+          resultsDir: ctx.outDir,
+          localModelServer: ctx.localModelServer,
+          agentVersion: ctx.agentVersion ?? undefined,
+          runName: `trigger-${spec.query_id}-r${spec.rep}`,
+          why: ctx.sandbox.why,
+          signal: ctx.signal,
+        },
+        { say: { who: "probes", note: ctx.note } },
+      ),
+      keep: ctx.keepWorkspaces,
     });
-    await sandbox.start();
-    const env = buildAgentEnv({
-      hostEnv: ctx.hostEnv,
-      home: dirs.home,
-      configDir: dirs.config,
-      tmpDir: dirs.tmp,
-      baseUrl: endpoint.baseUrl,
-      apiKey: endpoint.apiKey,
-      authToken: endpoint.authToken,
-      model: ctx.model ?? undefined,
-      declared: ctx.declaredEnv,
-      passEnv: ctx.passEnv,
-    });
+    // The probe's turn is Claude Code's own (it watches the stream): the prepared environment
+    // goes to it; the default tools need no extra arguments.
+    const prepared = await call.prepare();
     const res = await runClaudeProbe({
       bin: ctx.bin.path,
-      workspace: dirs.workspace,
+      workspace: call.dirs.workspace,
       prompt: ctx.promptOf(spec.query_id),
-      env,
+      env: prepared.env,
       model: ctx.model ?? undefined,
       maxTurns: ctx.maxTurns,
       timeoutMs: ctx.timeoutMs,
@@ -145,7 +127,7 @@ async function runAttempt(
       stdoutFile: path.join(dir, `attempt-${attempt}.stdout.jsonl`),
       stderrFile: path.join(dir, `attempt-${attempt}.stderr.txt`),
       redact: ctx.redact,
-      launcher: sandbox.launcher,
+      launcher: call.launcher,
     });
     if (ctx.signal.aborted) return null;
     const outcome = classifyProbe(
@@ -177,8 +159,7 @@ async function runAttempt(
       detail,
     };
   } finally {
-    await sandbox?.stop();
-    if (dirs && !ctx.keepWorkspaces) await removeRunDirs(dirs).catch(() => undefined);
+    await call?.close();
   }
 }
 

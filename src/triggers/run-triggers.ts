@@ -7,15 +7,14 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { resolveClaudeBinary } from "../agents/claude/binary.js";
+import { claudeDriver } from "../agents/index.js";
 import { InputError } from "../core/errors.js";
-import { loadModelScript, runBaseUrl, startModelServer, type ModelServer } from "../model/index.js";
-import { agentVersion } from "../runner/agent-version.js";
 import type { Endpoint } from "../runner/context.js";
+import { startedSandbox } from "../runner/helper-sandbox.js";
+import { endpointOutsideRun } from "../runner/model-endpoint.js";
 import { runPool } from "../util/pool.js";
 import {
   chooseSandbox,
-  createSandbox,
   probeSandboxes,
   removeLeftovers,
   type SandboxChoice,
@@ -27,7 +26,6 @@ import { loadQueries } from "./queries.js";
 import { readTriggersSection } from "./manifest.js";
 import { renderTriggersHtml } from "./html.js";
 import { generateQueries } from "./generate.js";
-import { buildAgentEnv } from "../agents/claude/env.js";
 import { MANIFEST_CANDIDATES } from "../manifest/load.js";
 import { buildTriggersReport, renderTriggersMarkdown, type TriggersReport } from "./report.js";
 import {
@@ -201,7 +199,9 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
   const firstInstall = installs.get(variants[0]?.name ?? "");
   const installedNames = new Set(firstInstall?.names ?? []);
 
-  const bin = resolveClaudeBinary({ agentBin: opts.agentBin, env: hostEnv });
+  // The probe reads Claude Code's stream as it arrives (agent-claude.ts): its one agent.
+  const driver = claudeDriver;
+  const bin = driver.resolveBinary({ agentBin: opts.agentBin, env: hostEnv });
   if ("error" in bin) throw new InputError(bin.error, { field: "--agent-bin" });
 
   const outDir = opts.out
@@ -236,40 +236,25 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
   const passEnv = opts.passEnv ?? [];
   const redact = makeRedactor([...secretsFromEnv(hostEnv), ...declaredSecrets(declaredEnv)]);
   const model = opts.model ?? hostEnv.ANTHROPIC_MODEL ?? null;
-  let server: ModelServer | null = null;
-  let endpointFor: (ref: { task: string; treatment: string; rep: number }) => Endpoint;
   const scriptFile = opts.modelScript ? path.resolve(cwd, opts.modelScript) : null;
-  if (scriptFile) {
-    const script = await loadModelScript(scriptFile);
-    server = await startModelServer({
-      script,
-      scriptFile,
-      recordFile: path.join(outDir, "model.jsonl"),
-      secrets: redact.secrets,
-    });
-    const url = server.url;
-    endpointFor = (ref) => ({
-      baseUrl: runBaseUrl(url, { ...ref, role: "subject" }),
-      apiKey: "sk-skillbench-scripted",
-    });
-  } else {
-    if (!hostEnv.ANTHROPIC_API_KEY && !hostEnv.ANTHROPIC_AUTH_TOKEN)
-      throw new InputError(
-        "no model endpoint: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (and ANTHROPIC_BASE_URL), or pass --model-script FILE",
-        { field: "--model-script" },
-      );
-    endpointFor = () => ({
-      baseUrl: hostEnv.ANTHROPIC_BASE_URL,
-      apiKey: hostEnv.ANTHROPIC_API_KEY,
-      authToken: hostEnv.ANTHROPIC_AUTH_TOKEN,
-    });
-  }
+  const { server, endpointFor } = await endpointOutsideRun({
+    api: driver.api,
+    scriptFile,
+    recordFile: path.join(outDir, "model.jsonl"),
+    hostEnv,
+    secrets: redact.secrets,
+    missing: "",
+  });
 
   // As `run` and `eval`: the probes' agent gets the best sandbox the machine offers (bwrap, else
   // docker, else local with the warning), unless told otherwise.
   const sandboxChoice = opts.sandbox ?? "auto";
-  const sandboxProbe = sandboxChoice === "local" ? null : await probeSandboxes();
-  const version = await agentVersion(
+  const chosen = chooseSandbox(
+    sandboxChoice,
+    { hasDockerfile: false },
+    sandboxChoice === "local" ? { dockerDaemon: false, bwrap: false } : await probeSandboxes(),
+  );
+  const version = await driver.version(
     bin.path,
     { PATH: hostEnv.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir() },
     cwd,
@@ -279,65 +264,48 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
       const g = await generateQueries({
         skill: target,
         neighbours: others.map((o) => ({ name: o.name, description: o.description })),
-        agent: { name: "claude-code", version, bin: bin.path },
+        agent: { name: "claude-code", version },
+        call: {
+          driver,
+          bin: bin.path,
+          tmpBase: opts.tmpBase,
+          endpoint: endpointFor({ task: "generate-triggers", treatment: "generator", rep: 1 }),
+          agent: {
+            hostEnv,
+            model: model ?? undefined,
+            declared: declaredEnv,
+            passEnv,
+            tools: "none",
+          },
+          // In the probes' sandbox: the generator is no less confined than they are.
+          sandboxFor: startedSandbox(
+            chosen.kind,
+            {
+              task: { environmentDir: null },
+              resultsDir: outDir,
+              localModelServer: server ?? undefined,
+              agentVersion: version ?? undefined,
+              runName: "trigger-generate",
+              why: chosen.why,
+              signal: opts.killSignal,
+            },
+            {
+              say: {
+                who: "the query generator",
+                note: (message) => opts.onProgress?.({ type: "note", message }),
+              },
+            },
+          ),
+        },
         model,
         cacheDir: opts.cacheDir
           ? path.resolve(cwd, opts.cacheDir)
           : path.resolve(cwd, ".skillbench", "cache", "triggers"),
         regenerate: opts.regenerate ?? false,
         outDir,
-        env: (dirs) => {
-          const e = endpointFor({ task: "generate-triggers", treatment: "generator", rep: 1 });
-          return buildAgentEnv({
-            hostEnv,
-            home: dirs.home,
-            configDir: dirs.config,
-            tmpDir: dirs.tmp,
-            baseUrl: e.baseUrl,
-            apiKey: e.apiKey,
-            authToken: e.authToken,
-            model: model ?? undefined,
-            declared: declaredEnv,
-            passEnv,
-          });
-        },
         timeoutMs: timeoutSec * 1000 * 2,
         signal: opts.killSignal ?? new AbortController().signal,
         redact,
-        tmpBase: opts.tmpBase,
-        // In the probes' sandbox: the generator is no less confined than they are.
-        sandboxFor: async (dirs) => {
-          const chosen = chooseSandbox(
-            sandboxChoice,
-            { hasDockerfile: false },
-            sandboxProbe ?? { dockerDaemon: false, bwrap: false },
-          );
-          opts.onProgress?.({
-            type: "note",
-            message:
-              chosen.kind === "local"
-                ? `warning: sandbox for the query generator: ${chosen.why}`
-                : `sandbox for the query generator: ${chosen.kind} (${chosen.why})`,
-          });
-          const sandbox = await createSandbox(chosen.kind, {
-            runDirs: dirs,
-            task: { environmentDir: null },
-            agentBin: bin.path,
-            resultsDir: outDir,
-            modelEndpoint: endpointFor({
-              task: "generate-triggers",
-              treatment: "generator",
-              rep: 1,
-            }).baseUrl,
-            localModelServer: server ?? undefined,
-            agentVersion: version ?? undefined,
-            runName: "trigger-generate",
-            why: chosen.why,
-            signal: opts.killSignal,
-          });
-          await sandbox.start();
-          return sandbox;
-        },
       });
       queries = g.queries;
       queriesSource = g.file;
@@ -377,6 +345,7 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     endpointFor({ task: s.query_id, treatment: s.variant, rep: s.rep });
   const ctx: ProbeContext = {
     outDir,
+    driver,
     bin,
     agentVersion: version,
     endpoint,
@@ -389,10 +358,7 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     timeoutMs: timeoutSec * 1000,
     maxTurns,
     maxAttempts,
-    sandbox: {
-      choice: sandboxChoice,
-      probe: sandboxProbe,
-    },
+    sandbox: chosen,
     tmpBase: opts.tmpBase,
     keepWorkspaces: opts.keepWorkspaces ?? false,
     hideFromTarget: [

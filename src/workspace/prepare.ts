@@ -1,48 +1,13 @@
 import { existsSync } from "node:fs";
-import { cp, mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { cp, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { listFiles } from "../util/hash.js";
-import { tempStem } from "../util/temp-names.js";
+import type { RunDirs } from "../util/run-dirs.js";
 import type { ClaudeHooks } from "../suite/types.js";
 import { installHooks } from "./hooks.js";
 
-export interface RunDirs {
-  root: string;
-  workspace: string;
-  home: string;
-  config: string;
-  tmp: string;
-}
-
-/**
- * A private temporary tree for one run: the workspace and the agent's HOME, config and tmp dirs.
- * With an experiment id its name is `skillbench-<run>-x<experiment>-p<pid>-XXXXXX`, so that a
- * later run removes it if this process dies without doing so (src/sandbox/leftovers.ts).
- */
-export async function createRunDirs(
-  runId: string,
-  base?: string,
-  experimentId?: string,
-): Promise<RunDirs> {
-  const parent = base ?? os.tmpdir();
-  await mkdir(parent, { recursive: true });
-  // Always named with the owning pid (a trigger probe's, a generator's folder too), so that
-  // the sweep of every later run and `doctor --fix` remove it after a kill -9.
-  const stem = tempStem(runId, experimentId, process.pid);
-  const root = await mkdtemp(path.join(parent, stem));
-  const dirs = {
-    root,
-    workspace: path.join(root, "workspace"),
-    home: path.join(root, "home"),
-    config: path.join(root, "config"),
-    tmp: path.join(root, "tmp"),
-  };
-  await Promise.all(
-    [dirs.workspace, dirs.home, dirs.config, dirs.tmp].map((d) => mkdir(d, { recursive: true })),
-  );
-  return dirs;
-}
+// Moved to util/ (agents called outside a run make them too: agents/call.ts); kept importable here.
+export { createRunDirs, removeRunDirs, type RunDirs } from "../util/run-dirs.js";
 
 /**
  * `--keep-workspaces`: the run's temporary tree, kept for debugging, renamed `<name>-kept` so
@@ -53,10 +18,6 @@ export async function keepRunDirs(dirs: RunDirs): Promise<string> {
   const kept = `${dirs.root}-kept`;
   await rename(dirs.root, kept);
   return path.join(kept, path.relative(dirs.root, dirs.workspace));
-}
-
-export async function removeRunDirs(dirs: RunDirs): Promise<void> {
-  await rm(dirs.root, { recursive: true, force: true, maxRetries: 3 });
 }
 
 export interface SkillToInstall {
