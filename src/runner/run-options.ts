@@ -7,6 +7,7 @@ import type { ProbeOptions, SandboxChoice, SandboxProbe } from "../sandbox/index
 import type { Suite, SuiteWarning } from "../suite/index.js";
 import type { RunContext } from "./context.js";
 import type { Comparison } from "../report/comparison/index.js";
+import type { ComparisonSource } from "../report/comparison/write.js";
 import type { JudgeFlags } from "./judge-setup.js";
 
 export interface RunOptions {
@@ -148,4 +149,10 @@ export interface RunSummary {
   files: string[];
   /** The comparison the reports were written from (null: fewer than two treatments, or none written). */
   comparison?: Comparison | null | undefined;
+  /**
+   * The one reading of the results folder the reports were written from (absent: none written),
+   * handed on to the reporters at the end of a command (runner/lifecycle.ts) so that they do
+   * not read the folder again.
+   */
+  source?: ComparisonSource | undefined;
 }

@@ -8,12 +8,11 @@ import {
   DEFAULT_PER_ARM,
   InputError,
   MIN_PER_ARM,
-  type RunDigest,
 } from "../../index.js";
 import type { Calibration } from "../../report/calibration/types.js";
 import { intArg } from "../args.js";
-import { ciOutputs, withCiOptions } from "../ci.js";
-import { RunTelemetry } from "../telemetry.js";
+import { withCiOptions } from "../ci.js";
+import { runReported } from "../reporters.js";
 import {
   defaultProgress,
   runOptionsFromFlags,
@@ -71,35 +70,31 @@ export function registerCalibrate(program: Command, ctx: { exitCode: number }): 
         );
       }
       const got: { calibration: Calibration | null } = { calibration: null };
-      const telemetry = await RunTelemetry.open(f, opts.env);
-      let reports: RunDigest[] = [];
-      try {
-        const res = await runWithSignals(
-          { suite: target, ...opts, ...telemetry?.hooks(defaultProgress()) },
-          (o) =>
+      await runReported(f, opts.env, ctx, {
+        run: (hooks) =>
+          runWithSignals({ suite: target, ...opts, ...hooks(defaultProgress()) }, (o) =>
             runCalibration(o, { treatment, perArm, splits: f.splits }).then((r) => {
               got.calibration = r.calibration;
               return r;
             }),
-        );
-        reports = res.reports;
-        const passed = res.reports.filter((r) => r.passed).length;
-        process.stdout.write(
-          `\n${passed}/${res.planned.length} runs passed` +
-            (res.incomplete.length
-              ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
-              : "") +
-            (got.calibration
-              ? `\n\n${floorLine(got.calibration).replace(/\*\*|`/g, "")}\n`
-              : "\n") +
-            `\nResults: ${res.outDir}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
-        );
-        // A calibration measures failures; they are no error. Incomplete runs are.
-        ctx.exitCode = res.incomplete.length > 0 ? 1 : 0;
-        const ci = await ciOutputs(res.outDir, f);
-        if (ci !== 0) ctx.exitCode = ci;
-      } finally {
-        if (telemetry) ctx.exitCode = await telemetry.close(reports, ctx.exitCode);
-      }
+          ),
+        summary: (res) => res,
+        settle: (res) => {
+          const passed = res.reports.filter((r) => r.passed).length;
+          process.stdout.write(
+            `\n${passed}/${res.planned.length} runs passed` +
+              (res.incomplete.length
+                ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
+                : "") +
+              (got.calibration
+                ? `\n\n${floorLine(got.calibration).replace(/\*\*|`/g, "")}\n`
+                : "\n") +
+              `\nResults: ${res.outDir}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
+          );
+          // A calibration measures failures; they are no error. Incomplete runs are.
+          ctx.exitCode = res.incomplete.length > 0 ? 1 : 0;
+          return [];
+        },
+      });
     });
 }

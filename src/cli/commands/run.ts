@@ -11,7 +11,6 @@ import {
   type RateLimit,
   type ProgressEvent,
   type RunOptions,
-  type RunDigest,
   type RunSummary,
   type SuiteWarning,
   type Comparison,
@@ -26,11 +25,12 @@ import {
   SANDBOX_HELP,
   sandboxArg,
 } from "../args.js";
-import { ciOutputs, judgeFlags, withCiOptions } from "../ci.js";
+import { judgeFlags, withCiOptions } from "../ci.js";
 import { noteInterrupt } from "../interrupt.js";
 import { makeProgress } from "../progress.js";
 import { queueUrlFrom, rateLimitArg } from "./queue.js";
-import { RunTelemetry, withTelemetryOptions, type TelemetryFlags } from "../telemetry.js";
+import { withTelemetryOptions, type TelemetryFlags } from "../telemetry.js";
+import { runReported } from "../reporters.js";
 
 export interface RunFlags extends TelemetryFlags {
   task?: string;
@@ -345,28 +345,26 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
           return;
         }
         const opts = runOptionsFromFlags(f);
-        const telemetry = await RunTelemetry.open(f, opts.env);
-        let reports: RunDigest[] = [];
-        try {
-          const once = queueUrl
-            ? (o: RunOptions) =>
-                runSuiteOnQueue(o, {
-                  url: queueUrl,
-                  priority: f.priority,
-                  rateLimit: f.rateLimit ?? null,
-                })
-            : runSuite;
-          const res = await runWithSignals(
-            { suite, ...opts, ...telemetry?.hooks(defaultProgress()) },
-            seq ? (o) => runUntilDecided(o, seq, once) : once,
-          );
-          reports = res.reports;
-          reportRun(res, f, ctx);
-          const ci = await ciOutputs(res.outDir, f);
-          if (ci !== 0) ctx.exitCode = ci;
-        } finally {
-          if (telemetry) ctx.exitCode = await telemetry.close(reports, ctx.exitCode);
-        }
+        const once = queueUrl
+          ? (o: RunOptions) =>
+              runSuiteOnQueue(o, {
+                url: queueUrl,
+                priority: f.priority,
+                rateLimit: f.rateLimit ?? null,
+              })
+          : runSuite;
+        await runReported(f, opts.env, ctx, {
+          run: (hooks) =>
+            runWithSignals(
+              { suite, ...opts, ...hooks(defaultProgress()) },
+              seq ? (o) => runUntilDecided(o, seq, once) : once,
+            ),
+          summary: (res) => res,
+          settle: (res) => {
+            reportRun(res, f, ctx);
+            return [];
+          },
+        });
       },
     );
 }
