@@ -10,34 +10,13 @@ import {
   type TelemetryOptions,
   type TelemetryReporter,
 } from "../index.js";
-import { collect } from "./args.js";
+import { addFlags, TELEMETRY_FLAGS } from "./flags.js";
 
 export type TelemetryFlags = TelemetryOptions;
 
+/** The telemetry flags (cli/flags.ts), under "Options:" (`rescore`, `export`). */
 export function withTelemetryOptions(cmd: Command): Command {
-  return cmd
-    .option(
-      "--otel-endpoint <url>",
-      "send OpenTelemetry traces (OTLP/HTTP) to this base URL (also OTEL_EXPORTER_OTLP_ENDPOINT)",
-    )
-    .option(
-      "--otel-protocol <protocol>",
-      "http/protobuf (default) or http/json (also OTEL_EXPORTER_OTLP_PROTOCOL)",
-    )
-    .option("--otel-header <key=value>", "a header for the OTLP endpoint (repeatable)", collect)
-    .option(
-      "--otel-include-content",
-      "export prompts, tool inputs and outputs as text (redacted) instead of hash and length",
-    )
-    .option(
-      "--langfuse",
-      "export to Langfuse (LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY, LANGFUSE_BASE_URL)",
-    )
-    .option(
-      "--langsmith [project]",
-      "export to LangSmith (LANGSMITH_API_KEY; project, default skillbench)",
-    )
-    .option("--export-required", "a failed export fails the command (exit 1) instead of a warning");
+  return addFlags(cmd, TELEMETRY_FLAGS, false);
 }
 
 export function telemetryFlags(f: TelemetryFlags): TelemetryOptions {

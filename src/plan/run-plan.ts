@@ -2,7 +2,7 @@ import { z } from "zod";
 import { errorMessage, InputError } from "../core/errors.js";
 import { SANDBOX_KINDS } from "../core/sandbox.js";
 import { resolveInteraction, taskInteractionSettings } from "../interaction/index.js";
-import type { InteractionConfig } from "../interaction/config.js";
+import type { InteractionConfig, InteractionFlags } from "../interaction/config.js";
 import {
   chooseSandbox,
   requestedSandbox,
@@ -92,14 +92,7 @@ export interface PlanSettings {
     hasDockerfile: (task: TaskSpec) => boolean;
   };
   interaction: {
-    cli?:
-      | {
-          mode?: string | undefined;
-          maxTurns?: number | undefined;
-          simulatorPrompt?: string | undefined;
-          decisionPatterns?: readonly string[] | undefined;
-        }
-      | undefined;
+    cli?: InteractionFlags | undefined;
     envPromptFileText?: string | null | undefined;
     suitePromptFileText?: string | null | undefined;
     simulatorModel?: string | null | undefined;

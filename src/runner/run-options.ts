@@ -9,6 +9,7 @@ import type { RunContext } from "./context.js";
 import type { Comparison } from "../report/comparison/index.js";
 import type { ComparisonSource } from "../report/comparison/write.js";
 import type { JudgeFlags } from "./judge-setup.js";
+import type { InteractionFlags } from "../interaction/config.js";
 
 export interface RunOptions {
   suite: string;
@@ -46,14 +47,7 @@ export interface RunOptions {
   /** --judge / --no-judge, --judge-model, --judge-base-url, --judge-samples */
   judgeFlags?: JudgeFlags | undefined;
   /** --interaction-mode, --max-turns, --simulator-prompt, --decision-pattern */
-  interaction?:
-    | {
-        mode?: string | undefined;
-        maxTurns?: number | undefined;
-        simulatorPrompt?: string | undefined;
-        decisionPatterns?: readonly string[] | undefined;
-      }
-    | undefined;
+  interaction?: InteractionFlags | undefined;
   /** Write summary.html / comparison_report.html (default true). */
   html?: boolean | undefined;
   /** --sandbox local|bwrap|docker|auto (default: the suite's `sandbox`, else auto) */

@@ -10,21 +10,15 @@ import {
   MIN_PER_ARM,
 } from "../../index.js";
 import type { Calibration } from "../../report/calibration/types.js";
-import { intArg } from "../args.js";
-import { withCiOptions } from "../ci.js";
+import { addFlags, CALIBRATE_ONLY_FLAGS, RUN_FLAGS, type FlagValues } from "../flags.js";
 import { runReported } from "../reporters.js";
-import {
-  defaultProgress,
-  runOptionsFromFlags,
-  runWithSignals,
-  withRunOptions,
-  type RunFlags,
-} from "./run.js";
+import { defaultProgress, runOptionsFromFlags, runWithSignals, type RunFlags } from "./run.js";
 
 /** `skillbench calibrate SUITE --treatment T --count N` (docs/statistics.md §13). */
 export function registerCalibrate(program: Command, ctx: { exitCode: number }): void {
-  withRunOptions(
-    withCiOptions(program.command("calibrate"))
+  addFlags(
+    program
+      .command("calibrate")
       .description(
         "A/A calibration: run one treatment as two arms (2 × --count runs per task) and report its flip rate per task and how often the verdict rule would claim a difference.",
       )
@@ -32,69 +26,61 @@ export function registerCalibrate(program: Command, ctx: { exitCode: number }): 
         "<suite>",
         "suite folder (with tasks/), a single task folder, or a Skill folder (compiled as `eval` does: CONTROL, WITH_SKILL and its baselines)",
       ),
-  )
-    .option(
-      "--splits <n>",
-      "random splits of the runs into two arms (default 200)",
-      intArg("--splits"),
-    )
-    .action(async (suite: string, f: RunFlags & { splits?: number }) => {
-      if (!f.treatment)
-        throw new InputError(
-          "calibrate needs --treatment T: the one treatment to run as two arms",
-          {
-            field: "--treatment",
-          },
-        );
-      const treatment = f.treatment;
-      const perArm = f.count ?? DEFAULT_PER_ARM;
-      // Below the minimum the runs are still recorded, but no floor is quoted from them.
-      if (perArm < MIN_PER_ARM)
-        process.stderr.write(
-          `warning: calibrate --count ${perArm}: ${perArm} run(s) per arm is below the minimum of ${MIN_PER_ARM}: the runs are recorded, but no noise floor is quoted from them (a floor from so few runs is itself noise)\n`,
-        );
-      let opts = runOptionsFromFlags(f);
-      let target = suite;
-      // A Skill folder is compiled into a suite as `eval` compiles it (docs/manifest.md), with
-      // eval's defaults: the best sandbox and a results folder under .skillbench/runs/.
-      if (await isSkillFolder(path.resolve(suite))) {
-        const prepared = await prepareEval({
-          skill: suite,
-          ...opts,
-          onNote: (m: string) => void process.stderr.write(`${m}\n`),
-        });
-        target = prepared.compiled.dir;
-        opts = { ...opts, out: prepared.outDir, sandbox: opts.sandbox ?? "auto" };
-        process.stderr.write(
-          `skillbench calibrate: Skill ${prepared.compiled.skillName} (${prepared.loaded.skillDir}), treatments ${prepared.compiled.treatments.join(", ")}\n`,
-        );
-      }
-      const got: { calibration: Calibration | null } = { calibration: null };
-      await runReported(f, opts.env, ctx, {
-        run: (hooks) =>
-          runWithSignals({ suite: target, ...opts, ...hooks(defaultProgress()) }, (o) =>
-            runCalibration(o, { treatment, perArm, splits: f.splits }).then((r) => {
-              got.calibration = r.calibration;
-              return r;
-            }),
-          ),
-        summary: (res) => res,
-        settle: (res) => {
-          const passed = res.reports.filter((r) => r.passed).length;
-          process.stdout.write(
-            `\n${passed}/${res.planned.length} runs passed` +
-              (res.incomplete.length
-                ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
-                : "") +
-              (got.calibration
-                ? `\n\n${floorLine(got.calibration).replace(/\*\*|`/g, "")}\n`
-                : "\n") +
-              `\nResults: ${res.outDir}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
-          );
-          // A calibration measures failures; they are no error. Incomplete runs are.
-          ctx.exitCode = res.incomplete.length > 0 ? 1 : 0;
-          return [];
-        },
+    [...RUN_FLAGS, ...CALIBRATE_ONLY_FLAGS],
+  ).action(async (suite: string, f: RunFlags & FlagValues<typeof CALIBRATE_ONLY_FLAGS>) => {
+    if (!f.treatment)
+      throw new InputError("calibrate needs --treatment T: the one treatment to run as two arms", {
+        field: "--treatment",
       });
+    const treatment = f.treatment;
+    const perArm = f.count ?? DEFAULT_PER_ARM;
+    // Below the minimum the runs are still recorded, but no floor is quoted from them.
+    if (perArm < MIN_PER_ARM)
+      process.stderr.write(
+        `warning: calibrate --count ${perArm}: ${perArm} run(s) per arm is below the minimum of ${MIN_PER_ARM}: the runs are recorded, but no noise floor is quoted from them (a floor from so few runs is itself noise)\n`,
+      );
+    let opts = runOptionsFromFlags(f);
+    let target = suite;
+    // A Skill folder is compiled into a suite as `eval` compiles it (docs/manifest.md), with
+    // eval's defaults: the best sandbox and a results folder under .skillbench/runs/.
+    if (await isSkillFolder(path.resolve(suite))) {
+      const prepared = await prepareEval({
+        skill: suite,
+        ...opts,
+        onNote: (m: string) => void process.stderr.write(`${m}\n`),
+      });
+      target = prepared.compiled.dir;
+      opts = { ...opts, out: prepared.outDir, sandbox: opts.sandbox ?? "auto" };
+      process.stderr.write(
+        `skillbench calibrate: Skill ${prepared.compiled.skillName} (${prepared.loaded.skillDir}), treatments ${prepared.compiled.treatments.join(", ")}\n`,
+      );
+    }
+    const got: { calibration: Calibration | null } = { calibration: null };
+    await runReported(f, opts.env, ctx, {
+      run: (hooks) =>
+        runWithSignals({ suite: target, ...opts, ...hooks(defaultProgress()) }, (o) =>
+          runCalibration(o, { treatment, perArm, splits: f.splits }).then((r) => {
+            got.calibration = r.calibration;
+            return r;
+          }),
+        ),
+      summary: (res) => res,
+      settle: (res) => {
+        const passed = res.reports.filter((r) => r.passed).length;
+        process.stdout.write(
+          `\n${passed}/${res.planned.length} runs passed` +
+            (res.incomplete.length
+              ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
+              : "") +
+            (got.calibration
+              ? `\n\n${floorLine(got.calibration).replace(/\*\*|`/g, "")}\n`
+              : "\n") +
+            `\nResults: ${res.outDir}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
+        );
+        // A calibration measures failures; they are no error. Incomplete runs are.
+        ctx.exitCode = res.incomplete.length > 0 ? 1 : 0;
+        return [];
+      },
     });
+  });
 }
