@@ -55,6 +55,23 @@ export {
   type SandboxChoice,
 } from "./sandbox/index.js";
 export { writeCiOutputs, type CiOptions, type CiResult } from "./runner/ci-outputs.js";
+export {
+  runWithReporters,
+  ReporterLifecycle,
+  reporterProgress,
+  experimentResults,
+  BUILTIN_REPORTERS,
+  type CommandSteps,
+} from "./runner/lifecycle.js";
+export { ciReporters, type CiReporters } from "./report/reporters/ci.js";
+export type {
+  Reporter,
+  ReporterName,
+  ReporterOutcome,
+  ExperimentResults,
+  GateResult,
+  PlanInfo,
+} from "./report/reporters/types.js";
 export { writeHtmlReports } from "./report/html/write.js";
 export { serveResults } from "./viewer/server.js";
 export { parseThresholds, evaluateThresholds } from "./report/thresholds.js";
@@ -84,6 +101,9 @@ export {
   type TelemetryOptions,
   type SessionOutcome,
   type ExportOutcome,
+  telemetryLines,
+  telemetryReporter,
+  type TelemetryReporter,
 } from "./telemetry/index.js";
 export {
   runTriggers,

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { writeCiOutputs } from "../index.js";
-import { collect } from "./args.js";
+import { addFlags, HTML_FLAGS, JUNIT_FLAGS } from "./flags.js";
 import { AGENT_NAMES, agentDriver } from "../agents/index.js";
 import { InputError } from "../core/errors.js";
 
@@ -10,19 +10,9 @@ export interface CiFlags {
   failUnder?: string[];
 }
 
+/** --html/--no-html and, with `junit`, --junit and --fail-under (cli/flags.ts), under "Options:". */
 export function withCiOptions(cmd: Command, junit = true): Command {
-  cmd
-    .option("--html", "write summary.html and comparison_report.html (the default)")
-    .option("--no-html", "no HTML reports");
-  if (junit)
-    cmd
-      .option("--junit <file>", "write JUnit XML: one testcase per run")
-      .option(
-        "--fail-under <metric=min>",
-        "exit 1 below a threshold, e.g. pass@1=0.8, weighted_score=0.7, WITH_SKILL:pass_rate=0.9 (repeatable)",
-        collect,
-      );
-  return cmd;
+  return addFlags(cmd, junit ? [...HTML_FLAGS, ...JUNIT_FLAGS] : HTML_FLAGS, false);
 }
 
 /** JUnit, thresholds and the GitHub step summary; returns 1 when a threshold failed. */

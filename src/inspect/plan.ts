@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../core/errors.js";
 import { resolveInteraction, taskInteractionSettings } from "../interaction/index.js";
+import type { InteractionFlags } from "../interaction/config.js";
 import { selectRuns } from "../plan/select.js";
 import { runProfile } from "../plan/run-plan.js";
 import { agentsOfTreatments } from "../plan/agents.js";
@@ -31,14 +32,7 @@ export interface PlanOptions {
   sandbox?: SandboxChoice | undefined;
   /** `--agent` (a name or a comma list): the agent of every treatment that pins none. */
   agent?: string | undefined;
-  interaction?:
-    | {
-        mode?: string | undefined;
-        maxTurns?: number | undefined;
-        simulatorPrompt?: string | undefined;
-        decisionPatterns?: readonly string[] | undefined;
-      }
-    | undefined;
+  interaction?: InteractionFlags | undefined;
   /** Resolve `auto` sandboxes by probing the machine (default true). */
   probe?: boolean;
   cwd?: string;

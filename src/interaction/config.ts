@@ -28,6 +28,18 @@ export const FALLBACK_REPLY = "Yes, please proceed with the recommended option."
 type SettingSource = "cli" | "task" | "profile";
 type SimulatorPromptSource = "cli" | "env_file" | "task" | "suite_file" | "profile";
 
+/** The interaction flags (cli/flags.ts), as RunOptions, the plan and `--dry-run` take them. */
+export interface InteractionFlags {
+  /** `--interaction-mode` (`interactive` is read as `auto_user`). */
+  mode?: string | undefined;
+  /** `--max-turns` */
+  maxTurns?: number | undefined;
+  /** `--simulator-prompt` text */
+  simulatorPrompt?: string | undefined;
+  /** `--decision-pattern` (repeatable): added to the task's `decision_patterns`. */
+  decisionPatterns?: readonly string[] | undefined;
+}
+
 export interface InteractionInput {
   /** The resolved profile name (after --profile, treatment and task). */
   profile: string;
@@ -43,16 +55,7 @@ export interface InteractionInput {
     continuePrompt: string | null;
     freshResumeMarker: string | null;
   };
-  cli?: {
-    /** `--interaction-mode` (`interactive` is read as `auto_user`). */
-    mode?: string | undefined;
-    /** `--max-turns` */
-    maxTurns?: number | undefined;
-    /** `--simulator-prompt` text */
-    simulatorPrompt?: string | undefined;
-    /** `--decision-pattern` (repeatable): added to the task's `decision_patterns`. */
-    decisionPatterns?: readonly string[] | undefined;
-  };
+  cli?: InteractionFlags;
   /** Text of the file named by BENCH_SIMULATOR_PROMPT_FILE, when that variable is set and the file exists. */
   envPromptFileText?: string | null;
   /** Text of `simulator-instruction.md` beside the suite, when present. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { errorMessage, InputError } from "../core/errors.js";
 import { SANDBOX_KINDS } from "../core/sandbox.js";
 import { resolveInteraction, taskInteractionSettings } from "../interaction/index.js";
-import type { InteractionConfig } from "../interaction/config.js";
+import type { InteractionConfig, InteractionFlags } from "../interaction/config.js";
 import {
   chooseSandbox,
   requestedSandbox,
@@ -95,14 +95,7 @@ export interface PlanSettings {
     readonly hasDockerfile: (task: TaskSpec) => boolean;
   };
   readonly interaction: {
-    readonly cli?:
-      | {
-          mode?: string | undefined;
-          maxTurns?: number | undefined;
-          simulatorPrompt?: string | undefined;
-          decisionPatterns?: readonly string[] | undefined;
-        }
-      | undefined;
+    readonly cli?: InteractionFlags | undefined;
     readonly envPromptFileText?: string | null | undefined;
     readonly suitePromptFileText?: string | null | undefined;
     readonly simulatorModel?: string | null | undefined;

@@ -6,7 +6,7 @@
 import { InputError } from "../core/errors.js";
 import { DEFAULT_SPLITS, type Calibration } from "../report/calibration/types.js";
 import { writeCalibration } from "../report/calibration/write.js";
-import { writeExperimentReports } from "./finish.js";
+import { writeExperimentReportsOf } from "./finish.js";
 import { runSuite, type RunOptions, type RunSummary } from "./run-suite.js";
 
 /** Repetitions per arm when --count is not given. */
@@ -39,6 +39,10 @@ export async function runCalibration(
     seed: 1,
     margin: opts.margin ?? 0.05,
   });
-  const files = await writeExperimentReports(res.outDir, { ks: opts.ks, html: opts.html });
-  return { ...res, files, calibration };
+  // The reports again, now with the calibration section; the end of the command reads this reading.
+  const { files, source } = await writeExperimentReportsOf(res.outDir, {
+    ks: opts.ks,
+    html: opts.html,
+  });
+  return { ...res, files, source, calibration };
 }

@@ -1,23 +1,10 @@
-import path from "node:path";
-import { experimentPaths } from "../store/layout.js";
-import { readMetadata } from "../store/metadata.js";
-import { readStoredRuns } from "../store/read.js";
-import { junitPieces } from "../report/junit.js";
-import { isScripted } from "../plan/fingerprint.js";
-import { evaluateThresholds, parseThresholds, type ThresholdResult } from "../report/thresholds.js";
-import { appendStepSummary, renderStepSummary } from "../report/step-summary.js";
-import { writeReportPieces } from "../store/report-files.js";
+import { readComparisonSource } from "../report/comparison/write.js";
 import { buildComparison, type Comparison } from "../report/comparison/index.js";
+import type { ThresholdResult } from "../report/thresholds.js";
+import { ciReporters, noCiOutputs, type CiOptions } from "../report/reporters/ci.js";
+import { ReporterLifecycle } from "./lifecycle.js";
 
-export interface CiOptions {
-  /** --junit FILE */
-  junit?: string | undefined;
-  /** --fail-under specs, e.g. ["pass@1=0.8", "weighted_score=0.7"] */
-  failUnder?: string[] | undefined;
-  /** Environment (GITHUB_STEP_SUMMARY). */
-  env?: Record<string, string | undefined>;
-  cwd?: string;
-}
+export type { CiOptions } from "../report/reporters/ci.js";
 
 export interface CiResult {
   files: string[];
@@ -25,34 +12,16 @@ export interface CiResult {
 }
 
 /**
- * The outputs for CI, from the stored results: JUnit XML, --fail-under
- * thresholds (with their one-line machine-readable result), and the summary
- * tables appended to $GITHUB_STEP_SUMMARY when it is set.
+ * The outputs for CI, from a stored results folder: JUnit XML, --fail-under thresholds (with
+ * their one-line machine-readable result), and the summary tables appended to
+ * $GITHUB_STEP_SUMMARY when it is set. (The end of `run`, `eval` and `calibrate` runs the same
+ * reporters over the reading the reports were written from: runner/lifecycle.ts.)
  */
 export async function writeCiOutputs(outDir: string, opts: CiOptions): Promise<CiResult> {
-  const thresholds =
-    opts.failUnder && opts.failUnder.length > 0 ? parseThresholds(opts.failUnder) : null;
-  const env = opts.env ?? process.env;
-  if (!opts.junit && !thresholds && !env.GITHUB_STEP_SUMMARY)
-    return { files: [], thresholds: null };
-  const meta = await readMetadata(experimentPaths(outDir).metadata);
-  const { digests: all } = await readStoredRuns(outDir);
-  const planned = meta?.matrix ? new Set(meta.matrix.map((r) => r.run_id)) : null;
-  const reports = planned ? all.filter((r) => planned.has(r.run_id)) : all;
-  const treatments = meta?.treatments ?? [];
-  const files: string[] = [];
-  if (opts.junit) {
-    const file = path.resolve(opts.cwd ?? process.cwd(), opts.junit);
-    await writeReportPieces(
-      file,
-      junitPieces(reports, {
-        treatments,
-        name: meta?.experiment_id ?? path.basename(outDir),
-        scripted: isScripted(reports, meta),
-      }),
-    );
-    files.push(file);
-  }
+  const ci = ciReporters(opts);
+  if (noCiOutputs(opts)) return { files: [], thresholds: null };
+  const source = await readComparisonSource(outDir);
+  const { reports, metadata: meta } = source;
   // Rebuilt from the reports (pure and seeded), rather than trusting a stored file.
   let comparison: Comparison | null = null;
   if (new Set(reports.map((r) => r.treatment)).size >= 2) {
@@ -68,23 +37,12 @@ export async function writeCiOutputs(outDir: string, opts: CiOptions): Promise<C
       comparison = null;
     }
   }
-  const th = thresholds
-    ? evaluateThresholds(thresholds, reports, {
-        treatments,
-        candidate: comparison?.roles.candidate ?? undefined,
-      })
-    : null;
-  const summaryFile = await appendStepSummary(
-    renderStepSummary({
-      experimentId: meta?.experiment_id ?? null,
-      treatments,
-      reports,
-      comparison,
-      thresholds: th,
-      resultsLocation: outDir,
-    }),
-    env,
-  );
-  if (summaryFile) files.push(summaryFile);
-  return { files, thresholds: th };
+  const outcomes = await new ReporterLifecycle(ci.reporters).end({
+    outDir,
+    reports,
+    source,
+    comparison,
+    gates: [],
+  });
+  return { files: outcomes.flatMap((o) => o.files ?? []), thresholds: ci.thresholds() };
 }

@@ -12,6 +12,7 @@ import {
   writeComparisonOf,
   type Comparison,
 } from "../report/comparison/index.js";
+import type { ComparisonSource } from "../report/comparison/write.js";
 import { writeHtmlReports } from "../report/html/write.js";
 import { removeReportFile, writeReportFile, writeReportPieces } from "../store/report-files.js";
 import { InputError } from "../core/errors.js";
@@ -52,16 +53,25 @@ export async function writeExperimentReports(
 export async function writeExperimentReportsWith(
   outDir: string,
   opts: { ks?: number[] | undefined; html?: boolean | undefined } = {},
-): Promise<{ files: string[]; comparison: Comparison | null }> {
-  const { files, comparison } = await writeExperimentReportsOf(outDir, opts);
-  return { files, comparison };
+): Promise<{ files: string[]; comparison: Comparison | null; source: ComparisonSource }> {
+  const { files, comparison, source } = await writeExperimentReportsOf(outDir, opts);
+  return { files, comparison, source };
 }
 
-/** writeExperimentReports, with the digests of the runs the reports were made from (sorted by task, treatment, rep). */
+/**
+ * writeExperimentReports, with the digests of the runs the reports were made from (sorted by task,
+ * treatment, rep) and the one reading of the folder they came from (`source`), which the end of a
+ * command hands on to its reporters (runner/lifecycle.ts) instead of reading the folder again.
+ */
 export async function writeExperimentReportsOf(
   outDir: string,
   opts: { ks?: number[] | undefined; html?: boolean | undefined } = {},
-): Promise<{ files: string[]; reports: RunDigest[]; comparison: Comparison | null }> {
+): Promise<{
+  files: string[];
+  reports: RunDigest[];
+  comparison: Comparison | null;
+  source: ComparisonSource;
+}> {
   const paths = experimentPaths(outDir);
   // The folder is read once; every report below is made from this one reading.
   const source = await readComparisonSource(outDir);
@@ -119,7 +129,7 @@ export async function writeExperimentReportsOf(
         loaded: { ...source, comparison, hasComparisonFile: comparison !== null },
       })),
     );
-  return { files, reports, comparison };
+  return { files, reports, comparison, source };
 }
 
 /** runs.md, written a piece at a time (it is megabytes long at thousands of runs). */

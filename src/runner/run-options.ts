@@ -7,7 +7,9 @@ import type { ProbeOptions, SandboxChoice, SandboxProbe } from "../sandbox/index
 import type { Suite, SuiteWarning } from "../suite/index.js";
 import type { RunContext } from "./context.js";
 import type { Comparison } from "../report/comparison/index.js";
+import type { ComparisonSource } from "../report/comparison/write.js";
 import type { JudgeFlags } from "./judge-setup.js";
+import type { InteractionFlags } from "../interaction/config.js";
 
 export interface RunOptions {
   suite: string;
@@ -45,14 +47,7 @@ export interface RunOptions {
   /** --judge / --no-judge, --judge-model, --judge-base-url, --judge-samples */
   judgeFlags?: JudgeFlags | undefined;
   /** --interaction-mode, --max-turns, --simulator-prompt, --decision-pattern */
-  interaction?:
-    | {
-        mode?: string | undefined;
-        maxTurns?: number | undefined;
-        simulatorPrompt?: string | undefined;
-        decisionPatterns?: readonly string[] | undefined;
-      }
-    | undefined;
+  interaction?: InteractionFlags | undefined;
   /** Write summary.html / comparison_report.html (default true). */
   html?: boolean | undefined;
   /** --sandbox local|bwrap|docker|auto (default: the suite's `sandbox`, else auto) */
@@ -148,4 +143,10 @@ export interface RunSummary {
   files: string[];
   /** The comparison the reports were written from (null: fewer than two treatments, or none written). */
   comparison?: Comparison | null | undefined;
+  /**
+   * The one reading of the results folder the reports were written from (absent: none written),
+   * handed on to the reporters at the end of a command (runner/lifecycle.ts) so that they do
+   * not read the folder again.
+   */
+  source?: ComparisonSource | undefined;
 }

@@ -288,11 +288,20 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;
     metadata.total_passed = reports.filter((r) => r.passed).length;
     await writeMetadata(paths.metadata, metadata);
-    const { files, comparison } =
+    const { files, comparison, source } =
       opts.queue?.writeReports === false
-        ? { files: [], comparison: null }
+        ? { files: [], comparison: null, source: undefined }
         : await writeExperimentReportsWith(outDir, { ks: opts.ks, html: opts.html });
-    return { outDir, experimentId, planned: matrix, reports, incomplete, files, comparison };
+    return {
+      outDir,
+      experimentId,
+      planned: matrix,
+      reports,
+      incomplete,
+      files,
+      comparison,
+      source,
+    };
   } catch (e) {
     // A full disk met outside the runs (metadata, reports) names this results folder, as the
     // runs' own DiskFullError does, not a placeholder (cli/main.ts).

@@ -159,11 +159,11 @@ export async function runUntilDecided(
     });
     if (state.status !== "running") {
       await writeSequential(res.outDir, state);
-      const { files, comparison } = await writeExperimentReportsWith(res.outDir, {
+      const { files, comparison, source } = await writeExperimentReportsWith(res.outDir, {
         ks: opts.ks,
         html: opts.html,
       });
-      return { ...res, files, comparison, sequential: state };
+      return { ...res, files, comparison, source, sequential: state };
     }
     await writeSequential(res.outDir, state);
     count = Math.min(state.max_count, count + state.round);

@@ -7,3 +7,4 @@ export {
   openTelemetry,
   type SessionOutcome,
 } from "./session.js";
+export { telemetryLines, telemetryReporter, type TelemetryReporter } from "./reporter.js";

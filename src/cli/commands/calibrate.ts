@@ -8,24 +8,17 @@ import {
   DEFAULT_PER_ARM,
   InputError,
   MIN_PER_ARM,
-  type RunDigest,
 } from "../../index.js";
 import type { Calibration } from "../../report/calibration/types.js";
-import { intArg } from "../args.js";
-import { ciOutputs, withCiOptions } from "../ci.js";
-import { RunTelemetry } from "../telemetry.js";
-import {
-  defaultProgress,
-  runOptionsFromFlags,
-  runWithSignals,
-  withRunOptions,
-  type RunFlags,
-} from "./run.js";
+import { addFlags, CALIBRATE_ONLY_FLAGS, RUN_FLAGS, type FlagValues } from "../flags.js";
+import { runReported } from "../reporters.js";
+import { defaultProgress, runOptionsFromFlags, runWithSignals, type RunFlags } from "./run.js";
 
 /** `skillbench calibrate SUITE --treatment T --count N` (docs/statistics.md §13). */
 export function registerCalibrate(program: Command, ctx: { exitCode: number }): void {
-  withRunOptions(
-    withCiOptions(program.command("calibrate"))
+  addFlags(
+    program
+      .command("calibrate")
       .description(
         "A/A calibration: run one treatment as two arms (2 × --count runs per task) and report its flip rate per task and how often the verdict rule would claim a difference.",
       )
@@ -33,56 +26,46 @@ export function registerCalibrate(program: Command, ctx: { exitCode: number }): 
         "<suite>",
         "suite folder (with tasks/), a single task folder, or a Skill folder (compiled as `eval` does: CONTROL, WITH_SKILL and its baselines)",
       ),
-  )
-    .option(
-      "--splits <n>",
-      "random splits of the runs into two arms (default 200)",
-      intArg("--splits"),
-    )
-    .action(async (suite: string, f: RunFlags & { splits?: number }) => {
-      if (!f.treatment)
-        throw new InputError(
-          "calibrate needs --treatment T: the one treatment to run as two arms",
-          {
-            field: "--treatment",
-          },
-        );
-      const treatment = f.treatment;
-      const perArm = f.count ?? DEFAULT_PER_ARM;
-      // Below the minimum the runs are still recorded, but no floor is quoted from them.
-      if (perArm < MIN_PER_ARM)
-        process.stderr.write(
-          `warning: calibrate --count ${perArm}: ${perArm} run(s) per arm is below the minimum of ${MIN_PER_ARM}: the runs are recorded, but no noise floor is quoted from them (a floor from so few runs is itself noise)\n`,
-        );
-      let opts = runOptionsFromFlags(f);
-      let target = suite;
-      // A Skill folder is compiled into a suite as `eval` compiles it (docs/manifest.md), with
-      // eval's defaults: the best sandbox and a results folder under .skillbench/runs/.
-      if (await isSkillFolder(path.resolve(suite))) {
-        const prepared = await prepareEval({
-          skill: suite,
-          ...opts,
-          onNote: (m: string) => void process.stderr.write(`${m}\n`),
-        });
-        target = prepared.compiled.dir;
-        opts = { ...opts, out: prepared.outDir, sandbox: opts.sandbox ?? "auto" };
-        process.stderr.write(
-          `skillbench calibrate: Skill ${prepared.compiled.skillName} (${prepared.loaded.skillDir}), treatments ${prepared.compiled.treatments.join(", ")}\n`,
-        );
-      }
-      const got: { calibration: Calibration | null } = { calibration: null };
-      const telemetry = await RunTelemetry.open(f, opts.env);
-      let reports: RunDigest[] = [];
-      try {
-        const res = await runWithSignals(
-          { suite: target, ...opts, ...telemetry?.hooks(defaultProgress()) },
-          (o) =>
-            runCalibration(o, { treatment, perArm, splits: f.splits }).then((r) => {
-              got.calibration = r.calibration;
-              return r;
-            }),
-        );
-        reports = res.reports;
+    [...RUN_FLAGS, ...CALIBRATE_ONLY_FLAGS],
+  ).action(async (suite: string, f: RunFlags & FlagValues<typeof CALIBRATE_ONLY_FLAGS>) => {
+    if (!f.treatment)
+      throw new InputError("calibrate needs --treatment T: the one treatment to run as two arms", {
+        field: "--treatment",
+      });
+    const treatment = f.treatment;
+    const perArm = f.count ?? DEFAULT_PER_ARM;
+    // Below the minimum the runs are still recorded, but no floor is quoted from them.
+    if (perArm < MIN_PER_ARM)
+      process.stderr.write(
+        `warning: calibrate --count ${perArm}: ${perArm} run(s) per arm is below the minimum of ${MIN_PER_ARM}: the runs are recorded, but no noise floor is quoted from them (a floor from so few runs is itself noise)\n`,
+      );
+    let opts = runOptionsFromFlags(f);
+    let target = suite;
+    // A Skill folder is compiled into a suite as `eval` compiles it (docs/manifest.md), with
+    // eval's defaults: the best sandbox and a results folder under .skillbench/runs/.
+    if (await isSkillFolder(path.resolve(suite))) {
+      const prepared = await prepareEval({
+        skill: suite,
+        ...opts,
+        onNote: (m: string) => void process.stderr.write(`${m}\n`),
+      });
+      target = prepared.compiled.dir;
+      opts = { ...opts, out: prepared.outDir, sandbox: opts.sandbox ?? "auto" };
+      process.stderr.write(
+        `skillbench calibrate: Skill ${prepared.compiled.skillName} (${prepared.loaded.skillDir}), treatments ${prepared.compiled.treatments.join(", ")}\n`,
+      );
+    }
+    const got: { calibration: Calibration | null } = { calibration: null };
+    await runReported(f, opts.env, ctx, {
+      run: (hooks) =>
+        runWithSignals({ suite: target, ...opts, ...hooks(defaultProgress()) }, (o) =>
+          runCalibration(o, { treatment, perArm, splits: f.splits }).then((r) => {
+            got.calibration = r.calibration;
+            return r;
+          }),
+        ),
+      summary: (res) => res,
+      settle: (res) => {
         const passed = res.reports.filter((r) => r.passed).length;
         process.stdout.write(
           `\n${passed}/${res.planned.length} runs passed` +
@@ -96,10 +79,8 @@ export function registerCalibrate(program: Command, ctx: { exitCode: number }): 
         );
         // A calibration measures failures; they are no error. Incomplete runs are.
         ctx.exitCode = res.incomplete.length > 0 ? 1 : 0;
-        const ci = await ciOutputs(res.outDir, f);
-        if (ci !== 0) ctx.exitCode = ci;
-      } finally {
-        if (telemetry) ctx.exitCode = await telemetry.close(reports, ctx.exitCode);
-      }
+        return [];
+      },
     });
+  });
 }

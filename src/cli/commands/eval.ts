@@ -9,8 +9,14 @@ import {
   runPreparedEval,
   runUntilDecided,
 } from "../../index.js";
-import { ciOutputs, withCiOptions } from "../ci.js";
-import { RunTelemetry } from "../telemetry.js";
+import {
+  addFlags,
+  EVAL_ONLY_FLAGS,
+  RUN_FLAGS,
+  SEQUENTIAL_FLAGS,
+  type FlagValues,
+} from "../flags.js";
+import { runReported } from "../reporters.js";
 import {
   defaultProgress,
   printWarning,
@@ -18,167 +24,135 @@ import {
   runWithSignals,
   sequentialFrom,
   verdictBlock,
-  withRunOptions,
-  withSequentialOptions,
   type RunFlags,
   type SequentialFlags,
 } from "./run.js";
 
-interface EvalFlags extends RunFlags, SequentialFlags {
-  quick?: boolean;
-  generate?: boolean;
-  regenerate?: boolean;
-  generatedDir?: string;
-  acceptEdited?: boolean;
-}
+type EvalFlags = RunFlags & SequentialFlags & FlagValues<typeof EVAL_ONLY_FLAGS>;
 
 /** `skillbench eval SKILL_DIR`: the Skill author's one command (docs/manifest.md). */
 export function registerEval(program: Command, ctx: { exitCode: number }): void {
-  withSequentialOptions(
-    withRunOptions(
-      withCiOptions(program.command("eval"))
-        .description(
-          "Evaluate one Skill folder from its eval.yaml (or comet/eval.yaml): CONTROL, the Skill now and its frozen baselines; exit code from the quality gates.",
-        )
-        .argument("<skill-dir>", "the Skill folder (with SKILL.md), or its manifest file"),
-    ),
-  )
-    .option("--quick", "one smoke task instead of the manifest's tasks")
-    .option(
-      "--generate",
-      "a Skill with no tasks: the agent writes 2-4, frozen and reused by later evals (docs/manifest.md)",
-    )
-    .option("--regenerate", "write the generated tasks again, replacing the frozen ones")
-    .option(
-      "--generated-dir <dir>",
-      "where generated tasks are frozen (default SKILL_DIR/.skillbench/generated)",
-    )
-    .option(
-      "--accept-edited",
-      "run frozen generated tasks edited by hand (refused otherwise), labelled as edited",
-    )
-    .option(
-      "--dry-run",
-      "print the planned runs (profile, sandbox, timeout, interaction); start nothing",
-    )
-    .action(async (skill: string, f: EvalFlags & { dryRun?: boolean }) => {
-      parseThresholds(f.failUnder ?? []);
-      const seq = sequentialFrom(f);
-      if (f.dryRun) {
-        const plan = await planTarget(skill, {
+  addFlags(
+    program
+      .command("eval")
+      .description(
+        "Evaluate one Skill folder from its eval.yaml (or comet/eval.yaml): CONTROL, the Skill now and its frozen baselines; exit code from the quality gates.",
+      )
+      .argument("<skill-dir>", "the Skill folder (with SKILL.md), or its manifest file"),
+    [...RUN_FLAGS, ...SEQUENTIAL_FLAGS, ...EVAL_ONLY_FLAGS],
+  ).action(async (skill: string, f: EvalFlags) => {
+    parseThresholds(f.failUnder ?? []);
+    const seq = sequentialFrom(f);
+    if (f.dryRun) {
+      const plan = await planTarget(skill, {
+        ...runOptionsFromFlags(f),
+        onWarning: printWarning,
+        generated: {
           ...runOptionsFromFlags(f),
-          onWarning: printWarning,
-          generated: {
-            ...runOptionsFromFlags(f),
-            cacheDir: f.generatedDir,
-            acceptEdited: f.acceptEdited,
-          },
-        });
-        if (plan.skill?.generated_tasks)
-          process.stderr.write(`tasks: generated, frozen in ${plan.skill.generated_tasks}\n`);
-        process.stdout.write(renderPlan(plan));
-        return;
-      }
-      // The results folder's lock from the compiled suite to the quality gates (store/lock.ts).
-      await holdResultsFolder(
-        {
-          suite: skill,
-          out: f.out,
-          resume: f.resume,
-          waitForLock: f.wait,
-          lockCommand: "skillbench eval",
-          onProgress: (e) => {
-            if (e.type === "note") process.stderr.write(`${e.message}\n`);
-          },
+          cacheDir: f.generatedDir,
+          acceptEdited: f.acceptEdited,
         },
-        async () => {
-          const opts = {
-            skill,
-            ...runOptionsFromFlags(f),
-            quick: f.quick,
-            generate: f.generate,
-            regenerate: f.regenerate,
-            generatedCacheDir: f.generatedDir,
-            acceptEdited: f.acceptEdited,
-            onNote: (m: string) => void process.stderr.write(`${m}\n`),
-          };
-          let prepared: Awaited<ReturnType<typeof prepareEval>>;
-          try {
-            prepared = await prepareEval(opts);
-          } catch (e) {
-            if (!(e instanceof GenerationError)) throw e;
-            process.stderr.write(`skillbench: ${e.message}\n`);
-            ctx.exitCode = 1;
-            return;
-          }
-          const gen = prepared.generated;
-          const cost = gen?.record?.generation.cost_usd;
-          process.stderr.write(
-            `skillbench eval: ${prepared.compiled.skillName} (${prepared.loaded.skillDir})\n` +
-              `  manifest: ${prepared.manifestFound ? prepared.loaded.file : "none (synthesized)"}\n` +
-              `  tasks (${prepared.taskSource}): ${prepared.compiled.tasks.join(", ")}\n` +
-              (gen
-                ? gen.cached
-                  ? `  generated tasks reused from ${gen.file} (no generator call; --regenerate writes new ones)\n` +
-                    (gen.edited === null ? "" : `  EDITED BY HAND: ${gen.edited}\n`)
-                  : `  generated tasks frozen in ${gen.file} (${gen.record?.generation.attempts ?? "?"} attempt(s), cost ${cost === undefined || cost === null ? "not reported" : `$${cost.toFixed(4)}`})\n`
-                : "") +
-              `  treatments: ${prepared.compiled.treatments.join(", ")}\n`,
-          );
-          const telemetry = await RunTelemetry.open(f, opts.env);
-          let res: Awaited<ReturnType<typeof runPreparedEval>>;
-          try {
-            res = await runPreparedEval(prepared, {
+      });
+      if (plan.skill?.generated_tasks)
+        process.stderr.write(`tasks: generated, frozen in ${plan.skill.generated_tasks}\n`);
+      process.stdout.write(renderPlan(plan));
+      return;
+    }
+    // The results folder's lock from the compiled suite to the quality gates (store/lock.ts).
+    await holdResultsFolder(
+      {
+        suite: skill,
+        out: f.out,
+        resume: f.resume,
+        waitForLock: f.wait,
+        lockCommand: "skillbench eval",
+        onProgress: (e) => {
+          if (e.type === "note") process.stderr.write(`${e.message}\n`);
+        },
+      },
+      async () => {
+        const opts = {
+          skill,
+          ...runOptionsFromFlags(f),
+          quick: f.quick,
+          generate: f.generate,
+          regenerate: f.regenerate,
+          generatedCacheDir: f.generatedDir,
+          acceptEdited: f.acceptEdited,
+          onNote: (m: string) => void process.stderr.write(`${m}\n`),
+        };
+        let prepared: Awaited<ReturnType<typeof prepareEval>>;
+        try {
+          prepared = await prepareEval(opts);
+        } catch (e) {
+          if (!(e instanceof GenerationError)) throw e;
+          process.stderr.write(`skillbench: ${e.message}\n`);
+          ctx.exitCode = 1;
+          return;
+        }
+        const gen = prepared.generated;
+        const cost = gen?.record?.generation.cost_usd;
+        process.stderr.write(
+          `skillbench eval: ${prepared.compiled.skillName} (${prepared.loaded.skillDir})\n` +
+            `  manifest: ${prepared.manifestFound ? prepared.loaded.file : "none (synthesized)"}\n` +
+            `  tasks (${prepared.taskSource}): ${prepared.compiled.tasks.join(", ")}\n` +
+            (gen
+              ? gen.cached
+                ? `  generated tasks reused from ${gen.file} (no generator call; --regenerate writes new ones)\n` +
+                  (gen.edited === null ? "" : `  EDITED BY HAND: ${gen.edited}\n`)
+                : `  generated tasks frozen in ${gen.file} (${gen.record?.generation.attempts ?? "?"} attempt(s), cost ${cost === undefined || cost === null ? "not reported" : `$${cost.toFixed(4)}`})\n`
+              : "") +
+            `  treatments: ${prepared.compiled.treatments.join(", ")}\n`,
+        );
+        await runReported(f, opts.env, ctx, {
+          run: (hooks) =>
+            runPreparedEval(prepared, {
               ...opts,
               run: (o) =>
                 runWithSignals(
-                  { ...o, ...telemetry?.hooks(o.onProgress ?? defaultProgress()) },
+                  { ...o, ...hooks(o.onProgress ?? defaultProgress()) },
                   seq ? (x) => runUntilDecided(x, seq) : undefined,
                 ),
-            });
-          } catch (e) {
-            if (telemetry) await telemetry.close([], 0);
-            throw e;
-          }
-          const passed = res.run.reports.filter((r) => r.passed).length;
-          const out = process.stdout;
-          out.write(
-            `\n${passed}/${res.run.planned.length} runs passed` +
-              (res.run.incomplete.length
-                ? `, ${res.run.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
-                : "") +
-              "\n" +
-              (res.comparison
-                ? verdictBlock(res.comparison)
-                : `\nVerdict:\n${res.verdict.map((l) => `  ${l}`).join("\n")}\n`) +
-              "\nQuality gates" +
-              (res.gateReport.gates.length === 0
-                ? ": none declared (evaluation.qualityGates in the manifest)\n"
-                : ` (${res.gateReport.candidate}):\n` +
-                  res.gateReport.gates
-                    .map((g) => `  ${g.ok ? "PASS" : "FAIL"}  ${g.key}: ${g.detail}`)
-                    .join("\n") +
-                  "\n") +
-              `\nResults: ${res.outDir}\n${[...res.run.files, ...res.files].map((x) => `  ${x}`).join("\n")}\n`,
-          );
-          let code = res.gateReport.ok && res.run.incomplete.length === 0 ? 0 : 1;
-          if (!res.gateReport.ok)
-            process.stderr.write(
-              `quality gate failed: ${res.gateReport.gates
-                .filter((g) => !g.ok)
-                .map((g) => g.key)
-                .join(", ")}\n`,
+            }),
+          summary: (res) => res.run,
+          settle: (res) => {
+            const passed = res.run.reports.filter((r) => r.passed).length;
+            const out = process.stdout;
+            out.write(
+              `\n${passed}/${res.run.planned.length} runs passed` +
+                (res.run.incomplete.length
+                  ? `, ${res.run.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
+                  : "") +
+                "\n" +
+                (res.comparison
+                  ? verdictBlock(res.comparison)
+                  : `\nVerdict:\n${res.verdict.map((l) => `  ${l}`).join("\n")}\n`) +
+                "\nQuality gates" +
+                (res.gateReport.gates.length === 0
+                  ? ": none declared (evaluation.qualityGates in the manifest)\n"
+                  : ` (${res.gateReport.candidate}):\n` +
+                    res.gateReport.gates
+                      .map((g) => `  ${g.ok ? "PASS" : "FAIL"}  ${g.key}: ${g.detail}`)
+                      .join("\n") +
+                    "\n") +
+                `\nResults: ${res.outDir}\n${[...res.run.files, ...res.files].map((x) => `  ${x}`).join("\n")}\n`,
             );
-          const ci = await ciOutputs(res.outDir, { ...f, failUnder: f.failUnder });
-          if (ci !== 0) code = ci;
-          if (telemetry)
-            code = await telemetry.close(
-              res.run.reports,
-              code,
-              res.gateReport.gates.map((g) => ({ name: g.key, passed: g.ok, detail: g.detail })),
-            );
-          ctx.exitCode = code;
-        },
-      );
-    });
+            ctx.exitCode = res.gateReport.ok && res.run.incomplete.length === 0 ? 0 : 1;
+            if (!res.gateReport.ok)
+              process.stderr.write(
+                `quality gate failed: ${res.gateReport.gates
+                  .filter((g) => !g.ok)
+                  .map((g) => g.key)
+                  .join(", ")}\n`,
+              );
+            return res.gateReport.gates.map((g) => ({
+              name: g.key,
+              passed: g.ok,
+              detail: g.detail,
+            }));
+          },
+        });
+      },
+    );
+  });
 }

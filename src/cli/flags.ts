@@ -1,0 +1,444 @@
+/**
+ * Every flag of `run`, `eval` and `calibrate` once, in one typed table: its commander spelling,
+ * its help, its parser and its group, the heading it is listed under in `--help`
+ * (commander's `.optionsGroup()`). The commands' flag types are derived from the table
+ * (`FlagValues`), so a flag is written here and read where the command maps it to RunOptions
+ * (commands/run.ts `runOptionsFromFlags`).
+ */
+import { InvalidArgumentError, type Command } from "commander";
+import { collect, intArg, marginArg, parseKs, SANDBOX_HELP, sandboxArg } from "./args.js";
+import { rateLimitArg } from "./commands/queue.js";
+
+/** The help headings, in the order `--help` lists them. */
+export const FLAG_GROUPS = {
+  matrix: "Matrix:",
+  agent: "Agent and model:",
+  sandbox: "Sandbox:",
+  statistics: "Statistics:",
+  interaction: "Interaction:",
+  judge: "Judge:",
+  queue: "Queue:",
+  output: "Output and CI:",
+  telemetry: "Telemetry:",
+} as const;
+
+export type FlagGroup = keyof typeof FLAG_GROUPS;
+
+/** One flag: `key` is commander's attribute name for it (a unit test checks they agree). */
+export interface Flag<K extends string = string, V = unknown> {
+  readonly key: K;
+  /** commander's spelling: "-n, --count <n>", "--langsmith [project]", "--no-judge" */
+  readonly flags: string;
+  readonly help: string;
+  readonly group: FlagGroup;
+  /**
+   * The argument's parser (commander passes the previous value of a repeatable flag). A method,
+   * so that a table of flags of different value types is a `Flag[]`.
+   */
+  parse?(value: string, previous: V | undefined): V;
+  /** The parsed value's type, for `FlagValues` only (never set). */
+  readonly value?: V;
+}
+
+/** A flag with a text argument. */
+const text = <K extends string>(
+  key: K,
+  flags: string,
+  help: string,
+  group: FlagGroup,
+): Flag<K, string> => ({ key, flags, help, group });
+/** A switch (also its `--no-` form). */
+const on = <K extends string>(
+  key: K,
+  flags: string,
+  help: string,
+  group: FlagGroup,
+): Flag<K, boolean> => ({ key, flags, help, group });
+/** A switch with an optional text argument (`--langsmith [project]`). */
+const onOrText = <K extends string>(
+  key: K,
+  flags: string,
+  help: string,
+  group: FlagGroup,
+): Flag<K, boolean | string> => ({ key, flags, help, group });
+/** A flag whose argument is parsed. */
+const parsed = <K extends string, V>(
+  key: K,
+  flags: string,
+  help: string,
+  group: FlagGroup,
+  parse: (value: string) => V,
+): Flag<K, V> => ({ key, flags, help, group, parse });
+/** A repeatable flag: every value, in order. */
+const list = <K extends string>(
+  key: K,
+  flags: string,
+  help: string,
+  group: FlagGroup,
+): Flag<K, string[]> => ({ key, flags, help, group, parse: collect });
+
+/** The values of a table's flags as commander parses them (a key's flags merge: --judge/--no-judge). */
+export type FlagValues<T extends readonly Flag[]> = {
+  [F in T[number] as F["key"]]?: F extends Flag<string, infer V> ? V : never;
+};
+
+/** --html / --no-html, --junit and --fail-under (also `report`; `compare` takes only --html). */
+export const HTML_FLAGS = [
+  on("html", "--html", "write summary.html and comparison_report.html (the default)", "output"),
+  on("html", "--no-html", "no HTML reports", "output"),
+] as const;
+
+export const JUNIT_FLAGS = [
+  text("junit", "--junit <file>", "write JUnit XML: one testcase per run", "output"),
+  list(
+    "failUnder",
+    "--fail-under <metric=min>",
+    "exit 1 below a threshold, e.g. pass@1=0.8, weighted_score=0.7, WITH_SKILL:pass_rate=0.9 (repeatable)",
+    "output",
+  ),
+] as const;
+
+/** The telemetry flags (also `rescore` and `export`; docs/telemetry.md). */
+export const TELEMETRY_FLAGS = [
+  text(
+    "otelEndpoint",
+    "--otel-endpoint <url>",
+    "send OpenTelemetry traces (OTLP/HTTP) to this base URL (also OTEL_EXPORTER_OTLP_ENDPOINT)",
+    "telemetry",
+  ),
+  text(
+    "otelProtocol",
+    "--otel-protocol <protocol>",
+    "http/protobuf (default) or http/json (also OTEL_EXPORTER_OTLP_PROTOCOL)",
+    "telemetry",
+  ),
+  list(
+    "otelHeader",
+    "--otel-header <key=value>",
+    "a header for the OTLP endpoint (repeatable)",
+    "telemetry",
+  ),
+  on(
+    "otelIncludeContent",
+    "--otel-include-content",
+    "export prompts, tool inputs and outputs as text (redacted) instead of hash and length",
+    "telemetry",
+  ),
+  on(
+    "langfuse",
+    "--langfuse",
+    "export to Langfuse (LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY, LANGFUSE_BASE_URL)",
+    "telemetry",
+  ),
+  onOrText(
+    "langsmith",
+    "--langsmith [project]",
+    "export to LangSmith (LANGSMITH_API_KEY; project, default skillbench)",
+    "telemetry",
+  ),
+  on(
+    "exportRequired",
+    "--export-required",
+    "a failed export fails the command (exit 1) instead of a warning",
+    "telemetry",
+  ),
+] as const;
+
+/** The interaction flags (docs/interaction.md): RunOptions.interaction. */
+const INTERACTION_FLAGS = [
+  text(
+    "interactionMode",
+    "--interaction-mode <mode>",
+    "none (single turn) or auto_user (the subject plus a simulated user)",
+    "interaction",
+  ),
+  parsed(
+    "maxTurns",
+    "--max-turns <n>",
+    "subject turns at most in auto_user mode",
+    "interaction",
+    intArg("--max-turns"),
+  ),
+  text(
+    "simulatorPrompt",
+    "--simulator-prompt <text>",
+    "the simulated user's instructions (overrides the task's and the profile's)",
+    "interaction",
+  ),
+  list(
+    "decisionPattern",
+    "--decision-pattern <text>",
+    "text that marks a decision point in auto_user mode, added to the task's decision_patterns (repeatable)",
+    "interaction",
+  ),
+] as const;
+
+/** The judge flags (docs/judge.md). */
+const JUDGE_FLAGS = [
+  on(
+    "judge",
+    "--judge",
+    "add the LLM judge overlay (also BENCH_LLM_JUDGE=1 or a judge section in skillbench.yaml)",
+    "judge",
+  ),
+  on("judge", "--no-judge", "no LLM judge, whatever the environment or suite says", "judge"),
+  text("judgeModel", "--judge-model <id>", "the judge model (BENCH_JUDGE_MODEL)", "judge"),
+  text(
+    "judgeBaseUrl",
+    "--judge-base-url <url>",
+    "the judge endpoint (BENCH_JUDGE_BASE_URL)",
+    "judge",
+  ),
+  text(
+    "judgeAgent",
+    "--judge-agent <name>",
+    "carry the judge through this agent's CLI: claude, codex, gemini or opencode (docs/judge.md)",
+    "judge",
+  ),
+  parsed(
+    "judgeSamples",
+    "--judge-samples <n>",
+    "ask the judge N times and record mean and spread",
+    "judge",
+    intArg("--judge-samples"),
+  ),
+] as const;
+
+/** The flags `run`, `eval` and `calibrate` share: the matrix, agent, sandbox and output. */
+export const RUN_FLAGS = [
+  ...HTML_FLAGS,
+  ...JUNIT_FLAGS,
+  ...TELEMETRY_FLAGS,
+  text("task", "--task <list>", "tasks to run: comma-separated names, * as a wildcard", "matrix"),
+  text(
+    "treatment",
+    "--treatment <list>",
+    "treatments to run: comma-separated names, * as a wildcard",
+    "matrix",
+  ),
+  parsed(
+    "count",
+    "-n, --count <n>",
+    "repetitions per task × treatment",
+    "matrix",
+    intArg("--count"),
+  ),
+  parsed("concurrency", "-j, --concurrency <n>", "runs at once", "queue", intArg("--concurrency")),
+  text("out", "--out <dir>", "results folder (default .skillbench/runs/<experiment-id>)", "output"),
+  text("profile", "--profile <name>", "rubric profile for every run", "matrix"),
+  text("model", "--model <id>", "model id passed to the agent", "agent"),
+  text(
+    "agent",
+    "--agent <name>",
+    "the coding agent: claude (default), codex, gemini or opencode, or a comma list to run every treatment that pins none on each (docs/agents.md)",
+    "agent",
+  ),
+  text(
+    "agentBin",
+    "--agent-bin <path>",
+    "the agent's binary (default: the pinned npm package, then PATH)",
+    "agent",
+  ),
+  parsed(
+    "agentRetries",
+    "--agent-retries <n>",
+    "retries the agent CLI makes on a failing model request (default: the CLI's own)",
+    "agent",
+    (v: string): number => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 10)
+        throw new InvalidArgumentError("--agent-retries must be a whole number from 0 to 10");
+      return n;
+    },
+  ),
+  text(
+    "simulatorAgent",
+    "--simulator-agent <name>",
+    "the simulated user's agent in auto_user mode (default claude)",
+    "interaction",
+  ),
+  on(
+    "resume",
+    "--resume",
+    "with --out of an interrupted run: run only the runs with no complete record",
+    "output",
+  ),
+  on(
+    "wait",
+    "--wait",
+    "when another skillbench writes the results folder, wait for it to end instead of refusing",
+    "output",
+  ),
+  text(
+    "modelScript",
+    "--model-script <file>",
+    "serve the model from this script (offline, deterministic)",
+    "agent",
+  ),
+  list("env", "--env <KEY=VALUE>", "set a variable for the agent (repeatable)", "agent"),
+  list(
+    "passEnv",
+    "--pass-env <NAME>",
+    "pass a host variable to the agent by name (repeatable)",
+    "agent",
+  ),
+  parsed(
+    "timeout",
+    "--timeout <sec>",
+    "agent timeout per run, overriding the task's timeout_sec",
+    "matrix",
+    intArg("--timeout"),
+  ),
+  on(
+    "keepWorkspaces",
+    "--keep-workspaces",
+    "keep each run's temporary workspace for debugging",
+    "sandbox",
+  ),
+  parsed("ks", "--ks <list>", "k values for pass@k / pass^k, e.g. 1,2,5", "statistics", parseKs),
+  text(
+    "baselineFrom",
+    "--baseline-from <dir>",
+    "reuse the baseline arm of an earlier results folder when its fingerprints match (agent, model, endpoint, judge, tasks, sandbox, profile, interaction) and its reports agree with their stored evidence; only the candidate runs",
+    "matrix",
+  ),
+  on(
+    "allowDrift",
+    "--allow-drift",
+    "with --baseline-from: reuse it despite differences, recording them",
+    "matrix",
+  ),
+  parsed(
+    "margin",
+    "--margin <x>",
+    "non-inferiority margin on Δ pass rate for the verdict band (default 0.05)",
+    "statistics",
+    marginArg,
+  ),
+  on(
+    "exitZero",
+    "--exit-zero",
+    "exit 0 even when some runs fail (bad input still exits 2)",
+    "output",
+  ),
+  parsed("sandbox", "--sandbox <kind>", SANDBOX_HELP, "sandbox", sandboxArg),
+  ...INTERACTION_FLAGS,
+  text(
+    "simulatorModel",
+    "--simulator-model <id>",
+    "model for the simulated user (endpoint: SKILLBENCH_SIMULATOR_BASE_URL, default the subject's)",
+    "interaction",
+  ),
+  ...JUDGE_FLAGS,
+] as const;
+
+/** --until-decided and --max-count (`run` and `eval`; docs/statistics.md §12). */
+export const SEQUENTIAL_FLAGS = [
+  on(
+    "untilDecided",
+    "--until-decided",
+    "add repetitions in rounds (--count each) until the verdict band is decided, with α spent across the looks (docs/statistics.md §12)",
+    "statistics",
+  ),
+  parsed(
+    "maxCount",
+    "--max-count <n>",
+    "with --until-decided: the most repetitions per task and treatment",
+    "statistics",
+    intArg("--max-count"),
+  ),
+] as const;
+
+const DRY_RUN_FLAG = on(
+  "dryRun",
+  "--dry-run",
+  "print the planned runs (profile, sandbox, timeout, interaction); start nothing",
+  "output",
+);
+
+/** `run`'s own: the queue (docs/distributed.md) and --dry-run. */
+export const RUN_ONLY_FLAGS = [
+  DRY_RUN_FLAG,
+  onOrText(
+    "queue",
+    "--queue [url]",
+    "run on workers through this queue: redis://[:password@]host:port/db (no value: $SKILLBENCH_QUEUE_URL); see docs/distributed.md",
+    "queue",
+  ),
+  parsed(
+    "priority",
+    "--priority <n>",
+    "with --queue: 1 is served first (default 100)",
+    "queue",
+    intArg("--priority"),
+  ),
+  parsed(
+    "rateLimit",
+    "--rate-limit <n/unit>",
+    "with --queue: model requests per window across all workers, e.g. 50/min",
+    "queue",
+    rateLimitArg,
+  ),
+] as const;
+
+/** `eval`'s own: where its tasks come from (docs/manifest.md) and --dry-run. */
+export const EVAL_ONLY_FLAGS = [
+  on("quick", "--quick", "one smoke task instead of the manifest's tasks", "matrix"),
+  on(
+    "generate",
+    "--generate",
+    "a Skill with no tasks: the agent writes 2-4, frozen and reused by later evals (docs/manifest.md)",
+    "matrix",
+  ),
+  on(
+    "regenerate",
+    "--regenerate",
+    "write the generated tasks again, replacing the frozen ones",
+    "matrix",
+  ),
+  text(
+    "generatedDir",
+    "--generated-dir <dir>",
+    "where generated tasks are frozen (default SKILL_DIR/.skillbench/generated)",
+    "matrix",
+  ),
+  on(
+    "acceptEdited",
+    "--accept-edited",
+    "run frozen generated tasks edited by hand (refused otherwise), labelled as edited",
+    "matrix",
+  ),
+  DRY_RUN_FLAG,
+] as const;
+
+/** `calibrate`'s own. */
+export const CALIBRATE_ONLY_FLAGS = [
+  parsed(
+    "splits",
+    "--splits <n>",
+    "random splits of the runs into two arms (default 200)",
+    "statistics",
+    intArg("--splits"),
+  ),
+] as const;
+
+/**
+ * Add the flags to a command. `grouped`: listed under their groups' headings, in the groups'
+ * order (commander lists a group where its first option was added); otherwise in table order,
+ * under commander's one "Options:" heading.
+ */
+export function addFlags(cmd: Command, flags: readonly Flag[], grouped = true): Command {
+  const order = Object.keys(FLAG_GROUPS);
+  const sorted = grouped
+    ? [...flags].sort((a, b) => order.indexOf(a.group) - order.indexOf(b.group))
+    : flags;
+  for (const f of sorted) {
+    if (grouped) cmd.optionsGroup(FLAG_GROUPS[f.group]);
+    const parse = f.parse?.bind(f);
+    if (parse) cmd.option(f.flags, f.help, parse);
+    else cmd.option(f.flags, f.help);
+  }
+  // The options a command adds after these go under commander's "Options:" heading.
+  if (grouped) cmd.optionsGroup("");
+  return cmd;
+}

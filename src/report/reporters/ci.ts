@@ -1,0 +1,98 @@
+/**
+ * The CI reporters: JUnit XML (`--junit`), the `--fail-under` thresholds (with their one-line
+ * machine-readable result) and the summary tables appended to $GITHUB_STEP_SUMMARY when it is set.
+ */
+import path from "node:path";
+import { junitPieces } from "../junit.js";
+import { isScripted } from "../endpoint.js";
+import { evaluateThresholds, parseThresholds, type ThresholdResult } from "../thresholds.js";
+import { appendStepSummary, renderStepSummary } from "../step-summary.js";
+import { writeReportPieces } from "../../store/report-files.js";
+import type { ExperimentResults, Reporter } from "./types.js";
+
+export interface CiOptions {
+  /** --junit FILE */
+  junit?: string | undefined;
+  /** --fail-under specs, e.g. ["pass@1=0.8", "weighted_score=0.7"] */
+  failUnder?: string[] | undefined;
+  /** Environment (GITHUB_STEP_SUMMARY). */
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+}
+
+/** The CI reporters and, once they ran, the thresholds' result (null: no --fail-under). */
+export interface CiReporters {
+  reporters: Reporter[];
+  thresholds: () => ThresholdResult | null;
+}
+
+/** True when the options ask for no CI output at all (then nothing is read). */
+export function noCiOutputs(opts: CiOptions): boolean {
+  const env = opts.env ?? process.env;
+  return !opts.junit && !(opts.failUnder && opts.failUnder.length > 0) && !env.GITHUB_STEP_SUMMARY;
+}
+
+/**
+ * The reporters the options ask for, in the order they run: junit, thresholds, step-summary
+ * (the step summary shows the thresholds' result). Bad --fail-under specs throw InputError here.
+ */
+export function ciReporters(opts: CiOptions): CiReporters {
+  const specs =
+    opts.failUnder && opts.failUnder.length > 0 ? parseThresholds(opts.failUnder) : null;
+  const env = opts.env ?? process.env;
+  let th: ThresholdResult | null = null;
+  const reporters: Reporter[] = [];
+  const treatmentsOf = (r: ExperimentResults): string[] => r.source.metadata?.treatments ?? [];
+  const junit = opts.junit;
+  if (junit)
+    reporters.push({
+      name: "junit",
+      onExperimentEnd: async (r) => {
+        const { reports, metadata: meta } = r.source;
+        const file = path.resolve(opts.cwd ?? process.cwd(), junit);
+        await writeReportPieces(
+          file,
+          junitPieces(reports, {
+            treatments: treatmentsOf(r),
+            name: meta?.experiment_id ?? path.basename(r.outDir),
+            scripted: isScripted(reports, meta),
+          }),
+        );
+        return { files: [file] };
+      },
+    });
+  if (specs)
+    reporters.push({
+      name: "thresholds",
+      onExperimentEnd: (r) => {
+        th = evaluateThresholds(specs, r.source.reports, {
+          treatments: treatmentsOf(r),
+          candidate: r.comparison?.roles.candidate ?? undefined,
+        });
+        return {
+          notes: th.failures.map((fail) => `threshold failed: ${fail}`),
+          lines: [th.line],
+          failed: !th.ok,
+        };
+      },
+    });
+  if (env.GITHUB_STEP_SUMMARY)
+    reporters.push({
+      name: "step-summary",
+      onExperimentEnd: async (r) => {
+        const summaryFile = await appendStepSummary(
+          renderStepSummary({
+            experimentId: r.source.metadata?.experiment_id ?? null,
+            treatments: treatmentsOf(r),
+            reports: r.source.reports,
+            comparison: r.comparison,
+            thresholds: th,
+            resultsLocation: r.outDir,
+          }),
+          env,
+        );
+        return { files: summaryFile ? [summaryFile] : [] };
+      },
+    });
+  return { reporters, thresholds: () => th };
+}
