@@ -133,7 +133,6 @@ function jobSettings(
       Object.entries(opts.judgeFlags ?? {}).filter(([, v]) => v !== undefined),
     ),
     interaction: Object.fromEntries(
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       Object.entries(settings.interaction.cli ?? {}).filter(([, v]) => v !== undefined),
     ),
     simulator_model: settings.interaction.simulatorModel ?? null,

@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { junitPieces } from "../junit.js";
-import { isScripted } from "../endpoint.js";
+import { isScripted } from "../../plan/fingerprint.js";
 import { evaluateThresholds, parseThresholds, type ThresholdResult } from "../thresholds.js";
 import { appendStepSummary, renderStepSummary } from "../step-summary.js";
 import { writeReportPieces } from "../../store/report-files.js";
