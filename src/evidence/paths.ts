@@ -1,5 +1,6 @@
 /** Path normalisation and skill-path detection. Pure (POSIX paths: the agent runs on Linux). */
 import path from "node:path";
+import { registeredAgents, registryVersion } from "../agents/registry.js";
 
 /**
  * Make `p` relative to the first root that contains it (POSIX separators, `.` for
@@ -21,9 +22,31 @@ export function relativize(p: string, roots: readonly string[]): string {
   return abs.length > 1 && abs.endsWith("/") ? abs.slice(0, -1) : abs;
 }
 
-/** Skill folders of the agents we know: `.claude/skills/<name>`, `.agents/skills/<name>`, ... */
-const SKILL_PATH =
-  /\.(?:claude|agents|codex|gemini|opencode|qoder|codebuddy)\/skills\/([^/\\\s"'`;|&<>()$*?[\]{}]+)(?=$|[/\s"'`;|&<>()])/g;
+/** Skill folders of CLIs skillbench has no driver for, after the registered agents' own. */
+const OTHER_SKILL_FOLDERS = ["qoder", "codebuddy"];
+
+let skillPath: { version: number; re: RegExp } | null = null;
+
+/**
+ * Skill folders of the agents we know: `.<folder>/skills/<name>` for every registered driver's
+ * `skillFolders` (`.claude/skills/<name>`, `.agents/skills/<name>`, ...), then the others. Built
+ * on first use (and again if an agent is registered since), not at load: the drivers import this
+ * module.
+ */
+function skillPathRe(): RegExp {
+  if (skillPath?.version === registryVersion()) return skillPath.re;
+  const all = [...registeredAgents().flatMap((d) => d.skillFolders), ...OTHER_SKILL_FOLDERS];
+  const folders = [...new Set(all)].map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  skillPath = {
+    version: registryVersion(),
+    re: new RegExp(
+      `\\.(?:${folders})\\/skills\\/([^/\\\\\\s"'\`;|&<>()$*?[\\]{}]+)(?=$|[/\\s"'\`;|&<>()])`,
+      "g",
+    ),
+  };
+  return skillPath.re;
+}
+
 /** Characters that end a path token inside a shell command. */
 const TOKEN_END = /[\s"'`;|&<>()]/;
 
@@ -40,6 +63,7 @@ export interface SkillPathMatch {
  */
 export function findSkillPaths(text: string): SkillPathMatch[] {
   const out: SkillPathMatch[] = [];
+  const SKILL_PATH = skillPathRe();
   SKILL_PATH.lastIndex = 0;
   for (let m = SKILL_PATH.exec(text); m !== null; m = SKILL_PATH.exec(text)) {
     const skill = m[1];

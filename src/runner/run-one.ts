@@ -1,5 +1,4 @@
 import { rm } from "node:fs/promises";
-import path from "node:path";
 import { errorMessage, isDiskFull } from "../core/errors.js";
 import type { Evidence } from "../core/evidence.js";
 import type { RunReport } from "../core/report.js";
@@ -105,8 +104,8 @@ export async function executeRun(
       claudeMd: treatment.claude_md,
       skillsDir: driver.skillsDir,
       memoryFile: driver.memoryFile,
-      // Hooks are Claude Code settings; other agents get none (docs/manifest.md).
-      settingsFile: driver.name === "claude" ? path.join(".claude", "settings.json") : null,
+      // Hooks go to the driver's project settings; an agent without one gets none (docs/manifest.md).
+      settingsFile: driver.settingsFile,
       hooks: treatment.hooks,
     });
     await writeBaselineFiles(paths, preexisting);

@@ -27,7 +27,7 @@ import {
   removeRunDirs,
   type SkillToInstall,
 } from "../workspace/prepare.js";
-import { runClaudeProbe } from "./agent-claude.js";
+import { runClaudeProbe } from "../agents/claude/trigger.js";
 import { classifyProbe } from "./classify.js";
 import type { AttemptRecord, ProbeRecord, ProbeSpec } from "./types.js";
 

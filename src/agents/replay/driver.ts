@@ -41,11 +41,17 @@ export function replayDriver(o: ReplayOptions): AgentDriver {
   const turns = new Map<string, number>();
   const driver: AgentDriver = {
     name: o.recorded.name,
+    aliases: o.recorded.aliases,
+    reportName: o.recorded.reportName,
     displayName: `replay of ${o.recorded.displayName}`,
     packageName: null,
     api: o.recorded.api,
     skillsDir: o.recorded.skillsDir,
+    skillFolders: o.recorded.skillFolders,
     memoryFile: o.recorded.memoryFile,
+    settingsFile: o.recorded.settingsFile,
+    telemetryProvider: o.recorded.telemetryProvider,
+    scriptedTools: o.recorded.scriptedTools,
     retryKnobs: [],
     resolveBinary: () => ({ path: `replay:${o.recorded.name}`, source: "replay" }),
     version: () => Promise.resolve(o.version ?? null),
