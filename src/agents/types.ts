@@ -226,6 +226,11 @@ export interface AgentDriver {
     r: Pick<TurnRequest, "prompt" | "resume" | "model" | "appendSystemPrompt" | "extraArgs">,
   ): TurnCommand;
   decoder(opts?: DecodeOptions): StreamDecoder;
+  /**
+   * The stream names the agent's cwd itself (Claude Code's init event), so a rescore decodes it
+   * without the workspace events.json recorded; absent: it does not.
+   */
+  cwdInStream?: boolean;
   /** Spawn one turn and classify how it ended; never throws. */
   runTurn(r: TurnRequest): Promise<TurnResult>;
   /**

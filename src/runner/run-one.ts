@@ -27,7 +27,7 @@ import {
 } from "../workspace/prepare.js";
 import { saveWorkspace } from "../workspace/save.js";
 import type { Sandbox } from "../sandbox/index.js";
-import { reportAgentName } from "../agents/index.js";
+import { defaultAgent, reportAgentName } from "../agents/index.js";
 import { agentOf, runKey, type RunContext } from "./context.js";
 import { evaluateRun, type AgentSummary } from "./evaluate.js";
 import { tailOf } from "./tail.js";
@@ -211,9 +211,9 @@ export async function executeRun(
       signal: ctx.signal,
       redact,
       hostEnv: ctx.env.host,
-      // The CLI judge is Claude Code: the subject's binary only when the subject is Claude too.
+      // The CLI judge is the default agent: the subject's binary only when the subject is it too.
       // (Its own folder is made outside the run root, which the agent could write to.)
-      claudeBin: driver.name === "claude" ? subject.bin.path : undefined,
+      cliBin: driver.name === defaultAgent().name ? subject.bin.path : undefined,
       experimentId: ctx.store.experimentId,
       sandboxFor: helperSandbox(ctx, plan, { name: "judge", role: "judge" }, task.environment_dir),
     });

@@ -95,6 +95,7 @@ export const claudeDriver: AgentDriver = {
   prepare,
   command: (r) => ({ args: claudeArgs(r) }),
   decoder: (opts) => new EvidenceBuilder(opts),
+  cwdInStream: true,
   runTurn: (r) => runDriverTurn(claudeDriver, r),
   probeTrigger: runClaudeProbe,
 };

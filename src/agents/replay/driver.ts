@@ -58,6 +58,7 @@ export function replayDriver(o: ReplayOptions): AgentDriver {
     prepare: (r) => Promise.resolve({ env: { HOME: r.dirs.home }, baseArgs: [] }),
     command: (r) => o.recorded.command(r),
     decoder: (opts) => o.recorded.decoder(opts),
+    cwdInStream: o.recorded.cwdInStream,
     async runTurn(r: TurnRequest): Promise<TurnResult> {
       const started = Date.now();
       const n = turns.get(r.workspace) ?? 0;
