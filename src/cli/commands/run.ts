@@ -26,6 +26,7 @@ import {
   SANDBOX_HELP,
   sandboxArg,
 } from "../args.js";
+import { agentChoices, defaultAgentName } from "../agent-help.js";
 import { ciOutputs, judgeFlags, withCiOptions } from "../ci.js";
 import { noteInterrupt } from "../interrupt.js";
 import { makeProgress } from "../progress.js";
@@ -87,7 +88,7 @@ export function withRunOptions(cmd: Command): Command {
     .option("--model <id>", "model id passed to the agent")
     .option(
       "--agent <name>",
-      "the coding agent: claude (default), codex, gemini or opencode, or a comma list to run every treatment that pins none on each (docs/agents.md)",
+      `the coding agent: ${agentChoices(true)}, or a comma list to run every treatment that pins none on each (docs/agents.md)`,
     )
     .option("--agent-bin <path>", "the agent's binary (default: the pinned npm package, then PATH)")
     .option(
@@ -102,7 +103,7 @@ export function withRunOptions(cmd: Command): Command {
     )
     .option(
       "--simulator-agent <name>",
-      "the simulated user's agent in auto_user mode (default claude)",
+      `the simulated user's agent in auto_user mode (default ${defaultAgentName()})`,
     )
     .option(
       "--resume",
@@ -161,7 +162,7 @@ export function withRunOptions(cmd: Command): Command {
     .option("--judge-base-url <url>", "the judge endpoint (BENCH_JUDGE_BASE_URL)")
     .option(
       "--judge-agent <name>",
-      "carry the judge through this agent's CLI: claude, codex, gemini or opencode (docs/judge.md)",
+      `carry the judge through this agent's CLI: ${agentChoices(false)} (docs/judge.md)`,
     )
     .option(
       "--judge-samples <n>",
