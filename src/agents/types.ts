@@ -210,6 +210,11 @@ export interface AgentDriver {
   settingsFile: string | null;
   /** OpenTelemetry's `gen_ai.provider.name` of the model API the CLI speaks; null: not one. */
   telemetryProvider: string | null;
+  /**
+   * The CLI nests its own OpenTelemetry spans under TRACEPARENT, so `--otel` gives it the
+   * collector's environment (docs/telemetry.md); absent: it does not.
+   */
+  spansUnderParent?: boolean;
   scriptedTools: ScriptedTools;
   /** Environment variables and settings that bound the CLI's retries, for the docs and doctor. */
   retryKnobs: string[];

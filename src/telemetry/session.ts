@@ -3,6 +3,7 @@
  * `run` starts it before the first run, hands each committed run to it and finishes it after the
  * reports; `rescore` and `export` send a stored results folder with `exportResults`.
  */
+import { agentDriver } from "../agents/registry.js";
 import { readReports } from "../store/read.js";
 import type { RunDigest } from "../core/digest.js";
 import type { RunReport } from "../core/report.js";
@@ -59,10 +60,11 @@ export class TelemetrySession {
 
   /**
    * Extra environment for a run's subject agent, so its own spans nest under the run span. Only
-   * Claude Code is known to take its parent from TRACEPARENT (docs/telemetry.md).
+   * Claude Code is known to take its parent from TRACEPARENT (docs/telemetry.md): its driver's
+   * `spansUnderParent`.
    */
   agentEnv(experimentId: string, runId: string, agent: string): Record<string, string> {
-    if (!this.collector || (agent !== "claude" && agent !== "claude-code")) return {};
+    if (!this.collector || agentDriver(agent)?.spansUnderParent !== true) return {};
     return agentTelemetryEnv(this.collector.url, experimentId, runId, this.cfg.includeContent);
   }
 

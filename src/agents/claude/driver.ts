@@ -88,6 +88,7 @@ export const claudeDriver: AgentDriver = {
   memoryFile: "CLAUDE.md",
   settingsFile: ".claude/settings.json",
   telemetryProvider: "anthropic",
+  spansUnderParent: true,
   scriptedTools: claudeTools,
   retryKnobs: ["CLAUDE_CODE_MAX_RETRIES", "API_TIMEOUT_MS"],
   resolveBinary: resolveClaudeBinary,
