@@ -11,7 +11,6 @@ export {
   agentNames,
   defaultAgent,
   registerAgent,
-  registeredAgents,
   reportAgentName,
 } from "./registry.js";
 

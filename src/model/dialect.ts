@@ -2,7 +2,7 @@
  * Agent-neutral actions -> the tool call of the agent that asked. The agent is recognised by the
  * tools its request offers (each driver's `scriptedTools.marks`, e.g. Codex's
  * `exec_command`/`apply_patch`), falling back on the wire API; the tool tables are the drivers'
- * (src/agents/<name>/tools.ts). Pure. docs/model-script.md, section 4.2.
+ * (src/agents/<name>/tools.ts). Pure. docs/model-script.md, section 4.1.
  */
 import { agentDriver, defaultAgent, registeredAgents } from "../agents/registry.js";
 import type { Action } from "./script.js";

@@ -1,4 +1,4 @@
-/** Codex CLI's tools as the scripted model calls them (docs/model-script.md, section 4.2). Pure. */
+/** Codex CLI's tools as the scripted model calls them (docs/model-script.md, section 4.1). Pure. */
 import type { ScriptedTools } from "../types.js";
 
 /** `*** Begin Patch` text that adds (or replaces) one file, in Codex's apply_patch format. */

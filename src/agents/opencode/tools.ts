@@ -1,4 +1,4 @@
-/** opencode's tools as the scripted model calls them (docs/model-script.md, section 4.2). Pure. */
+/** opencode's tools as the scripted model calls them (docs/model-script.md, section 4.1). Pure. */
 import type { ScriptedTools } from "../types.js";
 
 export const opencodeTools: ScriptedTools = {
