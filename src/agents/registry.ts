@@ -4,10 +4,10 @@
  * providers, trigger detection — is read from the drivers through the functions below
  * (docs/agents.md, "Adding an agent").
  *
- * Only functions, no module-level values: the pure stages (evidence, the scripted model) import
- * this file and the drivers import them, so the drivers are read when called, never while the
- * modules are still loading.
+ * The drivers are read only when a function is called, never while modules load (the registry
+ * imports the drivers and they import evidence/, which the registry hands the Skill folders to).
  */
+import { useSkillFolders } from "../evidence/paths.js";
 import { claudeDriver } from "./claude/driver.js";
 import { codexDriver } from "./codex/driver.js";
 import { geminiDriver } from "./gemini/driver.js";
@@ -40,10 +40,11 @@ export function registerAgent(d: AgentDriver): () => void {
   };
 }
 
-/** A number that changes whenever an agent is registered or removed (a cache key). */
-export function registryVersion(): number {
-  return changes;
-}
+// Evidence's Skill path pattern is built from every registered agent's Skill folders.
+useSkillFolders({
+  version: () => changes,
+  folders: () => registeredAgents().flatMap((d) => d.skillFolders),
+});
 
 export function registeredAgents(): readonly AgentDriver[] {
   return added.length === 0 ? builtIn() : [...builtIn(), ...added];

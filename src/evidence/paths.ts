@@ -1,6 +1,5 @@
 /** Path normalisation and skill-path detection. Pure (POSIX paths: the agent runs on Linux). */
 import path from "node:path";
-import { registeredAgents, registryVersion } from "../agents/registry.js";
 
 /**
  * Make `p` relative to the first root that contains it (POSIX separators, `.` for
@@ -25,20 +24,37 @@ export function relativize(p: string, roots: readonly string[]): string {
 /** Skill folders of CLIs skillbench has no driver for, after the registered agents' own. */
 const OTHER_SKILL_FOLDERS = ["qoder", "codebuddy"];
 
+/** The registered agents' Skill folders and a number that changes when they do. */
+interface SkillFolderSource {
+  version(): number;
+  folders(): readonly string[];
+}
+
+/**
+ * Set by the agent registry (src/agents/registry.ts) when it loads: evidence sits below the
+ * drivers (they import it), so the registry hands it the folders rather than being imported.
+ */
+let source: SkillFolderSource | null = null;
+
+export function useSkillFolders(s: SkillFolderSource): void {
+  source = s;
+}
+
 let skillPath: { version: number; re: RegExp } | null = null;
 
 /**
  * Skill folders of the agents we know: `.<folder>/skills/<name>` for every registered driver's
  * `skillFolders` (`.claude/skills/<name>`, `.agents/skills/<name>`, ...), then the others. Built
- * on first use (and again if an agent is registered since), not at load: the drivers import this
- * module.
+ * on first use (and again if an agent is registered since).
  */
 function skillPathRe(): RegExp {
-  if (skillPath?.version === registryVersion()) return skillPath.re;
-  const all = [...registeredAgents().flatMap((d) => d.skillFolders), ...OTHER_SKILL_FOLDERS];
+  if (source === null)
+    throw new Error("evidence: no agent registry loaded (import src/agents/registry.ts first)");
+  if (skillPath?.version === source.version()) return skillPath.re;
+  const all = [...source.folders(), ...OTHER_SKILL_FOLDERS];
   const folders = [...new Set(all)].map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
   skillPath = {
-    version: registryVersion(),
+    version: source.version(),
     re: new RegExp(
       `\\.(?:${folders})\\/skills\\/([^/\\\\\\s"'\`;|&<>()$*?[\\]{}]+)(?=$|[/\\s"'\`;|&<>()])`,
       "g",
