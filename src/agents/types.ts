@@ -211,10 +211,11 @@ export interface AgentDriver {
   /** OpenTelemetry's `gen_ai.provider.name` of the model API the CLI speaks; null: not one. */
   telemetryProvider: string | null;
   /**
-   * The CLI nests its own OpenTelemetry spans under TRACEPARENT, so `--otel` gives it the
-   * collector's environment (docs/telemetry.md); absent: it does not.
+   * The variables that switch on the CLI's own OpenTelemetry tracing, which then exports to the
+   * `OTEL_*` endpoint and nests its spans under TRACEPARENT: `--otel` gives it the collector's
+   * environment (docs/telemetry.md). Absent: the CLI does not, and gets nothing.
    */
-  spansUnderParent?: boolean;
+  spanEnv?: Readonly<Record<string, string>>;
   scriptedTools: ScriptedTools;
   /** Environment variables and settings that bound the CLI's retries, for the docs and doctor. */
   retryKnobs: string[];

@@ -60,12 +60,13 @@ export class TelemetrySession {
 
   /**
    * Extra environment for a run's subject agent, so its own spans nest under the run span. Only
-   * Claude Code is known to take its parent from TRACEPARENT (docs/telemetry.md): its driver's
-   * `spansUnderParent`.
+   * Claude Code is known to take its parent from TRACEPARENT (docs/telemetry.md): the drivers
+   * with a `spanEnv`.
    */
   agentEnv(experimentId: string, runId: string, agent: string): Record<string, string> {
-    if (!this.collector || agentDriver(agent)?.spansUnderParent !== true) return {};
-    return agentTelemetryEnv(this.collector.url, experimentId, runId, this.cfg.includeContent);
+    const on = agentDriver(agent)?.spanEnv;
+    if (!this.collector || on === undefined) return {};
+    return agentTelemetryEnv(this.collector.url, experimentId, runId, this.cfg.includeContent, on);
   }
 
   /** A run's report.json is written: export the run. */

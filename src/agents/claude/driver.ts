@@ -88,7 +88,7 @@ export const claudeDriver: AgentDriver = {
   memoryFile: "CLAUDE.md",
   settingsFile: ".claude/settings.json",
   telemetryProvider: "anthropic",
-  spansUnderParent: true,
+  spanEnv: { CLAUDE_CODE_ENABLE_TELEMETRY: "1", CLAUDE_CODE_ENHANCED_TELEMETRY_BETA: "1" },
   scriptedTools: claudeTools,
   retryKnobs: ["CLAUDE_CODE_MAX_RETRIES", "API_TIMEOUT_MS"],
   resolveBinary: resolveClaudeBinary,

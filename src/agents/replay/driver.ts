@@ -51,7 +51,7 @@ export function replayDriver(o: ReplayOptions): AgentDriver {
     memoryFile: o.recorded.memoryFile,
     settingsFile: o.recorded.settingsFile,
     telemetryProvider: o.recorded.telemetryProvider,
-    spansUnderParent: o.recorded.spansUnderParent,
+    spanEnv: o.recorded.spanEnv,
     scriptedTools: o.recorded.scriptedTools,
     retryKnobs: [],
     resolveBinary: () => ({ path: `replay:${o.recorded.name}`, source: "replay" }),

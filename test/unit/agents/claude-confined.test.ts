@@ -44,11 +44,6 @@ const ALLOWED: Record<string, string[]> = {
   "runner/finish.ts": ["claude"],
   "report/html/summary-data.ts": ["claude"],
   "telemetry/exporter.ts": ["claude"],
-  // Data: Claude Code's own environment variables, as object keys.
-  "telemetry/agent-collector.ts": [
-    "CLAUDE_CODE_ENABLE_TELEMETRY",
-    "CLAUDE_CODE_ENHANCED_TELEMETRY_BETA",
-  ],
   // The run page's timeline reads Claude Code's stream-json (report/html/timeline.ts).
   "report/html/run-data.ts": ["claudeStream"],
   // The trigger runner, probe and query generator are rewritten onto the one sandboxed agent
