@@ -14,6 +14,7 @@ import {
   reportAgentName,
 } from "../../../src/agents/index.js";
 import { builtInReportNames, defaultAgent } from "../../../src/agents/registry.js";
+import { BUILT_IN_REPORT_NAMES } from "../../../src/agents/report-names.js";
 import { RunReportSchema, type RunReport } from "../../../src/core/report.js";
 import { findSkillPaths } from "../../../src/evidence/paths.js";
 import { actionToTool, dialectOf } from "../../../src/model/dialect.js";
@@ -43,6 +44,8 @@ describe("the built-in registry", () => {
   it("lists the four agents in the report's order, Claude Code first and the default", () => {
     expect(AGENT_NAMES).toEqual(["claude", "codex", "gemini", "opencode"]);
     expect(builtInReportNames()).toEqual(["claude-code", "codex", "gemini", "opencode"]);
+    // The report schema's enum lists the drivers' report names, in registry order.
+    expect(BUILT_IN_REPORT_NAMES).toEqual(builtInReportNames());
     expect(defaultAgent().name).toBe("claude");
     expect(agentDriver("claude-code")?.name).toBe("claude");
     expect(agentDriver("gemini-cli")?.name).toBe("gemini");
