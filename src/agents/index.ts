@@ -1,44 +1,26 @@
 import { claudeDriver } from "./claude/driver.js";
 import { codexDriver } from "./codex/driver.js";
-import { geminiDriver } from "./gemini/driver.js";
-import { opencodeDriver } from "./opencode/driver.js";
-import { AGENT_NAMES, type AgentDriver, type AgentName } from "./types.js";
+import { agentNames, registeredAgents } from "./registry.js";
+import type { AgentDriver } from "./types.js";
 
 export * from "./types.js";
 export { replayDriver, type ReplayTurn } from "./replay/driver.js";
 export { claudeDriver, codexDriver };
+export {
+  agentDriver,
+  agentNames,
+  defaultAgent,
+  registerAgent,
+  reportAgentName,
+} from "./registry.js";
 
-const DRIVERS: Record<(typeof AGENT_NAMES)[number], AgentDriver> = {
-  claude: claudeDriver,
-  codex: codexDriver,
-  gemini: geminiDriver,
-  opencode: opencodeDriver,
-};
+/**
+ * The built-in agents' names, in registry order, as the registry gives them when this module
+ * loads; `agentNames()` also has the agents registered since.
+ */
+export const AGENT_NAMES: readonly string[] = agentNames();
 
-/** Accepted spellings of each agent (the report's `agent.name` of runs before drivers was `claude-code`). */
-const ALIASES: Record<string, (typeof AGENT_NAMES)[number]> = {
-  "claude-code": "claude",
-  "gemini-cli": "gemini",
-  "opencode-ai": "opencode",
-};
-
-function isAgentName(s: string): s is (typeof AGENT_NAMES)[number] {
-  return (AGENT_NAMES as readonly string[]).includes(s);
-}
-
-/** The driver for an agent name (or alias); null for an unknown name. */
-export function agentDriver(name: string): AgentDriver | null {
-  const n = ALIASES[name] ?? name;
-  return isAgentName(n) ? DRIVERS[n] : null;
-}
-
+/** Every registered driver, in registry order (doctor's checks). */
 export function allDrivers(): AgentDriver[] {
-  return AGENT_NAMES.map((n) => DRIVERS[n]);
-}
-
-export type { AgentName };
-
-/** The name a run's report gives its agent (`agent.name` in report.json). */
-export function reportAgentName(name: AgentName): "claude-code" | "codex" | "gemini" | "opencode" {
-  return name === "claude" || name === "replay" ? "claude-code" : name;
+  return [...registeredAgents()];
 }

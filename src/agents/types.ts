@@ -7,12 +7,16 @@
  * and the judge only talk to this interface.
  */
 import type { Evidence } from "../core/evidence.js";
+import type { Action } from "../model/script.js";
+import type { DialectFacts, ToolCallSpec, WireApi } from "../model/dialect.js";
 import type { Launcher } from "../sandbox/types.js";
 import type { RedactingLineWriter } from "../util/redacting-writer.js";
 
-export const AGENT_NAMES = ["claude", "codex", "gemini", "opencode"] as const;
-/** The agents a user can pick with `--agent`; `replay` is for tests and re-plays. */
-export type AgentName = (typeof AGENT_NAMES)[number] | "replay";
+/**
+ * A driver's name (`--agent`): one of the registry's (src/agents/registry.ts). A plain string,
+ * not a union, so that a new agent is one folder and one registry line, not an edit here too.
+ */
+export type AgentName = string;
 
 export interface ResolvedBinary {
   path: string;
@@ -130,8 +134,60 @@ export interface PreparedAgent {
   baseArgs: string[];
 }
 
+/**
+ * How the scripted model (src/model) plays this agent: which tools mark a request as this
+ * agent's, and an agent-neutral action (run, read, write, edit, skill) as its tool call.
+ */
+export interface ScriptedTools {
+  /** Tool names whose presence in a request says it is this agent's (agents tried in registry order). */
+  marks: readonly string[];
+  /** Wire APIs that mean this agent when no tool of any agent's marks is offered. */
+  fallbackFor: readonly WireApi[];
+  call(a: Action, f: DialectFacts): ToolCallSpec;
+}
+
+/** A Skill the agent chose in a trigger probe, and how it showed (docs/triggers.md). */
+export interface SkillDecision {
+  skill: string;
+  via: "skill_tool" | "skill_files" | "slash_command";
+}
+
+export interface WatchedProbe {
+  /** The first Skill chosen, or null. */
+  decision: SkillDecision | null;
+  /** `subtype` of the result event (`success`, `error_max_turns`, …), null before it. */
+  resultSubtype: string | null;
+}
+
+export interface TriggerProbeInput {
+  bin: string;
+  workspace: string;
+  prompt: string;
+  env: Record<string, string>;
+  model?: string | undefined;
+  maxTurns: number;
+  timeoutMs: number;
+  /** Aborted on the second Ctrl-C. */
+  signal: AbortSignal;
+  stdoutFile: string;
+  stderrFile: string;
+  redact: (s: string) => string;
+  launcher?: Launcher | undefined;
+}
+
+export interface TriggerProbeResult {
+  turn: TurnResult;
+  watched: WatchedProbe;
+  /** The process was stopped by the probe because the decision was known. */
+  stoppedEarly: boolean;
+}
+
 export interface AgentDriver {
   name: AgentName;
+  /** Other spellings `--agent` and stored reports accept (e.g. the report name). */
+  aliases: readonly string[];
+  /** The name a run's report gives this agent (`agent.name` in report.json; the schema's enum). */
+  reportName: string;
   /** For people: "Claude Code", "Codex CLI", ... */
   displayName: string;
   /** The npm package that brings the binary (pinned in package.json), or null. */
@@ -140,8 +196,27 @@ export interface AgentDriver {
   api: "anthropic" | "openai-responses" | "gemini";
   /** Workspace-relative folder where a treatment's Skills are installed (`<dir>/<name>/SKILL.md`). */
   skillsDir: string;
+  /**
+   * Dot-folders whose `skills/<name>/` the CLI discovers Skills in (`claude` for
+   * `.claude/skills/`): evidence counts a path under any registered agent's folder as a Skill's.
+   */
+  skillFolders: readonly string[];
   /** Workspace-relative memory file a treatment's `claude_md` is written to. */
   memoryFile: string;
+  /**
+   * Workspace-relative project settings file that a treatment's `hooks:` are merged into;
+   * null: the agent takes no hooks.
+   */
+  settingsFile: string | null;
+  /** OpenTelemetry's `gen_ai.provider.name` of the model API the CLI speaks; null: not one. */
+  telemetryProvider: string | null;
+  /**
+   * The variables that switch on the CLI's own OpenTelemetry tracing, which then exports to the
+   * `OTEL_*` endpoint and nests its spans under TRACEPARENT: `--otel` gives it the collector's
+   * environment (docs/telemetry.md). Absent: the CLI does not, and gets nothing.
+   */
+  spanEnv?: Readonly<Record<string, string>>;
+  scriptedTools: ScriptedTools;
   /** Environment variables and settings that bound the CLI's retries, for the docs and doctor. */
   retryKnobs: string[];
   resolveBinary(opts: {
@@ -157,6 +232,16 @@ export interface AgentDriver {
     r: Pick<TurnRequest, "prompt" | "resume" | "model" | "appendSystemPrompt" | "extraArgs">,
   ): TurnCommand;
   decoder(opts?: DecodeOptions): StreamDecoder;
+  /**
+   * The stream names the agent's cwd itself (Claude Code's init event), so a rescore decodes it
+   * without the workspace events.json recorded; absent: it does not.
+   */
+  cwdInStream?: boolean;
   /** Spawn one turn and classify how it ended; never throws. */
   runTurn(r: TurnRequest): Promise<TurnResult>;
+  /**
+   * Trigger detection (`skillbench triggers`): one turn stopped as soon as the agent has chosen
+   * a Skill. Absent: the agent cannot be probed for triggers.
+   */
+  probeTrigger?(i: TriggerProbeInput): Promise<TriggerProbeResult>;
 }

@@ -6,6 +6,7 @@
  * (commands/run.ts `runOptionsFromFlags`).
  */
 import { InvalidArgumentError, type Command } from "commander";
+import { agentChoices, defaultAgentName } from "./agent-help.js";
 import { collect, intArg, marginArg, parseKs, SANDBOX_HELP, sandboxArg } from "./args.js";
 import { rateLimitArg } from "./commands/queue.js";
 
@@ -192,7 +193,7 @@ const JUDGE_FLAGS = [
   text(
     "judgeAgent",
     "--judge-agent <name>",
-    "carry the judge through this agent's CLI: claude, codex, gemini or opencode (docs/judge.md)",
+    `carry the judge through this agent's CLI: ${agentChoices(false)} (docs/judge.md)`,
     "judge",
   ),
   parsed(
@@ -230,7 +231,7 @@ export const RUN_FLAGS = [
   text(
     "agent",
     "--agent <name>",
-    "the coding agent: claude (default), codex, gemini or opencode, or a comma list to run every treatment that pins none on each (docs/agents.md)",
+    `the coding agent: ${agentChoices(true)}, or a comma list to run every treatment that pins none on each (docs/agents.md)`,
     "agent",
   ),
   text(
@@ -254,7 +255,7 @@ export const RUN_FLAGS = [
   text(
     "simulatorAgent",
     "--simulator-agent <name>",
-    "the simulated user's agent in auto_user mode (default claude)",
+    `the simulated user's agent in auto_user mode (default ${defaultAgentName()})`,
     "interaction",
   ),
   on(

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BUILT_IN_REPORT_NAMES } from "../agents/report-names.js";
 import { JudgeBlockSchema } from "./judge.js";
 import { SandboxRecordSchema } from "./sandbox.js";
 
@@ -192,7 +193,8 @@ export const RunReportSchema = z.object({
   sandbox: SandboxRecordSchema.nullable().default(null),
   agent: z.object({
     /** The agent that ran (docs/agents.md); Claude Code keeps the name it had before there were drivers. */
-    name: z.enum(["claude-code", "codex", "gemini", "opencode"]),
+    // The built-in drivers' report names, in registry order (src/agents/report-names.ts).
+    name: z.enum(BUILT_IN_REPORT_NAMES),
     bin: z.string().nullable(),
     version: z.string().nullable(),
   }),

@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
-import { resolveClaudeBinary } from "../agents/claude/binary.js";
-import { allDrivers } from "../agents/index.js";
+import { allDrivers, defaultAgent } from "../agents/index.js";
 import { capture, whichSync } from "../sandbox/exec.js";
 import { DEFAULT_BASE_IMAGE } from "../sandbox/types.js";
 import { removeLeftovers } from "../sandbox/leftovers.js";
@@ -9,25 +8,29 @@ import type { DoctorCheck, DoctorOptions, DoctorReport } from "./types.js";
 
 const SETUP = "run .ci/setup-sandbox.sh as root (docs/sandbox.md)";
 
-async function claudeCheck(o: DoctorOptions): Promise<DoctorCheck> {
-  const b = resolveClaudeBinary({ agentBin: o.agentBin, env: o.env ?? process.env });
+/** The default agent's binary (`--agent-bin` checks it): every command needs it, so missing fails. */
+async function defaultAgentCheck(o: DoctorOptions): Promise<DoctorCheck> {
+  const d = defaultAgent();
+  const name = `${d.name} binary`;
+  const pkg = d.packageName ?? d.name;
+  const b = d.resolveBinary({ agentBin: o.agentBin, env: o.env ?? process.env });
   if ("error" in b)
     return {
-      name: "claude binary",
+      name,
       status: "fail",
       detail: b.error,
-      fix: "npm install (the pinned @anthropic-ai/claude-code), or pass --agent-bin / SKILLBENCH_CLAUDE_BIN",
+      fix: `npm install (the pinned ${pkg}), or pass --agent-bin / SKILLBENCH_${d.name.toUpperCase()}_BIN`,
     };
   const v = await capture(b.path, ["--version"], { timeoutMs: 30_000 });
   if (v.code !== 0)
     return {
-      name: "claude binary",
+      name,
       status: "fail",
       detail: `${b.path} (from ${b.source}) does not run: ${(v.error ?? v.stderr).trim().slice(0, 200)}`,
-      fix: "reinstall @anthropic-ai/claude-code",
+      fix: `reinstall ${pkg}`,
     };
   return {
-    name: "claude binary",
+    name,
     status: "ok",
     detail: `${v.stdout.trim()} at ${b.path} (from ${b.source})`,
     fix: null,
@@ -41,7 +44,7 @@ async function claudeCheck(o: DoctorOptions): Promise<DoctorCheck> {
 async function otherAgentChecks(o: DoctorOptions): Promise<DoctorCheck[]> {
   const out: DoctorCheck[] = [];
   for (const d of allDrivers()) {
-    if (d.name === "claude") continue;
+    if (d.name === defaultAgent().name) continue;
     const name = `${d.name} binary`;
     const b = d.resolveBinary({ env: o.env ?? process.env });
     if ("error" in b) {
@@ -226,8 +229,8 @@ async function leftoversCheck(o: DoctorOptions): Promise<DoctorCheck> {
 
 /** Check everything a user needs; never throws. Missing sandboxes are warnings (local still works). */
 export async function runDoctor(o: DoctorOptions = {}): Promise<DoctorReport> {
-  const [claude, agents, docker, bwrap, python, leftovers] = await Promise.all([
-    claudeCheck(o),
+  const [main, agents, docker, bwrap, python, leftovers] = await Promise.all([
+    defaultAgentCheck(o),
     otherAgentChecks(o),
     dockerChecks(o),
     bwrapCheck(),
@@ -235,7 +238,7 @@ export async function runDoctor(o: DoctorOptions = {}): Promise<DoctorReport> {
     leftoversCheck(o),
   ]);
   const checks = [
-    claude,
+    main,
     ...agents,
     ...docker,
     bwrap,

@@ -21,9 +21,48 @@ export function relativize(p: string, roots: readonly string[]): string {
   return abs.length > 1 && abs.endsWith("/") ? abs.slice(0, -1) : abs;
 }
 
-/** Skill folders of the agents we know: `.claude/skills/<name>`, `.agents/skills/<name>`, ... */
-const SKILL_PATH =
-  /\.(?:claude|agents|codex|gemini|opencode|qoder|codebuddy)\/skills\/([^/\\\s"'`;|&<>()$*?[\]{}]+)(?=$|[/\s"'`;|&<>()])/g;
+/** Skill folders of CLIs skillbench has no driver for, after the registered agents' own. */
+const OTHER_SKILL_FOLDERS = ["qoder", "codebuddy"];
+
+/** The registered agents' Skill folders and a number that changes when they do. */
+interface SkillFolderSource {
+  version(): number;
+  folders(): readonly string[];
+}
+
+/**
+ * Set by the agent registry (src/agents/registry.ts) when it loads: evidence sits below the
+ * drivers (they import it), so the registry hands it the folders rather than being imported.
+ */
+let source: SkillFolderSource | null = null;
+
+export function useSkillFolders(s: SkillFolderSource): void {
+  source = s;
+}
+
+let skillPath: { version: number; re: RegExp } | null = null;
+
+/**
+ * Skill folders of the agents we know: `.<folder>/skills/<name>` for every registered driver's
+ * `skillFolders` (`.claude/skills/<name>`, `.agents/skills/<name>`, ...), then the others. Built
+ * on first use (and again if an agent is registered since).
+ */
+function skillPathRe(): RegExp {
+  if (source === null)
+    throw new Error("evidence: no agent registry loaded (import src/agents/registry.ts first)");
+  if (skillPath?.version === source.version()) return skillPath.re;
+  const all = [...source.folders(), ...OTHER_SKILL_FOLDERS];
+  const folders = [...new Set(all)].map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  skillPath = {
+    version: source.version(),
+    re: new RegExp(
+      `\\.(?:${folders})\\/skills\\/([^/\\\\\\s"'\`;|&<>()$*?[\\]{}]+)(?=$|[/\\s"'\`;|&<>()])`,
+      "g",
+    ),
+  };
+  return skillPath.re;
+}
+
 /** Characters that end a path token inside a shell command. */
 const TOKEN_END = /[\s"'`;|&<>()]/;
 
@@ -40,6 +79,7 @@ export interface SkillPathMatch {
  */
 export function findSkillPaths(text: string): SkillPathMatch[] {
   const out: SkillPathMatch[] = [];
+  const SKILL_PATH = skillPathRe();
   SKILL_PATH.lastIndex = 0;
   for (let m = SKILL_PATH.exec(text); m !== null; m = SKILL_PATH.exec(text)) {
     const skill = m[1];

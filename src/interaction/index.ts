@@ -1,4 +1,4 @@
 /** The dual-agent `auto_user` loop. See docs/interaction.md. */
 export { resolveInteraction, taskInteractionSettings } from "./config.js";
 export { runInteractionLoop, type InteractionRecord } from "./loop.js";
-export { makeClaudeSimulator } from "./simulator.js";
+export { makeSimulator } from "./simulator.js";

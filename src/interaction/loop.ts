@@ -4,7 +4,7 @@
  * back with `--resume`. The agent calls are injected, so the loop itself only
  * decides what to send next and records what happened. See docs/interaction.md.
  */
-import type { TurnOutcome, TurnResult } from "../agents/claude/turn.js";
+import type { TurnOutcome, TurnResult } from "../agents/types.js";
 import { errorMessage } from "../core/errors.js";
 import { FALLBACK_REPLY, type InteractionConfig, type InteractionMode } from "./config.js";
 import { decisionReason, isCompletion } from "./detect.js";

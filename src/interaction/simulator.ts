@@ -1,5 +1,5 @@
 /**
- * The simulated user: one fresh, stateless `claude -p` per decision point.
+ * The simulated user: one fresh, stateless agent call (`claude -p` by default) per decision point.
  * It runs in an empty folder of its own (no Skills, no CLAUDE.md, never the
  * subject's workspace), with its own config, HOME and tmp dirs, without
  * `--resume`, without session transcripts on disk, and with the file and shell
@@ -8,9 +8,8 @@
  */
 import { mkdir, readdir, rm } from "node:fs/promises";
 import path from "node:path";
-import type { AgentEnvInput } from "../agents/claude/env.js";
-import { claudeDriver } from "../agents/claude/driver.js";
-import type { AgentDriver } from "../agents/types.js";
+import { defaultAgent } from "../agents/registry.js";
+import type { AgentDriver, AgentEndpoint, AgentEnvRequest } from "../agents/types.js";
 import type { Launcher } from "../sandbox/types.js";
 import { RedactingLineWriter } from "../util/redacting-writer.js";
 import type { CallContext, Simulate, SimulatorReply } from "./loop.js";
@@ -23,12 +22,15 @@ interface SimulatorDirs {
   tmpDir: string;
 }
 
-export interface ClaudeSimulatorOptions {
-  /** The simulated user's agent (`--simulator-agent`); default Claude Code. */
+/** The simulator's environment inputs but its folders and model: the driver's `prepare` gets them. */
+type SimulatorEnv = Pick<AgentEnvRequest, "hostEnv" | "declared" | "passEnv"> & AgentEndpoint;
+
+export interface SimulatorOptions {
+  /** The simulated user's agent (`--simulator-agent`); default: the registry's default agent. */
   driver?: AgentDriver | undefined;
   bin: string;
-  /** buildAgentEnv inputs except the dirs: host env, the simulator's endpoint and credential, declared vars. */
-  env: Omit<AgentEnvInput, "home" | "configDir" | "tmpDir" | "model">;
+  /** Host env, the simulator's endpoint and credential, declared vars. */
+  env: SimulatorEnv;
   dirs: SimulatorDirs;
   /** The run's simulator.jsonl. */
   stdout: RedactingLineWriter;
@@ -42,8 +44,8 @@ export interface ClaudeSimulatorOptions {
   launcher?: Launcher | undefined;
 }
 
-export function makeClaudeSimulator(opts: ClaudeSimulatorOptions): Simulate {
-  const driver = opts.driver ?? claudeDriver;
+export function makeSimulator(opts: SimulatorOptions): Simulate {
+  const driver = opts.driver ?? defaultAgent();
   return async (input: string, _turn: number, ctx: CallContext): Promise<SimulatorReply> => {
     // Emptied, not removed: a docker sandbox has the folder itself mounted.
     await mkdir(opts.dirs.cwd, { recursive: true });

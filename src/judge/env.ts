@@ -1,11 +1,12 @@
-import { buildAgentEnv } from "../agents/claude/env.js";
+import { defaultAgent } from "../agents/registry.js";
 import type { ActiveJudgeConfig } from "./config.js";
 
 /**
  * The judge CLI's environment is built, never inherited: nothing of the
  * subject's ANTHROPIC_* settings or credentials, nor any other host variable
  * beyond PATH, the locale and the retry knobs. The judge's own settings map onto
- * the variables the CLI reads. Pure.
+ * the variables the CLI reads. The CLI is the default agent's: its driver builds the environment
+ * (for Claude Code it writes no file).
  */
 export interface JudgeEnvInput {
   hostEnv: Record<string, string | undefined>;
@@ -15,9 +16,6 @@ export interface JudgeEnvInput {
   tmpDir: string;
 }
 
-/** Not credentials: honoured so that tests and users can make the judge fail fast. */
-const RETRY_VARS = ["CLAUDE_CODE_MAX_RETRIES", "API_TIMEOUT_MS"];
-
 /**
  * Used as ANTHROPIC_API_KEY when the judge has a base URL but no credential (an
  * endpoint that needs none, such as a local proxy): the CLI refuses to start
@@ -25,22 +23,22 @@ const RETRY_VARS = ["CLAUDE_CODE_MAX_RETRIES", "API_TIMEOUT_MS"];
  */
 export const JUDGE_PLACEHOLDER_KEY = "skillbench-judge-no-credential";
 
-export function buildJudgeEnv(i: JudgeEnvInput): Record<string, string> {
+export async function buildJudgeEnv(i: JudgeEnvInput): Promise<Record<string, string>> {
   const cred = i.config.credential;
-  // The same built environment as any agent of skillbench's (src/agents/claude/env.ts),
-  // with the judge's endpoint and credential, and no declared variable of the subject's.
-  return {
-    ...buildAgentEnv({
-      hostEnv: i.hostEnv,
-      home: i.home,
-      configDir: i.configDir,
-      tmpDir: i.tmpDir,
+  const agent = defaultAgent();
+  // The same built environment as any agent of skillbench's (the driver's `prepare`), with the
+  // judge's endpoint and credential, and no declared variable of the subject's. The retry knobs
+  // are not credentials: honoured so that tests and users can make the judge fail fast.
+  const { env } = await agent.prepare({
+    hostEnv: i.hostEnv,
+    dirs: { home: i.home, config: i.configDir, tmp: i.tmpDir },
+    endpoint: {
       baseUrl: i.config.baseUrl ?? undefined,
       authToken: cred?.kind === "token" ? cred.value : undefined,
       apiKey: cred?.kind === "api_key" ? cred.value : cred ? undefined : JUDGE_PLACEHOLDER_KEY,
-      model: i.config.model,
-      passEnv: RETRY_VARS,
-    }),
-    COMET_EVAL_AGENT_ROLE: "judge",
-  };
+    },
+    model: i.config.model,
+    passEnv: [...agent.retryKnobs],
+  });
+  return { ...env, COMET_EVAL_AGENT_ROLE: "judge" };
 }

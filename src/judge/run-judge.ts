@@ -1,4 +1,3 @@
-import { resolveClaudeBinary } from "../agents/claude/binary.js";
 import { profileJudge } from "../scoring/index.js";
 import { redactValue } from "../util/redact.js";
 import { aggregateVerdicts } from "./aggregate.js";
@@ -14,7 +13,7 @@ import {
 } from "./prompts.js";
 import { cliTransport } from "./transport-cli.js";
 import { agentTransport } from "./transport-agent.js";
-import { agentDriver } from "../agents/index.js";
+import { agentDriver, defaultAgent } from "../agents/index.js";
 import { httpTransport } from "./transport-http.js";
 import type { HelperSandbox } from "../sandbox/types.js";
 import type { JudgeBlock, JudgeReply, JudgeTransport } from "./types.js";
@@ -43,8 +42,8 @@ export interface RunJudgeInput {
   redact?: ((s: string) => string) | undefined;
   /** For the CLI transport: PATH, locale and retry knobs are taken from here (default process.env). */
   hostEnv?: Record<string, string | undefined> | undefined;
-  /** The claude binary for the CLI transport (default: resolveClaudeBinary). */
-  claudeBin?: string | undefined;
+  /** The default agent's binary for the `cli` transport (default: its driver resolves it). */
+  cliBin?: string | undefined;
   /** Where the CLI transport's private folders go (default: the OS temp dir). */
   scratchDir?: string | undefined;
   /** Named in the CLI transport's folders, so that leftover cleanup finds them (docs/sandbox.md). */
@@ -94,7 +93,7 @@ function makeTransport(c: ActiveJudgeConfig, i: RunJudgeInput): JudgeTransport |
     });
   }
   const hostEnv = i.hostEnv ?? process.env;
-  if (c.agent !== undefined && c.agent !== "claude") {
+  if (c.agent !== undefined && c.agent !== defaultAgent().name) {
     const driver = agentDriver(c.agent);
     if (driver === null) return { error: `unknown judge agent ${c.agent}` };
     const found = driver.resolveBinary({ env: hostEnv });
@@ -109,9 +108,9 @@ function makeTransport(c: ActiveJudgeConfig, i: RunJudgeInput): JudgeTransport |
       sandboxFor: i.sandboxFor,
     });
   }
-  let bin = i.claudeBin;
+  let bin = i.cliBin;
   if (bin === undefined) {
-    const r = resolveClaudeBinary({ env: hostEnv });
+    const r = defaultAgent().resolveBinary({ env: hostEnv });
     if ("error" in r) return { error: r.error };
     bin = r.path;
   }
@@ -157,7 +156,8 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
     ...blankBlock(i.profile),
     model: c.model,
     transport: c.transport,
-    agent: c.transport === "cli" ? (agentDriver(c.agent ?? "claude")?.name ?? null) : null,
+    agent:
+      c.transport === "cli" ? (agentDriver(c.agent ?? defaultAgent().name)?.name ?? null) : null,
     samples_requested: c.samples,
   };
 
@@ -193,7 +193,8 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
     model: c.model,
     prompt,
     // Another agent's CLI answers differently: its answers are cached apart.
-    transport: c.agent !== undefined && c.agent !== "claude" ? `cli:${c.agent}` : c.transport,
+    transport:
+      c.agent !== undefined && c.agent !== defaultAgent().name ? `cli:${c.agent}` : c.transport,
     samples: c.samples,
     maxTokens: c.maxTokens,
     baseUrl: c.cacheEndpoint ?? c.baseUrl,

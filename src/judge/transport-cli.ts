@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { claudeDriver } from "../agents/claude/driver.js";
+import { defaultAgent } from "../agents/registry.js";
 import { errorMessage } from "../core/errors.js";
 import { tempStem } from "../util/temp-names.js";
 import { killMarked, newRunMarker, runProcess, RUN_MARKER_VAR } from "../util/process.js";
@@ -35,10 +35,10 @@ function judgeCliArgs(model: string): string[] {
 
 /**
  * The last `result` event of a stream-json transcript as a reply; null when there is none. Pure:
- * the stream is read by Claude Code's one decoder (src/agents/claude).
+ * the stream is read by the default agent's one decoder (Claude Code's, src/agents/claude).
  */
 function replyFromStream(stdout: string): JudgeReply | null {
-  const decoder = claudeDriver.decoder();
+  const decoder = defaultAgent().decoder();
   for (const line of stdout.split("\n")) decoder.pushLine(line);
   const e = decoder.finish();
   const found = e.results[e.results.length - 1];
@@ -81,7 +81,7 @@ export function cliTransport(o: CliTransportOptions): JudgeTransport {
         tmp: path.join(root, "tmp"),
       };
       await Promise.all(Object.values(dirs).map((d) => mkdir(d, { recursive: true })));
-      const env = buildJudgeEnv({
+      const env = await buildJudgeEnv({
         hostEnv: o.hostEnv,
         config: o.config,
         home: dirs.home,

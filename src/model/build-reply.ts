@@ -1,3 +1,4 @@
+import { defaultAgent } from "../agents/registry.js";
 import { sha256 } from "../util/hash.js";
 import { actionToTool, type Dialect, type DialectFacts } from "./dialect.js";
 import type { ModelScript, StopReason, Step } from "./script.js";
@@ -45,7 +46,7 @@ export function buildReply(
   requestModel: string | null,
   seed: string,
   agent: { dialect: Dialect; facts: DialectFacts } = {
-    dialect: "claude",
+    dialect: defaultAgent().name,
     facts: { tools: [], skillFiles: {} },
   },
 ): ApiMessage {

@@ -1,4 +1,4 @@
-import { AGENT_NAMES, agentDriver, type AgentDriver } from "../agents/index.js";
+import { AGENT_NAMES, agentDriver, defaultAgent, type AgentDriver } from "../agents/index.js";
 import { InputError } from "../core/errors.js";
 import type { Suite } from "../suite/index.js";
 
@@ -11,7 +11,9 @@ export function agentsOfTreatments(
   suite: Suite,
   opts: { agent?: string | undefined; driver?: AgentDriver | undefined },
 ): (treatment: string) => readonly string[] {
-  const defaults = opts.driver ? [opts.driver.name] : parseAgentList(opts.agent ?? "claude");
+  const defaults = opts.driver
+    ? [opts.driver.name]
+    : parseAgentList(opts.agent ?? defaultAgent().name);
   return (name) => suite.treatments.find((t) => t.name === name)?.agents ?? defaults;
 }
 

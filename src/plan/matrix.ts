@@ -4,6 +4,7 @@
  * here: the treatment's own `agent:` when it pins one (or several), else `--agent`
  * (docs/agents.md, "Treatments that pin their agent"). Pure.
  */
+import { defaultAgent } from "../agents/registry.js";
 import { InputError } from "../core/errors.js";
 
 export interface RunSpec {
@@ -54,7 +55,8 @@ function chosenTreatments(p: PlanInput, t: PlanInput["tasks"][number]): string[]
 function plannedRunCount(p: PlanInput): number {
   let n = 0;
   for (const t of p.tasks)
-    for (const tr of chosenTreatments(p, t)) n += (p.agentsOf?.(tr) ?? ["claude"]).length * p.count;
+    for (const tr of chosenTreatments(p, t))
+      n += (p.agentsOf?.(tr) ?? [defaultAgent().name]).length * p.count;
   return n;
 }
 
@@ -75,7 +77,7 @@ export function planRuns(p: PlanInput, field = "--count"): RunSpec[] {
   for (const t of p.tasks) {
     const chosen = chosenTreatments(p, t);
     for (const tr of chosen) {
-      const agents = p.agentsOf?.(tr) ?? ["claude"];
+      const agents = p.agentsOf?.(tr) ?? [defaultAgent().name];
       for (const agent of agents)
         for (let rep = 1; rep <= p.count; rep++)
           runs.push({

@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import type { Queue } from "bullmq";
-import { AGENT_NAMES } from "../agents/types.js";
+import { AGENT_NAMES } from "../agents/index.js";
 import {
   bounded,
   connectRedis,

@@ -3,6 +3,7 @@ import { mkdir, rmdir } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { createHash } from "node:crypto";
+import { defaultAgent } from "../agents/index.js";
 import { DiskFullError, errorPath, InputError, isDiskFull } from "../core/errors.js";
 import { digestOf, type RunDigest } from "../core/digest.js";
 import type { RunReport } from "../core/report.js";
@@ -80,7 +81,7 @@ function queueAgent(args: DispatchArgs): string {
       `--queue runs one agent per experiment, and this plan uses ${agents.join(", ")} (treatments pin agents, or --agent lists several): queue one experiment per agent (--treatment), or run it locally`,
       { field: "agent" },
     );
-  return agents[0] ?? Object.keys(args.ctx.agent.setups)[0] ?? "claude";
+  return agents[0] ?? Object.keys(args.ctx.agent.setups)[0] ?? defaultAgent().name;
 }
 
 /**

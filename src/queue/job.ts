@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defaultAgent } from "../agents/registry.js";
 import { SealedSchema } from "./sign.js";
 
 /**
@@ -10,12 +11,12 @@ import { SealedSchema } from "./sign.js";
 
 /**
  * One BullMQ queue per agent CLI in a Redis database holds every experiment's runs for that
- * agent (`skillbench-runs` for Claude Code, `skillbench-runs-<agent>` for the others), so a
+ * agent (`skillbench-runs` for the default agent, Claude Code, `skillbench-runs-<agent>` for the others), so a
  * worker started with `--agent codex` only takes Codex runs.
  */
 export const QUEUE_NAME = "skillbench-runs";
 export function queueNameFor(agent: string): string {
-  return agent === "claude" ? QUEUE_NAME : `${QUEUE_NAME}-${agent}`;
+  return agent === defaultAgent().name ? QUEUE_NAME : `${QUEUE_NAME}-${agent}`;
 }
 /** Prefix of every key skillbench (and BullMQ, for its queue) keeps in Redis. */
 export const KEY_PREFIX = "skillbench";

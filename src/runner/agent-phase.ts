@@ -2,11 +2,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { TurnResult } from "../agents/index.js";
-import {
-  makeClaudeSimulator,
-  runInteractionLoop,
-  type InteractionRecord,
-} from "../interaction/index.js";
+import { makeSimulator, runInteractionLoop, type InteractionRecord } from "../interaction/index.js";
 import type { RunPlan } from "../plan/run-plan.js";
 import { RedactingLineWriter } from "../util/redacting-writer.js";
 import type { RunDirs } from "../workspace/prepare.js";
@@ -148,7 +144,7 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
       },
       simulate:
         simOut && !("error" in simAgent)
-          ? makeClaudeSimulator({
+          ? makeSimulator({
               driver: simAgent.driver,
               bin: simAgent.bin.path,
               env: envFor("simulator"),

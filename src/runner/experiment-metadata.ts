@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { agentDriver, reportAgentName } from "../agents/index.js";
+import { agentDriver, defaultAgent, reportAgentName } from "../agents/index.js";
 import type { RunDigest } from "../core/digest.js";
 import type { RunSpec } from "../plan/matrix.js";
 import type { ExperimentFingerprint } from "../plan/fingerprint.js";
@@ -96,7 +96,7 @@ export function experimentMetadata(a: {
     fingerprint: a.fingerprint,
     versions: {
       skillbench: SKILLBENCH_VERSION,
-      claude: a.agents.find((x) => x.driver.name === "claude")?.version ?? null,
+      claude: a.agents.find((x) => x.driver.name === defaultAgent().name)?.version ?? null,
       node: process.version,
     },
     agent: { name: reportAgentName(first.driver.name), version: first.version },

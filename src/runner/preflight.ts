@@ -4,6 +4,7 @@ import path from "node:path";
 import {
   AGENT_NAMES,
   agentDriver,
+  defaultAgent,
   type AgentDriver,
   type ResolvedBinary,
 } from "../agents/index.js";
@@ -135,7 +136,7 @@ export function resolveAgents(
       return [name, { driver, bin, version }] as const;
     }),
   ).then((pairs) => Object.fromEntries(pairs) as Record<string, AgentSetup>);
-  const simulatorName = opts.simulatorAgent ?? "claude";
+  const simulatorName = opts.simulatorAgent ?? defaultAgent().name;
   const simulatorDriver = agentDriver(simulatorName);
   if (simulatorDriver === null)
     throw new InputError(`unknown agent "${simulatorName}": use one of ${AGENT_NAMES.join(", ")}`, {

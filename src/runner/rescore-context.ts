@@ -7,7 +7,7 @@ import path from "node:path";
 import { loadSuiteProfiles, resolveProfile, type RubricProfile } from "../scoring/index.js";
 import type { SuiteSnapshot } from "../store/suite-snapshot.js";
 import type { TaskSpec, TreatmentSpec } from "../suite/index.js";
-import { resolveClaudeBinary } from "../agents/claude/binary.js";
+import { defaultAgent } from "../agents/index.js";
 import { makeRedactor, secretsFromEnv } from "../util/redact.js";
 import { setupJudge, type JudgeFlags } from "./judge-setup.js";
 import type { RescoreContext } from "./rescore-run.js";
@@ -41,7 +41,7 @@ export async function rescoreContext(
     scriptId: judgeServer.scriptId,
   });
   const redact = makeRedactor(secretsFromEnv(hostEnv));
-  const bin = resolveClaudeBinary({ env: hostEnv });
+  const bin = defaultAgent().resolveBinary({ env: hostEnv });
   // Looked up once per rescore, not per run (the first of a name, as the suite lists them).
   const tasks = new Map<string, TaskSpec>();
   for (const t of snapshot.tasks) if (!tasks.has(t.name)) tasks.set(t.name, t);
@@ -62,6 +62,6 @@ export async function rescoreContext(
     judge,
     redact,
     hostEnv,
-    claudeBin: "error" in bin ? undefined : bin.path,
+    cliBin: "error" in bin ? undefined : bin.path,
   };
 }

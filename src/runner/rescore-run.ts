@@ -7,7 +7,7 @@ import { digestOf, type RunDigest } from "../core/digest.js";
 import type { Evidence } from "../core/evidence.js";
 import { EvidenceSchema } from "../core/evidence.js";
 import { RunReportSchema, type RunReport } from "../core/report.js";
-import { EvidenceBuilder, parseEvidenceChunks, parseEvidenceFile } from "../evidence/index.js";
+import { parseEvidenceChunks, parseEvidenceFile } from "../evidence/index.js";
 import { runJudge } from "../judge/index.js";
 import { renderRunPrompt } from "../plan/prompt.js";
 import type { RubricProfile } from "../scoring/index.js";
@@ -24,7 +24,7 @@ import { parseWorkspaceManifest } from "../store/workspace-manifest.js";
 import type { TaskSpec, TreatmentSpec } from "../suite/index.js";
 import { redactValue, type Redactor } from "../util/redact.js";
 import { reinterpretValidation, StoredValidationSchema } from "../validators/index.js";
-import { agentDriver } from "../agents/index.js";
+import { agentDriver, defaultAgent } from "../agents/index.js";
 import { evaluateRun } from "./evaluate.js";
 import { finishedWorkspaceOf } from "./finished-workspace.js";
 import type { JudgeSetup } from "./judge-setup.js";
@@ -53,7 +53,8 @@ export interface RescoreContext {
   judge: JudgeSetup;
   redact: Redactor;
   hostEnv: Record<string, string | undefined>;
-  claudeBin: string | undefined;
+  /** The default agent's binary, for the judge's `cli` transport. */
+  cliBin: string | undefined;
   /**
    * Derive each run's report without writing anything (`run --baseline-from` checks a frozen
    * folder it must not change): the result then carries the derived report.
@@ -85,11 +86,11 @@ async function decodeStoredStream(
 ): Promise<{ evidence: Evidence | null; tail: string }> {
   if (!needed) return { evidence: null, tail: tailText(paths.stdout) };
   const stream = readStoredStream(paths.stdout);
-  const driver = agentDriver(agentName);
-  const claude = driver === null || driver.name === "claude";
-  const cwd = claude ? null : parseEvidenceCwd(eventsText);
+  // A report naming no known agent was written before drivers: the default agent's stream.
+  const driver = agentDriver(agentName) ?? defaultAgent();
+  const cwd = driver.cwdInStream === true ? null : parseEvidenceCwd(eventsText);
   const opts = { preexisting, ...(cwd ? { workspace: cwd } : {}) };
-  const decoder = claude ? new EvidenceBuilder(opts) : driver.decoder(opts);
+  const decoder = driver.decoder(opts);
   if (stream.chunks)
     return { evidence: parseEvidenceChunks(stream.chunks, decoder), tail: stream.tail };
   // Too large to hold: read as a run reads it, a chunk at a time.
@@ -177,7 +178,7 @@ export async function rescoreRun(ctx: RescoreContext, id: string): Promise<Resco
           cache: ctx.judge.cache ?? undefined,
           redact: ctx.redact,
           hostEnv: ctx.hostEnv,
-          claudeBin: ctx.claudeBin,
+          cliBin: ctx.cliBin,
           experimentId: old.experiment_id,
         })
       : old.judge;

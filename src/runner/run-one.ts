@@ -1,5 +1,4 @@
 import { rm } from "node:fs/promises";
-import path from "node:path";
 import { errorMessage, isDiskFull } from "../core/errors.js";
 import type { Evidence } from "../core/evidence.js";
 import type { RunReport } from "../core/report.js";
@@ -28,7 +27,7 @@ import {
 } from "../workspace/prepare.js";
 import { saveWorkspace } from "../workspace/save.js";
 import type { Sandbox } from "../sandbox/index.js";
-import { reportAgentName } from "../agents/index.js";
+import { defaultAgent, reportAgentName } from "../agents/index.js";
 import { agentOf, runKey, type RunContext } from "./context.js";
 import { evaluateRun, type AgentSummary } from "./evaluate.js";
 import { tailOf } from "./tail.js";
@@ -106,8 +105,8 @@ export async function executeRun(
       claudeMd: treatment.claude_md,
       skillsDir: driver.skillsDir,
       memoryFile: driver.memoryFile,
-      // Hooks are Claude Code settings; other agents get none (docs/manifest.md).
-      settingsFile: driver.name === "claude" ? path.join(".claude", "settings.json") : null,
+      // Hooks go to the driver's project settings; an agent without one gets none (docs/manifest.md).
+      settingsFile: driver.settingsFile,
       hooks: treatment.hooks,
     });
     await writeBaselineFiles(paths, preexisting);
@@ -213,9 +212,9 @@ export async function executeRun(
       signal: ctx.signal,
       redact,
       hostEnv: ctx.env.host,
-      // The CLI judge is Claude Code: the subject's binary only when the subject is Claude too.
+      // The CLI judge is the default agent: the subject's binary only when the subject is it too.
       // (Its own folder is made outside the run root, which the agent could write to.)
-      claudeBin: driver.name === "claude" ? subject.bin.path : undefined,
+      cliBin: driver.name === defaultAgent().name ? subject.bin.path : undefined,
       experimentId: ctx.store.experimentId,
       sandboxFor: helperSandbox(ctx, plan, { name: "judge", role: "judge" }, task.environment_dir),
     });

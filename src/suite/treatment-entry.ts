@@ -1,7 +1,7 @@
 import { readExpectedArtifacts } from "./artifacts.js";
 import { isRecord } from "../core/json.js";
 import { describe, readNames, Table } from "./fields.js";
-import { AGENT_NAMES } from "../agents/types.js";
+import { AGENT_NAMES } from "../agents/index.js";
 import { readHooks, readNative } from "./treatment-prompt-fields.js";
 import {
   CONTROL_TREATMENT,
@@ -159,7 +159,7 @@ function readAgents(t: Table): string[] | undefined {
   }
   const out: string[] = [];
   for (const a of list) {
-    if (!(AGENT_NAMES as readonly string[]).includes(a))
+    if (!AGENT_NAMES.includes(a))
       t.error(field, `unknown agent ${JSON.stringify(a)}: use one of ${AGENT_NAMES.join(", ")}`);
     else if (out.includes(a)) t.error(field, `agent ${JSON.stringify(a)} is listed twice`);
     else out.push(a);

@@ -129,19 +129,20 @@ export async function startAgentCollector(opts: {
 }
 
 /**
- * The agent's environment for nesting its spans under the run span: Claude Code's session
- * tracing (`CLAUDE_CODE_ENABLE_TELEMETRY` + `CLAUDE_CODE_ENHANCED_TELEMETRY_BETA`) exporting
- * OTLP/JSON to the collector, with the run span as parent (`TRACEPARENT`). Metrics and logs off.
+ * The agent's environment for nesting its spans under the run span: its driver's `spanEnv`
+ * (Claude Code's session tracing: `CLAUDE_CODE_ENABLE_TELEMETRY` +
+ * `CLAUDE_CODE_ENHANCED_TELEMETRY_BETA`) exporting OTLP/JSON to the collector, with the run span
+ * as parent (`TRACEPARENT`). Metrics and logs off.
  */
 export function agentTelemetryEnv(
   collectorUrl: string,
   experimentId: string,
   runId: string,
   includeContent: boolean,
+  spanEnv: Readonly<Record<string, string>>,
 ): Record<string, string> {
   const env: Record<string, string> = {
-    CLAUDE_CODE_ENABLE_TELEMETRY: "1",
-    CLAUDE_CODE_ENHANCED_TELEMETRY_BETA: "1",
+    ...spanEnv,
     OTEL_TRACES_EXPORTER: "otlp",
     OTEL_METRICS_EXPORTER: "none",
     OTEL_LOGS_EXPORTER: "none",

@@ -13,6 +13,7 @@
  */
 import type { Evidence, ToolCall } from "../core/evidence.js";
 import type { RunReport } from "../core/report.js";
+import { registeredAgents } from "../agents/registry.js";
 import { contentAttributes, type ContentPolicy } from "./content.js";
 import { runSpanId, spanIdFor, traceIdFor, experimentSpanId } from "./ids.js";
 import { evaluationEvent, type Attributes, type SpanEventPlan, type SpanPlan } from "./types.js";
@@ -46,13 +47,6 @@ export interface RunTraceInput {
   /** Whether the run was played by skillbench's scripted model. */
   scriptedModel: boolean;
 }
-
-/** The GenAI provider each agent's CLI speaks to (opencode can speak to several: left out). */
-const PROVIDER: Record<string, string> = {
-  "claude-code": "anthropic",
-  codex: "openai",
-  gemini: "gcp.gemini",
-};
 
 function ms(iso: string): number {
   const t = Date.parse(iso);
@@ -92,7 +86,8 @@ function runAttributes(input: RunTraceInput, policy: ContentPolicy): Attributes 
     "skillbench.scripted_model": input.scriptedModel,
     "skillbench.timing_source": input.lineTimes ? "stream" : "none",
   };
-  const provider = PROVIDER[r.agent.name];
+  // The GenAI provider the agent's CLI speaks to: its driver's, found by the report's name.
+  const provider = registeredAgents().find((d) => d.reportName === r.agent.name)?.telemetryProvider;
   if (provider) a["gen_ai.provider.name"] = provider;
   if (r.agent.version) a["gen_ai.agent.version"] = r.agent.version;
   const model = r.model ?? input.evidence?.agent.model ?? null;

@@ -3,6 +3,7 @@
  * `run` starts it before the first run, hands each committed run to it and finishes it after the
  * reports; `rescore` and `export` send a stored results folder with `exportResults`.
  */
+import { agentDriver } from "../agents/registry.js";
 import { readReports } from "../store/read.js";
 import type { RunDigest } from "../core/digest.js";
 import type { RunReport } from "../core/report.js";
@@ -59,11 +60,13 @@ export class TelemetrySession {
 
   /**
    * Extra environment for a run's subject agent, so its own spans nest under the run span. Only
-   * Claude Code is known to take its parent from TRACEPARENT (docs/telemetry.md).
+   * Claude Code is known to take its parent from TRACEPARENT (docs/telemetry.md): the drivers
+   * with a `spanEnv`.
    */
   agentEnv(experimentId: string, runId: string, agent: string): Record<string, string> {
-    if (!this.collector || (agent !== "claude" && agent !== "claude-code")) return {};
-    return agentTelemetryEnv(this.collector.url, experimentId, runId, this.cfg.includeContent);
+    const on = agentDriver(agent)?.spanEnv;
+    if (!this.collector || on === undefined) return {};
+    return agentTelemetryEnv(this.collector.url, experimentId, runId, this.cfg.includeContent, on);
   }
 
   /** A run's report.json is written: export the run. */

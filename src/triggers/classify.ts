@@ -5,8 +5,7 @@
  * choice, only a turn that ended normally, or that ran out of its turn budget, says "nothing
  * triggered"; an API error, a timeout or a crash says nothing about triggering and is invalid.
  */
-import type { TurnOutcome } from "../agents/claude/turn.js";
-import type { SkillDecision } from "./agent-claude.js";
+import type { SkillDecision, TurnOutcome } from "../agents/index.js";
 import type { ProbeOutcome } from "./types.js";
 
 export interface ProbeEvidence {

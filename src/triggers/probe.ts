@@ -16,7 +16,7 @@ import { writeJsonAtomic } from "../util/fs.js";
 import type { Redactor } from "../util/redact.js";
 import { redactValue } from "../util/redact.js";
 import { prepareWorkspace, type SkillToInstall } from "../workspace/prepare.js";
-import { runClaudeProbe } from "./agent-claude.js";
+import { runClaudeProbe } from "../agents/claude/trigger.js";
 import { classifyProbe } from "./classify.js";
 import type { AttemptRecord, ProbeRecord, ProbeSpec } from "./types.js";
 

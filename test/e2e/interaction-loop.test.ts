@@ -19,7 +19,7 @@ import {
   type InteractionInput,
 } from "../../src/interaction/config.js";
 import { runInteractionLoop, type InteractionRecord } from "../../src/interaction/loop.js";
-import { makeClaudeSimulator } from "../../src/interaction/simulator.js";
+import { makeSimulator } from "../../src/interaction/simulator.js";
 import {
   loadModelScript,
   parseModelScriptText,
@@ -107,7 +107,7 @@ async function scenario(
     },
     cli: { simulatorPrompt: SIM_PROMPT },
   });
-  const simulate = makeClaudeSimulator({
+  const simulate = makeSimulator({
     bin: bin.path,
     env: {
       hostEnv,

@@ -354,7 +354,7 @@ describe("judge over the claude CLI (fallback)", () => {
         BENCH_JUDGE_BASE_URL: u("ok"),
         CLAUDE_CODE_MAX_RETRIES: "0",
       };
-      return runJudge(judgeInput(env, { claudeBin }));
+      return runJudge(judgeInput(env, { cliBin: claudeBin }));
     });
     expect(block).toMatchObject({
       status: "enabled_and_successful",

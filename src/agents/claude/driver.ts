@@ -9,6 +9,8 @@ import { runDriverTurn } from "../run-turn.js";
 import type { AgentDriver, AgentEnvRequest, PreparedAgent, TurnRequest } from "../types.js";
 import { resolveClaudeBinary } from "./binary.js";
 import { buildAgentEnv } from "./env.js";
+import { claudeTools } from "./tools.js";
+import { runClaudeProbe } from "./trigger.js";
 
 /** Tools the simulated user may not use (the `permissions.deny` setting holds even with skipped permissions). */
 const CLAUDE_TALK_ONLY_DENIED = [
@@ -75,16 +77,26 @@ function prepare(r: AgentEnvRequest): Promise<PreparedAgent> {
 
 export const claudeDriver: AgentDriver = {
   name: "claude",
+  // Runs before there were drivers named it by its report name.
+  aliases: ["claude-code"],
+  reportName: "claude-code",
   displayName: "Claude Code",
   packageName: "@anthropic-ai/claude-code",
   api: "anthropic",
   skillsDir: ".claude/skills",
+  skillFolders: ["claude"],
   memoryFile: "CLAUDE.md",
+  settingsFile: ".claude/settings.json",
+  telemetryProvider: "anthropic",
+  spanEnv: { CLAUDE_CODE_ENABLE_TELEMETRY: "1", CLAUDE_CODE_ENHANCED_TELEMETRY_BETA: "1" },
+  scriptedTools: claudeTools,
   retryKnobs: ["CLAUDE_CODE_MAX_RETRIES", "API_TIMEOUT_MS"],
   resolveBinary: resolveClaudeBinary,
   version: (bin, env, cwd) => versionOf(bin, ["--version"], env, cwd),
   prepare,
   command: (r) => ({ args: claudeArgs(r) }),
   decoder: (opts) => new EvidenceBuilder(opts),
+  cwdInStream: true,
   runTurn: (r) => runDriverTurn(claudeDriver, r),
+  probeTrigger: runClaudeProbe,
 };

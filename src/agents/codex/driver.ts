@@ -12,6 +12,7 @@ import { runDriverTurn } from "../run-turn.js";
 import type { AgentDriver, AgentEnvRequest, PreparedAgent } from "../types.js";
 import { versionOf } from "../version.js";
 import { CodexDecoder } from "./decoder.js";
+import { codexTools } from "./tools.js";
 
 const URL_VAR = "SKILLBENCH_MODEL_BASE_URL";
 const KEY_VAR = "SKILLBENCH_MODEL_API_KEY";
@@ -62,11 +63,17 @@ async function prepare(r: AgentEnvRequest): Promise<PreparedAgent> {
 
 export const codexDriver: AgentDriver = {
   name: "codex",
+  aliases: [],
+  reportName: "codex",
   displayName: "Codex CLI",
   packageName: "@openai/codex",
   api: "openai-responses",
   skillsDir: ".agents/skills",
+  skillFolders: ["agents", "codex"],
   memoryFile: "AGENTS.md",
+  settingsFile: null,
+  telemetryProvider: "openai",
+  scriptedTools: codexTools,
   retryKnobs: [
     "model_providers.<id>.request_max_retries",
     "model_providers.<id>.stream_max_retries",

@@ -12,6 +12,7 @@ import { runDriverTurn } from "../run-turn.js";
 import type { AgentDriver, AgentEnvRequest, PreparedAgent } from "../types.js";
 import { versionOf } from "../version.js";
 import { GeminiDecoder } from "./decoder.js";
+import { geminiTools } from "./tools.js";
 
 /**
  * Without an explicit model the CLI first asks a router model which one to use (minutes of
@@ -45,11 +46,17 @@ async function prepare(r: AgentEnvRequest): Promise<PreparedAgent> {
 
 export const geminiDriver: AgentDriver = {
   name: "gemini",
+  aliases: ["gemini-cli"],
+  reportName: "gemini",
   displayName: "Gemini CLI",
   packageName: "@google/gemini-cli",
   api: "gemini",
   skillsDir: ".agents/skills",
+  skillFolders: ["agents", "gemini"],
   memoryFile: "GEMINI.md",
+  settingsFile: null,
+  telemetryProvider: "gcp.gemini",
+  scriptedTools: geminiTools,
   retryKnobs: ["settings general.maxAttempts"],
   resolveBinary: (o) =>
     resolveBinary({

@@ -12,6 +12,7 @@ import { runDriverTurn } from "../run-turn.js";
 import type { AgentDriver, AgentEnvRequest, PreparedAgent } from "../types.js";
 import { versionOf } from "../version.js";
 import { OpencodeDecoder } from "./decoder.js";
+import { opencodeTools } from "./tools.js";
 import { statSync } from "node:fs";
 
 const OPENCODE_DEFAULT_MODEL = "claude-sonnet-4-5";
@@ -65,11 +66,18 @@ function realBinary(p: string): boolean {
 
 export const opencodeDriver: AgentDriver = {
   name: "opencode",
+  aliases: ["opencode-ai"],
+  reportName: "opencode",
   displayName: "opencode",
   packageName: "opencode-ai",
   api: "anthropic",
   skillsDir: ".claude/skills",
+  skillFolders: ["claude", "opencode"],
   memoryFile: "AGENTS.md",
+  settingsFile: null,
+  // opencode can speak to several providers: none is named.
+  telemetryProvider: null,
+  scriptedTools: opencodeTools,
   retryKnobs: [],
   resolveBinary: (o) =>
     resolveBinary({

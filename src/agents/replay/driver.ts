@@ -41,17 +41,25 @@ export function replayDriver(o: ReplayOptions): AgentDriver {
   const turns = new Map<string, number>();
   const driver: AgentDriver = {
     name: o.recorded.name,
+    aliases: o.recorded.aliases,
+    reportName: o.recorded.reportName,
     displayName: `replay of ${o.recorded.displayName}`,
     packageName: null,
     api: o.recorded.api,
     skillsDir: o.recorded.skillsDir,
+    skillFolders: o.recorded.skillFolders,
     memoryFile: o.recorded.memoryFile,
+    settingsFile: o.recorded.settingsFile,
+    telemetryProvider: o.recorded.telemetryProvider,
+    spanEnv: o.recorded.spanEnv,
+    scriptedTools: o.recorded.scriptedTools,
     retryKnobs: [],
     resolveBinary: () => ({ path: `replay:${o.recorded.name}`, source: "replay" }),
     version: () => Promise.resolve(o.version ?? null),
     prepare: (r) => Promise.resolve({ env: { HOME: r.dirs.home }, baseArgs: [] }),
     command: (r) => o.recorded.command(r),
     decoder: (opts) => o.recorded.decoder(opts),
+    cwdInStream: o.recorded.cwdInStream,
     async runTurn(r: TurnRequest): Promise<TurnResult> {
       const started = Date.now();
       const n = turns.get(r.workspace) ?? 0;

@@ -12,6 +12,7 @@ import {
   startWorker,
   type QueueUrl,
 } from "../../index.js";
+import { agentChoices } from "../agent-help.js";
 import { collect, intArg, portArg, serveUntilInterrupted } from "../args.js";
 
 /**
@@ -57,10 +58,7 @@ export function registerQueue(program: Command, ctx: { exitCode: number }): void
         throw new InvalidArgumentError("--sandbox must be local, bwrap, docker or auto");
       return v as "local" | "bwrap" | "docker" | "auto";
     })
-    .option(
-      "--agent <name>",
-      "the agent CLI whose runs to take: claude (default), codex, gemini or opencode",
-    )
+    .option("--agent <name>", `the agent CLI whose runs to take: ${agentChoices(true)}`)
     .option("--agent-bin <path>", "the agent binary to run")
     .option(
       "--pass-env <NAME>",

@@ -11,6 +11,7 @@ import {
   writeExperimentReports,
   writeHtmlReports,
 } from "../../index.js";
+import { agentChoices } from "../agent-help.js";
 import { intArg, marginArg, parseKs } from "../args.js";
 import { ciOutputs, judgeFlags, withCiOptions, type CiFlags } from "../ci.js";
 import {
@@ -123,7 +124,7 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
     .option("--judge-base-url <url>", "the judge endpoint (BENCH_JUDGE_BASE_URL)")
     .option(
       "--judge-agent <name>",
-      "carry the judge through this agent's CLI: claude, codex, gemini or opencode (docs/judge.md)",
+      `carry the judge through this agent's CLI: ${agentChoices(false)} (docs/judge.md)`,
     )
     .option("--judge-samples <n>", "ask the judge N times", intArg("--judge-samples"))
     .option("--model-script <file>", "serve the judge from this model script")

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { renderDoctor, runDoctor, serveModel, serveResults } from "../../index.js";
+import { defaultAgentName } from "../agent-help.js";
 import { portArg, serveUntilInterrupted } from "../args.js";
 
 /** Registers its command(s) on the program; `ctx.exitCode` is the process's exit code. */
@@ -18,9 +19,9 @@ export function registerServe(program: Command, ctx: { exitCode: number }): void
   program
     .command("doctor")
     .description(
-      "Check what skillbench needs on this machine (claude, Docker, bubblewrap, browser, model endpoint) and how to fix each gap.",
+      `Check what skillbench needs on this machine (${defaultAgentName()}, Docker, bubblewrap, browser, model endpoint) and how to fix each gap.`,
     )
-    .option("--agent-bin <path>", "the claude binary to check")
+    .option("--agent-bin <path>", `the ${defaultAgentName()} binary to check`)
     .option("--model-script <file>", "a model script to check")
     .option(
       "--fix",

@@ -6,6 +6,7 @@ import {
   runTriggers,
   type TriggerProgress,
 } from "../../index.js";
+import { defaultAgentName } from "../agent-help.js";
 import { collect, intArg, parseEnvPairs, SANDBOX_HELP, sandboxArg } from "../args.js";
 import { noteInterrupt } from "../interrupt.js";
 
@@ -81,7 +82,7 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
       collect,
     )
     .option("--model <id>", "model id passed to the agent")
-    .option("--agent-bin <path>", "claude binary to run")
+    .option("--agent-bin <path>", `${defaultAgentName()} binary to run`)
     .option("--model-script <file>", "serve the model from this script (offline, deterministic)")
     .option("--env <KEY=VALUE>", "set a variable for the agent (repeatable)", collect)
     .option("--pass-env <NAME>", "pass a host variable to the agent by name (repeatable)", collect)

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LineSplitter } from "../../../src/evidence/lines.js";
+// The registry hands evidence the registered agents' Skill folders when it loads.
+import "../../../src/agents/registry.js";
 import { findSkillPaths, relativize } from "../../../src/evidence/paths.js";
 import { capText, toolResultText } from "../../../src/evidence/text.js";
 

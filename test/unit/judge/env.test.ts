@@ -61,8 +61,8 @@ describe("buildJudgeEnv", () => {
       { baseUrl: "http://judge.example" },
       { ANTHROPIC_API_KEY: JUDGE_PLACEHOLDER_KEY, ANTHROPIC_BASE_URL: "http://judge.example" },
     ],
-  ])("%s", (_n, over, expected) => {
-    const env = buildJudgeEnv({ hostEnv: HOST, config: cfg(over), ...dirs });
+  ])("%s", async (_n, over, expected) => {
+    const env = await buildJudgeEnv({ hostEnv: HOST, config: cfg(over), ...dirs });
     for (const [k, v] of Object.entries(expected)) expect(env[k]).toBe(v);
     expect(env).toMatchObject({
       PATH: HOST.PATH,

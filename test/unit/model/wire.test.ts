@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { buildReply } from "../../../src/model/build-reply.js";
-import { actionToTool, addFilePatch, dialectOf } from "../../../src/model/dialect.js";
+import { addFilePatch } from "../../../src/agents/codex/tools.js";
+import { actionToTool, dialectOf } from "../../../src/model/dialect.js";
 import { parseModelScriptText } from "../../../src/model/index.js";
 import { chatEvents, chatFacts, chatJson } from "../../../src/model/wire/chat.js";
 import { geminiEvents, geminiFacts } from "../../../src/model/wire/gemini.js";

@@ -1,7 +1,7 @@
 /** Trigger evaluation, pure stages: query files, the stream watcher, classification, statistics, rendering. */
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../../src/core/errors.js";
-import { SkillDecisionWatcher, skillOfToolUse } from "../../../src/triggers/agent-claude.js";
+import { SkillDecisionWatcher, skillOfToolUse } from "../../../src/agents/claude/trigger.js";
 import { classifyProbe } from "../../../src/triggers/classify.js";
 import { parseQueries } from "../../../src/triggers/queries.js";
 import { buildTriggersReport, renderTriggersMarkdown } from "../../../src/triggers/report.js";

@@ -1,27 +1,20 @@
 /**
- * The agent-specific part of a trigger probe, for Claude Code: reading its stream-json as it
+ * Claude Code's trigger detection (the driver's `probeTrigger`): reading its stream-json as it
  * arrives to see which Skill it chose (pure: `SkillDecisionWatcher`), and running one probe turn
- * that stops as soon as the decision is known (`runClaudeProbe`). Another agent CLI gets a
- * sibling of this module; nothing else in src/triggers knows the stream format.
+ * that stops as soon as the decision is known (`runClaudeProbe`). Another agent gets its own in
+ * its folder; nothing in src/triggers knows the stream format.
  */
-import { runClaudeTurn, type TurnResult } from "../agents/claude/turn.js";
-import type { Launcher } from "../sandbox/index.js";
-import { LineSplitter } from "../util/lines.js";
-import { RedactingLineWriter } from "../util/redacting-writer.js";
+import { LineSplitter } from "../../util/lines.js";
+import { RedactingLineWriter } from "../../util/redacting-writer.js";
+import type {
+  SkillDecision,
+  TriggerProbeInput,
+  TriggerProbeResult,
+  WatchedProbe,
+} from "../types.js";
+import { runClaudeTurn } from "./turn.js";
 
-type DecisionVia = "skill_tool" | "skill_files" | "slash_command";
-
-export interface SkillDecision {
-  skill: string;
-  via: DecisionVia;
-}
-
-export interface WatchedProbe {
-  /** The first Skill chosen, or null. */
-  decision: SkillDecision | null;
-  /** `subtype` of the result event (`success`, `error_max_turns`, …), null before it. */
-  resultSubtype: string | null;
-}
+export type { SkillDecision, WatchedProbe };
 
 function rec(v: unknown): Record<string, unknown> | null {
   return v !== null && typeof v === "object" && !Array.isArray(v)
@@ -120,31 +113,8 @@ class ObservedLineWriter extends RedactingLineWriter {
   }
 }
 
-export interface ClaudeProbeInput {
-  bin: string;
-  workspace: string;
-  prompt: string;
-  env: Record<string, string>;
-  model?: string | undefined;
-  maxTurns: number;
-  timeoutMs: number;
-  /** Aborted on the second Ctrl-C. */
-  signal: AbortSignal;
-  stdoutFile: string;
-  stderrFile: string;
-  redact: (s: string) => string;
-  launcher?: Launcher | undefined;
-}
-
-export interface ClaudeProbeResult {
-  turn: TurnResult;
-  watched: WatchedProbe;
-  /** The process was stopped by the probe because the decision was known. */
-  stoppedEarly: boolean;
-}
-
 /** One `claude -p QUERY` turn, stopped as soon as a Skill is chosen. Never throws. */
-export async function runClaudeProbe(i: ClaudeProbeInput): Promise<ClaudeProbeResult> {
+export async function runClaudeProbe(i: TriggerProbeInput): Promise<TriggerProbeResult> {
   const watcher = new SkillDecisionWatcher();
   const stop = new AbortController();
   let stoppedEarly = false;
