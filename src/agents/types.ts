@@ -8,7 +8,7 @@
  */
 import type { Evidence } from "../core/evidence.js";
 import type { Action } from "../model/script.js";
-import type { DialectFacts, ToolCallSpec, WireApi } from "../model/dialect.js";
+import type { DialectFacts, ToolCallSpec, WireApi } from "../model/dialect-types.js";
 import type { Launcher } from "../sandbox/types.js";
 import type { RedactingLineWriter } from "../util/redacting-writer.js";
 

@@ -16,15 +16,14 @@ import { writeJsonAtomic } from "../util/fs.js";
 import type { Redactor } from "../util/redact.js";
 import { redactValue } from "../util/redact.js";
 import { prepareWorkspace, type SkillToInstall } from "../workspace/prepare.js";
-import { runClaudeProbe } from "../agents/claude/trigger.js";
 import { classifyProbe } from "./classify.js";
 import type { AttemptRecord, ProbeRecord, ProbeSpec } from "./types.js";
 
 /** Everything a probe needs from the trigger evaluation around it. */
 export interface ProbeContext {
   outDir: string;
-  /** The probes' agent: its driver prepares the environment; the turn is agent-claude.ts's. */
-  driver: AgentDriver;
+  /** The probes' agent: its driver prepares the environment and runs the watched turn. */
+  driver: AgentDriver & Required<Pick<AgentDriver, "probeTrigger">>;
   bin: ResolvedBinary;
   agentVersion: string | null;
   endpoint: (spec: ProbeSpec) => Endpoint;
@@ -112,10 +111,10 @@ async function runAttempt(
       ),
       keep: ctx.keepWorkspaces,
     });
-    // The probe's turn is Claude Code's own (it watches the stream): the prepared environment
+    // The probe's turn is the driver's own (it watches the stream): the prepared environment
     // goes to it; the default tools need no extra arguments.
     const prepared = await call.prepare();
-    const res = await runClaudeProbe({
+    const res = await ctx.driver.probeTrigger({
       bin: ctx.bin.path,
       workspace: call.dirs.workspace,
       prompt: ctx.promptOf(spec.query_id),

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { claudeDriver } from "../agents/index.js";
+import { defaultAgent } from "../agents/index.js";
 import { InputError } from "../core/errors.js";
 import type { Endpoint } from "../runner/context.js";
 import { startedSandbox } from "../runner/helper-sandbox.js";
@@ -199,8 +199,15 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
   const firstInstall = installs.get(variants[0]?.name ?? "");
   const installedNames = new Set(firstInstall?.names ?? []);
 
-  // The probe reads Claude Code's stream as it arrives (agent-claude.ts): its one agent.
-  const driver = claudeDriver;
+  // The probe reads the agent's stream as it arrives (the driver's probeTrigger); the default
+  // agent is the one that has it today (docs/triggers.md).
+  const agent = defaultAgent();
+  const probeTrigger = agent.probeTrigger?.bind(agent);
+  if (!probeTrigger)
+    throw new InputError(`triggers: ${agent.displayName} has no trigger detection`, {
+      field: "agent",
+    });
+  const driver = { ...agent, probeTrigger };
   const bin = driver.resolveBinary({ agentBin: opts.agentBin, env: hostEnv });
   if ("error" in bin) throw new InputError(bin.error, { field: "--agent-bin" });
 

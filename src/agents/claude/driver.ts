@@ -98,5 +98,6 @@ export const claudeDriver: AgentDriver = {
   decoder: (opts) => new EvidenceBuilder(opts),
   cwdInStream: true,
   runTurn: (r) => runDriverTurn(claudeDriver, r),
-  probeTrigger: runClaudeProbe,
+  // (the probe runs this driver's turn; handed in, so trigger.ts needs no import of this file)
+  probeTrigger: (i) => runClaudeProbe(claudeDriver, i),
 };

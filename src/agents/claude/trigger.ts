@@ -7,12 +7,13 @@
 import { LineSplitter } from "../../util/lines.js";
 import { RedactingLineWriter } from "../../util/redacting-writer.js";
 import type {
+  AgentDriver,
   SkillDecision,
   TriggerProbeInput,
   TriggerProbeResult,
   WatchedProbe,
 } from "../types.js";
-import { runClaudeTurn } from "./turn.js";
+import { runDriverTurn } from "../run-turn.js";
 
 export type { SkillDecision, WatchedProbe };
 
@@ -114,7 +115,10 @@ class ObservedLineWriter extends RedactingLineWriter {
 }
 
 /** One `claude -p QUERY` turn, stopped as soon as a Skill is chosen. Never throws. */
-export async function runClaudeProbe(i: TriggerProbeInput): Promise<TriggerProbeResult> {
+export async function runClaudeProbe(
+  driver: AgentDriver,
+  i: TriggerProbeInput,
+): Promise<TriggerProbeResult> {
   const watcher = new SkillDecisionWatcher();
   const stop = new AbortController();
   let stoppedEarly = false;
@@ -130,7 +134,7 @@ export async function runClaudeProbe(i: TriggerProbeInput): Promise<TriggerProbe
   });
   const stderr = new RedactingLineWriter(i.stderrFile, i.redact);
   try {
-    const turn = await runClaudeTurn({
+    const turn = await runDriverTurn(driver, {
       bin: i.bin,
       workspace: i.workspace,
       prompt: i.prompt,

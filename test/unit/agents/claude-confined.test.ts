@@ -46,21 +46,8 @@ const ALLOWED: Record<string, string[]> = {
   "telemetry/exporter.ts": ["claude"],
   // The run page's timeline reads Claude Code's stream-json (report/html/timeline.ts).
   "report/html/run-data.ts": ["claudeStream"],
-  // The trigger runner, probe and query generator are rewritten onto the one sandboxed agent
-  // call (#33 item 4, another engineer's files this round): only their imports were changed here.
-  "triggers/generate.ts": ["claudeDriver", "import ../agents/claude/driver.js"],
-  "triggers/probe.ts": [
-    "runClaudeProbe",
-    "claudeMd",
-    "import ../agents/claude/env.js",
-    "import ../agents/claude/binary.js",
-    "import ../agents/claude/trigger.js",
-  ],
-  "triggers/run-triggers.ts": [
-    "resolveClaudeBinary",
-    "import ../agents/claude/binary.js",
-    "import ../agents/claude/env.js",
-  ],
+  // The probe hides installed Skills by their memory-file field (a treatment value).
+  "triggers/probe.ts": ["claudeMd"],
 };
 
 function sources(dir: string, out: string[] = []): string[] {
