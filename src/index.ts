@@ -60,10 +60,12 @@ export {
   ReporterLifecycle,
   reporterProgress,
   experimentResults,
+  readResults,
   BUILTIN_REPORTERS,
   type CommandSteps,
 } from "./runner/lifecycle.js";
 export { ciReporters, type CiReporters } from "./report/reporters/ci.js";
+export { folderReporters, type FolderReportOptions } from "./report/reporters/folder.js";
 export type {
   Reporter,
   ReporterName,
@@ -71,6 +73,7 @@ export type {
   ExperimentResults,
   GateResult,
   PlanInfo,
+  ResultsRead,
 } from "./report/reporters/types.js";
 export { writeHtmlReports } from "./report/html/write.js";
 export { serveResults } from "./viewer/server.js";
