@@ -17,9 +17,9 @@ import {
 } from "../summary-md.js";
 import { writeComparisonFiles } from "../comparison/write.js";
 import { writeHtmlReports } from "../html/write.js";
-import { refreshCalibration } from "../calibration/write.js";
+import { refreshCalibration, writeCalibration } from "../calibration/write.js";
 import { renderCalibrationSection } from "../calibration/render.js";
-import type { Calibration } from "../calibration/types.js";
+import type { Calibration, CalibrationSettings } from "../calibration/types.js";
 import { unreadableRunsNote, withNoteAfterTitle } from "../unreadable.js";
 import { isScripted } from "../../plan/fingerprint.js";
 import { experimentPaths } from "../../store/layout.js";
@@ -30,6 +30,11 @@ export interface FolderReportOptions {
   ks?: number[] | undefined;
   /** false: no HTML pages */
   html?: boolean | undefined;
+  /**
+   * `calibrate`: calibration.json is written with these settings (else a calibration folder's
+   * own is recomputed from the runs).
+   */
+  calibration?: CalibrationSettings | undefined;
 }
 
 /** What the last `--resume` asked for, when metadata.json records it (run-suite.ts). */
@@ -55,7 +60,14 @@ export function folderReporters(opts: FolderReportOptions = {}): Reporter[] {
   const calibrationReporter: Reporter = {
     name: "calibration",
     onResultsRead: async ({ outDir, source }) => {
-      calibration = await refreshCalibration(outDir, source.reports, source.metadata);
+      const { reports, metadata } = source;
+      calibration = opts.calibration
+        ? await writeCalibration(outDir, opts.calibration, {
+            reports,
+            metadata,
+            experimentId: metadata?.experiment_id ?? null,
+          })
+        : await refreshCalibration(outDir, reports, metadata);
     },
   };
   const summary: Reporter = {
