@@ -6,7 +6,7 @@ export {
   type RunSummary,
   type ProgressEvent,
 } from "./runner/run-suite.js";
-export { writeExperimentReports } from "./runner/finish.js";
+export { writeExperimentReports, writeExperimentReportsWith } from "./runner/finish.js";
 export { runCalibration, DEFAULT_PER_ARM, type CalibrateOptions } from "./runner/calibrate.js";
 export { floorLine } from "./report/calibration/render.js";
 export { MIN_PER_ARM } from "./report/calibration/types.js";
@@ -54,7 +54,12 @@ export {
   type Sandbox,
   type SandboxChoice,
 } from "./sandbox/index.js";
-export { writeCiOutputs, type CiOptions, type CiResult } from "./runner/ci-outputs.js";
+export {
+  writeCiOutputs,
+  writeCiOutputsFrom,
+  type CiOptions,
+  type CiResult,
+} from "./runner/ci-outputs.js";
 export {
   runWithReporters,
   ReporterLifecycle,
