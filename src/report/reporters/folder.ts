@@ -97,9 +97,10 @@ export function folderReporters(opts: FolderReportOptions = {}): Reporter[] {
         summaryText = renderSummaryFiles(input).summary;
         await removeReportFile(runsPath);
       } else await writeRunDetails(runsPath, input);
-      // An A/A calibration folder (`skillbench calibrate`): recomputed from these runs, in summary.md.
       summaryText = withNoteAfterTitle(summaryText, unreadableRunsNote(source.problems));
       const paths = experimentPaths(outDir);
+      // An A/A calibration folder (`skillbench calibrate`): its calibration, recomputed from these
+      // runs in the pre-phase, is a section of summary.md.
       await writeReportFile(
         paths.summary,
         calibration
