@@ -6,7 +6,7 @@ export {
   type RunSummary,
   type ProgressEvent,
 } from "./runner/run-suite.js";
-export { writeExperimentReports } from "./runner/finish.js";
+export { writeExperimentReports, writeExperimentReportsWith } from "./runner/finish.js";
 export { runCalibration, DEFAULT_PER_ARM, type CalibrateOptions } from "./runner/calibrate.js";
 export { floorLine } from "./report/calibration/render.js";
 export { MIN_PER_ARM } from "./report/calibration/types.js";
@@ -54,16 +54,23 @@ export {
   type Sandbox,
   type SandboxChoice,
 } from "./sandbox/index.js";
-export { writeCiOutputs, type CiOptions, type CiResult } from "./runner/ci-outputs.js";
+export {
+  writeCiOutputs,
+  writeCiOutputsFrom,
+  type CiOptions,
+  type CiResult,
+} from "./runner/ci-outputs.js";
 export {
   runWithReporters,
   ReporterLifecycle,
   reporterProgress,
   experimentResults,
+  readResults,
   BUILTIN_REPORTERS,
   type CommandSteps,
 } from "./runner/lifecycle.js";
 export { ciReporters, type CiReporters } from "./report/reporters/ci.js";
+export { folderReporters, type FolderReportOptions } from "./report/reporters/folder.js";
 export type {
   Reporter,
   ReporterName,
@@ -71,6 +78,7 @@ export type {
   ExperimentResults,
   GateResult,
   PlanInfo,
+  ResultsRead,
 } from "./report/reporters/types.js";
 export { writeHtmlReports } from "./report/html/write.js";
 export { serveResults } from "./viewer/server.js";

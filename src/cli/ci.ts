@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { writeCiOutputs } from "../index.js";
+import { writeCiOutputs, type CiResult } from "../index.js";
 import { addFlags, HTML_FLAGS, JUNIT_FLAGS } from "./flags.js";
 import { AGENT_NAMES, agentDriver } from "../agents/index.js";
 import { InputError } from "../core/errors.js";
@@ -17,7 +17,11 @@ export function withCiOptions(cmd: Command, junit = true): Command {
 
 /** JUnit, thresholds and the GitHub step summary; returns 1 when a threshold failed. */
 export async function ciOutputs(dir: string, f: CiFlags): Promise<number> {
-  const ci = await writeCiOutputs(dir, { junit: f.junit, failUnder: f.failUnder });
+  return printCiResult(await writeCiOutputs(dir, { junit: f.junit, failUnder: f.failUnder }));
+}
+
+/** What the CI outputs wrote and the thresholds' result, printed; 1 when a threshold failed. */
+export function printCiResult(ci: CiResult): number {
   for (const file of ci.files) process.stdout.write(`  ${file}\n`);
   if (ci.thresholds) {
     for (const fail of ci.thresholds.failures) process.stderr.write(`threshold failed: ${fail}\n`);

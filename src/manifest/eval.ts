@@ -2,13 +2,11 @@ import { randomBytes } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { InputError } from "../core/errors.js";
-import type { RunReport } from "../core/report.js";
 import { buildComparison, verdictLines, type Comparison } from "../report/comparison/index.js";
+import { DEFAULT_MARGIN } from "../report/comparison/band.js";
+import { readComparisonSource, type ComparisonSource } from "../report/comparison/write.js";
 import type { RunOptions, RunSummary } from "../runner/run-suite.js";
-import { experimentPaths } from "../store/layout.js";
 import { readSequential } from "../report/sequential/io.js";
-import { readMetadata } from "../store/metadata.js";
-import { readReports } from "../store/read.js";
 import { writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
 import {
   compileManifest,
@@ -205,6 +203,26 @@ export async function prepareEval(opts: Omit<EvalOptions, "run">): Promise<Prepa
   return { loaded, manifestFound: found, outDir, compiled, taskSource, generated, gates };
 }
 
+/** The reading the run's reports were written from (read here only when it wrote none). */
+async function experimentSource(res: RunSummary): Promise<ComparisonSource> {
+  return res.source ?? (await readComparisonSource(res.outDir));
+}
+
+/**
+ * The run's comparison (the one comparison_report.md was written from) when it is the one the
+ * eval decides with: SKILL against `against` at the eval's margin. Its noise floor is left out,
+ * as the eval's own comparison never showed one (it looks for no calibration beside the folder).
+ */
+function sameAsEval(
+  c: Comparison | null | undefined,
+  against: string,
+  margin: number | undefined,
+): Comparison | null {
+  if (!c || c.roles.candidate !== SKILL_TREATMENT || c.roles.baseline !== against) return null;
+  if (c.settings.margin !== (margin ?? DEFAULT_MARGIN)) return null;
+  return { ...c, noise_floor: null };
+}
+
 /** Run a prepared eval and decide its gates. */
 export async function runPreparedEval(p: PreparedEval, opts: EvalOptions): Promise<EvalSummary> {
   const trials = p.loaded.manifest.evaluation?.trials ?? DEFAULT_TRIALS;
@@ -233,27 +251,29 @@ export async function runPreparedEval(p: PreparedEval, opts: EvalOptions): Promi
     count: opts.count ?? trials,
     sandbox: opts.sandbox ?? "auto",
   });
-  const meta = await readMetadata(experimentPaths(p.outDir).metadata);
-  const planned = new Set(res.planned.map((r) => r.run_id));
-  const reports: RunReport[] = (await readReports(p.outDir)).reports.filter((r) =>
-    planned.has(r.run_id),
-  );
+  // The run's one reading of the folder (the one its reports were written from): its planned runs.
+  const source = await experimentSource(res);
+  const reports = source.reports;
   const ran = new Set(reports.map((r) => r.treatment));
   const baseline = p.compiled.baselines.find((b) => ran.has(b.name))?.name ?? null;
   let comparison: Comparison | null = null;
   if (ran.has(SKILL_TREATMENT) && ran.size >= 2) {
     const against = baseline ?? (ran.has("CONTROL") ? "CONTROL" : null);
     if (against)
-      comparison = buildComparison({
-        reports,
-        metadata: meta,
-        candidate: SKILL_TREATMENT,
-        baseline: against,
-        ks: opts.ks,
-        // `eval --until-decided`: the band at the last look's level, as comparison.json has it
-        sequential: await readSequential(p.outDir),
-        margin: opts.margin,
-      });
+      comparison =
+        sameAsEval(res.comparison, against, opts.margin) ??
+        // Roles or margin other than the eval's (stored `compare --candidate` roles, a margin
+        // kept from an earlier run): the eval's own, from the same reading, as before.
+        buildComparison({
+          reports,
+          metadata: source.metadata,
+          candidate: SKILL_TREATMENT,
+          baseline: against,
+          ks: opts.ks,
+          // `eval --until-decided`: the band at the last look's level, as comparison.json has it
+          sequential: await readSequential(p.outDir),
+          margin: opts.margin,
+        });
   }
   const gateReport = decideGates(p.gates, {
     reports,

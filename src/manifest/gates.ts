@@ -1,4 +1,4 @@
-import type { RunReport } from "../core/report.js";
+import type { RunDigest } from "../core/digest.js";
 import type { Comparison } from "../report/comparison/index.js";
 import { analysisSet } from "../report/outcomes.js";
 import { metricValue } from "../report/thresholds.js";
@@ -87,7 +87,7 @@ function mean(xs: number[]): number | null {
 const f3 = (x: number | null): string => (x === null ? "not computable" : x.toFixed(3));
 
 export interface GateInput {
-  reports: RunReport[];
+  reports: RunDigest[];
   candidate: string;
   /** The frozen baseline noRegression compares with (null: none in this eval). */
   baseline: string | null;

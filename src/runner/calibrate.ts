@@ -5,7 +5,7 @@
  */
 import { InputError } from "../core/errors.js";
 import { DEFAULT_SPLITS, type Calibration } from "../report/calibration/types.js";
-import { writeCalibration } from "../report/calibration/write.js";
+import { readCalibration, writeCalibration } from "../report/calibration/write.js";
 import { writeExperimentReportsOf } from "./finish.js";
 import { runSuite, type RunOptions, type RunSummary } from "./run-suite.js";
 
@@ -31,15 +31,25 @@ export async function runCalibration(
       { field: "--treatment" },
     );
   const perArm = cal.perArm ?? DEFAULT_PER_ARM;
-  const res = await run({ ...opts, treatment: cal.treatment, count: 2 * perArm });
-  const calibration = await writeCalibration(res.outDir, {
+  const settings = {
     treatment: cal.treatment,
     per_arm: perArm,
     splits: cal.splits ?? DEFAULT_SPLITS,
     seed: 1,
     margin: opts.margin ?? 0.05,
+  };
+  // calibration.json is written at the end of the run, before the reports that show it: the
+  // reports are written once.
+  const res = await run({
+    ...opts,
+    treatment: cal.treatment,
+    count: 2 * perArm,
+    calibration: settings,
   });
-  // The reports again, now with the calibration section; the end of the command reads this reading.
+  const written = res.source ? await readCalibration(res.outDir) : null;
+  if (written) return { ...res, calibration: written };
+  // The run wrote no reports (a queue's workers): the calibration and the reports now.
+  const calibration = await writeCalibration(res.outDir, settings);
   const { files, source } = await writeExperimentReportsOf(res.outDir, {
     ks: opts.ks,
     html: opts.html,

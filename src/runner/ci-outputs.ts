@@ -1,7 +1,13 @@
-import { readComparisonSource } from "../report/comparison/write.js";
+import { readComparisonSource, type ComparisonSource } from "../report/comparison/write.js";
 import { buildComparison, type Comparison } from "../report/comparison/index.js";
 import type { ThresholdResult } from "../report/thresholds.js";
-import { ciReporters, noCiOutputs, type CiOptions } from "../report/reporters/ci.js";
+import {
+  ciReporters,
+  noCiOutputs,
+  type CiOptions,
+  type CiReporters,
+} from "../report/reporters/ci.js";
+import type { ExperimentResults } from "../report/reporters/types.js";
 import { ReporterLifecycle } from "./lifecycle.js";
 
 export type { CiOptions } from "../report/reporters/ci.js";
@@ -37,12 +43,27 @@ export async function writeCiOutputs(outDir: string, opts: CiOptions): Promise<C
       comparison = null;
     }
   }
-  const outcomes = await new ReporterLifecycle(ci.reporters).end({
-    outDir,
-    reports,
-    source,
-    comparison,
-    gates: [],
-  });
+  return endCiReporters(ci, { outDir, reports, source, comparison, gates: [] });
+}
+
+/**
+ * writeCiOutputs over the reading and the comparison the folder's reports were just written
+ * from (`skillbench report`: runner/finish.ts `writeExperimentReportsWith`): the folder is read
+ * once and the comparison built once, and the step summary's verdict is comparison_report.md's.
+ */
+export async function writeCiOutputsFrom(
+  outDir: string,
+  read: { source: ComparisonSource; comparison: Comparison | null },
+  opts: CiOptions,
+): Promise<CiResult> {
+  const ci = ciReporters(opts);
+  if (noCiOutputs(opts)) return { files: [], thresholds: null };
+  const { source, comparison } = read;
+  return endCiReporters(ci, { outDir, reports: source.reports, source, comparison, gates: [] });
+}
+
+/** The CI reporters' end, and what they wrote. */
+async function endCiReporters(ci: CiReporters, results: ExperimentResults): Promise<CiResult> {
+  const outcomes = await new ReporterLifecycle(ci.reporters).end(results);
   return { files: outcomes.flatMap((o) => o.files ?? []), thresholds: ci.thresholds() };
 }

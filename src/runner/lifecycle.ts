@@ -5,15 +5,21 @@
  * results folder those reports were made from and the comparison built for them: the folder is
  * read once and the comparison built once per command.
  *
+ * The end has a pre-phase: the folder is read (`readResults`), every reporter's `onResultsRead`
+ * runs (the calibration writes calibration.json, which the comparison shows), and only then is
+ * the one comparison built; `onExperimentEnd` sees both.
+ *
  * The built-in reporters, by name:
- * - `summary`, `calibration`, `comparison`, `html`: the results folder's own reports, written by
- *   the library at the end of every experiment (runner/finish.ts `writeExperimentReportsOf`,
- *   which makes the one reading and the one comparison handed on here).
+ * - `calibration`, `summary`, `comparison`, `html`: report/reporters/folder.ts, the results
+ *   folder's own reports, ended by the library at the end of every experiment
+ *   (runner/finish.ts `writeExperimentReportsOf`, whose reading and comparison are handed on to
+ *   the command's reporters below).
  * - `junit`, `thresholds`, `step-summary`: report/reporters/ci.ts `ciReporters`.
  * - `otel`, `langfuse`, `langsmith`: the targets of telemetry/reporter.ts `telemetryReporter`.
  */
 import type { RunDigest } from "../core/digest.js";
-import { readComparisonSource } from "../report/comparison/write.js";
+import type { Comparison } from "../report/comparison/types.js";
+import { readComparisonSource, type ComparisonSource } from "../report/comparison/write.js";
 import type {
   ExperimentResults,
   GateResult,
@@ -25,10 +31,10 @@ import type { ProgressEvent, RunOptions, RunSummary } from "./run-options.js";
 
 /** Where each built-in reporter lives (the module that makes it). */
 export const BUILTIN_REPORTERS: Readonly<Record<ReporterName, string>> = {
-  summary: "runner/finish.ts",
-  calibration: "runner/finish.ts",
-  comparison: "runner/finish.ts",
-  html: "runner/finish.ts",
+  summary: "report/reporters/folder.ts",
+  calibration: "report/reporters/folder.ts",
+  comparison: "report/reporters/folder.ts",
+  html: "report/reporters/folder.ts",
   junit: "report/reporters/ci.ts",
   thresholds: "report/reporters/ci.ts",
   "step-summary": "report/reporters/ci.ts",
@@ -77,6 +83,23 @@ export async function experimentResults(
     comparison: summary.comparison ?? null,
     gates,
   };
+}
+
+/**
+ * The pre-phase of the end: the folder read once, every reporter's `onResultsRead`, then the one
+ * comparison (`compare`, null when there is none), built after what the pre-phase wrote.
+ */
+export async function readResults(
+  outDir: string,
+  reporters: readonly Reporter[],
+  compare: (source: ComparisonSource) => Promise<Comparison | null>,
+  /** Throws when the reading is no results folder, before the pre-phase writes anything. */
+  check: (source: ComparisonSource) => void = () => undefined,
+): Promise<{ source: ComparisonSource; comparison: Comparison | null }> {
+  const source = await readComparisonSource(outDir);
+  check(source);
+  for (const r of reporters) await r.onResultsRead?.({ outDir, source });
+  return { source, comparison: await compare(source) };
 }
 
 /** One command's reporters: each is ended once, by the experiment's end or by the abort. */

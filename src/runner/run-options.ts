@@ -8,6 +8,7 @@ import type { Suite, SuiteWarning } from "../suite/index.js";
 import type { RunContext } from "./context.js";
 import type { Comparison } from "../report/comparison/index.js";
 import type { ComparisonSource } from "../report/comparison/write.js";
+import type { CalibrationSettings } from "../report/calibration/types.js";
 import type { JudgeFlags } from "./judge-setup.js";
 import type { InteractionFlags } from "../interaction/config.js";
 
@@ -50,6 +51,11 @@ export interface RunOptions {
   interaction?: InteractionFlags | undefined;
   /** Write summary.html / comparison_report.html (default true). */
   html?: boolean | undefined;
+  /**
+   * An A/A calibration of the runs (`calibrate`, runner/calibrate.ts): calibration.json is
+   * written with these settings at the experiment's end, before the reports that show it.
+   */
+  calibration?: CalibrationSettings | undefined;
   /** --sandbox local|bwrap|docker|auto (default: the suite's `sandbox`, else auto) */
   sandbox?: SandboxChoice | undefined;
   /** --simulator-model */

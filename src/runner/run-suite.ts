@@ -291,7 +291,11 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     const { files, comparison, source } =
       opts.queue?.writeReports === false
         ? { files: [], comparison: null, source: undefined }
-        : await writeExperimentReportsWith(outDir, { ks: opts.ks, html: opts.html });
+        : await writeExperimentReportsWith(outDir, {
+            ks: opts.ks,
+            html: opts.html,
+            calibration: opts.calibration,
+          });
     return {
       outDir,
       experimentId,

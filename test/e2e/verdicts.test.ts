@@ -151,6 +151,50 @@ describe("run --until-decided", () => {
     TIMEOUT,
   );
 
+  it(
+    "the step summary's verdict is comparison_report.md's (the band at the last look's level), after the run and after `report`",
+    async () => {
+      const dir = sandbox.dir("seq-summary");
+      const stepSummary = path.join(sandbox.root, "seq-step-summary.md");
+      await runCli(
+        [
+          ...runArgs(
+            SUITE,
+            dir,
+            "--task",
+            "greet",
+            "--count",
+            "2",
+            "--max-count",
+            "6",
+            "--until-decided",
+            ...local,
+          ),
+          "--model-script",
+          path.join(fixtureSuite(SUITE), "decided-script.yaml"),
+        ],
+        { env: { ...sandbox.env(), GITHUB_STEP_SUMMARY: stepSummary } },
+      );
+      const c = await comparison(dir);
+      expect(c.sequential).toMatchObject({ look: 2, status: "decided" });
+      expect(await readFile(path.join(dir, "comparison_report.md"), "utf8")).toContain(
+        c.verdict.headline,
+      );
+      const verdictLine = `**Verdict:** ${c.verdict.headline.replace(/\n+/g, " ")}`;
+      const verdictOf = async (file: string): Promise<string[]> =>
+        (await readFile(file, "utf8")).split("\n").filter((l) => l.startsWith("**Verdict:**"));
+      expect(await verdictOf(stepSummary)).toEqual([verdictLine]);
+      // `report` writes the reports again and the step summary from the same comparison.
+      const again = path.join(sandbox.root, "seq-step-summary-report.md");
+      const rep = await runCli(["report", dir, "--no-html"], {
+        env: { ...sandbox.env(), GITHUB_STEP_SUMMARY: again },
+      });
+      expect(rep.code).toBe(0);
+      expect(await verdictOf(again)).toEqual([verdictLine]);
+    },
+    TIMEOUT,
+  );
+
   it("--until-decided without --max-count is bad input", async () => {
     const res = await runCli(runArgs(SUITE, sandbox.dir("seq-bad"), "--until-decided"), {
       env: sandbox.env(),

@@ -8,12 +8,13 @@ import {
   SKILLBENCH_VERSION,
   rescoreResults,
   writeComparison,
-  writeExperimentReports,
+  writeExperimentReportsWith,
+  writeCiOutputsFrom,
   writeHtmlReports,
 } from "../../index.js";
 import { agentChoices } from "../agent-help.js";
 import { intArg, marginArg, parseKs } from "../args.js";
-import { ciOutputs, judgeFlags, withCiOptions, type CiFlags } from "../ci.js";
+import { ciOutputs, judgeFlags, printCiResult, withCiOptions, type CiFlags } from "../ci.js";
 import {
   reportTelemetry,
   telemetryFlags,
@@ -34,9 +35,12 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
       .argument("<dir>", "results folder")
       .option("--ks <list>", "k values for pass@k / pass^k", parseKs),
   ).action(async (dir: string, f: { ks?: number[] } & CiFlags) => {
-    const files = await writeExperimentReports(dir, { ks: f.ks, html: f.html });
-    process.stdout.write(`${files.join("\n")}\n`);
-    ctx.exitCode = await ciOutputs(dir, f);
+    // One reading and one comparison for the reports and the CI outputs (runner/lifecycle.ts).
+    const written = await writeExperimentReportsWith(dir, { ks: f.ks, html: f.html });
+    process.stdout.write(`${written.files.join("\n")}\n`);
+    ctx.exitCode = printCiResult(
+      await writeCiOutputsFrom(dir, written, { junit: f.junit, failUnder: f.failUnder }),
+    );
   });
 
   withCiOptions(program.command("compare"), false)

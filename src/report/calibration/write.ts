@@ -21,7 +21,7 @@ import {
 const CALIBRATION_FILE = "calibration.json";
 
 /** calibration.json of a results folder, parsed; null when there is none or it does not parse. */
-async function readCalibration(dir: string): Promise<Calibration | null> {
+export async function readCalibration(dir: string): Promise<Calibration | null> {
   const json = await readJsonFile(path.join(dir, CALIBRATION_FILE)).catch(() => null);
   const parsed = CalibrationSchema.safeParse(json);
   if (parsed.success) return parsed.data;

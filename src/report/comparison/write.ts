@@ -102,6 +102,20 @@ export async function writeComparisonOf(
   source: ComparisonSource,
   opts: WriteComparisonOptions = {},
 ): Promise<{ files: string[]; comparison: Comparison }> {
+  const comparison = await buildComparisonOf(outDir, source, opts);
+  return { files: await writeComparisonFiles(outDir, source, comparison, opts), comparison };
+}
+
+/**
+ * The comparison writeComparisonOf writes (roles given now are recorded in metadata.json), built
+ * apart from its files so that the end of a command builds it once and hands it to every
+ * reporter (report/reporters/folder.ts writes the files).
+ */
+export async function buildComparisonOf(
+  outDir: string,
+  source: ComparisonSource,
+  opts: WriteComparisonOptions = {},
+): Promise<Comparison> {
   const paths = experimentPaths(outDir);
   const { reports, problems, metadata } = source;
   if (reports.length === 0) {
@@ -157,6 +171,18 @@ export async function writeComparisonOf(
   }
   if (chosen && metadata)
     await recordComparisonRoles(paths.metadata, JSON.parse(JSON.stringify(given)) as typeof given);
+  return comparison;
+}
+
+/** comparison_report.md and comparison.json of `comparison` (built by buildComparisonOf). */
+export async function writeComparisonFiles(
+  outDir: string,
+  source: ComparisonSource,
+  comparison: Comparison,
+  opts: Pick<WriteComparisonOptions, "out"> = {},
+): Promise<string[]> {
+  const paths = experimentPaths(outDir);
+  const { reports, problems, metadata } = source;
   const md = opts.out ?? paths.comparison;
   const json = comparisonJsonPath(outDir, opts.out);
   const rows = sourceEvidenceOf({ reports, metadata });
@@ -165,5 +191,5 @@ export async function writeComparisonOf(
     md,
     comparisonMarkdownPieces(comparison, unreadableRunsNote(problems), rows),
   );
-  return { files: [md, json], comparison };
+  return [md, json];
 }

@@ -65,12 +65,23 @@ export type ReporterName =
   | "langfuse"
   | "langsmith";
 
+/** The results folder read once, before the comparison is built (the lifecycle's pre-phase). */
+export interface ResultsRead {
+  outDir: string;
+  source: ComparisonSource;
+}
+
 export interface Reporter {
   readonly name: string;
   /** The runs are planned (before the first starts). */
   onPlan?(plan: PlanInfo): void;
   /** A run's report.json is written. */
   onRunEnd?(outDir: string, report: RunReport): void;
+  /**
+   * The pre-phase: the folder is read, the comparison not yet built. What the comparison reads
+   * from the folder is written here (the calibration's calibration.json); nothing is listed.
+   */
+  onResultsRead?(read: ResultsRead): Promise<void> | void;
   /** The experiment's reports are written: the folder's one reading and the one comparison. */
   onExperimentEnd?(results: ExperimentResults): Promise<ReporterOutcome> | ReporterOutcome;
   /**

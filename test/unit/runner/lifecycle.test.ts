@@ -11,6 +11,10 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { claudeDriver, replayDriver, type ReplayTurn } from "../../../src/agents/index.js";
 import { runSuite } from "../../../src/runner/run-suite.js";
 import { runWithReporters } from "../../../src/runner/lifecycle.js";
+import { runCalibration } from "../../../src/runner/calibrate.js";
+import { prepareEval, runPreparedEval } from "../../../src/manifest/eval.js";
+import { registerResults } from "../../../src/cli/commands/results.js";
+import { Command } from "commander";
 import { ciReporters } from "../../../src/report/reporters/ci.js";
 import type {
   ExperimentResults,
@@ -24,17 +28,15 @@ import * as build from "../../../src/report/comparison/build.js";
 // Counted, not changed: every reading of the folder's runs and every comparison built.
 vi.mock("../../../src/store/read.js", async (orig) => {
   const m = await orig<typeof import("../../../src/store/read.js")>();
-  return { ...m, readStoredRuns: vi.fn(m.readStoredRuns) };
+  return { ...m, readStoredRuns: vi.fn(m.readStoredRuns), readReports: vi.fn(m.readReports) };
 });
 vi.mock("../../../src/report/comparison/build.js", async (orig) => {
   const m = await orig<typeof import("../../../src/report/comparison/build.js")>();
   return { ...m, buildComparison: vi.fn(m.buildComparison) };
 });
 
-const SUITE = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "../../fixtures/suites/e2e-matrix",
-);
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures");
+const SUITE = path.join(FIXTURES, "suites/e2e-matrix");
 const tmp: string[] = [];
 afterAll(async () => {
   for (const d of tmp) await rm(d, { recursive: true, force: true });
@@ -57,6 +59,121 @@ function turn(ws: string): ReplayTurn {
   ];
   return { stdout: ev.map((e) => `${JSON.stringify(e)}\n`).join(""), files: {} };
 }
+
+/** The replayed agent, a local sandbox, no judge: the runs of a test, in-process. */
+function replayed(out: string) {
+  return {
+    concurrency: 1,
+    out,
+    driver: replayDriver({ recorded: claudeDriver, play: (r) => turn(r.workspace) }),
+    sandbox: "local" as const,
+    hostEnv: { PATH: process.env.PATH, ANTHROPIC_API_KEY: "sk-replay" },
+    judgeFlags: { judge: false },
+    html: false,
+  };
+}
+
+/** The readings of the folder's runs (digests or whole reports) and the comparisons built since `resetCounts`. */
+function counts(): { readings: number; comparisons: number } {
+  return {
+    readings:
+      vi.mocked(read.readStoredRuns).mock.calls.length +
+      vi.mocked(read.readReports).mock.calls.length,
+    comparisons: vi.mocked(build.buildComparison).mock.calls.length,
+  };
+}
+function resetCounts(): void {
+  vi.mocked(read.readStoredRuns).mockClear();
+  vi.mocked(read.readReports).mockClear();
+  vi.mocked(build.buildComparison).mockClear();
+}
+
+/** A CI reporter set that asks for every output (JUnit, thresholds, step summary). */
+function allCi(dir: string) {
+  return ciReporters({
+    junit: path.join(dir, "junit.xml"),
+    failUnder: ["pass@1=0.5"],
+    env: { GITHUB_STEP_SUMMARY: path.join(dir, "step-summary.md") },
+  });
+}
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "skillbench-lifecycle-test-"));
+  tmp.push(dir);
+  return dir;
+}
+
+describe("one reading and one comparison per command", () => {
+  it("eval with quality gates: the gates use the run's reading and comparison", async () => {
+    const dir = await tempDir();
+    const out = path.join(dir, "out");
+    const opts = { skill: path.join(FIXTURES, "skills/greeter"), cwd: dir, ...replayed(out) };
+    const prepared = await prepareEval(opts);
+    expect(prepared.gates.length).toBeGreaterThan(0);
+    resetCounts();
+    const res = await runWithReporters(allCi(dir).reporters, {
+      run: (hooks) =>
+        runPreparedEval(prepared, {
+          ...opts,
+          run: (o) => runSuite({ ...o, ...hooks(() => undefined) }),
+        }),
+      summary: (r) => r.run,
+      settle: (r) => r.gateReport.gates.map((g) => ({ name: g.key, passed: g.ok, detail: "" })),
+      outcomes: () => undefined,
+    });
+    expect(counts()).toEqual({ readings: 1, comparisons: 1 });
+    expect(res.comparison?.roles).toEqual(res.run.comparison?.roles);
+    expect(res.gateReport.gates.length).toBe(prepared.gates.length);
+  });
+
+  it("calibrate: the reports are written once, after calibration.json", async () => {
+    const dir = await tempDir();
+    const out = path.join(dir, "out");
+    resetCounts();
+    const res = await runWithReporters(allCi(dir).reporters, {
+      run: (hooks) =>
+        runCalibration(
+          { suite: SUITE, task: "needs-skill", ...replayed(out), ...hooks(() => undefined) },
+          { treatment: "CONTROL", perArm: 1 },
+        ),
+      summary: (r) => r,
+      outcomes: () => undefined,
+    });
+    // One treatment: no comparison; calibration.json and the summary's section from one reading.
+    expect(counts()).toEqual({ readings: 1, comparisons: 0 });
+    expect(res.calibration.settings.treatment).toBe("CONTROL");
+    expect(await readFile(path.join(out, "summary.md"), "utf8")).toContain("alibration");
+  });
+
+  it("report: the reports and the CI outputs from one reading and one comparison", async () => {
+    const dir = await tempDir();
+    const out = path.join(dir, "out");
+    await runSuite({ suite: SUITE, task: "needs-skill", count: 1, ...replayed(out) });
+    const program = new Command().exitOverride();
+    const ctx = { exitCode: 0 };
+    registerResults(program, ctx);
+    const junit = path.join(dir, "junit.xml");
+    const write = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    const note = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    const oldSummary = process.env.GITHUB_STEP_SUMMARY;
+    process.env.GITHUB_STEP_SUMMARY = path.join(dir, "step-summary.md");
+    resetCounts();
+    try {
+      await program.parseAsync(
+        ["report", out, "--no-html", "--junit", junit, "--fail-under", "pass@1=0.5"],
+        { from: "user" },
+      );
+    } finally {
+      write.mockRestore();
+      note.mockRestore();
+      if (oldSummary === undefined) delete process.env.GITHUB_STEP_SUMMARY;
+      else process.env.GITHUB_STEP_SUMMARY = oldSummary;
+    }
+    expect(counts()).toEqual({ readings: 1, comparisons: 1 });
+    expect(await readFile(junit, "utf8")).toContain("<testsuites");
+    expect(await readFile(path.join(dir, "step-summary.md"), "utf8")).toContain("**Thresholds:");
+  });
+});
 
 describe("runWithReporters", () => {
   it("reads the results folder once and builds the comparison once for every reporter", async () => {
