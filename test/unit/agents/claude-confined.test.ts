@@ -41,7 +41,7 @@ const ALLOWED: Record<string, string[]> = {
   // Data: metadata.json's `versions.claude`, the default agent's version.
   "store/metadata.ts": ["claude"],
   "runner/experiment-metadata.ts": ["claude"],
-  "runner/finish.ts": ["claude"],
+  "report/reporters/folder.ts": ["claude"],
   "report/html/summary-data.ts": ["claude"],
   "telemetry/exporter.ts": ["claude"],
   // The run page's timeline reads Claude Code's stream-json (report/html/timeline.ts).
