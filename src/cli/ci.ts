@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { writeCiOutputs, type CiResult } from "../index.js";
+import type { CiResult } from "../index.js";
 import { addFlags, HTML_FLAGS, JUNIT_FLAGS } from "./flags.js";
 import { AGENT_NAMES, agentDriver } from "../agents/index.js";
 import { InputError } from "../core/errors.js";
@@ -13,11 +13,6 @@ export interface CiFlags {
 /** --html/--no-html and, with `junit`, --junit and --fail-under (cli/flags.ts), under "Options:". */
 export function withCiOptions(cmd: Command, junit = true): Command {
   return addFlags(cmd, junit ? [...HTML_FLAGS, ...JUNIT_FLAGS] : HTML_FLAGS, false);
-}
-
-/** JUnit, thresholds and the GitHub step summary; returns 1 when a threshold failed. */
-export async function ciOutputs(dir: string, f: CiFlags): Promise<number> {
-  return printCiResult(await writeCiOutputs(dir, { junit: f.junit, failUnder: f.failUnder }));
 }
 
 /** What the CI outputs wrote and the thresholds' result, printed; 1 when a threshold failed. */

@@ -1,6 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { errorFromSent, InputError } from "../core/errors.js";
 import type { RunDigest } from "../core/digest.js";
+import type { Comparison } from "../report/comparison/types.js";
+import type { ComparisonSource } from "../report/comparison/write.js";
 import { mapPool } from "../util/pool.js";
 import { writeExperimentReportsOf } from "./finish.js";
 import { readSuiteSnapshot, type SuiteSnapshot } from "../store/suite-snapshot.js";
@@ -62,6 +64,13 @@ export interface RescoreResult {
   files: string[];
   /** threads the runs were rescored on (1: this one; more: worker threads, rescore-threads.ts) */
   threads: number;
+  /**
+   * The one reading of the folder the reports were made from and the one comparison (null with
+   * fewer than two treatments): the CI outputs are made from them (runner/ci-outputs.ts
+   * writeCiOutputsFrom), so the step summary says what comparison_report.md says.
+   */
+  source: ComparisonSource;
+  comparison: Comparison | null;
 }
 
 /**
@@ -156,9 +165,9 @@ async function rescoreWith(
   const changed = ids.filter((_, i) => done[i] === 2);
   if (!done.some((d) => d > 0))
     throw new InputError(`${outDir}: no run reports found: run a suite first`, { file: outDir });
-  const { files, reports } = await writeExperimentReportsOf(outDir, {
+  const { files, reports, source, comparison } = await writeExperimentReportsOf(outDir, {
     ks: opts.ks,
     html: opts.html,
   });
-  return { reports, changed, files, threads: jobs };
+  return { reports, changed, files, threads: jobs, source, comparison };
 }

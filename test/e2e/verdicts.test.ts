@@ -152,7 +152,7 @@ describe("run --until-decided", () => {
   );
 
   it(
-    "the step summary's verdict is comparison_report.md's (the band at the last look's level), after the run and after `report`",
+    "the step summary's verdict is comparison_report.md's (the band at the last look's level), after the run, after `report` and after `rescore`",
     async () => {
       const dir = sandbox.dir("seq-summary");
       const stepSummary = path.join(sandbox.root, "seq-step-summary.md");
@@ -191,6 +191,13 @@ describe("run --until-decided", () => {
       });
       expect(rep.code).toBe(0);
       expect(await verdictOf(again)).toEqual([verdictLine]);
+      // So does `rescore` (its own reading and comparison, not a second one at the full level).
+      const rescored = path.join(sandbox.root, "seq-step-summary-rescore.md");
+      const res = await runCli(["rescore", dir, "--no-html"], {
+        env: { ...sandbox.env(), GITHUB_STEP_SUMMARY: rescored },
+      });
+      expect(res.code).toBe(0);
+      expect(await verdictOf(rescored)).toEqual([verdictLine]);
     },
     TIMEOUT,
   );

@@ -14,7 +14,7 @@ import {
 } from "../../index.js";
 import { agentChoices } from "../agent-help.js";
 import { intArg, marginArg, parseKs } from "../args.js";
-import { ciOutputs, judgeFlags, printCiResult, withCiOptions, type CiFlags } from "../ci.js";
+import { judgeFlags, printCiResult, withCiOptions, type CiFlags } from "../ci.js";
 import {
   reportTelemetry,
   telemetryFlags,
@@ -164,7 +164,10 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
         process.stdout.write(
           `${res.reports.length} runs re-scored, ${res.changed.length} changed${res.threads > 1 ? ` (${res.threads} threads)` : ""}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
         );
-        ctx.exitCode = await ciOutputs(dir, f);
+        // The CI outputs from the rescore's own reading and comparison (one of each).
+        ctx.exitCode = printCiResult(
+          await writeCiOutputsFrom(dir, res, { junit: f.junit, failUnder: f.failUnder }),
+        );
         const out = await exportStoredResults(dir, telemetryFlags(f), process.env, {
           note,
           skillbenchVersion: SKILLBENCH_VERSION,
