@@ -1,10 +1,11 @@
 /**
  * One agent called outside a run (docs/ARCHITECTURE.md, "Running an agent outside a run"): the
  * task generator of `eval --generate`, the query generator and the probes of `triggers`, the
- * judge through an agent CLI. Each call gets a private tree named by `tempStem` with the owning
- * pid (so the sweep of a later command and `doctor --fix` remove it after a kill -9), filled by
- * the caller, a sandbox started around it (when one is given), the driver's environment for
- * each turn, and everything stopped and removed when the call ends, however it ends.
+ * judge through an agent CLI, a run's simulated user (its folders and sandbox). Each call gets a
+ * private tree named by `tempStem` with the owning pid (so the sweep of a later command and
+ * `doctor --fix` remove it after a kill -9), filled by the caller, a sandbox started around it
+ * (when one is given), the driver's environment for each turn, and everything stopped and
+ * removed when the call ends, however it ends.
  */
 import { parseEvidenceFile } from "../evidence/file.js";
 import type { HelperSandbox, Launcher } from "../sandbox/types.js";

@@ -1,4 +1,5 @@
 import { defaultAgent } from "../agents/registry.js";
+import type { AgentEndpoint } from "../agents/types.js";
 import type { ActiveJudgeConfig } from "./config.js";
 
 /**
@@ -23,8 +24,17 @@ export interface JudgeEnvInput {
  */
 export const JUDGE_PLACEHOLDER_KEY = "skillbench-judge-no-credential";
 
+/** The judge's own endpoint and credential (never the subject's), for any agent it runs through. */
+export function judgeEndpoint(config: ActiveJudgeConfig): AgentEndpoint {
+  const cred = config.credential;
+  return {
+    baseUrl: config.baseUrl ?? undefined,
+    authToken: cred?.kind === "token" ? cred.value : undefined,
+    apiKey: cred?.kind === "api_key" ? cred.value : cred ? undefined : JUDGE_PLACEHOLDER_KEY,
+  };
+}
+
 export async function buildJudgeEnv(i: JudgeEnvInput): Promise<Record<string, string>> {
-  const cred = i.config.credential;
   const agent = defaultAgent();
   // The same built environment as any agent of skillbench's (the driver's `prepare`), with the
   // judge's endpoint and credential, and no declared variable of the subject's. The retry knobs
@@ -32,11 +42,7 @@ export async function buildJudgeEnv(i: JudgeEnvInput): Promise<Record<string, st
   const { env } = await agent.prepare({
     hostEnv: i.hostEnv,
     dirs: { home: i.home, config: i.configDir, tmp: i.tmpDir },
-    endpoint: {
-      baseUrl: i.config.baseUrl ?? undefined,
-      authToken: cred?.kind === "token" ? cred.value : undefined,
-      apiKey: cred?.kind === "api_key" ? cred.value : cred ? undefined : JUDGE_PLACEHOLDER_KEY,
-    },
+    endpoint: judgeEndpoint(i.config),
     model: i.config.model,
     passEnv: [...agent.retryKnobs],
   });

@@ -1,10 +1,10 @@
-import { withAgentCall, type AgentCall } from "../agents/call.js";
+import { withAgentCall, type AgentCall, type AgentCallOptions } from "../agents/call.js";
 import type { AgentDriver } from "../agents/types.js";
 import { killMarked, newRunMarker, runProcess, RUN_MARKER_VAR } from "../util/process.js";
 import { errorMessage } from "../core/errors.js";
 import type { HelperSandbox, LaunchSpec } from "../sandbox/types.js";
 import type { ActiveJudgeConfig } from "./config.js";
-import { JUDGE_PLACEHOLDER_KEY } from "./env.js";
+import { judgeEndpoint } from "./env.js";
 import type { JudgeReply, JudgeTransport } from "./types.js";
 
 /**
@@ -54,57 +54,66 @@ export function agentTransport(o: AgentTransportOptions): JudgeTransport {
         ok: false,
         error: `${who}: the prompt (${bytes} bytes) is longer than ${o.driver.displayName}'s command line takes (${MAX_PROMPT_BYTES})`,
       };
-    const cred = o.config.credential;
-    try {
-      return await withAgentCall(
-        {
-          driver: o.driver,
-          bin: o.bin,
-          name: "judge",
-          experimentId: o.experimentId,
-          tmpBase: o.scratchDir,
-          endpoint: {
-            baseUrl: o.config.baseUrl ?? undefined,
-            apiKey:
-              cred?.kind === "api_key" ? cred.value : cred ? undefined : JUDGE_PLACEHOLDER_KEY,
-            authToken: cred?.kind === "token" ? cred.value : undefined,
-          },
-          agent: {
-            hostEnv: o.hostEnv,
-            model: o.config.model,
-            declared: { COMET_EVAL_AGENT_ROLE: "judge" },
-            // The judge fails fast: the caller retries a failed call once (run-judge.ts).
-            maxRetries: 0,
-            tools: "none",
-          },
-          sandboxFor: judgeSandbox(o.sandboxFor),
-        },
-        (call) => judgeOnce(o, call, prompt, signal),
-      );
-    } catch (e) {
-      if (e instanceof JudgeSandboxError)
-        return { ok: false, error: `${who} sandbox: ${e.message}` };
-      throw e;
-    }
+    const agent = {
+      hostEnv: o.hostEnv,
+      model: o.config.model,
+      declared: { COMET_EVAL_AGENT_ROLE: "judge" },
+      // The judge fails fast: the caller retries a failed call once (run-judge.ts).
+      maxRetries: 0,
+      tools: "none" as const,
+    };
+    return judgeCall(o, agent, who, (call) => judgeOnce(o, call, prompt, signal));
   };
 }
 
-/** One tool-less first turn in the call's folder; its stdout read by the agent's own decoder. */
-async function judgeOnce(
+/**
+ * One judge request as an agent call (agents/call.ts) named `judge`: the call's folders, its
+ * sandbox and their removal. A sandbox that does not start is a failed judge call
+ * (`<who> sandbox: …`), not an error of the run. Shared with the default agent's CLI judge
+ * (transport-cli.ts).
+ */
+export async function judgeCall(
+  o: AgentTransportOptions,
+  agent: AgentCallOptions["agent"],
+  who: string,
+  body: (call: AgentCall) => Promise<JudgeReply>,
+): Promise<JudgeReply> {
+  try {
+    return await withAgentCall(
+      {
+        driver: o.driver,
+        bin: o.bin,
+        name: "judge",
+        experimentId: o.experimentId,
+        tmpBase: o.scratchDir,
+        endpoint: judgeEndpoint(o.config),
+        agent,
+        sandboxFor: judgeSandbox(o.sandboxFor),
+      },
+      body,
+    );
+  } catch (e) {
+    if (e instanceof JudgeSandboxError) return { ok: false, error: `${who} sandbox: ${e.message}` };
+    throw e;
+  }
+}
+
+/** What the judge's process printed, or why there is nothing to read. */
+type JudgeOutput = { stdout: string; stderr: string; exit: string } | { error: string };
+
+/** The judge's one process in the call's folder (and sandbox), with nothing of it left running. */
+export async function runJudgeProcess(
   o: AgentTransportOptions,
   call: AgentCall,
-  prompt: string,
+  launch: { args: string[]; env: Record<string, string>; stdin?: string | undefined },
   signal: AbortSignal | undefined,
-): Promise<JudgeReply> {
-  const who = `${o.driver.name} judge`;
-  const prepared = await call.prepare();
-  const cmd = o.driver.command({ prompt, model: o.config.model });
+): Promise<JudgeOutput> {
   const marker = newRunMarker();
   const spec: LaunchSpec = {
     cmd: o.bin,
-    args: [...prepared.baseArgs, ...cmd.args],
+    args: launch.args,
     cwd: call.dirs.workspace,
-    env: { ...prepared.env, [RUN_MARKER_VAR]: marker },
+    env: { ...launch.env, [RUN_MARKER_VAR]: marker },
   };
   const launched = call.launcher ? call.launcher(spec) : spec;
   const out: Buffer[] = [];
@@ -122,16 +131,40 @@ async function judgeOnce(
     onStderr: (c) => {
       if (stderr.length < 4000) stderr += c.toString("utf8");
     },
-    ...(cmd.stdin !== undefined ? { stdin: cmd.stdin } : {}),
+    ...(launch.stdin !== undefined ? { stdin: launch.stdin } : {}),
   });
   // A contained launch (a PID namespace of its own) left nothing running.
   if (launched.contained !== true) await killMarked(marker);
-  if (proc.spawnError) return { ok: false, error: `could not start ${o.bin}: ${proc.spawnError}` };
+  if (proc.spawnError) return { error: `could not start ${o.bin}: ${proc.spawnError}` };
   if (proc.killedFor === "timeout")
-    return { ok: false, error: `timeout after ${Math.round(o.config.timeoutMs / 1000)}s` };
-  if (proc.killedFor === "abort") return { ok: false, error: "judge call cancelled" };
+    return { error: `timeout after ${Math.round(o.config.timeoutMs / 1000)}s` };
+  if (proc.killedFor === "abort") return { error: "judge call cancelled" };
+  return {
+    stdout: Buffer.concat(out).toString("utf8"),
+    stderr: stderr.replace(/\s+/g, " ").trim().slice(-300),
+    exit: String(proc.exitCode ?? proc.signal),
+  };
+}
+
+/** One tool-less first turn in the call's folder; its stdout read by the agent's own decoder. */
+async function judgeOnce(
+  o: AgentTransportOptions,
+  call: AgentCall,
+  prompt: string,
+  signal: AbortSignal | undefined,
+): Promise<JudgeReply> {
+  const who = `${o.driver.name} judge`;
+  const prepared = await call.prepare();
+  const cmd = o.driver.command({ prompt, model: o.config.model });
+  const run = await runJudgeProcess(
+    o,
+    call,
+    { args: [...prepared.baseArgs, ...cmd.args], env: prepared.env, stdin: cmd.stdin },
+    signal,
+  );
+  if ("error" in run) return { ok: false, error: run.error };
   const decoder = o.driver.decoder();
-  for (const line of Buffer.concat(out).toString("utf8").split("\n")) decoder.pushLine(line);
+  for (const line of run.stdout.split("\n")) decoder.pushLine(line);
   const e = decoder.finish();
   const last = e.results[e.results.length - 1];
   if (last?.is_error) {
@@ -139,10 +172,10 @@ async function judgeOnce(
     return { ok: false, error: `${who} reported an error: ${why.slice(0, 300)}` };
   }
   if (last === undefined || e.result_text === null) {
-    const tail = stderr.replace(/\s+/g, " ").trim().slice(-300);
+    const tail = run.stderr;
     return {
       ok: false,
-      error: `${who} exited ${String(proc.exitCode ?? proc.signal)} without a final answer${tail ? `: ${tail}` : ""}`,
+      error: `${who} exited ${run.exit} without a final answer${tail ? `: ${tail}` : ""}`,
     };
   }
   return {

@@ -1,12 +1,9 @@
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
+import { openAgentCall, type AgentCall } from "../agents/call.js";
 import type { TurnResult } from "../agents/index.js";
 import { makeSimulator, runInteractionLoop, type InteractionRecord } from "../interaction/index.js";
 import type { RunPlan } from "../plan/run-plan.js";
 import { RedactingLineWriter } from "../util/redacting-writer.js";
 import type { RunDirs } from "../workspace/prepare.js";
-import { tempStem } from "../util/temp-names.js";
 import { agentOf, runKey, type RunContext } from "./context.js";
 import type { AgentSummary } from "./evaluate.js";
 import type { Launcher } from "../sandbox/index.js";
@@ -87,40 +84,36 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
   const timeoutMs = plan.timeout_sec * 1000;
   const state: { last: TurnResult | null } = { last: null };
   // The simulator's folders live outside the run root, which a sandboxed subject can write to:
-  // nothing the subject leaves can reach the simulator (its settings, hooks or prompt).
-  let simRoot: string | null = null;
+  // nothing the subject leaves can reach the simulator (its settings, hooks or prompt). They and
+  // its sandbox are one agent call (agents/call.ts) open for the whole loop; its turns are not the
+  // call's `ask`: they all append to one simulator.jsonl and each starts in an emptied folder.
+  let sim: AgentCall | null = null;
   let simOut: RedactingLineWriter | null = null;
-  let simDirs = { cwd: "", home: "", configDir: "", tmpDir: "" };
-  let simBox: Awaited<ReturnType<HelperSandbox>> | null = null;
   const simAgent = ctx.agent.simulator;
   if (config.mode === "auto_user" && "error" in simAgent)
     throw new Error(`the simulated user cannot run: ${simAgent.error}`);
-  if (config.mode === "auto_user") {
-    simRoot = await mkdtemp(
-      path.join(os.tmpdir(), tempStem("simulator", ctx.store.experimentId, process.pid)),
-    );
-    simDirs = {
-      cwd: path.join(simRoot, "cwd"),
-      home: path.join(simRoot, "home"),
-      configDir: path.join(simRoot, "config"),
-      tmpDir: path.join(simRoot, "tmp"),
-    };
-    await Promise.all(Object.values(simDirs).map((d) => mkdir(d, { recursive: true })));
-    simOut = new RedactingLineWriter(a.simulatorFile, env.redact);
-  }
+  const simEnv = config.mode === "auto_user" ? envFor("simulator") : null;
   try {
-    if (simRoot && a.simulatorSandbox && !("error" in simAgent))
-      simBox = await a.simulatorSandbox({
-        dirs: {
-          root: simRoot,
-          workspace: simDirs.cwd,
-          home: simDirs.home,
-          config: simDirs.configDir,
-          tmp: simDirs.tmpDir,
+    if (simEnv && !("error" in simAgent)) {
+      // Made before the sandbox starts: a run whose simulator sandbox fails still has the file.
+      simOut = new RedactingLineWriter(a.simulatorFile, env.redact);
+      sim = await openAgentCall({
+        driver: simAgent.driver,
+        bin: simAgent.bin.path,
+        name: "simulator",
+        experimentId: ctx.store.experimentId,
+        endpoint: ctx.models.endpoint(key, "simulator"),
+        // What makeSimulator's `prepare` is given for each turn.
+        agent: {
+          hostEnv: simEnv.hostEnv,
+          model: simulatorModel ?? undefined,
+          declared: simEnv.declared,
+          passEnv: simEnv.passEnv,
+          tools: "talk-only",
         },
-        agentBin: simAgent.bin.path,
-        modelEndpoint: ctx.models.endpoint(key, "simulator").baseUrl,
+        sandboxFor: a.simulatorSandbox,
       });
+    }
     const record = await runInteractionLoop({
       config,
       taskPrompt: plan.prompt,
@@ -143,16 +136,21 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
         return r;
       },
       simulate:
-        simOut && !("error" in simAgent)
+        sim && simOut && simEnv && !("error" in simAgent)
           ? makeSimulator({
               driver: simAgent.driver,
               bin: simAgent.bin.path,
-              env: envFor("simulator"),
-              dirs: simDirs,
+              env: simEnv,
+              dirs: {
+                cwd: sim.dirs.workspace,
+                home: sim.dirs.home,
+                configDir: sim.dirs.config,
+                tmpDir: sim.dirs.tmp,
+              },
               stdout: simOut,
               model: simulatorModel ?? undefined,
               timeoutMs,
-              launcher: simBox?.launcher,
+              launcher: sim.launcher,
             })
           : () =>
               Promise.resolve({
@@ -181,8 +179,7 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
       },
     };
   } finally {
-    await simBox?.stop();
+    await sim?.close();
     await simOut?.close();
-    if (simRoot) await rm(simRoot, { recursive: true, force: true }).catch(() => undefined);
   }
 }
