@@ -3,11 +3,11 @@
  * against the Anthropic Messages API. State: CLAUDE_CONFIG_DIR and CLAUDE_CODE_TMPDIR per run.
  * Skills: `.claude/skills/<name>/SKILL.md`, invoked through its `Skill` tool. Memory: CLAUDE.md.
  */
-import { EvidenceBuilder } from "../../evidence/builder.js";
 import { versionOf } from "../version.js";
 import { runDriverTurn } from "../run-turn.js";
 import type { AgentDriver, AgentEnvRequest, PreparedAgent, TurnRequest } from "../types.js";
 import { resolveClaudeBinary } from "./binary.js";
+import { EvidenceBuilder } from "./decoder.js";
 import { buildAgentEnv } from "./env.js";
 import { claudeTools } from "./tools.js";
 import { runClaudeProbe } from "./trigger.js";
