@@ -9,6 +9,7 @@ import type { AgentDriver, AgentEnvRequest, PreparedAgent, TurnRequest } from ".
 import { resolveClaudeBinary } from "./binary.js";
 import { EvidenceBuilder } from "./decoder.js";
 import { buildAgentEnv } from "./env.js";
+import { installHooks } from "./hooks.js";
 import { claudeTools } from "./tools.js";
 import { runClaudeProbe } from "./trigger.js";
 
@@ -86,7 +87,7 @@ export const claudeDriver: AgentDriver = {
   skillsDir: ".claude/skills",
   skillFolders: ["claude"],
   memoryFile: "CLAUDE.md",
-  settingsFile: ".claude/settings.json",
+  installHooks: (workspace, hooks) => installHooks(workspace, ".claude/settings.json", hooks),
   telemetryProvider: "anthropic",
   spanEnv: { CLAUDE_CODE_ENABLE_TELEMETRY: "1", CLAUDE_CODE_ENHANCED_TELEMETRY_BETA: "1" },
   scriptedTools: claudeTools,

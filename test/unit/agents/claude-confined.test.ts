@@ -28,13 +28,9 @@ const ALLOWED: Record<string, string[]> = {
   "plan/run-plan.ts": ["claude_md"],
   "suite/treatments.ts": ["claude_md"],
   "runner/run-one.ts": ["claude_md", "claudeMd"],
-  // Data: a treatment's `hooks:` are in Claude Code's settings shape; their type and the hook
-  // writer sit in suite/ and workspace/, which #33 item 2 (profiles) reshapes.
-  "suite/types.ts": ["claude_md", "ClaudeHooks", "ClaudeHooksSchema"],
-  "suite/treatment-entry.ts": ["claude_md", "ClaudeHooks", "claude"],
-  "suite/treatment-prompt-fields.ts": ["ClaudeHooks", "ClaudeHooksSchema"],
-  "workspace/hooks.ts": ["ClaudeHooks"],
-  "workspace/prepare.ts": ["ClaudeHooks", "claudeMd"],
+  "suite/types.ts": ["claude_md"],
+  "suite/treatment-entry.ts": ["claude_md", "claude"],
+  "workspace/prepare.ts": ["claudeMd"],
   // Data: metadata.json's `versions.claude`, the default agent's version.
   "store/metadata.ts": ["claude"],
   "runner/experiment-metadata.ts": ["claude"],
