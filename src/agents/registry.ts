@@ -7,6 +7,7 @@
  * The drivers are read only when a function is called, never while modules load (the registry
  * imports the drivers and they import evidence/, which the registry hands the Skill folders to).
  */
+import { useDefaultDecoder } from "../evidence/default-decoder.js";
 import { useSkillFolders } from "../evidence/paths.js";
 import { claudeDriver } from "./claude/driver.js";
 import { codexDriver } from "./codex/driver.js";
@@ -45,6 +46,8 @@ useSkillFolders({
   version: () => changes,
   folders: () => registeredAgents().flatMap((d) => d.skillFolders),
 });
+// parseEvidence and parseEvidenceFile read the default agent's stream unless told otherwise.
+useDefaultDecoder((opts) => defaultAgent().decoder(opts));
 
 export function registeredAgents(): readonly AgentDriver[] {
   return added.length === 0 ? builtIn() : [...builtIn(), ...added];

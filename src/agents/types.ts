@@ -7,6 +7,7 @@
  * and the judge only talk to this interface.
  */
 import type { Evidence } from "../core/evidence.js";
+import type { AgentHooks } from "../core/hooks.js";
 import type { Action } from "../model/script.js";
 import type { DialectFacts, ToolCallSpec, WireApi } from "../model/dialect-types.js";
 import type { Launcher } from "../sandbox/types.js";
@@ -204,10 +205,10 @@ export interface AgentDriver {
   /** Workspace-relative memory file a treatment's `claude_md` is written to. */
   memoryFile: string;
   /**
-   * Workspace-relative project settings file that a treatment's `hooks:` are merged into;
-   * null: the agent takes no hooks.
+   * Merges a treatment's `hooks:` (and those its Skills ask for) into the agent's project
+   * settings in the workspace; absent: the agent takes no hooks and none are written.
    */
-  settingsFile: string | null;
+  installHooks?: ((workspace: string, hooks: AgentHooks[]) => Promise<void>) | undefined;
   /** OpenTelemetry's `gen_ai.provider.name` of the model API the CLI speaks; null: not one. */
   telemetryProvider: string | null;
   /**

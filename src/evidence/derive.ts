@@ -30,8 +30,8 @@ export interface DeriveOptions {
   preexisting: ReadonlySet<string>;
   /** Write kind reported by Claude (`tool_use_result.type`), by tool call index. */
   writeKinds: ReadonlyMap<number, WriteKind>;
-  /** What each of the agent's tools does (default: Claude Code's tools). */
-  tools?: ToolVocabulary;
+  /** What each of the agent's tools does (each driver's decoder has its own). */
+  tools: ToolVocabulary;
 }
 
 /**
@@ -52,22 +52,6 @@ export interface ToolVocabulary {
    */
   skillByReading?: boolean;
 }
-
-/** Claude Code's tools. */
-const CLAUDE_TOOLS: ToolVocabulary = {
-  tools: {
-    Bash: { kind: "command", fields: ["command"] },
-    Read: { kind: "read", fields: ["file_path"] },
-    Write: { kind: "write", fields: ["file_path"] },
-    Edit: { kind: "edit", fields: ["file_path"] },
-    MultiEdit: { kind: "edit", fields: ["file_path"] },
-    NotebookEdit: { kind: "edit", fields: ["notebook_path", "file_path"] },
-    Skill: { kind: "skill" },
-    Glob: { kind: "list", fields: ["path", "pattern"] },
-    Grep: { kind: "list", fields: ["path", "glob"] },
-    LS: { kind: "list", fields: ["path"] },
-  },
-};
 
 function fieldOf(
   input: Record<string, unknown>,
@@ -109,7 +93,7 @@ export function deriveLists(calls: readonly ToolCall[], opts: DeriveOptions): De
     }
   };
 
-  const vocab = opts.tools ?? CLAUDE_TOOLS;
+  const vocab = opts.tools;
   const skillRead = (text: string, failed: boolean): void => {
     if (!vocab.skillByReading || failed) return;
     for (const m of findSkillPaths(text)) if (SKILL_MD.test(m.path)) skills.add(m.skill);

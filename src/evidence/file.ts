@@ -2,25 +2,19 @@
 import { createReadStream } from "node:fs";
 import type { Evidence } from "../core/evidence.js";
 import { errorMessage, InputError } from "../core/errors.js";
-import { EvidenceBuilder, type EvidenceOptions } from "./builder.js";
+import { defaultDecoder, type EvidenceOptions, type LineDecoder } from "./default-decoder.js";
 import { LineSplitter } from "./lines.js";
-
-/** Anything that turns stream lines into Evidence (each agent driver has one: src/agents). */
-export interface LineDecoder {
-  pushLine(line: string): void;
-  finish(opts?: { truncated?: boolean }): Evidence;
-}
 
 /** The size of the chunks a transcript file is read in. */
 export const STREAM_CHUNK_BYTES = 1 << 20;
 
-/** Read a transcript through `decoder` (default: Claude Code's). */
+/** Read a transcript through `decoder` (default: the default agent's, Claude Code's). */
 export async function parseEvidenceFile(
   file: string,
   opts?: EvidenceOptions,
   decoder?: LineDecoder,
 ): Promise<Evidence> {
-  const builder = decoder ?? new EvidenceBuilder(opts);
+  const builder = decoder ?? defaultDecoder(opts);
   const splitter = new LineSplitter((line) => builder.pushLine(line));
   try {
     const stream = createReadStream(file, { encoding: "utf8", highWaterMark: STREAM_CHUNK_BYTES });

@@ -1,15 +1,15 @@
 /** Whole-text entry points. Pure. */
 import type { Evidence } from "../core/evidence.js";
-import { EvidenceBuilder, type EvidenceOptions } from "./builder.js";
-import type { LineDecoder } from "./file.js";
+import { defaultDecoder, type EvidenceOptions, type LineDecoder } from "./default-decoder.js";
 import { LineSplitter } from "./lines.js";
 
 /**
- * Parse a whole stream-json transcript (lines split on `\n`). A last line without a
- * newline that fails to parse is reported as `diagnostics.truncated_last_line`.
+ * Parse a whole transcript of the default agent (Claude Code's stream-json; lines split on
+ * `\n`). A last line without a newline that fails to parse is reported as
+ * `diagnostics.truncated_last_line`.
  */
 export function parseEvidence(text: string, opts?: EvidenceOptions): Evidence {
-  return parseEvidenceChunks([text], new EvidenceBuilder(opts));
+  return parseEvidenceChunks([text], defaultDecoder(opts));
 }
 
 /**

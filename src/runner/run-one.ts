@@ -106,7 +106,7 @@ export async function executeRun(
       skillsDir: driver.skillsDir,
       memoryFile: driver.memoryFile,
       // Hooks go to the driver's project settings; an agent without one gets none (docs/manifest.md).
-      settingsFile: driver.settingsFile,
+      installHooks: driver.installHooks,
       hooks: treatment.hooks,
     });
     await writeBaselineFiles(paths, preexisting);

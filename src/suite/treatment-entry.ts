@@ -2,10 +2,10 @@ import { readExpectedArtifacts } from "./artifacts.js";
 import { isRecord } from "../core/json.js";
 import { describe, readNames, Table } from "./fields.js";
 import { AGENT_NAMES } from "../agents/index.js";
+import type { AgentHooks } from "../core/hooks.js";
 import { readHooks, readNative } from "./treatment-prompt-fields.js";
 import {
   CONTROL_TREATMENT,
-  type ClaudeHooks,
   type ExpectedArtifact,
   NAME_PATTERN,
   type NativeTreatment,
@@ -40,7 +40,7 @@ export interface TreatmentEntry {
   /** `native` / `native_clarification_mode`, or the built-in Native treatment names. */
   native: NativeTreatment | undefined;
   prompt_prefix: string | undefined;
-  hooks: ClaudeHooks | undefined;
+  hooks: AgentHooks | undefined;
 }
 
 const HINT_KEYS = [

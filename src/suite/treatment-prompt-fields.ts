@@ -6,12 +6,8 @@
 import { isRecord } from "../core/json.js";
 import { nativeTreatment } from "../scoring/registry.js";
 import type { Table } from "./fields.js";
-import {
-  ClaudeHooksSchema,
-  NATIVE_CLARIFICATION_MODES,
-  type ClaudeHooks,
-  type NativeTreatment,
-} from "./types.js";
+import { AgentHooksSchema, type AgentHooks } from "../core/hooks.js";
+import { NATIVE_CLARIFICATION_MODES, type NativeTreatment } from "./types.js";
 
 /**
  * `native: true|false` and `native_clarification_mode`, defaulting to the names the profile that
@@ -43,7 +39,7 @@ export function readNative(t: Table, name: string): NativeTreatment | undefined 
 const EVENT_NAME = /^[A-Z][A-Za-z]*$/;
 
 /** `hooks:` in Claude Code's own settings shape: `{ <Event>: [{ matcher?, hooks: [{ type: command, command, timeout? }] }] }`. */
-export function readHooks(t: Table): ClaudeHooks | undefined {
+export function readHooks(t: Table): AgentHooks | undefined {
   const raw = t.raw("hooks");
   if (raw === undefined) return undefined;
   const field = t.field("hooks");
@@ -57,7 +53,7 @@ export function readHooks(t: Table): ClaudeHooks | undefined {
       return undefined;
     }
   }
-  const parsed = ClaudeHooksSchema.safeParse(raw);
+  const parsed = AgentHooksSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const at = issue

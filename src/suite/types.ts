@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AgentHooksSchema } from "../core/hooks.js";
 
 export const SANDBOX_CHOICES = ["local", "bwrap", "docker", "auto"] as const;
 export const NETWORK_CHOICES = ["model-only", "host", "none"] as const;
@@ -125,19 +126,6 @@ const NativeTreatmentSchema = z.object({
 });
 export type NativeTreatment = z.infer<typeof NativeTreatmentSchema>;
 
-/** One hook command of Claude Code's settings (`hooks.<Event>[].hooks[]`). */
-const HookCommandSchema = z.object({
-  type: z.literal("command"),
-  command: z.string().min(1),
-  timeout: z.number().positive().optional(),
-});
-/** Claude Code's `hooks` setting: event name -> matcher groups (written to .claude/settings.json). */
-export const ClaudeHooksSchema = z.record(
-  z.string(),
-  z.array(z.object({ matcher: z.string().optional(), hooks: z.array(HookCommandSchema) })),
-);
-export type ClaudeHooks = z.infer<typeof ClaudeHooksSchema>;
-
 export const TreatmentSpecSchema = z.object({
   name: z.string().regex(NAME_PATTERN),
   description: z.string(),
@@ -158,8 +146,8 @@ export const TreatmentSpecSchema = z.object({
   native: NativeTreatmentSchema.optional(),
   /** Text put before every prompt of this treatment (after the Native prefix, if any). */
   prompt_prefix: z.string().optional(),
-  /** Claude Code hooks installed in the workspace's .claude/settings.json. */
-  hooks: ClaudeHooksSchema.optional(),
+  /** Hooks installed in the agent's project settings (Claude Code's .claude/settings.json). */
+  hooks: AgentHooksSchema.optional(),
 });
 export type TreatmentSpec = z.infer<typeof TreatmentSpecSchema>;
 

@@ -3,8 +3,7 @@ import { cp, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { listFiles } from "../util/hash.js";
 import type { RunDirs } from "../util/run-dirs.js";
-import type { ClaudeHooks } from "../suite/types.js";
-import { installHooks } from "./hooks.js";
+import type { AgentHooks } from "../core/hooks.js";
 
 // Moved to util/ (agents called outside a run make them too: agents/call.ts); kept importable here.
 export { createRunDirs, removeRunDirs, type RunDirs } from "../util/run-dirs.js";
@@ -40,15 +39,15 @@ export async function prepareWorkspace(opts: {
   skillsDir?: string;
   /** The agent's memory file (its driver's `memoryFile`); default `CLAUDE.md`. */
   memoryFile?: string;
-  /** Claude Code's project settings file for hooks (src/workspace/hooks.ts); null: the agent has no hooks. */
-  settingsFile?: string | null;
+  /** Writes hooks into the agent's project settings (its driver's `installHooks`); absent: the agent has no hooks. */
+  installHooks?: ((workspace: string, hooks: AgentHooks[]) => Promise<void>) | undefined;
   /** The treatment's own hooks. */
-  hooks?: ClaudeHooks | undefined;
+  hooks?: AgentHooks | undefined;
   /**
    * The hooks the installed Skills ask for (the registry's `skillHooks`), given a test of what
    * the workspace holds and the Skills folder; installed after the treatment's own.
    */
-  skillHooks?: (installed: (rel: string) => boolean, skillsDir: string) => ClaudeHooks[];
+  skillHooks?: (installed: (rel: string) => boolean, skillsDir: string) => AgentHooks[];
 }): Promise<Set<string>> {
   const ws = opts.workspace;
   if (opts.environmentDir) await cp(opts.environmentDir, ws, { recursive: true });
@@ -60,11 +59,11 @@ export async function prepareWorkspace(opts: {
   }
   if (opts.claudeMd !== null)
     await writeFile(path.join(ws, opts.memoryFile ?? "CLAUDE.md"), opts.claudeMd);
-  if (opts.settingsFile) {
+  if (opts.installHooks) {
     const installed = (rel: string): boolean => existsSync(path.join(ws, rel));
     const asked = opts.skillHooks?.(installed, opts.skillsDir ?? path.join(".claude", "skills"));
     const hooks = [...(opts.hooks ? [opts.hooks] : []), ...(asked ?? [])];
-    await installHooks(ws, opts.settingsFile, hooks);
+    await opts.installHooks(ws, hooks);
   }
   return new Set(await listFiles(ws));
 }

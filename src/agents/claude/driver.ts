@@ -3,12 +3,13 @@
  * against the Anthropic Messages API. State: CLAUDE_CONFIG_DIR and CLAUDE_CODE_TMPDIR per run.
  * Skills: `.claude/skills/<name>/SKILL.md`, invoked through its `Skill` tool. Memory: CLAUDE.md.
  */
-import { EvidenceBuilder } from "../../evidence/builder.js";
 import { versionOf } from "../version.js";
 import { runDriverTurn } from "../run-turn.js";
 import type { AgentDriver, AgentEnvRequest, PreparedAgent, TurnRequest } from "../types.js";
 import { resolveClaudeBinary } from "./binary.js";
+import { EvidenceBuilder } from "./decoder.js";
 import { buildAgentEnv } from "./env.js";
+import { installHooks } from "./hooks.js";
 import { claudeTools } from "./tools.js";
 import { runClaudeProbe } from "./trigger.js";
 
@@ -86,7 +87,7 @@ export const claudeDriver: AgentDriver = {
   skillsDir: ".claude/skills",
   skillFolders: ["claude"],
   memoryFile: "CLAUDE.md",
-  settingsFile: ".claude/settings.json",
+  installHooks: (workspace, hooks) => installHooks(workspace, ".claude/settings.json", hooks),
   telemetryProvider: "anthropic",
   spanEnv: { CLAUDE_CODE_ENABLE_TELEMETRY: "1", CLAUDE_CODE_ENHANCED_TELEMETRY_BETA: "1" },
   scriptedTools: claudeTools,

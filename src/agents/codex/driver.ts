@@ -71,7 +71,6 @@ export const codexDriver: AgentDriver = {
   skillsDir: ".agents/skills",
   skillFolders: ["agents", "codex"],
   memoryFile: "AGENTS.md",
-  settingsFile: null,
   telemetryProvider: "openai",
   scriptedTools: codexTools,
   retryKnobs: [

@@ -54,7 +54,6 @@ export const geminiDriver: AgentDriver = {
   skillsDir: ".agents/skills",
   skillFolders: ["agents", "gemini"],
   memoryFile: "GEMINI.md",
-  settingsFile: null,
   telemetryProvider: "gcp.gemini",
   scriptedTools: geminiTools,
   retryKnobs: ["settings general.maxAttempts"],

@@ -74,7 +74,6 @@ export const opencodeDriver: AgentDriver = {
   skillsDir: ".claude/skills",
   skillFolders: ["claude", "opencode"],
   memoryFile: "AGENTS.md",
-  settingsFile: null,
   // opencode can speak to several providers: none is named.
   telemetryProvider: null,
   scriptedTools: opencodeTools,

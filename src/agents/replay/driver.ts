@@ -49,7 +49,7 @@ export function replayDriver(o: ReplayOptions): AgentDriver {
     skillsDir: o.recorded.skillsDir,
     skillFolders: o.recorded.skillFolders,
     memoryFile: o.recorded.memoryFile,
-    settingsFile: o.recorded.settingsFile,
+    installHooks: o.recorded.installHooks,
     telemetryProvider: o.recorded.telemetryProvider,
     spanEnv: o.recorded.spanEnv,
     scriptedTools: o.recorded.scriptedTools,

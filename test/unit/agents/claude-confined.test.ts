@@ -19,11 +19,8 @@ const SRC = path.join(ROOT, "src");
  * reason. Every entry must still be found (the last test), so the list shrinks as code moves.
  */
 const ALLOWED: Record<string, string[]> = {
-  // Claude Code's stream decoder is evidence/'s (the Claude driver's decoder; docs/evidence.md),
-  // and `claude_code_version` a field of events.json.
+  // Data: `claude_code_version`, a field of events.json.
   "core/evidence.ts": ["claude_code_version"],
-  "evidence/builder.ts": ["claude_code_version"],
-  "evidence/derive.ts": ["CLAUDE_TOOLS"],
   // The library's public export, kept.
   "index.ts": ["resolveClaudeBinary", "import ./agents/claude/binary.js"],
   // Data: the treatment's `claude_md:` (suite YAML, plan.json), written to the agent's memory
@@ -31,13 +28,9 @@ const ALLOWED: Record<string, string[]> = {
   "plan/run-plan.ts": ["claude_md"],
   "suite/treatments.ts": ["claude_md"],
   "runner/run-one.ts": ["claude_md", "claudeMd"],
-  // Data: a treatment's `hooks:` are in Claude Code's settings shape; their type and the hook
-  // writer sit in suite/ and workspace/, which #33 item 2 (profiles) reshapes.
-  "suite/types.ts": ["claude_md", "ClaudeHooks", "ClaudeHooksSchema"],
-  "suite/treatment-entry.ts": ["claude_md", "ClaudeHooks", "claude"],
-  "suite/treatment-prompt-fields.ts": ["ClaudeHooks", "ClaudeHooksSchema"],
-  "workspace/hooks.ts": ["ClaudeHooks"],
-  "workspace/prepare.ts": ["ClaudeHooks", "claudeMd"],
+  "suite/types.ts": ["claude_md"],
+  "suite/treatment-entry.ts": ["claude_md", "claude"],
+  "workspace/prepare.ts": ["claudeMd"],
   // Data: metadata.json's `versions.claude`, the default agent's version.
   "store/metadata.ts": ["claude"],
   "runner/experiment-metadata.ts": ["claude"],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseEvidence } from "../../../src/evidence/index.js";
-import { SMALL_TOOL_TEXT } from "../../../src/evidence/builder.js";
+import { SMALL_TOOL_TEXT } from "../../../src/agents/claude/decoder.js";
 import { MAX_TOOL_TEXT } from "../../../src/evidence/text.js";
 import { init, lines, result, toolResult, toolUse } from "./events.js";
 

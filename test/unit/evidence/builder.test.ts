@@ -1,12 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Evidence } from "../../../src/core/evidence.js";
 import { EvidenceSchema } from "../../../src/core/evidence.js";
-import {
-  EvidenceBuilder,
-  MAX_TOOL_TEXT,
-  parseEvidence,
-  resultTextOf,
-} from "../../../src/evidence/index.js";
+import { EvidenceBuilder } from "../../../src/agents/claude/decoder.js";
+import { MAX_TOOL_TEXT, parseEvidence, resultTextOf } from "../../../src/evidence/index.js";
 import { init, line, lines, result, text, toolResult, toolUse, WS } from "./events.js";
 
 function parse(t: string, preexisting: string[] = []): Evidence {

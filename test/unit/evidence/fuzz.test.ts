@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EvidenceSchema } from "../../../src/core/evidence.js";
-import { EvidenceBuilder, parseEvidence } from "../../../src/evidence/index.js";
+import { EvidenceBuilder } from "../../../src/agents/claude/decoder.js";
+import { parseEvidence } from "../../../src/evidence/index.js";
 import { init, lines, result, toolResult, toolUse } from "./events.js";
 
 /** Small deterministic PRNG (mulberry32) so failures reproduce. */

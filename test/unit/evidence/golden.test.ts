@@ -3,7 +3,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { EvidenceSchema } from "../../../src/core/evidence.js";
-import { EvidenceBuilder, parseEvidence, parseEvidenceFile } from "../../../src/evidence/index.js";
+import { EvidenceBuilder } from "../../../src/agents/claude/decoder.js";
+import { parseEvidence, parseEvidenceFile } from "../../../src/evidence/index.js";
 import { LineSplitter } from "../../../src/evidence/lines.js";
 import type { EvidenceOptions } from "../../../src/evidence/index.js";
 

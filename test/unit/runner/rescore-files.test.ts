@@ -3,11 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  EvidenceBuilder,
-  parseEvidenceChunks,
-  parseEvidenceFile,
-} from "../../../src/evidence/index.js";
+import { EvidenceBuilder } from "../../../src/agents/claude/decoder.js";
+import { parseEvidenceChunks, parseEvidenceFile } from "../../../src/evidence/index.js";
 import { tailOf } from "../../../src/runner/tail.js";
 import {
   readReportText,

@@ -2,8 +2,9 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { claudeDriver } from "../../../src/agents/claude/driver.js";
+import { mergeHooks } from "../../../src/agents/claude/hooks.js";
 import { skillHooks } from "../../../src/scoring/index.js";
-import { mergeHooks } from "../../../src/workspace/hooks.js";
 import { prepareWorkspace } from "../../../src/workspace/prepare.js";
 
 let dirs: string[] = [];
@@ -60,7 +61,7 @@ describe("prepareWorkspace: hooks", () => {
       environmentDir: env,
       skills: [{ name: "comet", path: skill, content: null }],
       claudeMd: "Be careful.",
-      settingsFile: path.join(".claude", "settings.json"),
+      installHooks: claudeDriver.installHooks,
       hooks: { PreToolUse: [own] },
       skillHooks,
     });
@@ -69,17 +70,17 @@ describe("prepareWorkspace: hooks", () => {
     expect(await readFile(path.join(ws, "CLAUDE.md"), "utf8")).toBe("Be careful.");
   });
 
-  it("writes no settings for an agent without hooks (settingsFile null) or when there are none", async () => {
-    for (const settingsFile of [null, path.join(".claude", "settings.json")]) {
+  it("writes no settings for an agent without hooks (no installHooks) or when there are none", async () => {
+    for (const installHooks of [undefined, claudeDriver.installHooks]) {
       const ws = await tmp();
       await prepareWorkspace({
         workspace: ws,
         environmentDir: null,
         skills: [],
         claudeMd: null,
-        settingsFile,
+        installHooks,
         hooks:
-          settingsFile === null
+          installHooks === undefined
             ? { Stop: [{ hooks: [{ type: "command", command: "x" }] }] }
             : undefined,
       });

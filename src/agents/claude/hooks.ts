@@ -7,11 +7,11 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { isRecord } from "../core/json.js";
-import type { ClaudeHooks } from "../suite/types.js";
+import type { AgentHooks } from "../../core/hooks.js";
+import { isRecord } from "../../core/json.js";
 
 /** `base` with every group of `add` appended to its event (a group already there is not repeated). Pure. */
-export function mergeHooks(base: unknown, add: ClaudeHooks): Record<string, unknown[]> {
+export function mergeHooks(base: unknown, add: AgentHooks): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   if (isRecord(base))
     for (const [event, groups] of Object.entries(base))
@@ -28,7 +28,7 @@ export function mergeHooks(base: unknown, add: ClaudeHooks): Record<string, unkn
 export async function installHooks(
   workspace: string,
   settingsFile: string,
-  hooks: ClaudeHooks[],
+  hooks: AgentHooks[],
 ): Promise<void> {
   if (hooks.length === 0) return;
   const file = path.join(workspace, settingsFile);

@@ -1,14 +1,15 @@
-import { isRecord } from "../core/json.js";
+import { isRecord } from "../../core/json.js";
 /**
  * Incremental stream-json -> Evidence builder for Claude Code
  * (`claude -p … --output-format stream-json --verbose`). Pure: lines in, Evidence out.
  * Keeps only the evidence being built, never the raw text. Never throws on bad input.
  */
 import path from "node:path";
-import type { ApiRetry, Evidence, ModelUsage, ResultEvent, ToolCall } from "../core/evidence.js";
-import { deriveLists, type WriteKind } from "./derive.js";
-import { arrOf, boolOf, numOf, recOf, strOf, type JsonRecord } from "./narrow.js";
-import { capStrings, capText, MAX_TOOL_TEXT, toolResultText } from "./text.js";
+import type { ApiRetry, Evidence, ModelUsage, ResultEvent, ToolCall } from "../../core/evidence.js";
+import { deriveLists, type ToolVocabulary, type WriteKind } from "../../evidence/derive.js";
+import type { EvidenceOptions } from "../../evidence/default-decoder.js";
+import { arrOf, boolOf, numOf, recOf, strOf, type JsonRecord } from "../../evidence/narrow.js";
+import { capStrings, capText, MAX_TOOL_TEXT, toolResultText } from "../../evidence/text.js";
 import {
   addModelUsage,
   addNullable,
@@ -19,16 +20,23 @@ import {
   sumModelTokens,
   TokenSum,
   usageTokens,
-} from "./usage.js";
+} from "../../evidence/usage.js";
 
-export interface EvidenceOptions {
-  /** Absolute path of the agent's cwd; paths inside it are made relative. */
-  workspace?: string;
-  /** Relative paths that existed in the workspace before the agent ran. */
-  preexisting?: ReadonlySet<string>;
-  /** Tool text kept at full size before later texts are cut short (default TOOL_TEXT_BUDGET). */
-  toolTextBudget?: number;
-}
+/** Claude Code's tools. */
+const CLAUDE_TOOLS: ToolVocabulary = {
+  tools: {
+    Bash: { kind: "command", fields: ["command"] },
+    Read: { kind: "read", fields: ["file_path"] },
+    Write: { kind: "write", fields: ["file_path"] },
+    Edit: { kind: "edit", fields: ["file_path"] },
+    MultiEdit: { kind: "edit", fields: ["file_path"] },
+    NotebookEdit: { kind: "edit", fields: ["notebook_path", "file_path"] },
+    Skill: { kind: "skill" },
+    Glob: { kind: "list", fields: ["path", "pattern"] },
+    Grep: { kind: "list", fields: ["path", "glob"] },
+    LS: { kind: "list", fields: ["path"] },
+  },
+};
 
 const KNOWN_TYPES = new Set(["system", "assistant", "user", "result", "stream_event"]);
 /** Key in `diagnostics.unknown_types` for object lines without a string `type`. */
@@ -358,6 +366,7 @@ export class EvidenceBuilder {
       roots,
       preexisting: this.preexisting,
       writeKinds: this.writeKinds,
+      tools: CLAUDE_TOOLS,
     });
     const last = this.results[this.results.length - 1];
     const fallbackText = this.lastTextParts.length > 0 ? this.lastTextParts.join("\n") : null;
