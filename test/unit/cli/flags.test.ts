@@ -9,10 +9,13 @@ import {
   CALIBRATE_ONLY_FLAGS,
   EVAL_ONLY_FLAGS,
   FLAG_GROUPS,
+  JUNIT_FLAGS,
   RUN_FLAGS,
   RUN_ONLY_FLAGS,
   SEQUENTIAL_FLAGS,
+  TELEMETRY_FLAGS,
 } from "../../../src/cli/flags.js";
+import { runOptionsFromFlags, type RunFlags } from "../../../src/cli/commands/run.js";
 
 const ALL = [
   ...RUN_FLAGS,
@@ -71,5 +74,36 @@ describe("the flag table", () => {
         .configureOutput({ writeErr: () => undefined })
         .parse(["--agent-retries", "11"], { from: "user" }),
     ).toThrow("--agent-retries must be a whole number from 0 to 10");
+  });
+});
+
+/**
+ * Every shared flag reaches the library: `runOptionsFromFlags` (the one CLI → RunOptions mapping)
+ * reads it, or it is one the command's end consumes itself (the reporters: CI outputs and
+ * telemetry; the exit code). A flag added to RUN_FLAGS and mapped nowhere fails here.
+ */
+describe("the CLI → RunOptions mapping", () => {
+  const COMMAND_ONLY = new Set([
+    ...JUNIT_FLAGS.map((f) => f.key),
+    ...TELEMETRY_FLAGS.map((f) => f.key),
+    "exitZero",
+  ]);
+
+  it("reads every flag of RUN_FLAGS that the command itself does not consume", () => {
+    const read = new Set<string>();
+    const empty: RunFlags = {};
+    const flags = new Proxy(empty, {
+      get(_, key) {
+        if (typeof key === "string") read.add(key);
+        return undefined;
+      },
+    });
+    runOptionsFromFlags(flags);
+    const unmapped = RUN_FLAGS.map((f) => f.key).filter(
+      (k) => !read.has(k) && !COMMAND_ONLY.has(k),
+    );
+    expect(unmapped).toEqual([]);
+    // …and the list of flags the command consumes holds no flag that the mapping reads.
+    expect([...COMMAND_ONLY].filter((k) => read.has(k))).toEqual([]);
   });
 });
