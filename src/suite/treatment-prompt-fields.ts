@@ -16,7 +16,9 @@ import { NATIVE_CLARIFICATION_MODES, type NativeTreatment } from "./types.js";
 export function readNative(t: Table, name: string): NativeTreatment | undefined {
   const flag = t.boolean("native");
   const mode = t.enumOf("native_clarification_mode", NATIVE_CLARIFICATION_MODES);
-  const builtIn = nativeTreatment()?.treatments[name];
+  const names = nativeTreatment()?.treatments;
+  // Own names only: `constructor` or `toString` is no built-in Native treatment.
+  const builtIn = names && Object.hasOwn(names, name) ? names[name] : undefined;
   if (flag === false) {
     if (mode !== undefined)
       t.error(

@@ -17,6 +17,9 @@ describe("treatment fields", () => {
     ["MINE", "{native: true, native_clarification_mode: batch}", { clarification_mode: "batch" }],
     ["COMET_NATIVE_PHASE1", "{native: false}", undefined],
     ["MINE", "{}", undefined],
+    // A name that is a property of every object is not a built-in Native name.
+    ["constructor", "{}", undefined],
+    ["toString", "{}", undefined],
   ])("%s %s -> native %j", async (name, body, native) => {
     const { suite } = await load(oneTask("", { "treatments/t.yaml": `${name}: ${body}\n` }));
     expect(suite.treatments.find((t) => t.name === name)?.native).toEqual(native);
