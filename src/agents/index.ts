@@ -16,7 +16,8 @@ export {
 
 /**
  * The built-in agents' names, in registry order, as the registry gives them when this module
- * loads; `agentNames()` also has the agents registered since.
+ * loads (the tests' tables of built-ins); the code asks `agentNames()`, which also has the
+ * agents registered since.
  */
 export const AGENT_NAMES: readonly string[] = agentNames();
 

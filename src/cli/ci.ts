@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { CiResult } from "../index.js";
 import { addFlags, HTML_FLAGS, JUNIT_FLAGS } from "./flags.js";
-import { AGENT_NAMES, agentDriver } from "../agents/index.js";
+import { agentNames, agentDriver } from "../agents/index.js";
 import { InputError } from "../core/errors.js";
 
 export interface CiFlags {
@@ -35,7 +35,7 @@ export function judgeFlags(f: {
 }) {
   if (f.judgeAgent !== undefined && agentDriver(f.judgeAgent) === null)
     throw new InputError(
-      `--judge-agent ${f.judgeAgent}: unknown agent; use one of ${AGENT_NAMES.join(", ")}`,
+      `--judge-agent ${f.judgeAgent}: unknown agent; use one of ${agentNames().join(", ")}`,
       { field: "--judge-agent" },
     );
   return {

@@ -17,7 +17,7 @@ import { z } from "zod";
 import { askWithRepair } from "../agents/ask.js";
 import { openAgentCall, type AgentCall } from "../agents/call.js";
 import {
-  AGENT_NAMES,
+  agentNames,
   agentDriver,
   reportAgentName,
   type AgentDriver,
@@ -268,7 +268,7 @@ function resolveDriver(o: GenerateTasksOptions): AgentDriver {
   const name = o.agent ?? "claude";
   const driver = o.driver ?? agentDriver(name);
   if (driver === null)
-    throw new InputError(`unknown agent "${name}": use one of ${AGENT_NAMES.join(", ")}`, {
+    throw new InputError(`unknown agent "${name}": use one of ${agentNames().join(", ")}`, {
       field: "--agent",
     });
   return driver;

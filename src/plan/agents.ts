@@ -1,4 +1,4 @@
-import { AGENT_NAMES, agentDriver, defaultAgent, type AgentDriver } from "../agents/index.js";
+import { agentNames, agentDriver, defaultAgent, type AgentDriver } from "../agents/index.js";
 import { InputError } from "../core/errors.js";
 import type { Suite } from "../suite/index.js";
 
@@ -23,7 +23,7 @@ function parseAgentList(text: string): string[] {
   for (const raw of text.split(",").map((s) => s.trim())) {
     const d = agentDriver(raw);
     if (raw === "" || d === null)
-      throw new InputError(`unknown agent "${raw}": use one of ${AGENT_NAMES.join(", ")}`, {
+      throw new InputError(`unknown agent "${raw}": use one of ${agentNames().join(", ")}`, {
         field: "--agent",
       });
     if (!out.includes(d.name)) out.push(d.name);

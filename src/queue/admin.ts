@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import type { Queue } from "bullmq";
-import { AGENT_NAMES } from "../agents/index.js";
+import { agentNames } from "../agents/index.js";
 import {
   bounded,
   connectRedis,
@@ -18,7 +18,7 @@ const STATES = ["waiting", "prioritized", "active", "delayed", "completed", "fai
 
 /** Each agent's queue (see job.ts), opened on one connection; closed by the caller. */
 function agentQueues(redis: Redis): Promise<Queue[]> {
-  return Promise.all(AGENT_NAMES.map((a) => openQueue(redis, queueNameFor(a))));
+  return Promise.all(agentNames().map((a) => openQueue(redis, queueNameFor(a))));
 }
 
 /** Counts summed over the agents' queues, and the paused state of the Claude Code queue. */

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Job } from "bullmq";
 import { agentDriver } from "../agents/index.js";
-import { AGENT_NAMES, defaultAgent } from "../agents/index.js";
+import { agentNames, defaultAgent } from "../agents/index.js";
 import { InputError } from "../core/errors.js";
 import { runDir } from "../store/layout.js";
 import { runSuite } from "../runner/run-suite.js";
@@ -149,8 +149,8 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
   const maxResult = o.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
 
   const agent = o.agent ?? defaultAgent().name;
-  if (!AGENT_NAMES.includes(agent))
-    throw new InputError(`--agent ${agent}: use one of ${AGENT_NAMES.join(", ")}`, {
+  if (!agentNames().includes(agent))
+    throw new InputError(`--agent ${agent}: use one of ${agentNames().join(", ")}`, {
       field: "--agent",
     });
   const running = new Set<string>();

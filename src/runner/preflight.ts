@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import {
-  AGENT_NAMES,
+  agentNames,
   agentDriver,
   defaultAgent,
   type AgentDriver,
@@ -113,7 +113,7 @@ export function resolveAgents(
   for (const name of names) {
     const driver = opts.driver?.name === name ? opts.driver : agentDriver(name);
     if (driver === null)
-      throw new InputError(`unknown agent "${name}": use one of ${AGENT_NAMES.join(", ")}`, {
+      throw new InputError(`unknown agent "${name}": use one of ${agentNames().join(", ")}`, {
         field: "--agent",
       });
     const agentBin = names.length === 1 ? opts.agentBin : undefined;
@@ -139,9 +139,12 @@ export function resolveAgents(
   const simulatorName = opts.simulatorAgent ?? defaultAgent().name;
   const simulatorDriver = agentDriver(simulatorName);
   if (simulatorDriver === null)
-    throw new InputError(`unknown agent "${simulatorName}": use one of ${AGENT_NAMES.join(", ")}`, {
-      field: "--simulator-agent",
-    });
+    throw new InputError(
+      `unknown agent "${simulatorName}": use one of ${agentNames().join(", ")}`,
+      {
+        field: "--simulator-agent",
+      },
+    );
   const same = found.find((f) => f.name === simulatorDriver.name);
   const simulatorBin =
     same?.driver === simulatorDriver ? same.bin : simulatorDriver.resolveBinary({ env: hostEnv });

@@ -1,7 +1,7 @@
 import { readExpectedArtifacts } from "./artifacts.js";
 import { isRecord } from "../core/json.js";
 import { describe, readNames, Table } from "./fields.js";
-import { AGENT_NAMES } from "../agents/index.js";
+import { agentNames } from "../agents/index.js";
 import type { AgentHooks } from "../core/hooks.js";
 import { readHooks, readNative } from "./treatment-prompt-fields.js";
 import {
@@ -154,13 +154,13 @@ function readAgents(t: Table): string[] | undefined {
   if (list === undefined) return undefined;
   const field = t.field("agent");
   if (list.length === 0) {
-    t.error(field, `name at least one agent (${AGENT_NAMES.join(", ")}), or leave it out`);
+    t.error(field, `name at least one agent (${agentNames().join(", ")}), or leave it out`);
     return undefined;
   }
   const out: string[] = [];
   for (const a of list) {
-    if (!AGENT_NAMES.includes(a))
-      t.error(field, `unknown agent ${JSON.stringify(a)}: use one of ${AGENT_NAMES.join(", ")}`);
+    if (!agentNames().includes(a))
+      t.error(field, `unknown agent ${JSON.stringify(a)}: use one of ${agentNames().join(", ")}`);
     else if (out.includes(a)) t.error(field, `agent ${JSON.stringify(a)} is listed twice`);
     else out.push(a);
   }

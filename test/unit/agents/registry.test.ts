@@ -20,6 +20,7 @@ import { findSkillPaths } from "../../../src/evidence/paths.js";
 import { actionToTool, dialectOf } from "../../../src/model/dialect.js";
 import { planRunSpans } from "../../../src/telemetry/plan-run.js";
 import { fixtureDriver } from "../../fixtures/agents/fixture-agent/driver.js";
+import { load, oneTask } from "../suite/make-suite.js";
 
 const SKILL_READ = "cat .fixturecli/skills/hello/SKILL.md";
 
@@ -76,6 +77,13 @@ describe("a fixture agent registered at test time", () => {
     expect(agentDriver("fixture-cli")).toBe(fixtureDriver);
     expect(agentDriver("fixture")).toBe(fixtureDriver);
     expect(agentNames()).toEqual([...AGENT_NAMES, "fixture-cli"]);
+  });
+
+  it("is accepted where a user names an agent: a treatment's `agent:` pin", async () => {
+    const { suite } = await load(
+      oneTask("", { "treatments/t.yaml": "PINNED: {agent: fixture-cli}\n" }),
+    );
+    expect(suite.treatments.find((t) => t.name === "PINNED")?.agents).toEqual(["fixture-cli"]);
   });
 
   it("gets its report name; the report schema's enum stays the built-in one", () => {
