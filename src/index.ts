@@ -6,7 +6,7 @@ export {
   type RunSummary,
   type ProgressEvent,
 } from "./runner/run-suite.js";
-export { writeExperimentReports, writeExperimentReportsWith } from "./runner/finish.js";
+export { writeExperimentReports, writeExperimentReportsOf } from "./runner/finish.js";
 export { runCalibration, DEFAULT_PER_ARM, type CalibrateOptions } from "./runner/calibrate.js";
 export { floorLine } from "./report/calibration/render.js";
 export { MIN_PER_ARM } from "./report/calibration/types.js";

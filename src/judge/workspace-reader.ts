@@ -1,27 +1,20 @@
+import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import type { JudgeWorkspace } from "../scoring/index.js";
 import { readInsideText } from "./workspace-dump.js";
 
-/** Real sub-folders (never symlinks) of `rel`, sorted. */
-async function subdirs(root: string, rel: string): Promise<string[]> {
+/** The names of `rel`'s entries that `keep` takes, sorted; none when `rel` cannot be read. */
+async function entriesOf(
+  root: string,
+  rel: string,
+  keep: (e: Dirent) => boolean,
+): Promise<string[]> {
   try {
     const entries = await readdir(path.join(root, rel), { withFileTypes: true });
     return entries
-      .filter((e) => e.isDirectory())
+      .filter(keep)
       .map((e) => e.name)
-      .sort();
-  } catch {
-    return [];
-  }
-}
-
-async function filesIn(root: string, rel: string, ext: string): Promise<string[]> {
-  try {
-    const entries = await readdir(path.join(root, rel), { withFileTypes: true });
-    return entries
-      .filter((e) => e.isFile() && e.name.endsWith(ext))
-      .map((e) => `${rel}/${e.name}`)
       .sort();
   } catch {
     return [];
@@ -35,8 +28,12 @@ async function filesIn(root: string, rel: string, ext: string): Promise<string[]
  */
 export function judgeWorkspace(root: string): JudgeWorkspace {
   return {
-    subdirs: (rel) => subdirs(root, rel),
-    files: (rel, ext) => filesIn(root, rel, ext),
+    // Real sub-folders only: a Dirent of a symlink is never a directory.
+    subdirs: (rel) => entriesOf(root, rel, (e) => e.isDirectory()),
+    files: async (rel, ext) =>
+      (await entriesOf(root, rel, (e) => e.isFile() && e.name.endsWith(ext))).map(
+        (n) => `${rel}/${n}`,
+      ),
     readText: async (rel) => {
       const r = await readInsideText(root, rel);
       return r.ok ? r.text : null;

@@ -48,7 +48,7 @@ export async function writeCiOutputs(outDir: string, opts: CiOptions): Promise<C
 
 /**
  * writeCiOutputs over the reading and the comparison the folder's reports were just written
- * from (`skillbench report`: runner/finish.ts `writeExperimentReportsWith`): the folder is read
+ * from (`skillbench report`: runner/finish.ts `writeExperimentReportsOf`): the folder is read
  * once and the comparison built once, and the step summary's verdict is comparison_report.md's.
  */
 export async function writeCiOutputsFrom(

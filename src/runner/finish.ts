@@ -17,18 +17,6 @@ export async function writeExperimentReports(
 }
 
 /**
- * writeExperimentReports, with the comparison the reports were made from (null with fewer than
- * two treatments), so a command prints the verdict block from the very object it wrote.
- */
-export async function writeExperimentReportsWith(
-  outDir: string,
-  opts: FolderReportOptions = {},
-): Promise<{ files: string[]; comparison: Comparison | null; source: ComparisonSource }> {
-  const { files, comparison, source } = await writeExperimentReportsOf(outDir, opts);
-  return { files, comparison, source };
-}
-
-/**
  * writeExperimentReports, with the digests of the runs the reports were made from (sorted by task,
  * treatment, rep) and the one reading of the folder they came from (`source`), which the end of a
  * command hands on to its reporters (runner/lifecycle.ts) instead of reading the folder again.

@@ -17,7 +17,7 @@ import { adoptFrozenBaseline, currentFingerprints } from "./baseline-from.js";
 import type { RunContext } from "./context.js";
 import { checkFrozenEvidence } from "./frozen-evidence.js";
 import { experimentIdNow, experimentMetadata } from "./experiment-metadata.js";
-import { writeExperimentReports, writeExperimentReportsWith } from "./finish.js";
+import { writeExperimentReports, writeExperimentReportsOf } from "./finish.js";
 import { judgeFingerprint, setupJudge } from "./judge-setup.js";
 import { endpointFingerprint, setUpModel } from "./model-endpoint.js";
 import {
@@ -291,7 +291,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     const { files, comparison, source } =
       opts.queue?.writeReports === false
         ? { files: [], comparison: null, source: undefined }
-        : await writeExperimentReportsWith(outDir, {
+        : await writeExperimentReportsOf(outDir, {
             ks: opts.ks,
             html: opts.html,
             calibration: opts.calibration,

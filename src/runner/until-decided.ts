@@ -15,7 +15,7 @@ import { SEQUENTIAL_SCHEMA, type Sequential } from "../report/sequential/types.j
 import { planSequential } from "../report/sequential/plan.js";
 import { levelText } from "../report/comparison/interval.js";
 import type { ArmCounts } from "../report/comparison/projection.js";
-import { writeExperimentReports, writeExperimentReportsWith } from "./finish.js";
+import { writeExperimentReports, writeExperimentReportsOf } from "./finish.js";
 import { runSuite, type RunOptions, type RunSummary } from "./run-suite.js";
 
 export interface UntilDecidedOptions {
@@ -159,7 +159,7 @@ export async function runUntilDecided(
     });
     if (state.status !== "running") {
       await writeSequential(res.outDir, state);
-      const { files, comparison, source } = await writeExperimentReportsWith(res.outDir, {
+      const { files, comparison, source } = await writeExperimentReportsOf(res.outDir, {
         ks: opts.ks,
         html: opts.html,
       });

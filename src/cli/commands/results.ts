@@ -8,7 +8,7 @@ import {
   SKILLBENCH_VERSION,
   rescoreResults,
   writeComparison,
-  writeExperimentReportsWith,
+  writeExperimentReportsOf,
   writeCiOutputsFrom,
   writeHtmlReports,
 } from "../../index.js";
@@ -36,7 +36,7 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
       .option("--ks <list>", "k values for pass@k / pass^k", parseKs),
   ).action(async (dir: string, f: { ks?: number[] } & CiFlags) => {
     // One reading and one comparison for the reports and the CI outputs (runner/lifecycle.ts).
-    const written = await writeExperimentReportsWith(dir, { ks: f.ks, html: f.html });
+    const written = await writeExperimentReportsOf(dir, { ks: f.ks, html: f.html });
     process.stdout.write(`${written.files.join("\n")}\n`);
     ctx.exitCode = printCiResult(
       await writeCiOutputsFrom(dir, written, { junit: f.junit, failUnder: f.failUnder }),
