@@ -6,7 +6,7 @@
  * common `Evidence`, and how a finished process is classified. The runner, the simulated user
  * and the judge only talk to this interface.
  */
-import type { Evidence } from "../core/evidence.js";
+import type { EvidenceOptions, LineDecoder } from "../evidence/default-decoder.js";
 import type { AgentHooks } from "../core/hooks.js";
 import type { Action } from "../model/script.js";
 import type { DialectFacts, ToolCallSpec, WireApi } from "../model/dialect-types.js";
@@ -110,18 +110,13 @@ export interface TurnResult {
   detail: string;
 }
 
-/** Options every decoder takes (paths are made relative to the workspace). */
-export interface DecodeOptions {
-  workspace?: string;
-  preexisting?: ReadonlySet<string>;
-  toolTextBudget?: number;
-}
-
-/** One streaming decoder: lines of the agent's stdout in, `Evidence` out. Pure. */
-export interface StreamDecoder {
-  pushLine(line: string): void;
-  finish(opts?: { truncated?: boolean }): Evidence;
-}
+/**
+ * Options every decoder takes (paths are made relative to the workspace), and one streaming
+ * decoder (lines of the agent's stdout in, `Evidence` out; pure): evidence/'s own types, which
+ * its entry points (parseEvidence, parseEvidenceFile) take from every driver.
+ */
+export type DecodeOptions = EvidenceOptions;
+export type StreamDecoder = LineDecoder;
 
 /** The command line of one turn: arguments after the binary, and text for stdin if any. */
 interface TurnCommand {
