@@ -10,7 +10,8 @@
 // included).
 //
 // What the bundle keeps out: packages that only some commands load, with a dynamic import()
-// (the queue's bullmq and ioredis, OpenTelemetry's exporters): they stay ordinary imports of
+// (the queue's bullmq and ioredis, OpenTelemetry's exporters, the history store's better-sqlite3,
+// whose native addon is found relative to its own package, and pg): they stay ordinary imports of
 // node_modules, loaded when used (required: see `supported` below). Files read at run time relative to a module keep working because
 // the bundle lives two folders below the package root like every module of dist/ (data/ is found
 // as ../../data; import.meta.url is the bundle's own file URL), and the HTML client script is
@@ -27,7 +28,7 @@ await build({
   platform: "node",
   format: "cjs",
   target: "node20",
-  external: ["bullmq", "ioredis", "@opentelemetry/*"],
+  external: ["bullmq", "ioredis", "@opentelemetry/*", "better-sqlite3", "pg"],
   // import() becomes require() (each of those packages has a CommonJS build): a script compiled
   // from V8's code cache has no dynamic import callback (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING).
   supported: { "dynamic-import": false },

@@ -205,11 +205,23 @@ const JUDGE_FLAGS = [
   ),
 ] as const;
 
+/** Where a finished experiment is recorded (docs/history.md). */
+export const HISTORY_FLAGS = [
+  text(
+    "history",
+    "--history <file|url>",
+    "record the experiment in this history store: a SQLite file or postgres://… (default: SKILLBENCH_HISTORY_URL, else .skillbench/history.db beside the results)",
+    "output",
+  ),
+  on("history", "--no-history", "do not record the experiment in a history store", "output"),
+] as const;
+
 /** The flags `run`, `eval` and `calibrate` share: the matrix, agent, sandbox and output. */
 export const RUN_FLAGS = [
   ...HTML_FLAGS,
   ...JUNIT_FLAGS,
   ...TELEMETRY_FLAGS,
+  ...HISTORY_FLAGS,
   text("task", "--task <list>", "tasks to run: comma-separated names, * as a wildcard", "matrix"),
   text(
     "treatment",

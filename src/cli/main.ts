@@ -6,6 +6,7 @@ import { DiskFullError, errorPath, InputError, isDiskFull, SKILLBENCH_VERSION } 
 import { registerCalibrate } from "./commands/calibrate.js";
 import { interruptExitCode } from "./interrupt.js";
 import { registerEval } from "./commands/eval.js";
+import { registerHistory } from "./commands/history.js";
 import { registerInit } from "./commands/init.js";
 import { registerInspect } from "./commands/inspect.js";
 import { registerResults } from "./commands/results.js";
@@ -33,6 +34,7 @@ async function main(argv: string[]): Promise<number> {
   registerServe(program, ctx);
   registerQueue(program, ctx);
   registerTriggers(program, ctx);
+  registerHistory(program, ctx);
 
   try {
     await program.parseAsync(argv);

@@ -9,6 +9,7 @@ import {
   type CommandSteps,
   type ReporterOutcome,
 } from "../index.js";
+import { historyReporter } from "../history/record-experiment.js";
 import type { CiFlags } from "./ci.js";
 import { openTelemetryReporter, type TelemetryFlags } from "./telemetry.js";
 
@@ -27,14 +28,20 @@ function printOutcomes(outcomes: ReporterOutcome[]): void {
  * `declared`: the --env values, redacted from telemetry.
  */
 export async function runReported<R>(
-  f: CiFlags & TelemetryFlags,
+  f: CiFlags & TelemetryFlags & { history?: string | boolean },
   declared: Record<string, string>,
   ctx: { exitCode: number },
   steps: Omit<CommandSteps<R>, "outcomes">,
+  kind: "run" | "eval" | "calibrate" = "run",
 ): Promise<R> {
   const ci = ciReporters({ junit: f.junit, failUnder: f.failUnder });
   const telemetry = await openTelemetryReporter(f, declared);
-  return runWithReporters(telemetry ? [...ci.reporters, telemetry] : ci.reporters, {
+  // Last: a store that cannot be reached is a warning after everything else is said.
+  const history = historyReporter(kind, {
+    off: f.history === false,
+    ...(typeof f.history === "string" ? { target: f.history } : {}),
+  });
+  return runWithReporters([...ci.reporters, ...(telemetry ? [telemetry] : []), history], {
     ...steps,
     outcomes: (outcomes) => {
       printOutcomes(outcomes);

@@ -1,7 +1,8 @@
 /**
  * Model prices: the versioned table in data/pricing.yaml (or a user's `--pricing FILE`), a model
  * name's price, and the dollars of a token count. Estimates and budgets price tokens here, so a
- * model the table does not know is reported as unpriced, never guessed (docs/cost.md).
+ * model the table does not know is reported as unpriced, never guessed (the format: the header of
+ * data/pricing.yaml).
  * Loading reads one file; the lookups are pure.
  */
 import { readFile } from "node:fs/promises";
@@ -65,7 +66,7 @@ export type Priced =
   | { readonly priced: false; readonly model: string };
 
 /** The table shipped with skillbench. */
-export function defaultPricingFile(): string {
+function defaultPricingFile(): string {
   return fileURLToPath(new URL("../../data/pricing.yaml", import.meta.url));
 }
 

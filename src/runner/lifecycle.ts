@@ -16,6 +16,8 @@
  *   the command's reporters below).
  * - `junit`, `thresholds`, `step-summary`: report/reporters/ci.ts `ciReporters`.
  * - `otel`, `langfuse`, `langsmith`: the targets of telemetry/reporter.ts `telemetryReporter`.
+ * - `history`: history/record-experiment.ts `historyReporter`, the experiment's record in the
+ *   history store (docs/history.md).
  */
 import type { RunDigest } from "../core/digest.js";
 import type { Comparison } from "../report/comparison/types.js";
@@ -41,6 +43,7 @@ export const BUILTIN_REPORTERS: Readonly<Record<ReporterName, string>> = {
   otel: "telemetry/reporter.ts",
   langfuse: "telemetry/reporter.ts",
   langsmith: "telemetry/reporter.ts",
+  history: "history/record-experiment.ts",
 };
 
 /**

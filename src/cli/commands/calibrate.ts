@@ -56,31 +56,37 @@ export function registerCalibrate(program: Command, ctx: { exitCode: number }): 
       );
     }
     const got: { calibration: Calibration | null } = { calibration: null };
-    await runReported(f, opts.env, ctx, {
-      run: (hooks) =>
-        runWithSignals({ suite: target, ...opts, ...hooks(defaultProgress()) }, (o) =>
-          runCalibration(o, { treatment, perArm, splits: f.splits }).then((r) => {
-            got.calibration = r.calibration;
-            return r;
-          }),
-        ),
-      summary: (res) => res,
-      settle: (res) => {
-        const passed = res.reports.filter((r) => r.passed).length;
-        process.stdout.write(
-          `\n${passed}/${res.planned.length} runs passed` +
-            (res.incomplete.length
-              ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
-              : "") +
-            (got.calibration
-              ? `\n\n${floorLine(got.calibration).replace(/\*\*|`/g, "")}\n`
-              : "\n") +
-            `\nResults: ${res.outDir}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
-        );
-        // A calibration measures failures; they are no error. Incomplete runs are.
-        ctx.exitCode = res.incomplete.length > 0 ? 1 : 0;
-        return [];
+    await runReported(
+      f,
+      opts.env,
+      ctx,
+      {
+        run: (hooks) =>
+          runWithSignals({ suite: target, ...opts, ...hooks(defaultProgress()) }, (o) =>
+            runCalibration(o, { treatment, perArm, splits: f.splits }).then((r) => {
+              got.calibration = r.calibration;
+              return r;
+            }),
+          ),
+        summary: (res) => res,
+        settle: (res) => {
+          const passed = res.reports.filter((r) => r.passed).length;
+          process.stdout.write(
+            `\n${passed}/${res.planned.length} runs passed` +
+              (res.incomplete.length
+                ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
+                : "") +
+              (got.calibration
+                ? `\n\n${floorLine(got.calibration).replace(/\*\*|`/g, "")}\n`
+                : "\n") +
+              `\nResults: ${res.outDir}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
+          );
+          // A calibration measures failures; they are no error. Incomplete runs are.
+          ctx.exitCode = res.incomplete.length > 0 ? 1 : 0;
+          return [];
+        },
       },
-    });
+      "calibrate",
+    );
   });
 }

@@ -104,54 +104,60 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
               : "") +
             `  treatments: ${prepared.compiled.treatments.join(", ")}\n`,
         );
-        await runReported(f, opts.env, ctx, {
-          run: (hooks) =>
-            runPreparedEval(prepared, {
-              ...opts,
-              run: (o) =>
-                runWithSignals(
-                  { ...o, ...hooks(o.onProgress ?? defaultProgress()) },
-                  seq ? (x) => runUntilDecided(x, seq) : undefined,
-                ),
-            }),
-          summary: (res) => res.run,
-          settle: (res) => {
-            const passed = res.run.reports.filter((r) => r.passed).length;
-            const out = process.stdout;
-            out.write(
-              `\n${passed}/${res.run.planned.length} runs passed` +
-                (res.run.incomplete.length
-                  ? `, ${res.run.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
-                  : "") +
-                "\n" +
-                (res.comparison
-                  ? verdictBlock(res.comparison)
-                  : `\nVerdict:\n${res.verdict.map((l) => `  ${l}`).join("\n")}\n`) +
-                "\nQuality gates" +
-                (res.gateReport.gates.length === 0
-                  ? ": none declared (evaluation.qualityGates in the manifest)\n"
-                  : ` (${res.gateReport.candidate}):\n` +
-                    res.gateReport.gates
-                      .map((g) => `  ${g.ok ? "PASS" : "FAIL"}  ${g.key}: ${g.detail}`)
-                      .join("\n") +
-                    "\n") +
-                `\nResults: ${res.outDir}\n${[...res.run.files, ...res.files].map((x) => `  ${x}`).join("\n")}\n`,
-            );
-            ctx.exitCode = res.gateReport.ok && res.run.incomplete.length === 0 ? 0 : 1;
-            if (!res.gateReport.ok)
-              process.stderr.write(
-                `quality gate failed: ${res.gateReport.gates
-                  .filter((g) => !g.ok)
-                  .map((g) => g.key)
-                  .join(", ")}\n`,
+        await runReported(
+          f,
+          opts.env,
+          ctx,
+          {
+            run: (hooks) =>
+              runPreparedEval(prepared, {
+                ...opts,
+                run: (o) =>
+                  runWithSignals(
+                    { ...o, ...hooks(o.onProgress ?? defaultProgress()) },
+                    seq ? (x) => runUntilDecided(x, seq) : undefined,
+                  ),
+              }),
+            summary: (res) => res.run,
+            settle: (res) => {
+              const passed = res.run.reports.filter((r) => r.passed).length;
+              const out = process.stdout;
+              out.write(
+                `\n${passed}/${res.run.planned.length} runs passed` +
+                  (res.run.incomplete.length
+                    ? `, ${res.run.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
+                    : "") +
+                  "\n" +
+                  (res.comparison
+                    ? verdictBlock(res.comparison)
+                    : `\nVerdict:\n${res.verdict.map((l) => `  ${l}`).join("\n")}\n`) +
+                  "\nQuality gates" +
+                  (res.gateReport.gates.length === 0
+                    ? ": none declared (evaluation.qualityGates in the manifest)\n"
+                    : ` (${res.gateReport.candidate}):\n` +
+                      res.gateReport.gates
+                        .map((g) => `  ${g.ok ? "PASS" : "FAIL"}  ${g.key}: ${g.detail}`)
+                        .join("\n") +
+                      "\n") +
+                  `\nResults: ${res.outDir}\n${[...res.run.files, ...res.files].map((x) => `  ${x}`).join("\n")}\n`,
               );
-            return res.gateReport.gates.map((g) => ({
-              name: g.key,
-              passed: g.ok,
-              detail: g.detail,
-            }));
+              ctx.exitCode = res.gateReport.ok && res.run.incomplete.length === 0 ? 0 : 1;
+              if (!res.gateReport.ok)
+                process.stderr.write(
+                  `quality gate failed: ${res.gateReport.gates
+                    .filter((g) => !g.ok)
+                    .map((g) => g.key)
+                    .join(", ")}\n`,
+                );
+              return res.gateReport.gates.map((g) => ({
+                name: g.key,
+                passed: g.ok,
+                detail: g.detail,
+              }));
+            },
           },
-        });
+          "eval",
+        );
       },
     );
   });

@@ -9,12 +9,15 @@ import {
 import { defaultAgentName } from "../agent-help.js";
 import { collect, intArg, parseEnvPairs, SANDBOX_HELP, sandboxArg } from "../args.js";
 import { noteInterrupt } from "../interrupt.js";
+import { recordTriggers } from "../../history/record-experiment.js";
 
 interface TriggerFlags {
   queries?: string;
   count?: number;
   concurrency?: number;
   out?: string;
+  /** The history store (docs/history.md); false with --no-history. */
+  history?: string | false;
   resume?: boolean;
   wait?: boolean;
   neighbours?: string[];
@@ -62,6 +65,11 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
     .option("-n, --count <n>", "repetitions of each query (default 3)", intArg("--count"))
     .option("-j, --concurrency <n>", "probes at once (default 1)", intArg("--concurrency"))
     .option("--out <dir>", "results folder (default .skillbench/triggers/<id>)")
+    .option(
+      "--history <file|url>",
+      "record the evaluation in this history store: a SQLite file or postgres://… (default: SKILLBENCH_HISTORY_URL, else .skillbench/history.db beside the results)",
+    )
+    .option("--no-history", "do not record the evaluation in a history store")
     .option(
       "--resume",
       "with --out of an interrupted evaluation: run only the probes with no record",
@@ -188,6 +196,11 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
         process.stdout.write(
           `\n${lines.join("\n")}\nResults: ${res.outDir}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
         );
+        const unrecorded = await recordTriggers(res.outDir, r, {
+          off: f.history === false,
+          ...(typeof f.history === "string" ? { target: f.history } : {}),
+        });
+        if (unrecorded) process.stderr.write(`${unrecorded}\n`);
         const invalid = r.variants.some((v) => v.invalid_probes > 0);
         ctx.exitCode = invalid || res.notRun.length > 0 ? 1 : 0;
       } catch (e) {

@@ -63,7 +63,8 @@ export type ReporterName =
   | "step-summary"
   | "otel"
   | "langfuse"
-  | "langsmith";
+  | "langsmith"
+  | "history";
 
 /** The results folder read once, before the comparison is built (the lifecycle's pre-phase). */
 export interface ResultsRead {

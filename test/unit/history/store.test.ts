@@ -1,0 +1,169 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { InputError } from "../../../src/core/errors.js";
+import { HISTORY_RECORD_SCHEMA, type HistoryRecord } from "../../../src/history/record.js";
+import {
+  defaultHistoryTarget,
+  maskUrl,
+  openHistory,
+  HISTORY_SCHEMA_VERSION,
+} from "../../../src/history/store.js";
+
+let dir = "";
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "skillbench-history-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function rec(id: string, skill = "s"): HistoryRecord {
+  return {
+    schema: HISTORY_RECORD_SCHEMA,
+    experiment_id: id,
+    kind: "run",
+    recorded_at: "2026-12-06T10:00:00.000Z",
+    started_at: null,
+    results_dir: `/r/${id}`,
+    skillbench_version: null,
+    skill,
+    skill_hash: "sha256:aa",
+    git: { ref: "abc", dirty: false },
+    suite_hash: null,
+    agent: "claude-code",
+    agent_version: null,
+    model: null,
+    endpoint: "scripted",
+    candidate: "WITH_SKILL",
+    baseline: "CONTROL",
+    band: "improved",
+    band_reason: "r",
+    delta: 0.5,
+    delta_interval: { low: 0.1, high: 0.9 },
+    lift: null,
+    invocation_rate: 1,
+    cost_usd: 0.25,
+    runs: 4,
+    arms: [],
+    tasks: [],
+    triggers: [],
+    health: [],
+  };
+}
+
+describe("the SQLite history store", () => {
+  it("keeps what it is given, and a second recording of the same folder replaces the first", async () => {
+    const file = path.join(dir, "sub", "history.db");
+    const store = await openHistory(file);
+    await store.record(rec("e1"));
+    await store.record(rec("e2", "other"));
+    await store.record({ ...rec("e1"), band: "regressed" });
+    expect((await store.records()).map((r) => [r.experiment_id, r.band])).toEqual([
+      ["e1", "regressed"],
+      ["e2", "improved"],
+    ]);
+    expect((await store.records("other")).map((r) => r.experiment_id)).toEqual(["e2"]);
+    await store.close();
+    // Reopened: the schema is not applied twice, the records are there.
+    const again = await openHistory(file);
+    expect(await again.records()).toHaveLength(2);
+    await again.close();
+  });
+
+  it("two processes recording at once into one file lose nothing", async () => {
+    const file = path.join(dir, "history.db");
+    const script = path.join(dir, "writer.mts");
+    const storeModule = path.resolve("src/history/store.ts");
+    await writeFile(
+      script,
+      `import { openHistory } from ${JSON.stringify(storeModule)};
+const [who, n] = [process.argv[2], Number(process.argv[3])];
+const rec = JSON.parse(process.argv[4]);
+// Each write opens its own connection, as one experiment's end does.
+for (let i = 0; i < n; i++) {
+  const s = await openHistory(${JSON.stringify(file)});
+  await s.record({ ...rec, experiment_id: who + "-" + i, results_dir: "/r/" + who + "-" + i });
+  await s.close();
+}
+`,
+    );
+    const write = (who: string): Promise<number | null> =>
+      new Promise((resolve, reject) => {
+        const c = spawn(
+          process.execPath,
+          ["--import", "tsx", script, who, "40", JSON.stringify(rec("x"))],
+          { stdio: ["ignore", "inherit", "inherit"] },
+        );
+        c.on("error", reject);
+        c.on("exit", resolve);
+      });
+    expect(await Promise.all([write("a"), write("b")])).toEqual([0, 0]);
+    const store = await openHistory(file);
+    const ids = (await store.records()).map((r) => r.experiment_id);
+    await store.close();
+    expect(ids).toHaveLength(80);
+    expect(new Set(ids).size).toBe(80);
+  }, 60_000);
+
+  it("a file that is not a store is an input error naming it", async () => {
+    const file = path.join(dir, "history.db");
+    await writeFile(
+      file,
+      "this is not a database, it is a sentence that goes on and on ".repeat(20),
+    );
+    const err = await openHistory(file).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect(String(err)).toContain(`${file}: not a history store (SQLite)`);
+  });
+
+  it("a store of a newer schema is refused by name", async () => {
+    const file = path.join(dir, "history.db");
+    await (await openHistory(file)).close();
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(file);
+    db.prepare("INSERT INTO history_migrations (version, applied_at) VALUES (?, ?)").run(
+      HISTORY_SCHEMA_VERSION + 1,
+      "later",
+    );
+    db.close();
+    await expect(openHistory(file)).rejects.toThrow(
+      `schema version ${HISTORY_SCHEMA_VERSION + 1}, newer than this skillbench's ${HISTORY_SCHEMA_VERSION}`,
+    );
+  });
+
+  it("a stored record that does not parse is named, not trusted", async () => {
+    const file = path.join(dir, "history.db");
+    const store = await openHistory(file);
+    await store.record(rec("e1"));
+    await store.close();
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(file);
+    db.prepare("UPDATE experiments SET record = ?").run(
+      JSON.stringify({ schema: HISTORY_RECORD_SCHEMA }),
+    );
+    db.close();
+    const again = await openHistory(file);
+    await expect(again.records()).rejects.toThrow(/a stored record does not match its schema/);
+    await again.close();
+  });
+});
+
+describe("where records go", () => {
+  it.each([
+    ["/w/.skillbench/runs/20261206-1", {}, "/w/.skillbench/history.db"],
+    ["/tmp/x/results", {}, "/tmp/x/.skillbench/history.db"],
+    ["/tmp/x/results", { SKILLBENCH_HISTORY_URL: "postgres://h/db" }, "postgres://h/db"],
+  ])("%s %j → %s", (out, env, want) => {
+    expect(defaultHistoryTarget(out, env)).toBe(want);
+  });
+
+  it.each([
+    ["postgres://u:secret@h:5432/db", "postgres://u:***@h:5432/db"],
+    ["postgresql://u@h/db", "postgresql://u@h/db"],
+  ])("%s is shown as %s", (url, shown) => {
+    expect(maskUrl(url)).toBe(shown);
+  });
+});
