@@ -309,6 +309,12 @@ export const RUN_FLAGS = [
     "with --baseline-from: reuse it despite differences, recording them",
     "matrix",
   ),
+  list(
+    "reuse",
+    "--reuse <dir>",
+    "take finished runs of an earlier results folder whose content key equals the planned run's instead of running them (docs/reuse.md; repeatable)",
+    "matrix",
+  ),
   parsed(
     "margin",
     "--margin <x>",
