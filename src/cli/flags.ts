@@ -415,6 +415,12 @@ export const EVAL_ONLY_FLAGS = [
     "run frozen generated tasks edited by hand (refused otherwise), labelled as edited",
     "matrix",
   ),
+  text(
+    "changedSince",
+    "--changed-since <ref>",
+    "with a folder of Skills: evaluate only those whose folder or manifest differs from this git ref; the others are carried over with their last stored verdict (docs/reuse.md)",
+    "matrix",
+  ),
   DRY_RUN_FLAG,
 ] as const;
 

@@ -13,7 +13,7 @@ export function reusedSources(reports: readonly RunDigest[]): { dir: string; run
 }
 
 /** `N runs reused from DIR`, one line per folder. */
-export function reusedLines(sources: readonly { dir: string; runs: number }[]): string[] {
+function reusedLines(sources: readonly { dir: string; runs: number }[]): string[] {
   return sources.map((s) => `${s.runs} run${s.runs === 1 ? "" : "s"} reused from ${s.dir}`);
 }
 

@@ -36,7 +36,7 @@ function refuse(dir: string, why: string): never {
  * Read the folders given to `--reuse`: each must be a results folder of this harness version
  * whose runs record content keys of this format (else InputError, exit 2).
  */
-export async function loadReuseSources(
+async function loadReuseSources(
   dirs: readonly string[],
   cwd: string,
 ): Promise<ReuseSource[]> {
@@ -109,7 +109,7 @@ async function adopt(source: ReuseSource, stored: RunReport, outDir: string): Pr
 }
 
 /** Take every planned run whose key a folder holds; the rest stay planned. */
-export async function reuseStoredRuns(
+async function reuseStoredRuns(
   plans: readonly RunPlan[],
   sources: readonly ReuseSource[],
   keyer: RunKeyer,
@@ -147,7 +147,7 @@ export async function reuseStoredRuns(
 }
 
 /** The console's lines for what `--reuse` took and why it ran the others. */
-export function reuseNotes(r: ReuseOutcome): string[] {
+function reuseNotes(r: ReuseOutcome): string[] {
   const bySource = new Map<string, number>();
   for (const d of r.taken) {
     const dir = d.reused_from ?? "";
@@ -164,7 +164,7 @@ export function reuseNotes(r: ReuseOutcome): string[] {
 }
 
 /** reuse.md: what `--reuse` took, and what differed for each run it did not take. */
-export async function writeReuseFile(outDir: string, r: ReuseOutcome): Promise<string> {
+async function writeReuseFile(outDir: string, r: ReuseOutcome): Promise<string> {
   const file = path.join(outDir, "reuse.md");
   const lines = [
     "# Runs reused",
