@@ -36,10 +36,7 @@ function refuse(dir: string, why: string): never {
  * Read the folders given to `--reuse`: each must be a results folder of this harness version
  * whose runs record content keys of this format (else InputError, exit 2).
  */
-async function loadReuseSources(
-  dirs: readonly string[],
-  cwd: string,
-): Promise<ReuseSource[]> {
+async function loadReuseSources(dirs: readonly string[], cwd: string): Promise<ReuseSource[]> {
   const out: ReuseSource[] = [];
   for (const given of dirs) {
     const dir = path.resolve(cwd, given);
@@ -201,11 +198,12 @@ export async function applyReuse(
     outDir: string;
     note: (message: string) => void;
   },
-): Promise<{ plans: RunPlan[]; taken: RunDigest[] }> {
-  if (dirs === undefined || dirs.length === 0) return { plans: o.plans, taken: [] };
+): Promise<{ plans: RunPlan[]; taken: RunDigest[]; takenIds: Set<string> }> {
+  if (dirs === undefined || dirs.length === 0)
+    return { plans: o.plans, taken: [], takenIds: new Set() };
   const sources = await loadReuseSources(dirs, o.cwd);
   const r = await reuseStoredRuns(o.plans, sources, o.keyer, o.outDir);
   for (const line of reuseNotes(r)) o.note(line);
   o.note(`reuse: ${await writeReuseFile(o.outDir, r)}`);
-  return { plans: r.remaining, taken: r.taken };
+  return { plans: r.remaining, taken: r.taken, takenIds: new Set(r.taken.map((d) => d.run_id)) };
 }

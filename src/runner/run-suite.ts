@@ -269,7 +269,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     const { fresh, diskFullFile } = opts.queue?.dispatch
       ? {
           fresh: await opts.queue.dispatch({
-            toRun: toRun.filter((r) => !reuse.taken.some((t) => t.run_id === r.run_id)),
+            toRun: toRun.filter((r) => !reuse.takenIds.has(r.run_id)),
             experimentId,
             outDir,
             suite,
