@@ -321,6 +321,12 @@ export const RUN_FLAGS = [
     "with --baseline-from: reuse it despite differences, recording them",
     "matrix",
   ),
+  list(
+    "reuse",
+    "--reuse <dir>",
+    "take finished runs of an earlier results folder whose content key equals the planned run's instead of running them (docs/reuse.md; repeatable)",
+    "matrix",
+  ),
   parsed(
     "margin",
     "--margin <x>",
@@ -419,6 +425,12 @@ export const EVAL_ONLY_FLAGS = [
     "acceptEdited",
     "--accept-edited",
     "run frozen generated tasks edited by hand (refused otherwise), labelled as edited",
+    "matrix",
+  ),
+  text(
+    "changedSince",
+    "--changed-since <ref>",
+    "with a folder of Skills: evaluate only those whose folder or manifest differs from this git ref; the others are carried over with their last stored verdict (docs/reuse.md)",
     "matrix",
   ),
   DRY_RUN_FLAG,

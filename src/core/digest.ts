@@ -77,6 +77,7 @@ export const RunDigestSchema = RunReportSchema.omit({
   interaction: true,
   sandbox: true,
   artifacts: true,
+  run_key: true,
 }).extend({
   rubric: RubricDigestSchema.nullable(),
   events_summary: EventsDigestSchema.nullable(),
@@ -163,5 +164,6 @@ export function compactDigest(d: RunDigest): RunDigest {
     hashes: d.hashes,
     timing: d.timing,
     ...(d.queue ? { queue: d.queue } : {}),
+    ...(d.reused_from === undefined ? {} : { reused_from: d.reused_from }),
   };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BUILT_IN_REPORT_NAMES } from "../agents/report-names.js";
 import { JudgeBlockSchema } from "./judge.js";
+import { RunKeyRecordSchema } from "./run-key.js";
 import { SandboxRecordSchema } from "./sandbox.js";
 
 export const REPORT_SCHEMA = "skillbench.report.v1";
@@ -212,5 +213,9 @@ export const RunReportSchema = z.object({
   timestamp: z.string(),
   /** How a queued run travelled (absent for local runs); see docs/distributed.md. */
   queue: QueueRecordSchema.optional(),
+  /** The run's content key (docs/reuse.md); absent in reports written before keys. */
+  run_key: RunKeyRecordSchema.optional(),
+  /** `--reuse`: the results folder this run was taken from instead of being run (absent: run here). */
+  reused_from: z.string().optional(),
 });
 export type RunReport = z.infer<typeof RunReportSchema>;

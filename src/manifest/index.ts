@@ -37,3 +37,13 @@ export {
   type PreparedEval,
   type TaskSource,
 } from "./eval.js";
+export {
+  changedFilesSince,
+  lastStoredVerdict,
+  renderSkillsRoot,
+  skillsUnder,
+  splitChanged,
+  type SkillEntry,
+  type SkillsRootLine,
+  type StoredVerdict,
+} from "./changed.js";

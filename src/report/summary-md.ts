@@ -4,6 +4,7 @@ import { groupBy, groupCells, treatmentOrder, type Cell } from "../plan/group.js
 import { renderPassKTable } from "./passk-md.js";
 import { stripControls } from "../util/safe-text.js";
 import { isolationOf, localWarningLine, SCRIPTED_MODEL_LABEL } from "./endpoint.js";
+import { reusedNote, reusedSources } from "./reuse.js";
 
 /** Sandbox kinds used, and the local warning when any run had none. */
 function sandboxLines(reports: RunDigest[]): string[] {
@@ -462,6 +463,7 @@ function summaryOverview(s: SummaryInput): {
           "",
         ]
       : []),
+    ...reusedNote(reusedSources(s.reports)),
     `**Experiment ID:** ${s.experimentId}  `,
     `**Started:** ${s.startedAt ?? "—"}  `,
     `**Completed:** ${s.completedAt ?? "incomplete"}  `,

@@ -1,22 +1,19 @@
 import { cp, mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { agentDriver, reportAgentName } from "../agents/index.js";
+import { agentDriver } from "../agents/index.js";
 import { InputError } from "../core/errors.js";
 import type { RunReport } from "../core/report.js";
 import type { RunSpec } from "../plan/matrix.js";
-import { settleRun, type PlanSettings, type RunPlan } from "../plan/run-plan.js";
+import { settleRun, type PlanSettings } from "../plan/run-plan.js";
 import { resolveRoles } from "../plan/roles.js";
 import {
   experimentFingerprintOf,
   fingerprintDrift,
-  interactionSettingsHash,
-  interactionText,
-  skillsText,
   storedFingerprint,
   type ExperimentFingerprint,
-  type PlanFingerprintPart,
   type RunFingerprint,
 } from "../plan/fingerprint.js";
+import { planFingerprintPart, plannedFingerprint } from "../plan/run-key.js";
 import { treatmentOrder } from "../plan/group.js";
 import { experimentPaths, runPaths } from "../store/layout.js";
 import { readMetadata } from "../store/metadata.js";
@@ -38,47 +35,6 @@ export interface FrozenBaseline {
   reports: RunReport[];
   /** each run's fingerprint as recorded (same order as `reports`) */
   fingerprints: RunFingerprint[];
-}
-
-/** What a run's plan adds to its fingerprint: the interaction settings beyond mode and turns, its timeout. */
-function planFingerprintPart(plan: RunPlan): PlanFingerprintPart {
-  const i = plan.interaction;
-  return {
-    interaction_settings: interactionSettingsHash({
-      simulator_prompt: i.simulator_prompt,
-      decision_patterns: i.decision_patterns,
-      decision_reply: i.decision_reply,
-      decision_replies: i.decision_replies,
-      continue_prompt: i.continue_prompt,
-      fresh_resume_marker: i.fresh_resume_marker,
-      simulator_model: i.simulator_model,
-    }),
-    timeout_sec: String(plan.timeout_sec),
-  };
-}
-
-/** The fingerprint of a run as planned now, with the experiment's endpoint and judge. */
-function plannedFingerprint(
-  plan: RunPlan,
-  taskHash: string | null,
-  experiment: ExperimentFingerprint,
-): RunFingerprint {
-  const driver = agentDriver(plan.agent.name);
-  return {
-    task: plan.task,
-    agent: driver ? reportAgentName(driver.name) : plan.agent.name,
-    agent_version: plan.agent.version,
-    model: plan.model ?? "CLI default",
-    endpoint: experiment.endpoint,
-    endpoint_at: experiment.endpoint_at,
-    task_hash: taskHash,
-    sandbox: plan.sandbox.kind,
-    profile: plan.profile,
-    judge: experiment.judge,
-    interaction: interactionText(plan.interaction.mode, plan.interaction.max_turns),
-    ...planFingerprintPart(plan),
-    skills: skillsText(plan.treatment_files.skills),
-  };
 }
 
 export async function loadFrozenBaseline(dir: string, tasks: string[]): Promise<FrozenBaseline> {

@@ -5,6 +5,8 @@ import type { RubricProfile } from "../scoring/index.js";
 import type { createSandbox, LocalModelServer } from "../sandbox/index.js";
 import type { JudgeCache, JudgeConfig } from "../judge/index.js";
 import type { ModelApiRecord } from "../core/report.js";
+import type { RunKeyRecord } from "../core/run-key.js";
+import type { RunPlan } from "../plan/run-plan.js";
 
 type Role = "subject" | "simulator" | "judge";
 /** Which run a model endpoint, judge or model-API record is for; the agent keeps apart the runs of a treatment that runs on several agents. */
@@ -94,4 +96,6 @@ export interface RunContext {
   note: (message: string) => void;
   /** Aborted on the second Ctrl-C: running agents are killed. */
   signal: AbortSignal;
+  /** A finished run's content key (docs/reuse.md) from its plan and the docker image it ran in. */
+  runKey?: ((plan: RunPlan, image: string | null) => RunKeyRecord) | undefined;
 }

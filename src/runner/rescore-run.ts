@@ -26,6 +26,7 @@ import { redactValue, type Redactor } from "../util/redact.js";
 import { reinterpretValidation, StoredValidationSchema } from "../validators/index.js";
 import { agentDriver, defaultAgent } from "../agents/index.js";
 import { evaluateRun } from "./evaluate.js";
+import { rescoredKey } from "../plan/run-key.js";
 import { finishedWorkspaceOf } from "./finished-workspace.js";
 import type { JudgeSetup } from "./judge-setup.js";
 import {
@@ -216,6 +217,9 @@ export async function rescoreRun(ctx: RescoreContext, id: string): Promise<Resco
   });
   // A queued run's record of its job (worker, attempts) is history, not a score: kept.
   if (old.queue !== undefined) report.queue = old.queue;
+  // Its content key is kept (now scored under this scoring version), and where it was reused from.
+  if (old.run_key !== undefined) report.run_key = rescoredKey(old.run_key);
+  if (old.reused_from !== undefined) report.reused_from = old.reused_from;
   // Changed: anything but the timestamp differs. With equal timestamps (the stored finish
   // time, as a rule) the whole texts tell the same, and the old one is the index's when
   // report.json stays as it is.

@@ -290,6 +290,8 @@ export async function executeRun(
       ...(keptWorkspace === null ? {} : { kept_workspace: keptWorkspace }),
     },
   });
+  // Its content key (docs/reuse.md), with the image the sandbox ran (docker), for `--reuse`.
+  if (ctx.runKey) report.run_key = ctx.runKey(plan, sandbox?.record.image_id ?? null);
   // The report is the run's commit point: written last, atomically. After a full disk it is
   // recorded as errored if it still fits (so --resume runs it again), and the suite stops.
   if (diskFull) {

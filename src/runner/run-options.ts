@@ -43,6 +43,8 @@ export interface RunOptions {
   baselineFrom?: string | undefined;
   /** --allow-drift: reuse it even when fingerprints differ, recording the differences */
   allowDrift?: boolean | undefined;
+  /** `--reuse DIR`: results folders whose finished runs with an equal content key are taken (docs/reuse.md). */
+  reuse?: string[] | undefined;
   /** --margin: the verdict's non-inferiority margin on Δ pass rate (kept in metadata.json) */
   margin?: number | undefined;
   /** --judge / --no-judge, --judge-model, --judge-base-url, --judge-samples */

@@ -31,6 +31,8 @@ import { hasDockerfile, planSettings, planSuite } from "./plan-suite.js";
 import { openResultsFolder, resultsLockOptions } from "./results-folder.js";
 import { executePlans } from "./execute-plans.js";
 import { warmFirstSandbox } from "./warm-sandbox.js";
+import { applyReuse } from "./reuse.js";
+import { runKeyer } from "./run-keys.js";
 import type { RunOptions, RunSummary } from "./run-options.js";
 
 export { SKILLBENCH_VERSION } from "./experiment-metadata.js";
@@ -188,7 +190,19 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
           () => checkFrozenEvidence(frozen, hostEnv),
         )
       : [];
-    const plans = toRun.map((r) => settleRun(settings, r, randomUUID()));
+    // Each run's content key (docs/reuse.md); `--reuse` takes the stored runs with an equal one.
+    const keyer = await runKeyer(suite, fingerprint, {
+      declared: declaredEnv,
+      passNames: passEnvOf(cfg.pass_env, opts),
+    });
+    const reuse = await applyReuse(opts.reuse, {
+      cwd,
+      plans: toRun.map((r) => settleRun(settings, r, randomUUID())),
+      keyer,
+      outDir,
+      note,
+    });
+    const plans = reuse.plans;
     const said = new Set<string>();
     const tracker = models.tracker;
     const ctx: RunContext = {
@@ -216,6 +230,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         note(message);
       },
       signal: opts.killSignal ?? new AbortController().signal,
+      runKey: keyer.record,
     };
     const frozenReports = (frozen?.reports ?? []).filter(
       (r) => !prior.keptOutside.some((k) => k.run_id === r.run_id),
@@ -245,8 +260,8 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     opts.onProgress?.({
       type: "plan",
       total: metadata.matrix.length,
-      toRun: toRun.length,
-      reused: prior.reused.length + kept.length,
+      toRun: plans.length,
+      reused: prior.reused.length + kept.length + reuse.taken.length,
       outDir,
       experimentId,
     });
@@ -254,7 +269,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     const { fresh, diskFullFile } = opts.queue?.dispatch
       ? {
           fresh: await opts.queue.dispatch({
-            toRun,
+            toRun: toRun.filter((r) => !reuse.takenIds.has(r.run_id)),
             experimentId,
             outDir,
             suite,
@@ -279,7 +294,9 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       await writeExperimentReports(outDir, { ks: opts.ks, html: opts.html }).catch(() => undefined);
       throw new DiskFullError(diskFullFile, outDir);
     }
-    const byId = new Map([...prior.reused, ...kept, ...fresh].map((r) => [r.run_id, r]));
+    const byId = new Map(
+      [...prior.reused, ...kept, ...reuse.taken, ...fresh].map((r) => [r.run_id, r]),
+    );
     const reports = metadata.matrix
       .map((r) => byId.get(r.run_id))
       .filter((r): r is RunDigest => r !== undefined);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { InputError } from "../core/errors.js";
 import { hashTree, sha256 } from "../util/hash.js";
 import { stripControls } from "../util/safe-text.js";
-import { capture, hostToolEnv } from "./exec.js";
+import { capture, hostToolEnv, whichSync } from "./exec.js";
 import { taskImageTag } from "./image-tag.js";
 
 /**
@@ -131,4 +131,15 @@ export async function ensureTaskImage(o: {
     signal: o.signal,
   });
   return tag;
+}
+
+/**
+ * The image id (`sha256:…`) a tag names on this machine now, null when it is not there (or no
+ * docker): `--reuse` compares it with the id a stored docker run ran in.
+ */
+export async function dockerImageId(tag: string): Promise<string | null> {
+  const bin = whichSync("docker");
+  if (bin === null) return null;
+  const r = await capture(bin, ["image", "inspect", "-f", "{{.Id}}", tag]).catch(() => null);
+  return r?.code === 0 ? r.stdout.trim() || null : null;
 }

@@ -13,3 +13,4 @@ export {
   type SandboxRecord,
 } from "./types.js";
 export { removeLeftovers } from "./leftovers.js";
+export { dockerImageId } from "./docker-image.js";

@@ -57,6 +57,7 @@ export function runOptionsFromFlags(f: RunFlags) {
     margin: f.margin,
     baselineFrom: f.baselineFrom,
     allowDrift: f.allowDrift,
+    reuse: f.reuse,
     judgeFlags: judgeFlags(f),
     interaction: {
       mode: f.interactionMode,

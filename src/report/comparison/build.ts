@@ -37,6 +37,7 @@ import type { FoundCalibration } from "../calibration/write.js";
 import type { NoiseFloor } from "../calibration/types.js";
 import type { Sequential } from "../sequential/types.js";
 import { InputError } from "../../core/errors.js";
+import { reusedField } from "../reuse.js";
 
 export interface ComparisonInput {
   reports: RunDigest[];
@@ -273,6 +274,7 @@ function buildPooled(input: ComparisonInput): Comparison {
           drift: input.metadata.baseline_from.drift,
         }
       : null,
+    ...reusedField(reports),
     endpoint: scripted
       ? { scripted: true, label: SCRIPTED_MODEL_LABEL }
       : { scripted: false, label: null },

@@ -315,6 +315,8 @@ export interface Comparison {
   lift: Lift;
   /** `run --baseline-from`: the baseline arm was reused from that folder; `drift` lists the differences. */
   frozen_baseline: { dir: string; treatment: string; runs: number; drift: string[] } | null;
+  /** `--reuse`: runs taken from earlier results folders, per folder (absent when none was). */
+  reused?: { dir: string; runs: number }[];
   /** Which model the runs talked to: `label` is set when it was the scripted model server. */
   endpoint: { scripted: boolean; label: string | null };
   /** Sandboxes of the runs: `warning` (the local warning) is set when any ran without one. */

@@ -4,6 +4,7 @@
  * fetched lazily from the viewer). Pure.
  */
 import { SCRIPTED_MODEL_LABEL } from "../endpoint.js";
+import { reusedExperimentField } from "../reuse.js";
 import { isScripted } from "../../plan/fingerprint.js";
 import type { RunDigest } from "../../core/digest.js";
 import { LOCAL_WARNING } from "../../core/sandbox.js";
@@ -150,6 +151,7 @@ export function buildHtmlOverview(input: HtmlDataInput): HtmlOverview {
       agents: [...agents],
       local_runs: localRuns,
       local_warning: localRuns > 0 ? LOCAL_WARNING : null,
+      ...reusedExperimentField(reports),
     },
     treatments,
     tasks,

@@ -70,6 +70,8 @@ export interface HtmlData {
     local_runs: number;
     /** the no-sandbox warning when any run was local, else null */
     local_warning: string | null;
+    /** `--reuse`: "N runs reused from DIR" per folder (absent when no run was reused) */
+    reused?: string[];
   };
   treatments: string[];
   tasks: string[];

@@ -90,6 +90,9 @@ function header(): HTMLElement {
             text: `\u26A0 ${e.local_runs} run(s) without a sandbox: ${e.local_warning}.`,
           })
         : null,
+      ...(e.reused ?? []).map((line) =>
+        h("div", { class: "note reused-note", text: `\u267B ${line} (not run again).` }),
+      ),
     ]),
     h("nav", { "aria-label": "Report navigation" }, [
       h("a", { href: "#", text: "Overview" }),
