@@ -7,7 +7,7 @@
  */
 import { InvalidArgumentError, type Command } from "commander";
 import { agentChoices, defaultAgentName } from "./agent-help.js";
-import { collect, intArg, marginArg, parseKs, SANDBOX_HELP, sandboxArg } from "./args.js";
+import { collect, intArg, marginArg, parseKs, SANDBOX_HELP, sandboxArg, unitArg } from "./args.js";
 import { rateLimitArg } from "./commands/queue.js";
 
 /** The help headings, in the order `--help` lists them. */
@@ -94,8 +94,22 @@ export const JUNIT_FLAGS = [
   list(
     "failUnder",
     "--fail-under <metric=min>",
-    "exit 1 below a threshold, e.g. pass@1=0.8, weighted_score=0.7, WITH_SKILL:pass_rate=0.9 (repeatable)",
+    "exit 1 below a threshold, e.g. pass@1=0.8, weighted_score=0.7, WITH_SKILL:pass_rate=0.9, judge.task_completion=0.7 (repeatable)",
     "output",
+  ),
+  // A gate on a judge dimension needs a judge calibration (docs/judge.md, Calibration).
+  text(
+    "judgeCalibration",
+    "--judge-calibration <file>",
+    "a judge-calibration.json vouching for gates on judge dimensions, besides the results folder's own",
+    "output",
+  ),
+  parsed(
+    "judgeAlphaMin",
+    "--judge-alpha-min <x>",
+    "the Krippendorff α a judge dimension's calibration must reach to gate (default 0.67)",
+    "output",
+    unitArg("--judge-alpha-min"),
   ),
 ] as const;
 
@@ -420,6 +434,35 @@ export const CALIBRATE_ONLY_FLAGS = [
     "random splits of the runs into two arms (default 200)",
     "statistics",
     intArg("--splits"),
+  ),
+] as const;
+
+/** `judge calibrate`'s own (docs/judge.md, Calibration). */
+export const JUDGE_CALIBRATE_FLAGS = [
+  text(
+    "labels",
+    "--labels <file>",
+    "human labels, JSONL: {run_id, dimension, label: 0..1, rater?} or {task, repetition, preferred, rater?} per line",
+    "judge",
+  ),
+  parsed(
+    "levels",
+    "--levels <n>",
+    "ordered levels on 0..1 that the judge's scores and the labels are mapped to (default 3: 0, 0.5, 1)",
+    "judge",
+    (v: string): number => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 2 || n > 11)
+        throw new InvalidArgumentError("--levels must be a whole number from 2 to 11");
+      return n;
+    },
+  ),
+  parsed(
+    "judgeAlphaMin",
+    "--judge-alpha-min <x>",
+    "the Krippendorff α a judge dimension's calibration must reach to gate (default 0.67)",
+    "judge",
+    unitArg("--judge-alpha-min"),
   ),
 ] as const;
 

@@ -8,6 +8,7 @@ import { interruptExitCode } from "./interrupt.js";
 import { registerEval } from "./commands/eval.js";
 import { registerInit } from "./commands/init.js";
 import { registerInspect } from "./commands/inspect.js";
+import { registerJudge } from "./commands/judge.js";
 import { registerResults } from "./commands/results.js";
 import { registerQueue } from "./commands/queue.js";
 import { registerRun } from "./commands/run.js";
@@ -33,6 +34,7 @@ async function main(argv: string[]): Promise<number> {
   registerServe(program, ctx);
   registerQueue(program, ctx);
   registerTriggers(program, ctx);
+  registerJudge(program);
 
   try {
     await program.parseAsync(argv);

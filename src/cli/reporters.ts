@@ -32,7 +32,12 @@ export async function runReported<R>(
   ctx: { exitCode: number },
   steps: Omit<CommandSteps<R>, "outcomes">,
 ): Promise<R> {
-  const ci = ciReporters({ junit: f.junit, failUnder: f.failUnder });
+  const ci = ciReporters({
+    junit: f.junit,
+    failUnder: f.failUnder,
+    judgeCalibration: f.judgeCalibration,
+    judgeAlphaMin: f.judgeAlphaMin,
+  });
   const telemetry = await openTelemetryReporter(f, declared);
   return runWithReporters(telemetry ? [...ci.reporters, telemetry] : ci.reporters, {
     ...steps,

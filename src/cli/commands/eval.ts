@@ -79,6 +79,8 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
           regenerate: f.regenerate,
           generatedCacheDir: f.generatedDir,
           acceptEdited: f.acceptEdited,
+          judgeCalibration: f.judgeCalibration,
+          judgeAlphaMin: f.judgeAlphaMin,
           onNote: (m: string) => void process.stderr.write(`${m}\n`),
         };
         let prepared: Awaited<ReturnType<typeof prepareEval>>;
