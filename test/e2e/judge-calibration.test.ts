@@ -8,7 +8,14 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JudgeCalibrationSchema } from "../../src/judge/calibration/schema.js";
-import { assertBuilt, makeSandbox, runArgs, runCli, type Sandbox } from "../helpers/cli.js";
+import {
+  assertBuilt,
+  makeSandbox,
+  REPO_ROOT,
+  runArgs,
+  runCli,
+  type Sandbox,
+} from "../helpers/cli.js";
 
 let box: Sandbox;
 let out: string;
@@ -181,4 +188,51 @@ describe("judge calibrate and gates on judge dimensions", () => {
     });
     expect(ok.code, ok.stderr).toBe(0);
   });
+});
+
+describe("eval: a manifest gate on a judge dimension (minJudgeTaskCompletion)", () => {
+  const skill = path.join(REPO_ROOT, "test", "fixtures", "skills", "judge-gated");
+  const evalArgs = (out: string, ...extra: string[]): string[] => [
+    "eval",
+    skill,
+    "--model-script",
+    path.join(skill, "model-script.yaml"),
+    "--out",
+    out,
+    "--env",
+    "CLAUDE_CODE_MAX_RETRIES=0",
+    "-j",
+    "2",
+    "--judge",
+    "--judge-model",
+    "judge-model-y",
+    ...extra,
+  ];
+
+  it("refused after the runs (exit 2, naming the manifest's gate and the manifest's threshold); accepted on --resume after judge calibrate", async () => {
+    const out = box.dir("eval");
+    const first = await runCli(evalArgs(out), { env: box.env() });
+    expect(first.code, first.stderr).toBe(2);
+    expect(first.stderr).toContain(
+      `${path.join(skill, "eval.yaml")}: evaluation.qualityGates.minJudgeTaskCompletion is refused`,
+    );
+    // evaluation.judgeAlphaMin: 0.8 in the manifest
+    expect(first.stderr).toContain("with α(task_completion) ≥ 0.8");
+    const labels = await labelsFile("eval-labels.jsonl", [
+      label("note-WITH_SKILL-r1", 1),
+      label("note-WITH_SKILL-r2", 1),
+      label("note-CONTROL-r1", 0),
+      label("note-CONTROL-r2", 0),
+    ]);
+    const cal = await runCli(["judge", "calibrate", out, "--labels", labels], { env: box.env() });
+    expect(cal.code, cal.stderr).toBe(0);
+    const resumed = await runCli(evalArgs(out, "--resume"), { env: box.env() });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain(
+      "PASS  minJudgeTaskCompletion: judge.task_completion = 1.000 ≥ 0.9",
+    );
+    expect(await readFile(path.join(out, "quality_gates.md"), "utf8")).toContain(
+      "| `minJudgeTaskCompletion` | judge.task_completion | 1.000 | 0.9 | ✅ pass |",
+    );
+  }, 240_000);
 });
