@@ -83,6 +83,15 @@ export type FlagValues<T extends readonly Flag[]> = {
   [F in T[number] as F["key"]]?: F extends Flag<string, infer V> ? V : never;
 };
 
+/** The α a calibration must show for a gate on a judge dimension (also `judge calibrate`'s "may gate" column). */
+const JUDGE_ALPHA_MIN_FLAG = parsed(
+  "judgeAlphaMin",
+  "--judge-alpha-min <x>",
+  "the Krippendorff α a judge dimension's calibration must reach to gate (default 0.67)",
+  "output",
+  unitArg("--judge-alpha-min"),
+);
+
 /** --html / --no-html, --junit and --fail-under (also `report`; `compare` takes only --html). */
 export const HTML_FLAGS = [
   on("html", "--html", "write summary.html and comparison_report.html (the default)", "output"),
@@ -104,13 +113,7 @@ export const JUNIT_FLAGS = [
     "a judge-calibration.json vouching for gates on judge dimensions, besides the results folder's own",
     "output",
   ),
-  parsed(
-    "judgeAlphaMin",
-    "--judge-alpha-min <x>",
-    "the Krippendorff α a judge dimension's calibration must reach to gate (default 0.67)",
-    "output",
-    unitArg("--judge-alpha-min"),
-  ),
+  JUDGE_ALPHA_MIN_FLAG,
 ] as const;
 
 /** The telemetry flags (also `rescore` and `export`; docs/telemetry.md). */
@@ -457,13 +460,7 @@ export const JUDGE_CALIBRATE_FLAGS = [
       return n;
     },
   ),
-  parsed(
-    "judgeAlphaMin",
-    "--judge-alpha-min <x>",
-    "the Krippendorff α a judge dimension's calibration must reach to gate (default 0.67)",
-    "judge",
-    unitArg("--judge-alpha-min"),
-  ),
+  JUDGE_ALPHA_MIN_FLAG,
 ] as const;
 
 /**
