@@ -172,11 +172,11 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
         // The CI outputs from the rescore's own reading and comparison (one of each).
         ctx.exitCode = printCiResult(
           await writeCiOutputsFrom(dir, res, {
-        junit: f.junit,
-        failUnder: f.failUnder,
-        judgeCalibration: f.judgeCalibration,
-        judgeAlphaMin: f.judgeAlphaMin,
-      }),
+            junit: f.junit,
+            failUnder: f.failUnder,
+            judgeCalibration: f.judgeCalibration,
+            judgeAlphaMin: f.judgeAlphaMin,
+          }),
         );
         const out = await exportStoredResults(dir, telemetryFlags(f), process.env, {
           note,
