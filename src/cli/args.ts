@@ -61,6 +61,16 @@ export function marginArg(v: string): number {
   return n;
 }
 
+/** A number from 0 to 1 (e.g. `--judge-alpha-min`). */
+export function unitArg(name: string): (v: string) => number {
+  return (v: string): number => {
+    const n = Number(v);
+    if (v.trim() === "" || !Number.isFinite(n) || n < 0 || n > 1)
+      throw new InvalidArgumentError(`${name} must be a number from 0 to 1, e.g. 0.67`);
+    return n;
+  };
+}
+
 const SandboxChoice = z.enum(["auto", "bwrap", "docker", "local"]);
 
 /** `--sandbox` of every command that starts an agent: one list of kinds, one help text. */

@@ -8,6 +8,8 @@ export interface CiFlags {
   html?: boolean;
   junit?: string;
   failUnder?: string[];
+  judgeCalibration?: string;
+  judgeAlphaMin?: number;
 }
 
 /** --html/--no-html and, with `junit`, --junit and --fail-under (cli/flags.ts), under "Options:". */

@@ -7,7 +7,7 @@
  */
 import { InvalidArgumentError, type Command } from "commander";
 import { agentChoices, defaultAgentName } from "./agent-help.js";
-import { collect, intArg, marginArg, parseKs, SANDBOX_HELP, sandboxArg } from "./args.js";
+import { collect, intArg, marginArg, parseKs, SANDBOX_HELP, sandboxArg, unitArg } from "./args.js";
 import { rateLimitArg } from "./commands/queue.js";
 
 /** The help headings, in the order `--help` lists them. */
@@ -83,6 +83,15 @@ export type FlagValues<T extends readonly Flag[]> = {
   [F in T[number] as F["key"]]?: F extends Flag<string, infer V> ? V : never;
 };
 
+/** The α a calibration must show for a gate on a judge dimension (also `judge calibrate`'s "may gate" column). */
+const JUDGE_ALPHA_MIN_FLAG = parsed(
+  "judgeAlphaMin",
+  "--judge-alpha-min <x>",
+  "the Krippendorff α a judge dimension's calibration must reach to gate (default 0.67)",
+  "output",
+  unitArg("--judge-alpha-min"),
+);
+
 /** --html / --no-html, --junit and --fail-under (also `report`; `compare` takes only --html). */
 export const HTML_FLAGS = [
   on("html", "--html", "write summary.html and comparison_report.html (the default)", "output"),
@@ -94,9 +103,17 @@ export const JUNIT_FLAGS = [
   list(
     "failUnder",
     "--fail-under <metric=min>",
-    "exit 1 below a threshold, e.g. pass@1=0.8, weighted_score=0.7, WITH_SKILL:pass_rate=0.9 (repeatable)",
+    "exit 1 below a threshold, e.g. pass@1=0.8, weighted_score=0.7, WITH_SKILL:pass_rate=0.9, judge.task_completion=0.7 (repeatable)",
     "output",
   ),
+  // A gate on a judge dimension needs a judge calibration (docs/judge.md, Calibration).
+  text(
+    "judgeCalibration",
+    "--judge-calibration <file>",
+    "a judge-calibration.json vouching for gates on judge dimensions, besides the results folder's own",
+    "output",
+  ),
+  JUDGE_ALPHA_MIN_FLAG,
 ] as const;
 
 /** The telemetry flags (also `rescore` and `export`; docs/telemetry.md). */
@@ -445,6 +462,29 @@ export const CALIBRATE_ONLY_FLAGS = [
     "statistics",
     intArg("--splits"),
   ),
+] as const;
+
+/** `judge calibrate`'s own (docs/judge.md, Calibration). */
+export const JUDGE_CALIBRATE_FLAGS = [
+  text(
+    "labels",
+    "--labels <file>",
+    "human labels, JSONL: {run_id, dimension, label: 0..1, rater?} or {task, repetition, preferred, rater?} per line",
+    "judge",
+  ),
+  parsed(
+    "levels",
+    "--levels <n>",
+    "ordered levels on 0..1 that the judge's scores and the labels are mapped to (default 3: 0, 0.5, 1)",
+    "judge",
+    (v: string): number => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 2 || n > 11)
+        throw new InvalidArgumentError("--levels must be a whole number from 2 to 11");
+      return n;
+    },
+  ),
+  JUDGE_ALPHA_MIN_FLAG,
 ] as const;
 
 /**

@@ -9,6 +9,7 @@ import { registerEval } from "./commands/eval.js";
 import { registerHistory } from "./commands/history.js";
 import { registerInit } from "./commands/init.js";
 import { registerInspect } from "./commands/inspect.js";
+import { registerJudge } from "./commands/judge.js";
 import { registerResults } from "./commands/results.js";
 import { registerQueue } from "./commands/queue.js";
 import { registerRun } from "./commands/run.js";
@@ -35,6 +36,7 @@ async function main(argv: string[]): Promise<number> {
   registerQueue(program, ctx);
   registerTriggers(program, ctx);
   registerHistory(program, ctx);
+  registerJudge(program);
 
   try {
     await program.parseAsync(argv);

@@ -34,7 +34,12 @@ export async function runReported<R>(
   steps: Omit<CommandSteps<R>, "outcomes">,
   kind: "run" | "eval" | "calibrate" = "run",
 ): Promise<R> {
-  const ci = ciReporters({ junit: f.junit, failUnder: f.failUnder });
+  const ci = ciReporters({
+    junit: f.junit,
+    failUnder: f.failUnder,
+    judgeCalibration: f.judgeCalibration,
+    judgeAlphaMin: f.judgeAlphaMin,
+  });
   const telemetry = await openTelemetryReporter(f, declared);
   // Last: a store that cannot be reached is a warning after everything else is said.
   const history = historyReporter(kind, {

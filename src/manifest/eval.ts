@@ -8,6 +8,7 @@ import { readComparisonSource, type ComparisonSource } from "../report/compariso
 import type { RunOptions, RunSummary } from "../runner/run-suite.js";
 import { readSequential } from "../report/sequential/io.js";
 import { writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
+import { requireJudgeCalibration } from "../judge/calibration/require.js";
 import {
   compileManifest,
   DEFAULT_TRIALS,
@@ -18,6 +19,7 @@ import {
 } from "./compile.js";
 import {
   decideGates,
+  judgeGates,
   parseGates,
   renderGatesMarkdown,
   type GateReport,
@@ -48,6 +50,10 @@ export interface EvalOptions extends Omit<RunOptions, "suite"> {
   generatedCacheDir?: string | undefined;
   /** `--accept-edited`: run frozen generated tasks edited by hand (else refused, exit 2). */
   acceptEdited?: boolean | undefined;
+  /** `--judge-calibration`: a calibration for `minJudge<Dimension>` gates besides the results folder's. */
+  judgeCalibration?: string | undefined;
+  /** `--judge-alpha-min`: wins over the manifest's `evaluation.judgeAlphaMin`. */
+  judgeAlphaMin?: number | undefined;
   /**
    * Tasks for a Skill whose manifest has none; default: the frozen generated tasks, generated
    * first with `generate` (resolveGeneratedTasks).
@@ -233,6 +239,8 @@ export async function runPreparedEval(p: PreparedEval, opts: EvalOptions): Promi
     regenerate: _regen,
     generatedCacheDir: _cache,
     acceptEdited: _edited,
+    judgeCalibration: _calibration,
+    judgeAlphaMin: _alphaMin,
     resolveGenerated: _g,
     onNote: _n,
     run,
@@ -275,6 +283,19 @@ export async function runPreparedEval(p: PreparedEval, opts: EvalOptions): Promi
           margin: opts.margin,
         });
   }
+  // A gate on a judge dimension is refused (exit 2) without a calibration of this judge.
+  await requireJudgeCalibration({
+    demands: judgeGates(p.gates).map((g) => ({
+      gate: `${p.loaded.file}: evaluation.qualityGates.${g.key}`,
+      dimension: g.dimension,
+      field: `evaluation.qualityGates.${g.key}`,
+      file: p.loaded.file,
+    })),
+    blocks: reports.map((r) => r.judge),
+    outDirs: [p.outDir],
+    file: opts.judgeCalibration,
+    alphaMin: opts.judgeAlphaMin ?? p.loaded.manifest.evaluation?.judgeAlphaMin,
+  });
   const gateReport = decideGates(p.gates, {
     reports,
     candidate: SKILL_TREATMENT,

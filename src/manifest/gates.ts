@@ -1,7 +1,7 @@
 import type { RunDigest } from "../core/digest.js";
 import type { Comparison } from "../report/comparison/index.js";
 import { analysisSet } from "../report/outcomes.js";
-import { metricValue } from "../report/thresholds.js";
+import { judgeDimensionValue, metricValue } from "../report/thresholds.js";
 
 /**
  * Quality gates from a manifest's `evaluation.qualityGates`: each is a minimum the
@@ -14,6 +14,7 @@ export type GateSpec =
   | { key: string; kind: "pass_rate" | "weighted_score" | "checks_pass_rate"; min: number }
   | { key: string; kind: "pass_at_k" | "pass_hat_k"; k: number; min: number }
   | { key: string; kind: "dimension"; dimension: string; min: number }
+  | { key: string; kind: "judge_dimension"; dimension: string; min: number }
   | { key: string; kind: "no_regression" };
 
 interface GateResult {
@@ -35,7 +36,7 @@ export interface GateReport {
 }
 
 const GATE_HELP =
-  "minPassRate, minWeightedScore, minChecksPassRate, minPassAt<K>, minPassHat<K> (pass^K), min<Dimension> (a rubric dimension, e.g. minSkillInvocation), noRegression";
+  "minPassRate, minWeightedScore, minChecksPassRate, minPassAt<K>, minPassHat<K> (pass^K), min<Dimension> (a rubric dimension, e.g. minSkillInvocation), minJudge<Dimension> (an LLM-judge dimension, e.g. minJudgeTaskCompletion; needs a judge calibration), noRegression";
 
 const snake = (s: string): string =>
   s
@@ -63,7 +64,22 @@ export function parseGate(key: string, value: number | boolean): GateSpec | stri
     if (kk < 1) return "K must be at least 1";
     return { key, kind: pk[1] === "At" ? "pass_at_k" : "pass_hat_k", k: kk, min: value };
   }
+  if (/^Judge[A-Z0-9]/.test(name))
+    return {
+      key,
+      kind: "judge_dimension",
+      // the generic judge's criteria are custom_0 …: minJudgeCustom0 and min_judge_custom_0 name them
+      dimension: snake(name.slice(5)).replace(/^custom(\d+)$/, "custom_$1"),
+      min: value,
+    };
   return { key, kind: "dimension", dimension: snake(name), min: value };
+}
+
+/** The judge dimensions these gates gate on (each needs a calibration: judge/calibration/require.ts). */
+export function judgeGates(gates: GateSpec[]): Array<{ key: string; dimension: string }> {
+  return gates.flatMap((g) =>
+    g.kind === "judge_dimension" ? [{ key: g.key, dimension: g.dimension }] : [],
+  );
 }
 
 export function parseGates(gates: Record<string, number | boolean>): {
@@ -161,6 +177,13 @@ function decideOne(g: GateSpec, input: GateInput): GateResult {
           : `no rubric dimension ${g.dimension} (the profile has: ${known.join(", ") || "none"})`,
       );
     }
+    case "judge_dimension":
+      return minGate(
+        `judge.${g.dimension}`,
+        judgeDimensionValue(reports, candidate, g.dimension),
+        g.min,
+        `a run of ${candidate} has no judge score for ${g.dimension}`,
+      );
     case "no_regression": {
       const metric = `no regression vs ${input.baseline ?? "a frozen baseline"}`;
       const base = { key: g.key, metric, treatment: candidate, value: null, min: null };

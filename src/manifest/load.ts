@@ -219,6 +219,7 @@ function knownKeysHint(_iss: z.core.$ZodIssue, key: string): string {
     "recommendedTasks",
     "baselineTreatments",
     "qualityGates",
+    "judgeAlphaMin",
     "requiredSkills",
     "expectedArtifacts",
     "trials",

@@ -139,6 +139,8 @@ const EvaluationSchema = z.strictObject({
   recommendedTasks: StringList.optional(),
   baselineTreatments: z.array(BaselineSchema).optional(),
   qualityGates: QualityGatesSchema.optional(),
+  /** The α a judge calibration must show for a `minJudge<Dimension>` gate (default 0.67; docs/judge.md). */
+  judgeAlphaMin: z.number().min(0).max(1).optional(),
   requiredOutputSchemas: StringList.optional(),
   expectedEvidence: z.array(z.record(z.string(), z.unknown())).optional(),
   requiredSkills: StringList.optional(),

@@ -6,6 +6,9 @@
  *   pass^K          task-macro unbiased pass^K (all K runs pass)
  *   pass_rate       passed / runs over the analysis set (pooled)
  *   weighted_score  mean rubric weighted_score over the analysis set (runs without a rubric left out)
+ *   judge.DIM       mean LLM-judge score of dimension DIM over the analysis set; not computable when
+ *                   a run has no judge score for it; refused without a judge calibration
+ *                   (judge/calibration/require.ts, checked where the thresholds are evaluated)
  * TREATMENT is a treatment name, `*` for every treatment, or omitted for the candidate: the
  * `candidate` option, else the comparison default (first treatment that is not CONTROL), else
  * the only treatment. A value that cannot be computed (no runs, fewer than K runs per task)
@@ -23,7 +26,8 @@ type ThresholdMetric =
   | { kind: "pass_at_k"; k: number }
   | { kind: "pass_hat_k"; k: number }
   | { kind: "pass_rate" }
-  | { kind: "weighted_score" };
+  | { kind: "weighted_score" }
+  | { kind: "judge_dimension"; dimension: string };
 
 export interface Threshold {
   /** the text as given */
@@ -57,12 +61,13 @@ export const RESULT_LINE_PREFIX = "skillbench-result: ";
 function metricName(m: ThresholdMetric): string {
   if (m.kind === "pass_at_k") return `pass@${m.k}`;
   if (m.kind === "pass_hat_k") return `pass^${m.k}`;
+  if (m.kind === "judge_dimension") return `judge.${m.dimension}`;
   return m.kind;
 }
 
 function bad(spec: string, why: string): InputError {
   return new InputError(
-    `--fail-under ${spec}: ${why} (expected [TREATMENT:]METRIC=MIN with METRIC pass@K, pass^K, pass_rate or weighted_score, MIN in [0, 1])`,
+    `--fail-under ${spec}: ${why} (expected [TREATMENT:]METRIC=MIN with METRIC pass@K, pass^K, pass_rate, weighted_score or judge.DIMENSION, MIN in [0, 1])`,
     {
       field: "fail-under",
     },
@@ -88,6 +93,8 @@ export function parseThreshold(spec: string): Threshold {
     if (!Number.isInteger(n) || n < 1) throw bad(spec, "K must be a positive integer");
     metric = k[1] === "@" ? { kind: "pass_at_k", k: n } : { kind: "pass_hat_k", k: n };
   } else if (name === "pass_rate" || name === "weighted_score") metric = { kind: name };
+  else if (/^judge\.[a-z0-9_]+$/.test(name))
+    metric = { kind: "judge_dimension", dimension: name.slice("judge.".length) };
   else throw bad(spec, `unknown metric "${name}"`);
   return { spec, treatment, metric, min };
 }
@@ -108,11 +115,41 @@ function defaultCandidate(treatments: string[]): string | null {
   return treatments.find((t) => t !== CONTROL) ?? treatments[0] ?? null;
 }
 
+/**
+ * The mean LLM-judge score of a dimension over a treatment's analysis-set runs. Null (not
+ * computable) when a run has no successful judge score for it: a judge that failed on some runs
+ * must not pass a gate on the others (fail closed, docs/judge.md).
+ */
+export function judgeDimensionValue(
+  reports: RunDigest[],
+  treatment: string,
+  dimension: string,
+): number | null {
+  const runs = analysisSet(reports).filter((r) => r.treatment === treatment);
+  const scores = runs.map((r) =>
+    r.judge?.status === "enabled_and_successful"
+      ? r.judge.dimensions.find((d) => d.name === dimension)?.score
+      : undefined,
+  );
+  if (runs.length === 0 || scores.some((s) => s === undefined)) return null;
+  return meanOf(scores);
+}
+
+/** The judge dimensions these thresholds gate on (each needs a calibration). */
+export function judgeDimensionsOf(
+  thresholds: Threshold[],
+): Array<{ spec: string; dimension: string }> {
+  return thresholds.flatMap((t) =>
+    t.metric.kind === "judge_dimension" ? [{ spec: t.spec, dimension: t.metric.dimension }] : [],
+  );
+}
+
 export function metricValue(
   reports: RunDigest[],
   treatment: string,
   m: ThresholdMetric,
 ): number | null {
+  if (m.kind === "judge_dimension") return judgeDimensionValue(reports, treatment, m.dimension);
   if (m.kind === "pass_rate" || m.kind === "weighted_score") {
     const runs = analysisSet(reports).filter((r) => r.treatment === treatment);
     if (runs.length === 0) return null;

@@ -92,6 +92,8 @@ async function evalOne(skill: string, f: EvalFlags, ctx: { exitCode: number }): 
         regenerate: f.regenerate,
         generatedCacheDir: f.generatedDir,
         acceptEdited: f.acceptEdited,
+        judgeCalibration: f.judgeCalibration,
+        judgeAlphaMin: f.judgeAlphaMin,
         onNote: (m: string) => void process.stderr.write(`${m}\n`),
       };
       let prepared: Awaited<ReturnType<typeof prepareEval>>;

@@ -39,7 +39,12 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
     const written = await writeExperimentReportsOf(dir, { ks: f.ks, html: f.html });
     process.stdout.write(`${written.files.join("\n")}\n`);
     ctx.exitCode = printCiResult(
-      await writeCiOutputsFrom(dir, written, { junit: f.junit, failUnder: f.failUnder }),
+      await writeCiOutputsFrom(dir, written, {
+        junit: f.junit,
+        failUnder: f.failUnder,
+        judgeCalibration: f.judgeCalibration,
+        judgeAlphaMin: f.judgeAlphaMin,
+      }),
     );
   });
 
@@ -166,7 +171,12 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
         );
         // The CI outputs from the rescore's own reading and comparison (one of each).
         ctx.exitCode = printCiResult(
-          await writeCiOutputsFrom(dir, res, { junit: f.junit, failUnder: f.failUnder }),
+          await writeCiOutputsFrom(dir, res, {
+            junit: f.junit,
+            failUnder: f.failUnder,
+            judgeCalibration: f.judgeCalibration,
+            judgeAlphaMin: f.judgeAlphaMin,
+          }),
         );
         const out = await exportStoredResults(dir, telemetryFlags(f), process.env, {
           note,

@@ -5,7 +5,13 @@
 import path from "node:path";
 import { junitPieces } from "../junit.js";
 import { isScripted } from "../../plan/fingerprint.js";
-import { evaluateThresholds, parseThresholds, type ThresholdResult } from "../thresholds.js";
+import {
+  evaluateThresholds,
+  judgeDimensionsOf,
+  parseThresholds,
+  type ThresholdResult,
+} from "../thresholds.js";
+import { requireJudgeCalibration } from "../../judge/calibration/require.js";
 import { appendStepSummary, renderStepSummary } from "../step-summary.js";
 import { writeReportPieces } from "../../store/report-files.js";
 import type { ExperimentResults, Reporter } from "./types.js";
@@ -15,6 +21,10 @@ export interface CiOptions {
   junit?: string | undefined;
   /** --fail-under specs, e.g. ["pass@1=0.8", "weighted_score=0.7"] */
   failUnder?: string[] | undefined;
+  /** --judge-calibration FILE: a calibration for thresholds on judge dimensions, besides the results folder's. */
+  judgeCalibration?: string | undefined;
+  /** --judge-alpha-min: the α a judge dimension's calibration must reach (default 0.67). */
+  judgeAlphaMin?: number | undefined;
   /** Environment (GITHUB_STEP_SUMMARY). */
   env?: Record<string, string | undefined>;
   cwd?: string;
@@ -64,7 +74,18 @@ export function ciReporters(opts: CiOptions): CiReporters {
   if (specs)
     reporters.push({
       name: "thresholds",
-      onExperimentEnd: (r) => {
+      onExperimentEnd: async (r) => {
+        // A threshold on a judge dimension is refused (exit 2) without a calibration.
+        await requireJudgeCalibration({
+          demands: judgeDimensionsOf(specs).map((d) => ({
+            gate: `--fail-under ${d.spec}`,
+            dimension: d.dimension,
+          })),
+          blocks: r.source.reports.map((x) => x.judge),
+          outDirs: [r.outDir],
+          file: opts.judgeCalibration,
+          alphaMin: opts.judgeAlphaMin,
+        });
         th = evaluateThresholds(specs, r.source.reports, {
           treatments: treatmentsOf(r),
           candidate: r.comparison?.roles.candidate ?? undefined,

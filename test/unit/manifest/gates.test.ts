@@ -1,3 +1,4 @@
+import type { JudgeBlock } from "../../../src/core/judge.js";
 import type { RunReport } from "../../../src/core/report.js";
 import { describe, expect, it } from "vitest";
 import { buildComparison } from "../../../src/report/comparison/index.js";
@@ -14,6 +15,12 @@ describe("parseGate", () => {
     ["min_pass_hat_3", 0.5, { kind: "pass_hat_k", k: 3, min: 0.5 }],
     ["minSkillInvocation", 1, { kind: "dimension", dimension: "skill_invocation", min: 1 }],
     ["min_efficiency", 0.2, { kind: "dimension", dimension: "efficiency", min: 0.2 }],
+    [
+      "minJudgeTaskCompletion",
+      0.6,
+      { kind: "judge_dimension", dimension: "task_completion", min: 0.6 },
+    ],
+    ["min_judge_custom_0", 0.5, { kind: "judge_dimension", dimension: "custom_0", min: 0.5 }],
     ["noRegression", true, { kind: "no_regression" }],
     ["no_regression", true, { kind: "no_regression" }],
   ])("%s: %s", (key, value, want) => {
@@ -32,6 +39,26 @@ describe("parseGate", () => {
 });
 
 const T = "WITH_SKILL";
+const spread = { min: 0, max: 0, stdev: 0 };
+const judgeBlock: JudgeBlock = {
+  status: "enabled_and_successful",
+  reason: "",
+  profile: "generic",
+  prompt_kind: "generic",
+  model: "m",
+  transport: "http",
+  agent: null,
+  dimensions: [],
+  lines: [],
+  samples_requested: 1,
+  samples_parsed: 1,
+  calls: 1,
+  repairs: 0,
+  tokens: null,
+  cost_usd: null,
+  cached: false,
+  prompt_hash: null,
+};
 
 describe("decideGates", () => {
   const reports = [
@@ -70,6 +97,34 @@ describe("decideGates", () => {
       "pass^5 is not computable: fewer than 5 runs of a task",
       "skill_invocation is not computable: no rubric dimension skill_invocation (the profile has: completion, efficiency)",
     ]);
+  });
+
+  it("a judge dimension: the mean judge score; a run without one makes it not computable", () => {
+    const judged = (score: number | null, rep: number) => {
+      const r = makeReport({ treatment: T, rep });
+      return {
+        ...r,
+        judge:
+          score === null
+            ? null
+            : {
+                ...judgeBlock,
+                dimensions: [
+                  { name: "task_completion", score, reason: "", samples: [score], spread },
+                ],
+              },
+      };
+    };
+    const gates = parseGates({ minJudgeTaskCompletion: 0.6 }).gates;
+    const input = { candidate: T, baseline: null, comparison: null };
+    const ok = decideGates(gates, { ...input, reports: [judged(1, 1), judged(0.5, 2)] });
+    expect(ok.gates[0]).toMatchObject({ metric: "judge.task_completion", value: 0.75, ok: true });
+    const failed = decideGates(gates, { ...input, reports: [judged(1, 1), judged(null, 2)] });
+    expect(failed.gates[0]).toMatchObject({
+      ok: false,
+      value: null,
+      detail: `judge.task_completion is not computable: a run of ${T} has no judge score for task_completion`,
+    });
   });
 
   it("noRegression without a frozen baseline fails, naming the fix", () => {

@@ -19,6 +19,12 @@ describe("parseThreshold", () => {
     ["weighted_score=0.7", null, { kind: "weighted_score" }, 0.7],
     ["WITH_SKILL:pass_rate=1", "WITH_SKILL", { kind: "pass_rate" }, 1],
     ["*:pass@2=.25", "*", { kind: "pass_at_k", k: 2 }, 0.25],
+    [
+      "WITH_SKILL:judge.task_completion=0.7",
+      "WITH_SKILL",
+      { kind: "judge_dimension", dimension: "task_completion" },
+      0.7,
+    ],
   ])("%s", (spec, treatment, metric, min) =>
     expect(parseThreshold(spec)).toEqual({ spec, treatment, metric, min }),
   );
@@ -31,6 +37,8 @@ describe("parseThreshold", () => {
     ":pass@1=0.5",
     "pass@1=abc",
     "pass@1=-0.1",
+    "judge.=0.5",
+    "judge.Task Completion=0.5",
   ])("rejects %s", (spec) => expect(() => parseThreshold(spec)).toThrow(InputError));
 });
 
