@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "commander";
 import { z } from "zod";
-import { InputError } from "../index.js";
+import { InputError, parseShard, type Shard } from "../index.js";
 
 /** Argument parsers and helpers shared by the commands. */
 export function intArg(name: string) {
@@ -59,6 +59,15 @@ export function marginArg(v: string): number {
   if (!Number.isFinite(n) || n <= 0 || n >= 1)
     throw new InvalidArgumentError("--margin must be a number between 0 and 1, e.g. 0.05");
   return n;
+}
+
+/** `--shard I/N` (plan/shard.ts). */
+export function shardArg(v: string): Shard {
+  try {
+    return parseShard(v);
+  } catch (e) {
+    throw new InvalidArgumentError(e instanceof Error ? e.message : String(e));
+  }
 }
 
 const SandboxChoice = z.enum(["auto", "bwrap", "docker", "local"]);
