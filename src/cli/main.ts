@@ -8,6 +8,7 @@ import { interruptExitCode } from "./interrupt.js";
 import { registerEval } from "./commands/eval.js";
 import { registerInit } from "./commands/init.js";
 import { registerInspect } from "./commands/inspect.js";
+import { registerMerge } from "./commands/merge.js";
 import { registerResults } from "./commands/results.js";
 import { registerQueue } from "./commands/queue.js";
 import { registerRun } from "./commands/run.js";
@@ -30,6 +31,7 @@ async function main(argv: string[]): Promise<number> {
   registerInspect(program, ctx);
   registerInit(program, ctx);
   registerResults(program, ctx);
+  registerMerge(program, ctx);
   registerServe(program, ctx);
   registerQueue(program, ctx);
   registerTriggers(program, ctx);

@@ -20,7 +20,7 @@ export interface Shard {
 }
 
 /** The most shards one plan may be cut into (more would be runs of a handful each). */
-export const MAX_SHARDS = 1000;
+const MAX_SHARDS = 1000;
 
 /** `I/N` (1 ≤ I ≤ N ≤ MAX_SHARDS) as a Shard; bad input names the flag. */
 export function parseShard(text: string, field = "--shard"): Shard {

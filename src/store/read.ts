@@ -116,13 +116,17 @@ export async function readStoredRuns(
   outDir: string,
   opts: {
     cache?: ReportCache;
-    /** false: neither read nor write the run index (store/run-index.ts) */
-    index?: boolean;
+    /**
+     * false: neither read nor write the run index (store/run-index.ts); "read": read it but
+     * never write it (`merge` leaves its input folders as they are)
+     */
+    index?: boolean | "read";
   } = {},
 ): Promise<StoredRuns> {
   const ids = await runFolderIds(outDir);
   const cache = opts.cache;
   const useIndex = opts.index !== false;
+  const writeIndex = useIndex && opts.index !== "read";
   const n = ids.length;
   // What is known of each run is kept by its position in `ids` (sorted, so a line of the index
   // finds its run by binary search), in typed arrays where it is numbers: a reading of 100,000
@@ -197,7 +201,7 @@ export async function readStoredRuns(
   // alone does not count), or when the index held lines that were not used.
   const opened: { writer: Promise<RunIndexWriter | null> | null } = { writer: null };
   const writer = (): Promise<RunIndexWriter | null> =>
-    (opened.writer ??= useIndex ? RunIndexWriter.create(outDir) : Promise.resolve(null));
+    (opened.writer ??= writeIndex ? RunIndexWriter.create(outDir) : Promise.resolve(null));
   const shared = new SharedValues();
   /** the runs' ranges in the index being written */
   const newSpans = new Float64Array(2 * n).fill(-1);
