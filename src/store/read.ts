@@ -139,10 +139,14 @@ export async function readStoredRuns(
   const ino = new Float64Array(n);
   /** report.json's size; -1: no report (an incomplete run) */
   const size = new Float64Array(n).fill(-1);
+  // Each run's report.json by concatenation: `runPaths` joins a dozen paths per call, and a
+  // folder of 10,000 runs asked for it twice a run (~6% of an unindexed reading's CPU).
+  const runsDir = path.join(outDir, "runs");
+  const reportOf = (id: string): string => `${runsDir}${path.sep}${id}${path.sep}report.json`;
   for (let i = 0; i < n; i += STAT_SLICE) {
     if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     for (let k = i; k < Math.min(n, i + STAT_SLICE); k++) {
-      const st = statSync(runPaths(outDir, ids[k] ?? "").report, { throwIfNoEntry: false });
+      const st = statSync(reportOf(ids[k] ?? ""), { throwIfNoEntry: false });
       if (!st?.isFile()) continue;
       mtime[k] = st.mtimeMs;
       size[k] = st.size;
@@ -211,7 +215,7 @@ export async function readStoredRuns(
     if (j > 0 && j % READ_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const k = missing[j] ?? -1;
     const id = ids[k] ?? "";
-    const file = runPaths(outDir, id).report;
+    const file = reportOf(id);
     let text: string;
     try {
       text = readFileSync(file, "utf8");
