@@ -66,24 +66,21 @@ export function wholePlanRecord(
 }
 
 /**
- * metadata.json with the plan recorded and, for a shard, the shard and the whole plan's task and
- * treatment order (the reports list them in that order; a slice may start with another).
+ * Record the plan in metadata.json (in place) and, for a shard, the shard and the whole plan's task
+ * and treatment order (the reports list them in that order; a slice may start with another).
  */
-export function withPlan(
+export function recordPlan(
   metadata: ExperimentMetadata,
   record: PlanRecord,
   wholePlan: readonly RunSpec[],
   shard: Shard | undefined,
-): ExperimentMetadata {
-  if (!shard) return { ...metadata, plan: record };
+): void {
+  metadata.plan = record;
+  if (!shard) return;
   const first = <T>(xs: Iterable<T>): T[] => [...new Set(xs)];
-  return {
-    ...metadata,
-    tasks: first([...wholePlan.map((r) => r.task), ...metadata.tasks]),
-    treatments: first([...wholePlan.map((r) => r.treatment), ...metadata.treatments]),
-    plan: record,
-    shard,
-  };
+  metadata.tasks = first([...wholePlan.map((r) => r.task), ...metadata.tasks]);
+  metadata.treatments = first([...wholePlan.map((r) => r.treatment), ...metadata.treatments]);
+  metadata.shard = shard;
 }
 
 /**

@@ -28,7 +28,7 @@ import {
   resolveAgents,
 } from "./preflight.js";
 import { hasDockerfile, planSettings, planSuite } from "./plan-suite.js";
-import { checkShardResume, wholePlanRecord, withPlan } from "./plan-shard.js";
+import { checkShardResume, recordPlan, wholePlanRecord } from "./plan-shard.js";
 import { openResultsFolder, resultsLockOptions } from "./results-folder.js";
 import { executePlans } from "./execute-plans.js";
 import { warmFirstSandbox } from "./warm-sandbox.js";
@@ -223,27 +223,28 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       (r) => !prior.keptOutside.some((k) => k.run_id === r.run_id),
     );
     const kept = [...prior.keptOutside, ...frozenReports];
-    const metadata = withPlan(
-      experimentMetadata({
-        experimentId,
-        suite,
-        planned,
-        kept,
-        prior,
-        frozen,
-        baselineDrift,
-        count,
-        concurrency,
-        taskCount: taskNames.length,
-        model,
-        profile: settings.profileOverride,
-        margin: opts.margin,
-        modelScript: models.scriptFile ? path.resolve(cwd, models.scriptFile) : null,
-        fingerprint,
-        agents: Object.values(agents.setups),
-        decisionPatterns: opts.interaction?.decisionPatterns ?? [],
-      }),
-      // The whole plan (every shard's), what `merge` checks folders of one experiment by.
+    const metadata = experimentMetadata({
+      experimentId,
+      suite,
+      planned,
+      kept,
+      prior,
+      frozen,
+      baselineDrift,
+      count,
+      concurrency,
+      taskCount: taskNames.length,
+      model,
+      profile: settings.profileOverride,
+      margin: opts.margin,
+      modelScript: models.scriptFile ? path.resolve(cwd, models.scriptFile) : null,
+      fingerprint,
+      agents: Object.values(agents.setups),
+      decisionPatterns: opts.interaction?.decisionPatterns ?? [],
+    });
+    // The whole plan (every shard's), what `merge` checks folders of one experiment by.
+    recordPlan(
+      metadata,
       wholePlanRecord(wholePlan, count, settings, fingerprint),
       wholePlan,
       opts.shard,

@@ -425,7 +425,7 @@ async function fullReport(
  */
 export async function readReports(
   outDir: string,
-  opts: { index?: boolean } = {},
+  opts: { index?: boolean | "read" } = {},
 ): Promise<StoredReports> {
   const runs = await readStoredRuns(outDir, opts);
   const reports: RunReport[] = [];
