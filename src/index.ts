@@ -7,6 +7,8 @@ export {
   type ProgressEvent,
 } from "./runner/run-suite.js";
 export { writeExperimentReports, writeExperimentReportsOf } from "./runner/finish.js";
+export { mergeResults, type MergeOptions, type MergeSummary } from "./runner/merge.js";
+export { parseShard, shardRuns, type Shard } from "./plan/shard.js";
 export { runCalibration, DEFAULT_PER_ARM, type CalibrateOptions } from "./runner/calibrate.js";
 export { floorLine } from "./report/calibration/render.js";
 export { MIN_PER_ARM } from "./report/calibration/types.js";

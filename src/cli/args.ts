@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "commander";
 import { z } from "zod";
-import { InputError } from "../index.js";
+import { InputError, parseShard, type Shard } from "../index.js";
 
 /** Argument parsers and helpers shared by the commands. */
 export function intArg(name: string) {
@@ -69,6 +69,15 @@ export function unitArg(name: string): (v: string) => number {
       throw new InvalidArgumentError(`${name} must be a number from 0 to 1, e.g. 0.67`);
     return n;
   };
+}
+
+/** `--shard I/N` (plan/shard.ts). */
+export function shardArg(v: string): Shard {
+  try {
+    return parseShard(v);
+  } catch (e) {
+    throw new InvalidArgumentError(e instanceof Error ? e.message : String(e));
+  }
 }
 
 const SandboxChoice = z.enum(["auto", "bwrap", "docker", "local"]);

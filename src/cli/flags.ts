@@ -7,7 +7,16 @@
  */
 import { InvalidArgumentError, type Command } from "commander";
 import { agentChoices, defaultAgentName } from "./agent-help.js";
-import { collect, intArg, marginArg, parseKs, SANDBOX_HELP, sandboxArg, unitArg } from "./args.js";
+import {
+  collect,
+  intArg,
+  marginArg,
+  parseKs,
+  SANDBOX_HELP,
+  sandboxArg,
+  shardArg,
+  unitArg,
+} from "./args.js";
 import { rateLimitArg } from "./commands/queue.js";
 
 /** The help headings, in the order `--help` lists them. */
@@ -252,6 +261,13 @@ export const RUN_FLAGS = [
     "repetitions per task × treatment",
     "matrix",
     intArg("--count"),
+  ),
+  parsed(
+    "shard",
+    "--shard <i/n>",
+    "run only shard I of N of the plan (whole task × repetition pairs, dealt round-robin); join the shards' folders with `skillbench merge` (docs/distributed.md)",
+    "matrix",
+    shardArg,
   ),
   parsed("concurrency", "-j, --concurrency <n>", "runs at once", "queue", intArg("--concurrency")),
   text("out", "--out <dir>", "results folder (default .skillbench/runs/<experiment-id>)", "output"),

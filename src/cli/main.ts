@@ -10,6 +10,7 @@ import { registerHistory } from "./commands/history.js";
 import { registerInit } from "./commands/init.js";
 import { registerInspect } from "./commands/inspect.js";
 import { registerJudge } from "./commands/judge.js";
+import { registerMerge } from "./commands/merge.js";
 import { registerResults } from "./commands/results.js";
 import { registerQueue } from "./commands/queue.js";
 import { registerRun } from "./commands/run.js";
@@ -32,6 +33,7 @@ async function main(argv: string[]): Promise<number> {
   registerInspect(program, ctx);
   registerInit(program, ctx);
   registerResults(program, ctx);
+  registerMerge(program, ctx);
   registerServe(program, ctx);
   registerQueue(program, ctx);
   registerTriggers(program, ctx);

@@ -4,6 +4,7 @@ import { InputError } from "../core/errors.js";
 import { resolveInteraction, taskInteractionSettings } from "../interaction/index.js";
 import type { InteractionFlags } from "../interaction/config.js";
 import { selectRuns } from "../plan/select.js";
+import { shardRuns, type Shard } from "../plan/shard.js";
 import { runProfile } from "../plan/run-plan.js";
 import { agentsOfTreatments } from "../plan/agents.js";
 import {
@@ -33,6 +34,8 @@ export interface PlanOptions {
   /** `--agent` (a name or a comma list): the agent of every treatment that pins none. */
   agent?: string | undefined;
   interaction?: InteractionFlags | undefined;
+  /** `--shard I/N`: only that slice of the plan (plan/shard.ts). */
+  shard?: Shard | undefined;
   /** Resolve `auto` sandboxes by probing the machine (default true). */
   probe?: boolean;
   cwd?: string;
@@ -102,12 +105,13 @@ export async function planSuite(opts: PlanOptions): Promise<SuitePlan> {
   });
   const cfg = suite.config;
   const count = positive("--count", opts.count) ?? cfg.count ?? 1;
-  const { specs } = selectRuns(suite, {
+  const selected = selectRuns(suite, {
     task: opts.task,
     treatment: opts.treatment,
     count,
     agentsOf: agentsOfTreatments(suite, opts),
-  });
+  }).specs;
+  const specs = opts.shard ? shardRuns(selected, opts.shard) : selected;
   const profiles = await loadSuiteProfiles(suite.profiles);
   const override = opts.profile ?? cfg.profile ?? null;
   const probe =

@@ -10,6 +10,7 @@ import path from "node:path";
 import { agentsOfTreatments } from "../plan/agents.js";
 import type { PlanSettings } from "../plan/run-plan.js";
 import { selectRuns } from "../plan/select.js";
+import { shardRuns } from "../plan/shard.js";
 import type { SandboxProbe } from "../sandbox/index.js";
 import { loadSuiteProfiles, type RubricProfile } from "../scoring/index.js";
 import type { Suite, TaskSpec } from "../suite/index.js";
@@ -25,8 +26,10 @@ export interface SuitePlan {
   /** every selected run (the frozen baseline's arm included) */
   specs: ReturnType<typeof selectRuns>["specs"];
   frozen: FrozenBaseline | null;
-  /** the runs this experiment plans (without the frozen baseline's arm) */
+  /** the runs this invocation plans (without the frozen baseline's arm; with --shard, its slice) */
   planned: ReturnType<typeof selectRuns>["specs"];
+  /** the whole plan `planned` is a slice of (the same runs without --shard) */
+  wholePlan: ReturnType<typeof selectRuns>["specs"];
   model: string | null;
   /** the suite's profiles over the built-ins */
   profiles: Record<string, RubricProfile>;
@@ -114,10 +117,12 @@ export async function planSuite(
   const frozen = opts.baselineFrom
     ? await loadFrozenBaseline(path.resolve(cwd, opts.baselineFrom), taskNames)
     : null;
-  const planned = frozen ? specs.filter((r) => r.treatment !== frozen.treatment) : specs;
-  refuseSharedIds(planned);
+  const wholePlan = frozen ? specs.filter((r) => r.treatment !== frozen.treatment) : specs;
+  refuseSharedIds(wholePlan);
+  // --shard I/N: this invocation's slice of the whole plan (plan/shard.ts).
+  const planned = opts.shard ? shardRuns(wholePlan, opts.shard) : wholePlan;
   const model = opts.model ?? cfg.model ?? hostEnv.ANTHROPIC_MODEL ?? null;
   const profiles = await loadSuiteProfiles(suite.profiles);
   checkPlans(planSettings(suite, opts, profiles, model, NOTHING_LEARNT), planned);
-  return { count, concurrency, taskNames, specs, frozen, planned, model, profiles };
+  return { count, concurrency, taskNames, specs, frozen, planned, wholePlan, model, profiles };
 }

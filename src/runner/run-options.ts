@@ -2,6 +2,7 @@ import type { AgentDriver } from "../agents/index.js";
 import type { RunDigest } from "../core/digest.js";
 import type { ModelApiRecord, RunReport } from "../core/report.js";
 import type { RunSpec } from "../plan/matrix.js";
+import type { Shard } from "../plan/shard.js";
 import type { PlanSettings } from "../plan/run-plan.js";
 import type { ProbeOptions, SandboxChoice, SandboxProbe } from "../sandbox/index.js";
 import type { Suite, SuiteWarning } from "../suite/index.js";
@@ -45,6 +46,8 @@ export interface RunOptions {
   allowDrift?: boolean | undefined;
   /** `--reuse DIR`: results folders whose finished runs with an equal content key are taken (docs/reuse.md). */
   reuse?: string[] | undefined;
+  /** --shard I/N: run only that slice of the plan (plan/shard.ts; docs/distributed.md) */
+  shard?: Shard | undefined;
   /** --margin: the verdict's non-inferiority margin on Δ pass rate (kept in metadata.json) */
   margin?: number | undefined;
   /** --judge / --no-judge, --judge-model, --judge-base-url, --judge-samples */

@@ -28,6 +28,7 @@ import {
   resolveAgents,
 } from "./preflight.js";
 import { hasDockerfile, planSettings, planSuite } from "./plan-suite.js";
+import { checkShardResume, recordPlan, wholePlanRecord } from "./plan-shard.js";
 import { openResultsFolder, resultsLockOptions } from "./results-folder.js";
 import { executePlans } from "./execute-plans.js";
 import { warmFirstSandbox } from "./warm-sandbox.js";
@@ -53,7 +54,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       taskFilter: opts.task,
     }));
   const cfg = suite.config;
-  const { count, concurrency, taskNames, specs, frozen, planned, model, profiles } =
+  const { count, concurrency, taskNames, specs, frozen, planned, wholePlan, model, profiles } =
     await planSuite(suite, opts, hostEnv, cwd);
   await refuseSymlinksOut(suite, planned);
   // The sandbox probe (a bwrap start; docker info where auto may need it) runs while the agents'
@@ -98,6 +99,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   let server: ModelServer | null = null;
   let warming: Promise<unknown> = Promise.resolve();
   try {
+    if (opts.resume) await checkShardResume(outDir, opts.shard);
     const prior = await openResultsFolder(outDir, suite, planned, Boolean(opts.resume), note);
     const experimentId = prior.experimentId ?? newId;
     await mkdir(outDir, { recursive: true });
@@ -255,6 +257,13 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       agents: Object.values(agents.setups),
       decisionPatterns: opts.interaction?.decisionPatterns ?? [],
     });
+    // The whole plan (every shard's), what `merge` checks folders of one experiment by.
+    recordPlan(
+      metadata,
+      wholePlanRecord(wholePlan, count, settings, fingerprint),
+      wholePlan,
+      opts.shard,
+    );
     await writeMetadata(paths.metadata, metadata);
     await writeSuiteSnapshot(outDir, suite);
     opts.onProgress?.({

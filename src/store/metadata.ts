@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PlanRecordSchema } from "../plan/plan-record.js";
 import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
 
 /** metadata.json's schema tag. */
@@ -19,6 +20,26 @@ const ExperimentFingerprintSchema = z.object({
   endpoint: z.enum(["scripted", "live"]),
   endpoint_at: z.string().nullable(),
   judge: z.string().nullable(),
+});
+
+/** `--shard I/N`: the slice of the plan a folder holds (plan/shard.ts). */
+const ShardSchema = z.object({
+  index: z.number().int().positive(),
+  count: z.number().int().positive(),
+});
+
+/** `skillbench merge`: the folders a merged folder was made of (runner/merge.ts). */
+const MergeSchema = z.object({
+  from: z.array(
+    z.object({
+      dir: z.string(),
+      experiment_id: z.string(),
+      shard: ShardSchema.nullable(),
+      runs: z.number().int(),
+    }),
+  ),
+  /** suite hashes and agent versions that differed, merged with --allow-drift */
+  drift: z.array(z.string()),
 });
 
 const RolesSchema = z.object({
@@ -65,6 +86,12 @@ const ExperimentMetadataSchema = z
     baseline_from: BaselineFromSchema.optional(),
     model_script: z.string().nullable(),
     fingerprint: ExperimentFingerprintSchema.optional(),
+    /** The whole plan's fingerprint (plan/plan-record.ts): what `merge` checks folders by. */
+    plan: PlanRecordSchema.optional(),
+    /** `--shard I/N`: this folder holds that slice of the plan. */
+    shard: ShardSchema.optional(),
+    /** `skillbench merge`: what this folder was merged from. */
+    merge: MergeSchema.optional(),
     versions: z.object({
       skillbench: z.string(),
       claude: z.string().nullable(),
@@ -80,6 +107,28 @@ const ExperimentMetadataSchema = z
   })
   .loose();
 export type ExperimentMetadata = z.infer<typeof ExperimentMetadataSchema>;
+
+/**
+ * metadata.json as `run` writes it (the schema every write is parsed with), for `merge`, which
+ * writes a merged one from it; null when there is none or it does not parse.
+ */
+export async function readExperimentMetadata(file: string): Promise<ExperimentMetadata | null> {
+  const parsed = parseExperimentMetadata(await readJsonFile(file).catch(() => null));
+  return "data" in parsed ? parsed.data : null;
+}
+
+/** metadata.json's JSON parsed as `run` writes it, or what does not parse (field: message; …). */
+export function parseExperimentMetadata(
+  json: unknown,
+): { data: ExperimentMetadata } | { problem: string } {
+  const parsed = ExperimentMetadataSchema.safeParse(json);
+  if (parsed.success) return { data: parsed.data };
+  return {
+    problem: parsed.error.issues
+      .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
+      .join("; "),
+  };
+}
 
 /** A planned run as read: its id (the reports read no more of it) and whatever else it holds. */
 const PlannedRunSchema = z.object({ run_id: z.string() }).loose();

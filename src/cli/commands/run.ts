@@ -38,6 +38,7 @@ export function runOptionsFromFlags(f: RunFlags) {
     task: f.task,
     treatment: f.treatment,
     count: f.count,
+    shard: f.shard,
     concurrency: f.concurrency,
     out: f.out,
     profile: f.profile,
@@ -126,8 +127,14 @@ export type SequentialFlags = FlagValues<typeof SEQUENTIAL_FLAGS>;
 
 /** The sequential settings of the flags (null: not sequential); bad combinations are bad input. */
 export function sequentialFrom(
-  f: SequentialFlags & { count?: number },
+  f: SequentialFlags & { count?: number; shard?: unknown },
 ): { maxCount: number } | null {
+  // Each round decides on the runs so far: a shard's slice would decide on part of them.
+  if (f.untilDecided && f.shard !== undefined)
+    throw new InputError(
+      "--until-decided decides on every run of the experiment: run it without --shard",
+      { field: "--shard" },
+    );
   if (f.untilDecided && f.maxCount === undefined)
     throw new InputError(
       "--until-decided needs --max-count N (the most repetitions per task and treatment)",

@@ -130,6 +130,23 @@ describe("the run index", () => {
     await expect(readFile(indexFile())).rejects.toThrow();
   });
 
+  it('is read but never written with index: "read" (merge leaves its inputs as they are)', async () => {
+    const all = (await readReports(dir, { index: false })).reports.map((r) => r.run_id);
+    // No index: every report from its file, and no index written.
+    const first = await readReports(dir, { index: "read" });
+    expect(first.reports.map((r) => r.run_id)).toEqual(all);
+    await expect(readFile(indexFile())).rejects.toThrow();
+    // A stale index (one run gone): used for the others, left as it was.
+    await readReports(dir);
+    await tamper(reports[1]?.run_id ?? "", "from-the-index");
+    const before = await readFile(indexFile(), "utf8");
+    await rm(path.join(dir, "runs", reports[0]?.run_id ?? ""), { recursive: true });
+    const got = await readReports(dir, { index: "read" });
+    expect(got.reports.map((r) => r.task)).toContain("from-the-index");
+    expect(got.reports).toHaveLength(all.length - 1);
+    expect(await readFile(indexFile(), "utf8")).toBe(before);
+  });
+
   it("a report that does not parse stays a problem and never enters the index", async () => {
     await writeReport("wrong-shape", JSON.stringify({ ...makeReport(), rep: "one" }));
     const got = await readReports(dir);
