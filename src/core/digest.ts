@@ -163,5 +163,6 @@ export function compactDigest(d: RunDigest): RunDigest {
     hashes: d.hashes,
     timing: d.timing,
     ...(d.queue ? { queue: d.queue } : {}),
+    ...(d.arm_integrity ? { arm_integrity: d.arm_integrity } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BUILT_IN_REPORT_NAMES } from "../agents/report-names.js";
+import { RunArmProblemSchema } from "./arm-integrity.js";
 import { JudgeBlockSchema } from "./judge.js";
 import { SandboxRecordSchema } from "./sandbox.js";
 
@@ -212,5 +213,11 @@ export const RunReportSchema = z.object({
   timestamp: z.string(),
   /** How a queued run travelled (absent for local runs); see docs/distributed.md. */
   queue: QueueRecordSchema.optional(),
+  /**
+   * A Skill seen in an arm that does not install it (`arm_leak`), or a file of its own Skill read
+   * with content other than the frozen copy's (`skill_drift`); absent when there is none
+   * (docs/statistics.md §16).
+   */
+  arm_integrity: z.array(RunArmProblemSchema).optional(),
 });
 export type RunReport = z.infer<typeof RunReportSchema>;

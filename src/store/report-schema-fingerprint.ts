@@ -2,4 +2,4 @@
 // computeReportSchemaFingerprint (store/schema-fingerprint.ts); do not edit by hand.
 /** The fingerprint of RunReportSchema and RunDigestSchema a run index's header names. */
 export const REPORT_SCHEMA_FINGERPRINT =
-  "33ff41a586f7ce4f8d8220bbfad869e099cf7365df7b05012cccde3d769d9d09";
+  "a29253c645425e547bbca3ba5e0b135c98b84411c81213ebdabb8b485dd0777f";
