@@ -6,6 +6,7 @@ import { DiskFullError, errorPath, InputError, isDiskFull } from "../core/errors
 import type { RunDigest } from "../core/digest.js";
 import type { ModelServer } from "../model/index.js";
 import { settleRun } from "../plan/run-plan.js";
+import { recordArmsBeforeRuns } from "./arm-preflight.js";
 import { createSandbox, probeSandboxes, removeLeftovers } from "../sandbox/index.js";
 import { experimentPaths } from "../store/layout.js";
 import { lockResultsFolder } from "../store/lock.js";
@@ -189,6 +190,8 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         )
       : [];
     const plans = toRun.map((r) => settleRun(settings, r, randomUUID()));
+    // Arm integrity before any agent starts (docs/statistics.md §16); a queued job's is its coordinator's.
+    if (!opts.queue?.only) await recordArmsBeforeRuns({ suite, plans, hostEnv, outDir, note });
     const said = new Set<string>();
     const tracker = models.tracker;
     const ctx: RunContext = {
