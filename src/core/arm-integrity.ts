@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 
-export const ARM_PROBLEM_KINDS = [
+const ARM_PROBLEM_KINDS = [
   /** A Skill invoked, or its files read, in an arm that does not install it. */
   "arm_leak",
   /** A Skill of the host user's own (e.g. ~/.claude/skills/<name>) with the name of one under test. */
@@ -21,7 +21,6 @@ export const ARM_PROBLEM_KINDS = [
   /** A trigger query that no description variant got right. */
   "case_defect",
 ] as const;
-export type ArmProblemKind = (typeof ARM_PROBLEM_KINDS)[number];
 
 /**
  * One problem of a run's own (report.json `arm_integrity`): a leak of a Skill its arm does not
@@ -59,4 +58,3 @@ export const ArmIntegrityFileSchema = z.object({
   schema: z.literal(ARM_INTEGRITY_SCHEMA),
   problems: z.array(ArmProblemSchema),
 });
-export type ArmIntegrityFile = z.infer<typeof ArmIntegrityFileSchema>;

@@ -21,7 +21,7 @@ export function skillsUnderTest(treatments: Iterable<TreatmentSpec>): Set<string
 }
 
 /** A Skill's frozen copy as file hashes: its folder as the suite loaded it, or its inline SKILL.md. */
-export async function frozenSkillFiles(s: SkillSpec): Promise<Map<string, string>> {
+async function frozenSkillFiles(s: SkillSpec): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   if (s.path !== null)
     for (const rel of await listFiles(s.path, isIgnoredSkillPath))
@@ -30,16 +30,14 @@ export async function frozenSkillFiles(s: SkillSpec): Promise<Map<string, string
   return files;
 }
 
-export async function installedSkills(t: TreatmentSpec | undefined): Promise<InstalledSkill[]> {
+async function installedSkills(t: TreatmentSpec | undefined): Promise<InstalledSkill[]> {
   return Promise.all(
     (t?.skills ?? []).map(async (s) => ({ name: s.name, files: await frozenSkillFiles(s) })),
   );
 }
 
 /** A workspace file's SHA-256 as the manifest records it (undefined: not listed). */
-export function manifestSha(
-  m: WorkspaceManifest | null,
-): (rel: string) => string | null | undefined {
+function manifestSha(m: WorkspaceManifest | null): (rel: string) => string | null | undefined {
   const byPath = new Map((m?.entries ?? []).map((e) => [e.path, e.sha256]));
   return (rel) => byPath.get(rel);
 }

@@ -173,4 +173,21 @@ describe.each(AGENTS)("under $agent", ({ agent, report, folder }) => {
       expect(stdout, r.run_id).not.toContain(HOST_MARK);
     }
   });
+
+  it("rescore and report find the same from the stored runs", async () => {
+    const before = await readFile(path.join(out, "comparison_report.md"), "utf8");
+    const res = await runCli(["rescore", out], { env: box.env() });
+    expect(res.code, res.stderr).toBe(0);
+    const again = (await readReports(out)).reports.find(
+      (r) => r.task === "leaky" && r.treatment === "CONTROL",
+    );
+    expect(again?.arm_integrity?.map((p) => p.kind)).toContain("arm_leak");
+    const rep = await runCli(["report", out], { env: box.env() });
+    expect(rep.code, rep.stderr).toBe(0);
+    const after = await readFile(path.join(out, "comparison_report.md"), "utf8");
+    const section = (md: string) =>
+      md.slice(md.indexOf("## Arm integrity"), md.indexOf("## Verdict"));
+    expect(section(after)).toBe(section(before));
+    expect(after).toContain("⚠️ **Inconclusive**: A Skill reached an arm that does not install it");
+  });
 });
