@@ -1,5 +1,5 @@
 /**
- * Arm integrity before runs (issue #34 item 5, docs/statistics.md §16), from what the preparation
+ * Arm integrity before runs (issue #34 item 5, docs/statistics.md, "Arm integrity"), from what the preparation
  * of each arm's workspace and agent config showed (runner/arm-preflight.ts gathers it; no agent
  * is started). Pure.
  *

@@ -1,5 +1,5 @@
 /**
- * A run's arm integrity after the agent ran (issue #34 item 5, docs/statistics.md §16), from its
+ * A run's arm integrity after the agent ran (issue #34 item 5, docs/statistics.md, "Arm integrity"), from its
  * normalised evidence only, so every agent is judged alike: the tool calls every decoder makes
  * (whatever a tool is called, its input names the paths it touches) and the Skill invocations.
  *

@@ -1,5 +1,5 @@
 /**
- * Assertion hygiene (issue #34 item 6, docs/statistics.md §16), from stored runs, so `run`,
+ * Assertion hygiene (issue #34 item 6, docs/statistics.md, "Arm integrity"), from stored runs, so `run`,
  * `report` and `rescore` say the same. Pure.
  *
  * - `non_discriminating`: a check of a task with the same result (passed every time, or failed

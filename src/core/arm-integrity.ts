@@ -1,5 +1,5 @@
 /**
- * Arm integrity and assertion hygiene (docs/statistics.md §16): the problems that make an
+ * Arm integrity and assertion hygiene (docs/statistics.md, "Arm integrity"): the problems that make an
  * experiment's arms unsound or its checks uninformative, as data. The kinds are shared with
  * health.json (issue #34): each problem names its kind, where it was found and why.
  */

@@ -216,7 +216,7 @@ export const RunReportSchema = z.object({
   /**
    * A Skill seen in an arm that does not install it (`arm_leak`), or a file of its own Skill read
    * with content other than the frozen copy's (`skill_drift`); absent when there is none
-   * (docs/statistics.md §16).
+   * (docs/statistics.md, "Arm integrity").
    */
   arm_integrity: z.array(RunArmProblemSchema).optional(),
 });

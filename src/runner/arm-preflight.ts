@@ -1,5 +1,5 @@
 /**
- * Arm integrity before runs (docs/statistics.md §16): each task × treatment × agent of the plan
+ * Arm integrity before runs (docs/statistics.md, "Arm integrity"): each task × treatment × agent of the plan
  * has its workspace prepared exactly as its run will (workspace/prepare.ts), in a temporary
  * folder, and its agent environment built by its driver; analysis/arm-check.ts judges what they
  * hold. Starts no agent: a preflight can call `checkArmsBeforeRuns` (the `run` command records

@@ -190,7 +190,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         )
       : [];
     const plans = toRun.map((r) => settleRun(settings, r, randomUUID()));
-    // Arm integrity before any agent starts (docs/statistics.md §16); a queued job's is its coordinator's.
+    // Arm integrity before any agent starts (docs/statistics.md, "Arm integrity"); a queued job's is its coordinator's.
     if (!opts.queue?.only) await recordArmsBeforeRuns({ suite, plans, hostEnv, outDir, note });
     const said = new Set<string>();
     const tracker = models.tracker;

@@ -124,7 +124,7 @@ export function buildTriggersReport(i: TriggersReportInput) {
     })),
     started_at: i.startedAt,
     finished_at: i.finishedAt,
-    // Queries no variant got right (docs/statistics.md §16): only when there are some.
+    // Queries no variant got right (docs/statistics.md, "Arm integrity"): only when there are some.
     ...caseDefectsOf(stats, i.skill.name),
   };
 }
@@ -242,7 +242,7 @@ export function renderTriggersMarkdown(r: TriggersReport): string {
   if (defects.length > 0) {
     out.push("## Possible case defects", "");
     out.push(
-      "No description variant got these queries right in any probe: check the query and its `should_trigger` (case_defect, docs/statistics.md §16).",
+      "No description variant got these queries right in any probe: check the query and its `should_trigger` (case_defect, docs/statistics.md, Arm integrity).",
       "",
     );
     out.push("| id | cause |", "| --- | --- |");

@@ -1,5 +1,5 @@
 /**
- * Arm integrity and assertion hygiene end to end (docs/statistics.md §16): the built CLI, real
+ * Arm integrity and assertion hygiene end to end (docs/statistics.md, "Arm integrity"): the built CLI, real
  * agent binaries (Claude Code and Codex) and the scripted model on the e2e-arms suite.
  * - `leaky` ships the house-style Skill in its environment/: the check before runs names the
  *   CONTROL workspace that holds it (arm_mismatch, for the agent that discovers it there), the

@@ -1,5 +1,5 @@
 /**
- * The comparison's arm-integrity problems (docs/statistics.md §16): the runs' own `arm_leak` and
+ * The comparison's arm-integrity problems (docs/statistics.md, "Arm integrity"): the runs' own `arm_leak` and
  * `skill_drift` records (report.json `arm_integrity`), one problem per kind, task, treatment,
  * agent and Skill with the runs it was seen in. A leak in either compared arm makes the band
  * inconclusive (band.ts). Pure.
@@ -74,7 +74,7 @@ export function renderArmIntegrity(problems: readonly ArmProblem[] | undefined):
         `| ${p.kind} | ${p.task ?? "—"} | ${p.treatment ?? "—"} | ${p.agent ?? "—"} | ${esc(p.subject)} | ${p.runs.length || "—"} | ${esc(p.cause)} |`,
     ),
     "",
-    `_${kinds.map((k) => `${k}: ${MEANING[k]}`).join("; ")}. docs/statistics.md §16._`,
+    `_${kinds.map((k) => `${k}: ${MEANING[k]}`).join("; ")}. docs/statistics.md, Arm integrity._`,
   ].join("\n");
 }
 

@@ -297,7 +297,7 @@ export interface BandInput {
   settings: { replicates: number; level: number };
   /** a look of `run --until-decided`: the nominal two-sided level it may spend (§12) */
   sequential?: { alpha_look: number } | null | undefined;
-  /** `arm_leak` problems of the compared arms (arm-integrity.ts): the band is inconclusive (§16) */
+  /** `arm_leak` problems of the compared arms (arm-integrity.ts): the band is inconclusive (statistics.md, "Arm integrity") */
   armLeaks?: readonly ArmProblem[] | undefined;
 }
 

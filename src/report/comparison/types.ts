@@ -331,7 +331,7 @@ export interface Comparison {
   /** An A/A calibration of one of the arms (`skillbench calibrate`), shown beside the delta (docs/statistics.md §13). */
   noise_floor: NoiseFloor | null;
   /**
-   * Arm integrity of the compared arms (docs/statistics.md §16): `arm_leak` and `skill_drift`
+   * Arm integrity of the compared arms (docs/statistics.md, "Arm integrity"): `arm_leak` and `skill_drift`
    * records of their runs, and the assertion-hygiene findings; absent when there is none.
    */
   arm_integrity?: ArmProblem[];
@@ -412,7 +412,7 @@ export type BandRule =
   | "rubric"
   /** an arm ran on several agents: the pooled Δ decides nothing (agents.ts mixedVerdict) */
   | "mixed_agents"
-  /** a Skill reached an arm that does not install it (arm-integrity.ts, §16) */
+  /** a Skill reached an arm that does not install it (arm-integrity.ts, statistics.md "Arm integrity") */
   | "arm_leak";
 
 export interface BandVerdict {
