@@ -24,6 +24,17 @@ type Runs = ReadonlyArray<
   >
 >;
 
+/** The runs of each task, in first-seen order (one pass: an experiment may hold 100,000 runs). */
+function byTask<R extends { task: string }>(runs: readonly R[]): Map<string, R[]> {
+  const out = new Map<string, R[]>();
+  for (const r of runs) {
+    const l = out.get(r.task);
+    if (l) l.push(r);
+    else out.set(r.task, [r]);
+  }
+  return out;
+}
+
 /** A check's name as the validators' lines give it (`name` or `name: message`). */
 export function checkNameOf(line: string): string {
   const i = line.indexOf(": ");
@@ -32,9 +43,7 @@ export function checkNameOf(line: string): string {
 
 function nonDiscriminating(runs: Runs, arms: readonly string[]): ArmProblem[] {
   const out: ArmProblem[] = [];
-  const tasks = [...new Set(runs.map((r) => r.task))];
-  for (const task of tasks) {
-    const mine = runs.filter((r) => r.task === task);
+  for (const [task, mine] of byTask(runs)) {
     // Every compared arm must have run the task, else nothing was compared on it.
     if (!arms.every((a) => mine.some((r) => r.treatment === a))) continue;
     const results = mine.map((r) => {
@@ -63,9 +72,7 @@ function nonDiscriminating(runs: Runs, arms: readonly string[]): ArmProblem[] {
 
 function neverExercised(runs: Runs, candidate: string): ArmProblem[] {
   const out: ArmProblem[] = [];
-  const mine = runs.filter((r) => r.treatment === candidate);
-  for (const task of [...new Set(mine.map((r) => r.task))]) {
-    const rs = mine.filter((r) => r.task === task);
+  for (const [task, rs] of byTask(runs.filter((r) => r.treatment === candidate))) {
     const skills = [...new Set(rs.flatMap((r) => r.skill_sources.map((s) => s.name)))];
     if (skills.length === 0) continue;
     const fired = rs.some((r) =>

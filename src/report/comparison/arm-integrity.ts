@@ -62,7 +62,8 @@ const MEANING: Record<ArmProblem["kind"], string> = {
 /** The markdown section of comparison_report.md and summary.md; null when there is no problem. */
 export function renderArmIntegrity(problems: readonly ArmProblem[] | undefined): string | null {
   if (problems === undefined || problems.length === 0) return null;
-  const esc = (s: string): string => s.replace(/\|/g, "\\|");
+  // Causes quote check names and paths: one line each, no column breaks.
+  const esc = (s: string): string => s.replace(/\|/g, "\\|").replace(/\s+/g, " ").trim();
   const kinds = [...new Set(problems.map((p) => p.kind))];
   return [
     "## Arm integrity and assertion hygiene",
