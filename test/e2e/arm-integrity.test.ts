@@ -6,7 +6,8 @@
  *   CONTROL run that reads it is flagged arm_leak, and the band is inconclusive;
  * - the host user (the CLI's HOME) has a house-style Skill of its own: reported
  *   host_skill_shadow, and the agent never sees it (its skill listing, its tool calls);
- * - greeting_exists passes in every run of both arms: listed non_discriminating.
+ * - greeting_exists passes in every run of both arms: listed non_discriminating;
+ * - on `drifty` the candidate rewrites its own Skill's file and reads it: skill_drift.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -79,7 +80,7 @@ describe.each(AGENTS)("under $agent", ({ agent, report, folder }) => {
 
   it("runs every task and treatment", () => {
     expect(code, stderr).toBe(0);
-    expect(reports).toHaveLength(4);
+    expect(reports).toHaveLength(6);
     for (const r of reports) expect(r.outcome, r.run_id).toBe("completed");
   });
 
@@ -118,10 +119,27 @@ describe.each(AGENTS)("under $agent", ({ agent, report, folder }) => {
           ]
         : [["arm_leak", "house-style", ".claude/skills/house-style/SKILL.md"]],
     );
-    for (const r of reports.filter((x) => x.run_id !== runOf("leaky", "CONTROL").run_id))
+    const flagged = [runOf("leaky", "CONTROL").run_id, runOf("drifty", "CANDIDATE").run_id];
+    for (const r of reports.filter((x) => !flagged.includes(x.run_id)))
       expect(r.arm_integrity, r.run_id).toBeUndefined();
     // The candidate invoked its own Skill (by its tool, or by reading it: Codex).
     expect(runOf("plain", "CANDIDATE").events_summary?.skills_invoked).toEqual(["house-style"]);
+  });
+
+  it("flags the candidate run that read its own Skill rewritten (skill_drift), listed beside the band", async () => {
+    expect(runOf("drifty", "CANDIDATE").arm_integrity).toEqual([
+      expect.objectContaining({
+        kind: "skill_drift",
+        skill: "house-style",
+        path: ".claude/skills/house-style/SKILL.md",
+      }),
+    ]);
+    const c = JSON.parse(await readFile(path.join(out, "comparison.json"), "utf8")) as Comparison;
+    expect(c.arm_integrity?.map((p) => [p.kind, p.task, p.treatment])).toContainEqual([
+      "skill_drift",
+      "drifty",
+      "CANDIDATE",
+    ]);
   });
 
   it("makes the band inconclusive and lists the leak and the non-discriminating check", async () => {
