@@ -165,5 +165,6 @@ export function compactDigest(d: RunDigest): RunDigest {
     timing: d.timing,
     ...(d.queue ? { queue: d.queue } : {}),
     ...(d.reused_from === undefined ? {} : { reused_from: d.reused_from }),
+    ...(d.arm_integrity ? { arm_integrity: d.arm_integrity } : {}),
   };
 }

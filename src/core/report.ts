@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BUILT_IN_REPORT_NAMES } from "../agents/report-names.js";
+import { RunArmProblemSchema } from "./arm-integrity.js";
 import { JudgeBlockSchema } from "./judge.js";
 import { RunKeyRecordSchema } from "./run-key.js";
 import { SandboxRecordSchema } from "./sandbox.js";
@@ -217,5 +218,11 @@ export const RunReportSchema = z.object({
   run_key: RunKeyRecordSchema.optional(),
   /** `--reuse`: the results folder this run was taken from instead of being run (absent: run here). */
   reused_from: z.string().optional(),
+  /**
+   * A Skill seen in an arm that does not install it (`arm_leak`), or a file of its own Skill read
+   * with content other than the frozen copy's (`skill_drift`); absent when there is none
+   * (docs/statistics.md, "Arm integrity").
+   */
+  arm_integrity: z.array(RunArmProblemSchema).optional(),
 });
 export type RunReport = z.infer<typeof RunReportSchema>;

@@ -1,3 +1,4 @@
+import { summaryArmIntegrity } from "./comparison/arm-integrity.js";
 import type { RunDigest } from "../core/digest.js";
 import { cell, f2, int, meanOf, orderDimensions, pct, secs, table, Tally, usd } from "./format.js";
 import { groupBy, groupCells, treatmentOrder, type Cell } from "../plan/group.js";
@@ -494,6 +495,8 @@ function summaryOverview(s: SummaryInput): {
       aggregatedByTreatment(s.reports, treatments),
       "",
     );
+  const arms = summaryArmIntegrity(s.reports, treatments);
+  if (arms !== null) lines.push(arms, "");
   if (total <= RUN_DETAILS_LIMIT) return { lines, treatments, details: "inline" };
   lines.push(
     "## Treatment Details",

@@ -4,6 +4,7 @@ import {
   unresponsiveEvidence,
   type TypedEvidence,
 } from "../analysis/index.js";
+import type { RunArmProblem } from "../core/arm-integrity.js";
 import type { Evidence } from "../core/evidence.js";
 import type { JudgeBlock } from "../core/judge.js";
 import type { SandboxRecord } from "../core/sandbox.js";
@@ -56,6 +57,8 @@ export interface EvaluateInput {
   modelApi?: ModelApiRecord | null;
   /** The run's timeout (the relay's unanswered request is weighed against it). */
   timeoutSec?: number | null | undefined;
+  /** What the arm-integrity check after the agent found (runner/arm-integrity.ts); none: absent. */
+  armIntegrity?: RunArmProblem[] | undefined;
 }
 
 const SKILL_NOT_INVOKED = /Required skill not invoked|skill.*not invoked/i;
@@ -289,5 +292,6 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     timing: a.timing,
     artifacts: a.artifacts,
     timestamp: a.timing.finished_at,
+    ...(a.armIntegrity?.length ? { arm_integrity: a.armIntegrity } : {}),
   };
 }

@@ -38,6 +38,7 @@ import {
   writeRecordIfChanged,
 } from "./rescore-files.js";
 import { scoreFinishedRun } from "./score-run.js";
+import { rescoredArms } from "./arm-integrity.js";
 import { tailOf } from "./tail.js";
 
 type RunPaths = ReturnType<typeof runPaths>;
@@ -210,6 +211,7 @@ export async function rescoreRun(ctx: RescoreContext, id: string): Promise<Resco
     model: old.model,
     modelApi: old.model_api,
     timeoutSec: plan?.timeout_sec ?? task?.environment.timeout_sec ?? null,
+    armIntegrity: rescoredArms(old, evidence, treatment, ctx.treatments.values()),
     agentInfo: old.agent,
     suiteHash: old.hashes.suite,
     timing: old.timing,

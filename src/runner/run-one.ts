@@ -1,5 +1,6 @@
 import { rm } from "node:fs/promises";
 import { errorMessage, isDiskFull } from "../core/errors.js";
+import type { RunArmProblem } from "../core/arm-integrity.js";
 import type { Evidence } from "../core/evidence.js";
 import type { RunReport } from "../core/report.js";
 import type { JudgeBlock } from "../core/judge.js";
@@ -36,6 +37,7 @@ import { helperSandbox } from "./helper-sandbox.js";
 import { openFinishedWorkspace } from "./finished-workspace.js";
 import { scoreFinishedRun } from "./score-run.js";
 import { decodeRunEvidence, validateRun } from "./check-run.js";
+import { checkRunArms } from "./arm-integrity.js";
 import { unscheduled, type RunPassage } from "./schedule.js";
 
 /**
@@ -91,6 +93,7 @@ export async function executeRun(
   let sandbox: Sandbox | null = null;
   let validatorHome: string | null = null;
   let diskFull: Error | null = null;
+  let armIntegrity: RunArmProblem[] = [];
   const subject = agentOf(ctx, plan);
   const key = runKey(plan);
   try {
@@ -184,6 +187,13 @@ export async function executeRun(
     const kept = await saveWorkspace(dirs.workspace, paths.workspace, redact);
     await writeWorkspaceManifest(paths.manifest, kept.manifest);
     workspaceSaved = true;
+    armIntegrity = await checkRunArms({
+      evidence,
+      treatment,
+      treatments: ctx.suite.spec.treatments,
+      workspace: dirs.workspace,
+      manifest: kept.manifest,
+    });
     const scored = scoreFinishedRun({
       profile: resolveProfile(plan.profile, ctx.suite.profiles),
       treatmentName: treatment.name,
@@ -270,6 +280,7 @@ export async function executeRun(
     model: plan.model,
     modelApi: ctx.models.api?.(key) ?? null,
     timeoutSec: plan.timeout_sec,
+    armIntegrity,
     agentInfo: {
       name: reportAgentName(subject.driver.name),
       bin: plan.agent.bin,

@@ -6,6 +6,7 @@ import { DiskFullError, errorPath, InputError, isDiskFull } from "../core/errors
 import type { RunDigest } from "../core/digest.js";
 import type { ModelServer } from "../model/index.js";
 import { settleRun } from "../plan/run-plan.js";
+import { recordArmsBeforeRuns } from "./arm-preflight.js";
 import { createSandbox, probeSandboxes, removeLeftovers } from "../sandbox/index.js";
 import { experimentPaths } from "../store/layout.js";
 import { lockResultsFolder } from "../store/lock.js";
@@ -205,6 +206,8 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       note,
     });
     const plans = reuse.plans;
+    // Arm integrity before any agent starts (docs/statistics.md, "Arm integrity"); a queued job's is its coordinator's.
+    if (!opts.queue?.only) await recordArmsBeforeRuns({ suite, plans, hostEnv, outDir, note });
     const said = new Set<string>();
     const tracker = models.tracker;
     const ctx: RunContext = {

@@ -2,6 +2,8 @@
  * triggers.json and triggers.md from the probe records (docs/triggers.md). Pure: the writer
  * in run-triggers.ts hands the records in and writes the strings out.
  */
+import { caseDefects } from "../analysis/hygiene.js";
+import type { ArmProblem } from "../core/arm-integrity.js";
 import type { Interval } from "../stats/index.js";
 import {
   compareVariants,
@@ -122,7 +124,14 @@ export function buildTriggersReport(i: TriggersReportInput) {
     })),
     started_at: i.startedAt,
     finished_at: i.finishedAt,
+    // Queries no variant got right (docs/statistics.md, "Arm integrity"): only when there are some.
+    ...caseDefectsOf(stats, i.skill.name),
   };
+}
+
+function caseDefectsOf(stats: VariantStats[], skill: string): { case_defects?: ArmProblem[] } {
+  const d = caseDefects(stats, skill);
+  return d.length > 0 ? { case_defects: d } : {};
 }
 
 const f2 = (x: number | null | undefined): string =>
@@ -228,6 +237,17 @@ export function renderTriggersMarkdown(r: TriggersReport): string {
         "",
       );
     }
+  }
+  const defects = r.case_defects ?? [];
+  if (defects.length > 0) {
+    out.push("## Possible case defects", "");
+    out.push(
+      "No description variant got these queries right in any probe: check the query and its `should_trigger` (case_defect, docs/statistics.md, Arm integrity).",
+      "",
+    );
+    out.push("| id | cause |", "| --- | --- |");
+    for (const d of defects) out.push(`| ${d.subject} | ${cell(d.cause)} |`);
+    out.push("");
   }
   if (r.invalid_attempts.length > 0) {
     out.push("## Invalid attempts", "");

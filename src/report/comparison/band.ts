@@ -24,6 +24,8 @@ import { metricSuccess } from "../outcomes.js";
 import { alignArms, type ArmOutcomes } from "./paired.js";
 import { signed } from "./fmt.js";
 import { MAX_EXCLUDED_SHARE } from "./tuning.js";
+import { armLeakReason } from "./arm-integrity.js";
+import type { ArmProblem } from "../../core/arm-integrity.js";
 import type {
   BandRule,
   BandVerdict,
@@ -195,6 +197,12 @@ function runsNeeded(
   const pb = p.baseline_pass_rate;
   if (pa === null || pb === null || p.tasks.length === 0 || rule === "no_common_task")
     return { ...none, status: "nothing", text: "Nothing to resolve: no task has runs under both." };
+  if (rule === "arm_leak")
+    return {
+      ...none,
+      status: "data_quality",
+      text: "More runs do not resolve this while a Skill reaches an arm without it (see Arm integrity): remove the leak, then run again.",
+    };
   if (rule === "exclusion_imbalance" || rule === "excluded_majority")
     return {
       ...none,
@@ -289,6 +297,8 @@ export interface BandInput {
   settings: { replicates: number; level: number };
   /** a look of `run --until-decided`: the nominal two-sided level it may spend (§12) */
   sequential?: { alpha_look: number } | null | undefined;
+  /** `arm_leak` problems of the compared arms (arm-integrity.ts): the band is inconclusive (statistics.md, "Arm integrity") */
+  armLeaks?: readonly ArmProblem[] | undefined;
 }
 
 /** The noise sentence of a pooled comparison whose arms mix agents. */
@@ -309,6 +319,8 @@ function noiseSentence(band: Band, rule: BandRule, dText: string, excludesZero: 
       return `The pass-rate interval excludes 0 (Δ pass rate ${dText}), but a rubric regression keeps the verdict inconclusive: the two resolved results point different ways.`;
     case "mixed_agents":
       return MIXED_AGENTS_NOISE;
+    case "arm_leak":
+      return `Whatever the Δ pass rate (${dText}), it does not measure the Skill: a Skill leaked into an arm without it.`;
     case "rubric":
       return `The pass-rate difference is not distinguishable from noise (Δ pass rate ${dText} includes 0); the band comes from the rubric regressions.`;
     case "interval":
@@ -365,6 +377,8 @@ export function decideBand(i: BandInput): BandVerdict {
       "no_common_task",
       `No task has analysis-set runs under both \`${c}\` and \`${b}\`, so there is nothing to compare.`,
     );
+  const leaks = i.armLeaks ?? [];
+  if (leaks.length > 0) return out("inconclusive", "arm_leak", armLeakReason(leaks));
   if (exclusion.imbalanced)
     return out(
       "inconclusive",

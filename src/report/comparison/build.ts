@@ -25,6 +25,8 @@ import {
 import { COMPARISON_SCHEMA, type Comparison } from "./types.js";
 import { decideVerdict } from "./verdict.js";
 import { bandHeadline, decideBand, DEFAULT_MARGIN, liftOf } from "./band.js";
+import { armProblemsOf } from "./arm-integrity.js";
+import { assertionHygiene } from "../../analysis/hygiene.js";
 import { runtimeRow, spendRow } from "./usage.js";
 import { agentRows, byAgent, mixedArms, mixedVerdict } from "./agents.js";
 import { calibrationDifferences, unquotableFloor } from "../calibration/build.js";
@@ -207,7 +209,10 @@ function buildPooled(input: ComparisonInput): Comparison {
     quality(roles.candidate),
     quality(roles.baseline),
   );
+  const armProblems = armProblemsOf(reports, roles);
+  const hygiene = assertionHygiene(reports, roles);
   const band = decideBand({
+    armLeaks: armProblems.filter((p) => p.kind === "arm_leak"),
     reports,
     roles,
     paired: pairedBody,
@@ -304,5 +309,8 @@ function buildPooled(input: ComparisonInput): Comparison {
     agents: agentRows(reports),
     mixed_arms: [],
     by_agent: [],
+    ...(armProblems.length + hygiene.length > 0
+      ? { arm_integrity: [...armProblems, ...hygiene] }
+      : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { renderArmIntegrity } from "./arm-integrity.js";
 import { renderJudgeOverlay } from "./judge-overlay.js";
 import { reusedNote } from "../reuse.js";
 import { localWarningLine } from "../endpoint.js";
@@ -627,6 +628,7 @@ export function* comparisonMarkdownPieces(
     runList("## Flagged runs", c.flagged_runs, true, "_No run was flagged._"),
     sensitivity(c),
     attribution(c.attribution),
+    renderArmIntegrity(c.arm_integrity),
     verdict(c),
     paired(c),
     renderJudgeOverlay(c.judge_overlay, c.rubric.judge),

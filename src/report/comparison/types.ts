@@ -1,3 +1,4 @@
+import type { ArmProblem } from "../../core/arm-integrity.js";
 import type { Isolation } from "../endpoint.js";
 import type { NoiseFloor } from "../calibration/types.js";
 /**
@@ -331,6 +332,11 @@ export interface Comparison {
   by_agent: AgentComparison[];
   /** An A/A calibration of one of the arms (`skillbench calibrate`), shown beside the delta (docs/statistics.md §13). */
   noise_floor: NoiseFloor | null;
+  /**
+   * Arm integrity of the compared arms (docs/statistics.md, "Arm integrity"): `arm_leak` and `skill_drift`
+   * records of their runs, and the assertion-hygiene findings; absent when there is none.
+   */
+  arm_integrity?: ArmProblem[];
   /** `run --until-decided`: the look the band was decided at and the level it could spend (docs/statistics.md §12). */
   sequential: {
     look: number;
@@ -407,7 +413,9 @@ export type BandRule =
   | "rubric_mixed"
   | "rubric"
   /** an arm ran on several agents: the pooled Δ decides nothing (agents.ts mixedVerdict) */
-  | "mixed_agents";
+  | "mixed_agents"
+  /** a Skill reached an arm that does not install it (arm-integrity.ts, statistics.md "Arm integrity") */
+  | "arm_leak";
 
 export interface BandVerdict {
   band: Band;
