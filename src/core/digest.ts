@@ -163,5 +163,7 @@ export function compactDigest(d: RunDigest): RunDigest {
     hashes: d.hashes,
     timing: d.timing,
     ...(d.queue ? { queue: d.queue } : {}),
+    // Only under a budget; such a digest is held as a plain object (store/packed-digests.ts).
+    ...(d.metered ? { metered: d.metered } : {}),
   };
 }

@@ -5,6 +5,7 @@ import type { RubricProfile } from "../scoring/index.js";
 import type { createSandbox, LocalModelServer } from "../sandbox/index.js";
 import type { JudgeCache, JudgeConfig } from "../judge/index.js";
 import type { ModelApiRecord } from "../core/report.js";
+import type { RunBudget } from "./budget.js";
 
 type Role = "subject" | "simulator" | "judge";
 /** Which run a model endpoint, judge or model-API record is for; the agent keeps apart the runs of a treatment that runs on several agents. */
@@ -94,4 +95,6 @@ export interface RunContext {
   note: (message: string) => void;
   /** Aborted on the second Ctrl-C: running agents are killed. */
   signal: AbortSignal;
+  /** The budgets and their metering (runner/budget.ts); absent: no budget was given. */
+  budget?: RunBudget | undefined;
 }

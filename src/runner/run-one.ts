@@ -37,6 +37,8 @@ import { openFinishedWorkspace } from "./finished-workspace.js";
 import { scoreFinishedRun } from "./score-run.js";
 import { decodeRunEvidence, validateRun } from "./check-run.js";
 import { unscheduled, type RunPassage } from "./schedule.js";
+import { meteredRecord } from "./budget.js";
+import type { RunSpend } from "../cost/budget.js";
 
 /**
  * One run end to end, as its plan says: workspace, sandbox, agent, evidence, validators, the
@@ -93,6 +95,10 @@ export async function executeRun(
   let diskFull: Error | null = null;
   const subject = agentOf(ctx, plan);
   const key = runKey(plan);
+  // The run's metering (runner/budget.ts), open from the sandbox's start to the report.
+  const meter = ctx.budget?.open(plan, key) ?? null;
+  let ran = false;
+  let spend: RunSpend | null | undefined;
   try {
     if (!task || !treatment) throw new Error(`unknown task or treatment for ${plan.run_id}`);
     dirs = await createRunDirs(plan.run_id, ctx.workspaces.tmpBase, ctx.store.experimentId);
@@ -134,10 +140,12 @@ export async function executeRun(
       network: task.environment.network,
       exposeReadOnly: ctx.suite.spec.config.validation?.python_path,
       signal: ctx.signal,
+      meter: meter ? () => meter.connection() : undefined,
     });
     await sandbox.start();
     // Prepared: the agent starts once it has a slot (none when the runs were stopped meanwhile).
     if (!(await waitFor(() => passage.toAgent()))) return null;
+    ran = true;
     // One id for the run's template and its validators' _test_context.json (docs/tasks.md).
     runUuid = plan.run_uuid;
     const phase = await runAgentPhase({
@@ -153,7 +161,9 @@ export async function executeRun(
         plan,
         { name: "simulated user", role: "simulator" },
         task.environment_dir,
+        meter ? () => meter.connection() : undefined,
       ),
+      budget: meter ?? undefined,
     });
     agent = phase.summary;
     // The model requests as they stood when the agent ended (the validators' come after). Under
@@ -226,6 +236,7 @@ export async function executeRun(
     await stderr.close().catch(() => undefined);
     // The container (if any) goes before the run's folders, whatever happened.
     await sandbox?.stop();
+    spend = meter?.close(ran) ?? null;
     const runDirs = ctx.workspaces.keep ? null : dirs;
     if (ctx.workspaces.keep && dirs) {
       try {
@@ -269,6 +280,10 @@ export async function executeRun(
     stderrTail: await tailOf(paths.stderr),
     model: plan.model,
     modelApi: ctx.models.api?.(key) ?? null,
+    metered:
+      spend && ctx.budget
+        ? meteredRecord(spend, meter?.stopped() ?? null, ctx.budget.pricing.version)
+        : undefined,
     timeoutSec: plan.timeout_sec,
     agentInfo: {
       name: reportAgentName(subject.driver.name),

@@ -30,6 +30,7 @@ import {
 import { hasDockerfile, planSettings, planSuite } from "./plan-suite.js";
 import { openResultsFolder, resultsLockOptions } from "./results-folder.js";
 import { executePlans } from "./execute-plans.js";
+import { budgetRecord, setUpBudget } from "./budget-setup.js";
 import { warmFirstSandbox } from "./warm-sandbox.js";
 import type { RunOptions, RunSummary } from "./run-options.js";
 
@@ -110,7 +111,11 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       ...declaredSecrets(declaredEnv),
       ...(opts.queue?.secrets ?? []),
     ]);
+    // The budgets (docs/budgets.md): the experiment's spend so far is what its recorded runs
+    // metered, so a --resume with a new budget counts what was already spent.
+    const budget = await setUpBudget(opts, prior.reused);
     const models = await setUpModel({
+      meterFor: budget?.meterFor,
       opts,
       cfg,
       hostEnv,
@@ -216,6 +221,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         note(message);
       },
       signal: opts.killSignal ?? new AbortController().signal,
+      budget: budget?.runBudget,
     };
     const frozenReports = (frozen?.reports ?? []).filter(
       (r) => !prior.keptOutside.some((k) => k.run_id === r.run_id),
@@ -287,6 +293,8 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     const incomplete = matrix.filter((r) => !byId.has(r.run_id));
     metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;
     metadata.total_passed = reports.filter((r) => r.passed).length;
+    const account = budget ? budgetRecord(budget.runBudget, opts, reports, incomplete) : undefined;
+    if (account) metadata.budget = account;
     await writeMetadata(paths.metadata, metadata);
     const { files, comparison, source } =
       opts.queue?.writeReports === false
@@ -305,6 +313,15 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       files,
       comparison,
       source,
+      ...(account
+        ? {
+            budget: {
+              spent_usd: account.spent_usd,
+              spent_tokens: account.spent_tokens,
+              refused: account.refused,
+            },
+          }
+        : {}),
     };
   } catch (e) {
     // A full disk met outside the runs (metadata, reports) names this results folder, as the
