@@ -207,3 +207,19 @@ export function meteredRecord(
     stop: stop ? { cause: stop.cause, detail: stop.detail } : null,
   };
 }
+
+/**
+ * A run whose agent stopped at its own spending cap (the driver's `ownBudgetStop` subtype on the
+ * last final event, e.g. Claude Code's `--max-budget-usd`) is a run stopped by a budget: outcome
+ * `budget`, never a failure. Any other run is returned as it is.
+ */
+export function ownBudgetStop<A extends { outcome: string; detail: string }>(
+  agent: A,
+  evidence: { results: readonly { subtype: string | null }[] },
+  subtype: string | undefined,
+): A {
+  const last = evidence.results.at(-1);
+  if (subtype === undefined || last?.subtype !== subtype || agent.outcome === "budget")
+    return agent;
+  return { ...agent, outcome: "budget", detail: `the agent's own spending cap stopped it (${subtype})` };
+}

@@ -252,7 +252,7 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     total_tokens: a.evidence?.tokens?.total ?? null,
     total_cost_usd: a.evidence?.total_cost_usd ?? null,
     harness_error: a.harnessError,
-    budget_stop: budgetStop?.detail ?? null,
+    budget_stop: budgetStop?.detail ?? (a.agent?.outcome === "budget" ? a.agent.detail : null),
     api_error: api,
     typed,
   });

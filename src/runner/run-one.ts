@@ -37,7 +37,7 @@ import { openFinishedWorkspace } from "./finished-workspace.js";
 import { scoreFinishedRun } from "./score-run.js";
 import { decodeRunEvidence, validateRun } from "./check-run.js";
 import { unscheduled, type RunPassage } from "./schedule.js";
-import { meteredRecord } from "./budget.js";
+import { meteredRecord, ownBudgetStop } from "./budget.js";
 import type { RunSpend } from "../cost/budget.js";
 
 /**
@@ -178,6 +178,8 @@ export async function executeRun(
     if (phase.aborted) return null;
     await waitFor(() => passage.toChecks());
     evidence = await decodeRunEvidence(ctx, plan, dirs.workspace, preexisting, paths.stdout);
+    // The agent's own spending cap stopped it: the same outcome as skillbench's budgets.
+    agent = ownBudgetStop(agent, evidence, driver.ownBudgetStop);
     validation = await validateRun(ctx, plan, {
       task,
       treatment,
