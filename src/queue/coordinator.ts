@@ -146,6 +146,15 @@ function jobSettings(
         }
       : null,
     rate_limit: rateLimit,
+    ...(opts.budget
+      ? {
+          budget: {
+            usd: opts.budget.usd,
+            tokens: opts.budget.tokens,
+            run_usd: opts.budget.runUsd,
+          },
+        }
+      : {}),
   };
 }
 

@@ -65,7 +65,13 @@ export function budgetRecord(
     usd += r.metered?.usd ?? 0;
     tokens += r.metered?.total_tokens ?? 0;
   }
-  const refused = b.refusal();
+  // A coordinator admits no run itself: its workers refuse the runs the shared budget cannot
+  // cover (their jobs fail as "unrun (budget)"), which it sees as runs left without a record.
+  const refused =
+    b.refusal() ??
+    (opts.queue?.dispatch && incomplete.length > 0
+      ? "the workers started no more runs: the experiment's budget, shared by every worker, could not cover them"
+      : null);
   return {
     usd: opts.budget?.usd ?? null,
     tokens: opts.budget?.tokens ?? null,

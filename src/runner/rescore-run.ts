@@ -209,6 +209,8 @@ export async function rescoreRun(ctx: RescoreContext, id: string): Promise<Resco
     model: old.model,
     modelApi: old.model_api,
     timeoutSec: plan?.timeout_sec ?? task?.environment.timeout_sec ?? null,
+    // What was metered while the run ran (and its budget stop) is a record, not recomputed.
+    metered: old.metered,
     agentInfo: old.agent,
     suiteHash: old.hashes.suite,
     timing: old.timing,
