@@ -3,6 +3,7 @@
  * Kept small: one compact row per run; run pages are separate (embedded up to a budget, or
  * fetched lazily from the viewer). Pure.
  */
+import { budgetSentences } from "../budget-md.js";
 import { SCRIPTED_MODEL_LABEL } from "../endpoint.js";
 import { isScripted } from "../../plan/fingerprint.js";
 import type { RunDigest } from "../../core/digest.js";
@@ -150,6 +151,9 @@ export function buildHtmlOverview(input: HtmlDataInput): HtmlOverview {
       agents: [...agents],
       local_runs: localRuns,
       local_warning: localRuns > 0 ? LOCAL_WARNING : null,
+      ...(input.metadata?.budget
+        ? { budget_note: budgetSentences(input.metadata.budget, "<results folder>").join(" ") }
+        : {}),
     },
     treatments,
     tasks,

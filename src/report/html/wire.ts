@@ -70,6 +70,8 @@ export interface HtmlData {
     local_runs: number;
     /** the no-sandbox warning when any run was local, else null */
     local_warning: string | null;
+    /** what a budget spent and left unrun (docs/budgets.md); absent without a budget */
+    budget_note?: string;
   };
   treatments: string[];
   tasks: string[];

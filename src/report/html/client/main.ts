@@ -90,6 +90,7 @@ function header(): HTMLElement {
             text: `\u26A0 ${e.local_runs} run(s) without a sandbox: ${e.local_warning}.`,
           })
         : null,
+      e.budget_note ? h("div", { class: "note", id: "budget-note", text: e.budget_note }) : null,
     ]),
     h("nav", { "aria-label": "Report navigation" }, [
       h("a", { href: "#", text: "Overview" }),
