@@ -18,7 +18,7 @@ return {usd, tokens}
 /** Kept two weeks after its last use, as an uncollected run record is (worker.ts). */
 const KEEP_MS = 14 * 24 * 3600 * 1000;
 
-export function budgetKey(experimentId: string): string {
+function budgetKey(experimentId: string): string {
   return `${KEY_PREFIX}:budget:${experimentId}`;
 }
 

@@ -2,7 +2,8 @@
  * The budgets of one `runSuite` (docs/budgets.md): set up from the flags, seeded with the spend of
  * the runs already recorded, and accounted for at the end (metadata.json `budget`).
  */
-import { hasBudget } from "../cost/budget.js";
+import { hasBudget, type BudgetLimits } from "../cost/budget.js";
+import type { SuiteConfig } from "../suite/types.js";
 import { loadPricing } from "../cost/pricing.js";
 import type { RunDigest } from "../core/digest.js";
 import type { RunSpec } from "../plan/matrix.js";
@@ -13,6 +14,7 @@ import type { RunOptions } from "./run-options.js";
 
 export interface BudgetSetup {
   runBudget: RunBudget;
+  limits: BudgetLimits;
   /** The scripted model's meter of each reply of a run's subject or simulated user (never the judge's). */
   meterFor: NonNullable<StartModelServerOptions["meterFor"]>;
 }
@@ -20,11 +22,13 @@ export interface BudgetSetup {
 /** The budget of this invocation, or undefined when none was asked for (nothing is metered then). */
 export async function setUpBudget(
   opts: RunOptions,
+  cfg: SuiteConfig,
   recorded: readonly RunDigest[],
 ): Promise<BudgetSetup | undefined> {
-  if (!opts.budget || !hasBudget(opts.budget)) return undefined;
+  const limits = budgetLimits(opts, cfg);
+  if (!hasBudget(limits)) return undefined;
   const runBudget = createRunBudget({
-    limits: opts.budget,
+    limits,
     pricing: await loadPricing(),
     shared: opts.queue?.sharedSpend,
   });
@@ -37,6 +41,7 @@ export async function setUpBudget(
   );
   return {
     runBudget,
+    limits,
     meterFor: (run) =>
       run.role === "judge" || run.task === null || run.treatment === null
         ? null
@@ -49,12 +54,22 @@ export async function setUpBudget(
   };
 }
 
+/** The limits: each flag, else its skillbench.yaml key, else none. */
+export function budgetLimits(opts: RunOptions, cfg: SuiteConfig): BudgetLimits {
+  return {
+    usd: opts.budget?.usd ?? cfg.budget_usd ?? null,
+    tokens: opts.budget?.tokens ?? cfg.budget_tokens ?? null,
+    runUsd: opts.budget?.runUsd ?? cfg.max_run_usd ?? null,
+  };
+}
+
 /**
  * metadata.json `budget`: the limits, what the recorded runs metered (this invocation's and the
  * earlier ones'), why runs stopped starting, the runs left unrun and the runs a budget stopped.
  */
 export function budgetRecord(
   b: RunBudget,
+  limits: BudgetLimits,
   opts: RunOptions,
   reports: readonly RunDigest[],
   incomplete: readonly RunSpec[],
@@ -73,9 +88,9 @@ export function budgetRecord(
       ? "the workers started no more runs: the experiment's budget, shared by every worker, could not cover them"
       : null);
   return {
-    usd: opts.budget?.usd ?? null,
-    tokens: opts.budget?.tokens ?? null,
-    max_run_usd: opts.budget?.runUsd ?? null,
+    usd: limits.usd,
+    tokens: limits.tokens,
+    max_run_usd: limits.runUsd,
     spent_usd: usd,
     spent_tokens: tokens,
     refused,

@@ -113,7 +113,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     ]);
     // The budgets (docs/budgets.md): the experiment's spend so far is what its recorded runs
     // metered, so a --resume with a new budget counts what was already spent.
-    const budget = await setUpBudget(opts, prior.reused);
+    const budget = await setUpBudget(opts, cfg, prior.reused);
     const models = await setUpModel({
       meterFor: budget?.meterFor,
       opts,
@@ -293,7 +293,9 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     const incomplete = matrix.filter((r) => !byId.has(r.run_id));
     metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;
     metadata.total_passed = reports.filter((r) => r.passed).length;
-    const account = budget ? budgetRecord(budget.runBudget, opts, reports, incomplete) : undefined;
+    const account = budget
+      ? budgetRecord(budget.runBudget, budget.limits, opts, reports, incomplete)
+      : undefined;
     if (account) metadata.budget = account;
     await writeMetadata(paths.metadata, metadata);
     const { files, comparison, source } =
