@@ -315,15 +315,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       files,
       comparison,
       source,
-      ...(account
-        ? {
-            budget: {
-              spent_usd: account.spent_usd,
-              spent_tokens: account.spent_tokens,
-              refused: account.refused,
-            },
-          }
-        : {}),
+      budget: account,
     };
   } catch (e) {
     // A full disk met outside the runs (metadata, reports) names this results folder, as the
