@@ -212,6 +212,12 @@ export interface AgentDriver {
    * environment (docs/telemetry.md). Absent: the CLI does not, and gets nothing.
    */
   spanEnv?: Readonly<Record<string, string>>;
+  /**
+   * The final event's subtype with which the CLI says its own spending cap stopped it (Claude
+   * Code's `--max-budget-usd`: `error_max_budget_usd`): such a run is recorded as stopped by a
+   * budget, as skillbench's own budgets stop runs (docs/budgets.md). Absent: the CLI has none.
+   */
+  ownBudgetStop?: string | undefined;
   scriptedTools: ScriptedTools;
   /** Environment variables and settings that bound the CLI's retries, for the docs and doctor. */
   retryKnobs: string[];

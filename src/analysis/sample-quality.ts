@@ -3,6 +3,7 @@
  * with the changes listed in docs/statistics.md §8). Pure.
  *
  * Rules, first match wins:
+ *  0. budget outcome (a budget stopped the run)   -> excluded budget (high)
  *  1. harness_error outcome                      -> excluded harness_error (high)
  *  2. result reports a model-API failure          -> excluded rate_limited | api_timeout |
  *                                                   auth_failure | network_failure | api_error
@@ -38,7 +39,7 @@ export interface SampleQuality {
   evidence: string[];
 }
 
-type RunOutcome = "completed" | "agent_error" | "timeout" | "harness_error";
+type RunOutcome = "completed" | "agent_error" | "timeout" | "harness_error" | "budget";
 
 interface ApiErrorInfo {
   /** HTTP status reported by the agent (`api_error_status`), if any. */
@@ -62,6 +63,8 @@ export interface SampleInput {
   total_cost_usd: number | null;
   /** Why the harness failed (outcome harness_error). */
   harness_error?: string | null;
+  /** Why a budget stopped the run (outcome budget). */
+  budget_stop?: string | null;
   /**
    * Set when the last final event has `terminal_reason: "api_error"` (see `apiErrorOf` in
    * runner/evaluate.ts; every agent's decoder reports a model-API failure this way): agents
@@ -445,6 +448,16 @@ const VALID: SampleQuality = {
 
 /** Classify one run for the analysis set. */
 export function classifySample(input: SampleInput): SampleQuality {
+  // A run a budget stopped says nothing of the agent: invalid, cause budget, never a failure
+  // (docs/budgets.md). First: its stop may look like a timeout or a cut stream to the rules below.
+  if (input.outcome === "budget") {
+    const why = input.budget_stop?.trim() ?? "";
+    return excluded(
+      "budget",
+      why.length > 0 ? cut(`Stopped by the budget: ${why}`) : "Stopped by the budget",
+      why.length > 0 ? [cut(why)] : [],
+    );
+  }
   if (input.outcome === "harness_error") {
     const msg = input.harness_error?.trim() ?? "";
     return excluded(

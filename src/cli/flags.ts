@@ -28,6 +28,7 @@ export const FLAG_GROUPS = {
   interaction: "Interaction:",
   judge: "Judge:",
   queue: "Queue:",
+  budget: "Budget:",
   output: "Output and CI:",
   telemetry: "Telemetry:",
 } as const;
@@ -242,6 +243,46 @@ export const HISTORY_FLAGS = [
   on("history", "--no-history", "do not record the experiment in a history store", "output"),
 ] as const;
 
+/**
+ * A budget's amount: a number above zero (docs/budgets.md). Zero or below is refused (exit 2): a
+ * budget of nothing would start no run, which is never what was meant.
+ */
+function budgetArg(name: string, whole: boolean): (v: string) => number {
+  return (v) => {
+    const n = Number(v);
+    if (v.trim() === "" || !Number.isFinite(n) || n <= 0 || (whole && !Number.isInteger(n)))
+      throw new InvalidArgumentError(
+        `${name} must be ${whole ? "a whole number" : "a number"} above 0, got ${JSON.stringify(v)}`,
+      );
+    return n;
+  };
+}
+
+/** The budgets (docs/budgets.md): the experiment's dollars and tokens, one run's dollars. */
+const BUDGET_FLAGS = [
+  parsed(
+    "budgetUsd",
+    "--budget-usd <x>",
+    "the experiment's budget in dollars, metered as responses stream: no run starts that the rest cannot cover at its estimate, a run that crosses it is stopped (invalid, cause budget)",
+    "budget",
+    budgetArg("--budget-usd", false),
+  ),
+  parsed(
+    "budgetTokens",
+    "--budget-tokens <n>",
+    "the experiment's budget in tokens (every kind together), held as --budget-usd is",
+    "budget",
+    budgetArg("--budget-tokens", true),
+  ),
+  parsed(
+    "maxRunUsd",
+    "--max-run-usd <x>",
+    "one run's cap in dollars: a run that crosses it is stopped (invalid, cause budget)",
+    "budget",
+    budgetArg("--max-run-usd", false),
+  ),
+] as const;
+
 /** The flags `run`, `eval` and `calibrate` share: the matrix, agent, sandbox and output. */
 export const RUN_FLAGS = [
   ...HTML_FLAGS,
@@ -382,6 +423,7 @@ export const RUN_FLAGS = [
     "interaction",
   ),
   ...JUDGE_FLAGS,
+  ...BUDGET_FLAGS,
 ] as const;
 
 /** --until-decided and --max-count (`run` and `eval`; docs/statistics.md §12). */

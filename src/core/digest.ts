@@ -166,5 +166,7 @@ export function compactDigest(d: RunDigest): RunDigest {
     ...(d.queue ? { queue: d.queue } : {}),
     ...(d.reused_from === undefined ? {} : { reused_from: d.reused_from }),
     ...(d.arm_integrity ? { arm_integrity: d.arm_integrity } : {}),
+    // Only under a budget; such a digest is held as a plain object (store/packed-digests.ts).
+    ...(d.metered ? { metered: d.metered } : {}),
   };
 }

@@ -129,8 +129,11 @@ const InteractionSchema = z
   })
   .loose();
 
-/** Outcome of the run as a whole (the agent's, or the harness's when it failed). */
-const OutcomeSchema = z.enum(["completed", "agent_error", "timeout", "harness_error"]);
+/**
+ * Outcome of the run as a whole (the agent's, or the harness's when it failed). `budget`: the
+ * run was stopped by a budget (docs/budgets.md): invalid, never a failure.
+ */
+const OutcomeSchema = z.enum(["completed", "agent_error", "timeout", "harness_error", "budget"]);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
 /**
@@ -153,6 +156,36 @@ export const QueueRecordSchema = z.object({
   omitted: z.array(z.string()),
 });
 export type QueueRecord = z.infer<typeof QueueRecordSchema>;
+
+const TokensSchema = z.object({
+  input: z.number(),
+  output: z.number(),
+  cache_read: z.number(),
+  cache_write: z.number(),
+});
+
+/**
+ * The harness's own count of the run's model usage, metered as the responses streamed
+ * (docs/budgets.md); present only when a budget was given.
+ */
+const MeteredSchema = z.object({
+  tokens: TokensSchema,
+  total_tokens: z.number(),
+  /** Dollars of the priced part, with the pricing table `pricing`. */
+  usd: z.number(),
+  /** Models the table does not price: their tokens are in `tokens`, their dollars nowhere. */
+  unpriced: z.array(z.string()),
+  /** The pricing table's version. */
+  pricing: z.string(),
+  /** Why a budget stopped the run (outcome `budget`), else null. */
+  stop: z
+    .object({
+      cause: z.enum(["run_usd", "budget_usd", "budget_tokens", "unpriced"]),
+      detail: z.string(),
+    })
+    .nullable(),
+});
+export type Metered = z.infer<typeof MeteredSchema>;
 
 /**
  * report.json: one per run, written atomically once the run is complete.
@@ -224,5 +257,7 @@ export const RunReportSchema = z.object({
    * (docs/statistics.md, "Arm integrity").
    */
   arm_integrity: z.array(RunArmProblemSchema).optional(),
+  /** The metered usage and budget stop (absent without a budget); see docs/budgets.md. */
+  metered: MeteredSchema.optional(),
 });
 export type RunReport = z.infer<typeof RunReportSchema>;

@@ -43,6 +43,11 @@ export interface StartModelServerOptions {
   onRequest?: (run: RunRef) => void;
   /** Secret values (e.g. the run's credentials) scrubbed from the record file. */
   secrets?: readonly string[];
+  /**
+   * A meter for the body of one reply to `run` (the budgets' metering, docs/budgets.md): every
+   * byte of the body as it is written goes to `push`, then `end`. Null: the run is not metered.
+   */
+  meterFor?: (run: RunRef) => { push(chunk: Uint8Array | string): void; end(): void } | null;
 }
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -103,6 +108,30 @@ function readBody(
     );
     req.on("error", reject);
   });
+}
+
+/**
+ * Hand every body byte the reply writes to `m` as it goes (the head is not passed: Node writes it
+ * apart), and `end` once the reply is finished or cut.
+ */
+function meterBody(
+  res: ServerResponse,
+  m: { push(chunk: Uint8Array | string): void; end(): void },
+): void {
+  const see = (chunk: unknown): void => {
+    if (typeof chunk === "string" || chunk instanceof Uint8Array) m.push(chunk);
+  };
+  const write = res.write.bind(res);
+  const end = res.end.bind(res);
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    see(chunk);
+    return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
+  }) as typeof res.write;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    if (typeof chunk !== "function") see(chunk);
+    return (end as (...a: unknown[]) => ServerResponse)(chunk, ...rest);
+  }) as typeof res.end;
+  res.once("close", () => m.end());
 }
 
 /** Start the scripted Messages API server on 127.0.0.1. */
@@ -234,7 +263,11 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
         "not_found",
       );
     }
-    if (isMessages && method === "POST") opts.onRequest?.(run);
+    if (isMessages && method === "POST") {
+      opts.onRequest?.(run);
+      const m = opts.meterFor?.(run);
+      if (m) meterBody(res, m);
+    }
     if (method !== "POST")
       return fail(
         405,

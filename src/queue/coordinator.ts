@@ -1,4 +1,6 @@
 import type { Job } from "bullmq";
+import { hasBudget } from "../cost/budget.js";
+import { budgetLimits } from "../runner/budget-setup.js";
 import { mkdir, rmdir } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
@@ -121,6 +123,8 @@ function jobSettings(
   checkQueuedEnv(opts.env, opts.judgeFlags?.judgeBaseUrl);
   const env = opts.env ?? {};
   const { ctx, settings } = args;
+  // The budgets (flags, else skillbench.yaml): every worker shares them (budget-counter.ts).
+  const limits = budgetLimits(opts, args.suite.config);
   return {
     agent: queueAgent(args),
     agent_retries: opts.agentRetries ?? null,
@@ -146,6 +150,9 @@ function jobSettings(
         }
       : null,
     rate_limit: rateLimit,
+    ...(hasBudget(limits)
+      ? { budget: { usd: limits.usd, tokens: limits.tokens, run_usd: limits.runUsd } }
+      : {}),
   };
 }
 

@@ -100,6 +100,17 @@ export const JobSettingsSchema = z.object({
   scripted: z.object({ url: z.string(), has_judge: z.boolean(), script_id: z.string() }).nullable(),
   /** Model requests per window across every worker. */
   rate_limit: RateLimitSchema.nullable(),
+  /**
+   * The budgets (docs/budgets.md): every worker meters its runs and adds their spend to one
+   * counter in Redis (budget-counter.ts); absent without a budget.
+   */
+  budget: z
+    .object({
+      usd: z.number().positive().nullable(),
+      tokens: z.number().int().positive().nullable(),
+      run_usd: z.number().positive().nullable(),
+    })
+    .optional(),
 });
 export type JobSettings = z.infer<typeof JobSettingsSchema>;
 

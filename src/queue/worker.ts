@@ -37,6 +37,7 @@ import {
   type JobResult,
 } from "./job.js";
 import { startModelTap, type ModelTap } from "./model-tap.js";
+import { redisSpend } from "./budget-counter.js";
 import { macMatches, macOf, requireQueueKey, unseal } from "./sign.js";
 import { createModelApiTracker } from "../runner/model-api.js";
 import { DEFAULT_MAX_RESULT_BYTES, packRunRecord } from "./transfer.js";
@@ -302,7 +303,8 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
       // a rate limit it also gates them. It fronts the scripted model, else this host's endpoint
       // for the agent's API.
       const tracker = scripted ? createModelApiTracker() : undefined;
-      if (scripted || s.rate_limit) {
+      // With a budget, a live endpoint is tapped too: the run's relay then meters plain http.
+      if (scripted || s.rate_limit || s.budget) {
         const api = agentDriver(s.agent)?.api ?? "anthropic";
         const [baseVar, defaultBase] = LIVE_BASE_URLS[api];
         tap = await startModelTap({
@@ -338,6 +340,9 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
         simulatorModel: s.simulator_model ?? undefined,
         sandbox,
         html: false,
+        budget: s.budget
+          ? { usd: s.budget.usd, tokens: s.budget.tokens, runUsd: s.budget.run_usd }
+          : undefined,
         hostEnv: env,
         cwd: workDir,
         killSignal: kill.signal,
@@ -353,9 +358,14 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
           writeReports: false,
           secrets: o.url.password ? [o.url.password] : [],
           probe,
+          sharedSpend: s.budget ? redisSpend(redis, data.experiment_id) : undefined,
         },
       });
       const report = res.reports[0];
+      // The experiment's budget (all workers together) cannot cover the run: it stays unrun, not
+      // retried (--resume with a larger budget runs it).
+      if (!report && res.budget?.refused)
+        throw new UnrecoverableError(`unrun (budget): ${res.budget.refused}`);
       if (!report) throw new Error(`the run was cancelled on worker ${name}`);
       // The scripted model is the coordinator's: if it is gone (killed; a resumed coordinator
       // serves at another address), this attempt talked to a dead server and goes back.

@@ -20,6 +20,11 @@ export interface AgentPhaseInput {
   launcher?: Launcher | undefined;
   /** The sandbox of the simulated user (one for the whole loop, around its own folders); none: on the host. */
   simulatorSandbox?: HelperSandbox | undefined;
+  /**
+   * The run's budget stop (runner/budget.ts): its signal kills the agent as a timeout does, and a
+   * run it stopped ends with the outcome `budget`, never `aborted` (which would leave no report).
+   */
+  budget?: { signal: AbortSignal; stopped(): { detail: string } | null } | undefined;
 }
 
 export interface AgentPhaseResult {
@@ -82,6 +87,8 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
     maxRetries: ctx.agent.retries,
   });
   const timeoutMs = plan.timeout_sec * 1000;
+  // The run's own stop (its budget) beside Ctrl-C's: either kills the agent.
+  const runSignal = a.budget ? AbortSignal.any([ctx.signal, a.budget.signal]) : ctx.signal;
   const state: { last: TurnResult | null } = { last: null };
   // The simulator's folders live outside the run root, which a sandboxed subject can write to:
   // nothing the subject leaves can reach the simulator (its settings, hooks or prompt). They and
@@ -127,7 +134,7 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
           resume: resume ?? undefined,
           model: plan.model ?? undefined,
           timeoutMs: call.timeoutMs ?? timeoutMs,
-          signal: call.signal ?? ctx.signal,
+          signal: call.signal ?? runSignal,
           stdout: a.stdout,
           stderr: a.stderr,
           launcher: a.launcher,
@@ -159,20 +166,24 @@ export async function runAgentPhase(a: AgentPhaseInput): Promise<AgentPhaseResul
                 outcome: "spawn_error",
                 detail: "no simulator in single-turn mode",
               }),
-      signal: ctx.signal,
+      signal: runSignal,
       deadlineMs: Date.now() + timeoutMs,
       log: (line) => a.stderr.write(`${line}\n`),
     });
     const lastTurn = state.last;
-    const outcome = summaryOutcome(record, lastTurn);
+    // A run its budget stopped is `budget` however its agent ended (killed, or done meanwhile),
+    // unless Ctrl-C killed it too (then no report: --resume runs it again).
+    const stop = ctx.signal.aborted ? null : (a.budget?.stopped() ?? null);
+    const outcome = stop ? "budget" : summaryOutcome(record, lastTurn);
     return {
       record,
-      aborted: outcome === "aborted" || lastTurn?.outcome === "aborted",
+      aborted: !stop && (outcome === "aborted" || lastTurn?.outcome === "aborted"),
       summary: {
         outcome,
         exit_code: lastTurn ? lastTurn.exit_code : null,
-        detail:
-          record.end_reason === "single_turn"
+        detail: stop
+          ? `stopped by the budget: ${stop.detail}`
+          : record.end_reason === "single_turn"
             ? (lastTurn?.detail ?? record.end_detail)
             : `${record.end_reason}: ${record.end_detail}`,
         interaction: { ...record, turns: record.turns.map((t) => ({ ...t })) },

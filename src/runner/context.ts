@@ -7,6 +7,7 @@ import type { JudgeCache, JudgeConfig } from "../judge/index.js";
 import type { ModelApiRecord } from "../core/report.js";
 import type { RunKeyRecord } from "../core/run-key.js";
 import type { RunPlan } from "../plan/run-plan.js";
+import type { RunBudget } from "./budget.js";
 
 type Role = "subject" | "simulator" | "judge";
 /** Which run a model endpoint, judge or model-API record is for; the agent keeps apart the runs of a treatment that runs on several agents. */
@@ -98,4 +99,6 @@ export interface RunContext {
   signal: AbortSignal;
   /** A finished run's content key (docs/reuse.md) from its plan and the docker image it ran in. */
   runKey?: ((plan: RunPlan, image: string | null) => RunKeyRecord) | undefined;
+  /** The budgets and their metering (runner/budget.ts); absent: no budget was given. */
+  budget?: RunBudget | undefined;
 }

@@ -11,6 +11,7 @@ import type { SandboxRecord } from "../core/sandbox.js";
 import {
   REPORT_SCHEMA,
   type FailureRecord,
+  type Metered,
   type ModelApiRecord,
   type Outcome,
   type RunReport,
@@ -59,6 +60,8 @@ export interface EvaluateInput {
   timeoutSec?: number | null | undefined;
   /** What the arm-integrity check after the agent found (runner/arm-integrity.ts); none: absent. */
   armIntegrity?: RunArmProblem[] | undefined;
+  /** The harness's metered usage and budget stop (runner/budget.ts); absent without a budget. */
+  metered?: Metered | undefined;
 }
 
 const SKILL_NOT_INVOKED = /Required skill not invoked|skill.*not invoked/i;
@@ -123,6 +126,7 @@ function validationRecords(v: ValidationReport): FailureRecord[] {
 /** The run's outcome as a whole. */
 function runOutcome(agent: AgentSummary | null, harnessError: string | null): Outcome {
   if (harnessError !== null || agent === null) return "harness_error";
+  if (agent.outcome === "budget") return "budget";
   if (agent.outcome === "simulator_error") return "harness_error";
   switch (agent.outcome) {
     case "completed":
@@ -143,6 +147,7 @@ function runOutcome(agent: AgentSummary | null, harnessError: string | null): Ou
 function agentFailureCheck(agent: AgentSummary): string | null {
   switch (agent.outcome) {
     case "completed":
+    case "budget": // recorded by its own harness record (evaluateRun)
     case "spawn_error":
     case "aborted":
     case "not_run":
@@ -170,6 +175,14 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     failures.push({ ...r, status: r.status ?? null });
   };
   const api = runApiError(a.evidence, a.modelApi ?? null);
+  const budgetStop = a.agent?.outcome === "budget" ? (a.metered?.stop ?? null) : null;
+  if (a.agent?.outcome === "budget")
+    fail({
+      source: "harness",
+      code: "budget",
+      message: `Stopped by the budget: ${budgetStop?.detail ?? a.agent.detail}`,
+      phase: "agent",
+    });
   if (a.agent) {
     const f = agentFailureCheck(a.agent);
     if (f) fail(agentFailureRecord(a.agent, f, api));
@@ -242,6 +255,7 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     total_tokens: a.evidence?.tokens?.total ?? null,
     total_cost_usd: a.evidence?.total_cost_usd ?? null,
     harness_error: a.harnessError,
+    budget_stop: budgetStop?.detail ?? (a.agent?.outcome === "budget" ? a.agent.detail : null),
     api_error: api,
     typed,
   });
@@ -255,7 +269,12 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     treatment: a.spec.treatment,
     rep: a.spec.rep,
     passed,
-    status: outcome === "harness_error" ? "errored" : passed ? "passed" : "failed",
+    status:
+      outcome === "harness_error" || outcome === "budget"
+        ? "errored"
+        : passed
+          ? "passed"
+          : "failed",
     outcome,
     agent_outcome: a.agent?.outcome ?? "not_run",
     outcome_detail: a.harnessError ?? a.agent?.detail ?? "",
@@ -293,5 +312,6 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     artifacts: a.artifacts,
     timestamp: a.timing.finished_at,
     ...(a.armIntegrity?.length ? { arm_integrity: a.armIntegrity } : {}),
+    ...(a.metered ? { metered: a.metered } : {}),
   };
 }

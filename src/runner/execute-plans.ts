@@ -61,7 +61,13 @@ export async function executePlans(
     void cleanup.finally(() => cleanups.delete(cleanup));
   };
   // The second Ctrl-C (ctx.signal) stops the runs too, not only the first (`stop`).
-  const stop = AbortSignal.any([ctx.signal, diskStop.signal, ...(o.stop ? [o.stop] : [])]);
+  // A budget that refused a run stops the admission of the rest (they stay unrun, --resume runs them).
+  const stop = AbortSignal.any([
+    ctx.signal,
+    diskStop.signal,
+    ...(o.stop ? [o.stop] : []),
+    ...(ctx.budget ? [ctx.budget.exhausted] : []),
+  ]);
   await scheduleRuns(
     plans,
     o.concurrency,
@@ -76,7 +82,16 @@ export async function executePlans(
         background,
         passage: {
           toAgent: async () => {
-            const go = await passage.toAgent();
+            let go = await passage.toAgent();
+            // The budget is asked last, with the agent slot in hand: what the runs under way
+            // still hold is known then (runner/budget.ts).
+            if (go && ctx.budget) {
+              const refused = await ctx.budget.admit(plan);
+              if (refused !== null) {
+                ctx.note(`budget: no more runs start: ${refused} (the rest are left unrun)`);
+                go = false;
+              }
+            }
             if (go) begin();
             return go;
           },

@@ -15,6 +15,7 @@ export function helperSandbox(
   plan: RunPlan,
   who: { name: string; role: "judge" | "simulator" },
   environmentDir: string | null,
+  meter?: SandboxOptions["meter"],
 ): HelperSandbox {
   return startedSandbox(
     plan.sandbox.kind,
@@ -27,6 +28,7 @@ export function helperSandbox(
       experimentId: ctx.store.experimentId,
       why: plan.sandbox.why,
       signal: ctx.signal,
+      meter,
     },
     { create: ctx.sandboxes.create, say: { who: `the ${who.name}`, note: ctx.note } },
   );

@@ -8,6 +8,7 @@ import {
   scriptServesRole,
   startModelServer,
   type ModelServer,
+  type StartModelServerOptions,
 } from "../model/index.js";
 import { SCRIPTED_MODEL_LABEL } from "../report/endpoint.js";
 import type { Suite } from "../suite/index.js";
@@ -66,6 +67,8 @@ export async function setUpModel(a: {
   modelLog: string;
   secrets: readonly string[];
   note: (message: string) => void;
+  /** Meters each reply of the scripted model in this process (the budgets, runner/budget.ts). */
+  meterFor?: StartModelServerOptions["meterFor"];
 }): Promise<ModelSetup> {
   const note = a.note;
   // The model endpoint, in this order (docs/model-script.md): --model-script; else an explicit
@@ -108,6 +111,7 @@ export async function setUpModel(a: {
         t.onExchange(entry);
       },
       secrets: a.secrets,
+      meterFor: a.meterFor,
     });
     const url = server.url;
     note(

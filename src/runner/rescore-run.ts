@@ -212,6 +212,8 @@ export async function rescoreRun(ctx: RescoreContext, id: string): Promise<Resco
     modelApi: old.model_api,
     timeoutSec: plan?.timeout_sec ?? task?.environment.timeout_sec ?? null,
     armIntegrity: rescoredArms(old, evidence, treatment, ctx.treatments.values()),
+    // What was metered while the run ran (and its budget stop) is a record, not recomputed.
+    metered: old.metered,
     agentInfo: old.agent,
     suiteHash: old.hashes.suite,
     timing: old.timing,

@@ -39,6 +39,8 @@ import { scoreFinishedRun } from "./score-run.js";
 import { decodeRunEvidence, validateRun } from "./check-run.js";
 import { checkRunArms } from "./arm-integrity.js";
 import { unscheduled, type RunPassage } from "./schedule.js";
+import { meteredRecord, ownBudgetStop } from "./budget.js";
+import type { RunSpend } from "../cost/budget.js";
 
 /**
  * One run end to end, as its plan says: workspace, sandbox, agent, evidence, validators, the
@@ -96,6 +98,10 @@ export async function executeRun(
   let armIntegrity: RunArmProblem[] = [];
   const subject = agentOf(ctx, plan);
   const key = runKey(plan);
+  // The run's metering (runner/budget.ts), open from the sandbox's start to the report.
+  const meter = ctx.budget?.open(plan, key) ?? null;
+  let ran = false;
+  let spend: RunSpend | null | undefined;
   try {
     if (!task || !treatment) throw new Error(`unknown task or treatment for ${plan.run_id}`);
     dirs = await createRunDirs(plan.run_id, ctx.workspaces.tmpBase, ctx.store.experimentId);
@@ -137,10 +143,12 @@ export async function executeRun(
       network: task.environment.network,
       exposeReadOnly: ctx.suite.spec.config.validation?.python_path,
       signal: ctx.signal,
+      meter: meter ? () => meter.connection() : undefined,
     });
     await sandbox.start();
     // Prepared: the agent starts once it has a slot (none when the runs were stopped meanwhile).
     if (!(await waitFor(() => passage.toAgent()))) return null;
+    ran = true;
     // One id for the run's template and its validators' _test_context.json (docs/tasks.md).
     runUuid = plan.run_uuid;
     const phase = await runAgentPhase({
@@ -156,7 +164,9 @@ export async function executeRun(
         plan,
         { name: "simulated user", role: "simulator" },
         task.environment_dir,
+        meter ? () => meter.connection() : undefined,
       ),
+      budget: meter ?? undefined,
     });
     agent = phase.summary;
     // The model requests as they stood when the agent ended (the validators' come after). Under
@@ -171,6 +181,8 @@ export async function executeRun(
     if (phase.aborted) return null;
     await waitFor(() => passage.toChecks());
     evidence = await decodeRunEvidence(ctx, plan, dirs.workspace, preexisting, paths.stdout);
+    // The agent's own spending cap stopped it: the same outcome as skillbench's budgets.
+    agent = ownBudgetStop(agent, evidence, driver.ownBudgetStop);
     validation = await validateRun(ctx, plan, {
       task,
       treatment,
@@ -236,6 +248,7 @@ export async function executeRun(
     await stderr.close().catch(() => undefined);
     // The container (if any) goes before the run's folders, whatever happened.
     await sandbox?.stop();
+    spend = meter?.close(ran) ?? null;
     const runDirs = ctx.workspaces.keep ? null : dirs;
     if (ctx.workspaces.keep && dirs) {
       try {
@@ -279,6 +292,10 @@ export async function executeRun(
     stderrTail: await tailOf(paths.stderr),
     model: plan.model,
     modelApi: ctx.models.api?.(key) ?? null,
+    metered:
+      spend && ctx.budget
+        ? meteredRecord(spend, meter?.stopped() ?? null, ctx.budget.pricing.version)
+        : undefined,
     timeoutSec: plan.timeout_sec,
     armIntegrity,
     agentInfo: {

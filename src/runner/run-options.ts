@@ -12,6 +12,8 @@ import type { ComparisonSource } from "../report/comparison/write.js";
 import type { CalibrationSettings } from "../report/calibration/types.js";
 import type { JudgeFlags } from "./judge-setup.js";
 import type { InteractionFlags } from "../interaction/config.js";
+import type { BudgetLimits } from "../cost/budget.js";
+import type { SharedSpend } from "./budget.js";
 
 export interface RunOptions {
   suite: string;
@@ -65,6 +67,8 @@ export interface RunOptions {
   sandbox?: SandboxChoice | undefined;
   /** --simulator-model */
   simulatorModel?: string | undefined;
+  /** --budget-usd, --budget-tokens, --max-run-usd (docs/budgets.md); absent: no budget, no metering. */
+  budget?: BudgetLimits | undefined;
   hostEnv?: Record<string, string | undefined>;
   cwd?: string;
   /** First Ctrl-C: no new runs start. */
@@ -104,9 +108,19 @@ export interface RunOptions {
     modelApi?: (run: { task: string; treatment: string; rep: number }) => ModelApiRecord;
     /** Extra secret values to redact (e.g. the queue URL's password). */
     secrets?: string[];
+    /** The experiment's spend shared by every worker (the budgets; src/queue/budget-counter.ts). */
+    sharedSpend?: SharedSpend;
     /** A worker's sandbox probe, its answers kept between jobs (keptProbes, src/sandbox/probe.ts). */
     probe?: (o?: ProbeOptions) => Promise<SandboxProbe>;
   };
+}
+
+/** What a budget spent and left unrun (metadata.json `budget`, the reports, the console's end line). */
+export interface BudgetAccount {
+  spent_usd: number;
+  spent_tokens: number;
+  /** Why runs stopped starting (the first refusal); null when every run started. */
+  refused: string | null;
 }
 
 /** What a dispatcher gets: the runs to do and where their records go. */
@@ -149,8 +163,10 @@ export interface RunSummary {
    * shows nothing; `compactDigest(d)` gives a plain object, `JSON.stringify(d)` the plain JSON.
    */
   reports: RunDigest[];
-  /** Runs that were planned but not completed (cancelled). */
+  /** Runs that were planned but not completed (cancelled, or left unrun by the budget). */
   incomplete: RunSpec[];
+  /** The budget's account, when a budget was given (docs/budgets.md). */
+  budget?: BudgetAccount | undefined;
   files: string[];
   /** The comparison the reports were written from (null: fewer than two treatments, or none written). */
   comparison?: Comparison | null | undefined;

@@ -32,6 +32,7 @@ import { hasDockerfile, planSettings, planSuite } from "./plan-suite.js";
 import { checkShardResume, recordPlan, wholePlanRecord } from "./plan-shard.js";
 import { openResultsFolder, resultsLockOptions } from "./results-folder.js";
 import { executePlans } from "./execute-plans.js";
+import { budgetRecord, setUpBudget } from "./budget-setup.js";
 import { warmFirstSandbox } from "./warm-sandbox.js";
 import { applyReuse } from "./reuse.js";
 import { runKeyer } from "./run-keys.js";
@@ -115,7 +116,11 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       ...declaredSecrets(declaredEnv),
       ...(opts.queue?.secrets ?? []),
     ]);
+    // The budgets (docs/budgets.md): the experiment's spend so far is what its recorded runs
+    // metered, so a --resume with a new budget counts what was already spent.
+    const budget = await setUpBudget(opts, cfg, prior.reused);
     const models = await setUpModel({
+      meterFor: budget?.meterFor,
       opts,
       cfg,
       hostEnv,
@@ -236,6 +241,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       },
       signal: opts.killSignal ?? new AbortController().signal,
       runKey: keyer.record,
+      budget: budget?.runBudget,
     };
     const frozenReports = (frozen?.reports ?? []).filter(
       (r) => !prior.keptOutside.some((k) => k.run_id === r.run_id),
@@ -316,6 +322,10 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     const incomplete = matrix.filter((r) => !byId.has(r.run_id));
     metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;
     metadata.total_passed = reports.filter((r) => r.passed).length;
+    const account = budget
+      ? budgetRecord(budget.runBudget, budget.limits, opts, reports, incomplete)
+      : undefined;
+    if (account) metadata.budget = account;
     await writeMetadata(paths.metadata, metadata);
     const { files, comparison, source } =
       opts.queue?.writeReports === false
@@ -334,6 +344,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       files,
       comparison,
       source,
+      budget: account,
     };
   } catch (e) {
     // A full disk met outside the runs (metadata, reports) names this results folder, as the

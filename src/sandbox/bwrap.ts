@@ -219,6 +219,7 @@ export function createBwrapSandbox(opts: SandboxOptions): Sandbox {
             layout.relay.target,
             serve,
             log ?? undefined,
+            opts.meter,
           );
         } catch (e) {
           throw new SkillbenchError(

@@ -226,6 +226,7 @@ export function createDockerSandbox(opts: SandboxOptions): Sandbox {
           plan.relay,
           serve,
           log ?? undefined,
+          opts.meter,
         );
       } catch (e) {
         await stop();

@@ -29,7 +29,7 @@ export function createLocalSandbox(opts: SandboxOptions): Sandbox {
         ? { ...spec, env: rewriteEndpointEnv(spec.env, { ...tapped, innerPort: tap.port }).env }
         : spec,
     async start() {
-      if (tapped && log) tap = await startLoopbackTap(tapped, log);
+      if (tapped && log) tap = await startLoopbackTap(tapped, log, opts.meter);
     },
     async stop() {
       await tap?.close();

@@ -10,6 +10,12 @@ import path from "node:path";
 import { relayStem } from "../util/temp-names.js";
 import type { RequestLog } from "./request-log.js";
 
+/**
+ * A meter for the bytes the endpoint sends back on one connection (the budgets' metering,
+ * src/cost/meter.ts `createHttpMeter`): the bytes are passed on unchanged either way.
+ */
+export type ConnectionMeter = () => { push(chunk: Uint8Array): void; end(): void };
+
 export interface HostRelay {
   /** The socket's real path (in the run dir). */
   socketPath: string;
@@ -29,14 +35,19 @@ function pipeToTarget(
   open: Set<net.Socket>,
   log: RequestLog | undefined,
   conn: number,
+  meter?: ConnectionMeter,
 ): void {
   // No Nagle delay on the TCP leg: a request's head and body, written apart, go at once.
   const u = net.connect({ port: target.port, host: target.host, noDelay: true });
   open.add(c);
   open.add(u);
   let ended = false;
+  const metered = meter?.();
   const end = (): void => {
-    if (!ended) log?.closed(conn);
+    if (!ended) {
+      log?.closed(conn);
+      metered?.end();
+    }
     ended = true;
     c.destroy();
     u.destroy();
@@ -51,6 +62,7 @@ function pipeToTarget(
     c.on("data", () => log.fromAgent(conn));
     u.on("data", () => log.fromEndpoint(conn));
   }
+  if (metered) u.on("data", (b: Buffer) => metered.push(b));
   c.pipe(u);
   u.pipe(c);
 }
@@ -68,11 +80,12 @@ export interface LoopbackTap {
 export async function startLoopbackTap(
   target: { host: string; port: number },
   log: RequestLog,
+  meter?: ConnectionMeter,
 ): Promise<LoopbackTap> {
   const open = new Set<net.Socket>();
   let count = 0;
   const server = net.createServer({ noDelay: true }, (c) => {
-    pipeToTarget(c, target, open, log, ++count);
+    pipeToTarget(c, target, open, log, ++count, meter);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -121,6 +134,7 @@ export async function startHostRelay(
   target: { host: string; port: number },
   serve?: (socket: net.Socket) => void,
   log?: RequestLog,
+  meter?: ConnectionMeter,
 ): Promise<HostRelay> {
   unlinkQuiet(socketPath);
   let shortDir: string | null = null;
@@ -141,7 +155,7 @@ export async function startHostRelay(
       serve(c);
       return;
     }
-    pipeToTarget(c, target, open, log, count);
+    pipeToTarget(c, target, open, log, count, meter);
   });
   const cleanupShort = (): void => {
     if (shortDir) rmSync(shortDir, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 import type { Socket } from "node:net";
+import type { ConnectionMeter } from "./relay.js";
 
 /** A model server running in this process (what SandboxOptions.localModelServer takes). */
 export interface LocalModelServer {
@@ -94,6 +95,12 @@ export interface SandboxOptions {
   exposeReadOnly?: string[] | undefined;
   /** docker: base image used when the task has no Dockerfile. Default `skillbench-base:bookworm`. */
   baseImage?: string | undefined;
+  /**
+   * Meters the bytes the model endpoint sends back on each connection the relay (or `local`'s
+   * tap) passes on (the budgets, docs/budgets.md). The scripted model in this process meters its
+   * own replies instead.
+   */
+  meter?: ConnectionMeter | undefined;
   /** Build / start / inspect commands are cancelled with this signal. */
   signal?: AbortSignal | undefined;
 }

@@ -41,6 +41,24 @@ const MergeSchema = z.object({
   /** suite hashes and agent versions that differed, merged with --allow-drift */
   drift: z.array(z.string()),
 });
+/**
+ * The budgets of the last invocation and what they left (docs/budgets.md): the experiment's
+ * spend as metered (every recorded run's, earlier invocations' included) and the runs a budget
+ * left unrun (they have no report: `--resume` runs them).
+ */
+export const BudgetRecordSchema = z.object({
+  usd: z.number().nullable(),
+  tokens: z.number().nullable(),
+  max_run_usd: z.number().nullable(),
+  spent_usd: z.number(),
+  spent_tokens: z.number(),
+  /** Why runs stopped starting; null when every run started. */
+  refused: z.string().nullable(),
+  unrun: z.array(z.string()),
+  /** Runs a budget stopped (outcome `budget`). */
+  stopped: z.array(z.string()),
+});
+export type BudgetRecord = z.infer<typeof BudgetRecordSchema>;
 
 const RolesSchema = z.object({
   candidate: z.string().optional(),
@@ -104,6 +122,7 @@ const ExperimentMetadataSchema = z
     /** --decision-pattern: added to every task's decision_patterns. */
     decision_patterns: z.array(z.string()),
     comparison_roles: RolesSchema.optional(),
+    budget: BudgetRecordSchema.optional(),
   })
   .loose();
 export type ExperimentMetadata = z.infer<typeof ExperimentMetadataSchema>;
@@ -163,6 +182,8 @@ const MetadataSchema = z
     margin: z.number().gt(0).lt(1).optional().catch(undefined),
     /** Treatment roles chosen with `compare --candidate/--baseline/--control`, reused by report and rescore. */
     comparison_roles: RolesSchema.optional(),
+    /** The budgets and what they left unrun (absent: no budget was given). */
+    budget: BudgetRecordSchema.optional().catch(undefined),
     /** What the last `--resume` asked for (run-suite.ts). */
     last_invocation: z
       .object({ asked: z.string(), kept_outside_request: z.number().optional() })

@@ -2,4 +2,4 @@
 // computeReportSchemaFingerprint (store/schema-fingerprint.ts); do not edit by hand.
 /** The fingerprint of RunReportSchema and RunDigestSchema a run index's header names. */
 export const REPORT_SCHEMA_FINGERPRINT =
-  "66781ce79c87bab4ba9bab7966c057db5fa0f43bc71e4f368758185d515e96a0";
+  "48f77bf5e135b49de647404366c10349a37e0a9bbfb6253024091c8033a2b178";

@@ -56,6 +56,13 @@ export function readSuiteConfig(raw: unknown, ctx: FileCtx, root: string): Suite
   if (treatment !== undefined && treatment !== "") config.treatment = treatment;
   const timeout = t.number("timeout_sec", { positive: true });
   if (timeout !== undefined) config.timeout_sec = timeout;
+  // The budgets' defaults (docs/budgets.md); the flags win.
+  for (const key of ["budget_usd", "max_run_usd"] as const) {
+    const v = t.number(key, { positive: true });
+    if (v !== undefined) config[key] = v;
+  }
+  const budgetTokens = t.number("budget_tokens", { integer: true, positive: true });
+  if (budgetTokens !== undefined) config.budget_tokens = budgetTokens;
   const sandbox = t.raw("sandbox");
   if (sandbox !== undefined) {
     const kind = SANDBOX_CHOICES.find((k) => k === sandbox);

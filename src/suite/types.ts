@@ -162,6 +162,10 @@ export const SuiteConfigSchema = z.object({
   task: z.string().optional(),
   treatment: z.string().optional(),
   timeout_sec: z.number().positive().optional(),
+  /** `--budget-usd`, `--budget-tokens`, `--max-run-usd` defaults (docs/budgets.md). */
+  budget_usd: z.number().positive().optional(),
+  budget_tokens: z.number().int().positive().optional(),
+  max_run_usd: z.number().positive().optional(),
   sandbox: z.enum(SANDBOX_CHOICES).optional(),
   /** Absolute (resolved against the suite root). */
   model_script: z.string().optional(),

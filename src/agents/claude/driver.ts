@@ -90,6 +90,8 @@ export const claudeDriver: AgentDriver = {
   installHooks: (workspace, hooks) => installHooks(workspace, ".claude/settings.json", hooks),
   telemetryProvider: "anthropic",
   spanEnv: { CLAUDE_CODE_ENABLE_TELEMETRY: "1", CLAUDE_CODE_ENHANCED_TELEMETRY_BETA: "1" },
+  // `--max-budget-usd` ends with a result of this subtype (terminal_reason budget_exhausted).
+  ownBudgetStop: "error_max_budget_usd",
   scriptedTools: claudeTools,
   retryKnobs: ["CLAUDE_CODE_MAX_RETRIES", "API_TIMEOUT_MS"],
   resolveBinary: resolveClaudeBinary,

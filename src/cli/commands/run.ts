@@ -69,6 +69,10 @@ export function runOptionsFromFlags(f: RunFlags) {
     simulatorModel: f.simulatorModel,
     sandbox: f.sandbox,
     html: f.html,
+    budget:
+      f.budgetUsd !== undefined || f.budgetTokens !== undefined || f.maxRunUsd !== undefined
+        ? { usd: f.budgetUsd ?? null, tokens: f.budgetTokens ?? null, runUsd: f.maxRunUsd ?? null }
+        : undefined,
   } satisfies Partial<RunOptions>;
 }
 
@@ -211,6 +215,22 @@ export function verdictBlock(comparison: Comparison | null | undefined): string 
     .join("\n")}\n`;
 }
 
+/** What the budget spent and left, under the runs line (docs/budgets.md). */
+function budgetEndLine(res: RunSummary): string {
+  const b = res.budget;
+  if (!b) return "";
+  const stopped = res.reports.filter((r) => r.outcome === "budget").length;
+  const unrun = b.refused === null ? 0 : res.incomplete.length;
+  return (
+    `Budget: spent $${b.spent_usd.toFixed(4)}, ${b.spent_tokens} tokens` +
+    (stopped > 0 ? `; ${stopped} run(s) stopped by the budget (invalid, not failures)` : "") +
+    (unrun > 0
+      ? `; ${unrun} run(s) left unrun (budget): continue with --resume --out ${res.outDir} and a larger budget`
+      : "") +
+    "\n"
+  );
+}
+
 function reportRun(res: RunSummary, f: RunFlags, ctx: { exitCode: number }): void {
   const passed = res.reports.filter((r) => r.passed).length;
   process.stdout.write(
@@ -219,6 +239,7 @@ function reportRun(res: RunSummary, f: RunFlags, ctx: { exitCode: number }): voi
         ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
         : "") +
       "\n" +
+      (res.budget ? budgetEndLine(res) : "") +
       verdictBlock(res.comparison) +
       `\nResults: ${res.outDir}\n${res.files.map((f) => `  ${f}`).join("\n")}\n`,
   );

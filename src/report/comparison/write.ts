@@ -1,5 +1,6 @@
 import path from "node:path";
 import { InputError } from "../../core/errors.js";
+import { budgetSection } from "../budget-md.js";
 import { experimentPaths } from "../../store/layout.js";
 import { readMetadata, recordComparisonRoles, type Metadata } from "../../store/metadata.js";
 import { writeReportPieces } from "../../store/report-files.js";
@@ -187,9 +188,11 @@ export async function writeComparisonFiles(
   const json = comparisonJsonPath(outDir, opts.out);
   const rows = sourceEvidenceOf({ reports, metadata });
   await writeReportPieces(json, comparisonJsonPieces(comparison, undefined, rows));
+  const pieces = comparisonMarkdownPieces(comparison, unreadableRunsNote(problems), rows);
+  const budget = metadata?.budget;
   await writeReportPieces(
     md,
-    comparisonMarkdownPieces(comparison, unreadableRunsNote(problems), rows),
+    budget ? [...pieces, `\n${budgetSection(budget, outDir).trimEnd()}\n`] : pieces,
   );
   return [md, json];
 }

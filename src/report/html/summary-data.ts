@@ -3,6 +3,7 @@
  * Kept small: one compact row per run; run pages are separate (embedded up to a budget, or
  * fetched lazily from the viewer). Pure.
  */
+import { budgetSentences } from "../budget-md.js";
 import { SCRIPTED_MODEL_LABEL } from "../endpoint.js";
 import { reusedExperimentField } from "../reuse.js";
 import { isScripted } from "../../plan/fingerprint.js";
@@ -152,6 +153,9 @@ export function buildHtmlOverview(input: HtmlDataInput): HtmlOverview {
       local_runs: localRuns,
       local_warning: localRuns > 0 ? LOCAL_WARNING : null,
       ...reusedExperimentField(reports),
+      ...(input.metadata?.budget
+        ? { budget_note: budgetSentences(input.metadata.budget, "<results folder>").join(" ") }
+        : {}),
     },
     treatments,
     tasks,

@@ -72,6 +72,8 @@ export interface HtmlData {
     local_warning: string | null;
     /** `--reuse`: "N runs reused from DIR" per folder (absent when no run was reused) */
     reused?: string[];
+    /** what a budget spent and left unrun (docs/budgets.md); absent without a budget */
+    budget_note?: string;
   };
   treatments: string[];
   tasks: string[];

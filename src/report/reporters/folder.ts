@@ -8,6 +8,7 @@
  * after it and shows calibration.json (report/calibration/write.ts `findCalibrations`).
  */
 import path from "node:path";
+import { withBudgetSection } from "../budget-md.js";
 import {
   RUN_DETAILS_FILE,
   RunDetailsText,
@@ -98,6 +99,7 @@ export function folderReporters(opts: FolderReportOptions = {}): Reporter[] {
         await removeReportFile(runsPath);
       } else await writeRunDetails(runsPath, input);
       summaryText = withNoteAfterTitle(summaryText, unreadableRunsNote(source.problems));
+      summaryText = withBudgetSection(summaryText, meta?.budget, outDir);
       const paths = experimentPaths(outDir);
       // An A/A calibration folder (`skillbench calibrate`): its calibration, recomputed from these
       // runs in the pre-phase, is a section of summary.md.

@@ -365,6 +365,21 @@ describe("loadSuite on small suites", () => {
     expect(h3).not.toBe(h1);
   });
 
+  it("reads the budgets' defaults from skillbench.yaml; zero or below is bad input naming the key", async () => {
+    const ok = oneTask("", {
+      "skillbench.yaml": "budget_usd: 20\nbudget_tokens: 500000\nmax_run_usd: 1.5\n",
+    });
+    expect((await load(ok)).suite.config).toMatchObject({
+      budget_usd: 20,
+      budget_tokens: 500000,
+      max_run_usd: 1.5,
+    });
+    for (const bad of ["budget_usd: 0", "max_run_usd: -1", "budget_tokens: 2.5"])
+      expect(await loadError(oneTask("", { "skillbench.yaml": `${bad}\n` }))).toMatch(
+        new RegExp(`skillbench\\.yaml.*${bad.split(":")[0]}`),
+      );
+  });
+
   it("rejects a folder that does not exist or is not a suite", async () => {
     await expect(loadSuite("/nonexistent/skillbench-suite")).rejects.toThrow(
       /suite folder not found: \/nonexistent\/skillbench-suite/,

@@ -93,6 +93,7 @@ function header(): HTMLElement {
       ...(e.reused ?? []).map((line) =>
         h("div", { class: "note reused-note", text: `\u267B ${line} (not run again).` }),
       ),
+      e.budget_note ? h("div", { class: "note", id: "budget-note", text: e.budget_note }) : null,
     ]),
     h("nav", { "aria-label": "Report navigation" }, [
       h("a", { href: "#", text: "Overview" }),

@@ -1,0 +1,225 @@
+/**
+ * The budgets of one experiment at run time (docs/budgets.md): the ledger (cost/budget.ts) fed
+ * by the meters on each run's model traffic (cost/meter.ts: the sandbox relay, `local`'s tap,
+ * the scripted model server in this process, a queue worker's model tap), the admission of a run
+ * against its estimate, and the stop of a run that goes over (its agent is killed through the
+ * run's own signal, as a timeout ends it, and the run is recorded `budget`).
+ */
+import {
+  createBudgetLedger,
+  type BudgetLedger,
+  type BudgetLimits,
+  type BudgetStop,
+  type RunEstimateFigures,
+  type RunSpend,
+  type Spent,
+} from "../cost/budget.js";
+import { createBodyMeter, createHttpMeter, tokenTotal, type HttpMeter } from "../cost/meter.js";
+import type { PricingTable } from "../cost/pricing.js";
+import type { Metered } from "../core/report.js";
+
+/**
+ * What a run is expected to cost before it starts. A stand-in until the estimator of #35 item 1
+ * (cost/estimate.ts `estimateRun`) lands: `standInEstimate` below. Swap it in at `createRunBudget`'s
+ * `estimate` (runner/run-suite.ts passes it).
+ */
+export type RunEstimate = (run: { run_id: string; task: string }) => RunEstimateFigures;
+
+/**
+ * The stand-in estimate: the largest spend of the runs of the same task finished so far in this
+ * experiment; else the run cap (`--max-run-usd`) in dollars; else nothing (0).
+ */
+export function standInEstimate(
+  finished: ReadonlyMap<string, readonly RunSpend[]>,
+  limits: BudgetLimits,
+): RunEstimate {
+  return (run) => {
+    const same = finished.get(run.task) ?? [];
+    if (same.length === 0) return { usd: limits.runUsd, tokens: null };
+    return {
+      usd: Math.max(...same.map((s) => s.usd)),
+      tokens: Math.max(...same.map((s) => tokenTotal(s.tokens))),
+    };
+  };
+}
+
+/** The metering of one run while it is under way. */
+export interface RunMeter {
+  /** Aborted when the run goes over a budget: its agent is killed. */
+  readonly signal: AbortSignal;
+  /** A meter for the bytes the endpoint sends back on one connection of the run's relay or tap. */
+  connection(): HttpMeter;
+  /** Why the run was stopped, if it was. */
+  stopped(): BudgetStop | null;
+  /**
+   * The run is over: what it spent. `ran`: its agent started (only then does its spend inform the
+   * estimate of the runs of its task).
+   */
+  close(ran: boolean): RunSpend;
+}
+
+/** The experiment's total as a counter shared by several processes reports it (the queue). */
+export interface SharedSpend {
+  /** Add this process's spend and answer the experiment's total. */
+  add(delta: Spent): Promise<Spent>;
+  read(): Promise<Spent>;
+}
+
+export interface RunBudget {
+  readonly ledger: BudgetLedger;
+  readonly pricing: PricingTable;
+  /** Aborted once a run was refused: no further run is started (the rest stay unrun). */
+  readonly exhausted: AbortSignal;
+  /** Why the runs stopped starting (the first refusal), if they did. */
+  refusal(): string | null;
+  /** Whether the run may start (null), else why not; a refusal stops the admission of runs. */
+  admit(run: { run_id: string; task: string }): Promise<string | null>;
+  open(run: { run_id: string; task: string }, key: RunKey): RunMeter;
+  /**
+   * Runs recorded before this invocation (`--resume`): their metered spend counts against the
+   * experiment's budget and informs the estimates of their tasks.
+   */
+  seed(runs: readonly { task: string; spend: RunSpend }[]): void;
+  /** A body meter for one response of the run `key` names, when that run is metered (the scripted server). */
+  responseFor(key: RunKey): { push(chunk: Uint8Array | string): void; end(): void } | null;
+}
+
+/** Which run a meter is for (context.ts `RunKey`, which imports this file's types). */
+type RunKey = { task: string; treatment: string; rep: number; agent?: string | undefined };
+
+const keyOf = (k: {
+  task: string | null;
+  treatment: string | null;
+  rep: number;
+  agent?: string | undefined;
+}): string => [k.task ?? "", k.treatment ?? "", k.agent ?? "", String(k.rep)].join("\u0000");
+
+export function createRunBudget(o: {
+  limits: BudgetLimits;
+  pricing: PricingTable;
+  /** Null: the stand-in (standInEstimate over this experiment's finished runs). */
+  estimate?: RunEstimate | null | undefined;
+  shared?: SharedSpend | undefined;
+}): RunBudget {
+  const ledger = createBudgetLedger(o.limits, o.pricing);
+  const finished = new Map<string, RunSpend[]>();
+  const estimate = o.estimate ?? standInEstimate(finished, o.limits);
+  const open = new Map<string, { add: (d: Parameters<BudgetLedger["record"]>[1]) => void }>();
+  const exhausted = new AbortController();
+  let refused: string | null = null;
+  return {
+    ledger,
+    pricing: o.pricing,
+    exhausted: exhausted.signal,
+    refusal: () => refused,
+    async admit(run) {
+      if (refused !== null) return refused;
+      if (o.shared) ledger.observe(await o.shared.read());
+      const why = ledger.admit(run.run_id, estimate(run));
+      if (why !== null) {
+        refused = why;
+        exhausted.abort();
+      }
+      return why;
+    },
+    open(run, key) {
+      const stop = new AbortController();
+      let reason: BudgetStop | null = null;
+      const halt = (s: BudgetStop): void => {
+        if (reason !== null) return;
+        reason = s;
+        stop.abort();
+      };
+      const add = (d: Parameters<BudgetLedger["record"]>[1]): void => {
+        const before = ledger.spendOf(run.run_id).usd;
+        const s = ledger.record(run.run_id, d);
+        if (s) halt(s);
+        if (!o.shared) return;
+        const delta = {
+          usd: ledger.spendOf(run.run_id).usd - before,
+          tokens: tokenTotal(d.tokens),
+        };
+        void o.shared.add(delta).then(
+          (total) => {
+            ledger.observe(total);
+            const now = ledger.spent();
+            const l = o.limits;
+            if (l.usd !== null && now.usd > l.usd)
+              halt({
+                cause: "budget_usd",
+                detail: `the experiment spent $${now.usd.toFixed(4)} across its workers, over its budget of $${l.usd} (--budget-usd)`,
+              });
+            else if (l.tokens !== null && now.tokens > l.tokens)
+              halt({
+                cause: "budget_tokens",
+                detail: `the experiment spent ${now.tokens} tokens across its workers, over its budget of ${l.tokens} (--budget-tokens)`,
+              });
+          },
+          () => undefined,
+        );
+      };
+      const k = keyOf(key);
+      open.set(k, { add });
+      return {
+        signal: stop.signal,
+        connection: () => createHttpMeter(add),
+        stopped: () => reason,
+        close(ran) {
+          open.delete(k);
+          const spend = ledger.finish(run.run_id);
+          if (!ran) return spend;
+          const list = finished.get(run.task) ?? [];
+          list.push(spend);
+          finished.set(run.task, list);
+          return spend;
+        },
+      };
+    },
+    seed(runs) {
+      let total: Spent = { usd: 0, tokens: 0 };
+      for (const r of runs) {
+        const list = finished.get(r.task) ?? [];
+        list.push(r.spend);
+        finished.set(r.task, list);
+        total = { usd: total.usd + r.spend.usd, tokens: total.tokens + tokenTotal(r.spend.tokens) };
+      }
+      ledger.observe(total);
+    },
+    responseFor(key) {
+      const m = open.get(keyOf(key));
+      return m ? createBodyMeter(m.add) : null;
+    },
+  };
+}
+
+/** report.json `metered`: what the harness counted for the run, and its budget stop. */
+export function meteredRecord(
+  spend: RunSpend,
+  stop: BudgetStop | null,
+  pricingVersion: string,
+): Metered {
+  return {
+    tokens: { ...spend.tokens },
+    total_tokens: tokenTotal(spend.tokens),
+    usd: spend.usd,
+    unpriced: [...spend.unpriced],
+    pricing: pricingVersion,
+    stop: stop ? { cause: stop.cause, detail: stop.detail } : null,
+  };
+}
+
+/**
+ * A run whose agent stopped at its own spending cap (the driver's `ownBudgetStop` subtype on the
+ * last final event, e.g. Claude Code's `--max-budget-usd`) is a run stopped by a budget: outcome
+ * `budget`, never a failure. Any other run is returned as it is.
+ */
+export function ownBudgetStop<A extends { outcome: string; detail: string }>(
+  agent: A,
+  evidence: { results: readonly { subtype: string | null }[] },
+  subtype: string | undefined,
+): A {
+  const last = evidence.results.at(-1);
+  if (subtype === undefined || last?.subtype !== subtype || agent.outcome === "budget")
+    return agent;
+  return { ...agent, outcome: "budget", detail: `the agent's own spending cap stopped it (${subtype})` };
+}
