@@ -221,5 +221,9 @@ export function ownBudgetStop<A extends { outcome: string; detail: string }>(
   const last = evidence.results.at(-1);
   if (subtype === undefined || last?.subtype !== subtype || agent.outcome === "budget")
     return agent;
-  return { ...agent, outcome: "budget", detail: `the agent's own spending cap stopped it (${subtype})` };
+  return {
+    ...agent,
+    outcome: "budget",
+    detail: `the agent's own spending cap stopped it (${subtype})`,
+  };
 }

@@ -14,7 +14,6 @@ import { readFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  fixtureSuite,
   makeSandbox,
   readRunReport,
   REPO_ROOT,
