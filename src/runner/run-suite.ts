@@ -30,6 +30,7 @@ import {
 import { hasDockerfile, planSettings, planSuite } from "./plan-suite.js";
 import { openResultsFolder, resultsLockOptions } from "./results-folder.js";
 import { executePlans } from "./execute-plans.js";
+import { pricingOf, startEstimateLine } from "./estimate-sources.js";
 import { warmFirstSandbox } from "./warm-sandbox.js";
 import type { RunOptions, RunSummary } from "./run-options.js";
 
@@ -54,6 +55,8 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const { count, concurrency, taskNames, specs, frozen, planned, model, profiles } =
     await planSuite(suite, opts, hostEnv, cwd);
   await refuseSymlinksOut(suite, planned);
+  // The pricing table before anything starts: a table that does not parse is bad input.
+  const pricing = opts.queue?.only ? null : await pricingOf(opts.cost, cwd);
   // The sandbox probe (a bwrap start; docker info where auto may need it) runs while the agents'
   // versions are asked and the rest is set up; its answer is awaited before the plans are settled.
   const needs = sandboxNeeds(suite, planned, opts.sandbox, hasDockerfile);
@@ -242,8 +245,22 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     });
     await writeMetadata(paths.metadata, metadata);
     await writeSuiteSnapshot(outDir, suite);
+    // The start-up line's estimate (docs/cost.md); a queue worker's one run gets none.
+    const estimate = pricing
+      ? await startEstimateLine({
+          cost: opts.cost,
+          pricing,
+          toRun,
+          model,
+          concurrency,
+          resumeDir: opts.resume ? outDir : null,
+          scripted: server !== null || Boolean(opts.queue?.scripted),
+          cwd,
+        })
+      : undefined;
     opts.onProgress?.({
       type: "plan",
+      estimate,
       total: metadata.matrix.length,
       toRun: toRun.length,
       reused: prior.reused.length + kept.length,

@@ -17,6 +17,7 @@ import {
   type FlagValues,
 } from "../flags.js";
 import { runReported } from "../reporters.js";
+import { planEstimateText } from "../estimate.js";
 import {
   defaultProgress,
   printWarning,
@@ -55,7 +56,7 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
       });
       if (plan.skill?.generated_tasks)
         process.stderr.write(`tasks: generated, frozen in ${plan.skill.generated_tasks}\n`);
-      process.stdout.write(renderPlan(plan));
+      process.stdout.write(renderPlan(plan, await planEstimateText(plan, f)));
       return;
     }
     // The results folder's lock from the compiled suite to the quality gates (store/lock.ts).

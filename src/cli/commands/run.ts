@@ -28,6 +28,7 @@ import {
   type FlagValues,
 } from "../flags.js";
 import { runReported } from "../reporters.js";
+import { planEstimateText } from "../estimate.js";
 
 /** The flags `run`, `eval` and `calibrate` share, as commander parses them (cli/flags.ts). */
 export type RunFlags = FlagValues<typeof RUN_FLAGS>;
@@ -67,6 +68,7 @@ export function runOptionsFromFlags(f: RunFlags) {
     simulatorModel: f.simulatorModel,
     sandbox: f.sandbox,
     html: f.html,
+    cost: { estimateFrom: f.estimateFrom, pricing: f.pricing, pilot: f.pilot },
   } satisfies Partial<RunOptions>;
 }
 
@@ -165,7 +167,7 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
           ...runOptionsFromFlags(f),
           onWarning: printWarning,
         });
-        process.stdout.write(renderPlan(plan));
+        process.stdout.write(renderPlan(plan, await planEstimateText(plan, f)));
         return;
       }
       const opts = runOptionsFromFlags(f);
