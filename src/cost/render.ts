@@ -99,7 +99,7 @@ export function estimateLine(e: PlanEstimate, o: EstimateTextOptions): string {
     : "unpriced";
   const src = e.sources.map((s) => `${s.runs} from ${s.source}`).join(", ");
   return o.scripted
-    ? `estimate: ${int(e.total_tokens.mean)} tokens, ~${secondsText(e.seconds.mean)}; scripted model (offline): the cost is not real`
+    ? `estimate: ${int(e.total_tokens.mean)} tokens, ~${secondsText(e.seconds.mean)} at -j ${e.concurrency} (${src}); scripted model (offline): the cost is not real`
     : `estimate: ${int(e.total_tokens.mean)} tokens, ${cost}, ~${secondsText(e.seconds.mean)} at -j ${e.concurrency} (${src})`;
 }
 

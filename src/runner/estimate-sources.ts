@@ -162,8 +162,10 @@ export async function startEstimateLine(a: {
     model: a.model,
     concurrency: a.concurrency,
     estimateFrom,
-    // The folder's finished runs are not run again: only their usage is read.
-    resumeDir: a.resumeDir,
+    // The folder's finished runs are not run again: only their usage is read (the pilot's,
+    // when they are this experiment's pilot).
+    resumeDir: a.cost?.fromPilot ? null : a.resumeDir,
+    pilotDir: a.cost?.fromPilot ? a.resumeDir : null,
     pricing: a.pricing,
   });
   return estimateLine(e.plan, { scripted: a.scripted, from: e.from });

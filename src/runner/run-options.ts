@@ -114,6 +114,8 @@ export interface CostOptions {
   pricing?: string | undefined;
   /** Run N runs per task and treatment first, then estimate the rest from them. */
   pilot?: number | undefined;
+  /** The resumed folder's runs are this experiment's pilot (runner/pilot.ts), not earlier runs. */
+  fromPilot?: boolean | undefined;
 }
 
 /** What a dispatcher gets: the runs to do and where their records go. */

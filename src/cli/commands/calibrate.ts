@@ -10,6 +10,8 @@ import {
   MIN_PER_ARM,
   planTarget,
   renderPlan,
+  runSuite,
+  runWithPilot,
 } from "../../index.js";
 import type { Calibration } from "../../report/calibration/types.js";
 import { addFlags, CALIBRATE_ONLY_FLAGS, RUN_FLAGS, type FlagValues } from "../flags.js";
@@ -80,10 +82,19 @@ export function registerCalibrate(program: Command, ctx: { exitCode: number }): 
     await runReported(f, opts.env, ctx, {
       run: (hooks) =>
         runWithSignals({ suite: target, ...opts, ...hooks(defaultProgress()) }, (o) =>
-          runCalibration(o, { treatment, perArm, splits: f.splits }).then((r) => {
-            got.calibration = r.calibration;
-            return r;
-          }),
+          runWithPilot(
+            // The pilot runs the one treatment; the calibration then runs it 2 × --count times.
+            { ...o, treatment },
+            {
+              rest: (x) =>
+                runCalibration(x, { treatment, perArm, splits: f.splits }).then((r) => {
+                  got.calibration = r.calibration;
+                  return r;
+                }),
+              first: runSuite,
+              fullCount: 2 * perArm,
+            },
+          ),
         ),
       summary: (res) => res,
       settle: (res) => {

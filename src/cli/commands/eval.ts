@@ -7,7 +7,9 @@ import {
   prepareEval,
   renderPlan,
   runPreparedEval,
+  runSuite,
   runUntilDecided,
+  runWithPilot,
 } from "../../index.js";
 import {
   addFlags,
@@ -110,9 +112,11 @@ export function registerEval(program: Command, ctx: { exitCode: number }): void 
             runPreparedEval(prepared, {
               ...opts,
               run: (o) =>
-                runWithSignals(
-                  { ...o, ...hooks(o.onProgress ?? defaultProgress()) },
-                  seq ? (x) => runUntilDecided(x, seq) : undefined,
+                runWithSignals({ ...o, ...hooks(o.onProgress ?? defaultProgress()) }, (x) =>
+                  runWithPilot(x, {
+                    rest: seq ? (y) => runUntilDecided(y, seq) : runSuite,
+                    first: runSuite,
+                  }),
                 ),
             }),
           summary: (res) => res.run,

@@ -7,6 +7,7 @@ import {
   runSuite,
   runSuiteOnQueue,
   runUntilDecided,
+  runWithPilot,
   InputError,
   type ProgressEvent,
   type RunOptions,
@@ -181,9 +182,11 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
         : runSuite;
       await runReported(f, opts.env, ctx, {
         run: (hooks) =>
-          runWithSignals(
-            { suite, ...opts, ...hooks(defaultProgress()) },
-            seq ? (o) => runUntilDecided(o, seq, once) : once,
+          runWithSignals({ suite, ...opts, ...hooks(defaultProgress()) }, (o) =>
+            runWithPilot(o, {
+              rest: seq ? (x) => runUntilDecided(x, seq, once) : once,
+              first: once,
+            }),
           ),
         summary: (res) => res,
         settle: (res) => {
