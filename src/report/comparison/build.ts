@@ -26,6 +26,7 @@ import { COMPARISON_SCHEMA, type Comparison } from "./types.js";
 import { decideVerdict } from "./verdict.js";
 import { bandHeadline, decideBand, DEFAULT_MARGIN, liftOf } from "./band.js";
 import { runtimeRow, spendRow } from "./usage.js";
+import { costOfAnswer } from "./cost.js";
 import { agentRows, byAgent, mixedArms, mixedVerdict } from "./agents.js";
 import { calibrationDifferences, unquotableFloor } from "../calibration/build.js";
 import {
@@ -253,6 +254,7 @@ function buildPooled(input: ComparisonInput): Comparison {
     pass_k: passKSection(reports, treatments, input.ks, seed),
     task_outcomes: taskOutcomeRows(analysis, tasks, treatments),
     spend: treatments.map((t) => spendRow(ofT(analysis, t), t)),
+    cost_of_answer: costOfAnswer(reports, roles),
     runtime: treatments.map((t) => runtimeRow(ofT(analysis, t), t)),
     source_evidence: input.sourceEvidence === false ? [] : reports.map(sourceEvidenceRow),
     rubric,
