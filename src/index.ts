@@ -116,6 +116,7 @@ export {
 } from "./telemetry/index.js";
 export {
   runTriggers,
+  planTriggers,
   type TriggerOptions,
   type TriggerProgress,
   type TriggerSummary,

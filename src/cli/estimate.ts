@@ -3,6 +3,8 @@
  * printed under the matrix by `run`, `eval` and `calibrate`.
  */
 import path from "node:path";
+import { defaultAgent } from "../agents/registry.js";
+import { estimatePlan, estimateRun, probeFigure } from "../cost/estimate.js";
 import { estimateExperiment, pricingOf } from "../runner/estimate-sources.js";
 import { renderEstimate } from "../cost/render.js";
 import type { SuitePlan } from "../inspect/plan.js";
@@ -37,4 +39,37 @@ export async function planEstimateText(
   return (
     renderEstimate(e.plan, e.per, { scripted: plan.model_script !== null, from: e.from }) + pilot
   );
+}
+
+/** `triggers --dry-run`: the probes' estimate, from the agent's figure scaled to a probe. */
+export async function probeEstimateText(
+  plan: {
+    probes: readonly { variant: string; query_id: string }[];
+    concurrency: number;
+    maxTurns: number;
+    timeoutSec: number;
+    model: string | null;
+    scripted: boolean;
+  },
+  f: { pricing?: string | undefined },
+  cwd = process.cwd(),
+): Promise<string> {
+  const pricing = await pricingOf({ pricing: f.pricing }, cwd);
+  const agent = defaultAgent();
+  const typical = agent.typicalRun
+    ? probeFigure(agent.typicalRun, plan.maxTurns, plan.timeoutSec)
+    : null;
+  const per = plan.probes.map((p) =>
+    estimateRun({
+      run: { task: p.query_id, treatment: p.variant, agent: agent.name, model: plan.model },
+      samples: [],
+      typical,
+      pricing,
+    }),
+  );
+  return renderEstimate(estimatePlan(per, plan.concurrency, pricing), [], {
+    scripted: plan.scripted,
+    from: [],
+    noun: "probes",
+  });
 }

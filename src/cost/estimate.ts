@@ -232,6 +232,22 @@ export function estimateRun(spec: EstimateSpec): RunEstimate {
   };
 }
 
+/**
+ * A trigger probe's default figure: one turn stopped once a Skill is chosen, within `maxTurns`
+ * turns, against a `typicalRun` of about ten turns: that share of its tokens and seconds, the
+ * seconds no more than the probe's timeout (docs/cost.md).
+ */
+export function probeFigure(t: TypicalRun, maxTurns: number, timeoutSec: number): TypicalRun {
+  const share = Math.min(1, maxTurns / 10);
+  return {
+    input: t.input * share,
+    output: t.output * share,
+    cache_read: t.cache_read * share,
+    cache_write: t.cache_write * share,
+    seconds: Math.min(timeoutSec, t.seconds * share),
+  };
+}
+
 /** The estimate of a whole plan: sums, the wall time at the concurrency, and the sources used. */
 export interface PlanEstimate {
   readonly runs: number;

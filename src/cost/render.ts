@@ -38,6 +38,8 @@ export interface EstimateTextOptions {
   scripted: boolean;
   /** The results folders the history came from. */
   from: readonly string[];
+  /** What the runs are called ("runs", "probes"). */
+  noun?: string | undefined;
 }
 
 /** The block printed under `--dry-run`'s matrix. */
@@ -47,7 +49,7 @@ export function renderEstimate(
   o: EstimateTextOptions,
 ): string {
   const lines: string[] = [];
-  lines.push(`Estimate (${e.runs} runs, -j ${e.concurrency}):`);
+  lines.push(`Estimate (${e.runs} ${o.noun ?? "runs"}, -j ${e.concurrency}):`);
   lines.push(
     `  tokens  input ${int(e.tokens.input)} · output ${int(e.tokens.output)} · cache read ${int(e.tokens.cache_read)} · cache write ${int(e.tokens.cache_write)} · total ${span(e.total_tokens, int)}`,
   );
@@ -59,6 +61,7 @@ export function renderEstimate(
     );
   if (o.scripted)
     lines.push("  scripted model (offline): the tokens are the script's and the cost is not real");
+  if (per.length === 0) return `${lines.join("\n")}\n`;
   const rows = perKey(per).map(([k, r]) => [
     k,
     r.source,

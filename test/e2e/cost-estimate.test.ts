@@ -176,3 +176,50 @@ describe("--pilot", () => {
     });
   });
 });
+
+describe("--dry-run on calibrate and triggers", () => {
+  it("calibrate: the one treatment, 2 × --count runs per task, with the estimate", async () => {
+    const r = await runCli(
+      [
+        "calibrate",
+        DEMO,
+        "--treatment",
+        "WITH_SKILL",
+        "--count",
+        "2",
+        "--model",
+        MODEL,
+        "--dry-run",
+        "--estimate-from",
+        box.dir("first"),
+      ],
+      { env: box.env() },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("12 runs planned (3 tasks × 1 treatments × 4 repetitions at most)");
+    expect(r.stdout).toContain("Estimate (12 runs, -j 2):");
+    expect(r.stdout).toContain("source  12 run(s): earlier runs");
+    expect(r.stdout).toContain("Dry run: no agent, validator or model server was started.");
+  });
+
+  it("triggers: the probes and their estimate from the agent's figure scaled to a probe", async () => {
+    const fix = path.join(REPO_ROOT, "examples", "trigger-eval");
+    const r = await runCli(
+      [
+        "triggers",
+        path.join(fix, "changelog-writer"),
+        "--queries",
+        path.join(fix, "queries.yaml"),
+        "--model",
+        MODEL,
+        "--dry-run",
+      ],
+      { env: box.env() },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("21 probes planned (1 variant(s) × 7 queries × 3 repetitions)");
+    expect(r.stdout).toContain("Estimate (21 probes, -j 1):");
+    expect(r.stdout).toMatch(/cost {4}\$[\d.]+ \(range/);
+    expect(r.stdout).toContain("Dry run: no agent or model server was started.");
+  });
+});
