@@ -6,11 +6,11 @@ import type { PricingTable } from "./pricing.js";
 
 const int = (n: number): string => Math.round(n).toLocaleString("en-US");
 
-export function usdText(x: number): string {
+function usdText(x: number): string {
   return `$${x < 1 ? x.toFixed(4) : x.toFixed(2)}`;
 }
 
-export function secondsText(s: number): string {
+function secondsText(s: number): string {
   if (s < 60) return `${Math.round(s)}s`;
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m${String(Math.round(s - m * 60)).padStart(2, "0")}s`;

@@ -56,7 +56,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     await planSuite(suite, opts, hostEnv, cwd);
   await refuseSymlinksOut(suite, planned);
   // The pricing table before anything starts: a table that does not parse is bad input.
-  const pricing = opts.queue?.only ? null : await pricingOf(opts.cost, cwd);
+  const pricing = await pricingOf(opts.cost, cwd);
   // The sandbox probe (a bwrap start; docker info where auto may need it) runs while the agents'
   // versions are asked and the rest is set up; its answer is awaited before the plans are settled.
   const needs = sandboxNeeds(suite, planned, opts.sandbox, hasDockerfile);
@@ -196,6 +196,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     const tracker = models.tracker;
     const ctx: RunContext = {
       store: { experimentId, outDir },
+      pricing,
       suite: { spec: suite, profiles },
       agent: {
         setups: agents.setups,
@@ -246,7 +247,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     await writeMetadata(paths.metadata, metadata);
     await writeSuiteSnapshot(outDir, suite);
     // The start-up line's estimate (docs/cost.md); a queue worker's one run gets none.
-    const estimate = pricing
+    const estimate = !opts.queue?.only
       ? await startEstimateLine({
           cost: opts.cost,
           pricing,

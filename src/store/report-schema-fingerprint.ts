@@ -2,4 +2,4 @@
 // computeReportSchemaFingerprint (store/schema-fingerprint.ts); do not edit by hand.
 /** The fingerprint of RunReportSchema and RunDigestSchema a run index's header names. */
 export const REPORT_SCHEMA_FINGERPRINT =
-  "33ff41a586f7ce4f8d8220bbfad869e099cf7365df7b05012cccde3d769d9d09";
+  "b267bc3147520dfd48461b8d8ff614fced85983385f8876b986e9c8850502c3b";
