@@ -7,7 +7,9 @@ import type { PricingTable } from "./pricing.js";
 const int = (n: number): string => Math.round(n).toLocaleString("en-US");
 
 function usdText(x: number): string {
-  return `$${x < 1 ? x.toFixed(4) : x.toFixed(2)}`;
+  return x < 1
+    ? `$${x.toFixed(4)}`
+    : `$${x.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
 function secondsText(s: number): string {

@@ -125,16 +125,32 @@ export async function estimateExperiment(req: EstimateRequest): Promise<Experime
     samples.push(...got.samples);
     done = new Set([...done, ...got.finished]);
   }
+  // Every source a run's estimate may use is of its task: samples by task, and one estimate per
+  // task, treatment and agent (the repetitions share it), so a large plan over a large history
+  // is not runs × samples.
+  const byTask = new Map<string, UsageSample[]>();
+  for (const x of samples) {
+    const list = byTask.get(x.task);
+    if (list) list.push(x);
+    else byTask.set(x.task, [x]);
+  }
+  const memo = new Map<string, RunEstimate>();
   const per = req.runs
     .filter((r) => !done.has(r.run_id))
     .map((r) => {
       const agent = agentKey(r.agent);
-      return estimateRun({
-        run: { task: r.task, treatment: r.treatment, agent, model: req.model },
-        samples,
-        typical: agentDriver(agent)?.typicalRun ?? null,
-        pricing,
-      });
+      const key = JSON.stringify([r.task, r.treatment, agent]);
+      let e = memo.get(key);
+      if (!e) {
+        e = estimateRun({
+          run: { task: r.task, treatment: r.treatment, agent, model: req.model },
+          samples: byTask.get(r.task) ?? [],
+          typical: agentDriver(agent)?.typicalRun ?? null,
+          pricing,
+        });
+        memo.set(key, e);
+      }
+      return e;
     });
   return { plan: estimatePlan(per, req.concurrency, pricing), per, from, pricing };
 }
