@@ -13,6 +13,7 @@ export { runCalibration, DEFAULT_PER_ARM, type CalibrateOptions } from "./runner
 export { floorLine } from "./report/calibration/render.js";
 export { MIN_PER_ARM } from "./report/calibration/types.js";
 export { runUntilDecided, type UntilDecidedOptions } from "./runner/until-decided.js";
+export { runWithPilot } from "./runner/pilot.js";
 export { loadSuite, selectNames } from "./suite/index.js";
 export { loadModelScript, startModelServer, runBaseUrl, type ModelServer } from "./model/index.js";
 export { serveModel } from "./model/serve-command.js";
@@ -117,6 +118,7 @@ export {
 } from "./telemetry/index.js";
 export {
   runTriggers,
+  planTriggers,
   type TriggerOptions,
   type TriggerProgress,
   type TriggerSummary,

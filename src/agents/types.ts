@@ -178,6 +178,15 @@ export interface TriggerProbeResult {
   stoppedEarly: boolean;
 }
 
+/** A driver's default figure for one run (`AgentDriver.typicalRun`): tokens by kind and seconds. */
+export interface TypicalRun {
+  readonly input: number;
+  readonly output: number;
+  readonly cache_read: number;
+  readonly cache_write: number;
+  readonly seconds: number;
+}
+
 export interface AgentDriver {
   name: AgentName;
   /** Other spellings `--agent` and stored reports accept (e.g. the report name). */
@@ -221,6 +230,12 @@ export interface AgentDriver {
   scriptedTools: ScriptedTools;
   /** Environment variables and settings that bound the CLI's retries, for the docs and doctor. */
   retryKnobs: string[];
+  /**
+   * What one ordinary run of this agent uses, for a cost estimate with no earlier runs and no
+   * pilot to go on (src/cost/estimate.ts, docs/cost.md): a rough figure of the order of
+   * magnitude, not a measurement. Absent: the estimate says it has nothing to go on.
+   */
+  typicalRun?: TypicalRun | undefined;
   resolveBinary(opts: {
     agentBin?: string | undefined;
     env?: Record<string, string | undefined>;

@@ -29,6 +29,7 @@ export const FLAG_GROUPS = {
   judge: "Judge:",
   queue: "Queue:",
   budget: "Budget:",
+  cost: "Cost:",
   output: "Output and CI:",
   telemetry: "Telemetry:",
 } as const;
@@ -283,6 +284,29 @@ const BUDGET_FLAGS = [
   ),
 ] as const;
 
+/** The cost estimate's flags (docs/cost.md): RunOptions.cost. */
+const COST_FLAGS = [
+  list(
+    "estimateFrom",
+    "--estimate-from <dir>",
+    "estimate tokens, cost and time from this earlier results folder's runs of the same task, treatment, agent and model (repeatable; default: the folder being resumed)",
+    "cost",
+  ),
+  text(
+    "pricing",
+    "--pricing <file>",
+    "the pricing table (model → $ per million tokens) instead of the one shipped (data/pricing.yaml)",
+    "cost",
+  ),
+  parsed(
+    "pilot",
+    "--pilot <n>",
+    "run N runs per task and treatment first (they count), then estimate the rest from them and go on",
+    "cost",
+    intArg("--pilot"),
+  ),
+] as const;
+
 /** The flags `run`, `eval` and `calibrate` share: the matrix, agent, sandbox and output. */
 export const RUN_FLAGS = [
   ...HTML_FLAGS,
@@ -424,6 +448,7 @@ export const RUN_FLAGS = [
   ),
   ...JUDGE_FLAGS,
   ...BUDGET_FLAGS,
+  ...COST_FLAGS,
 ] as const;
 
 /** --until-decided and --max-count (`run` and `eval`; docs/statistics.md §12). */
@@ -446,7 +471,7 @@ export const SEQUENTIAL_FLAGS = [
 const DRY_RUN_FLAG = on(
   "dryRun",
   "--dry-run",
-  "print the planned runs (profile, sandbox, timeout, interaction); start nothing",
+  "print the planned runs (profile, sandbox, timeout, interaction) and their estimated tokens, cost and wall time; start nothing",
   "output",
 );
 
@@ -513,6 +538,7 @@ export const EVAL_ONLY_FLAGS = [
 
 /** `calibrate`'s own. */
 export const CALIBRATE_ONLY_FLAGS = [
+  DRY_RUN_FLAG,
   parsed(
     "splits",
     "--splits <n>",

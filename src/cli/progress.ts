@@ -28,7 +28,8 @@ export function makeProgress(
       case "plan":
         total = e.toRun;
         stream.write(
-          `skillbench: ${e.total} runs planned (${e.toRun} to run, ${e.reused} already complete) → ${e.outDir}\n`,
+          `skillbench: ${e.total} runs planned (${e.toRun} to run, ${e.reused} already complete) → ${e.outDir}\n` +
+            (e.estimate ? `  ${e.estimate}\n` : ""),
         );
         break;
       case "start":

@@ -104,6 +104,13 @@ const EventsSummarySchema = z.object({
   cache_creation_input_tokens: z.number().nullable(),
   total_tokens: z.number().nullable(),
   total_cost_usd: z.number().nullable(),
+  /**
+   * Who priced `total_cost_usd` when the agent reported no cost: the pricing table
+   * (docs/cost.md), with the entry and the table's version in `cost_priced_as`. Absent: the
+   * agent's own figure (or none).
+   */
+  cost_source: z.literal("pricing_table").optional(),
+  cost_priced_as: z.string().optional(),
   model_usage: z.record(z.string(), z.unknown()),
   files_created: z.array(z.string()),
   files_modified: z.array(z.string()),

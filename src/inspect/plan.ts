@@ -36,6 +36,10 @@ export interface PlanOptions {
   interaction?: InteractionFlags | undefined;
   /** `--shard I/N`: only that slice of the plan (plan/shard.ts). */
   shard?: Shard | undefined;
+  /** `--model`, `--model-script` and `--concurrency`: what the cost estimate needs to know. */
+  model?: string | undefined;
+  modelScript?: string | undefined;
+  concurrency?: number | undefined;
   /** Resolve `auto` sandboxes by probing the machine (default true). */
   probe?: boolean;
   cwd?: string;
@@ -79,6 +83,12 @@ export interface SuitePlan {
     profile: string | null;
   }[];
   count: number;
+  /** `--concurrency`, else the suite's, else 1. */
+  concurrency: number;
+  /** The model asked for (`--model`, the suite's, ANTHROPIC_MODEL); null: the agent's default. */
+  model: string | null;
+  /** The scripted model's script when one plays the runs (`--model-script`, the suite's). */
+  model_script: string | null;
   runs: PlannedRun[];
   warnings: SuiteWarning[];
 }
@@ -184,6 +194,9 @@ export async function planSuite(opts: PlanOptions): Promise<SuitePlan> {
       profile: t.profile ?? null,
     })),
     count,
+    concurrency: positive("--concurrency", opts.concurrency) ?? cfg.concurrency ?? 1,
+    model: opts.model ?? cfg.model ?? process.env.ANTHROPIC_MODEL ?? null,
+    model_script: opts.modelScript ?? cfg.model_script ?? null,
     runs,
     warnings,
   };
@@ -236,7 +249,7 @@ export function renderMatrix(p: SuitePlan): string {
   return `${table(["RUN", "PROFILE", "SANDBOX", "TIMEOUT", "INTERACTION"], rows)}\n\n${p.runs.length} runs planned (${tasks} tasks × ${trs} treatments × ${p.count} repetitions at most)\n`;
 }
 
-/** `run --dry-run`: the matrix, and a last line saying nothing ran. */
-export function renderPlan(p: SuitePlan): string {
-  return `${renderMatrix(p)}Dry run: no agent, validator or model server was started.\n`;
+/** `run --dry-run`: the matrix, the cost estimate (docs/cost.md), and a last line saying nothing ran. */
+export function renderPlan(p: SuitePlan, estimate = ""): string {
+  return `${renderMatrix(p)}${estimate ? `\n${estimate}` : ""}Dry run: no agent, validator or model server was started.\n`;
 }

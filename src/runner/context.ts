@@ -1,3 +1,4 @@
+import type { PricingTable } from "../cost/pricing.js";
 import type { AgentDriver, ResolvedBinary } from "../agents/index.js";
 import type { Suite } from "../suite/index.js";
 import type { Redactor } from "../util/redact.js";
@@ -54,6 +55,8 @@ export interface Endpoint {
 export interface RunContext {
   /** Where the run's records go (store/): the experiment and its results folder. */
   store: { experimentId: string; outDir: string };
+  /** Prices a run's tokens when its agent reports no cost (docs/cost.md); absent: not priced. */
+  pricing?: PricingTable | null | undefined;
   /** The suite the plans were settled from (task and treatment specs) and its profiles. */
   suite: { spec: Suite; profiles: Record<string, RubricProfile> };
   /** The subject agents (src/agents): every agent-specific step of a run goes through its own. */

@@ -21,6 +21,8 @@ import type { RubricResult } from "../scoring/index.js";
 import type { TaskSpec, TreatmentSpec } from "../suite/index.js";
 import type { ValidationReport } from "../validators/index.js";
 import { summarizeEvents } from "./events-summary.js";
+import { withTableCost } from "../cost/run-cost.js";
+import type { PricingTable } from "../cost/pricing.js";
 import { runApiError } from "./api-error.js";
 
 /** What the agent phase produced, as far as evaluation cares. */
@@ -50,6 +52,8 @@ export interface EvaluateInput {
   stdoutTail: string;
   stderrTail: string;
   model: string | null;
+  /** Prices the run's tokens when its agent reported no cost (docs/cost.md); absent: not priced. */
+  pricing?: PricingTable | null | undefined;
   agentInfo: RunReport["agent"];
   suiteHash: string;
   timing: RunReport["timing"];
@@ -293,7 +297,9 @@ export function evaluateRun(a: EvaluateInput): RunReport {
         }
       : null,
     rubric_lines: a.rubric?.rubric_lines ?? [],
-    events_summary: a.evidence ? summarizeEvents(a.evidence, a.profileName) : null,
+    events_summary: a.evidence
+      ? withTableCost(summarizeEvents(a.evidence, a.profileName), a.pricing, a.model)
+      : null,
     skill_sources: (a.treatment?.skills ?? []).map((s) => ({
       name: s.name,
       source_type: s.source_type,

@@ -3,6 +3,7 @@
  * tasks and treatments as the results folder keeps them, its rubric profiles, the judge, the
  * redactor. Built by `rescore` itself and by each of its worker threads (rescore-workers.ts).
  */
+import { loadPricing } from "../cost/pricing.js";
 import path from "node:path";
 import { loadSuiteProfiles, resolveProfile, type RubricProfile } from "../scoring/index.js";
 import type { SuiteSnapshot } from "../store/suite-snapshot.js";
@@ -55,6 +56,9 @@ export async function rescoreContext(
   };
   return {
     outDir,
+    // The shipped table (a run's --pricing is not recorded, so a rescore prices its tokens with
+    // the shipped one); a run whose agent reported a cost keeps it.
+    pricing: await loadPricing(),
     profile: opts.profile,
     tasks,
     treatments,

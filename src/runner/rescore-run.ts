@@ -3,6 +3,7 @@
  * (rescore-files.ts), its evidence, validation, rubric, judge block and report derived again
  * exactly as a run derives them, and events.json and report.json written when their bytes change.
  */
+import type { PricingTable } from "../cost/pricing.js";
 import { digestOf, type RunDigest } from "../core/digest.js";
 import type { Evidence } from "../core/evidence.js";
 import { EvidenceSchema } from "../core/evidence.js";
@@ -46,6 +47,8 @@ type RunPaths = ReturnType<typeof runPaths>;
 /** What every run of one rescore shares, settled once. */
 export interface RescoreContext {
   outDir: string;
+  /** Prices a run's tokens when its agent reported none (docs/cost.md). */
+  pricing?: PricingTable | null | undefined;
   /** the profile asked for (--profile), else each run's own */
   profile: string | undefined;
   /** by name (the first of a name, as the suite lists them) */
@@ -209,6 +212,7 @@ export async function rescoreRun(ctx: RescoreContext, id: string): Promise<Resco
     stdoutTail,
     stderrTail: tailText(paths.stderr),
     model: old.model,
+    pricing: ctx.pricing,
     modelApi: old.model_api,
     timeoutSec: plan?.timeout_sec ?? task?.environment.timeout_sec ?? null,
     armIntegrity: rescoredArms(old, evidence, treatment, ctx.treatments.values()),

@@ -291,6 +291,7 @@ export async function executeRun(
     stdoutTail: await tailOf(paths.stdout),
     stderrTail: await tailOf(paths.stderr),
     model: plan.model,
+    pricing: ctx.pricing,
     modelApi: ctx.models.api?.(key) ?? null,
     metered:
       spend && ctx.budget

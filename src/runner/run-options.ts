@@ -69,6 +69,8 @@ export interface RunOptions {
   simulatorModel?: string | undefined;
   /** --budget-usd, --budget-tokens, --max-run-usd (docs/budgets.md); absent: no budget, no metering. */
   budget?: BudgetLimits | undefined;
+  /** The cost estimate (docs/cost.md): `--estimate-from DIR…`, `--pricing FILE`, `--pilot N`. */
+  cost?: CostOptions | undefined;
   hostEnv?: Record<string, string | undefined>;
   cwd?: string;
   /** First Ctrl-C: no new runs start. */
@@ -123,6 +125,18 @@ export interface BudgetAccount {
   refused: string | null;
 }
 
+/** The cost estimate's inputs (runner/estimate-sources.ts). */
+export interface CostOptions {
+  /** Results folders of earlier runs to estimate from (the resumed folder is one by default). */
+  estimateFrom?: string[] | undefined;
+  /** A pricing table instead of data/pricing.yaml. */
+  pricing?: string | undefined;
+  /** Run N runs per task and treatment first, then estimate the rest from them. */
+  pilot?: number | undefined;
+  /** The resumed folder's runs are this experiment's pilot (runner/pilot.ts), not earlier runs. */
+  fromPilot?: boolean | undefined;
+}
+
 /** What a dispatcher gets: the runs to do and where their records go. */
 export interface DispatchArgs {
   toRun: RunSpec[];
@@ -146,6 +160,8 @@ export type ProgressEvent =
       reused: number;
       outDir: string;
       experimentId: string;
+      /** The cost estimate of the runs to run, in one line (docs/cost.md); absent: none made. */
+      estimate?: string | undefined;
     }
   | { type: "start"; run: RunSpec }
   | { type: "end"; run: RunSpec; report: RunReport | null }

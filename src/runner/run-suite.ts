@@ -33,6 +33,7 @@ import { checkShardResume, recordPlan, wholePlanRecord } from "./plan-shard.js";
 import { openResultsFolder, resultsLockOptions } from "./results-folder.js";
 import { executePlans } from "./execute-plans.js";
 import { budgetRecord, setUpBudget } from "./budget-setup.js";
+import { pricingOf, startEstimateLine } from "./estimate-sources.js";
 import { warmFirstSandbox } from "./warm-sandbox.js";
 import { applyReuse } from "./reuse.js";
 import { runKeyer } from "./run-keys.js";
@@ -59,6 +60,8 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   const { count, concurrency, taskNames, specs, frozen, planned, wholePlan, model, profiles } =
     await planSuite(suite, opts, hostEnv, cwd);
   await refuseSymlinksOut(suite, planned);
+  // The pricing table before anything starts: a table that does not parse is bad input.
+  const pricing = await pricingOf(opts.cost, cwd);
   // The sandbox probe (a bwrap start; docker info where auto may need it) runs while the agents'
   // versions are asked and the rest is set up; its answer is awaited before the plans are settled.
   const needs = sandboxNeeds(suite, planned, opts.sandbox, hasDockerfile);
@@ -217,6 +220,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     const tracker = models.tracker;
     const ctx: RunContext = {
       store: { experimentId, outDir },
+      pricing,
       suite: { spec: suite, profiles },
       agent: {
         setups: agents.setups,
@@ -275,8 +279,22 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     );
     await writeMetadata(paths.metadata, metadata);
     await writeSuiteSnapshot(outDir, suite);
+    // The start-up line's estimate (docs/cost.md); a queue worker's one run gets none.
+    const estimate = !opts.queue?.only
+      ? await startEstimateLine({
+          cost: opts.cost,
+          pricing,
+          toRun,
+          model,
+          concurrency,
+          resumeDir: opts.resume ? outDir : null,
+          scripted: server !== null || Boolean(opts.queue?.scripted),
+          cwd,
+        })
+      : undefined;
     opts.onProgress?.({
       type: "plan",
+      estimate,
       total: metadata.matrix.length,
       toRun: plans.length,
       reused: prior.reused.length + kept.length + reuse.taken.length,

@@ -2,4 +2,4 @@
 // computeReportSchemaFingerprint (store/schema-fingerprint.ts); do not edit by hand.
 /** The fingerprint of RunReportSchema and RunDigestSchema a run index's header names. */
 export const REPORT_SCHEMA_FINGERPRINT =
-  "48f77bf5e135b49de647404366c10349a37e0a9bbfb6253024091c8033a2b178";
+  "f57bf256fded4bd66aa51ce773eaec070ceaa99a36c543f1c6fb8b8773bb2b10";

@@ -1,6 +1,7 @@
 /** Trigger evaluation: does the Skill fire when it should, and stay quiet when it should not? See docs/triggers.md. */
 export {
   runTriggers,
+  planTriggers,
   type TriggerOptions,
   type TriggerProgress,
   type TriggerSummary,

@@ -134,9 +134,8 @@ async function readStoredProbe(outDir: string, spec: ProbeSpec): Promise<ProbeRe
   }
 }
 
-export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary> {
-  const hostEnv = opts.hostEnv ?? process.env;
-  const cwd = opts.cwd ?? process.cwd();
+/** What a trigger evaluation settles before anything runs (shared with `planTriggers`). */
+async function triggerInputs(opts: TriggerOptions, cwd: string) {
   const target: SkillFolder = await readSkillFolder(path.resolve(cwd, opts.skill), "SKILL_DIR");
   // The manifest's triggers: section; flags win over it.
   const section = await readTriggersSection(target.dir);
@@ -198,6 +197,78 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
   const installs = new Map(variants.map((v) => [v.name, skillsToInstall(target, v, others)]));
   const firstInstall = installs.get(variants[0]?.name ?? "");
   const installedNames = new Set(firstInstall?.names ?? []);
+  return {
+    target,
+    section,
+    count,
+    concurrency,
+    timeoutSec,
+    maxTurns,
+    maxAttempts,
+    queries,
+    queriesSource,
+    variants,
+    neighbours,
+    others,
+    installs,
+    firstInstall,
+    installedNames,
+    decoys,
+  };
+}
+
+/** `triggers --dry-run`: the probes that would run (queries to be generated are not known yet). */
+export async function planTriggers(opts: TriggerOptions): Promise<{
+  probes: ProbeSpec[];
+  count: number;
+  concurrency: number;
+  timeoutSec: number;
+  maxTurns: number;
+  /** No queries yet: `--generate` would write them first. */
+  queriesPending: boolean;
+  model: string | null;
+  scripted: boolean;
+}> {
+  const hostEnv = opts.hostEnv ?? process.env;
+  const i = await triggerInputs(opts, opts.cwd ?? process.cwd());
+  return {
+    probes: planProbes(
+      i.variants.map((v) => v.name),
+      i.queries,
+      i.count,
+    ),
+    count: i.count,
+    concurrency: i.concurrency,
+    timeoutSec: i.timeoutSec,
+    maxTurns: i.maxTurns,
+    queriesPending: i.queries.length === 0,
+    model: opts.model ?? hostEnv.ANTHROPIC_MODEL ?? null,
+    scripted: opts.modelScript !== undefined,
+  };
+}
+
+export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary> {
+  const hostEnv = opts.hostEnv ?? process.env;
+  const cwd = opts.cwd ?? process.cwd();
+  const {
+    target,
+    section,
+    count,
+    concurrency,
+    timeoutSec,
+    maxTurns,
+    maxAttempts,
+    variants,
+    neighbours,
+    others,
+    installs,
+    firstInstall,
+    installedNames,
+    decoys,
+    ...settled
+  } = await triggerInputs(opts, cwd);
+  // The generator may yet write the queries (below).
+  let { queries, queriesSource } = settled;
 
   // The probe reads the agent's stream as it arrives (the driver's probeTrigger); the default
   // agent is the one that has it today (docs/triggers.md).

@@ -93,6 +93,15 @@ export const claudeDriver: AgentDriver = {
   // `--max-budget-usd` ends with a result of this subtype (terminal_reason budget_exhausted).
   ownBudgetStop: "error_max_budget_usd",
   scriptedTools: claudeTools,
+  // A small coding task of about ten turns: the system prompt and tools (~20k tokens) are
+  // written to the prompt cache once and read back each turn; little fresh input.
+  typicalRun: {
+    input: 5_000,
+    output: 3_000,
+    cache_read: 200_000,
+    cache_write: 25_000,
+    seconds: 90,
+  },
   retryKnobs: ["CLAUDE_CODE_MAX_RETRIES", "API_TIMEOUT_MS"],
   resolveBinary: resolveClaudeBinary,
   version: (bin, env, cwd) => versionOf(bin, ["--version"], env, cwd),

@@ -73,6 +73,9 @@ export const codexDriver: AgentDriver = {
   memoryFile: "AGENTS.md",
   telemetryProvider: "openai",
   scriptedTools: codexTools,
+  // A small coding task of about ten turns; the Responses API caches prompt prefixes by itself
+  // (billed as cache reads, no cache-write price).
+  typicalRun: { input: 60_000, output: 4_000, cache_read: 150_000, cache_write: 0, seconds: 120 },
   retryKnobs: [
     "model_providers.<id>.request_max_retries",
     "model_providers.<id>.stream_max_retries",

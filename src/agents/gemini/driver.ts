@@ -56,6 +56,8 @@ export const geminiDriver: AgentDriver = {
   memoryFile: "GEMINI.md",
   telemetryProvider: "gcp.gemini",
   scriptedTools: geminiTools,
+  // A small coding task of about ten turns; implicit caching covers part of the repeated prefix.
+  typicalRun: { input: 150_000, output: 3_000, cache_read: 50_000, cache_write: 0, seconds: 90 },
   retryKnobs: ["settings general.maxAttempts"],
   resolveBinary: (o) =>
     resolveBinary({

@@ -77,6 +77,14 @@ export const opencodeDriver: AgentDriver = {
   // opencode can speak to several providers: none is named.
   telemetryProvider: null,
   scriptedTools: opencodeTools,
+  // A small coding task of about ten turns, as Claude Code's but with a smaller system prompt.
+  typicalRun: {
+    input: 30_000,
+    output: 3_000,
+    cache_read: 150_000,
+    cache_write: 20_000,
+    seconds: 90,
+  },
   retryKnobs: [],
   resolveBinary: (o) =>
     resolveBinary({

@@ -8,11 +8,22 @@ import {
   DEFAULT_PER_ARM,
   InputError,
   MIN_PER_ARM,
+  planTarget,
+  renderPlan,
+  runSuite,
+  runWithPilot,
 } from "../../index.js";
 import type { Calibration } from "../../report/calibration/types.js";
 import { addFlags, CALIBRATE_ONLY_FLAGS, RUN_FLAGS, type FlagValues } from "../flags.js";
 import { runReported } from "../reporters.js";
-import { defaultProgress, runOptionsFromFlags, runWithSignals, type RunFlags } from "./run.js";
+import { planEstimateText } from "../estimate.js";
+import {
+  defaultProgress,
+  printWarning,
+  runOptionsFromFlags,
+  runWithSignals,
+  type RunFlags,
+} from "./run.js";
 
 /** `skillbench calibrate SUITE --treatment T --count N` (docs/statistics.md §13). */
 export function registerCalibrate(program: Command, ctx: { exitCode: number }): void {
@@ -39,6 +50,18 @@ export function registerCalibrate(program: Command, ctx: { exitCode: number }): 
       process.stderr.write(
         `warning: calibrate --count ${perArm}: ${perArm} run(s) per arm is below the minimum of ${MIN_PER_ARM}: the runs are recorded, but no noise floor is quoted from them (a floor from so few runs is itself noise)\n`,
       );
+    if (f.dryRun) {
+      // The runs calibrate would run: the one treatment, 2 × --count per task (as eval compiles
+      // a Skill folder when it is one).
+      const plan = await planTarget(suite, {
+        ...runOptionsFromFlags(f),
+        treatment,
+        count: 2 * perArm,
+        onWarning: printWarning,
+      });
+      process.stdout.write(renderPlan(plan, await planEstimateText(plan, f)));
+      return;
+    }
     let opts = runOptionsFromFlags(f);
     let target = suite;
     // A Skill folder is compiled into a suite as `eval` compiles it (docs/manifest.md), with
@@ -63,10 +86,19 @@ export function registerCalibrate(program: Command, ctx: { exitCode: number }): 
       {
         run: (hooks) =>
           runWithSignals({ suite: target, ...opts, ...hooks(defaultProgress()) }, (o) =>
-            runCalibration(o, { treatment, perArm, splits: f.splits }).then((r) => {
-              got.calibration = r.calibration;
-              return r;
-            }),
+            runWithPilot(
+              // The pilot runs the one treatment; the calibration then runs it 2 × --count times.
+              { ...o, treatment },
+              {
+                rest: (x) =>
+                  runCalibration(x, { treatment, perArm, splits: f.splits }).then((r) => {
+                    got.calibration = r.calibration;
+                    return r;
+                  }),
+                first: runSuite,
+                fullCount: 2 * perArm,
+              },
+            ),
           ),
         summary: (res) => res,
         settle: (res) => {

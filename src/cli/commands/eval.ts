@@ -7,7 +7,9 @@ import {
   prepareEval,
   renderPlan,
   runPreparedEval,
+  runSuite,
   runUntilDecided,
+  runWithPilot,
   skillsUnder,
 } from "../../index.js";
 import {
@@ -18,6 +20,7 @@ import {
   type FlagValues,
 } from "../flags.js";
 import { runReported } from "../reporters.js";
+import { planEstimateText } from "../estimate.js";
 import { evalRoot } from "./eval-root.js";
 import {
   defaultProgress,
@@ -68,7 +71,7 @@ async function evalOne(skill: string, f: EvalFlags, ctx: { exitCode: number }): 
     });
     if (plan.skill?.generated_tasks)
       process.stderr.write(`tasks: generated, frozen in ${plan.skill.generated_tasks}\n`);
-    process.stdout.write(renderPlan(plan));
+    process.stdout.write(renderPlan(plan, await planEstimateText(plan, f)));
     return;
   }
   // The results folder's lock from the compiled suite to the quality gates (store/lock.ts).
@@ -128,9 +131,11 @@ async function evalOne(skill: string, f: EvalFlags, ctx: { exitCode: number }): 
             runPreparedEval(prepared, {
               ...opts,
               run: (o) =>
-                runWithSignals(
-                  { ...o, ...hooks(o.onProgress ?? defaultProgress()) },
-                  seq ? (x) => runUntilDecided(x, seq) : undefined,
+                runWithSignals({ ...o, ...hooks(o.onProgress ?? defaultProgress()) }, (x) =>
+                  runWithPilot(x, {
+                    rest: seq ? (y) => runUntilDecided(y, seq) : runSuite,
+                    first: runSuite,
+                  }),
                 ),
             }),
           summary: (res) => res.run,

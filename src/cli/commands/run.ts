@@ -7,6 +7,7 @@ import {
   runSuite,
   runSuiteOnQueue,
   runUntilDecided,
+  runWithPilot,
   InputError,
   type ProgressEvent,
   type RunOptions,
@@ -28,6 +29,7 @@ import {
   type FlagValues,
 } from "../flags.js";
 import { runReported } from "../reporters.js";
+import { planEstimateText } from "../estimate.js";
 
 /** The flags `run`, `eval` and `calibrate` share, as commander parses them (cli/flags.ts). */
 export type RunFlags = FlagValues<typeof RUN_FLAGS>;
@@ -73,6 +75,7 @@ export function runOptionsFromFlags(f: RunFlags) {
       f.budgetUsd !== undefined || f.budgetTokens !== undefined || f.maxRunUsd !== undefined
         ? { usd: f.budgetUsd ?? null, tokens: f.budgetTokens ?? null, runUsd: f.maxRunUsd ?? null }
         : undefined,
+    cost: { estimateFrom: f.estimateFrom, pricing: f.pricing, pilot: f.pilot },
   } satisfies Partial<RunOptions>;
 }
 
@@ -177,7 +180,7 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
           ...runOptionsFromFlags(f),
           onWarning: printWarning,
         });
-        process.stdout.write(renderPlan(plan));
+        process.stdout.write(renderPlan(plan, await planEstimateText(plan, f)));
         return;
       }
       const opts = runOptionsFromFlags(f);
@@ -191,9 +194,11 @@ export function registerRun(program: Command, ctx: { exitCode: number }): void {
         : runSuite;
       await runReported(f, opts.env, ctx, {
         run: (hooks) =>
-          runWithSignals(
-            { suite, ...opts, ...hooks(defaultProgress()) },
-            seq ? (o) => runUntilDecided(o, seq, once) : once,
+          runWithSignals({ suite, ...opts, ...hooks(defaultProgress()) }, (o) =>
+            runWithPilot(o, {
+              rest: seq ? (x) => runUntilDecided(x, seq, once) : once,
+              first: once,
+            }),
           ),
         summary: (res) => res,
         settle: (res) => {

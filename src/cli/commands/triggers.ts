@@ -3,6 +3,7 @@ import {
   GenerationError,
   holdResultsFolder,
   outcomeLabel,
+  planTriggers,
   runTriggers,
   type TriggerProgress,
 } from "../../index.js";
@@ -10,6 +11,7 @@ import { defaultAgentName } from "../agent-help.js";
 import { collect, intArg, parseEnvPairs, SANDBOX_HELP, sandboxArg } from "../args.js";
 import { noteInterrupt } from "../interrupt.js";
 import { recordTriggers } from "../../history/record-experiment.js";
+import { probeEstimateText } from "../estimate.js";
 
 interface TriggerFlags {
   queries?: string;
@@ -36,6 +38,8 @@ interface TriggerFlags {
   generate?: boolean;
   regenerate?: boolean;
   cacheDir?: string;
+  dryRun?: boolean;
+  pricing?: string;
 }
 
 function progressLine(e: TriggerProgress): string | null {
@@ -116,7 +120,40 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
       "--cache-dir <dir>",
       "where generated sets are frozen (default .skillbench/cache/triggers)",
     )
+    .option(
+      "--dry-run",
+      "print the planned probes and their estimated tokens, cost and wall time; start nothing",
+    )
+    .option(
+      "--pricing <file>",
+      "the pricing table for the estimate instead of the one shipped (data/pricing.yaml)",
+    )
     .action(async (skillDir: string, f: TriggerFlags) => {
+      if (f.dryRun) {
+        const plan = await planTriggers({
+          skill: skillDir,
+          queries: f.queries,
+          count: f.count,
+          concurrency: f.concurrency,
+          neighbours: f.neighbours,
+          decoys: f.decoys === false ? false : undefined,
+          descriptionFiles: f.descriptionFile,
+          model: f.model,
+          modelScript: f.modelScript,
+          timeoutSec: f.timeout,
+          maxTurns: f.maxTurns,
+          generate: f.generate || f.regenerate,
+        });
+        const variants = new Set(plan.probes.map((p) => p.variant)).size;
+        const queries = new Set(plan.probes.map((p) => p.query_id)).size;
+        process.stdout.write(
+          (plan.queriesPending
+            ? "No queries yet: --generate writes them first (reused once frozen), so the probes are not known.\n"
+            : `${plan.probes.length} probes planned (${variants} variant(s) × ${queries} queries × ${plan.count} repetitions)\n\n${await probeEstimateText(plan, f)}`) +
+            "Dry run: no agent or model server was started.\n",
+        );
+        return;
+      }
       const stop = new AbortController();
       const kill = new AbortController();
       const onSigint = (): void => {

@@ -28,6 +28,7 @@ import { bandHeadline, decideBand, DEFAULT_MARGIN, liftOf } from "./band.js";
 import { armProblemsOf } from "./arm-integrity.js";
 import { assertionHygiene } from "../../analysis/hygiene.js";
 import { runtimeRow, spendRow } from "./usage.js";
+import { costOfAnswer } from "./cost.js";
 import { agentRows, byAgent, mixedArms, mixedVerdict } from "./agents.js";
 import { calibrationDifferences, unquotableFloor } from "../calibration/build.js";
 import {
@@ -259,6 +260,7 @@ function buildPooled(input: ComparisonInput): Comparison {
     pass_k: passKSection(reports, treatments, input.ks, seed),
     task_outcomes: taskOutcomeRows(analysis, tasks, treatments),
     spend: treatments.map((t) => spendRow(ofT(analysis, t), t)),
+    cost_of_answer: costOfAnswer(reports, roles),
     runtime: treatments.map((t) => runtimeRow(ofT(analysis, t), t)),
     source_evidence: input.sourceEvidence === false ? [] : reports.map(sourceEvidenceRow),
     rubric,

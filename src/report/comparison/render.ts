@@ -10,6 +10,7 @@ import { deltaText, runsNeededValue } from "./band.js";
 import { levelText } from "./interval.js";
 import type { AttributionTreatment, Comparison, DimensionCell, ListedRun } from "./types.js";
 import { renderNoiseFloor } from "../calibration/render.js";
+import { costOfAnswerLines } from "./cost.js";
 import { withNoteAfterTitle } from "../unreadable.js";
 import type { SourceEvidenceSource } from "./source-evidence.js";
 
@@ -250,6 +251,7 @@ function spend(c: Comparison): string {
     table(["Treatment", "Runs", "Tokens", "Cost", "Avg Tokens/Run", "Avg Cost/Run"], rows),
     "",
     "_Analysis set; averages over the runs that reported a value._",
+    ...(c.cost_of_answer ? ["", ...costOfAnswerLines(c.cost_of_answer, (x) => usd(x))] : []),
   ].join("\n");
 }
 

@@ -9,6 +9,7 @@ import type { NoiseFloor } from "../calibration/types.js";
 import type { PassKTable } from "../passk.js";
 import type { Band } from "../../stats/index.js";
 import type { Roles } from "../../plan/roles.js";
+import type { CostOfAnswer } from "./cost.js";
 
 export const COMPARISON_SCHEMA = "skillbench.comparison.v1";
 
@@ -303,6 +304,8 @@ export interface Comparison {
   pass_k: PassKSection;
   task_outcomes: TaskOutcomeRow[];
   spend: SpendRow[];
+  /** The extra cost per extra passed run and the experiment's cost (docs/cost.md). */
+  cost_of_answer?: CostOfAnswer | undefined;
   runtime: RuntimeRow[];
   source_evidence: SourceEvidenceRow[];
   rubric: RubricSection;

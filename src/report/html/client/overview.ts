@@ -181,6 +181,30 @@ function plain(markdown: string): string {
   return markdown.replace(/\*\*|`/g, "");
 }
 
+/** What the answer cost (docs/cost.md): absent in comparisons written before it. */
+function costFacts(
+  c: NonNullable<typeof state.data.comparison>["cost_of_answer"],
+): Array<[string, string, Record<string, string | null>?]> {
+  if (!c) return [];
+  const signedUsd = (x: number): string => (x < 0 ? `\u2212${usd(-x)}` : `+${usd(x)}`);
+  return [
+    [
+      "Extra cost per extra passed run",
+      c.per_extra_pass_usd === null
+        ? `n/a: ${c.na ?? "not known"}`
+        : `${signedUsd(c.per_extra_pass_usd)} (${c.candidate} over ${c.baseline})`,
+      { id: "cost-per-pass" },
+    ],
+    [
+      "Cost of this experiment",
+      c.experiment_usd === null
+        ? "no run reported a cost"
+        : `${usd(c.experiment_usd)} over all ${c.runs} runs${c.experiment_tokens === null ? "" : `, ${fint(c.experiment_tokens)} tokens`}${c.unpriced_runs > 0 ? ` (${c.unpriced_runs} reported no cost)` : ""}`,
+      { id: "experiment-cost" },
+    ],
+  ];
+}
+
 function comparisonBlock(): HTMLElement[] {
   const cmp = state.data.comparison;
   if (!cmp) return [];
@@ -247,6 +271,7 @@ function comparisonBlock(): HTMLElement[] {
       { class: cmp.lift.silent_bypass ? "bad" : null },
     ],
     ["More runs needed", plain(v.runs_needed.text), { id: "runs-needed" }],
+    ...costFacts(cmp.cost_of_answer),
   ];
   out.push(h("p", { id: "conclusion", text: plain(p.conclusion) }));
   out.push(

@@ -1,0 +1,188 @@
+/**
+ * The files behind a cost estimate (docs/cost.md): the pricing table (`--pricing FILE`, else
+ * data/pricing.yaml) and the usage of earlier runs, read from results folders (`--estimate-from`,
+ * the folder being resumed, this experiment's pilot). The estimate itself is pure
+ * (cost/estimate.ts); this reads and hands it samples.
+ */
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { agentDriver } from "../agents/registry.js";
+import type { RunReport } from "../core/report.js";
+import { InputError } from "../core/errors.js";
+import {
+  estimatePlan,
+  estimateRun,
+  type PlanEstimate,
+  type RunEstimate,
+  type UsageSample,
+} from "../cost/estimate.js";
+import { loadPricing, type PricingTable } from "../cost/pricing.js";
+import { estimateLine } from "../cost/render.js";
+import type { RunSpec } from "../plan/matrix.js";
+import type { CostOptions } from "./run-options.js";
+import { readStoredRuns } from "../store/read.js";
+
+/** The driver's name of an agent as a report or a plan names it (`claude-code` → `claude`). */
+function agentKey(name: string): string {
+  return agentDriver(name)?.name ?? name;
+}
+
+/** One run's usage as a sample; null when it used no tokens the report knows of. */
+function sampleOf(r: RunReport, from: UsageSample["from"]): UsageSample | null {
+  const e = r.events_summary;
+  if (!e) return null;
+  const tokens = {
+    input: e.input_tokens ?? 0,
+    output: e.output_tokens ?? 0,
+    cache_read: e.cache_read_input_tokens ?? 0,
+    cache_write: e.cache_creation_input_tokens ?? 0,
+  };
+  if (tokens.input + tokens.output + tokens.cache_read + tokens.cache_write === 0) return null;
+  // The model the agent billed: its usage's one model; with several (a subagent on another
+  // model) the tokens are not split by kind per model, so the run's own model prices them.
+  const billed = Object.keys(e.model_usage);
+  return {
+    task: r.task,
+    treatment: r.treatment,
+    agent: agentKey(r.agent.name),
+    model: r.model,
+    billed_model: billed.length === 1 ? (billed[0] ?? null) : null,
+    tokens,
+    reported_usd: e.total_cost_usd,
+    seconds: r.timing.wall_ms / 1000,
+    from,
+  };
+}
+
+/** Every finished run's usage in a results folder. A folder that is not one is bad input. */
+async function readUsageSamples(
+  dir: string,
+  from: UsageSample["from"],
+  field = "--estimate-from",
+): Promise<{ samples: UsageSample[]; finished: Set<string> }> {
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new InputError(`${field} ${dir}: no such results folder`, { file: dir, field });
+  if (!existsSync(path.join(dir, "runs")))
+    throw new InputError(`${field} ${dir}: not a results folder (it has no runs/)`, {
+      file: dir,
+      field,
+    });
+  // Read-only: an earlier experiment's folder is not ours to index.
+  const stored = await readStoredRuns(dir, { index: false });
+  const samples: UsageSample[] = [];
+  const finished = new Set<string>();
+  await stored.reports(
+    stored.digests.map((d) => d.run_id),
+    (r) => {
+      finished.add(r.run_id);
+      const s = sampleOf(r, from);
+      if (s) samples.push(s);
+    },
+  );
+  return { samples, finished };
+}
+
+export interface EstimateRequest {
+  /** The planned runs, in plan order. */
+  runs: readonly { run_id: string; task: string; treatment: string; agent: string }[];
+  model: string | null;
+  concurrency: number;
+  /** `--estimate-from` folders (resolved). */
+  estimateFrom: readonly string[];
+  /** `--resume --out DIR`: the folder's finished runs are history, and are not run again. */
+  resumeDir?: string | null | undefined;
+  /** This experiment's folder after its pilot (`--pilot N`): its runs are pilot samples. */
+  pilotDir?: string | null | undefined;
+  pricing: PricingTable;
+}
+
+export interface ExperimentEstimate {
+  plan: PlanEstimate & { readonly pricing: Pick<PricingTable, "version" | "file"> };
+  per: RunEstimate[];
+  /** The folders the history came from. */
+  from: string[];
+  pricing: PricingTable;
+}
+
+/** Estimate the runs still to run of a plan from the best sources available. */
+export async function estimateExperiment(req: EstimateRequest): Promise<ExperimentEstimate> {
+  const { pricing } = req;
+  const samples: UsageSample[] = [];
+  const from: string[] = [];
+  for (const dir of req.estimateFrom) {
+    samples.push(...(await readUsageSamples(dir, "history")).samples);
+    from.push(dir);
+  }
+  let done = new Set<string>();
+  if (req.resumeDir && existsSync(path.join(req.resumeDir, "runs"))) {
+    const got = await readUsageSamples(req.resumeDir, "history", "--resume");
+    samples.push(...got.samples);
+    done = got.finished;
+    from.push(req.resumeDir);
+  }
+  if (req.pilotDir) {
+    const got = await readUsageSamples(req.pilotDir, "pilot", "--pilot");
+    samples.push(...got.samples);
+    done = new Set([...done, ...got.finished]);
+  }
+  // Every source a run's estimate may use is of its task: samples by task, and one estimate per
+  // task, treatment and agent (the repetitions share it), so a large plan over a large history
+  // is not runs × samples.
+  const byTask = new Map<string, UsageSample[]>();
+  for (const x of samples) {
+    const list = byTask.get(x.task);
+    if (list) list.push(x);
+    else byTask.set(x.task, [x]);
+  }
+  const memo = new Map<string, RunEstimate>();
+  const per = req.runs
+    .filter((r) => !done.has(r.run_id))
+    .map((r) => {
+      const agent = agentKey(r.agent);
+      const key = JSON.stringify([r.task, r.treatment, agent]);
+      let e = memo.get(key);
+      if (!e) {
+        e = estimateRun({
+          run: { task: r.task, treatment: r.treatment, agent, model: req.model },
+          samples: byTask.get(r.task) ?? [],
+          typical: agentDriver(agent)?.typicalRun ?? null,
+          pricing,
+        });
+        memo.set(key, e);
+      }
+      return e;
+    });
+  return { plan: estimatePlan(per, req.concurrency, pricing), per, from, pricing };
+}
+
+/** `--pricing FILE`, else the table shipped with skillbench; a relative path is the cwd's. */
+export function pricingOf(cost: CostOptions | undefined, cwd: string): Promise<PricingTable> {
+  return loadPricing(cost?.pricing === undefined ? undefined : path.resolve(cwd, cost.pricing));
+}
+
+/** The estimate of a run's start-up line (`skillbench: N runs planned …`). */
+export async function startEstimateLine(a: {
+  cost: CostOptions | undefined;
+  pricing: PricingTable;
+  toRun: readonly RunSpec[];
+  model: string | null;
+  concurrency: number;
+  /** The results folder when resumed: its finished runs are history. */
+  resumeDir: string | null;
+  scripted: boolean;
+  cwd: string;
+}): Promise<string> {
+  const estimateFrom = (a.cost?.estimateFrom ?? []).map((d) => path.resolve(a.cwd, d));
+  const e = await estimateExperiment({
+    runs: a.toRun,
+    model: a.model,
+    concurrency: a.concurrency,
+    estimateFrom,
+    // The folder's finished runs are not run again: only their usage is read (the pilot's,
+    // when they are this experiment's pilot).
+    resumeDir: a.cost?.fromPilot ? null : a.resumeDir,
+    pilotDir: a.cost?.fromPilot ? a.resumeDir : null,
+    pricing: a.pricing,
+  });
+  return estimateLine(e.plan, { scripted: a.scripted, from: e.from });
+}
