@@ -23,6 +23,8 @@ export const HEALTH_KINDS = {
   vacuous: "leave_out",
   /** A check's result differed between repeats of the validators on one workspace. */
   flaky: "leave_out",
+  /** The validators report no check at all on the untouched workspace: only the rubric decides. */
+  no_checks: "note",
 } as const satisfies Record<string, HealthEffect>;
 
 export type HealthEffect = "leave_out" | "inconclusive" | "note";

@@ -38,6 +38,8 @@ export interface HealthOptions {
   onTask?: ((task: string, state: "start" | "end") => void) | undefined;
   /** The answer of a sandbox probe already made (a run's). */
   probe?: SandboxProbe | null | undefined;
+  /** Applied to what validators and solutions print (default: the host's credential-like values). */
+  redact?: ((s: string) => string) | undefined;
   /** Shown as `target` in health.json (default: the suite's root). */
   target?: string | undefined;
 }
@@ -51,7 +53,7 @@ export async function checkSuiteHealth(suite: Suite, o: HealthOptions): Promise<
   const tasks = o.tasks ?? suite.tasks;
   const repeats = o.repeats ?? DEFAULT_HEALTH_REPEATS;
   const hostEnv = o.hostEnv ?? process.env;
-  const redact = makeRedactor(secretsFromEnv(hostEnv));
+  const redact = o.redact ?? makeRedactor(secretsFromEnv(hostEnv));
   const choices = tasks.map((t) => requestedSandbox(o.sandbox, t, suite.config.sandbox));
   const needsProbe = choices.includes("auto") && o.probe == null;
   const probe: SandboxProbe =

@@ -115,16 +115,25 @@ export function classifyTask(o: TaskObservation): {
     }
   }
   const nullFirst = o.null_agent[0] ?? { passed: [], failed: [] };
+  // No check at all is not vacuous: a run's pass is then the rubric's (expected artifacts, the
+  // judge), which this check cannot see; it is noted.
   if (nullFirst.failed.length === 0)
-    problems.push({
-      task,
-      kind: "vacuous",
-      phase: "null agent",
-      cause:
-        nullFirst.passed.length === 0
-          ? "the validators report no check on the untouched workspace: nothing is measured"
-          : `all ${nullFirst.passed.length} check(s) pass on the untouched workspace (an agent that does nothing passes)`,
-    });
+    problems.push(
+      nullFirst.passed.length === 0
+        ? {
+            task,
+            kind: "no_checks",
+            phase: "null agent",
+            cause:
+              "the validators report no check on the untouched workspace: only the rubric decides a run",
+          }
+        : {
+            task,
+            kind: "vacuous",
+            phase: "null agent",
+            cause: `all ${nullFirst.passed.length} check(s) pass on the untouched workspace (an agent that does nothing passes)`,
+          },
+    );
   for (const [phase, repeats] of [
     ["oracle", o.oracle?.repeats ?? []],
     ["null agent", o.null_agent],

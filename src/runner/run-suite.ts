@@ -29,6 +29,7 @@ import {
 } from "./preflight.js";
 import { hasDockerfile, planSettings, planSuite } from "./plan-suite.js";
 import { openResultsFolder, resultsLockOptions } from "./results-folder.js";
+import { preflightHealth } from "./preflight-health.js";
 import { executePlans } from "./execute-plans.js";
 import { warmFirstSandbox } from "./warm-sandbox.js";
 import type { RunOptions, RunSummary } from "./run-options.js";
@@ -189,6 +190,16 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         )
       : [];
     const plans = toRun.map((r) => settleRun(settings, r, randomUUID()));
+    await preflightHealth({
+      opts,
+      suite,
+      tasks: taskNames,
+      outDir,
+      probe: settings.sandbox.probe,
+      hostEnv,
+      redact,
+      note,
+    });
     const said = new Set<string>();
     const tracker = models.tracker;
     const ctx: RunContext = {

@@ -66,6 +66,8 @@ export function runOptionsFromFlags(f: RunFlags) {
     },
     simulatorModel: f.simulatorModel,
     sandbox: f.sandbox,
+    preflight: f.preflight,
+    healthRepeats: f.healthRepeats,
     html: f.html,
   } satisfies Partial<RunOptions>;
 }

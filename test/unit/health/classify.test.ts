@@ -81,10 +81,10 @@ describe("classifyTask", () => {
       kinds: ["vacuous"],
     },
     {
-      name: "no check on the untouched workspace is vacuous too",
+      name: "no check at all on the untouched workspace is a note (the rubric decides)",
       o: obs({ solution: null, oracle: null, null_agent: [set([]), set([])] }),
-      status: "unsound",
-      kinds: ["vacuous"],
+      status: "unverified",
+      kinds: ["no_checks"],
     },
     {
       name: "a check that differs between repeats is flaky, not oracle_failed",
