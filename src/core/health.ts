@@ -110,3 +110,36 @@ export function leftOutTasks(report: Pick<HealthReport, "problems">): Map<string
   }
   return out;
 }
+
+/**
+ * What the verdict keeps of health.json (metadata.json `health`; comparison.json `health`): the
+ * counts, and each task left out of the comparison with its reasons (docs/statistics.md §14).
+ */
+export const HealthSummarySchema = z.object({
+  tasks: z.number().int(),
+  sound: z.number().int(),
+  verified: z.number().int(),
+  unverified: z.number().int(),
+  left_out: z.array(z.object({ task: z.string(), reasons: z.array(z.string()) })),
+});
+export type HealthSummary = z.infer<typeof HealthSummarySchema>;
+
+export function healthSummary(r: Pick<HealthReport, "tasks" | "problems">): HealthSummary {
+  const left = leftOutTasks(r);
+  return {
+    tasks: r.tasks.length,
+    sound: r.tasks.length - left.size,
+    verified: r.tasks.filter((t) => t.status === "sound").length,
+    unverified: r.tasks.filter((t) => t.status === "unverified").length,
+    left_out: [...left].map(([task, reasons]) => ({ task, reasons })),
+  };
+}
+
+/** "12 of 14 task(s) sound; 2 left out: a (vacuous), b (flaky (c1)); 10 verified by a reference solution." */
+export function healthVerdictLine(h: HealthSummary): string {
+  const left =
+    h.left_out.length === 0
+      ? ""
+      : `; ${h.left_out.length} left out of the comparison: ${h.left_out.map((l) => `${l.task} (${l.reasons.join(", ")})`).join("; ")}`;
+  return `Task health: ${h.sound} of ${h.tasks} task(s) sound${left}; ${h.verified} verified by a reference solution.`;
+}

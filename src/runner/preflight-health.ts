@@ -7,6 +7,7 @@
  */
 import path from "node:path";
 import { errorMessage } from "../core/errors.js";
+import { healthSummary, type HealthSummary } from "../core/health.js";
 import { checkSuiteHealth, HEALTH_FILE, healthHeadline, problemLine } from "../health/index.js";
 import type { SandboxProbe } from "../sandbox/index.js";
 import type { Suite } from "../suite/index.js";
@@ -22,10 +23,10 @@ export async function preflightHealth(a: {
   hostEnv: Record<string, string | undefined>;
   redact: (s: string) => string;
   note: (message: string) => void;
-}): Promise<void> {
+}): Promise<HealthSummary | null> {
   const level = a.opts.preflight ?? "quick";
   // A queue worker runs one planned run: its coordinator checked the tasks before dispatching.
-  if (level === "off" || a.opts.queue?.only) return;
+  if (level === "off" || a.opts.queue?.only) return null;
   let report;
   try {
     report = await checkSuiteHealth(a.suite, {
@@ -42,7 +43,7 @@ export async function preflightHealth(a: {
     a.opts.killSignal?.throwIfAborted();
     // The runs meet the same machine; they say what is wrong with it, run by run.
     a.note(`warning: preflight could not check the tasks: ${errorMessage(e)}`);
-    return;
+    return null;
   }
   // `full` adds what starts an agent (arm integrity, issue 34 point 5): none is built yet, so
   // it checks what `quick` does and says so.
@@ -53,4 +54,5 @@ export async function preflightHealth(a: {
   await writeJsonAtomic(path.join(a.outDir, HEALTH_FILE), report);
   a.note(`preflight: ${healthHeadline(report)}`);
   for (const p of report.problems) a.note(`preflight: ${problemLine(p)}`);
+  return healthSummary(report);
 }

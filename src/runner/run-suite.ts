@@ -190,7 +190,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         )
       : [];
     const plans = toRun.map((r) => settleRun(settings, r, randomUUID()));
-    await preflightHealth({
+    const health = await preflightHealth({
       opts,
       suite,
       tasks: taskNames,
@@ -251,6 +251,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       agents: Object.values(agents.setups),
       decisionPatterns: opts.interaction?.decisionPatterns ?? [],
     });
+    if (health !== null) metadata.health = health;
     await writeMetadata(paths.metadata, metadata);
     await writeSuiteSnapshot(outDir, suite);
     opts.onProgress?.({

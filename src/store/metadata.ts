@@ -1,3 +1,4 @@
+import { HealthSummarySchema } from "../core/health.js";
 import { z } from "zod";
 import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
 
@@ -77,6 +78,8 @@ const ExperimentMetadataSchema = z
     /** --decision-pattern: added to every task's decision_patterns. */
     decision_patterns: z.array(z.string()),
     comparison_roles: RolesSchema.optional(),
+    /** The preflight's task health (docs/health.md): the verdict leaves its unsound tasks out. */
+    health: HealthSummarySchema.optional(),
   })
   .loose();
 export type ExperimentMetadata = z.infer<typeof ExperimentMetadataSchema>;
@@ -114,6 +117,8 @@ const MetadataSchema = z
     margin: z.number().gt(0).lt(1).optional().catch(undefined),
     /** Treatment roles chosen with `compare --candidate/--baseline/--control`, reused by report and rescore. */
     comparison_roles: RolesSchema.optional(),
+    /** The preflight's task health (docs/health.md); absent before it existed or with --preflight off. */
+    health: HealthSummarySchema.optional().catch(undefined),
     /** What the last `--resume` asked for (run-suite.ts). */
     last_invocation: z
       .object({ asked: z.string(), kept_outside_request: z.number().optional() })

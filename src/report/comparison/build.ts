@@ -37,6 +37,7 @@ import type { FoundCalibration } from "../calibration/write.js";
 import type { NoiseFloor } from "../calibration/types.js";
 import type { Sequential } from "../sequential/types.js";
 import { InputError } from "../../core/errors.js";
+import { healthVerdictLine } from "../../core/health.js";
 
 export interface ComparisonInput {
   reports: RunDigest[];
@@ -117,6 +118,35 @@ function noiseFloor(
  * reports or a named treatment has none.
  */
 export function buildComparison(input: ComparisonInput): Comparison {
+  const health = input.metadata?.health;
+  if (health === undefined) return buildAll(input);
+  // The preflight's unsound tasks are left out of the comparison (docs/statistics.md §14).
+  const out = new Set(health.left_out.map((l) => l.task));
+  const line = healthVerdictLine(health);
+  const kept = input.reports.filter((r) => !out.has(r.task));
+  if (out.size === 0 || treatmentCount(kept) >= 2)
+    return { ...buildAll({ ...input, reports: kept }), health: { ...health, line } };
+  // Nothing comparable is left: the runs are shown, and the band decides nothing.
+  const all = buildAll(input);
+  const reason = "every compared task was left out by the preflight's task health";
+  return {
+    ...all,
+    verdict: {
+      ...all.verdict,
+      band: "inconclusive",
+      reason,
+      headline: `⚠️ **Inconclusive**: ${reason}.`,
+    },
+    health: { ...health, line },
+  };
+}
+
+function treatmentCount(reports: RunDigest[]): number {
+  return new Set(reports.map((r) => r.treatment)).size;
+}
+
+/** The comparison of the given runs, whole (and split by agent). */
+function buildAll(input: ComparisonInput): Comparison {
   const pooled = buildPooled(input);
   const split = byAgent(input.reports, pooled.roles, (reports, roles) =>
     buildPooled({

@@ -1,3 +1,4 @@
+import type { HealthSummary } from "../../core/health.js";
 import type { Isolation } from "../endpoint.js";
 import type { NoiseFloor } from "../calibration/types.js";
 /**
@@ -329,6 +330,12 @@ export interface Comparison {
   by_agent: AgentComparison[];
   /** An A/A calibration of one of the arms (`skillbench calibrate`), shown beside the delta (docs/statistics.md §13). */
   noise_floor: NoiseFloor | null;
+  /**
+   * The preflight's task health (docs/statistics.md §14): the tasks it left out of this
+   * comparison, and `line`, the sentence every report prints under the verdict. Absent when the
+   * experiment has none (an older folder, `--preflight off`).
+   */
+  health?: HealthSummary & { line: string };
   /** `run --until-decided`: the look the band was decided at and the level it could spend (docs/statistics.md §12). */
   sequential: {
     look: number;
