@@ -121,6 +121,8 @@ export const HealthSummarySchema = z.object({
   verified: z.number().int(),
   unverified: z.number().int(),
   left_out: z.array(z.object({ task: z.string(), reasons: z.array(z.string()) })),
+  /** Problems whose kind makes the band inconclusive (none of the kinds above yet). */
+  inconclusive: z.array(z.object({ task: z.string(), reason: z.string() })).default([]),
 });
 export type HealthSummary = z.infer<typeof HealthSummarySchema>;
 
@@ -132,6 +134,9 @@ export function healthSummary(r: Pick<HealthReport, "tasks" | "problems">): Heal
     verified: r.tasks.filter((t) => t.status === "sound").length,
     unverified: r.tasks.filter((t) => t.status === "unverified").length,
     left_out: [...left].map(([task, reasons]) => ({ task, reasons })),
+    inconclusive: r.problems
+      .filter((p) => healthEffect(p.kind) === "inconclusive")
+      .map((p) => ({ task: p.task, reason: `${p.kind}: ${p.cause}` })),
   };
 }
 

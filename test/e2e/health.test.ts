@@ -8,7 +8,16 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HealthReportSchema, type HealthReport } from "../../src/core/health.js";
-import { fixtureSuite, makeSandbox, REPO_ROOT, runCli, type Sandbox } from "../helpers/cli.js";
+import { existsSync } from "node:fs";
+import type { Comparison } from "../../src/report/comparison/index.js";
+import {
+  fixtureSuite,
+  makeSandbox,
+  REPO_ROOT,
+  runArgs,
+  runCli,
+  type Sandbox,
+} from "../helpers/cli.js";
 
 const TIMEOUT = 120_000;
 let sandbox: Sandbox;
@@ -137,6 +146,58 @@ describe("skillbench check", () => {
       const r = await check(path.join(REPO_ROOT, example), sandbox.dir(example.replace("/", "-")));
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(r.report?.tasks.every((t) => t.status === "sound")).toBe(true);
+    },
+    TIMEOUT,
+  );
+});
+
+describe("run's preflight (--preflight quick, the default)", () => {
+  const tasks = ["--task", "sound,broken,vacuous", "-n", "1", "--sandbox", "local"];
+  it(
+    "leaves the broken and the vacuous task out of the comparison, named with their reasons under the verdict",
+    async () => {
+      const out = sandbox.dir("run-preflight");
+      const r = await runCli(runArgs("e2e-health", out, ...tasks), { env: sandbox.env() });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(
+        "preflight: broken · answer_value · oracle_failed: fails on the reference solution's workspace",
+      );
+      expect(r.stderr).toContain("preflight: vacuous · vacuous: ");
+      expect(r.stderr.indexOf("preflight: ")).toBeLessThan(r.stderr.indexOf("runs planned"));
+      const line =
+        "Task health: 1 of 3 task(s) sound; 2 left out of the comparison: broken (oracle_failed (answer_value)); vacuous (vacuous); 1 verified by a reference solution.";
+      expect(r.stdout).toContain("Verdict (CANDIDATE vs CONTROL):\n");
+      expect(r.stdout).toContain(`  ${line}\n`);
+      const c = JSON.parse(await readFile(path.join(out, "comparison.json"), "utf8")) as Comparison;
+      expect(c.health?.left_out.map((l) => l.task)).toEqual(["broken", "vacuous"]);
+      expect(c.paired.tasks).toEqual(["sound"]);
+      expect(await readFile(path.join(out, "comparison_report.md"), "utf8")).toContain(line);
+      const h = HealthReportSchema.parse(
+        JSON.parse(await readFile(path.join(out, "health.json"), "utf8")),
+      );
+      expect(h.tasks.map((t) => t.task).sort()).toEqual(["broken", "sound", "vacuous"]);
+      // every run still ran and is reported
+      expect(
+        (await readFile(path.join(out, "summary.md"), "utf8")).match(/broken-C/g)?.length,
+      ).toBeGreaterThan(0);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "--preflight off: no health.json, every task compared, no health line",
+    async () => {
+      const out = sandbox.dir("run-preflight-off");
+      const r = await runCli(runArgs("e2e-health", out, ...tasks, "--preflight", "off"), {
+        env: sandbox.env(),
+      });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).not.toContain("preflight:");
+      expect(existsSync(path.join(out, "health.json"))).toBe(false);
+      expect(r.stdout).not.toContain("Task health:");
+      const c = JSON.parse(await readFile(path.join(out, "comparison.json"), "utf8")) as Comparison;
+      expect(c.health).toBeUndefined();
+      expect(c.paired.tasks.sort()).toEqual(["broken", "sound", "vacuous"]);
     },
     TIMEOUT,
   );

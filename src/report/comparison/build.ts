@@ -124,11 +124,16 @@ export function buildComparison(input: ComparisonInput): Comparison {
   const out = new Set(health.left_out.map((l) => l.task));
   const line = healthVerdictLine(health);
   const kept = input.reports.filter((r) => !out.has(r.task));
-  if (out.size === 0 || treatmentCount(kept) >= 2)
+  const comparable = out.size === 0 || treatmentCount(kept) >= 2;
+  const first = health.inconclusive[0];
+  if (comparable && first === undefined)
     return { ...buildAll({ ...input, reports: kept }), health: { ...health, line } };
-  // Nothing comparable is left: the runs are shown, and the band decides nothing.
-  const all = buildAll(input);
-  const reason = "every compared task was left out by the preflight's task health";
+  // Nothing comparable is left, or a problem makes the band decide nothing (e.g. a Skill leaking
+  // into the baseline): the band is inconclusive, with the reason.
+  const all = buildAll(comparable ? { ...input, reports: kept } : input);
+  const reason = !comparable
+    ? "every compared task was left out by the preflight's task health"
+    : `task health: ${first?.task ?? ""}: ${first?.reason ?? ""}`;
   return {
     ...all,
     verdict: {
