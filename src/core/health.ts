@@ -31,7 +31,7 @@ export type HealthEffect = "leave_out" | "inconclusive" | "note";
 export type HealthKind = keyof typeof HEALTH_KINDS;
 
 const KIND_NAMES = Object.keys(HEALTH_KINDS) as [HealthKind, ...HealthKind[]];
-export const HealthKindSchema = z.enum(KIND_NAMES);
+const HealthKindSchema = z.enum(KIND_NAMES);
 
 /** What a problem of this kind does to the verdict. */
 export function healthEffect(kind: HealthKind): HealthEffect {
@@ -53,7 +53,7 @@ export const HealthProblemSchema = z.object({
 export type HealthProblem = z.infer<typeof HealthProblemSchema>;
 
 /** The reference solution a task ships (docs/health.md): none → the task is `unverified`. */
-export const SOLUTION_KINDS = ["solve.sh", "files", "files+solve.sh"] as const;
+const SOLUTION_KINDS = ["solve.sh", "files", "files+solve.sh"] as const;
 
 export const TaskHealthSchema = z.object({
   task: z.string(),

@@ -5,7 +5,7 @@ import { writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
 import { renderHealthMarkdown } from "./render.js";
 
 export const HEALTH_FILE = "health.json";
-export const HEALTH_MD_FILE = "health.md";
+const HEALTH_MD_FILE = "health.md";
 
 /** health.json and health.md in `dir` (atomically); returns the files written. */
 export async function writeHealth(dir: string, report: HealthReport): Promise<string[]> {

@@ -176,6 +176,11 @@ describe("run's preflight (--preflight quick, the default)", () => {
         JSON.parse(await readFile(path.join(out, "health.json"), "utf8")),
       );
       expect(h.tasks.map((t) => t.task).sort()).toEqual(["broken", "sound", "vacuous"]);
+      const summary = await readFile(path.join(out, "summary.md"), "utf8");
+      expect(summary).toContain("## Task health");
+      expect(summary).toContain(
+        "- `broken` left out of the comparison: oracle_failed (answer_value)",
+      );
       // every run still ran and is reported
       expect(
         (await readFile(path.join(out, "summary.md"), "utf8")).match(/broken-C/g)?.length,
