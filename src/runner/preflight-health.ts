@@ -8,7 +8,10 @@
 import path from "node:path";
 import { errorMessage } from "../core/errors.js";
 import { healthSummary, type HealthSummary } from "../core/health.js";
-import { checkSuiteHealth, HEALTH_FILE, healthHeadline, problemLine } from "../health/index.js";
+// Not health/index.ts: its `check` entry compiles Skill folders through manifest/, which imports runner/.
+import { checkSuiteHealth } from "../health/check-suite.js";
+import { healthHeadline, problemLine } from "../health/render.js";
+import { HEALTH_FILE } from "../health/write.js";
 import type { SandboxProbe } from "../sandbox/index.js";
 import type { Suite } from "../suite/index.js";
 import { writeJsonAtomic } from "../util/fs.js";
