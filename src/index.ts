@@ -145,3 +145,13 @@ export {
 } from "./inspect/target.js";
 export { initSuite, initSkillManifest, type InitResult } from "./manifest/init.js";
 export { stripControls } from "./util/safe-text.js";
+export * from "./health/index.js";
+export {
+  HEALTH_KINDS,
+  HealthReportSchema,
+  healthEffect,
+  leftOutTasks,
+  type HealthKind,
+  type HealthProblem,
+  type HealthReport,
+} from "./core/health.js";

@@ -92,3 +92,9 @@ export function sandboxArg(v: string): z.infer<typeof SandboxChoice> {
     throw new InvalidArgumentError("--sandbox must be local, bwrap, docker or auto");
   return parsed.data;
 }
+
+/** `--preflight`: how much of the task health check runs before the runs (docs/health.md). */
+export function preflightArg(v: string): "quick" | "full" | "off" {
+  if (v === "quick" || v === "full" || v === "off") return v;
+  throw new InvalidArgumentError("--preflight must be quick, full or off");
+}

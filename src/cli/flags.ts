@@ -12,6 +12,7 @@ import {
   intArg,
   marginArg,
   parseKs,
+  preflightArg,
   SANDBOX_HELP,
   sandboxArg,
   shardArg,
@@ -439,6 +440,21 @@ export const RUN_FLAGS = [
     "output",
   ),
   parsed("sandbox", "--sandbox <kind>", SANDBOX_HELP, "sandbox", sandboxArg),
+  // Task health before the runs (docs/health.md): its own block, beside the sandbox it uses.
+  parsed(
+    "preflight",
+    "--preflight <level>",
+    "check the tasks before any agent runs: quick (the default: reference solution, untouched workspace, repeated validators; starts no agent), full (adds what starts an agent), off; unsound tasks are left out of the verdict (health.json)",
+    "sandbox",
+    preflightArg,
+  ),
+  parsed(
+    "healthRepeats",
+    "--health-repeats <n>",
+    "how many times the preflight runs the validators on each workspace (default 3)",
+    "sandbox",
+    intArg("--health-repeats"),
+  ),
   ...INTERACTION_FLAGS,
   text(
     "simulatorModel",

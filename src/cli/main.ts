@@ -4,6 +4,7 @@ import "./zod-jitless.js";
 import { Command, CommanderError } from "commander";
 import { DiskFullError, errorPath, InputError, isDiskFull, SKILLBENCH_VERSION } from "../index.js";
 import { registerCalibrate } from "./commands/calibrate.js";
+import { registerCheck } from "./commands/check.js";
 import { interruptExitCode } from "./interrupt.js";
 import { registerEval } from "./commands/eval.js";
 import { registerHistory } from "./commands/history.js";
@@ -31,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
   registerEval(program, ctx);
   registerCalibrate(program, ctx);
   registerInspect(program, ctx);
+  registerCheck(program, ctx);
   registerInit(program, ctx);
   registerResults(program, ctx);
   registerMerge(program, ctx);

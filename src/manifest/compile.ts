@@ -278,6 +278,32 @@ async function compileInline(
   await writeFile(path.join(dir, "instruction.md"), `${literalTemplate(task.prompt)}\n`);
   await writeFile(path.join(dir, "validation", EXPECT_SCRIPT), EXPECT_VALIDATOR_SOURCE);
   await writeFile(path.join(dir, "validation", EXPECT_DATA), expectData(skill, task.expect));
+  if (task.solution) await compileSolution(m, task.solution, field, dir);
+}
+
+/** `solution:` → solution/files/ and solution/solve.sh, the task folder's own convention. */
+async function compileSolution(
+  m: LoadedManifest,
+  solution: NonNullable<InlineTask["solution"]>,
+  field: string,
+  dir: string,
+): Promise<void> {
+  for (const [rel, content] of Object.entries(solution.files ?? {})) {
+    const why = unsafePathReason(rel);
+    if (why)
+      throw new InputError(`${m.file}: ${field}.solution.files.${rel}: ${why}`, {
+        file: m.file,
+        field: `${field}.solution.files`,
+      });
+    const f = path.join(dir, "solution", "files", rel);
+    await mkdir(path.dirname(f), { recursive: true });
+    await writeFile(f, content);
+  }
+  if (solution.commands?.length) {
+    await mkdir(path.join(dir, "solution"), { recursive: true });
+    const script = ["#!/usr/bin/env bash", "set -euo pipefail", ...solution.commands, ""];
+    await writeFile(path.join(dir, "solution", "solve.sh"), script.join("\n"), { mode: 0o755 });
+  }
 }
 
 async function compileSource(

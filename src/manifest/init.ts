@@ -55,6 +55,9 @@ evaluation:
         contains:
           greeting.txt: ["^Hello, Ada!$"]
         skillInvoked: true
+      solution:                   # what a right answer leaves: \`skillbench check\` runs it
+        files:
+          greeting.txt: "Hello, Ada!\\n"
 `;
 
 const TASK_TOML = `# One task of the suite. Every field: README.md "task.toml".
@@ -93,6 +96,13 @@ else:
         failed.append(f"hello_exact: expected 'Hello, skillbench!\\\\n', got {text!r}")
 
 print(json.dumps({"passed": passed, "failed": failed}))
+`;
+
+const SOLUTION = `#!/usr/bin/env bash
+# The reference solution: \`skillbench check\` runs it in a fresh workspace, and the validators
+# must pass on what it leaves (and fail on the untouched workspace). docs/health.md.
+set -euo pipefail
+printf 'Hello, skillbench!\\n' > hello.txt
 `;
 
 const TREATMENTS = `# Treatments: CONTROL (no Skill) always exists.
@@ -222,6 +232,7 @@ export async function initSuite(dir: string): Promise<InitResult> {
     "tasks/hello-file/task.toml": TASK_TOML,
     "tasks/hello-file/instruction.md": INSTRUCTION,
     "tasks/hello-file/validation/check_hello.py": VALIDATOR,
+    "tasks/hello-file/solution/solve.sh": SOLUTION,
     "treatments/treatments.yaml": TREATMENTS,
   });
   const rel = path.relative(process.cwd(), abs) || ".";
@@ -230,6 +241,7 @@ export async function initSuite(dir: string): Promise<InitResult> {
     files,
     next: [
       `npx skillbench validate ${rel}`,
+      `npx skillbench check ${rel}`,
       `npx skillbench eval ${path.join(rel, "skills/house-greeting")} --model-script ${path.join(rel, "model-script.yaml")}`,
       `npx skillbench run ${rel}`,
     ],

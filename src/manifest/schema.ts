@@ -80,11 +80,25 @@ export type Expect = z.infer<typeof ExpectSchema>;
 /** A workspace fixture: a folder (relative to the manifest's Skill) or files written inline. */
 const WorkspaceSchema = z.union([z.string().min(1), z.record(z.string(), z.string())]);
 
+/**
+ * A reference solution (docs/health.md): files written over the workspace, then shell commands
+ * run in it (compiled into the task's solution/files/ and solution/solve.sh).
+ */
+const SolutionSchema = z
+  .strictObject({
+    files: z.record(z.string(), z.string()).optional(),
+    commands: StringList.optional(),
+  })
+  .refine((s) => Object.keys(s.files ?? {}).length + (s.commands?.length ?? 0) > 0, {
+    error: "solution needs files or commands",
+  });
+
 export const InlineTaskSchema = z.strictObject({
   name: TaskName,
   prompt: z.string().min(1),
   workspace: WorkspaceSchema.optional(),
   expect: ExpectSchema,
+  solution: SolutionSchema.optional(),
   rubric: StringList.optional(),
   interaction: InteractionSchema.optional(),
   category: z.string().optional(),

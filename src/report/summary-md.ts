@@ -1,4 +1,5 @@
 import { summaryArmIntegrity } from "./comparison/arm-integrity.js";
+import { healthVerdictLine, type HealthSummary } from "../core/health.js";
 import type { RunDigest } from "../core/digest.js";
 import { cell, f2, int, meanOf, orderDimensions, pct, secs, table, Tally, usd } from "./format.js";
 import { groupBy, groupCells, treatmentOrder, type Cell } from "../plan/group.js";
@@ -29,6 +30,8 @@ export interface SummaryInput {
   scripted?: boolean;
   /** `--resume` kept stored runs outside what this invocation asked for (see docs/statistics.md §10) */
   resume?: { asked: string; kept: number } | null;
+  /** The preflight's task health (metadata.json `health`, docs/health.md); absent: no section. */
+  health?: HealthSummary | undefined;
 }
 
 function checksOf(runs: RunDigest[]): { passed: number; total: number } {
@@ -472,6 +475,7 @@ function summaryOverview(s: SummaryInput): {
     `**Agent${multiAgent ? "s" : ""}:** ${agentsText(s.reports, s.agentVersion)} · **Model:** ${s.scripted ? `${s.model ?? "scripted"} (${SCRIPTED_MODEL_LABEL})` : (s.model ?? "CLI default")}  `,
     ...sandboxLines(s.reports),
     "",
+    ...(s.health ? healthSection(s.health) : []),
     withReps ? "## Results (with Repetitions)" : "## Results",
     "",
     "_Checks count validator checks and hard failures only; `[RUBRIC]` lines are scores, not checks. With repetitions, rubric columns, turns, duration and tools are means; tokens and cost are sums._",
@@ -514,4 +518,16 @@ function summaryOverview(s: SummaryInput): {
     );
   }
   return { lines, treatments, details: "runs.md" };
+}
+
+/** `## Task health`: the preflight's line, and the tasks it left out of the comparison. */
+function healthSection(h: HealthSummary): string[] {
+  return [
+    "## Task health",
+    "",
+    `${healthVerdictLine(h)} Details: health.json (docs/health.md).`,
+    "",
+    ...h.left_out.map((l) => `- \`${l.task}\` left out of the comparison: ${l.reasons.join(", ")}`),
+    ...(h.left_out.length > 0 ? [""] : []),
+  ];
 }

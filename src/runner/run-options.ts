@@ -65,6 +65,10 @@ export interface RunOptions {
   calibration?: CalibrationSettings | undefined;
   /** --sandbox local|bwrap|docker|auto (default: the suite's `sandbox`, else auto) */
   sandbox?: SandboxChoice | undefined;
+  /** --preflight: the task health check before the runs (docs/health.md); default quick. */
+  preflight?: "quick" | "full" | "off" | undefined;
+  /** --health-repeats: the preflight's validator runs per workspace (default 3). */
+  healthRepeats?: number | undefined;
   /** --simulator-model */
   simulatorModel?: string | undefined;
   /** --budget-usd, --budget-tokens, --max-run-usd (docs/budgets.md); absent: no budget, no metering. */

@@ -31,6 +31,7 @@ import {
 import { hasDockerfile, planSettings, planSuite } from "./plan-suite.js";
 import { checkShardResume, recordPlan, wholePlanRecord } from "./plan-shard.js";
 import { openResultsFolder, resultsLockOptions } from "./results-folder.js";
+import { preflightHealth } from "./preflight-health.js";
 import { executePlans } from "./execute-plans.js";
 import { budgetRecord, setUpBudget } from "./budget-setup.js";
 import { pricingOf, startEstimateLine } from "./estimate-sources.js";
@@ -216,6 +217,16 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     const plans = reuse.plans;
     // Arm integrity before any agent starts (docs/statistics.md, "Arm integrity"); a queued job's is its coordinator's.
     if (!opts.queue?.only) await recordArmsBeforeRuns({ suite, plans, hostEnv, outDir, note });
+    const health = await preflightHealth({
+      opts,
+      suite,
+      tasks: taskNames,
+      outDir,
+      probe: settings.sandbox.probe,
+      hostEnv,
+      redact,
+      note,
+    });
     const said = new Set<string>();
     const tracker = models.tracker;
     const ctx: RunContext = {
@@ -277,6 +288,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       wholePlan,
       opts.shard,
     );
+    if (health !== null) metadata.health = health;
     await writeMetadata(paths.metadata, metadata);
     await writeSuiteSnapshot(outDir, suite);
     // The start-up line's estimate (docs/cost.md); a queue worker's one run gets none.

@@ -1,3 +1,4 @@
+import { HealthSummarySchema } from "../core/health.js";
 import { z } from "zod";
 import { PlanRecordSchema } from "../plan/plan-record.js";
 import { readJsonFile, writeJsonAtomic } from "../util/fs.js";
@@ -123,6 +124,8 @@ const ExperimentMetadataSchema = z
     decision_patterns: z.array(z.string()),
     comparison_roles: RolesSchema.optional(),
     budget: BudgetRecordSchema.optional(),
+    /** The preflight's task health (docs/health.md): the verdict leaves its unsound tasks out. */
+    health: HealthSummarySchema.optional(),
   })
   .loose();
 export type ExperimentMetadata = z.infer<typeof ExperimentMetadataSchema>;
@@ -184,6 +187,8 @@ const MetadataSchema = z
     comparison_roles: RolesSchema.optional(),
     /** The budgets and what they left unrun (absent: no budget was given). */
     budget: BudgetRecordSchema.optional().catch(undefined),
+    /** The preflight's task health (docs/health.md); absent before it existed or with --preflight off. */
+    health: HealthSummarySchema.optional().catch(undefined),
     /** What the last `--resume` asked for (run-suite.ts). */
     last_invocation: z
       .object({ asked: z.string(), kept_outside_request: z.number().optional() })

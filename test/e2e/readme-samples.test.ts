@@ -89,6 +89,23 @@ describe("README sample outputs", () => {
   );
 
   it(
+    "first five minutes: check of the starter Skill (stdout)",
+    async () => {
+      const cwd = path.join(sandbox.root, "five-minutes-check");
+      await mkdir(cwd, { recursive: true });
+      const init = await runCli(["init", "my-eval"], { env: sandbox.env(), cwd });
+      expect(init.code, init.stderr).toBe(0);
+      const res = await runCli(["check", "my-eval/skills/house-greeting"], {
+        env: sandbox.env(),
+        cwd,
+      });
+      expect(res.code, res.stderr).toBe(0);
+      expectSample("check", res.stdout, cwd);
+    },
+    TIMEOUT,
+  );
+
+  it(
     "the demo: npm run demo's command (stderr, then stdout)",
     async () => {
       const cwd = path.join(sandbox.root, "demo");

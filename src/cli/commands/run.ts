@@ -70,6 +70,8 @@ export function runOptionsFromFlags(f: RunFlags) {
     },
     simulatorModel: f.simulatorModel,
     sandbox: f.sandbox,
+    preflight: f.preflight,
+    healthRepeats: f.healthRepeats,
     html: f.html,
     budget:
       f.budgetUsd !== undefined || f.budgetTokens !== undefined || f.maxRunUsd !== undefined

@@ -41,6 +41,7 @@ import type { NoiseFloor } from "../calibration/types.js";
 import type { Sequential } from "../sequential/types.js";
 import { InputError } from "../../core/errors.js";
 import { reusedField } from "../reuse.js";
+import { healthVerdictLine } from "../../core/health.js";
 
 export interface ComparisonInput {
   reports: RunDigest[];
@@ -121,6 +122,40 @@ function noiseFloor(
  * reports or a named treatment has none.
  */
 export function buildComparison(input: ComparisonInput): Comparison {
+  const health = input.metadata?.health;
+  if (health === undefined) return buildAll(input);
+  // The preflight's unsound tasks are left out of the comparison (docs/statistics.md §15).
+  const out = new Set(health.left_out.map((l) => l.task));
+  const line = healthVerdictLine(health);
+  const kept = input.reports.filter((r) => !out.has(r.task));
+  const comparable = out.size === 0 || treatmentCount(kept) >= 2;
+  const first = health.inconclusive[0];
+  if (comparable && first === undefined)
+    return { ...buildAll({ ...input, reports: kept }), health: { ...health, line } };
+  // Nothing comparable is left, or a problem makes the band decide nothing (e.g. a Skill leaking
+  // into the baseline): the band is inconclusive, with the reason.
+  const all = buildAll(comparable ? { ...input, reports: kept } : input);
+  const reason = !comparable
+    ? "every compared task was left out by the preflight's task health"
+    : `task health: ${first?.task ?? ""}: ${first?.reason ?? ""}`;
+  return {
+    ...all,
+    verdict: {
+      ...all.verdict,
+      band: "inconclusive",
+      reason,
+      headline: `⚠️ **Inconclusive**: ${reason}.`,
+    },
+    health: { ...health, line },
+  };
+}
+
+function treatmentCount(reports: RunDigest[]): number {
+  return new Set(reports.map((r) => r.treatment)).size;
+}
+
+/** The comparison of the given runs, whole (and split by agent). */
+function buildAll(input: ComparisonInput): Comparison {
   const pooled = buildPooled(input);
   const split = byAgent(input.reports, pooled.roles, (reports, roles) =>
     buildPooled({

@@ -17,6 +17,7 @@ function plainText(md: string): string {
 export function verdictLines(c: Comparison): string[] {
   const v = c.verdict;
   const lines = plainText(v.headline).split("\n");
+  if (c.health) lines.push(c.health.line);
   lines.push(`Δ pass rate ${deltaText(v.delta, v.ci)}: ${plainText(v.method)}.`);
   lines.push(plainText(c.paired.conclusion));
   const e = v.exclusion;

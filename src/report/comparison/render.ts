@@ -509,6 +509,7 @@ function verdict(c: Comparison): string {
     "",
     v.headline,
     "",
+    ...(c.health ? [c.health.line, ""] : []),
     v.noise,
     "",
     table(["", "Value", "Notes"], rows),

@@ -1,4 +1,5 @@
 import type { ArmProblem } from "../../core/arm-integrity.js";
+import type { HealthSummary } from "../../core/health.js";
 import type { Isolation } from "../endpoint.js";
 import type { NoiseFloor } from "../calibration/types.js";
 /**
@@ -340,6 +341,12 @@ export interface Comparison {
    * records of their runs, and the assertion-hygiene findings; absent when there is none.
    */
   arm_integrity?: ArmProblem[];
+  /**
+   * The preflight's task health (docs/statistics.md §15): the tasks it left out of this
+   * comparison, and `line`, the sentence every report prints under the verdict. Absent when the
+   * experiment has none (an older folder, `--preflight off`).
+   */
+  health?: HealthSummary & { line: string };
   /** `run --until-decided`: the look the band was decided at and the level it could spend (docs/statistics.md §12). */
   sequential: {
     look: number;

@@ -87,6 +87,7 @@ export function folderReporters(opts: FolderReportOptions = {}): Reporter[] {
         ks: opts.ks,
         scripted: isScripted(reports, meta),
         resume: resumeNote(meta),
+        health: meta?.health,
       };
       // Above RUN_DETAILS_LIMIT runs the per-run sections go to runs.md, written a piece at a
       // time; at or below it they are in summary.md, and a runs.md left from an earlier, larger

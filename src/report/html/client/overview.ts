@@ -212,6 +212,8 @@ function comparisonBlock(): HTMLElement[] {
     h("h2", { text: `Verdict: ${cmp.roles.candidate} vs ${cmp.roles.baseline}` }),
     h("div", { class: "verdict", id: "verdict", text: plain(cmp.verdict.headline) }),
   ];
+  // The preflight's task health: what was left out, how many tasks a reference solution verified.
+  if (cmp.health) out.push(h("div", { class: "note", id: "health", text: cmp.health.line }));
   if (cmp.warnings.length)
     out.push(
       h(

@@ -1,0 +1,61 @@
+/**
+ * The task health check before a run's agents start (`--preflight`, docs/health.md): the planned
+ * tasks' validators on their reference solutions, on the untouched workspace and repeated, in
+ * the sandboxes the runs get. Its health.json goes into the results folder, where the verdict
+ * and the reports read it; nothing is refused here: an unsound task still runs, and is left out
+ * of the comparison with its reason.
+ */
+import path from "node:path";
+import { errorMessage } from "../core/errors.js";
+import { healthSummary, type HealthSummary } from "../core/health.js";
+// Not health/index.ts: its `check` entry compiles Skill folders through manifest/, which imports runner/.
+import { checkSuiteHealth } from "../health/check-suite.js";
+import { healthHeadline, problemLine } from "../health/render.js";
+import { HEALTH_FILE } from "../health/write.js";
+import type { SandboxProbe } from "../sandbox/index.js";
+import type { Suite } from "../suite/index.js";
+import { writeJsonAtomic } from "../util/fs.js";
+import type { RunOptions } from "./run-options.js";
+
+export async function preflightHealth(a: {
+  opts: RunOptions;
+  suite: Suite;
+  tasks: readonly string[];
+  outDir: string;
+  probe: SandboxProbe | null;
+  hostEnv: Record<string, string | undefined>;
+  redact: (s: string) => string;
+  note: (message: string) => void;
+}): Promise<HealthSummary | null> {
+  const level = a.opts.preflight ?? "quick";
+  // A queue worker runs one planned run: its coordinator checked the tasks before dispatching.
+  if (level === "off" || a.opts.queue?.only) return null;
+  let report;
+  try {
+    report = await checkSuiteHealth(a.suite, {
+      tasks: a.suite.tasks.filter((t) => a.tasks.includes(t.name)),
+      repeats: a.opts.healthRepeats,
+      sandbox: a.opts.sandbox,
+      resultsDir: a.outDir,
+      hostEnv: a.hostEnv,
+      signal: a.opts.killSignal,
+      probe: a.probe,
+      redact: a.redact,
+    });
+  } catch (e) {
+    a.opts.killSignal?.throwIfAborted();
+    // The runs meet the same machine; they say what is wrong with it, run by run.
+    a.note(`warning: preflight could not check the tasks: ${errorMessage(e)}`);
+    return null;
+  }
+  // `full` adds what starts an agent (arm integrity, issue 34 point 5): none is built yet, so
+  // it checks what `quick` does and says so.
+  if (level === "full") {
+    report.level = "full";
+    a.note("preflight full: no check that starts an agent exists yet; ran the quick checks");
+  }
+  await writeJsonAtomic(path.join(a.outDir, HEALTH_FILE), report);
+  a.note(`preflight: ${healthHeadline(report)}`);
+  for (const p of report.problems) a.note(`preflight: ${problemLine(p)}`);
+  return healthSummary(report);
+}
