@@ -18,9 +18,12 @@ export type JudgeSpread = z.infer<typeof JudgeSpreadSchema>;
 
 const JudgeDimensionSchema = z.object({
   name: z.string(),
-  /** Mean over the samples, 0..1. */
-  score: z.number().min(0).max(1),
-  /** The reason given by the first sample that scored this dimension. */
+  /**
+   * Mean over the samples, 0..1; null: N/A, the judge gave no score (it failed, or did not score
+   * this dimension): `reason` is the cause. A judge failure never becomes a score (docs/judge.md).
+   */
+  score: z.number().min(0).max(1).nullable(),
+  /** The reason given by the first sample that scored this dimension; the cause when N/A. */
   reason: z.string(),
   samples: z.array(z.number().min(0).max(1)),
   spread: JudgeSpreadSchema,

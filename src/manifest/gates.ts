@@ -2,6 +2,7 @@ import type { RunDigest } from "../core/digest.js";
 import type { Comparison } from "../report/comparison/index.js";
 import { analysisSet } from "../report/outcomes.js";
 import { metricValue } from "../report/thresholds.js";
+import { judgeDimensionValue } from "../report/judge-status.js";
 
 /**
  * Quality gates from a manifest's `evaluation.qualityGates`: each is a minimum the
@@ -14,6 +15,7 @@ export type GateSpec =
   | { key: string; kind: "pass_rate" | "weighted_score" | "checks_pass_rate"; min: number }
   | { key: string; kind: "pass_at_k" | "pass_hat_k"; k: number; min: number }
   | { key: string; kind: "dimension"; dimension: string; min: number }
+  | { key: string; kind: "judge_dimension"; dimension: string; min: number }
   | { key: string; kind: "no_regression" };
 
 interface GateResult {
@@ -35,7 +37,7 @@ export interface GateReport {
 }
 
 const GATE_HELP =
-  "minPassRate, minWeightedScore, minChecksPassRate, minPassAt<K>, minPassHat<K> (pass^K), min<Dimension> (a rubric dimension, e.g. minSkillInvocation), noRegression";
+  "minPassRate, minWeightedScore, minChecksPassRate, minPassAt<K>, minPassHat<K> (pass^K), min<Dimension> (a rubric dimension, e.g. minSkillInvocation), minJudge<Dimension> (an LLM-judge dimension, e.g. minJudgeTaskCompletion), noRegression";
 
 const snake = (s: string): string =>
   s
@@ -63,6 +65,8 @@ export function parseGate(key: string, value: number | boolean): GateSpec | stri
     if (kk < 1) return "K must be at least 1";
     return { key, kind: pk[1] === "At" ? "pass_at_k" : "pass_hat_k", k: kk, min: value };
   }
+  if (/^Judge[A-Z0-9]/.test(name))
+    return { key, kind: "judge_dimension", dimension: snake(name.slice(5)), min: value };
   return { key, kind: "dimension", dimension: snake(name), min: value };
 }
 
@@ -160,6 +164,11 @@ function decideOne(g: GateSpec, input: GateInput): GateResult {
           ? "not applicable in every run"
           : `no rubric dimension ${g.dimension} (the profile has: ${known.join(", ") || "none"})`,
       );
+    }
+    case "judge_dimension": {
+      // Fails closed: N/A on any run (the judge failed there) is not computable, with the cause.
+      const v = judgeDimensionValue(reports, candidate, g.dimension);
+      return minGate(`judge:${g.dimension}`, v.value, g.min, v.why);
     }
     case "no_regression": {
       const metric = `no regression vs ${input.baseline ?? "a frozen baseline"}`;

@@ -6,6 +6,8 @@
  *   pass^K          task-macro unbiased pass^K (all K runs pass)
  *   pass_rate       passed / runs over the analysis set (pooled)
  *   weighted_score  mean rubric weighted_score over the analysis set (runs without a rubric left out)
+ *   judge:DIM       mean LLM-judge score of dimension DIM; not computable (so failing) when the
+ *                   dimension is N/A on any analysis-set run (judge failed: fail closed, judge-status.ts)
  * TREATMENT is a treatment name, `*` for every treatment, or omitted for the candidate: the
  * `candidate` option, else the comparison default (first treatment that is not CONTROL), else
  * the only treatment. A value that cannot be computed (no runs, fewer than K runs per task)
@@ -18,12 +20,14 @@ import { meanOf } from "./format.js";
 import { treatmentOrder } from "../plan/group.js";
 import { analysisSet } from "./outcomes.js";
 import { computePassK } from "./passk.js";
+import { judgeDimensionValue } from "./judge-status.js";
 
 type ThresholdMetric =
   | { kind: "pass_at_k"; k: number }
   | { kind: "pass_hat_k"; k: number }
   | { kind: "pass_rate" }
-  | { kind: "weighted_score" };
+  | { kind: "weighted_score" }
+  | { kind: "judge"; dimension: string };
 
 export interface Threshold {
   /** the text as given */
@@ -57,12 +61,13 @@ export const RESULT_LINE_PREFIX = "skillbench-result: ";
 function metricName(m: ThresholdMetric): string {
   if (m.kind === "pass_at_k") return `pass@${m.k}`;
   if (m.kind === "pass_hat_k") return `pass^${m.k}`;
+  if (m.kind === "judge") return `judge:${m.dimension}`;
   return m.kind;
 }
 
 function bad(spec: string, why: string): InputError {
   return new InputError(
-    `--fail-under ${spec}: ${why} (expected [TREATMENT:]METRIC=MIN with METRIC pass@K, pass^K, pass_rate or weighted_score, MIN in [0, 1])`,
+    `--fail-under ${spec}: ${why} (expected [TREATMENT:]METRIC=MIN with METRIC pass@K, pass^K, pass_rate, weighted_score or judge:DIMENSION, MIN in [0, 1])`,
     {
       field: "fail-under",
     },
@@ -77,6 +82,13 @@ export function parseThreshold(spec: string): Threshold {
   if (!/^(\d+(\.\d*)?|\.\d+)$/.test(right)) throw bad(spec, `MIN "${right}" is not a number`);
   const min = Number(right);
   if (min < 0 || min > 1) throw bad(spec, `MIN ${min} is outside [0, 1]`);
+  // `judge:DIM` holds a colon of its own: [TREATMENT:]judge:DIM.
+  const judge = /^(?:(.*):)?\s*judge:\s*([A-Za-z0-9_-]+)$/.exec(left);
+  if (judge) {
+    const t = judge[1]?.trim() ?? null;
+    if (t === "") throw bad(spec, 'empty treatment before ":"');
+    return { spec, treatment: t, metric: { kind: "judge", dimension: judge[2] ?? "" }, min };
+  }
   const colon = left.lastIndexOf(":");
   const treatment = colon < 0 ? null : left.slice(0, colon).trim();
   if (treatment === "") throw bad(spec, 'empty treatment before ":"');
@@ -113,6 +125,7 @@ export function metricValue(
   treatment: string,
   m: ThresholdMetric,
 ): number | null {
+  if (m.kind === "judge") return judgeDimensionValue(reports, treatment, m.dimension).value;
   if (m.kind === "pass_rate" || m.kind === "weighted_score") {
     const runs = analysisSet(reports).filter((r) => r.treatment === treatment);
     if (runs.length === 0) return null;
@@ -163,7 +176,12 @@ export function evaluateThresholds(
       const value = metricValue(reports, t, th.metric);
       const ok = value !== null && value >= th.min - 1e-9;
       checks.push({ spec: th.spec, treatment: t, metric, value, min: th.min, ok });
-      if (!ok) failures.push(`${t} ${metric} = ${fmt(value)} < ${th.min}`);
+      if (!ok)
+        failures.push(
+          th.metric.kind === "judge" && value === null
+            ? `${t} ${metric} is not computable: ${judgeDimensionValue(reports, t, th.metric.dimension).why}`
+            : `${t} ${metric} = ${fmt(value)} < ${th.min}`,
+        );
     }
   }
   const ok = failures.length === 0;

@@ -1,4 +1,5 @@
 import { judgeOverlay } from "./judge-overlay.js";
+import { judgeSection } from "./judge-section.js";
 import { isolationOf, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
 import type { RunDigest } from "../../core/digest.js";
 import type { Metadata } from "../../store/metadata.js";
@@ -277,6 +278,7 @@ function buildPooled(input: ComparisonInput): Comparison {
       ? { scripted: true, label: SCRIPTED_MODEL_LABEL }
       : { scripted: false, label: null },
     judge_overlay: judgeOverlay(analysis, treatments),
+    ...withJudge(reports),
     noise_floor: noiseFloor(
       input.calibrations ?? [],
       reports,
@@ -303,4 +305,10 @@ function buildPooled(input: ComparisonInput): Comparison {
     mixed_arms: [],
     by_agent: [],
   };
+}
+
+/** `{judge}` when some run was judged, else nothing (the field stays out of comparison.json). */
+function withJudge(reports: RunDigest[]): Pick<Comparison, "judge"> {
+  const judge = judgeSection(reports);
+  return judge === undefined ? {} : { judge };
 }

@@ -1,4 +1,5 @@
 import { renderJudgeOverlay } from "./judge-overlay.js";
+import { renderJudgeNotes } from "./judge-section.js";
 import { localWarningLine } from "../endpoint.js";
 import { stripControls } from "../../util/safe-text.js";
 import { cell, f2, int, secs, table, usd } from "../format.js";
@@ -30,6 +31,8 @@ function header(c: Comparison): string[] {
     for (const d of fb.drift) out.push(`> - ${d}`);
     out.push("");
   }
+  const judgeNotes = renderJudgeNotes(c.judge);
+  if (judgeNotes !== null) out.push(judgeNotes, "");
   if (c.warnings.length > 0) {
     out.push("> ⚠️ **The compared runs are not like for like:**");
     for (const w of c.warnings) out.push(`> - ${w.message}`);

@@ -321,6 +321,8 @@ export interface Comparison {
   isolation: Isolation;
   /** LLM-judge overlay rows; empty when no run was judged. */
   judge_overlay: JudgeOverlayRow[];
+  /** The judge's status and warnings (docs/judge.md); absent when no run was judged. */
+  judge?: JudgeSection;
   /** Every agent of the compared runs (docs/agents.md, "Reports by agent"). */
   agents: AgentRow[];
   /** Treatments whose runs used more than one agent. */
@@ -479,4 +481,14 @@ export interface JudgeOverlayRow {
   /** judge − rule; null when either side is missing */
   gap: number | null;
   runs_judged: number;
+}
+
+/** The LLM judge over the compared runs (judge-section.ts). */
+export interface JudgeSection {
+  /** runs with a judge block that was not skipped */
+  runs_judged: number;
+  /** runs whose judge failed: their judge dimensions are N/A (fail closed) */
+  failed: Array<{ run_id: string; treatment: string; reason: string }>;
+  /** the warnings every report shows (judge failures, ...) */
+  notes: string[];
 }

@@ -70,6 +70,8 @@ export interface HtmlData {
     local_runs: number;
     /** the no-sandbox warning when any run was local, else null */
     local_warning: string | null;
+    /** the LLM judge's warnings (report/judge-notes.ts); absent when there are none */
+    judge_notes?: string[];
   };
   treatments: string[];
   tasks: string[];

@@ -105,7 +105,7 @@ describe("bad manifests: file, field (as written) and line", () => {
     [
       "an unknown quality gate",
       `${HEAD}evaluation:\n  qualityGates: {maxCost: 3}\n`,
-      "evaluation.qualityGates.maxCost: unknown gate (known: minPassRate, minWeightedScore, minChecksPassRate, minPassAt<K>, minPassHat<K> (pass^K), min<Dimension> (a rubric dimension, e.g. minSkillInvocation), noRegression)",
+      "evaluation.qualityGates.maxCost: unknown gate (known: minPassRate, minWeightedScore, minChecksPassRate, minPassAt<K>, minPassHat<K> (pass^K), min<Dimension> (a rubric dimension, e.g. minSkillInvocation), minJudge<Dimension> (an LLM-judge dimension, e.g. minJudgeTaskCompletion), noRegression)",
       6,
     ],
     [

@@ -90,6 +90,9 @@ function header(): HTMLElement {
             text: `\u26A0 ${e.local_runs} run(s) without a sandbox: ${e.local_warning}.`,
           })
         : null,
+      ...(e.judge_notes ?? []).map((n) =>
+        h("div", { class: "note judge-note", text: `\u26A0 ${n}` }),
+      ),
     ]),
     h("nav", { "aria-label": "Report navigation" }, [
       h("a", { href: "#", text: "Overview" }),

@@ -1,0 +1,96 @@
+/**
+ * Issue #38, judges you can trust, end to end with the scripted judge (docs/judge.md):
+ * - fail closed: a judge that answers garbage, and garbage again to the repair turn, leaves the
+ *   run's judge dimensions N/A with the cause; every report says so, and a `--fail-under` on the
+ *   dimension fails with that cause instead of passing on the remaining runs.
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  assertBuilt,
+  fixtureSuite,
+  makeSandbox,
+  readRunReport,
+  runCli,
+  type CliResult,
+  type Sandbox,
+} from "../helpers/cli.js";
+
+const SUITE = fixtureSuite("e2e-judge-trust");
+let box: Sandbox;
+
+function args(script: string, out: string, ...extra: string[]): string[] {
+  return [
+    "run",
+    SUITE,
+    "--model-script",
+    path.join(SUITE, script),
+    "--out",
+    out,
+    "--env",
+    "CLAUDE_CODE_MAX_RETRIES=0",
+    "--judge",
+    "--judge-model",
+    "scripted-judge",
+    ...extra,
+  ];
+}
+
+beforeAll(async () => {
+  assertBuilt();
+  box = await makeSandbox("judge-trust-");
+});
+
+afterAll(async () => {
+  await box.remove();
+});
+
+describe("a judge that fails closed", () => {
+  let out: string;
+  let res: CliResult;
+  beforeAll(async () => {
+    out = box.dir("garbage");
+    res = await runCli(
+      args("model-script.yaml", out, "--fail-under", "CANDIDATE:judge:task_completion=0.5"),
+      { env: box.env() },
+    );
+  });
+
+  it("leaves the failed run's judge dimensions N/A with the cause, never a score", async () => {
+    const bad = await readRunReport(out, "note-CANDIDATE-r1");
+    expect(bad.judge?.status).toBe("failed");
+    expect(bad.judge?.repairs).toBe(1);
+    expect(bad.judge?.dimensions.map((d) => [d.name, d.score])).toEqual([
+      ["task_completion", null],
+      ["output_quality", null],
+      ["instruction_adherence", null],
+    ]);
+    expect(bad.judge?.dimensions[0]?.reason).toMatch(/also after one repair attempt/);
+    const good = await readRunReport(out, "note-CANDIDATE-r2");
+    expect(good.judge?.dimensions[0]?.score).toBe(0.9);
+  });
+
+  it("fails the threshold on that dimension with its cause (the other run alone would pass)", () => {
+    expect(res.code, res.stderr).toBe(1);
+    expect(res.stderr).toMatch(
+      /CANDIDATE judge:task_completion is not computable: judge:task_completion is N\/A on 1 of 2 run\(s\) of CANDIDATE \(note-CANDIDATE-r1: judge failed: no parseable verdict/,
+    );
+  });
+
+  it("says so in summary.md, comparison_report.md, comparison.json and the HTML", async () => {
+    const note = /LLM judge failed on 1 of 4 judged run\(s\); their judge dimensions are N\/A/;
+    expect(await readFile(path.join(out, "summary.md"), "utf8")).toMatch(note);
+    expect(await readFile(path.join(out, "comparison_report.md"), "utf8")).toMatch(note);
+    const cmp = JSON.parse(await readFile(path.join(out, "comparison.json"), "utf8")) as {
+      judge?: { runs_judged: number; failed: { run_id: string }[] };
+    };
+    expect(cmp.judge?.runs_judged).toBe(4);
+    expect(cmp.judge?.failed.map((f) => f.run_id)).toEqual(["note-CANDIDATE-r1"]);
+    for (const page of ["summary.html", "comparison_report.html"]) {
+      expect(existsSync(path.join(out, page))).toBe(true);
+      expect(await readFile(path.join(out, page), "utf8")).toMatch(note);
+    }
+  });
+});
