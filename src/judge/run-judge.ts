@@ -84,7 +84,14 @@ function blankBlock(profile: string): JudgeBlock {
   };
 }
 
-function makeTransport(c: ActiveJudgeConfig, i: RunJudgeInput): JudgeTransport | { error: string } {
+/** The transport a judge config names (the pairwise stage asks through it too). */
+export function makeTransport(
+  c: ActiveJudgeConfig,
+  i: Pick<
+    RunJudgeInput,
+    "transport" | "hostEnv" | "cliBin" | "scratchDir" | "experimentId" | "sandboxFor"
+  >,
+): JudgeTransport | { error: string } {
   if (i.transport) return i.transport;
   if (c.transport === "http") {
     if (c.baseUrl === null || c.credential === null)

@@ -9,11 +9,18 @@ export interface JudgeFlags {
   judgeBaseUrl?: string | undefined;
   judgeSamples?: number | undefined;
   judgeAgent?: string | undefined;
+  /** `--judge pairwise` / `--judge rubric` */
+  judgeMode?: "rubric" | "pairwise" | undefined;
 }
 
 export interface JudgeSetup {
   /** The judge settings for one run (per-run endpoint when the scripted model serves it). */
   judgeFor: (run: RunKey) => JudgeConfig;
+  /**
+   * Pairwise mode (docs/judge.md, "Pairwise"): the settings for a pair, by its candidate run;
+   * `judgeFor` is then off (no per-run verdict). Null in the per-run rubric mode.
+   */
+  pairFor: ((run: RunKey) => JudgeConfig) | null;
   cache: JudgeCache | null;
   config: JudgeConfig;
 }
@@ -57,7 +64,7 @@ export function setupJudge(opts: {
       enabled: true,
       skipped: "the model script has no `role: judge` rule to play the judge",
     };
-    return { judgeFor: () => skipped, cache: null, config: skipped };
+    return { judgeFor: () => skipped, pairFor: null, cache: null, config: skipped };
   }
   const cache = config.enabled ? new JudgeCache(path.join(opts.outDir, "judge-cache")) : null;
   const url = opts.scriptedServerUrl;
@@ -69,7 +76,9 @@ export function setupJudge(opts: {
           cacheEndpoint: `scripted-model:${opts.scriptId ?? ""}:${run.task}/${run.treatment}/${run.rep}`,
         }
       : config;
-  return { judgeFor, cache, config };
+  if (isActiveJudge(config) && config.mode === "pairwise")
+    return { judgeFor: () => ({ enabled: false }), pairFor: judgeFor, cache: null, config };
+  return { judgeFor, pairFor: null, cache, config };
 }
 
 /** The judge part of the runs' fingerprint (src/plan/fingerprint.ts). */
@@ -78,5 +87,5 @@ export function judgeFingerprint(config: JudgeConfig): string {
   if (!isActiveJudge(config)) return "skipped";
   const via =
     config.transport === "cli" ? `cli${config.agent ? ` (${config.agent})` : ""}` : "http";
-  return `${config.model} via ${via}, ${config.samples} sample(s)`;
+  return `${config.model} via ${via}, ${config.samples} sample(s)${config.mode === "pairwise" ? ", pairwise" : ""}`;
 }

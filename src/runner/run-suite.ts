@@ -19,6 +19,7 @@ import { checkFrozenEvidence } from "./frozen-evidence.js";
 import { experimentIdNow, experimentMetadata } from "./experiment-metadata.js";
 import { writeExperimentReports, writeExperimentReportsOf } from "./finish.js";
 import { judgeFingerprint, setupJudge } from "./judge-setup.js";
+import { runPairwiseStage } from "./pairwise-stage.js";
 import { endpointFingerprint, setUpModel } from "./model-endpoint.js";
 import {
   readPromptFile,
@@ -288,6 +289,9 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;
     metadata.total_passed = reports.filter((r) => r.passed).length;
     await writeMetadata(paths.metadata, metadata);
+    // Pairwise judging needs every run of a pair: a stage after the runs, before the reports.
+    if (judge.pairFor && opts.queue?.writeReports !== false)
+      await runPairwiseStage({ outDir, judgeFor: judge.pairFor, redact, hostEnv, experimentId });
     const { files, comparison, source } =
       opts.queue?.writeReports === false
         ? { files: [], comparison: null, source: undefined }

@@ -2,7 +2,10 @@
  * Issue #38, judges you can trust, end to end with the scripted judge (docs/judge.md):
  * - fail closed: a judge that answers garbage, and garbage again to the repair turn, leaves the
  *   run's judge dimensions N/A with the cause; every report says so, and a `--fail-under` on the
- *   dimension fails with that cause instead of passing on the remaining runs.
+ *   dimension fails with that cause instead of passing on the remaining runs;
+ * - pairwise, positions swapped: a judge that always prefers the first position leaves every pair
+ *   a tie with a position bias of 1.0, in comparison.json, comparison_report.md and the HTML, and
+ *   `report` shows it again from the stored pairwise.json.
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -92,5 +95,68 @@ describe("a judge that fails closed", () => {
       expect(existsSync(path.join(out, page))).toBe(true);
       expect(await readFile(path.join(out, page), "utf8")).toMatch(note);
     }
+  });
+});
+
+describe("--judge pairwise with a judge that always prefers the first position", () => {
+  let out: string;
+  beforeAll(async () => {
+    out = box.dir("first");
+    const res = await runCli(
+      args("script-first.yaml", out, "--exit-zero").flatMap((a) =>
+        a === "--judge" ? ["--judge", "pairwise"] : [a],
+      ),
+      { env: box.env() },
+    );
+    expect(res.code, res.stderr).toBe(0);
+  });
+
+  it("judges each pair twice, positions swapped, and no run alone", async () => {
+    const f = JSON.parse(await readFile(path.join(out, "pairwise.json"), "utf8")) as {
+      candidate: string;
+      baseline: string;
+      pairs: {
+        outcome: string;
+        disagree: boolean;
+        first: { preferred: string };
+        second: { preferred: string };
+      }[];
+    };
+    expect([f.candidate, f.baseline]).toEqual(["CANDIDATE", "CONTROL"]);
+    expect(
+      f.pairs.map((p) => [p.first.preferred, p.second.preferred, p.outcome, p.disagree]),
+    ).toEqual([
+      ["A", "A", "tie", true],
+      ["A", "A", "tie", true],
+    ]);
+    expect((await readRunReport(out, "note-CANDIDATE-r1")).judge).toBeNull();
+  });
+
+  it("all ties and a position bias of 1.0 in comparison.json, comparison_report.md and the HTML", async () => {
+    const cmp = JSON.parse(await readFile(path.join(out, "comparison.json"), "utf8")) as {
+      judge?: { pairwise?: Record<string, unknown> };
+    };
+    expect(cmp.judge?.pairwise).toMatchObject({
+      pairs: 2,
+      wins: 0,
+      losses: 0,
+      ties: 2,
+      position_bias: 1,
+      win_rate: null,
+      sign_test: { tasks_better: 0, tasks_worse: 0, tasks_even: 1, p: null },
+    });
+    const md = await readFile(path.join(out, "comparison_report.md"), "utf8");
+    expect(md).toContain("## Pairwise judge (positions swapped)");
+    expect(md).toMatch(/\| 2 \| 0 \| 0 \| 2 \| 1\.00 \| — \|/);
+    const html = await readFile(path.join(out, "comparison_report.html"), "utf8");
+    expect(html).toContain('"position_bias":1');
+  });
+
+  it("`report` shows the stored pairwise verdicts again", async () => {
+    const res = await runCli(["report", out, "--no-html"], { env: box.env() });
+    expect(res.code, res.stderr).toBe(0);
+    expect(await readFile(path.join(out, "comparison_report.md"), "utf8")).toContain(
+      "## Pairwise judge (positions swapped)",
+    );
   });
 });

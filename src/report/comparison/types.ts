@@ -1,3 +1,4 @@
+import type { PairwiseSummary } from "../../stats/pairwise.js";
 import type { Isolation } from "../endpoint.js";
 import type { NoiseFloor } from "../calibration/types.js";
 /**
@@ -491,4 +492,18 @@ export interface JudgeSection {
   failed: Array<{ run_id: string; treatment: string; reason: string }>;
   /** the warnings every report shows (judge failures, ...) */
   notes: string[];
+  /** `--judge pairwise`: candidate against baseline, positions swapped (pairwise.json); absent otherwise */
+  pairwise?: PairwiseSection;
+}
+
+/** The pairwise judge's verdicts summed up (stats/pairwise.ts); failed pairs are not counted. */
+export interface PairwiseSection extends PairwiseSummary {
+  model: string;
+  candidate: string;
+  baseline: string;
+  /** pairs where an order failed (error, timeout, unparseable after the repair turn), with the cause */
+  failed: Array<{ task: string; rep: number; reason: string }>;
+  /** the judge's tokens and cost over every pairwise call */
+  tokens: { input: number; output: number } | null;
+  cost_usd: number | null;
 }
