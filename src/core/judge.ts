@@ -61,5 +61,11 @@ export const JudgeBlockSchema = z.object({
   cached: z.boolean(),
   /** sha256 of the cache key (model, prompt, settings); null when no prompt was built. */
   prompt_hash: z.string().nullable(),
+  /**
+   * Length in characters of the run's output as the judge read it (the generic prompt's workspace
+   * dump), for the verbosity check (docs/judge.md, "Ties are ties"); null when unknown (a
+   * profile's own prompt, a skipped judge, reports written before it was recorded).
+   */
+  answer_chars: z.number().int().nonnegative().nullable().default(null),
 });
 export type JudgeBlock = z.infer<typeof JudgeBlockSchema>;

@@ -81,6 +81,7 @@ function blankBlock(profile: string): JudgeBlock {
     cost_usd: null,
     cached: false,
     prompt_hash: null,
+    answer_chars: null,
   };
 }
 
@@ -199,6 +200,7 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
     });
     dims = genericDimensions(i.rubricCriteria);
     head.prompt_kind = "generic";
+    head.answer_chars = dump.text.length;
   }
   prompt = redact(prompt);
   const key = judgeCacheKey({

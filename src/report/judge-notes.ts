@@ -5,12 +5,16 @@
  */
 import type { RunDigest } from "../core/digest.js";
 import { judgeStatusOf, judgeStatusSentence } from "./judge-status.js";
+import { verbosityRows, verbositySentence } from "./judge-verbosity.js";
+import { treatmentOrder } from "../plan/group.js";
 
 /** The notes as plain sentences (the HTML header and comparison.json carry these). */
 export function judgeNotes(reports: readonly RunDigest[]): string[] {
   const notes: string[] = [];
   const status = judgeStatusSentence(judgeStatusOf(reports));
   if (status !== null) notes.push(status);
+  const verbosity = verbositySentence(verbosityRows(reports, treatmentOrder([...reports], [])));
+  if (verbosity !== null) notes.push(verbosity);
   return notes;
 }
 

@@ -5,7 +5,8 @@
  *   dimension fails with that cause instead of passing on the remaining runs;
  * - pairwise, positions swapped: a judge that always prefers the first position leaves every pair
  *   a tie with a position bias of 1.0, in comparison.json, comparison_report.md and the HTML, and
- *   `report` shows it again from the stored pairwise.json.
+ *   `report` shows it again from the stored pairwise.json;
+ * - ties are ties: a judge that scores longer answers higher is flagged as a verbosity bias.
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -158,5 +159,47 @@ describe("--judge pairwise with a judge that always prefers the first position",
     expect(await readFile(path.join(out, "comparison_report.md"), "utf8")).toContain(
       "## Pairwise judge (positions swapped)",
     );
+  });
+});
+
+describe("a judge that prefers the longer answer", () => {
+  let out: string;
+  beforeAll(async () => {
+    out = box.dir("longer");
+    const res = await runCli(args("script-longer.yaml", out, "--count", "3", "--exit-zero"), {
+      env: box.env(),
+    });
+    expect(res.code, res.stderr).toBe(0);
+  });
+
+  it("records what the judge read, and the correlation per arm, flagged", async () => {
+    const lens = await Promise.all(
+      [1, 2, 3].map(
+        async (r) => (await readRunReport(out, `note-CONTROL-r${r}`)).judge?.answer_chars ?? 0,
+      ),
+    );
+    expect(lens[0]).toBeLessThan(lens[1] ?? 0);
+    expect(lens[1]).toBeLessThan(lens[2] ?? 0);
+    const cmp = JSON.parse(await readFile(path.join(out, "comparison.json"), "utf8")) as {
+      judge?: { verbosity?: { treatment: string; runs: number; r: number; flagged: boolean }[] };
+    };
+    const rows = cmp.judge?.verbosity ?? [];
+    expect(rows.map((r) => [r.treatment, r.runs, r.flagged])).toEqual([
+      ["CONTROL", 3, true],
+      ["CANDIDATE", 3, true],
+    ]);
+    for (const r of rows) expect(r.r).toBeGreaterThan(0.9);
+  });
+
+  it("says so in summary.md, comparison_report.md and the HTML", async () => {
+    const note =
+      /Possible verbosity bias: the judge's score rises with answer length in .*CONTROL \(r = [01]\.\d\d over 3 runs\)/;
+    expect(await readFile(path.join(out, "summary.md"), "utf8")).toMatch(note);
+    const md = await readFile(path.join(out, "comparison_report.md"), "utf8");
+    expect(md).toMatch(note);
+    expect(md).toMatch(
+      /LLM judge score against answer length .*CONTROL [01]\.\d\d \(3 runs\) ⚠️ flagged/,
+    );
+    expect(await readFile(path.join(out, "summary.html"), "utf8")).toMatch(note);
   });
 });

@@ -281,7 +281,7 @@ function buildPooled(input: ComparisonInput): Comparison {
       ? { scripted: true, label: SCRIPTED_MODEL_LABEL }
       : { scripted: false, label: null },
     judge_overlay: judgeOverlay(analysis, treatments),
-    ...withJudge(reports, roles, input.pairwise),
+    ...withJudge(reports, roles, treatments, input.pairwise),
     noise_floor: noiseFloor(
       input.calibrations ?? [],
       reports,
@@ -314,8 +314,9 @@ function buildPooled(input: ComparisonInput): Comparison {
 function withJudge(
   reports: RunDigest[],
   roles: Comparison["roles"],
+  treatments: string[],
   pairwise: PairwiseFile | null | undefined,
 ): Pick<Comparison, "judge"> {
-  const judge = judgeSection(reports, roles, pairwise);
+  const judge = judgeSection(reports, roles, treatments, pairwise);
   return judge === undefined ? {} : { judge };
 }

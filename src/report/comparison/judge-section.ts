@@ -9,6 +9,7 @@ import type { PairwiseFile } from "../../core/pairwise.js";
 import { summarizePairs } from "../../stats/pairwise.js";
 import { judgeNotes } from "../judge-notes.js";
 import { judgeStatusOf } from "../judge-status.js";
+import { VERBOSITY_R, verbosityRows } from "../judge-verbosity.js";
 import { interval, percent, pValue } from "./fmt.js";
 import type { JudgeSection, PairwiseSection, Roles } from "./types.js";
 
@@ -38,6 +39,7 @@ function pairwiseOf(f: PairwiseFile | null | undefined, roles: Roles): PairwiseS
 export function judgeSection(
   reports: readonly RunDigest[],
   roles: Roles,
+  treatments: readonly string[],
   pairwise?: PairwiseFile | null,
 ): JudgeSection | undefined {
   const status = judgeStatusOf(reports);
@@ -51,9 +53,11 @@ export function judgeSection(
         .map((f) => `${f.task} r${f.rep}: ${f.reason}`)
         .join("; ")}).`,
     );
+  const verbosity = verbosityRows(reports, treatments);
   return {
     ...(status ?? { runs_judged: 0, failed: [] }),
     notes,
+    ...(verbosity.length > 0 ? { verbosity } : {}),
     ...(pairs ? { pairwise: pairs } : {}),
   };
 }
@@ -62,6 +66,18 @@ export function judgeSection(
 export function renderJudgeNotes(j: JudgeSection | undefined): string | null {
   if (!j || j.notes.length === 0) return null;
   return j.notes.map((n) => `> ⚠️ ${n}`).join("\n>\n");
+}
+
+/** comparison_report.md's verbosity line (judge score against answer length per arm); null without lengths. */
+export function renderVerbosity(j: JudgeSection | undefined): string | null {
+  const rows = j?.verbosity;
+  if (!rows || rows.length === 0) return null;
+  return `_LLM judge score against answer length (Pearson r per arm; r ≥ ${VERBOSITY_R} over 3+ runs is flagged as verbosity bias): ${rows
+    .map(
+      (r) =>
+        `${r.treatment} ${r.r === null ? "—" : r.r.toFixed(2)} (${r.runs} runs)${r.flagged ? " ⚠️ flagged" : ""}`,
+    )
+    .join("; ")}._`;
 }
 
 /** comparison_report.md's "Pairwise judge" section; null without pairwise verdicts. */

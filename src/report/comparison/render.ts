@@ -1,5 +1,5 @@
 import { renderJudgeOverlay } from "./judge-overlay.js";
-import { renderJudgeNotes, renderPairwise } from "./judge-section.js";
+import { renderJudgeNotes, renderPairwise, renderVerbosity } from "./judge-section.js";
 import { localWarningLine } from "../endpoint.js";
 import { stripControls } from "../../util/safe-text.js";
 import { cell, f2, int, secs, table, usd } from "../format.js";
@@ -631,6 +631,7 @@ export function* comparisonMarkdownPieces(
     verdict(c),
     paired(c),
     renderJudgeOverlay(c.judge_overlay, c.rubric.judge),
+    renderVerbosity(c.judge),
     renderPairwise(c.judge),
   ].filter((x): x is string => x !== null);
   const head = before.join("\n\n");

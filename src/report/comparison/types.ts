@@ -1,4 +1,5 @@
 import type { PairwiseSummary } from "../../stats/pairwise.js";
+import type { VerbosityRow } from "../judge-verbosity.js";
 import type { Isolation } from "../endpoint.js";
 import type { NoiseFloor } from "../calibration/types.js";
 /**
@@ -492,6 +493,8 @@ export interface JudgeSection {
   failed: Array<{ run_id: string; treatment: string; reason: string }>;
   /** the warnings every report shows (judge failures, ...) */
   notes: string[];
+  /** per arm, judge score against answer length (report/judge-verbosity.ts); absent when no length is known */
+  verbosity?: VerbosityRow[];
   /** `--judge pairwise`: candidate against baseline, positions swapped (pairwise.json); absent otherwise */
   pairwise?: PairwiseSection;
 }
