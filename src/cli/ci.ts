@@ -38,6 +38,7 @@ export function judgeFlags(f: {
   judgeBaseUrl?: string;
   judgeSamples?: number;
   judgeAgent?: string;
+  judgeIndependent?: boolean;
 }) {
   if (f.judgeAgent !== undefined && agentDriver(f.judgeAgent) === null)
     throw new InputError(
@@ -53,6 +54,7 @@ export function judgeFlags(f: {
   return {
     judge: f.judge === undefined ? undefined : f.judge !== false,
     judgeMode: judgeModeOf(f.judge),
+    judgeIndependent: f.judgeIndependent,
     judgeModel: f.judgeModel,
     judgeBaseUrl: f.judgeBaseUrl,
     judgeSamples: f.judgeSamples,

@@ -183,6 +183,12 @@ const JUDGE_FLAGS = [
     "judge",
   ),
   on("judge", "--no-judge", "no LLM judge, whatever the environment or suite says", "judge"),
+  on(
+    "judgeIndependent",
+    "--judge-independent",
+    "refuse (exit 2) a judge of the same model family as the agent (docs/judge.md)",
+    "judge",
+  ),
   text("judgeModel", "--judge-model <id>", "the judge model (BENCH_JUDGE_MODEL)", "judge"),
   text(
     "judgeBaseUrl",

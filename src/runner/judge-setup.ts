@@ -1,6 +1,8 @@
 import path from "node:path";
 import { isActiveJudge, JudgeCache, resolveJudgeConfig, type JudgeConfig } from "../judge/index.js";
 import { runBaseUrl } from "../model/index.js";
+import { agentFamily, modelFamily } from "../core/model-family.js";
+import { InputError } from "../core/errors.js";
 import type { RunKey } from "./context.js";
 
 export interface JudgeFlags {
@@ -11,6 +13,27 @@ export interface JudgeFlags {
   judgeAgent?: string | undefined;
   /** `--judge pairwise` / `--judge rubric` */
   judgeMode?: "rubric" | "pairwise" | undefined;
+  /** `--judge-independent`: refuse a judge of the agents' own model family (exit 2) */
+  judgeIndependent?: boolean | undefined;
+}
+
+/**
+ * `--judge-independent` (docs/judge.md, "Independence"): an input error when the judge's model is
+ * of the same known family as an agent's (its model, else its own vendor).
+ */
+export function refuseSameFamily(
+  flags: JudgeFlags,
+  config: JudgeConfig,
+  agents: readonly { agent: string; model: string | null }[],
+): void {
+  if (!flags.judgeIndependent || !isActiveJudge(config)) return;
+  const jf = modelFamily(config.model);
+  const same = agents.find((a) => jf !== "unknown" && agentFamily(a.model, a.agent) === jf);
+  if (same)
+    throw new InputError(
+      `--judge-independent: the judge model ${config.model} is of the ${jf} family, as is the agent ${same.agent}${same.model ? ` (model ${same.model})` : ""}; choose a judge of another family`,
+      { field: "--judge-independent" },
+    );
 }
 
 export interface JudgeSetup {

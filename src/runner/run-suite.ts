@@ -18,7 +18,7 @@ import type { RunContext } from "./context.js";
 import { checkFrozenEvidence } from "./frozen-evidence.js";
 import { experimentIdNow, experimentMetadata } from "./experiment-metadata.js";
 import { writeExperimentReports, writeExperimentReportsOf } from "./finish.js";
-import { judgeFingerprint, setupJudge } from "./judge-setup.js";
+import { judgeFingerprint, refuseSameFamily, setupJudge } from "./judge-setup.js";
 import { runPairwiseStage } from "./pairwise-stage.js";
 import { endpointFingerprint, setUpModel } from "./model-endpoint.js";
 import {
@@ -149,6 +149,14 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       scriptHasJudge: models.scriptHasJudge,
       scriptId: models.scriptId,
     });
+    refuseSameFamily(
+      opts.judgeFlags ?? {},
+      judge.config,
+      Object.values(agents.setups).map((a) => ({
+        agent: a.driver.reportName,
+        model: model ?? null,
+      })),
+    );
     if (judge.config.enabled)
       note(
         "skipped" in judge.config

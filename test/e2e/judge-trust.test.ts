@@ -6,7 +6,9 @@
  * - pairwise, positions swapped: a judge that always prefers the first position leaves every pair
  *   a tie with a position bias of 1.0, in comparison.json, comparison_report.md and the HTML, and
  *   `report` shows it again from the stored pairwise.json;
- * - ties are ties: a judge that scores longer answers higher is flagged as a verbosity bias.
+ * - ties are ties: a judge that scores longer answers higher is flagged as a verbosity bias;
+ * - independence: a judge of the agent's own family is a warning in every report, and
+ *   `--judge-independent` refuses it (exit 2).
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -201,5 +203,42 @@ describe("a judge that prefers the longer answer", () => {
       /LLM judge score against answer length .*CONTROL [01]\.\d\d \(3 runs\) ⚠️ flagged/,
     );
     expect(await readFile(path.join(out, "summary.html"), "utf8")).toMatch(note);
+  });
+});
+
+describe("a judge of the agent's own model family", () => {
+  it("is a warning in summary.md, comparison_report.md and the HTML", async () => {
+    const out = box.dir("family");
+    const res = await runCli(
+      args("script-longer.yaml", out, "--count", "1", "--exit-zero").map((a) =>
+        a === "scripted-judge" ? "claude-haiku-judge" : a,
+      ),
+      { env: box.env() },
+    );
+    expect(res.code, res.stderr).toBe(0);
+    const note =
+      /The LLM judge is of the same model family as the agent it judges: claude-haiku-judge judging claude-code, both anthropic, 2 run\(s\)/;
+    for (const f of [
+      "summary.md",
+      "comparison_report.md",
+      "summary.html",
+      "comparison_report.html",
+    ])
+      expect(await readFile(path.join(out, f), "utf8")).toMatch(note);
+  });
+
+  it("is refused with --judge-independent (exit 2, nothing run)", async () => {
+    const out = box.dir("family-refused");
+    const res = await runCli(
+      args("script-longer.yaml", out, "--count", "1", "--judge-independent").map((a) =>
+        a === "scripted-judge" ? "claude-haiku-judge" : a,
+      ),
+      { env: box.env() },
+    );
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(
+      /--judge-independent: the judge model claude-haiku-judge is of the anthropic family, as is the agent claude-code/,
+    );
+    expect(existsSync(path.join(out, "runs"))).toBe(false);
   });
 });

@@ -7,7 +7,7 @@
 import type { RunDigest } from "../../core/digest.js";
 import type { PairwiseFile } from "../../core/pairwise.js";
 import { summarizePairs } from "../../stats/pairwise.js";
-import { judgeNotes } from "../judge-notes.js";
+import { judgeNotes, sameFamilySentence } from "../judge-notes.js";
 import { judgeStatusOf } from "../judge-status.js";
 import { VERBOSITY_R, verbosityRows } from "../judge-verbosity.js";
 import { interval, percent, pValue } from "./fmt.js";
@@ -46,6 +46,8 @@ export function judgeSection(
   const pairs = pairwiseOf(pairwise, roles);
   if (status === null && pairs === null) return undefined;
   const notes = judgeNotes(reports);
+  const pairFamily = pairs ? sameFamilySentence(reports, pairs.model) : null;
+  if (pairFamily !== null) notes.push(pairFamily);
   if (pairs && pairs.failed.length > 0)
     notes.push(
       `The pairwise judge failed on ${pairs.failed.length} pair(s); they are not counted (${pairs.failed
