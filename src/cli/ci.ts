@@ -28,20 +28,35 @@ export function printCiResult(ci: CiResult): number {
   return 0;
 }
 
+function judgeModeOf(v: boolean | string | undefined): "rubric" | "pairwise" | undefined {
+  if (v === "pairwise") return "pairwise";
+  if (v === "rubric") return "rubric";
+  return undefined;
+}
+
 export function judgeFlags(f: {
-  judge?: boolean;
+  judge?: boolean | string;
   judgeModel?: string;
   judgeBaseUrl?: string;
   judgeSamples?: number;
   judgeAgent?: string;
+  judgeIndependent?: boolean;
 }) {
   if (f.judgeAgent !== undefined && agentDriver(f.judgeAgent) === null)
     throw new InputError(
       `--judge-agent ${f.judgeAgent}: unknown agent; use one of ${agentNames().join(", ")}`,
       { field: "--judge-agent" },
     );
+  // `--judge [mode]`: a bare --judge is true; --judge pairwise / rubric names the mode.
+  if (typeof f.judge === "string" && f.judge !== "pairwise" && f.judge !== "rubric")
+    throw new InputError(
+      `--judge ${f.judge}: unknown judge mode; use --judge, --judge rubric or --judge pairwise (put the suite folder before --judge)`,
+      { field: "--judge" },
+    );
   return {
-    judge: f.judge,
+    judge: f.judge === undefined ? undefined : f.judge !== false,
+    judgeMode: judgeModeOf(f.judge),
+    judgeIndependent: f.judgeIndependent,
     judgeModel: f.judgeModel,
     judgeBaseUrl: f.judgeBaseUrl,
     judgeSamples: f.judgeSamples,

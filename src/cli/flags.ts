@@ -205,13 +205,19 @@ const INTERACTION_FLAGS = [
 
 /** The judge flags (docs/judge.md). */
 const JUDGE_FLAGS = [
-  on(
+  onOrText(
     "judge",
-    "--judge",
-    "add the LLM judge overlay (also BENCH_LLM_JUDGE=1 or a judge section in skillbench.yaml)",
+    "--judge [mode]",
+    "add the LLM judge overlay (also BENCH_LLM_JUDGE=1 or a judge section in skillbench.yaml); --judge pairwise judges candidate against baseline, positions swapped",
     "judge",
   ),
   on("judge", "--no-judge", "no LLM judge, whatever the environment or suite says", "judge"),
+  on(
+    "judgeIndependent",
+    "--judge-independent",
+    "refuse (exit 2) a judge of the same model family as the agent (docs/judge.md)",
+    "judge",
+  ),
   text("judgeModel", "--judge-model <id>", "the judge model (BENCH_JUDGE_MODEL)", "judge"),
   text(
     "judgeBaseUrl",

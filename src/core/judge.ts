@@ -18,9 +18,12 @@ export type JudgeSpread = z.infer<typeof JudgeSpreadSchema>;
 
 const JudgeDimensionSchema = z.object({
   name: z.string(),
-  /** Mean over the samples, 0..1. */
-  score: z.number().min(0).max(1),
-  /** The reason given by the first sample that scored this dimension. */
+  /**
+   * Mean over the samples, 0..1; null: N/A, the judge gave no score (it failed, or did not score
+   * this dimension): `reason` is the cause. A judge failure never becomes a score (docs/judge.md).
+   */
+  score: z.number().min(0).max(1).nullable(),
+  /** The reason given by the first sample that scored this dimension; the cause when N/A. */
   reason: z.string(),
   samples: z.array(z.number().min(0).max(1)),
   spread: JudgeSpreadSchema,
@@ -58,5 +61,11 @@ export const JudgeBlockSchema = z.object({
   cached: z.boolean(),
   /** sha256 of the cache key (model, prompt, settings); null when no prompt was built. */
   prompt_hash: z.string().nullable(),
+  /**
+   * Length in characters of the run's output as the judge read it (the generic prompt's workspace
+   * dump), for the verbosity check (docs/judge.md, "Ties are ties"); null when unknown (a
+   * profile's own prompt, a skipped judge, reports written before it was recorded).
+   */
+  answer_chars: z.number().int().nonnegative().nullable().default(null),
 });
 export type JudgeBlock = z.infer<typeof JudgeBlockSchema>;

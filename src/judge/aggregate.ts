@@ -15,8 +15,8 @@ function spreadOf(xs: readonly number[]): JudgeSpread {
 export function aggregateVerdicts(
   dims: readonly string[],
   verdicts: readonly (readonly ParsedScore[])[],
-): JudgeDimension[] {
-  const out: JudgeDimension[] = [];
+): (JudgeDimension & { score: number })[] {
+  const out: (JudgeDimension & { score: number })[] = [];
   for (const name of dims) {
     const hits = verdicts.flatMap((v) => v.filter((s) => s.name === name));
     if (hits.length === 0) continue;

@@ -23,7 +23,8 @@ export interface JudgeCacheKeyParts {
 export function judgeCacheKey(p: JudgeCacheKeyParts): string {
   return sha256(
     canonicalJson({
-      v: 1,
+      // 2: the prompts state that ties are ties (docs/judge.md); answers to the old prompts are not reused.
+      v: 2,
       model: p.model,
       prompt: p.prompt,
       transport: p.transport,

@@ -22,6 +22,8 @@ const SuiteJudgeSectionSchema = z.strictObject({
   model: z.string().min(1).optional(),
   base_url: z.string().min(1).optional(),
   samples: z.number().int().min(1).max(MAX_JUDGE_SAMPLES).optional(),
+  /** `pairwise`: candidate and baseline judged together, positions swapped (docs/judge.md). */
+  mode: z.enum(["rubric", "pairwise"]).optional(),
 });
 type SuiteJudgeSection = z.infer<typeof SuiteJudgeSectionSchema>;
 
@@ -32,6 +34,8 @@ interface JudgeCliOptions {
   judgeSamples?: number | undefined;
   /** `--judge-agent`: the judge goes through this agent's CLI (docs/judge.md). */
   judgeAgent?: string | undefined;
+  /** `--judge pairwise` (or `rubric`): how the judge judges (docs/judge.md, "Pairwise"). */
+  judgeMode?: "rubric" | "pairwise" | undefined;
 }
 
 export interface JudgeCredential {
@@ -58,6 +62,11 @@ export interface ActiveJudgeConfig {
    * and a credential); absent: Claude Code when the transport is `cli`.
    */
   agent?: string | undefined;
+  /**
+   * `pairwise`: no per-run verdict; after the runs, each candidate and baseline pair is judged
+   * together, twice, positions swapped (runner/pairwise-stage.ts). Absent: the per-run rubric judge.
+   */
+  mode?: "pairwise" | undefined;
 }
 
 export type JudgeConfig =
@@ -141,8 +150,10 @@ export function resolveJudgeConfig(i: ResolveJudgeConfigInput): JudgeConfig {
   if (credential === null && baseUrl === null)
     return { enabled: true, skipped: MISSING_CREDENTIAL_REASON };
   const agent = nonEmpty(i.cli.judgeAgent);
+  const mode = i.cli.judgeMode ?? section?.mode;
   return {
     enabled: true,
+    ...(mode === "pairwise" ? { mode } : {}),
     model,
     transport: agent === undefined && baseUrl !== null && credential !== null ? "http" : "cli",
     ...(agent !== undefined ? { agent } : {}),

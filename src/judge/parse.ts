@@ -39,7 +39,7 @@ function toScore(v: number | string): number | null {
 }
 
 /** Candidate JSON texts: fenced blocks (```json first), then the outermost braces. */
-function jsonCandidates(text: string): string[] {
+export function jsonCandidates(text: string): string[] {
   const out: string[] = [];
   const fence = /```([a-zA-Z]*)[ \t]*\r?\n([\s\S]*?)```/g;
   const fenced: Array<{ lang: string; body: string }> = [];

@@ -38,11 +38,19 @@ export function baselineText(b: Baseline): string {
   return lines.join("\n");
 }
 
+/**
+ * Ties are ties (docs/judge.md): outputs that meet every criterion score the same, whatever their
+ * length. Part of the prompt, so it is hashed into the cache key with it.
+ */
+const SCORE_TIES_RULE =
+  "Outputs that meet every criterion of a dimension score 1.00 on it, however short: never reward length, detail or verbosity beyond what the task asks.";
+
 /** The strict answer format asked for, with the line format as the accepted fallback. */
 function answerFormat(dims: readonly string[]): string {
   const example = `{"scores": {${dims.map((d) => `"${d}": {"score": 0.00, "reason": "..."}`).join(", ")}}}`;
   return [
     `Score ALL ${dims.length} dimensions (${dims.join(", ")}) from 0.00 to 1.00.`,
+    SCORE_TIES_RULE,
     "Each reason must cite the artifacts in at most 25 words.",
     "Answer with ONLY one fenced JSON block, exactly in this form:",
     "```json",

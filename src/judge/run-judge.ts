@@ -16,7 +16,7 @@ import { agentTransport } from "./transport-agent.js";
 import { agentDriver, defaultAgent } from "../agents/index.js";
 import { httpTransport } from "./transport-http.js";
 import type { HelperSandbox } from "../sandbox/types.js";
-import type { JudgeBlock, JudgeReply, JudgeTransport } from "./types.js";
+import type { JudgeBlock, JudgeDimension, JudgeReply, JudgeTransport } from "./types.js";
 import { dumpWorkspace } from "./workspace-dump.js";
 import { judgeWorkspace } from "./workspace-reader.js";
 
@@ -57,6 +57,11 @@ export interface RunJudgeInput {
   transport?: JudgeTransport | undefined;
 }
 
+/** A dimension the judge gave no score: N/A (score null), with its cause as the reason. */
+function notScored(name: string, cause: string): JudgeDimension {
+  return { name, score: null, reason: cause, samples: [], spread: { min: 0, max: 0, stdev: 0 } };
+}
+
 function blankBlock(profile: string): JudgeBlock {
   return {
     status: "skipped",
@@ -76,10 +81,18 @@ function blankBlock(profile: string): JudgeBlock {
     cost_usd: null,
     cached: false,
     prompt_hash: null,
+    answer_chars: null,
   };
 }
 
-function makeTransport(c: ActiveJudgeConfig, i: RunJudgeInput): JudgeTransport | { error: string } {
+/** The transport a judge config names (the pairwise stage asks through it too). */
+export function makeTransport(
+  c: ActiveJudgeConfig,
+  i: Pick<
+    RunJudgeInput,
+    "transport" | "hostEnv" | "cliBin" | "scratchDir" | "experimentId" | "sandboxFor"
+  >,
+): JudgeTransport | { error: string } {
   if (i.transport) return i.transport;
   if (c.transport === "http") {
     if (c.baseUrl === null || c.credential === null)
@@ -187,6 +200,7 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
     });
     dims = genericDimensions(i.rubricCriteria);
     head.prompt_kind = "generic";
+    head.answer_chars = dump.text.length;
   }
   prompt = redact(prompt);
   const key = judgeCacheKey({
@@ -214,11 +228,13 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
     });
   }
 
+  // Fail closed: every dimension the judge was asked for is N/A with the cause, never a score.
   const failWith = (reason: string, u?: Usage, repairs = 0): JudgeBlock =>
     finish({
       ...head,
       status: "failed",
       reason,
+      dimensions: dims.map((name) => notScored(name, reason)),
       lines: [judgeStatusLine("failed", reason)],
       calls: u?.calls ?? 0,
       repairs,
@@ -271,10 +287,14 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
         : first;
     return failWith(reason, usage, repairs);
   }
-  const dimensions = aggregateVerdicts(dims, verdicts);
+  const scored = aggregateVerdicts(dims, verdicts);
   const notes: string[] = [];
-  const missing = dims.filter((d) => !dimensions.some((x) => x.name === d));
+  const missing = dims.filter((d) => !scored.some((x) => x.name === d));
   if (missing.length > 0) notes.push(`not scored: ${missing.join(", ")}`);
+  // A dimension no sample scored is N/A on this run, not left out (a gate on it fails closed).
+  const dimensions = dims.map(
+    (d) => scored.find((x) => x.name === d) ?? notScored(d, "the judge did not score it"),
+  );
   if (failures.length > 0)
     notes.push(`${failures.length} of ${c.samples} samples failed; first: ${failures[0] ?? ""}`);
   const block: JudgeBlock = finish({
@@ -283,7 +303,7 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
     reason: notes.join("; "),
     dimensions,
     lines: [
-      ...dimensions.map((d) => judgeLine(d.name, d.score, d.reason)),
+      ...scored.map((d) => judgeLine(d.name, d.score, d.reason)),
       judgeStatusLine("enabled_and_successful"),
     ],
     samples_parsed: verdicts.length,

@@ -9,6 +9,7 @@ import type { RunOptions, RunSummary } from "../runner/run-suite.js";
 import { readSequential } from "../report/sequential/io.js";
 import { writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
 import { requireJudgeCalibration } from "../judge/calibration/require.js";
+import { judgeDimensionValue } from "../report/judge-status.js";
 import {
   compileManifest,
   DEFAULT_TRIALS,
@@ -283,24 +284,28 @@ export async function runPreparedEval(p: PreparedEval, opts: EvalOptions): Promi
           margin: opts.margin,
         });
   }
-  // A gate on a judge dimension is refused (exit 2) without a calibration of this judge.
-  await requireJudgeCalibration({
-    demands: judgeGates(p.gates).map((g) => ({
-      gate: `${p.loaded.file}: evaluation.qualityGates.${g.key}`,
-      dimension: g.dimension,
-      field: `evaluation.qualityGates.${g.key}`,
-      file: p.loaded.file,
-    })),
-    blocks: reports.map((r) => r.judge),
-    outDirs: [p.outDir],
-    file: opts.judgeCalibration,
-    alphaMin: opts.judgeAlphaMin ?? p.loaded.manifest.evaluation?.judgeAlphaMin,
-  });
   const gateReport = decideGates(p.gates, {
     reports,
     candidate: SKILL_TREATMENT,
     baseline,
     comparison,
+  });
+  // A gate on a judge dimension is refused (exit 2) without a calibration of this judge; one the
+  // judge left N/A on a run has already failed with its cause (fail closed): no calibration
+  // could make it pass, so it is not refused for the want of one.
+  await requireJudgeCalibration({
+    demands: judgeGates(p.gates)
+      .filter((g) => judgeDimensionValue(reports, SKILL_TREATMENT, g.dimension).value !== null)
+      .map((g) => ({
+        gate: `${p.loaded.file}: evaluation.qualityGates.${g.key}`,
+        dimension: g.dimension,
+        field: `evaluation.qualityGates.${g.key}`,
+        file: p.loaded.file,
+      })),
+    blocks: reports.map((r) => r.judge),
+    outDirs: [p.outDir],
+    file: opts.judgeCalibration,
+    alphaMin: opts.judgeAlphaMin ?? p.loaded.manifest.evaluation?.judgeAlphaMin,
   });
   const verdict: string[] = [];
   if (comparison) {

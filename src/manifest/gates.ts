@@ -1,7 +1,8 @@
 import type { RunDigest } from "../core/digest.js";
 import type { Comparison } from "../report/comparison/index.js";
 import { analysisSet } from "../report/outcomes.js";
-import { judgeDimensionValue, metricValue } from "../report/thresholds.js";
+import { metricValue } from "../report/thresholds.js";
+import { judgeDimensionValue } from "../report/judge-status.js";
 
 /**
  * Quality gates from a manifest's `evaluation.qualityGates`: each is a minimum the
@@ -177,13 +178,11 @@ function decideOne(g: GateSpec, input: GateInput): GateResult {
           : `no rubric dimension ${g.dimension} (the profile has: ${known.join(", ") || "none"})`,
       );
     }
-    case "judge_dimension":
-      return minGate(
-        `judge.${g.dimension}`,
-        judgeDimensionValue(reports, candidate, g.dimension),
-        g.min,
-        `a run of ${candidate} has no judge score for ${g.dimension}`,
-      );
+    case "judge_dimension": {
+      // Fails closed: N/A on any run (the judge failed there) is not computable, with the cause.
+      const v = judgeDimensionValue(reports, candidate, g.dimension);
+      return minGate(`judge.${g.dimension}`, v.value, g.min, v.why);
+    }
     case "no_regression": {
       const metric = `no regression vs ${input.baseline ?? "a frozen baseline"}`;
       const base = { key: g.key, metric, treatment: candidate, value: null, min: null };

@@ -7,6 +7,7 @@ import { renderPassKTable } from "./passk-md.js";
 import { stripControls } from "../util/safe-text.js";
 import { isolationOf, localWarningLine, SCRIPTED_MODEL_LABEL } from "./endpoint.js";
 import { reusedNote, reusedSources } from "./reuse.js";
+import { judgeNoteLines } from "./judge-notes.js";
 
 /** Sandbox kinds used, and the local warning when any run had none. */
 function sandboxLines(reports: RunDigest[]): string[] {
@@ -53,7 +54,10 @@ function judgeDims(reports: RunDigest[]): string[] {
 }
 
 function judgeCell(runs: RunDigest[], dim: string): string {
-  return f2(meanOf(runs.map((r) => r.judge?.dimensions.find((d) => d.name === dim)?.score)));
+  const scores = runs.map((r) => r.judge?.dimensions.find((d) => d.name === dim)?.score);
+  // Fail closed: a run whose judge failed is N/A here, said beside the mean of the others.
+  const na = runs.filter((r) => r.judge?.status === "failed").length;
+  return `${f2(meanOf(scores))}${na > 0 ? ` (${na} N/A)` : ""}`;
 }
 
 /** Agents of the runs (report names), in first-seen order. */
@@ -474,6 +478,7 @@ function summaryOverview(s: SummaryInput): {
     `**Suite:** ${s.suite ?? "—"}  `,
     `**Agent${multiAgent ? "s" : ""}:** ${agentsText(s.reports, s.agentVersion)} · **Model:** ${s.scripted ? `${s.model ?? "scripted"} (${SCRIPTED_MODEL_LABEL})` : (s.model ?? "CLI default")}  `,
     ...sandboxLines(s.reports),
+    ...judgeNoteLines(s.reports),
     "",
     ...(s.health ? healthSection(s.health) : []),
     withReps ? "## Results (with Repetitions)" : "## Results",

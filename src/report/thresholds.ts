@@ -6,8 +6,9 @@
  *   pass^K          task-macro unbiased pass^K (all K runs pass)
  *   pass_rate       passed / runs over the analysis set (pooled)
  *   weighted_score  mean rubric weighted_score over the analysis set (runs without a rubric left out)
- *   judge.DIM       mean LLM-judge score of dimension DIM over the analysis set; not computable when
- *                   a run has no judge score for it; refused without a judge calibration
+ *   judge.DIM       mean LLM-judge score of dimension DIM over the analysis set; not computable
+ *                   (so failing) when the dimension is N/A on any analysis-set run (the judge
+ *                   failed there: fail closed, judge-status.ts); refused without a judge calibration
  *                   (judge/calibration/require.ts, checked where the thresholds are evaluated)
  * TREATMENT is a treatment name, `*` for every treatment, or omitted for the candidate: the
  * `candidate` option, else the comparison default (first treatment that is not CONTROL), else
@@ -21,6 +22,7 @@ import { meanOf } from "./format.js";
 import { treatmentOrder } from "../plan/group.js";
 import { analysisSet } from "./outcomes.js";
 import { computePassK } from "./passk.js";
+import { judgeDimensionValue } from "./judge-status.js";
 
 type ThresholdMetric =
   | { kind: "pass_at_k"; k: number }
@@ -82,6 +84,8 @@ export function parseThreshold(spec: string): Threshold {
   if (!/^(\d+(\.\d*)?|\.\d+)$/.test(right)) throw bad(spec, `MIN "${right}" is not a number`);
   const min = Number(right);
   if (min < 0 || min > 1) throw bad(spec, `MIN ${min} is outside [0, 1]`);
+  // A judge dimension is `judge.DIM` (a colon would read as a treatment before it).
+  if (/(^|:)\s*judge:/.test(left)) throw bad(spec, "a judge dimension is written judge.DIMENSION");
   const colon = left.lastIndexOf(":");
   const treatment = colon < 0 ? null : left.slice(0, colon).trim();
   if (treatment === "") throw bad(spec, 'empty treatment before ":"');
@@ -115,26 +119,6 @@ function defaultCandidate(treatments: string[]): string | null {
   return treatments.find((t) => t !== CONTROL) ?? treatments[0] ?? null;
 }
 
-/**
- * The mean LLM-judge score of a dimension over a treatment's analysis-set runs. Null (not
- * computable) when a run has no successful judge score for it: a judge that failed on some runs
- * must not pass a gate on the others (fail closed, docs/judge.md).
- */
-export function judgeDimensionValue(
-  reports: RunDigest[],
-  treatment: string,
-  dimension: string,
-): number | null {
-  const runs = analysisSet(reports).filter((r) => r.treatment === treatment);
-  const scores = runs.map((r) =>
-    r.judge?.status === "enabled_and_successful"
-      ? r.judge.dimensions.find((d) => d.name === dimension)?.score
-      : undefined,
-  );
-  if (runs.length === 0 || scores.some((s) => s === undefined)) return null;
-  return meanOf(scores);
-}
-
 /** The judge dimensions these thresholds gate on (each needs a calibration). */
 export function judgeDimensionsOf(
   thresholds: Threshold[],
@@ -149,7 +133,8 @@ export function metricValue(
   treatment: string,
   m: ThresholdMetric,
 ): number | null {
-  if (m.kind === "judge_dimension") return judgeDimensionValue(reports, treatment, m.dimension);
+  if (m.kind === "judge_dimension")
+    return judgeDimensionValue(reports, treatment, m.dimension).value;
   if (m.kind === "pass_rate" || m.kind === "weighted_score") {
     const runs = analysisSet(reports).filter((r) => r.treatment === treatment);
     if (runs.length === 0) return null;
@@ -200,7 +185,12 @@ export function evaluateThresholds(
       const value = metricValue(reports, t, th.metric);
       const ok = value !== null && value >= th.min - 1e-9;
       checks.push({ spec: th.spec, treatment: t, metric, value, min: th.min, ok });
-      if (!ok) failures.push(`${t} ${metric} = ${fmt(value)} < ${th.min}`);
+      if (!ok)
+        failures.push(
+          th.metric.kind === "judge_dimension" && value === null
+            ? `${t} ${metric} is not computable: ${judgeDimensionValue(reports, t, th.metric.dimension).why}`
+            : `${t} ${metric} = ${fmt(value)} < ${th.min}`,
+        );
     }
   }
   const ok = failures.length === 0;

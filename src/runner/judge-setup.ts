@@ -1,6 +1,8 @@
 import path from "node:path";
 import { isActiveJudge, JudgeCache, resolveJudgeConfig, type JudgeConfig } from "../judge/index.js";
 import { runBaseUrl } from "../model/index.js";
+import { agentFamily, modelFamily } from "../core/model-family.js";
+import { InputError } from "../core/errors.js";
 import type { RunKey } from "./context.js";
 
 export interface JudgeFlags {
@@ -9,11 +11,39 @@ export interface JudgeFlags {
   judgeBaseUrl?: string | undefined;
   judgeSamples?: number | undefined;
   judgeAgent?: string | undefined;
+  /** `--judge pairwise` / `--judge rubric` */
+  judgeMode?: "rubric" | "pairwise" | undefined;
+  /** `--judge-independent`: refuse a judge of the agents' own model family (exit 2) */
+  judgeIndependent?: boolean | undefined;
+}
+
+/**
+ * `--judge-independent` (docs/judge.md, "Independence"): an input error when the judge's model is
+ * of the same known family as an agent's (its model, else its own vendor).
+ */
+export function refuseSameFamily(
+  flags: JudgeFlags,
+  config: JudgeConfig,
+  agents: readonly { agent: string; model: string | null }[],
+): void {
+  if (!flags.judgeIndependent || !isActiveJudge(config)) return;
+  const jf = modelFamily(config.model);
+  const same = agents.find((a) => jf !== "unknown" && agentFamily(a.model, a.agent) === jf);
+  if (same)
+    throw new InputError(
+      `--judge-independent: the judge model ${config.model} is of the ${jf} family, as is the agent ${same.agent}${same.model ? ` (model ${same.model})` : ""}; choose a judge of another family`,
+      { field: "--judge-independent" },
+    );
 }
 
 export interface JudgeSetup {
   /** The judge settings for one run (per-run endpoint when the scripted model serves it). */
   judgeFor: (run: RunKey) => JudgeConfig;
+  /**
+   * Pairwise mode (docs/judge.md, "Pairwise"): the settings for a pair, by its candidate run;
+   * `judgeFor` is then off (no per-run verdict). Null in the per-run rubric mode.
+   */
+  pairFor: ((run: RunKey) => JudgeConfig) | null;
   cache: JudgeCache | null;
   config: JudgeConfig;
 }
@@ -57,7 +87,7 @@ export function setupJudge(opts: {
       enabled: true,
       skipped: "the model script has no `role: judge` rule to play the judge",
     };
-    return { judgeFor: () => skipped, cache: null, config: skipped };
+    return { judgeFor: () => skipped, pairFor: null, cache: null, config: skipped };
   }
   const cache = config.enabled ? new JudgeCache(path.join(opts.outDir, "judge-cache")) : null;
   const url = opts.scriptedServerUrl;
@@ -69,7 +99,9 @@ export function setupJudge(opts: {
           cacheEndpoint: `scripted-model:${opts.scriptId ?? ""}:${run.task}/${run.treatment}/${run.rep}`,
         }
       : config;
-  return { judgeFor, cache, config };
+  if (isActiveJudge(config) && config.mode === "pairwise")
+    return { judgeFor: () => ({ enabled: false }), pairFor: judgeFor, cache: null, config };
+  return { judgeFor, pairFor: null, cache, config };
 }
 
 /** The judge part of the runs' fingerprint (src/plan/fingerprint.ts). */
@@ -78,5 +110,5 @@ export function judgeFingerprint(config: JudgeConfig): string {
   if (!isActiveJudge(config)) return "skipped";
   const via =
     config.transport === "cli" ? `cli${config.agent ? ` (${config.agent})` : ""}` : "http";
-  return `${config.model} via ${via}, ${config.samples} sample(s)`;
+  return `${config.model} via ${via}, ${config.samples} sample(s)${config.mode === "pairwise" ? ", pairwise" : ""}`;
 }

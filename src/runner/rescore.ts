@@ -5,6 +5,7 @@ import type { Comparison } from "../report/comparison/types.js";
 import type { ComparisonSource } from "../report/comparison/write.js";
 import { mapPool } from "../util/pool.js";
 import { writeExperimentReportsOf } from "./finish.js";
+import { runPairwiseStage } from "./pairwise-stage.js";
 import { readSuiteSnapshot, type SuiteSnapshot } from "../store/suite-snapshot.js";
 import { withResultsLock } from "../store/lock.js";
 import type { JudgeFlags } from "./judge-setup.js";
@@ -165,6 +166,9 @@ async function rescoreWith(
   const changed = ids.filter((_, i) => done[i] === 2);
   if (!done.some((d) => d > 0))
     throw new InputError(`${outDir}: no run reports found: run a suite first`, { file: outDir });
+  // `--judge pairwise`: the pairs judged again from the stored runs (runner/pairwise-stage.ts).
+  if (ctx.judge.pairFor)
+    await runPairwiseStage({ outDir, judgeFor: ctx.judge.pairFor, redact: ctx.redact, hostEnv });
   const { files, reports, source, comparison } = await writeExperimentReportsOf(outDir, {
     ks: opts.ks,
     html: opts.html,

@@ -19,7 +19,8 @@ import type { RunContext } from "./context.js";
 import { checkFrozenEvidence } from "./frozen-evidence.js";
 import { experimentIdNow, experimentMetadata } from "./experiment-metadata.js";
 import { writeExperimentReports, writeExperimentReportsOf } from "./finish.js";
-import { judgeFingerprint, setupJudge } from "./judge-setup.js";
+import { judgeFingerprint, refuseSameFamily, setupJudge } from "./judge-setup.js";
+import { runPairwiseStage } from "./pairwise-stage.js";
 import { endpointFingerprint, setUpModel } from "./model-endpoint.js";
 import {
   readPromptFile,
@@ -162,6 +163,14 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       scriptHasJudge: models.scriptHasJudge,
       scriptId: models.scriptId,
     });
+    refuseSameFamily(
+      opts.judgeFlags ?? {},
+      judge.config,
+      Object.values(agents.setups).map((a) => ({
+        agent: a.driver.reportName,
+        model: model ?? null,
+      })),
+    );
     if (judge.config.enabled)
       note(
         "skipped" in judge.config
@@ -357,6 +366,9 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       : undefined;
     if (account) metadata.budget = account;
     await writeMetadata(paths.metadata, metadata);
+    // Pairwise judging needs every run of a pair: a stage after the runs, before the reports.
+    if (judge.pairFor && opts.queue?.writeReports !== false)
+      await runPairwiseStage({ outDir, judgeFor: judge.pairFor, redact, hostEnv, experimentId });
     const { files, comparison, source } =
       opts.queue?.writeReports === false
         ? { files: [], comparison: null, source: undefined }

@@ -265,8 +265,12 @@ describe("judge over direct HTTP", () => {
     expect(block).toMatchObject({
       status: "failed",
       reason: "HTTP 500 judge is down",
-      dimensions: [],
     });
+    // Fail closed (docs/judge.md): every dimension asked for is N/A with the cause, never a score.
+    expect(block?.dimensions.map((d) => [d.score, d.reason])).toEqual(
+      block?.dimensions.map(() => [null, "HTTP 500 judge is down"]),
+    );
+    expect(block?.dimensions.length).toBeGreaterThan(0);
     expect(block?.lines).toEqual(["[RUBRIC-JUDGE] status: failed - HTTP 500 judge is down"]);
     expect(record).toHaveLength(1);
   });
@@ -302,6 +306,9 @@ describe("judge over direct HTTP", () => {
     expect(promptOf(record[0])).toContain("- custom_1: cites two sources");
     expect(block?.dimensions.map((d) => [d.name, d.score])).toEqual([
       ["task_completion", 1],
+      // not scored by this verdict: N/A (fail closed), not left out
+      ["output_quality", null],
+      ["instruction_adherence", null],
       ["custom_0", 0.25],
       ["custom_1", 0.75],
     ]);

@@ -100,7 +100,7 @@ export function buildJudgeCalibration(
     ].sort();
     const units: Rating[][] = ids.map((id) => {
       const score = judged(byId.get(id))?.dimensions.find((d) => d.name === dim)?.score;
-      const row: Rating[] = [score === undefined ? null : levelOf(score, levels)];
+      const row: Rating[] = [score === undefined || score === null ? null : levelOf(score, levels)];
       for (const rater of raters) {
         const l = labels.runs.find(
           (x) => x.run_id === id && x.dimension === dim && x.rater === rater,

@@ -1,4 +1,6 @@
 import { judgeOverlay } from "./judge-overlay.js";
+import { judgeSection } from "./judge-section.js";
+import type { PairwiseFile } from "../../core/pairwise.js";
 import { isolationOf, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
 import type { RunDigest } from "../../core/digest.js";
 import type { Metadata } from "../../store/metadata.js";
@@ -58,6 +60,8 @@ export interface ComparisonInput {
   calibrations?: FoundCalibration[] | undefined;
   /** `run --until-decided`: its looks; the band is decided at the last look's level */
   sequential?: Sequential | null | undefined;
+  /** `--judge pairwise`: the stored pairwise verdicts (pairwise.json), when there are some */
+  pairwise?: PairwiseFile | null | undefined;
   /**
    * false: `source_evidence` left empty (the writer makes the rows a slice at a time as it
    * writes them: SourceEvidenceRows); default true
@@ -321,6 +325,7 @@ function buildPooled(input: ComparisonInput): Comparison {
       ? { scripted: true, label: SCRIPTED_MODEL_LABEL }
       : { scripted: false, label: null },
     judge_overlay: judgeOverlay(analysis, treatments),
+    ...withJudge(reports, roles, treatments, input.pairwise),
     noise_floor: noiseFloor(
       input.calibrations ?? [],
       reports,
@@ -350,4 +355,15 @@ function buildPooled(input: ComparisonInput): Comparison {
       ? { arm_integrity: [...armProblems, ...hygiene] }
       : {}),
   };
+}
+
+/** `{judge}` when some run was judged, else nothing (the field stays out of comparison.json). */
+function withJudge(
+  reports: RunDigest[],
+  roles: Comparison["roles"],
+  treatments: string[],
+  pairwise: PairwiseFile | null | undefined,
+): Pick<Comparison, "judge"> {
+  const judge = judgeSection(reports, roles, treatments, pairwise);
+  return judge === undefined ? {} : { judge };
 }

@@ -1,6 +1,7 @@
 import { renderArmIntegrity } from "./arm-integrity.js";
 import { renderJudgeOverlay } from "./judge-overlay.js";
 import { reusedNote } from "../reuse.js";
+import { renderJudgeNotes, renderPairwise, renderVerbosity } from "./judge-section.js";
 import { localWarningLine } from "../endpoint.js";
 import { stripControls } from "../../util/safe-text.js";
 import { cell, f2, int, secs, table, usd } from "../format.js";
@@ -34,6 +35,8 @@ function header(c: Comparison): string[] {
     out.push("");
   }
   out.push(...reusedNote(c.reused ?? []));
+  const judgeNotes = renderJudgeNotes(c.judge);
+  if (judgeNotes !== null) out.push(judgeNotes, "");
   if (c.warnings.length > 0) {
     out.push("> ⚠️ **The compared runs are not like for like:**");
     for (const w of c.warnings) out.push(`> - ${w.message}`);
@@ -635,6 +638,8 @@ export function* comparisonMarkdownPieces(
     verdict(c),
     paired(c),
     renderJudgeOverlay(c.judge_overlay, c.rubric.judge),
+    renderVerbosity(c.judge),
+    renderPairwise(c.judge),
   ].filter((x): x is string => x !== null);
   const head = before.join("\n\n");
   const tail = `\n\n${after.join("\n\n")}`;

@@ -1,5 +1,7 @@
 import type { ArmProblem } from "../../core/arm-integrity.js";
 import type { HealthSummary } from "../../core/health.js";
+import type { PairwiseSummary } from "../../stats/pairwise.js";
+import type { VerbosityRow } from "../judge-verbosity.js";
 import type { Isolation } from "../endpoint.js";
 import type { NoiseFloor } from "../calibration/types.js";
 /**
@@ -328,6 +330,8 @@ export interface Comparison {
   isolation: Isolation;
   /** LLM-judge overlay rows; empty when no run was judged. */
   judge_overlay: JudgeOverlayRow[];
+  /** The judge's status and warnings (docs/judge.md); absent when no run was judged. */
+  judge?: JudgeSection;
   /** Every agent of the compared runs (docs/agents.md, "Reports by agent"). */
   agents: AgentRow[];
   /** Treatments whose runs used more than one agent. */
@@ -499,4 +503,30 @@ export interface JudgeOverlayRow {
   /** judge − rule; null when either side is missing */
   gap: number | null;
   runs_judged: number;
+}
+
+/** The LLM judge over the compared runs (judge-section.ts). */
+export interface JudgeSection {
+  /** runs with a judge block that was not skipped */
+  runs_judged: number;
+  /** runs whose judge failed: their judge dimensions are N/A (fail closed) */
+  failed: Array<{ run_id: string; treatment: string; reason: string }>;
+  /** the warnings every report shows (judge failures, ...) */
+  notes: string[];
+  /** per arm, judge score against answer length (report/judge-verbosity.ts); absent when no length is known */
+  verbosity?: VerbosityRow[];
+  /** `--judge pairwise`: candidate against baseline, positions swapped (pairwise.json); absent otherwise */
+  pairwise?: PairwiseSection;
+}
+
+/** The pairwise judge's verdicts summed up (stats/pairwise.ts); failed pairs are not counted. */
+export interface PairwiseSection extends PairwiseSummary {
+  model: string;
+  candidate: string;
+  baseline: string;
+  /** pairs where an order failed (error, timeout, unparseable after the repair turn), with the cause */
+  failed: Array<{ task: string; rep: number; reason: string }>;
+  /** the judge's tokens and cost over every pairwise call */
+  tokens: { input: number; output: number } | null;
+  cost_usd: number | null;
 }

@@ -1,3 +1,4 @@
+import { readPairwise } from "../../store/pairwise.js";
 import path from "node:path";
 import { InputError } from "../../core/errors.js";
 import { budgetSection } from "../budget-md.js";
@@ -141,6 +142,7 @@ export async function buildComparisonOf(
   const extra = {
     calibrations: await findCalibrations(outDir, opts.calibration),
     sequential: await readSequential(outDir),
+    pairwise: await readPairwise(outDir),
     // the per-run rows are made as they are written (below), not held
     sourceEvidence: false,
   };

@@ -19,6 +19,7 @@ import { orderDimensions } from "../format.js";
 import { computePassK } from "../passk.js";
 import { sortRuns, taskOrder, treatmentOrder } from "../../plan/group.js";
 import { analysisSet } from "../outcomes.js";
+import { judgeNotes } from "../judge-notes.js";
 import {
   HTML_DATA_SCHEMA,
   type HtmlComparison,
@@ -156,6 +157,7 @@ export function buildHtmlOverview(input: HtmlDataInput): HtmlOverview {
       ...(input.metadata?.budget
         ? { budget_note: budgetSentences(input.metadata.budget, "<results folder>").join(" ") }
         : {}),
+      ...judgeNotesField(reports),
     },
     treatments,
     tasks,
@@ -200,4 +202,10 @@ export function* failedFirst<T extends { status: string }>(rows: readonly T[]): 
 /** The run ids in embedding order (failedFirst). */
 export function embedOrder(rows: ReadonlyArray<Pick<RunRow, "id" | "status">>): string[] {
   return Array.from(failedFirst(rows), (r) => r.id);
+}
+
+/** `{judge_notes}` when the judge has something to say, else nothing (the page stays as it was). */
+function judgeNotesField(reports: RunDigest[]): { judge_notes?: string[] } {
+  const notes = judgeNotes(reports);
+  return notes.length > 0 ? { judge_notes: notes } : {};
 }

@@ -74,6 +74,8 @@ export interface HtmlData {
     reused?: string[];
     /** what a budget spent and left unrun (docs/budgets.md); absent without a budget */
     budget_note?: string;
+    /** the LLM judge's warnings (report/judge-notes.ts); absent when there are none */
+    judge_notes?: string[];
   };
   treatments: string[];
   tasks: string[];

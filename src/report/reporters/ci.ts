@@ -75,20 +75,25 @@ export function ciReporters(opts: CiOptions): CiReporters {
     reporters.push({
       name: "thresholds",
       onExperimentEnd: async (r) => {
-        // A threshold on a judge dimension is refused (exit 2) without a calibration.
+        th = evaluateThresholds(specs, r.source.reports, {
+          treatments: treatmentsOf(r),
+          candidate: r.comparison?.roles.candidate ?? undefined,
+        });
+        const computed = th;
+        // A threshold on a judge dimension is refused (exit 2) without a calibration; one the
+        // judge left N/A on a run has already failed with its cause (fail closed) and is not
+        // refused for the want of a calibration that could not make it pass.
         await requireJudgeCalibration({
-          demands: judgeDimensionsOf(specs).map((d) => ({
-            gate: `--fail-under ${d.spec}`,
-            dimension: d.dimension,
-          })),
+          demands: judgeDimensionsOf(specs)
+            .filter((d) => computed.checks.some((c) => c.spec === d.spec && c.value !== null))
+            .map((d) => ({
+              gate: `--fail-under ${d.spec}`,
+              dimension: d.dimension,
+            })),
           blocks: r.source.reports.map((x) => x.judge),
           outDirs: [r.outDir],
           file: opts.judgeCalibration,
           alphaMin: opts.judgeAlphaMin,
-        });
-        th = evaluateThresholds(specs, r.source.reports, {
-          treatments: treatmentsOf(r),
-          candidate: r.comparison?.roles.candidate ?? undefined,
         });
         return {
           notes: th.failures.map((fail) => `threshold failed: ${fail}`),

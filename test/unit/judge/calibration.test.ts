@@ -93,6 +93,7 @@ function block(model: string, scores: Record<string, number[]>): JudgeBlock {
     cost_usd: null,
     cached: false,
     prompt_hash: null,
+    answer_chars: null,
   };
 }
 

@@ -196,3 +196,25 @@ describe("resolveJudgeConfig: bad input", () => {
     expect(() => resolveJudgeConfig(input)).toThrow(re);
   });
 });
+
+describe("resolveJudgeConfig: mode (docs/judge.md, Pairwise)", () => {
+  const env = { BENCH_JUDGE_BASE_URL: BASE, BENCH_JUDGE_API_KEY: "k" };
+  it.each<[string, ResolveJudgeConfigInput, string | undefined]>([
+    ["default: per-run rubric judge", { env, cli: { judgeModel: "m" } }, undefined],
+    ["--judge pairwise", { env, cli: { judgeModel: "m", judgeMode: "pairwise" } }, "pairwise"],
+    ["suite mode: pairwise", { env, cli: {}, suite: { model: "m", mode: "pairwise" } }, "pairwise"],
+    [
+      "--judge rubric beats the suite",
+      { env, cli: { judgeMode: "rubric" }, suite: { model: "m", mode: "pairwise" } },
+      undefined,
+    ],
+  ])("%s", (_n, input, mode) => {
+    const c = resolveJudgeConfig(input);
+    expect("mode" in c ? c.mode : undefined).toBe(mode);
+  });
+  it("an unknown suite mode is an input error naming the field", () => {
+    expect(() => resolveJudgeConfig({ env, cli: {}, suite: { model: "m", mode: "both" } })).toThrow(
+      /judge\.mode/,
+    );
+  });
+});

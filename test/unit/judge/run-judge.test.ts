@@ -137,6 +137,36 @@ describe("runJudge", () => {
     if (calls === 2) expect(t.prompts[1]).toContain("could not be parsed");
   });
 
+  it.each<[string, JudgeReply[], string]>([
+    ["unparseable twice", [ok("no idea"), ok("still no idea")], "also after one repair attempt"],
+    ["transport error", [{ ok: false, error: "HTTP 500 boom" }], "HTTP 500 boom"],
+    ["timeout", [{ ok: false, error: "timeout after 120s" }], "timeout after 120s"],
+  ])(
+    "fails closed (%s): every dimension N/A with the cause, no score",
+    async (_n, replies, cause) => {
+      const b = await runJudge(input({ transport: scripted(replies) }));
+      expect(b?.status).toBe("failed");
+      expect(b?.dimensions.map((d) => [d.name, d.score])).toEqual([
+        ["task_completion", null],
+        ["output_quality", null],
+        ["instruction_adherence", null],
+      ]);
+      for (const d of b?.dimensions ?? []) expect(d.reason).toContain(cause);
+    },
+  );
+
+  it("a dimension the verdict leaves out is N/A, the scored ones keep their score", async () => {
+    const b = await runJudge(
+      input({ transport: scripted([ok("[RUBRIC-JUDGE] task_completion: 0.4 - partial")]) }),
+    );
+    expect(b?.status).toBe("enabled_and_successful");
+    expect(b?.dimensions.map((d) => [d.name, d.score])).toEqual([
+      ["task_completion", 0.4],
+      ["output_quality", null],
+      ["instruction_adherence", null],
+    ]);
+  });
+
   it("cache: a second identical call makes no request; a changed model does", async () => {
     const cache = new JudgeCache(path.join(root, "cache"));
     const t1 = scripted([ok(json({ task_completion: 0.9 }), 0.5)]);

@@ -58,6 +58,7 @@ const judgeBlock: JudgeBlock = {
   cost_usd: null,
   cached: false,
   prompt_hash: null,
+  answer_chars: null,
 };
 
 describe("decideGates", () => {

@@ -200,5 +200,6 @@ export function makeJudgeBlock(scores: Record<string, number>): NonNullable<RunR
     cost_usd: null,
     cached: false,
     prompt_hash: null,
+    answer_chars: null,
   };
 }

@@ -94,6 +94,9 @@ function header(): HTMLElement {
         h("div", { class: "note reused-note", text: `\u267B ${line} (not run again).` }),
       ),
       e.budget_note ? h("div", { class: "note", id: "budget-note", text: e.budget_note }) : null,
+      ...(e.judge_notes ?? []).map((n) =>
+        h("div", { class: "note judge-note", text: `\u26A0 ${n}` }),
+      ),
     ]),
     h("nav", { "aria-label": "Report navigation" }, [
       h("a", { href: "#", text: "Overview" }),

@@ -372,6 +372,34 @@ function comparisonBlock(): HTMLElement[] {
       ),
     );
   }
+  const pw = cmp.judge?.pairwise;
+  if (pw) {
+    const st = pw.sign_test;
+    const ci = pw.win_rate_ci ? ` [${f2(pw.win_rate_ci.low)}, ${f2(pw.win_rate_ci.high)}]` : "";
+    out.push(
+      h("h3", { text: "Pairwise judge (positions swapped)" }),
+      h("p", {
+        class: "meta",
+        text: `${pw.candidate} against ${pw.baseline}, judged by ${pw.model} twice per pair with positions swapped; a preference counts only when both orders agree.`,
+      }),
+      h("table", { id: "pairwise" }, [
+        tableHead(["Pairs", "Wins", "Losses", "Ties", "Position bias", "Win rate", "Sign test"]),
+        h("tbody", null, [
+          h("tr", null, [
+            h("td", { class: "num", text: String(pw.pairs) }),
+            h("td", { class: "num", text: String(pw.wins) }),
+            h("td", { class: "num", text: String(pw.losses) }),
+            h("td", { class: "num", text: String(pw.ties) }),
+            h("td", { class: "num", text: f2(pw.position_bias) }),
+            h("td", { class: "num", text: `${f2(pw.win_rate)}${ci}` }),
+            h("td", {
+              text: `${st.tasks_better} better, ${st.tasks_worse} worse; p = ${st.p === null ? "\u2014" : st.p.toFixed(3)}`,
+            }),
+          ]),
+        ]),
+      ]),
+    );
+  }
   return out;
 }
 

@@ -1,0 +1,244 @@
+/**
+ * Issue #38, judges you can trust, end to end with the scripted judge (docs/judge.md):
+ * - fail closed: a judge that answers garbage, and garbage again to the repair turn, leaves the
+ *   run's judge dimensions N/A with the cause; every report says so, and a `--fail-under` on the
+ *   dimension fails with that cause instead of passing on the remaining runs;
+ * - pairwise, positions swapped: a judge that always prefers the first position leaves every pair
+ *   a tie with a position bias of 1.0, in comparison.json, comparison_report.md and the HTML, and
+ *   `report` shows it again from the stored pairwise.json;
+ * - ties are ties: a judge that scores longer answers higher is flagged as a verbosity bias;
+ * - independence: a judge of the agent's own family is a warning in every report, and
+ *   `--judge-independent` refuses it (exit 2).
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  assertBuilt,
+  fixtureSuite,
+  makeSandbox,
+  readRunReport,
+  runCli,
+  type CliResult,
+  type Sandbox,
+} from "../helpers/cli.js";
+
+const SUITE = fixtureSuite("e2e-judge-trust");
+let box: Sandbox;
+
+function args(script: string, out: string, ...extra: string[]): string[] {
+  return [
+    "run",
+    SUITE,
+    "--model-script",
+    path.join(SUITE, script),
+    "--out",
+    out,
+    "--env",
+    "CLAUDE_CODE_MAX_RETRIES=0",
+    "--judge",
+    "--judge-model",
+    "scripted-judge",
+    ...extra,
+  ];
+}
+
+beforeAll(async () => {
+  assertBuilt();
+  box = await makeSandbox("judge-trust-");
+});
+
+afterAll(async () => {
+  await box.remove();
+});
+
+describe("a judge that fails closed", () => {
+  let out: string;
+  let res: CliResult;
+  beforeAll(async () => {
+    out = box.dir("garbage");
+    res = await runCli(
+      args("model-script.yaml", out, "--fail-under", "CANDIDATE:judge.task_completion=0.5"),
+      { env: box.env() },
+    );
+  });
+
+  it("leaves the failed run's judge dimensions N/A with the cause, never a score", async () => {
+    const bad = await readRunReport(out, "note-CANDIDATE-r1");
+    expect(bad.judge?.status).toBe("failed");
+    expect(bad.judge?.repairs).toBe(1);
+    expect(bad.judge?.dimensions.map((d) => [d.name, d.score])).toEqual([
+      ["task_completion", null],
+      ["output_quality", null],
+      ["instruction_adherence", null],
+    ]);
+    expect(bad.judge?.dimensions[0]?.reason).toMatch(/also after one repair attempt/);
+    const good = await readRunReport(out, "note-CANDIDATE-r2");
+    expect(good.judge?.dimensions[0]?.score).toBe(0.9);
+  });
+
+  it("fails the threshold on that dimension with its cause (the other run alone would pass)", () => {
+    expect(res.code, res.stderr).toBe(1);
+    expect(res.stderr).toMatch(
+      /CANDIDATE judge.task_completion is not computable: judge.task_completion is N\/A on 1 of 2 run\(s\) of CANDIDATE \(note-CANDIDATE-r1: judge failed: no parseable verdict/,
+    );
+  });
+
+  it("says so in summary.md, comparison_report.md, comparison.json and the HTML", async () => {
+    const note = /LLM judge failed on 1 of 4 judged run\(s\); their judge dimensions are N\/A/;
+    expect(await readFile(path.join(out, "summary.md"), "utf8")).toMatch(note);
+    expect(await readFile(path.join(out, "comparison_report.md"), "utf8")).toMatch(note);
+    const cmp = JSON.parse(await readFile(path.join(out, "comparison.json"), "utf8")) as {
+      judge?: { runs_judged: number; failed: { run_id: string }[] };
+    };
+    expect(cmp.judge?.runs_judged).toBe(4);
+    expect(cmp.judge?.failed.map((f) => f.run_id)).toEqual(["note-CANDIDATE-r1"]);
+    for (const page of ["summary.html", "comparison_report.html"]) {
+      expect(existsSync(path.join(out, page))).toBe(true);
+      expect(await readFile(path.join(out, page), "utf8")).toMatch(note);
+    }
+  });
+});
+
+describe("--judge pairwise with a judge that always prefers the first position", () => {
+  let out: string;
+  beforeAll(async () => {
+    out = box.dir("first");
+    const res = await runCli(
+      args("script-first.yaml", out, "--exit-zero").flatMap((a) =>
+        a === "--judge" ? ["--judge", "pairwise"] : [a],
+      ),
+      { env: box.env() },
+    );
+    expect(res.code, res.stderr).toBe(0);
+  });
+
+  it("judges each pair twice, positions swapped, and no run alone", async () => {
+    const f = JSON.parse(await readFile(path.join(out, "pairwise.json"), "utf8")) as {
+      candidate: string;
+      baseline: string;
+      pairs: {
+        outcome: string;
+        disagree: boolean;
+        first: { preferred: string };
+        second: { preferred: string };
+      }[];
+    };
+    expect([f.candidate, f.baseline]).toEqual(["CANDIDATE", "CONTROL"]);
+    expect(
+      f.pairs.map((p) => [p.first.preferred, p.second.preferred, p.outcome, p.disagree]),
+    ).toEqual([
+      ["A", "A", "tie", true],
+      ["A", "A", "tie", true],
+    ]);
+    expect((await readRunReport(out, "note-CANDIDATE-r1")).judge).toBeNull();
+  });
+
+  it("all ties and a position bias of 1.0 in comparison.json, comparison_report.md and the HTML", async () => {
+    const cmp = JSON.parse(await readFile(path.join(out, "comparison.json"), "utf8")) as {
+      judge?: { pairwise?: Record<string, unknown> };
+    };
+    expect(cmp.judge?.pairwise).toMatchObject({
+      pairs: 2,
+      wins: 0,
+      losses: 0,
+      ties: 2,
+      position_bias: 1,
+      win_rate: null,
+      sign_test: { tasks_better: 0, tasks_worse: 0, tasks_even: 1, p: null },
+    });
+    const md = await readFile(path.join(out, "comparison_report.md"), "utf8");
+    expect(md).toContain("## Pairwise judge (positions swapped)");
+    expect(md).toMatch(/\| 2 \| 0 \| 0 \| 2 \| 1\.00 \| — \|/);
+    const html = await readFile(path.join(out, "comparison_report.html"), "utf8");
+    expect(html).toContain('"position_bias":1');
+  });
+
+  it("`report` shows the stored pairwise verdicts again", async () => {
+    const res = await runCli(["report", out, "--no-html"], { env: box.env() });
+    expect(res.code, res.stderr).toBe(0);
+    expect(await readFile(path.join(out, "comparison_report.md"), "utf8")).toContain(
+      "## Pairwise judge (positions swapped)",
+    );
+  });
+});
+
+describe("a judge that prefers the longer answer", () => {
+  let out: string;
+  beforeAll(async () => {
+    out = box.dir("longer");
+    const res = await runCli(args("script-longer.yaml", out, "--count", "3", "--exit-zero"), {
+      env: box.env(),
+    });
+    expect(res.code, res.stderr).toBe(0);
+  });
+
+  it("records what the judge read, and the correlation per arm, flagged", async () => {
+    const lens = await Promise.all(
+      [1, 2, 3].map(
+        async (r) => (await readRunReport(out, `note-CONTROL-r${r}`)).judge?.answer_chars ?? 0,
+      ),
+    );
+    expect(lens[0]).toBeLessThan(lens[1] ?? 0);
+    expect(lens[1]).toBeLessThan(lens[2] ?? 0);
+    const cmp = JSON.parse(await readFile(path.join(out, "comparison.json"), "utf8")) as {
+      judge?: { verbosity?: { treatment: string; runs: number; r: number; flagged: boolean }[] };
+    };
+    const rows = cmp.judge?.verbosity ?? [];
+    expect(rows.map((r) => [r.treatment, r.runs, r.flagged])).toEqual([
+      ["CONTROL", 3, true],
+      ["CANDIDATE", 3, true],
+    ]);
+    for (const r of rows) expect(r.r).toBeGreaterThan(0.9);
+  });
+
+  it("says so in summary.md, comparison_report.md and the HTML", async () => {
+    const note =
+      /Possible verbosity bias: the judge's score rises with answer length in .*CONTROL \(r = [01]\.\d\d over 3 runs\)/;
+    expect(await readFile(path.join(out, "summary.md"), "utf8")).toMatch(note);
+    const md = await readFile(path.join(out, "comparison_report.md"), "utf8");
+    expect(md).toMatch(note);
+    expect(md).toMatch(
+      /LLM judge score against answer length .*CONTROL [01]\.\d\d \(3 runs\) ⚠️ flagged/,
+    );
+    expect(await readFile(path.join(out, "summary.html"), "utf8")).toMatch(note);
+  });
+});
+
+describe("a judge of the agent's own model family", () => {
+  it("is a warning in summary.md, comparison_report.md and the HTML", async () => {
+    const out = box.dir("family");
+    const res = await runCli(
+      args("script-longer.yaml", out, "--count", "1", "--exit-zero").map((a) =>
+        a === "scripted-judge" ? "claude-haiku-judge" : a,
+      ),
+      { env: box.env() },
+    );
+    expect(res.code, res.stderr).toBe(0);
+    const note =
+      /The LLM judge is of the same model family as the agent it judges: claude-haiku-judge judging claude-code, both anthropic, 2 run\(s\)/;
+    for (const f of [
+      "summary.md",
+      "comparison_report.md",
+      "summary.html",
+      "comparison_report.html",
+    ])
+      expect(await readFile(path.join(out, f), "utf8")).toMatch(note);
+  });
+
+  it("is refused with --judge-independent (exit 2, nothing run)", async () => {
+    const out = box.dir("family-refused");
+    const res = await runCli(
+      args("script-longer.yaml", out, "--count", "1", "--judge-independent").map((a) =>
+        a === "scripted-judge" ? "claude-haiku-judge" : a,
+      ),
+      { env: box.env() },
+    );
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(
+      /--judge-independent: the judge model claude-haiku-judge is of the anthropic family, as is the agent claude-code/,
+    );
+    expect(existsSync(path.join(out, "runs"))).toBe(false);
+  });
+});
