@@ -2,4 +2,4 @@
 // computeReportSchemaFingerprint (store/schema-fingerprint.ts); do not edit by hand.
 /** The fingerprint of RunReportSchema and RunDigestSchema a run index's header names. */
 export const REPORT_SCHEMA_FINGERPRINT =
-  "f57bf256fded4bd66aa51ce773eaec070ceaa99a36c543f1c6fb8b8773bb2b10";
+  "1e6ea43d7a47a8be97c2f1244183c2967d244fde6982a7cad38c191fd6d86d67";
