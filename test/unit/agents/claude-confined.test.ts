@@ -31,6 +31,9 @@ const ALLOWED: Record<string, string[]> = {
   "suite/types.ts": ["claude_md"],
   "suite/treatment-entry.ts": ["claude_md", "claude"],
   "workspace/prepare.ts": ["claudeMd"],
+  // The health check's and the arm check's workspaces are prepared as a run's: the same field.
+  "health/check-task.ts": ["claudeMd"],
+  "runner/arm-preflight.ts": ["claude_md", "claudeMd"],
   // Data: metadata.json's `versions.claude`, the default agent's version.
   "store/metadata.ts": ["claude"],
   "runner/experiment-metadata.ts": ["claude"],

@@ -124,7 +124,7 @@ describe("decideGates", () => {
     expect(failed.gates[0]).toMatchObject({
       ok: false,
       value: null,
-      detail: `judge.task_completion is not computable: a run of ${T} has no judge score for task_completion`,
+      detail: `judge.task_completion is not computable: judge.task_completion is N/A on 1 of 2 run(s) of ${T} (task-a-${T}-r2: not judged (the judge was off))`,
     });
   });
 
