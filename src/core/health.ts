@@ -25,6 +25,17 @@ export const HEALTH_KINDS = {
   flaky: "leave_out",
   /** The validators report no check at all on the untouched workspace: only the rubric decides. */
   no_checks: "note",
+  /**
+   * The task's arms differ beyond their treatments before any run (arm integrity, docs/statistics.md
+   * §14): a Skill missing, altered or where its arm must not have it, settings or facts that differ.
+   * Reported here; what it does to the verdict is decided after the runs, from what they did: a
+   * Skill that reached an arm without it is an `arm_leak` there, and the band is inconclusive.
+   */
+  arm_mismatch: "note",
+  /** The same, for every task: the runs' environment could reach the host user's own settings. */
+  arm_unsafe: "inconclusive",
+  /** A host-level Skill has the name of one under test: reported (the runs never see it). */
+  host_skill_shadow: "note",
 } as const satisfies Record<string, HealthEffect>;
 
 export type HealthEffect = "leave_out" | "inconclusive" | "note";

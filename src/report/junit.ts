@@ -1,11 +1,14 @@
 /**
  * JUnit XML of a results folder: one <testcase> per run (classname = task, name =
  * "<treatment> r<rep>"), one <testsuite> per treatment. Failed checks are <failure>s,
- * runs excluded from the analysis are <skipped message=reason>, errored runs are <error>.
+ * runs excluded from the analysis are <skipped message=reason>, errored runs are <error>. With
+ * the preflight's health.json, a "task health" <testsuite>: a task left out of the comparison
+ * (or making it inconclusive) fails, an unverified one is skipped.
  * Validates against test/fixtures/junit/junit.xsd (Jenkins style; <properties> also allowed
  * inside <testcase>, as pytest, GitLab and the Jenkins JUnit plugin read them). Pure.
  */
 import type { RunDigest } from "../core/digest.js";
+import { healthEffect, type HealthReport } from "../core/health.js";
 import { SCRIPTED_MODEL_LABEL } from "./endpoint.js";
 import { LOCAL_WARNING } from "../core/sandbox.js";
 
@@ -18,6 +21,8 @@ export interface JUnitOptions {
   timestamp?: string;
   /** the runs were played by the scripted model: every testcase says so in a property */
   scripted?: boolean;
+  /** The preflight's task health (health.json): a "task health" testsuite, one testcase per task. */
+  health?: Pick<HealthReport, "tasks" | "problems"> | null;
 }
 
 /** XML 1.0 text/attribute escaping; characters XML 1.0 cannot carry become U+FFFD. */
@@ -136,6 +141,34 @@ export function junitCounts(reports: RunDigest[]): JUnitCounts {
 }
 
 /** The JUnit XML document. Runs are ordered by task, then rep, within each treatment's suite. */
+/** The task-health testcases (health.json, docs/health.md): one per checked task. */
+interface HealthCase {
+  task: string;
+  kind: "passed" | "failure" | "skipped";
+  message: string;
+}
+
+function healthCases(h: Pick<HealthReport, "tasks" | "problems">): HealthCase[] {
+  return h.tasks.map((t) => {
+    const mine = h.problems.filter((p) => p.task === t.task && healthEffect(p.kind) !== "note");
+    if (mine.length > 0)
+      return {
+        task: t.task,
+        kind: "failure",
+        message: mine
+          .map((p) => `${p.kind}${p.check ? ` (${p.check})` : ""}: ${p.cause}`)
+          .join("\n"),
+      };
+    if (t.status === "unverified")
+      return {
+        task: t.task,
+        kind: "skipped",
+        message: "unverified: the task ships no reference solution",
+      };
+    return { task: t.task, kind: "passed", message: "" };
+  });
+}
+
 export function renderJUnit(reports: RunDigest[], opts: JUnitOptions = {}): string {
   return [...junitPieces(reports, opts)].join("");
 }
@@ -154,6 +187,9 @@ export function* junitPieces(reports: RunDigest[], opts: JUnitOptions = {}): Gen
   for (const r of reports) if (!order.includes(r.treatment)) order.push(r.treatment);
   const treatments = order.filter((t) => reports.some((r) => r.treatment === t));
   const total = junitCounts(reports);
+  const health = opts.health ? healthCases(opts.health) : [];
+  total.tests += health.length;
+  total.failures += health.filter((c) => c.kind === "failure").length;
   const wall = reports.reduce((a, r) => a + r.timing.wall_ms, 0);
   yield [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -182,6 +218,23 @@ export function* junitPieces(reports: RunDigest[], opts: JUnitOptions = {}): Gen
       yield piece;
     }
     yield "\n  </testsuite>";
+  }
+  if (health.length > 0) {
+    // The preflight's task health, before any run: a task left out of the comparison fails here.
+    const ts = (opts.timestamp ?? new Date(0).toISOString()).replace(
+      /(\.\d+)?(Z|[+-]\d\d:\d\d)$/,
+      "",
+    );
+    yield `\n  <testsuite${attr("name", "task health")}${attr("tests", health.length)}${attr("failures", health.filter((c) => c.kind === "failure").length)}${attr("errors", 0)}${attr("skipped", health.filter((c) => c.kind === "skipped").length)}${attr("time", "0.000")}${attr("timestamp", ts)}${attr("id", treatments.length)}>`;
+    let piece = "";
+    for (const c of health) {
+      piece += `\n    <testcase${attr("name", "task health")}${attr("classname", c.task)}${attr("time", "0.000")}>`;
+      if (c.kind === "failure")
+        piece += `\n      <failure${attr("message", c.message.split("\n")[0] ?? "")}${attr("type", "health")}>${xmlText(c.message)}</failure>`;
+      if (c.kind === "skipped") piece += `\n      <skipped${attr("message", c.message)}/>`;
+      piece += "\n    </testcase>";
+    }
+    yield `${piece}\n  </testsuite>`;
   }
   yield "\n</testsuites>\n";
 }

@@ -7,7 +7,8 @@
  */
 import path from "node:path";
 import { errorMessage } from "../core/errors.js";
-import { healthSummary, type HealthSummary } from "../core/health.js";
+import type { ArmProblem } from "../core/arm-integrity.js";
+import { healthSummary, type HealthProblem, type HealthSummary } from "../core/health.js";
 // Not health/index.ts: its `check` entry compiles Skill folders through manifest/, which imports runner/.
 import { checkSuiteHealth } from "../health/check-suite.js";
 import { healthHeadline, problemLine } from "../health/render.js";
@@ -16,6 +17,29 @@ import type { SandboxProbe } from "../sandbox/index.js";
 import type { Suite } from "../suite/index.js";
 import { writeJsonAtomic } from "../util/fs.js";
 import type { RunOptions } from "./run-options.js";
+
+/**
+ * An arm-integrity problem found before runs, as health.json has it: a task's arm mismatch and a
+ * host Skill's shadow are reported (the runs decide: an `arm_leak` after them makes the band
+ * inconclusive); one of every task (the runs' environment names the host user's HOME) makes the
+ * band inconclusive at once. The checks after runs (`arm_leak`,
+ * `skill_drift`) and the assertion hygiene are the comparison's (comparison.json `arm_integrity`).
+ */
+function armHealthProblem(p: ArmProblem): HealthProblem[] {
+  const where = [p.treatment, p.agent].filter((x) => x !== null).join("/");
+  const cause = `${p.subject}: ${p.cause}`;
+  const common = {
+    cause,
+    phase: "arm integrity, before runs",
+    ...(p.treatment !== null ? { treatment: p.treatment } : {}),
+  };
+  if (p.kind === "host_skill_shadow")
+    return [{ task: p.task ?? "(every task)", kind: "host_skill_shadow", ...common }];
+  if (p.kind !== "arm_mismatch") return [];
+  return p.task === null
+    ? [{ task: "(every task)", kind: "arm_unsafe", ...common, cause: `${where}: ${cause}` }]
+    : [{ task: p.task, kind: "arm_mismatch", ...common }];
+}
 
 export async function preflightHealth(a: {
   opts: RunOptions;
@@ -26,6 +50,8 @@ export async function preflightHealth(a: {
   hostEnv: Record<string, string | undefined>;
   redact: (s: string) => string;
   note: (message: string) => void;
+  /** What the arm-integrity check before runs found (runner/arm-preflight.ts): health problems too. */
+  armProblems?: readonly ArmProblem[];
 }): Promise<HealthSummary | null> {
   const level = a.opts.preflight ?? "quick";
   // A queue worker runs one planned run: its coordinator checked the tasks before dispatching.
@@ -54,6 +80,7 @@ export async function preflightHealth(a: {
     report.level = "full";
     a.note("preflight full: no check that starts an agent exists yet; ran the quick checks");
   }
+  report.problems.push(...(a.armProblems ?? []).flatMap(armHealthProblem));
   await writeJsonAtomic(path.join(a.outDir, HEALTH_FILE), report);
   a.note(`preflight: ${healthHeadline(report)}`);
   for (const p of report.problems) a.note(`preflight: ${problemLine(p)}`);

@@ -225,8 +225,11 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     });
     const plans = reuse.plans;
     // Arm integrity before any agent starts (docs/statistics.md, "Arm integrity"); a queued job's is its coordinator's.
-    if (!opts.queue?.only) await recordArmsBeforeRuns({ suite, plans, hostEnv, outDir, note });
+    const armProblems = opts.queue?.only
+      ? []
+      : await recordArmsBeforeRuns({ suite, plans, hostEnv, outDir, note });
     const health = await preflightHealth({
+      armProblems,
       opts,
       suite,
       tasks: taskNames,

@@ -2,7 +2,9 @@
  * The CI reporters: JUnit XML (`--junit`), the `--fail-under` thresholds (with their one-line
  * machine-readable result) and the summary tables appended to $GITHUB_STEP_SUMMARY when it is set.
  */
+import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { HealthReportSchema, type HealthReport } from "../../core/health.js";
 import { junitPieces } from "../junit.js";
 import { isScripted } from "../../plan/fingerprint.js";
 import {
@@ -15,6 +17,22 @@ import { requireJudgeCalibration } from "../../judge/calibration/require.js";
 import { appendStepSummary, renderStepSummary } from "../step-summary.js";
 import { writeReportPieces } from "../../store/report-files.js";
 import type { ExperimentResults, Reporter } from "./types.js";
+
+/** The results folder's health.json (the preflight's task health), or null without a readable one. */
+async function readHealth(outDir: string): Promise<HealthReport | null> {
+  let text: string;
+  try {
+    text = await readFile(path.join(outDir, "health.json"), "utf8");
+  } catch {
+    return null;
+  }
+  try {
+    return HealthReportSchema.parse(JSON.parse(text));
+  } catch {
+    // A damaged health.json is the health reporter's to name; the runs' JUnit still goes out.
+    return null;
+  }
+}
 
 export interface CiOptions {
   /** --junit FILE */
@@ -66,6 +84,7 @@ export function ciReporters(opts: CiOptions): CiReporters {
             treatments: treatmentsOf(r),
             name: meta?.experiment_id ?? path.basename(r.outDir),
             scripted: isScripted(reports, meta),
+            health: await readHealth(r.outDir),
           }),
         );
         return { files: [file] };

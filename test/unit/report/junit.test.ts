@@ -98,3 +98,38 @@ describe("renderJUnit", () => {
     ["\u0000", "\uFFFD"],
   ])("xmlEscape(%j)", (s, want) => expect(xmlEscape(s)).toBe(want));
 });
+
+describe("renderJUnit with the preflight's task health", () => {
+  const task = (name: string, status: "sound" | "unverified" | "unsound") => ({
+    task: name,
+    solution: status === "unverified" ? null : ("solve.sh" as const),
+    status,
+    oracle: null,
+    null_agent: { passed: [], failed: [] },
+    sandbox: "local",
+  });
+  const health = {
+    tasks: [task("task-a", "sound"), task("task-b", "unverified"), task("task-c", "unsound")],
+    problems: [
+      { task: "task-c", kind: "vacuous" as const, cause: "every check passes untouched <sic>" },
+      { task: "task-a", kind: "no_checks" as const, cause: "a note, not a failure" },
+    ],
+  };
+  const xml = renderJUnit(reports, { treatments: ["CONTROL", "WITH_SKILL"], health });
+
+  it("adds a task-health testsuite that validates: unsound fails, unverified is skipped", () => {
+    expect(() => validate(xml)).not.toThrow();
+    expect(xml).toMatch(/<testsuites name="skillbench" tests="8" failures="2" errors="1" /);
+    expect(xml).toMatch(
+      /<testsuite name="task health" tests="3" failures="1" errors="0" skipped="1" /,
+    );
+    expect(xml).toContain(
+      '<failure message="vacuous: every check passes untouched &lt;sic&gt;" type="health">',
+    );
+    expect(xml).toContain('<skipped message="unverified: the task ships no reference solution"/>');
+  });
+
+  it("is absent without health.json", () => {
+    expect(renderJUnit(reports, { health: null })).not.toContain("task health");
+  });
+});
