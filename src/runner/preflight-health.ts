@@ -8,9 +8,17 @@
 import path from "node:path";
 import { errorMessage } from "../core/errors.js";
 import type { ArmProblem } from "../core/arm-integrity.js";
-import { healthSummary, type HealthProblem, type HealthSummary } from "../core/health.js";
+import {
+  healthEffect,
+  healthSummary,
+  type HealthProblem,
+  type HealthReport,
+  type HealthSummary,
+} from "../core/health.js";
 // Not health/index.ts: its `check` entry compiles Skill folders through manifest/, which imports runner/.
-import { checkSuiteHealth } from "../health/check-suite.js";
+import { checkSuiteHealth, DEFAULT_HEALTH_REPEATS } from "../health/check-suite.js";
+import { requestedSandbox } from "../sandbox/index.js";
+import { cachedCheck, healthCacheDir, storeCheck, taskCheckKey } from "./health-cache.js";
 import { healthHeadline, problemLine } from "../health/render.js";
 import { HEALTH_FILE } from "../health/write.js";
 import type { SandboxProbe } from "../sandbox/index.js";
@@ -56,11 +64,29 @@ export async function preflightHealth(a: {
   const level = a.opts.preflight ?? "quick";
   // A queue worker runs one planned run: its coordinator checked the tasks before dispatching.
   if (level === "off" || a.opts.queue?.only) return null;
-  let report;
+  const repeats = a.opts.healthRepeats ?? DEFAULT_HEALTH_REPEATS;
+  const tasks = a.suite.tasks.filter((t) => a.tasks.includes(t.name));
+  // Tasks checked before beside these results, unchanged since, are not checked again.
+  const cacheDir = healthCacheDir(a.outDir);
+  const machine = { bwrap: a.probe?.bwrap ?? null, docker: a.probe?.dockerDaemon ?? null };
+  const keys = new Map<string, string>();
+  const cached = new Map<string, NonNullable<Awaited<ReturnType<typeof cachedCheck>>>>();
+  for (const t of tasks) {
+    const key = await taskCheckKey(t, {
+      sandbox: requestedSandbox(a.opts.sandbox, t, a.suite.config.sandbox),
+      machine,
+      repeats,
+    });
+    keys.set(t.name, key);
+    const hit = await cachedCheck(cacheDir, t.name, key);
+    if (hit) cached.set(t.name, hit);
+  }
+  const toCheck = tasks.filter((t) => !cached.has(t.name));
+  let checked: HealthReport;
   try {
-    report = await checkSuiteHealth(a.suite, {
-      tasks: a.suite.tasks.filter((t) => a.tasks.includes(t.name)),
-      repeats: a.opts.healthRepeats,
+    checked = await checkSuiteHealth(a.suite, {
+      tasks: toCheck,
+      repeats,
       sandbox: a.opts.sandbox,
       resultsDir: a.outDir,
       hostEnv: a.hostEnv,
@@ -74,6 +100,31 @@ export async function preflightHealth(a: {
     a.note(`warning: preflight could not check the tasks: ${errorMessage(e)}`);
     return null;
   }
+  for (const h of checked.tasks) {
+    const key = keys.get(h.task);
+    if (key !== undefined)
+      await storeCheck(
+        cacheDir,
+        key,
+        h,
+        checked.problems.filter((p) => p.task === h.task),
+      );
+  }
+  const report: HealthReport = {
+    ...checked,
+    tasks: tasks.flatMap((t) => {
+      const h = cached.get(t.name)?.health ?? checked.tasks.find((x) => x.task === t.name);
+      return h ? [h] : [];
+    }),
+    problems: tasks.flatMap(
+      (t) => cached.get(t.name)?.problems ?? checked.problems.filter((p) => p.task === t.name),
+    ),
+  };
+  report.sound = report.problems.every((p) => healthEffect(p.kind) === "note");
+  if (cached.size > 0)
+    a.note(
+      `preflight: ${cached.size} of ${tasks.length} task(s) unchanged since their last check beside these results (${cacheDir}): not checked again`,
+    );
   // `full` adds what starts an agent (arm integrity, issue 34 point 5): none is built yet, so
   // it checks what `quick` does and says so.
   if (level === "full") {
