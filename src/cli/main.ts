@@ -4,6 +4,7 @@ import "./zod-jitless.js";
 import { Command, CommanderError } from "commander";
 import { DiskFullError, errorPath, InputError, isDiskFull, SKILLBENCH_VERSION } from "../index.js";
 import { registerCalibrate } from "./commands/calibrate.js";
+import { registerComment } from "./commands/comment.js";
 import { interruptExitCode } from "./interrupt.js";
 import { registerEval } from "./commands/eval.js";
 import { registerHistory } from "./commands/history.js";
@@ -35,6 +36,7 @@ async function main(argv: string[]): Promise<number> {
   registerQueue(program, ctx);
   registerTriggers(program, ctx);
   registerHistory(program, ctx);
+  registerComment(program, ctx);
 
   try {
     await program.parseAsync(argv);
