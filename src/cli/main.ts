@@ -5,6 +5,7 @@ import { Command, CommanderError } from "commander";
 import { DiskFullError, errorPath, InputError, isDiskFull, SKILLBENCH_VERSION } from "../index.js";
 import { registerCalibrate } from "./commands/calibrate.js";
 import { registerCheck } from "./commands/check.js";
+import { registerComment } from "./commands/comment.js";
 import { interruptExitCode } from "./interrupt.js";
 import { registerEval } from "./commands/eval.js";
 import { registerHistory } from "./commands/history.js";
@@ -41,6 +42,7 @@ async function main(argv: string[]): Promise<number> {
   registerTriggers(program, ctx);
   registerHistory(program, ctx);
   registerJudge(program);
+  registerComment(program, ctx);
 
   try {
     await program.parseAsync(argv);
