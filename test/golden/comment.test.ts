@@ -236,9 +236,18 @@ describe("reading a results folder", () => {
     // health.json, when present, is shown; one that does not parse names its file and field.
     writeFileSync(
       path.join(dir, "health.json"),
-      JSON.stringify({ problems: ["a", { message: "b" }] }),
+      JSON.stringify({
+        problems: [
+          { task: "add-function", kind: "vacuous", cause: "every check passes untouched" },
+          { task: "hello-file", check: "hello_exact", kind: "flaky", cause: "passed, failed" },
+          { task: "hello-file", kind: "no_checks", cause: "a note: not shown" },
+        ],
+      }),
     );
-    expect((await readCommentSkill(dir)).health).toEqual(["a", "b"]);
+    expect((await readCommentSkill(dir)).health).toEqual([
+      "add-function · vacuous: every check passes untouched",
+      "hello-file · hello_exact · flaky: passed, failed",
+    ]);
     writeFileSync(
       path.join(dir, "comparison.json"),
       JSON.stringify({ verdict: { band: "great" } }),

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { HealthReportSchema, healthEffect, type HealthProblem } from "../../core/health.js";
 import { InputError } from "../../core/errors.js";
 import type { CommentSkill } from "./render.js";
 
@@ -99,17 +100,13 @@ const TriggersFile = z.object({
   recall: Rate,
 });
 
-/** health.json is optional and its producer still young: a list of problems, as text or objects. */
-const HealthFile = z.object({
-  problems: z
-    .array(z.union([z.string(), z.object({ message: z.string() }), z.object({ text: z.string() })]))
-    .default([]),
-});
+/** health.json (docs/health.md): the preflight's problems, as core/health.ts defines them. */
+const HealthFile = HealthReportSchema.pick({ problems: true });
 
-/** A health problem's text, whichever form it came in. */
-function problemText(p: z.infer<typeof HealthFile>["problems"][number]): string {
-  if (typeof p === "string") return p;
-  return "message" in p ? p.message : p.text;
+/** A health problem as one line ("task · check · kind: cause"), or null for a note. */
+function problemText(p: HealthProblem): string | null {
+  if (healthEffect(p.kind) === "note") return null;
+  return `${[p.task, p.check].filter((x) => x !== undefined).join(" · ")} · ${p.kind}: ${p.cause}`;
 }
 
 async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | null> {
@@ -195,7 +192,7 @@ export async function readCommentSkill(dir: string): Promise<CommentSkill> {
           recall: { ...triggers.recall, ci: triggers.recall.ci ?? null },
         }
       : null,
-    health: health ? health.problems.map(problemText) : null,
+    health: health ? health.problems.map(problemText).filter((x): x is string => x !== null) : null,
     gates: evalJson?.quality_gates
       ? { ok: evalJson.quality_gates.ok, rows: evalJson.quality_gates.gates }
       : null,
