@@ -189,10 +189,13 @@ async function comment() {
     "x-github-api-version": "2022-11-28",
   };
   const call = async (method, url, payload) => {
+    // Bounded: an API that never answers fails the step instead of holding the job until
+    // GitHub's own job timeout.
     const res = await fetch(url, {
       method,
       headers,
       body: payload ? JSON.stringify(payload) : undefined,
+      signal: globalThis.AbortSignal.timeout(30_000),
     });
     if (!res.ok)
       throw new Error(`${method} ${url}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);

@@ -132,7 +132,7 @@ export const HealthSummarySchema = z.object({
   verified: z.number().int(),
   unverified: z.number().int(),
   left_out: z.array(z.object({ task: z.string(), reasons: z.array(z.string()) })),
-  /** Problems whose kind makes the band inconclusive (none of the kinds above yet). */
+  /** Problems whose kind makes the band inconclusive (`arm_unsafe`). */
   inconclusive: z.array(z.object({ task: z.string(), reason: z.string() })).default([]),
 });
 export type HealthSummary = z.infer<typeof HealthSummarySchema>;

@@ -3,8 +3,6 @@
  * classified (classify.ts), gathered into one `HealthReport`. Starts no agent.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import path from "node:path";
 import { HEALTH_SCHEMA, healthEffect, type HealthReport } from "../core/health.js";
 import {
   chooseSandbox,
@@ -13,7 +11,7 @@ import {
   type SandboxChoice,
   type SandboxProbe,
 } from "../sandbox/index.js";
-import type { Suite, TaskSpec } from "../suite/index.js";
+import { hasDockerfile, type Suite, type TaskSpec } from "../suite/index.js";
 import { makeRedactor, secretsFromEnv } from "../util/redact.js";
 import { mapPool } from "../util/pool.js";
 import { classifyTask } from "./classify.js";
@@ -42,10 +40,6 @@ export interface HealthOptions {
   redact?: ((s: string) => string) | undefined;
   /** Shown as `target` in health.json (default: the suite's root). */
   target?: string | undefined;
-}
-
-function hasDockerfile(t: TaskSpec): boolean {
-  return t.environment_dir !== null && existsSync(path.join(t.environment_dir, "Dockerfile"));
 }
 
 /** Check every task of `suite`; never starts an agent. */

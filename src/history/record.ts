@@ -5,11 +5,11 @@
  * flaky-case ledger reads these), and where the results folder was. Pure: built from the reading
  * of a results folder and its comparison; the git ref is handed in by the caller.
  */
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Comparison } from "../report/comparison/types.js";
 import type { ComparisonSource } from "../report/comparison/write.js";
 import type { SuiteSnapshot } from "../store/suite-snapshot.js";
+import { sha256 } from "../util/hash.js";
 
 /** The version of a stored record's shape; a reader refuses a newer one by name. */
 export const HISTORY_RECORD_SCHEMA = "skillbench.history-record.v1";
@@ -86,10 +86,8 @@ export type HistoryRecord = z.infer<typeof HistoryRecordSchema>;
 /** The content hash of a set of Skills: their hashes in name order, hashed; null for none. */
 function skillSetHash(skills: readonly { name: string; hash: string | null }[]): string | null {
   if (skills.length === 0) return null;
-  const h = createHash("sha256");
-  for (const s of [...skills].sort((a, b) => a.name.localeCompare(b.name)))
-    h.update(`${s.name}\0${s.hash ?? ""}\n`);
-  return `sha256:${h.digest("hex")}`;
+  const sorted = [...skills].sort((a, b) => a.name.localeCompare(b.name));
+  return `sha256:${sha256(sorted.map((s) => `${s.name}\0${s.hash ?? ""}\n`).join(""))}`;
 }
 
 function sumOrNull(xs: readonly (number | null | undefined)[]): number | null {

@@ -10,6 +10,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { InputError, errorMessage } from "../core/errors.js";
+import { besideResults } from "../store/layout.js";
 import { HISTORY_RECORD_SCHEMA, HistoryRecordSchema, type HistoryRecord } from "./record.js";
 
 /**
@@ -217,7 +218,13 @@ async function openSqlite(file: string): Promise<HistoryStore> {
 async function openPostgres(url: string): Promise<HistoryStore> {
   const where = maskUrl(url);
   const { default: pg } = await import("pg");
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  // Every wait bounded: the connection, and each query (a server that stops answering mid-way
+  // fails the recording with a warning instead of holding the command's end).
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: 10_000,
+    query_timeout: 30_000,
+  });
   try {
     await client.connect();
   } catch (e) {
@@ -297,8 +304,5 @@ export async function openHistory(target: string): Promise<HistoryStore> {
 export function defaultHistoryTarget(outDir: string, env: NodeJS.ProcessEnv = process.env): string {
   const url = env.SKILLBENCH_HISTORY_URL;
   if (url) return url;
-  const parent = path.dirname(path.resolve(outDir));
-  if (path.basename(parent) === "runs" && path.basename(path.dirname(parent)) === ".skillbench")
-    return path.join(path.dirname(parent), "history.db");
-  return path.join(parent, ".skillbench", "history.db");
+  return path.join(besideResults(outDir), "history.db");
 }

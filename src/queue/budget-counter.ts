@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import type { SharedSpend } from "../runner/budget.js";
+import { bounded, queueRetryMs } from "./connect.js";
 import { KEY_PREFIX } from "./job.js";
 
 /**
@@ -31,19 +32,20 @@ export function redisSpend(redis: Redis, experimentId: string): SharedSpend {
   const key = budgetKey(experimentId);
   return {
     async add(delta) {
-      const r: unknown = await redis.eval(
-        ADD,
-        1,
-        key,
-        String(delta.usd),
-        String(Math.round(delta.tokens)),
-        KEEP_MS,
+      // Bounded as every Redis call a worker waits on (connect.ts): a Redis gone away fails the
+      // call instead of holding the run's admission or its metering.
+      const r: unknown = await bounded(
+        redis.eval(ADD, 1, key, String(delta.usd), String(Math.round(delta.tokens)), KEEP_MS),
+        { ms: queueRetryMs(), what: "the shared budget" },
       );
       const [usd, tokens] = Array.isArray(r) ? (r as unknown[]) : [];
       return { usd: numberOf(usd), tokens: numberOf(tokens) };
     },
     async read() {
-      const [usd, tokens] = await redis.hmget(key, "usd", "tokens");
+      const [usd, tokens] = await bounded(redis.hmget(key, "usd", "tokens"), {
+        ms: queueRetryMs(),
+        what: "the shared budget",
+      });
       return { usd: numberOf(usd), tokens: numberOf(tokens) };
     },
   };

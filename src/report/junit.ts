@@ -140,7 +140,11 @@ export function junitCounts(reports: RunDigest[]): JUnitCounts {
   };
 }
 
-/** The JUnit XML document. Runs are ordered by task, then rep, within each treatment's suite. */
+/** xs:dateTime without the zone designator, as the Jenkins schema wants. */
+function jenkinsTimestamp(iso: string): string {
+  return iso.replace(/(\.\d+)?(Z|[+-]\d\d:\d\d)$/, "");
+}
+
 /** The task-health testcases (health.json, docs/health.md): one per checked task. */
 interface HealthCase {
   task: string;
@@ -169,6 +173,7 @@ function healthCases(h: Pick<HealthReport, "tasks" | "problems">): HealthCase[] 
   });
 }
 
+/** The JUnit XML document. Runs are ordered by task, then rep, within each treatment's suite. */
 export function renderJUnit(reports: RunDigest[], opts: JUnitOptions = {}): string {
   return [...junitPieces(reports, opts)].join("");
 }
@@ -205,11 +210,7 @@ export function* junitPieces(reports: RunDigest[], opts: JUnitOptions = {}): Gen
       const at = r.timing.started_at;
       if (started === undefined || at < started) started = at;
     }
-    // xs:dateTime without the zone designator, as the Jenkins schema wants.
-    const ts = (opts.timestamp ?? started ?? new Date(0).toISOString()).replace(
-      /(\.\d+)?(Z|[+-]\d\d:\d\d)$/,
-      "",
-    );
+    const ts = jenkinsTimestamp(opts.timestamp ?? started ?? new Date(0).toISOString());
     yield `\n  <testsuite${attr("name", t)}${attr("tests", c.tests)}${attr("failures", c.failures)}${attr("errors", c.errors)}${attr("skipped", c.skipped)}${attr("time", secs(runs.reduce((a, r) => a + r.timing.wall_ms, 0)))}${attr("timestamp", ts)}${attr("id", id)}>`;
     for (let i = 0; i < runs.length; i += CASES_PER_PIECE) {
       let piece = "";
@@ -221,10 +222,7 @@ export function* junitPieces(reports: RunDigest[], opts: JUnitOptions = {}): Gen
   }
   if (health.length > 0) {
     // The preflight's task health, before any run: a task left out of the comparison fails here.
-    const ts = (opts.timestamp ?? new Date(0).toISOString()).replace(
-      /(\.\d+)?(Z|[+-]\d\d:\d\d)$/,
-      "",
-    );
+    const ts = jenkinsTimestamp(opts.timestamp ?? new Date(0).toISOString());
     yield `\n  <testsuite${attr("name", "task health")}${attr("tests", health.length)}${attr("failures", health.filter((c) => c.kind === "failure").length)}${attr("errors", 0)}${attr("skipped", health.filter((c) => c.kind === "skipped").length)}${attr("time", "0.000")}${attr("timestamp", ts)}${attr("id", treatments.length)}>`;
     let piece = "";
     for (const c of health) {

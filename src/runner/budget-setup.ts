@@ -4,7 +4,7 @@
  */
 import { hasBudget, type BudgetLimits } from "../cost/budget.js";
 import type { SuiteConfig } from "../suite/types.js";
-import { loadPricing } from "../cost/pricing.js";
+import type { PricingTable } from "../cost/pricing.js";
 import type { RunDigest } from "../core/digest.js";
 import type { RunSpec } from "../plan/matrix.js";
 import type { BudgetRecord } from "../store/metadata.js";
@@ -20,16 +20,18 @@ export interface BudgetSetup {
 }
 
 /** The budget of this invocation, or undefined when none was asked for (nothing is metered then). */
-export async function setUpBudget(
+export function setUpBudget(
   opts: RunOptions,
   cfg: SuiteConfig,
   recorded: readonly RunDigest[],
-): Promise<BudgetSetup | undefined> {
+  /** The table the runs' costs are priced with (`--pricing FILE`, else the shipped one). */
+  pricing: PricingTable,
+): BudgetSetup | undefined {
   const limits = budgetLimits(opts, cfg);
   if (!hasBudget(limits)) return undefined;
   const runBudget = createRunBudget({
     limits,
-    pricing: await loadPricing(),
+    pricing,
     shared: opts.queue?.sharedSpend,
   });
   runBudget.seed(

@@ -11,6 +11,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { HealthProblemSchema, TaskHealthSchema, type HealthReport } from "../core/health.js";
+import { besideResults } from "../store/layout.js";
 import type { TaskSpec } from "../suite/index.js";
 import { canonicalJson, hashTree, sha256 } from "../util/hash.js";
 import { writeJsonAtomic } from "../util/fs.js";
@@ -27,10 +28,7 @@ const EntrySchema = z.object({
 
 /** `.skillbench/health-cache/` beside the results folder (as the history store is). */
 export function healthCacheDir(outDir: string): string {
-  const parent = path.dirname(path.resolve(outDir));
-  if (path.basename(parent) === "runs" && path.basename(path.dirname(parent)) === ".skillbench")
-    return path.join(path.dirname(parent), "health-cache");
-  return path.join(parent, ".skillbench", "health-cache");
+  return path.join(besideResults(outDir), "health-cache");
 }
 
 /** The cache key of one task's check. */

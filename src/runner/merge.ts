@@ -351,7 +351,10 @@ function mergedMetadata(
   const complete = allShards && matrix.every((r) => done.has(r.run_id));
   const ends = inputs.map((x) => x.meta.completed_at);
   const latest = ends.every((t) => t !== null) ? ends.sort().at(-1) : undefined;
-  const { shard: _shard, ...rest } = base;
+  // A shard's budget record is its own spend and unrun runs, not the merged experiment's: left
+  // out rather than shown as the whole. (Its task health is kept: every shard checks every
+  // planned task, not its slice.)
+  const { shard: _shard, budget: _budget, ...rest } = base;
   return {
     ...rest,
     started_at: inputs.map((x) => x.meta.started_at).reduce((a, b) => (b < a ? b : a)),

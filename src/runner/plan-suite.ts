@@ -5,7 +5,6 @@
  * every run's plan is made from (`planSettings`: its sandbox probe, agents and simulator prompts
  * are learnt later, so runSuite builds the settings the runs use once they are known).
  */
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { agentsOfTreatments } from "../plan/agents.js";
 import type { PlanSettings } from "../plan/run-plan.js";
@@ -13,7 +12,7 @@ import { selectRuns } from "../plan/select.js";
 import { shardRuns } from "../plan/shard.js";
 import type { SandboxProbe } from "../sandbox/index.js";
 import { loadSuiteProfiles, type RubricProfile } from "../scoring/index.js";
-import type { Suite, TaskSpec } from "../suite/index.js";
+import { hasDockerfile, type Suite } from "../suite/index.js";
 import { loadFrozenBaseline, type FrozenBaseline } from "./baseline-from.js";
 import { checkPlans, positiveInt, refuseSharedIds } from "./preflight.js";
 import type { RunOptions } from "./run-options.js";
@@ -53,11 +52,6 @@ const NOTHING_LEARNT: LearntSettings = {
   envPromptFileText: null,
   suitePromptFileText: null,
 };
-
-/** The task's environment has a Dockerfile (the one file the plan needs to know of). */
-export function hasDockerfile(t: TaskSpec): boolean {
-  return t.environment_dir !== null && existsSync(path.join(t.environment_dir, "Dockerfile"));
-}
 
 /**
  * The settings every run's plan is settled from: built here and nowhere else, and frozen, so

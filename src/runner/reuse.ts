@@ -48,7 +48,8 @@ async function loadReuseSources(dirs: readonly string[], cwd: string): Promise<R
         dir,
         `written by skillbench ${version}, this is skillbench ${SKILLBENCH_VERSION}: runs of another harness version are not reused (its prompts, workspaces and scoring may differ); run them again, or reuse them with skillbench ${version}`,
       );
-    const { reports, problems } = await readReports(dir);
+    // A folder reused from is only read: its index is not written (as merge leaves its inputs).
+    const { reports, problems } = await readReports(dir, { index: "read" });
     if (reports.length === 0 && problems.length > 0)
       refuse(
         dir,

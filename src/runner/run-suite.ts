@@ -12,7 +12,7 @@ import { experimentPaths } from "../store/layout.js";
 import { lockResultsFolder } from "../store/lock.js";
 import { writeMetadata } from "../store/metadata.js";
 import { writeSuiteSnapshot } from "../store/suite-snapshot.js";
-import { loadSuite, type Suite } from "../suite/index.js";
+import { hasDockerfile, loadSuite, type Suite } from "../suite/index.js";
 import { declaredSecrets, makeRedactor, secretsFromEnv } from "../util/redact.js";
 import { adoptFrozenBaseline, currentFingerprints } from "./baseline-from.js";
 import type { RunContext } from "./context.js";
@@ -29,7 +29,7 @@ import {
   passEnvOf,
   resolveAgents,
 } from "./preflight.js";
-import { hasDockerfile, planSettings, planSuite } from "./plan-suite.js";
+import { planSettings, planSuite } from "./plan-suite.js";
 import { checkShardResume, recordPlan, wholePlanRecord } from "./plan-shard.js";
 import { openResultsFolder, resultsLockOptions } from "./results-folder.js";
 import { preflightHealth } from "./preflight-health.js";
@@ -123,7 +123,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     ]);
     // The budgets (docs/budgets.md): the experiment's spend so far is what its recorded runs
     // metered, so a --resume with a new budget counts what was already spent.
-    const budget = await setUpBudget(opts, cfg, prior.reused);
+    const budget = setUpBudget(opts, cfg, prior.reused, pricing);
     const models = await setUpModel({
       meterFor: budget?.meterFor,
       opts,

@@ -40,3 +40,15 @@ export function experimentPaths(outDir: string) {
     profiles: path.join(outDir, "profiles"),
   };
 }
+
+/**
+ * The `.skillbench` folder beside a results folder, where what outlives one experiment is kept
+ * (the history store, the preflight's health cache): for the default results folder
+ * `.skillbench/runs/<id>` it is that `.skillbench`; for `--out x/y`, `x/.skillbench`.
+ */
+export function besideResults(outDir: string): string {
+  const parent = path.dirname(path.resolve(outDir));
+  if (path.basename(parent) === "runs" && path.basename(path.dirname(parent)) === ".skillbench")
+    return path.dirname(parent);
+  return path.join(parent, ".skillbench");
+}

@@ -14,3 +14,4 @@ export {
   type TreatmentSpec,
 } from "./types.js";
 export { unsafePathReason } from "./artifacts.js";
+export { hasDockerfile } from "./environment.js";

@@ -97,7 +97,9 @@ function step(
   env: Record<string, string>,
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [SCRIPT, name], { cwd, env }, (err, stdout, stderr) =>
+    // Bounded: a step that hangs is killed and fails here, not at the hook's timeout.
+    const opts = { cwd, env, timeout: 300_000, killSignal: "SIGKILL" as const };
+    const child = execFile(process.execPath, [SCRIPT, name], opts, (err, stdout, stderr) =>
       resolve({ code: err ? (child.exitCode ?? 1) : 0, output: stdout + stderr }),
     );
   });

@@ -181,7 +181,8 @@ describe("comment golden files", () => {
       expect(body.startsWith("<!-- skillbench-comment")).toBe(true);
       tablesWhole(body);
       const file = path.join(HERE, `${name}.md`);
-      if (UPDATE || !existsSync(file)) writeFileSync(file, body);
+      if (UPDATE) writeFileSync(file, body);
+      expect(existsSync(file), `${file} is missing: run with UPDATE_GOLDEN=1`).toBe(true);
       expect(body).toBe(readFileSync(file, "utf8"));
     });
   }

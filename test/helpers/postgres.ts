@@ -22,7 +22,7 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
-/** The folder of initdb and pg_ctl: the newest Debian major version, else PATH. */
+/** The folder of initdb and pg_ctl: the newest major version Debian installed; null when none is. */
 function postgresBin(): string | null {
   const root = "/usr/lib/postgresql";
   if (existsSync(root)) {

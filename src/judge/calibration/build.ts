@@ -178,8 +178,8 @@ export function buildJudgeCalibration(
     repeatability,
     pairwise: {
       labels: labels.pairs.length,
-      // Pairwise judging's results are not stored by this version (docs/judge.md): nothing to
-      // agree with yet, so pair labels are read, checked and counted only.
+      // Pair labels are not yet compared with the pairwise judge's results (pairwise.json,
+      // docs/judge.md): they are read, checked and counted only.
       judged_pairs: 0,
       note:
         labels.pairs.length === 0

@@ -95,7 +95,8 @@ for (let i = 0; i < n; i++) {
         const c = spawn(
           process.execPath,
           ["--import", "tsx", script, who, "40", JSON.stringify(rec("x"))],
-          { stdio: ["ignore", "inherit", "inherit"] },
+          // Bounded: a writer stuck on the lock is killed (and the test fails on its exit).
+          { stdio: ["ignore", "inherit", "inherit"], timeout: 50_000, killSignal: "SIGKILL" },
         );
         c.on("error", reject);
         c.on("exit", resolve);
