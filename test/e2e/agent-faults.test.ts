@@ -3,9 +3,10 @@
  * the built CLI runs one task per fault (500, 429, cut stream, hang) on each real agent binary
  * against the scripted model (test/fixtures/suites/e2e-agent-faults; 16 runs, two at a time,
  * no CLI retries), and each fault gets the same typed failure record and sample-quality code
- * on every agent. test/e2e/agents.test.ts checks the same faults one turn at a time.
- * The one difference is the agent's own: opencode has no retry limit and retries a cut stream
- * until the timeout, so its run times out; it is excluded as an unresponsive model all the same.
+ * on every agent. test/e2e/agents-<name>.test.ts check the same faults one turn at a time.
+ * The one difference is the agent's own: opencode retries a cut stream with a back-off that
+ * outlasts the tasks' 35 s timeout, so its run times out; it is excluded as an unresponsive model
+ * all the same.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunReport } from "../../src/core/report.js";
@@ -74,7 +75,7 @@ const EXPECTED = {
   },
 } as const;
 
-/** opencode retries a cut stream without end (docs/agents.md): its run times out instead. */
+/** opencode's retries of a cut stream outlast the timeout (docs/agents.md): its run times out instead. */
 const OPENCODE_CUT = {
   outcome: "timeout",
   failure: { source: "agent", code: "agent_timeout", status: null },

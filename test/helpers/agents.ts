@@ -1,6 +1,6 @@
 /**
  * Driving any agent driver against the scripted model server, and the agent-neutral view of
- * its evidence used by the golden tests (test/e2e/agents.test.ts, test/unit/agents/).
+ * its evidence used by the golden tests (test/helpers/agents-suite.ts, test/unit/agents/).
  */
 import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";

@@ -1,6 +1,6 @@
 /**
  * The streams of the agent-neutral scenario recorded from each real CLI
- * (test/e2e/agents.test.ts) decode, each through its own driver's decoder, to the same
+ * (test/e2e/agents-<name>.test.ts) decode, each through its own driver's decoder, to the same
  * normalised evidence. Pure: no binary runs here.
  */
 import { readFileSync } from "node:fs";

@@ -1,0 +1,4 @@
+// The codex driver against its real CLI: test/helpers/agents-suite.ts.
+import { describeAgentAgainstRealCli } from "../helpers/agents-suite.js";
+
+describeAgentAgainstRealCli("codex");

@@ -1,0 +1,4 @@
+// The gemini driver against its real CLI: test/helpers/agents-suite.ts.
+import { describeAgentAgainstRealCli } from "../helpers/agents-suite.js";
+
+describeAgentAgainstRealCli("gemini");
