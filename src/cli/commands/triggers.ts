@@ -7,7 +7,7 @@ import {
   runTriggers,
   type TriggerProgress,
 } from "../../index.js";
-import { defaultAgentName } from "../agent-help.js";
+import { agentChoices, defaultAgentName } from "../agent-help.js";
 import { collect, intArg, parseEnvPairs, SANDBOX_HELP, sandboxArg } from "../args.js";
 import { noteInterrupt } from "../interrupt.js";
 import { recordTriggers } from "../../history/record-experiment.js";
@@ -26,6 +26,7 @@ interface TriggerFlags {
   decoys?: boolean;
   descriptionFile?: string[];
   model?: string;
+  agent?: string;
   agentBin?: string;
   modelScript?: string;
   env?: string[];
@@ -94,7 +95,14 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
       collect,
     )
     .option("--model <id>", "model id passed to the agent")
-    .option("--agent-bin <path>", `${defaultAgentName()} binary to run`)
+    .option(
+      "--agent <name>",
+      `the probes' agent: ${agentChoices(true)}; an agent without a Skill mechanism is refused (docs/triggers.md)`,
+    )
+    .option(
+      "--agent-bin <path>",
+      `the agent's binary (default: ${defaultAgentName()}'s pinned package, then PATH)`,
+    )
     .option("--model-script <file>", "serve the model from this script (offline, deterministic)")
     .option("--env <KEY=VALUE>", "set a variable for the agent (repeatable)", collect)
     .option("--pass-env <NAME>", "pass a host variable to the agent by name (repeatable)", collect)
@@ -139,6 +147,7 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
           decoys: f.decoys === false ? false : undefined,
           descriptionFiles: f.descriptionFile,
           model: f.model,
+          agent: f.agent,
           modelScript: f.modelScript,
           timeoutSec: f.timeout,
           maxTurns: f.maxTurns,
@@ -188,6 +197,7 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
             decoys: f.decoys === false ? false : undefined,
             descriptionFiles: f.descriptionFile,
             model: f.model,
+            agent: f.agent,
             agentBin: f.agentBin,
             modelScript: f.modelScript,
             env: parseEnvPairs(f.env ?? []),
