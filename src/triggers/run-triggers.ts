@@ -148,7 +148,8 @@ export function planProbes(
   return out;
 }
 
-function newId(): string {
+/** A results folder's name: the time and a random suffix. */
+export function newId(): string {
   const d = new Date();
   const p = (n: number): string => String(n).padStart(2, "0");
   return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}-${randomBytes(3).toString("hex")}`;
