@@ -9,6 +9,7 @@
 import path from "node:path";
 import { escapeHtml as e } from "../report/html/escape.js";
 import { writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
+import { declaredSecrets, makeRedactor, redactValue, secretsFromEnv } from "../util/redact.js";
 import type { TriggersReport } from "./report.js";
 import { InputError } from "../core/errors.js";
 import {
@@ -205,8 +206,13 @@ export async function runTriggersOnAgents(
   const files = ["triggers-agents.json", "triggers-agents.md", "triggers-agents.html"].map((f) =>
     path.join(outDir, f),
   );
-  await writeJsonAtomic(files[0] as string, report);
-  await writeFileAtomic(files[1] as string, renderAgentsMarkdown(report));
-  await writeFileAtomic(files[2] as string, renderAgentsHtml(report));
+  // Redacted as each agent's own files are (the same secrets: the host's and the declared env's).
+  const redact = makeRedactor([
+    ...secretsFromEnv(opts.hostEnv ?? process.env),
+    ...declaredSecrets(opts.env ?? {}),
+  ]);
+  await writeJsonAtomic(files[0] as string, redactValue(report, redact));
+  await writeFileAtomic(files[1] as string, redact(renderAgentsMarkdown(report)));
+  await writeFileAtomic(files[2] as string, redact(renderAgentsHtml(report)));
   return { outDir, runs, report, files };
 }
