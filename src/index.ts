@@ -124,6 +124,9 @@ export {
   type TriggerSummary,
   outcomeLabel,
   GenerationError,
+  probingAgents,
+  runTriggersOnAgents,
+  type AgentsSummary,
 } from "./triggers/index.js";
 export type { SuiteWarning } from "./suite/index.js";
 export {

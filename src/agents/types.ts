@@ -160,6 +160,8 @@ export interface TriggerProbeInput {
   workspace: string;
   prompt: string;
   env: Record<string, string>;
+  /** From `prepare()`: arguments every turn of this process needs (Codex's `exec --json`). */
+  baseArgs?: string[] | undefined;
   model?: string | undefined;
   maxTurns: number;
   timeoutMs: number;
@@ -176,6 +178,11 @@ export interface TriggerProbeResult {
   watched: WatchedProbe;
   /** The process was stopped by the probe because the decision was known. */
   stoppedEarly: boolean;
+  /**
+   * The process was stopped because the agent spent the probe's tool-call budget without
+   * choosing a Skill (agents without a turn-limit flag of their own): "nothing triggered".
+   */
+  budgetSpent?: boolean;
 }
 
 /** A driver's default figure for one run (`AgentDriver.typicalRun`): tokens by kind and seconds. */

@@ -14,6 +14,8 @@ export interface ProbeEvidence {
   agentOutcome: TurnOutcome;
   /** The result event's subtype, when there was one. */
   resultSubtype: string | null;
+  /** The probe stopped the agent once its tool-call budget was spent (agents without a turn flag). */
+  budgetSpent?: boolean;
   detail: string;
 }
 
@@ -23,6 +25,7 @@ export function classifyProbe(e: ProbeEvidence, target: string): ProbeOutcome {
       ? { kind: "target", via: e.decision.via }
       : { kind: "other", skill: e.decision.skill, via: e.decision.via };
   }
+  if (e.budgetSpent) return { kind: "none", why: "turn_budget" };
   switch (e.agentOutcome) {
     case "completed":
       return { kind: "none", why: "turn_ended" };

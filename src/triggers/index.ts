@@ -7,4 +7,5 @@ export {
   type TriggerSummary,
 } from "./run-triggers.js";
 export { outcomeLabel } from "./classify.js";
+export { probingAgents, runTriggersOnAgents, type AgentsSummary } from "./agents.js";
 export { GenerationError } from "../agents/ask.js";

@@ -90,9 +90,11 @@ async function runAttempt(
           workspace: dirs.workspace,
           environmentDir: null,
           skills: ctx.skillsFor(spec.variant),
+          // Where the probes' agent discovers Skills (its driver's folder).
+          skillsDir: ctx.driver.skillsDir,
           claudeMd: null,
         });
-        const installed = path.join(dirs.workspace, ".claude", "skills", ctx.target);
+        const installed = path.join(dirs.workspace, ctx.driver.skillsDir, ctx.target);
         for (const rel of ctx.hideFromTarget)
           await rm(path.join(installed, rel), { recursive: true, force: true });
       },
@@ -112,13 +114,14 @@ async function runAttempt(
       keep: ctx.keepWorkspaces,
     });
     // The probe's turn is the driver's own (it watches the stream): the prepared environment
-    // goes to it; the default tools need no extra arguments.
+    // and base arguments (Codex's `exec --json`, opencode's `run --format json`) go to it.
     const prepared = await call.prepare();
     const res = await ctx.driver.probeTrigger({
       bin: ctx.bin.path,
       workspace: call.dirs.workspace,
       prompt: ctx.promptOf(spec.query_id),
       env: prepared.env,
+      baseArgs: prepared.baseArgs,
       model: ctx.model ?? undefined,
       maxTurns: ctx.maxTurns,
       timeoutMs: ctx.timeoutMs,
@@ -134,6 +137,7 @@ async function runAttempt(
         decision: res.watched.decision,
         agentOutcome: res.turn.outcome,
         resultSubtype: res.watched.resultSubtype,
+        budgetSpent: res.budgetSpent,
         detail: res.turn.detail,
       },
       ctx.target,
@@ -144,7 +148,11 @@ async function runAttempt(
       agent_outcome: res.turn.outcome,
       stopped_early: res.stoppedEarly,
       duration_ms: Date.now() - started,
-      detail: res.stoppedEarly ? "stopped as soon as the Skill was chosen" : res.turn.detail,
+      detail: res.stoppedEarly
+        ? "stopped as soon as the Skill was chosen"
+        : res.budgetSpent
+          ? `stopped: ${ctx.maxTurns} tool calls without a Skill chosen (the turn budget)`
+          : res.turn.detail,
     };
   } catch (e) {
     if (ctx.signal.aborted) return null;

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { defaultAgent } from "../agents/index.js";
+import { agentDriver, agentNames, defaultAgent, type AgentDriver } from "../agents/index.js";
 import { InputError } from "../core/errors.js";
 import type { Endpoint } from "../runner/context.js";
 import { startedSandbox } from "../runner/helper-sandbox.js";
@@ -61,6 +61,8 @@ export interface TriggerOptions {
   decoys?: boolean | undefined;
   descriptionFiles?: string[] | undefined;
   model?: string | undefined;
+  /** The probes' agent (`--agent`; default the default agent). */
+  agent?: string | undefined;
   agentBin?: string | undefined;
   modelScript?: string | undefined;
   env?: Record<string, string> | undefined;
@@ -103,6 +105,35 @@ function positive(name: string, v: number | undefined, dflt: number): number {
   return v;
 }
 
+type ProbingDriver = AgentDriver & Required<Pick<AgentDriver, "probeTrigger">>;
+
+/**
+ * The probes' agent by name (`--agent`), refused (exit 2) when it is unknown or has no Skill
+ * mechanism whose choice its stream shows (no `probeTrigger`).
+ */
+export function probingDriver(name: string | undefined): ProbingDriver {
+  const agent = name === undefined ? defaultAgent() : agentDriver(name);
+  if (agent === null)
+    throw new InputError(`--agent ${name}: unknown agent; use one of ${agentNames().join(", ")}`, {
+      field: "--agent",
+    });
+  const probeTrigger = agent.probeTrigger?.bind(agent);
+  if (!probeTrigger)
+    throw new InputError(
+      `--agent ${agent.name}: ${agent.displayName} cannot be probed for triggers: it has no Skill mechanism whose choice its stream shows (docs/triggers.md)`,
+      { field: "--agent" },
+    );
+  return { ...agent, probeTrigger };
+}
+
+/** The model when none is given: ANTHROPIC_MODEL only means something to an Anthropic-API CLI. */
+function defaultModel(
+  driver: AgentDriver,
+  hostEnv: Record<string, string | undefined>,
+): string | null {
+  return driver.api === "anthropic" ? (hostEnv.ANTHROPIC_MODEL ?? null) : null;
+}
+
 /** Every probe, in a stable order: variant, query, repetition. Pure. */
 export function planProbes(
   variants: string[],
@@ -117,7 +148,8 @@ export function planProbes(
   return out;
 }
 
-function newId(): string {
+/** A results folder's name: the time and a random suffix. */
+export function newId(): string {
   const d = new Date();
   const p = (n: number): string => String(n).padStart(2, "0");
   return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}-${randomBytes(3).toString("hex")}`;
@@ -242,7 +274,7 @@ export async function planTriggers(opts: TriggerOptions): Promise<{
     timeoutSec: i.timeoutSec,
     maxTurns: i.maxTurns,
     queriesPending: i.queries.length === 0,
-    model: opts.model ?? hostEnv.ANTHROPIC_MODEL ?? null,
+    model: opts.model ?? defaultModel(probingDriver(opts.agent), hostEnv),
     scripted: opts.modelScript !== undefined,
   };
 }
@@ -270,15 +302,8 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
   // The generator may yet write the queries (below).
   let { queries, queriesSource } = settled;
 
-  // The probe reads the agent's stream as it arrives (the driver's probeTrigger); the default
-  // agent is the one that has it today (docs/triggers.md).
-  const agent = defaultAgent();
-  const probeTrigger = agent.probeTrigger?.bind(agent);
-  if (!probeTrigger)
-    throw new InputError(`triggers: ${agent.displayName} has no trigger detection`, {
-      field: "agent",
-    });
-  const driver = { ...agent, probeTrigger };
+  // The probe reads the agent's stream as it arrives: the driver's probeTrigger (docs/triggers.md).
+  const driver = probingDriver(opts.agent);
   const bin = driver.resolveBinary({ agentBin: opts.agentBin, env: hostEnv });
   if ("error" in bin) throw new InputError(bin.error, { field: "--agent-bin" });
 
@@ -313,7 +338,7 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
   const declaredEnv = opts.env ?? {};
   const passEnv = opts.passEnv ?? [];
   const redact = makeRedactor([...secretsFromEnv(hostEnv), ...declaredSecrets(declaredEnv)]);
-  const model = opts.model ?? hostEnv.ANTHROPIC_MODEL ?? null;
+  const model = opts.model ?? defaultModel(driver, hostEnv);
   const scriptFile = opts.modelScript ? path.resolve(cwd, opts.modelScript) : null;
   const { server, endpointFor } = await endpointOutsideRun({
     api: driver.api,
@@ -342,7 +367,7 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
       const g = await generateQueries({
         skill: target,
         neighbours: others.map((o) => ({ name: o.name, description: o.description })),
-        agent: { name: "claude-code", version },
+        agent: { name: driver.reportName, version },
         call: {
           driver,
           bin: bin.path,
@@ -494,7 +519,7 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
   const notRun = planned.filter((p) => !stored.has(p.probe_id));
   const report = buildTriggersReport({
     skill: { name: target.name, dir: target.dir, hash: target.hash },
-    agent: { name: "claude-code", version, bin: bin.path },
+    agent: { name: driver.reportName, version, bin: bin.path },
     model,
     modelScript: scriptFile,
     settings: {

@@ -1,11 +1,10 @@
 /**
  * Claude Code's trigger detection (the driver's `probeTrigger`): reading its stream-json as it
  * arrives to see which Skill it chose (pure: `SkillDecisionWatcher`), and running one probe turn
- * that stops as soon as the decision is known (`runClaudeProbe`). Another agent gets its own in
- * its folder; nothing in src/triggers knows the stream format.
+ * that stops as soon as the decision is known (`runClaudeProbe`, through the agent-neutral
+ * `runWatchedProbe`). Each agent has its own in its folder; nothing in src/triggers knows the
+ * stream format.
  */
-import { LineSplitter } from "../../util/lines.js";
-import { RedactingLineWriter } from "../../util/redacting-writer.js";
 import type {
   AgentDriver,
   SkillDecision,
@@ -13,7 +12,7 @@ import type {
   TriggerProbeResult,
   WatchedProbe,
 } from "../types.js";
-import { runDriverTurn } from "../run-turn.js";
+import { runWatchedProbe, type DecisionWatcher } from "../probe-turn.js";
 
 export type { SkillDecision, WatchedProbe };
 
@@ -48,8 +47,10 @@ export function skillOfToolUse(name: string, input: Record<string, unknown>): Sk
  * agent chose: a `Skill` tool call, a tool call that reads a Skill's files, or a Skill the CLI
  * expanded itself from a slash command in the prompt. Pure.
  */
-export class SkillDecisionWatcher {
+export class SkillDecisionWatcher implements DecisionWatcher {
   readonly state: WatchedProbe = { decision: null, resultSubtype: null };
+  /** Not counted: `--max-turns` is Claude Code's own budget. */
+  readonly toolCalls = 0;
 
   push(line: string): void {
     if (line.trim() === "") return;
@@ -92,66 +93,13 @@ export class SkillDecisionWatcher {
   }
 }
 
-/** A RedactingLineWriter that also shows every raw line to `observe`, as it arrives. */
-class ObservedLineWriter extends RedactingLineWriter {
-  private readonly tap = new LineSplitter();
-  constructor(
-    file: string,
-    redact: (s: string) => string,
-    private readonly observe: (line: string) => void,
-  ) {
-    super(file, redact);
-  }
-  override write(chunk: Uint8Array | string): void {
-    super.write(chunk);
-    this.tap.push(chunk, (line) => this.observe(line));
-  }
-  override endTurn(): string {
-    const rest = super.endTurn();
-    const tail = this.tap.flush();
-    if (tail) this.observe(tail);
-    return rest;
-  }
-}
-
 /** One `claude -p QUERY` turn, stopped as soon as a Skill is chosen. Never throws. */
-export async function runClaudeProbe(
+export function runClaudeProbe(
   driver: AgentDriver,
   i: TriggerProbeInput,
 ): Promise<TriggerProbeResult> {
-  const watcher = new SkillDecisionWatcher();
-  const stop = new AbortController();
-  let stoppedEarly = false;
-  const onOuter = (): void => stop.abort();
-  if (i.signal.aborted) stop.abort();
-  i.signal.addEventListener("abort", onOuter, { once: true });
-  const stdout = new ObservedLineWriter(i.stdoutFile, i.redact, (line) => {
-    watcher.push(line);
-    if (watcher.state.decision && !stop.signal.aborted) {
-      stoppedEarly = true;
-      stop.abort();
-    }
+  // Claude Code has its own turn limit: the budget is its `--max-turns`.
+  return runWatchedProbe(driver, i, new SkillDecisionWatcher(), {
+    extraArgs: ["--max-turns", String(i.maxTurns)],
   });
-  const stderr = new RedactingLineWriter(i.stderrFile, i.redact);
-  try {
-    const turn = await runDriverTurn(driver, {
-      bin: i.bin,
-      workspace: i.workspace,
-      prompt: i.prompt,
-      env: i.env,
-      model: i.model,
-      extraArgs: ["--max-turns", String(i.maxTurns)],
-      timeoutMs: i.timeoutMs,
-      signal: stop.signal,
-      stdout,
-      stderr,
-      launcher: i.launcher,
-    });
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set while awaiting
-    return { turn, watched: watcher.state, stoppedEarly: stoppedEarly && !i.signal.aborted };
-  } finally {
-    i.signal.removeEventListener("abort", onOuter);
-    await stdout.close();
-    await stderr.close();
-  }
 }

@@ -13,6 +13,7 @@ import type { AgentDriver, AgentEnvRequest, PreparedAgent } from "../types.js";
 import { versionOf } from "../version.js";
 import { CodexDecoder } from "./decoder.js";
 import { codexTools } from "./tools.js";
+import { runCodexProbe } from "./trigger.js";
 
 const URL_VAR = "SKILLBENCH_MODEL_BASE_URL";
 const KEY_VAR = "SKILLBENCH_MODEL_API_KEY";
@@ -106,4 +107,5 @@ export const codexDriver: AgentDriver = {
   }),
   decoder: (opts) => new CodexDecoder(opts),
   runTurn: (r) => runDriverTurn(codexDriver, r),
+  probeTrigger: (i) => runCodexProbe(codexDriver, i),
 };

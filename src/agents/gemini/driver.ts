@@ -13,6 +13,7 @@ import type { AgentDriver, AgentEnvRequest, PreparedAgent } from "../types.js";
 import { versionOf } from "../version.js";
 import { GeminiDecoder } from "./decoder.js";
 import { geminiTools } from "./tools.js";
+import { runGeminiProbe } from "./trigger.js";
 
 /**
  * Without an explicit model the CLI first asks a router model which one to use (minutes of
@@ -83,4 +84,5 @@ export const geminiDriver: AgentDriver = {
   }),
   decoder: (opts) => new GeminiDecoder(opts),
   runTurn: (r) => runDriverTurn(geminiDriver, r),
+  probeTrigger: (i) => runGeminiProbe(geminiDriver, i),
 };

@@ -13,6 +13,7 @@ import type { AgentDriver, AgentEnvRequest, PreparedAgent } from "../types.js";
 import { versionOf } from "../version.js";
 import { OpencodeDecoder } from "./decoder.js";
 import { opencodeTools } from "./tools.js";
+import { runOpencodeProbe } from "./trigger.js";
 import { statSync } from "node:fs";
 
 const OPENCODE_DEFAULT_MODEL = "claude-sonnet-4-5";
@@ -107,4 +108,5 @@ export const opencodeDriver: AgentDriver = {
   }),
   decoder: (opts) => new OpencodeDecoder(opts),
   runTurn: (r) => runDriverTurn(opencodeDriver, r),
+  probeTrigger: (i) => runOpencodeProbe(opencodeDriver, i),
 };

@@ -4,10 +4,14 @@ import {
   holdResultsFolder,
   outcomeLabel,
   planTriggers,
+  probingAgents,
   runTriggers,
+  runTriggersOnAgents,
+  type AgentsSummary,
   type TriggerProgress,
+  type TriggerSummary,
 } from "../../index.js";
-import { defaultAgentName } from "../agent-help.js";
+import { agentChoices, defaultAgentName } from "../agent-help.js";
 import { collect, intArg, parseEnvPairs, SANDBOX_HELP, sandboxArg } from "../args.js";
 import { noteInterrupt } from "../interrupt.js";
 import { recordTriggers } from "../../history/record-experiment.js";
@@ -26,6 +30,7 @@ interface TriggerFlags {
   decoys?: boolean;
   descriptionFile?: string[];
   model?: string;
+  agent?: string;
   agentBin?: string;
   modelScript?: string;
   env?: string[];
@@ -55,6 +60,39 @@ function progressLine(e: TriggerProgress): string | null {
       return `[${e.done}/${e.total}] ${e.probe.probe_id}: ${outcomeLabel(e.record.outcome)}${a > 1 ? ` (${a} attempts)` : ""}`;
     }
   }
+}
+
+/** The variants' lines and the comparison's conclusions of one evaluation. */
+function summaryLines(r: TriggerSummary["report"], prefix = ""): string[] {
+  const f2 = (x: number | null): string => (x === null ? "n/a" : x.toFixed(2));
+  const lines = r.variants.map(
+    (v) =>
+      `${prefix}${v.name}: precision ${f2(v.precision.value)}, recall ${f2(v.recall.value)}, F1 ${f2(v.f1)}, false-trigger rate ${f2(v.false_trigger_rate.value)}, invalid probes ${v.invalid_probes}`,
+  );
+  for (const c of r.comparison) lines.push(`${prefix}${c.conclusion}`);
+  return lines;
+}
+
+/** Prints an evaluation across agents, records each agent's in the history store; the exit code. */
+async function reportAgents(
+  all: AgentsSummary,
+  agentCount: number,
+  f: TriggerFlags,
+): Promise<number> {
+  const lines = all.runs.flatMap((run) => summaryLines(run.report, `${run.agent} `));
+  process.stdout.write(
+    `\n${lines.join("\n")}\nResults: ${all.outDir}\n${all.files.map((x) => `  ${x}`).join("\n")}\n`,
+  );
+  for (const run of all.runs) {
+    const unrecorded = await recordTriggers(run.outDir, run.report, {
+      off: f.history === false,
+      ...(typeof f.history === "string" ? { target: f.history } : {}),
+    });
+    if (unrecorded) process.stderr.write(`${unrecorded}\n`);
+  }
+  const invalid = all.runs.some((run) => run.report.variants.some((v) => v.invalid_probes > 0));
+  const notRun = all.runs.some((run) => run.notRun.length > 0) || all.runs.length < agentCount;
+  return invalid || notRun ? 1 : 0;
 }
 
 /** `skillbench triggers SKILL_DIR`: does the Skill fire when it should? (docs/triggers.md) */
@@ -94,7 +132,14 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
       collect,
     )
     .option("--model <id>", "model id passed to the agent")
-    .option("--agent-bin <path>", `${defaultAgentName()} binary to run`)
+    .option(
+      "--agent <name>",
+      `the probes' agent: ${agentChoices(true)}; an agent without a Skill mechanism is refused (docs/triggers.md)`,
+    )
+    .option(
+      "--agent-bin <path>",
+      `the agent's binary (default: ${defaultAgentName()}'s pinned package, then PATH)`,
+    )
     .option("--model-script <file>", "serve the model from this script (offline, deterministic)")
     .option("--env <KEY=VALUE>", "set a variable for the agent (repeatable)", collect)
     .option("--pass-env <NAME>", "pass a host variable to the agent by name (repeatable)", collect)
@@ -130,6 +175,8 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
     )
     .action(async (skillDir: string, f: TriggerFlags) => {
       if (f.dryRun) {
+        // Several agents: each runs the same probes (the estimate is the first one's).
+        const agents = f.agent?.includes(",") ? probingAgents(f.agent) : null;
         const plan = await planTriggers({
           skill: skillDir,
           queries: f.queries,
@@ -139,6 +186,7 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
           decoys: f.decoys === false ? false : undefined,
           descriptionFiles: f.descriptionFile,
           model: f.model,
+          agent: agents?.[0] ?? f.agent,
           modelScript: f.modelScript,
           timeoutSec: f.timeout,
           maxTurns: f.maxTurns,
@@ -149,7 +197,7 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
         process.stdout.write(
           (plan.queriesPending
             ? "No queries yet: --generate writes them first (reused once frozen), so the probes are not known.\n"
-            : `${plan.probes.length} probes planned (${variants} variant(s) × ${queries} queries × ${plan.count} repetitions)\n\n${await probeEstimateText(plan, f)}`) +
+            : `${plan.probes.length} probes planned (${variants} variant(s) × ${queries} queries × ${plan.count} repetitions)${agents ? `, on each of ${agents.length} agents (${agents.join(", ")})` : ""}\n\n${await probeEstimateText(plan, f)}`) +
             "Dry run: no agent or model server was started.\n",
         );
         return;
@@ -174,64 +222,68 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
       process.on("SIGINT", onSigint);
       process.on("SIGTERM", onSigterm);
       try {
+        // Several agents (`--agent claude,codex`): one evaluation each in <out>/<agent>/ and
+        // the cross-agent table at the top (docs/triggers.md); all checked before any runs.
+        const agents = f.agent?.includes(",") ? probingAgents(f.agent) : null;
+        const options = {
+          skill: skillDir,
+          queries: f.queries,
+          count: f.count,
+          concurrency: f.concurrency,
+          out: f.out,
+          resume: f.resume,
+          neighbours: f.neighbours,
+          // --no-decoys only: otherwise the manifest's triggers.decoys (default true) decides.
+          decoys: f.decoys === false ? false : undefined,
+          descriptionFiles: f.descriptionFile,
+          model: f.model,
+          agent: f.agent,
+          agentBin: f.agentBin,
+          modelScript: f.modelScript,
+          env: parseEnvPairs(f.env ?? []),
+          passEnv: f.passEnv,
+          timeoutSec: f.timeout,
+          maxTurns: f.maxTurns,
+          maxAttempts: f.maxAttempts,
+          sandbox: f.sandbox,
+          keepWorkspaces: f.keepWorkspaces,
+          generate: f.generate || f.regenerate,
+          regenerate: f.regenerate,
+          cacheDir: f.cacheDir,
+          stopSignal: stop.signal,
+          killSignal: kill.signal,
+          onProgress: (e: TriggerProgress) => {
+            const line = progressLine(e);
+            if (line) process.stderr.write(`${line}\n`);
+          },
+        };
         // One writer per results folder, as for run (store/lock.ts).
-        const go = (): ReturnType<typeof runTriggers> =>
-          runTriggers({
-            skill: skillDir,
-            queries: f.queries,
-            count: f.count,
-            concurrency: f.concurrency,
-            out: f.out,
-            resume: f.resume,
-            neighbours: f.neighbours,
-            // --no-decoys only: otherwise the manifest's triggers.decoys (default true) decides.
-            decoys: f.decoys === false ? false : undefined,
-            descriptionFiles: f.descriptionFile,
-            model: f.model,
-            agentBin: f.agentBin,
-            modelScript: f.modelScript,
-            env: parseEnvPairs(f.env ?? []),
-            passEnv: f.passEnv,
-            timeoutSec: f.timeout,
-            maxTurns: f.maxTurns,
-            maxAttempts: f.maxAttempts,
-            sandbox: f.sandbox,
-            keepWorkspaces: f.keepWorkspaces,
-            generate: f.generate || f.regenerate,
-            regenerate: f.regenerate,
-            cacheDir: f.cacheDir,
-            stopSignal: stop.signal,
-            killSignal: kill.signal,
-            onProgress: (e) => {
-              const line = progressLine(e);
-              if (line) process.stderr.write(`${line}\n`);
-            },
-          });
-        const res = f.out
-          ? await holdResultsFolder(
-              {
-                suite: skillDir,
-                out: f.out,
-                resume: f.resume,
-                waitForLock: f.wait,
-                lockCommand: "skillbench triggers",
-                stopSignal: stop.signal,
-                onProgress: (e) => {
-                  if (e.type === "note") process.stderr.write(`note: ${e.message}\n`);
+        const held = <T>(go: () => Promise<T>): Promise<T> =>
+          f.out
+            ? holdResultsFolder(
+                {
+                  suite: skillDir,
+                  out: f.out,
+                  resume: f.resume,
+                  waitForLock: f.wait,
+                  lockCommand: "skillbench triggers",
+                  stopSignal: stop.signal,
+                  onProgress: (e) => {
+                    if (e.type === "note") process.stderr.write(`note: ${e.message}\n`);
+                  },
                 },
-              },
-              go,
-            )
-          : await go();
+                go,
+              )
+            : go();
+        if (agents) {
+          const all = await held(() => runTriggersOnAgents(options, agents));
+          ctx.exitCode = await reportAgents(all, agents.length, f);
+          return;
+        }
+        const res = await held(() => runTriggers(options));
         const r = res.report;
-        const f2 = (x: number | null): string => (x === null ? "n/a" : x.toFixed(2));
-        const lines = r.variants.map(
-          (v) =>
-            `${v.name}: precision ${f2(v.precision.value)}, recall ${f2(v.recall.value)}, F1 ${f2(v.f1)}, false-trigger rate ${f2(v.false_trigger_rate.value)}, invalid probes ${v.invalid_probes}`,
-        );
-        for (const c of r.comparison) lines.push(c.conclusion);
         process.stdout.write(
-          `\n${lines.join("\n")}\nResults: ${res.outDir}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
+          `\n${summaryLines(r).join("\n")}\nResults: ${res.outDir}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
         );
         const unrecorded = await recordTriggers(res.outDir, r, {
           off: f.history === false,
