@@ -15,6 +15,7 @@ async function installedSkillFiles(t: TreatmentSpec | undefined): Promise<Instal
     (t?.skills ?? []).map(async (s) => ({
       name: s.name,
       files: s.path !== null ? await listFiles(s.path, isIgnoredSkillPath) : ["SKILL.md"],
+      keyFiles: s.key_files,
     })),
   );
 }

@@ -24,7 +24,7 @@ function golden(name: string): Evidence {
     workspace: string;
   };
   const driver = agentDriver(name);
-  if (driver === undefined) throw new Error(`no driver ${name}`);
+  if (driver === null) throw new Error(`no driver ${name}`);
   return parseEvidenceChunks([text], driver.decoder(opts));
 }
 
