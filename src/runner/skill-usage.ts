@@ -35,7 +35,7 @@ export async function runSkillUsageOf(
 /** A rescored run's `skill_usage`: derived again from its evidence over the files it recorded. */
 export function rescoredSkillUsage(
   old: Pick<RunReport, "skill_usage">,
-  evidence: Evidence | null,
+  evidence: Pick<Evidence, "files_read" | "commands_run" | "skills_invoked"> | null,
 ): SkillUsage[] | undefined {
   if (old.skill_usage === undefined || evidence === null) return old.skill_usage;
   return runSkillUsage(
