@@ -7,6 +7,7 @@
  *   CONTROL fails both: its runs have no `skill_usage`;
  * - summary.md, comparison_report.md and the HTML say "fired in 2/2 runs; `references/format.md`
  *   (key file) read in 1/2"; the lift splits by the key file: +1.00 when read (1 run), 0.00 when not;
+ * - `rescore` derives the same usage from the stored evidence;
  * - a manifest's key file that is not in the Skill is bad input: exit 2, file, field and line.
  */
 import { cp, readFile, writeFile } from "node:fs/promises";
@@ -122,6 +123,17 @@ describe("the reports", () => {
     const md = await readFile(path.join(out, "comparison_report.md"), "utf8");
     expect(md).toMatch(/\| Lift when key file read \| \+1\.00 .*\(1 runs\) \|/);
     expect(md).toMatch(/\| Lift when key file not read \| [+]?0\.00 .*\(1 runs\) \|/);
+  });
+});
+
+describe("rescore", () => {
+  it("derives the same usage again from the stored evidence", async () => {
+    const before = runOf("WITH_SKILL", 1).skill_usage;
+    const res = await runCli(["rescore", out], { env: box.env() });
+    expect(res.code, res.stderr).toBe(0);
+    reports = (await readReports(out)).reports;
+    expect(runOf("WITH_SKILL", 1).skill_usage).toEqual(before);
+    expect(await readFile(path.join(out, "summary.md"), "utf8")).toContain(`- ${LINE}`);
   });
 });
 
