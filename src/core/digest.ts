@@ -168,5 +168,6 @@ export function compactDigest(d: RunDigest): RunDigest {
     ...(d.arm_integrity ? { arm_integrity: d.arm_integrity } : {}),
     // Only under a budget; such a digest is held as a plain object (store/packed-digests.ts).
     ...(d.metered ? { metered: d.metered } : {}),
+    ...(d.skill_usage ? { skill_usage: d.skill_usage } : {}),
   };
 }

@@ -91,6 +91,27 @@ const SkillSourceSchema = z.object({
   hash: z.string(),
 });
 
+/**
+ * How deeply a run used one Skill it had installed (docs/evidence.md, "Depth of use"): derived
+ * from the normalised evidence and the Skill's own file list (analysis/skill-usage.ts).
+ */
+const SkillUsageSchema = z.object({
+  skill: z.string(),
+  /** By the agent's own mechanism (its Skill tool; Codex: SKILL.md read). */
+  invoked: z.boolean(),
+  /** Skill-relative paths of the Skill's files read (SKILL.md also when invoked), in `files` order. */
+  files_read: z.array(z.string()),
+  /** Skill-relative paths of the Skill's files executed through a shell command. */
+  scripts_run: z.array(z.string()),
+  /** Share of `files` read or run (0..1). */
+  coverage: z.number(),
+  /** Every file of the installed Skill, Skill-relative, sorted: coverage's denominator. */
+  files: z.array(z.string()),
+  /** The Skill files the eval manifest names as holding the real knowledge (`key_files:`). */
+  key_files: z.array(z.string()).optional(),
+});
+export type SkillUsage = z.infer<typeof SkillUsageSchema>;
+
 const EventsSummarySchema = z.object({
   duration_seconds: z.number().nullable(),
   duration_api_seconds: z.number().nullable(),
@@ -266,5 +287,7 @@ export const RunReportSchema = z.object({
   arm_integrity: z.array(RunArmProblemSchema).optional(),
   /** The metered usage and budget stop (absent without a budget); see docs/budgets.md. */
   metered: MeteredSchema.optional(),
+  /** Depth of use of each installed Skill (absent when the run had none; docs/evidence.md). */
+  skill_usage: z.array(SkillUsageSchema).optional(),
 });
 export type RunReport = z.infer<typeof RunReportSchema>;

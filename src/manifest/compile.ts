@@ -142,6 +142,29 @@ function refuseEscaping(m: LoadedManifest, scan: CopyScan, field: string, at: Pr
   );
 }
 
+/**
+ * `skill.keyFiles`, each a file of the Skill as copied for the runs (its folder less the eval's own
+ * material): else bad input naming the manifest, the field and its line.
+ */
+async function checkKeyFiles(m: LoadedManifest, skillCopy: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const [i, k] of (m.manifest.skill.keyFiles ?? []).entries()) {
+    const rel = path.posix.normalize(k.replace(/\\/g, "/"));
+    const inside = rel !== ".." && !rel.startsWith("../") && !path.posix.isAbsolute(rel);
+    const isFile = inside && (await stat(path.join(skillCopy, rel)).catch(() => null))?.isFile();
+    if (isFile !== true) {
+      const field = `skill.keyFiles[${i}]`;
+      const line = m.lineOf?.(["skill", "keyFiles", i]);
+      throw new InputError(
+        `${m.file}: ${field}: ${JSON.stringify(k)} is not a file of the Skill ${m.skillDir}${line === undefined ? "" : ` (line ${line})`}`,
+        { file: m.file, field, ...(line === undefined ? {} : { line }) },
+      );
+    }
+    out.push(rel);
+  }
+  return out;
+}
+
 /** The Skill's name: the manifest's `skill.name`, else SKILL.md's front matter `name`, else the folder's. */
 export async function resolveSkillName(m: LoadedManifest): Promise<string> {
   if (m.manifest.skill.name) return m.manifest.skill.name;
@@ -421,6 +444,7 @@ export async function compileManifest(
       message: `the Skill folder holds ${scan.files} file(s), ${(scan.bytes / 1024 / 1024).toFixed(1)} MiB (warned above ${SKILL_WARN_FILES} files or ${SKILL_WARN_BYTES / 1024 / 1024} MiB); all of it is copied into every run's workspace: leave datasets and build outputs out of the Skill`,
     });
   await copyTree(m.skillDir, skillCopy, material);
+  const keyFiles = await checkKeyFiles(m, skillCopy);
 
   const taskNames: string[] = [];
   for (const [i, t] of entries.entries()) {
@@ -476,7 +500,9 @@ export async function compileManifest(
     CONTROL: { description: "No skills baseline" },
     [SKILL_TREATMENT]: {
       description: `${skillName} as it is now (${m.skillDir})`,
-      skills: [{ name: skillName, path: skillCopy }],
+      skills: [
+        { name: skillName, path: skillCopy, ...(keyFiles.length ? { key_files: keyFiles } : {}) },
+      ],
     },
   };
   for (const b of baselines)

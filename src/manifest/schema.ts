@@ -189,6 +189,11 @@ export const ManifestSchema = z.strictObject({
     /** The Skill folder, relative to the manifest's folder (default: the Skill folder). */
     source: z.string().optional(),
     profile: z.string().optional(),
+    /**
+     * `key_files:` the Skill files (relative to its folder) that hold its real knowledge: the
+     * comparison splits the lift by whether a run read them (docs/statistics.md §9).
+     */
+    keyFiles: StringList.optional(),
   }),
   evaluation: EvaluationSchema.optional(),
   interaction: InteractionSchema.optional(),

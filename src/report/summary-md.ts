@@ -1,4 +1,5 @@
 import { summaryArmIntegrity } from "./comparison/arm-integrity.js";
+import { skillUseRows, skillUseSection } from "./comparison/skill-use.js";
 import { healthVerdictLine, type HealthSummary } from "../core/health.js";
 import type { RunDigest } from "../core/digest.js";
 import { cell, f2, int, meanOf, orderDimensions, pct, secs, table, Tally, usd } from "./format.js";
@@ -506,6 +507,8 @@ function summaryOverview(s: SummaryInput): {
     );
   const arms = summaryArmIntegrity(s.reports, treatments);
   if (arms !== null) lines.push(arms, "");
+  const use = skillUseSection(skillUseRows(s.reports));
+  if (use !== null) lines.push(use, "");
   if (total <= RUN_DETAILS_LIMIT) return { lines, treatments, details: "inline" };
   lines.push(
     "## Treatment Details",

@@ -15,6 +15,7 @@ import {
   type ModelApiRecord,
   type Outcome,
   type RunReport,
+  type SkillUsage,
 } from "../core/report.js";
 import type { RunSpec } from "../plan/matrix.js";
 import type { RubricResult } from "../scoring/index.js";
@@ -66,6 +67,8 @@ export interface EvaluateInput {
   armIntegrity?: RunArmProblem[] | undefined;
   /** The harness's metered usage and budget stop (runner/budget.ts); absent without a budget. */
   metered?: Metered | undefined;
+  /** Depth of use of each installed Skill (runner/skill-usage.ts); absent without a Skill. */
+  skillUsage?: SkillUsage[] | undefined;
 }
 
 const SKILL_NOT_INVOKED = /Required skill not invoked|skill.*not invoked/i;
@@ -319,5 +322,6 @@ export function evaluateRun(a: EvaluateInput): RunReport {
     timestamp: a.timing.finished_at,
     ...(a.armIntegrity?.length ? { arm_integrity: a.armIntegrity } : {}),
     ...(a.metered ? { metered: a.metered } : {}),
+    ...(a.skillUsage ? { skill_usage: a.skillUsage } : {}),
   };
 }

@@ -40,6 +40,7 @@ import {
 } from "./rescore-files.js";
 import { scoreFinishedRun } from "./score-run.js";
 import { rescoredArms } from "./arm-integrity.js";
+import { rescoredSkillUsage } from "./skill-usage.js";
 import { tailOf } from "./tail.js";
 
 type RunPaths = ReturnType<typeof runPaths>;
@@ -218,6 +219,7 @@ export async function rescoreRun(ctx: RescoreContext, id: string): Promise<Resco
     armIntegrity: rescoredArms(old, evidence, treatment, ctx.treatments.values()),
     // What was metered while the run ran (and its budget stop) is a record, not recomputed.
     metered: old.metered,
+    skillUsage: rescoredSkillUsage(old, evidence),
     agentInfo: old.agent,
     suiteHash: old.hashes.suite,
     timing: old.timing,

@@ -38,6 +38,7 @@ import { openFinishedWorkspace } from "./finished-workspace.js";
 import { scoreFinishedRun } from "./score-run.js";
 import { decodeRunEvidence, validateRun } from "./check-run.js";
 import { checkRunArms } from "./arm-integrity.js";
+import { runSkillUsageOf } from "./skill-usage.js";
 import { unscheduled, type RunPassage } from "./schedule.js";
 import { meteredRecord, ownBudgetStop } from "./budget.js";
 import type { RunSpend } from "../cost/budget.js";
@@ -299,6 +300,7 @@ export async function executeRun(
         : undefined,
     timeoutSec: plan.timeout_sec,
     armIntegrity,
+    skillUsage: await runSkillUsageOf(evidence, treatment),
     agentInfo: {
       name: reportAgentName(subject.driver.name),
       bin: plan.agent.bin,

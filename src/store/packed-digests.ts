@@ -101,10 +101,11 @@ const PROFILE_SIZE = 20;
  * Fields whose value may differ from run to run (a judge block's reasons and prompt hash, the
  * model server's request counts, an interaction's counters, a queue record): numbered as the
  * others, but each run keeps its own number (4 bytes a field), so that they do not multiply
- * the profiles. `queue` is undefined for a local run.
+ * the profiles. `queue` is undefined for a local run, `skill_usage` for a run without a Skill
+ * (which files a run read varies from run to run).
  */
-const O = { model_api: 0, interaction: 1, judge: 2, queue: 3 } as const;
-const OWN_SIZE = 4;
+const O = { model_api: 0, interaction: 1, judge: 2, queue: 3, skill_usage: 4 } as const;
+const OWN_SIZE = 5;
 
 type Events = NonNullable<RunDigest["events_summary"]>;
 /** The transcript summary's part that repeats across runs. */
@@ -239,7 +240,12 @@ export class PackedDigests {
    */
   add(d: RunDigest): RunDigest {
     if (!keysAre(d, FIELDS)) {
-      if (d.queue === undefined || !keysAre(d, [...FIELDS, "queue"])) return d;
+      // the optional fields a row holds, in compactDigest's order
+      const extra = [
+        ...(d.queue === undefined ? [] : ["queue"]),
+        ...(d.skill_usage === undefined ? [] : ["skill_usage"]),
+      ];
+      if (extra.length === 0 || !keysAre(d, [...FIELDS, ...extra])) return d;
     }
     if (!isInt32(d.rep)) return d;
     const es = d.events_summary;
@@ -298,7 +304,7 @@ export class PackedDigests {
     if (row === this.profile.length) this.grow();
     this.size++;
     this.profile[row] = profile;
-    const own: unknown[] = [d.model_api, d.interaction, d.judge, d.queue];
+    const own: unknown[] = [d.model_api, d.interaction, d.judge, d.queue, d.skill_usage];
     for (let f = 0; f < OWN_SIZE; f++)
       this.own[row * OWN_SIZE + f] = (this.ownFields[f] as FieldValues).idOf(own[f]);
     this.rep[row] = d.rep;
@@ -494,6 +500,9 @@ class PackedDigest implements RunDigest {
   get queue(): RunDigest["queue"] {
     return this.o(O.queue) as RunDigest["queue"];
   }
+  get skill_usage(): RunDigest["skill_usage"] {
+    return this.o(O.skill_usage) as RunDigest["skill_usage"];
+  }
 
   /** The plain digest (what JSON.stringify writes): compactDigest's fields in its order. */
   toJSON(): RunDigest {
@@ -501,6 +510,8 @@ class PackedDigest implements RunDigest {
     for (const f of FIELDS) out[f] = this[f];
     const q = this.queue;
     if (q !== undefined) out.queue = q;
+    const u = this.skill_usage;
+    if (u !== undefined) out.skill_usage = u;
     return out as RunDigest;
   }
 }

@@ -55,6 +55,7 @@ const SHARED_FIELDS = [
   "rubric",
   "rubric_lines",
   "interaction",
+  "skill_usage",
 ] as const satisfies ReadonlyArray<keyof RunDigest>;
 const SHARED = new Set<string>(SHARED_FIELDS);
 /** Digest fields holding a string that repeats across runs: one string per value once read. */
@@ -298,7 +299,8 @@ export class SharedValues {
     const out: Record<string, unknown> = { ...plain };
     for (const field of SHARED_FIELDS) {
       const v = plain[field];
-      if (v === null) continue;
+      // absent optional fields (skill_usage without a Skill) have no value to share
+      if (v === null || v === undefined) continue;
       const json = JSON.stringify(v);
       let e = this.byJson.get(json);
       if (!e) {

@@ -118,5 +118,22 @@ export async function resolveSkill(
       `the folder name ${JSON.stringify(name)} is not a safe skill name (${NAME_PATTERN.source}); give the entry a "name"`,
     );
   }
-  return { name, source_type: "path", path: dir, content: null, hash: await hashSkillDir(dir) };
+  // A key file must be one of the Skill's own files: the usage counts only those (docs/evidence.md).
+  for (const [i, k] of (entry.key_files ?? []).entries()) {
+    const rel = path.posix.normalize(k.replace(/\\/g, "/"));
+    const inside = rel !== ".." && !rel.startsWith("../") && !path.posix.isAbsolute(rel);
+    if (!inside || isIgnoredSkillPath(rel) || (await kindOf(path.join(dir, rel))) !== "file")
+      return fail(
+        `key_files[${i}]: ${JSON.stringify(k)} is not a file of the Skill ${dir} (name a file under it, e.g. references/format.md)`,
+      );
+  }
+  const keyFiles = (entry.key_files ?? []).map((k) => path.posix.normalize(k.replace(/\\/g, "/")));
+  return {
+    name,
+    source_type: "path",
+    path: dir,
+    content: null,
+    hash: await hashSkillDir(dir),
+    ...(keyFiles.length > 0 ? { key_files: keyFiles } : {}),
+  };
 }

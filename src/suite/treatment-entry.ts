@@ -17,7 +17,14 @@ import {
  */
 
 export type SkillEntry =
-  | { kind: "path"; field: string; name: string | undefined; path: string }
+  | {
+      kind: "path";
+      field: string;
+      name: string | undefined;
+      path: string;
+      /** `key_files:` the Skill files that hold its real knowledge (docs/evidence.md, "Depth of use"). */
+      key_files?: string[];
+    }
   | { kind: "inline"; field: string; name: string; content: string };
 
 interface SkillHints {
@@ -140,7 +147,14 @@ function readSkillEntry(
         name === undefined ||
         checkName(t, t.field(explicitName !== undefined ? "name" : "skill"), name)
       ) {
-        entry = { kind: "path", field, name, path: where };
+        const keyFiles = t.stringList("key_files");
+        entry = {
+          kind: "path",
+          field,
+          name,
+          path: where,
+          ...(keyFiles?.length ? { key_files: keyFiles } : {}),
+        };
       }
     }
   }

@@ -116,6 +116,8 @@ const SkillSpecSchema = z.object({
   content: z.string().nullable(),
   /** `sha256:<hex>` over sorted relpath + bytes of the folder, or over the inline content. */
   hash: HashSchema,
+  /** `key_files:` Skill-relative files that hold its real knowledge (path Skills; absent: none). */
+  key_files: z.array(z.string()).optional(),
 });
 export type SkillSpec = z.infer<typeof SkillSpecSchema>;
 

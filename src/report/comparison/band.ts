@@ -147,9 +147,45 @@ function invocationRate(reports: RunDigest[], treatment: string): number | null 
   return rs.filter(invokedOwn).length / rs.length;
 }
 
+/** The key files a run's Skills declare (report.json `skill_usage[].key_files`). */
+const keyFilesOf = (r: RunDigest): string[] =>
+  (r.skill_usage ?? []).flatMap((u) => u.key_files ?? []);
+/** The run declares key files and read every one of them (null: it declares none). */
+const keyRead = (r: RunDigest): boolean | null =>
+  keyFilesOf(r).length === 0
+    ? null
+    : (r.skill_usage ?? []).every((u) =>
+        (u.key_files ?? []).every((f) => u.files_read.includes(f)),
+      );
+
+/**
+ * The candidate's lift split by whether its runs read the key files (`key_files:` in the eval
+ * manifest, docs/statistics.md §9): each half of its runs against every baseline run, by the
+ * same method as the per-protocol lift. Absent when none of its runs declares a key file.
+ */
+function keyFileLift(
+  reports: RunDigest[],
+  roles: Roles,
+  base: ArmOutcomes,
+  seed: number,
+  sequential: { alpha_look: number } | null,
+): Pick<Lift, "key_file"> {
+  const keys = new Set(reports.filter((r) => r.treatment === roles.candidate).flatMap(keyFilesOf));
+  if (keys.size === 0) return {};
+  const half = (read: boolean) =>
+    pairedDelta(
+      arm(reports, roles.candidate, (r) => keyRead(r) === read),
+      base,
+      seed,
+      sequential,
+    );
+  return { key_file: { key_files: [...keys], read: half(true), not_read: half(false) } };
+}
+
 /**
  * Lift over all runs (intent to treat: the decision's Δ and interval, `itt`) and over the
- * candidate's runs that invoked its Skill (per protocol, by the same method and level).
+ * candidate's runs that invoked its Skill (per protocol, by the same method and level), and,
+ * when its Skill declares key files, over the runs that read them and those that did not.
  */
 export function liftOf(
   reports: RunDigest[],
@@ -167,6 +203,7 @@ export function liftOf(
     per_protocol: pp,
     invocation_rate: { candidate, baseline: invocationRate(reports, roles.baseline) },
     silent_bypass: candidate !== null && candidate < 0.5,
+    ...keyFileLift(reports, roles, base, seed, sequential),
   };
 }
 

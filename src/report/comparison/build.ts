@@ -44,6 +44,7 @@ import type { Sequential } from "../sequential/types.js";
 import { InputError } from "../../core/errors.js";
 import { reusedField } from "../reuse.js";
 import { healthVerdictLine } from "../../core/health.js";
+import { skillUseRows } from "./skill-use.js";
 
 export interface ComparisonInput {
   reports: RunDigest[];
@@ -354,7 +355,14 @@ function buildPooled(input: ComparisonInput): Comparison {
     ...(armProblems.length + hygiene.length > 0
       ? { arm_integrity: [...armProblems, ...hygiene] }
       : {}),
+    ...skillUseField(reports),
   };
+}
+
+/** `{skill_use}` when some run recorded a Skill usage, else nothing (comparison.json as before). */
+function skillUseField(reports: RunDigest[]): Pick<Comparison, "skill_use"> {
+  const rows = skillUseRows(reports);
+  return rows.length > 0 ? { skill_use: rows } : {};
 }
 
 /** `{judge}` when some run was judged, else nothing (the field stays out of comparison.json). */

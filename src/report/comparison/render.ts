@@ -14,6 +14,7 @@ import { renderNoiseFloor } from "../calibration/render.js";
 import { costOfAnswerLines } from "./cost.js";
 import { withNoteAfterTitle } from "../unreadable.js";
 import type { SourceEvidenceSource } from "./source-evidence.js";
+import { skillUseSection } from "./skill-use.js";
 
 const code = (s: string | null): string => (s === null ? "—" : `\`${s}\``);
 
@@ -505,6 +506,7 @@ function verdict(c: Comparison): string {
         ? `⚠️ **silent bypass**: \`${candidate}\` invoked its Skill in fewer than half its runs, so the intent-to-treat Δ mostly measures runs without it`
         : "share of analysis-set runs that invoked one of the arm's own Skills",
     ],
+    ...keyFileRows(l, candidate, baseline),
     ["More runs needed", runsNeededValue(rn), rn.text],
   ];
   const out = [
@@ -596,6 +598,27 @@ function paired(c: Comparison): string {
   return out.join("\n");
 }
 
+/** The verdict table's lift split by the key files' reading (none without declared key files). */
+function keyFileRows(l: Comparison["lift"], candidate: string, baseline: string): string[][] {
+  const k = l.key_file;
+  if (k === undefined) return [];
+  const ci = (x: { low: number; high: number } | null): string =>
+    x ? `[${signed(x.low)}, ${signed(x.high)}]` : "—";
+  const files = k.key_files.map((f) => `\`${f}\``).join(", ");
+  return [
+    [
+      "Lift when key file read",
+      `${signed(k.read.delta)} ${ci(k.read.ci)} (${k.read.runs} runs)`,
+      `the \`${candidate}\` runs that read ${files}, vs every \`${baseline}\` run`,
+    ],
+    [
+      "Lift when key file not read",
+      `${signed(k.not_read.delta)} ${ci(k.not_read.ci)} (${k.not_read.runs} runs)`,
+      `the \`${candidate}\` runs that did not, vs every \`${baseline}\` run`,
+    ],
+  ];
+}
+
 /** comparison_report.md from a Comparison (section order in docs/reports.md). Pure. */
 export function renderComparisonMarkdown(c: Comparison): string {
   return [...comparisonMarkdownPieces(c, null)].join("");
@@ -635,6 +658,7 @@ export function* comparisonMarkdownPieces(
     sensitivity(c),
     attribution(c.attribution),
     renderArmIntegrity(c.arm_integrity),
+    c.skill_use ? skillUseSection(c.skill_use) : null,
     verdict(c),
     paired(c),
     renderJudgeOverlay(c.judge_overlay, c.rubric.judge),

@@ -346,6 +346,11 @@ export interface Comparison {
    */
   arm_integrity?: ArmProblem[];
   /**
+   * How deeply each task × treatment's runs used their Skills (report.json `skill_usage`,
+   * docs/evidence.md "Depth of use"); absent when no run recorded a usage.
+   */
+  skill_use?: SkillUseRow[];
+  /**
    * The preflight's task health (docs/statistics.md §15): the tasks it left out of this
    * comparison, and `line`, the sentence every report prints under the verdict. Absent when the
    * experiment has none (an older folder, `--preflight off`).
@@ -407,6 +412,34 @@ export interface RunsNeeded {
   text: string;
 }
 
+/** One Skill's use by one task × treatment's analysis-set runs (comparison.json `skill_use`). */
+export interface SkillUseRow {
+  task: string;
+  treatment: string;
+  skill: string;
+  /** analysis-set runs that recorded a usage of this Skill */
+  runs: number;
+  /** of them, the runs that invoked it */
+  fired: number;
+  /** the most telling file: the first declared key file, else the least-read reference (null: SKILL.md only) */
+  file: string | null;
+  /** `file` is a declared key file */
+  key: boolean;
+  /** runs that read `file` */
+  file_read: number;
+  /** mean coverage (share of the Skill's files read or run) */
+  coverage: number;
+  /** the one line every report prints */
+  text: string;
+}
+
+/** The candidate's lift over runs that read every declared key file and over those that did not. */
+export interface KeyFileLift {
+  key_files: string[];
+  read: DeltaWithInterval & { runs: number };
+  not_read: DeltaWithInterval & { runs: number };
+}
+
 export interface Lift {
   /** intent to treat: every analysis-set run of both arms (the verdict's delta) */
   itt: DeltaWithInterval;
@@ -416,6 +449,8 @@ export interface Lift {
   invocation_rate: { candidate: number | null; baseline: number | null };
   /** the candidate invoked its Skill in fewer than half its runs */
   silent_bypass: boolean;
+  /** split by whether the key files were read (absent when the candidate's Skill declares none) */
+  key_file?: KeyFileLift;
 }
 
 /** Which rule of docs/statistics.md §9 set the band (first that applies). */

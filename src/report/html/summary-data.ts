@@ -30,6 +30,7 @@ import {
   type RunPageData,
   type RunRow,
 } from "./wire.js";
+import { skillUseLines, skillUseRows } from "../comparison/skill-use.js";
 
 export interface HtmlDataInput {
   view: HtmlView;
@@ -158,6 +159,7 @@ export function buildHtmlOverview(input: HtmlDataInput): HtmlOverview {
         ? { budget_note: budgetSentences(input.metadata.budget, "<results folder>").join(" ") }
         : {}),
       ...judgeNotesField(reports),
+      ...skillUseField(reports),
     },
     treatments,
     tasks,
@@ -202,6 +204,12 @@ export function* failedFirst<T extends { status: string }>(rows: readonly T[]): 
 /** The run ids in embedding order (failedFirst). */
 export function embedOrder(rows: ReadonlyArray<Pick<RunRow, "id" | "status">>): string[] {
   return Array.from(failedFirst(rows), (r) => r.id);
+}
+
+/** `{skill_use}` when some run recorded a Skill usage, else nothing (the page stays as it was). */
+function skillUseField(reports: RunDigest[]): { skill_use?: string[] } {
+  const lines = skillUseLines(skillUseRows(reports));
+  return lines.length > 0 ? { skill_use: lines } : {};
 }
 
 /** `{judge_notes}` when the judge has something to say, else nothing (the page stays as it was). */

@@ -76,6 +76,8 @@ export interface HtmlData {
     budget_note?: string;
     /** the LLM judge's warnings (report/judge-notes.ts); absent when there are none */
     judge_notes?: string[];
+    /** depth of Skill use per task and treatment (report/comparison/skill-use.ts); absent without a usage */
+    skill_use?: string[];
   };
   treatments: string[];
   tasks: string[];

@@ -20,6 +20,16 @@ function expectSame(packed: RunDigest, d: RunDigest): void {
   for (const k of Object.keys(d) as Array<keyof RunDigest>) expect(packed[k]).toStrictEqual(d[k]);
 }
 
+/** A run's `skill_usage` entry that read `read` of a three-file Skill. */
+const usage = (read: string[]) => ({
+  skill: "s",
+  invoked: read.includes("SKILL.md"),
+  files_read: read,
+  scripts_run: [],
+  coverage: read.length / 3,
+  files: ["SKILL.md", "a.md", "b.md"],
+});
+
 describe("packed digests", () => {
   const interaction = {
     mode: "auto_user",
@@ -53,6 +63,14 @@ describe("packed digests", () => {
       digest({ rep: 3 }, { run_id: "task-a-CONTROL@claude-code-r3" }),
     ],
     ["a run id of its own", digest({ rep: 2 }, { run_id: "renamed by hand" })],
+    [
+      "a Skill's usage",
+      digest({ treatment: "WITH_SKILL" }, { skill_usage: [usage(["SKILL.md"])] }),
+    ],
+    [
+      "a Skill's usage and a queue",
+      digest({ treatment: "WITH_SKILL" }, { queue, skill_usage: [usage(["SKILL.md", "a.md"])] }),
+    ],
   ];
 
   it.each(table)("read back every field of %s", (_, d) => {

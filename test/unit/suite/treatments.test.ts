@@ -47,6 +47,15 @@ describe("treatment files", () => {
     ]);
   });
 
+  it("records a path entry's key files (normalised)", async () => {
+    const { suite } = await load(
+      suiteWith("X:\n  skills:\n    - path: skills/demo\n      key_files: [./scripts/run.sh]\n"),
+    );
+    expect(suite.treatments.find((t) => t.name === "X")?.skills[0]?.key_files).toEqual([
+      "scripts/run.sh",
+    ]);
+  });
+
   it.each([
     ["name", "X:\n  skills:\n    - name: my-skill\n      content: hello\n", "my-skill"],
     [
@@ -208,6 +217,16 @@ describe("treatment files", () => {
       "a folder without SKILL.md",
       "X:\n  skills:\n    - path: ../../skills/empty\n",
       /^treatments\/common\/a\.yaml: X\.skills\[0\]: SKILL\.md not found in \/.*\/skills\/empty$/,
+    ],
+    [
+      "a key file that is not in the Skill",
+      "X:\n  skills:\n    - path: skills/demo\n      key_files: [scripts/run.sh, references/none.md]\n",
+      /^treatments\/common\/a\.yaml: X\.skills\[0\]: key_files\[1\]: "references\/none\.md" is not a file of the Skill \/.*\/skills\/demo /,
+    ],
+    [
+      "a key file outside the Skill",
+      "X:\n  skills:\n    - path: skills/demo\n      key_files: [../demo/SKILL.md/../../other]\n",
+      /X\.skills\[0\]: key_files\[0\]: .* is not a file of the Skill/,
     ],
     [
       "a missing folder",

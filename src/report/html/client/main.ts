@@ -97,6 +97,7 @@ function header(): HTMLElement {
       ...(e.judge_notes ?? []).map((n) =>
         h("div", { class: "note judge-note", text: `\u26A0 ${n}` }),
       ),
+      ...(e.skill_use ?? []).map((n) => h("div", { class: "note skill-use", text: n })),
     ]),
     h("nav", { "aria-label": "Report navigation" }, [
       h("a", { href: "#", text: "Overview" }),

@@ -267,6 +267,17 @@ function comparisonBlock(): HTMLElement[] {
         ? `${f2(cmp.lift.per_protocol.delta)} over ${cmp.lift.per_protocol.runs} run(s)`
         : DASH,
     ],
+    ...(cmp.lift.key_file
+      ? (
+          [
+            ["Lift when key file read", cmp.lift.key_file.read],
+            ["Lift when key file not read", cmp.lift.key_file.not_read],
+          ] as const
+        ).map(([label, d]): [string, string] => [
+          label,
+          d.delta !== null ? `${f2(d.delta)} over ${d.runs} run(s)` : DASH,
+        ])
+      : []),
     [
       "Skill invocation rate",
       `${cand} ${pct(cmp.lift.invocation_rate.candidate)}, ${base} ${pct(cmp.lift.invocation_rate.baseline)}${cmp.lift.silent_bypass ? " \u2014 silent bypass: the Skill fired in fewer than half the runs" : ""}`,
