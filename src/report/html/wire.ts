@@ -76,6 +76,8 @@ export interface HtmlData {
     budget_note?: string;
     /** the LLM judge's warnings (report/judge-notes.ts); absent when there are none */
     judge_notes?: string[];
+    /** the Skill's history page beside the results (report/html/history-link.ts); absent without one */
+    history_page?: { skill: string; href: string };
   };
   treatments: string[];
   tasks: string[];
