@@ -73,3 +73,5 @@ await rm("dist/cli/main.js.map", { force: true });
 for (const f of await readdir("dist/cli"))
   if (f.startsWith("bundle-") && f.endsWith(".v8cache")) await rm(`dist/cli/${f}`, { force: true });
 await copyFile("dist/report/html/client.js", "dist/cli/client.js");
+// The history page's client likewise (history/html-asset.ts reads history-client.js beside it).
+await copyFile("dist/history/history-client.js", "dist/cli/history-client.js");

@@ -15,12 +15,20 @@ import {
   type ComparisonSource,
 } from "../report/comparison/write.js";
 import type { Reporter } from "../report/reporters/types.js";
+import { historyPageOfResults } from "../store/history-page.js";
 import { METADATA_SCHEMA } from "../store/metadata.js";
 import { hashSkillDir } from "../suite/skills.js";
 import { readSuiteSnapshot, type SuiteSnapshot } from "../store/suite-snapshot.js";
 import type { TriggersReport } from "../triggers/report.js";
 import { HISTORY_RECORD_SCHEMA, historyRecord, type HistoryRecord } from "./record.js";
-import { defaultHistoryTarget, isPostgresUrl, maskUrl, openHistory } from "./store.js";
+import {
+  defaultHistoryTarget,
+  isPostgresUrl,
+  maskUrl,
+  openHistory,
+  type HistoryStore,
+} from "./store.js";
+import { refreshHistoryPage } from "./write-html.js";
 
 const run = promisify(execFile);
 
@@ -97,6 +105,25 @@ function why(target: string, e: unknown): string {
   return msg.startsWith(`${where}: `) ? msg : `${where}: ${msg}`;
 }
 
+/**
+ * The Skill's history page rewritten beside the results after its record (store/history-page.ts),
+ * where the experiment's next HTML report finds it. The record is kept whatever happens here: a
+ * page that cannot be written is a warning (returned).
+ */
+async function pageBeside(
+  store: HistoryStore,
+  skill: string,
+  outDir: string,
+): Promise<string | null> {
+  const file = historyPageOfResults(outDir, skill);
+  try {
+    await refreshHistoryPage(store, skill, file);
+    return null;
+  } catch (e) {
+    return `warning: the history page ${file} was not written: ${errorMessage(e)}`;
+  }
+}
+
 /** Where `--history`/`--no-history` send the records: null when recording is off. */
 export interface HistoryChoice {
   /** A file or postgres:// URL; undefined: the default beside the results. */
@@ -121,6 +148,8 @@ export function historyReporter(kind: HistoryRecord["kind"], choice: HistoryChoi
             results.comparison,
           );
           await store.record(rec);
+          const page = await pageBeside(store, rec.skill, results.outDir);
+          if (page) return { notes: [page] };
         } finally {
           await store.close();
         }
@@ -223,11 +252,12 @@ export async function recordTriggers(
   try {
     const store = await openHistory(target);
     try {
-      await store.record(await triggersRecord(outDir, r));
+      const rec = await triggersRecord(outDir, r);
+      await store.record(rec);
+      return await pageBeside(store, rec.skill, outDir);
     } finally {
       await store.close();
     }
-    return null;
   } catch (e) {
     return `warning: the trigger evaluation was not recorded in the history store ${why(target, e)}`;
   }

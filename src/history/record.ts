@@ -8,6 +8,7 @@
 import { z } from "zod";
 import type { Comparison } from "../report/comparison/types.js";
 import type { ComparisonSource } from "../report/comparison/write.js";
+import { historySkillName } from "../store/history-page.js";
 import type { SuiteSnapshot } from "../store/suite-snapshot.js";
 import { sha256 } from "../util/hash.js";
 
@@ -131,13 +132,7 @@ export function historyRecord(i: RecordInput): HistoryRecord {
         }));
   const candidate = roles?.candidate ?? treatments[treatments.length - 1] ?? null;
   const candidateSkills = skillsOf(candidate);
-  const skill =
-    candidateSkills.length > 0
-      ? candidateSkills
-          .map((s) => s.name)
-          .sort()
-          .join("+")
-      : (candidate ?? "(none)");
+  const skill = historySkillName(candidate, candidateSkills);
   const reports = i.source.reports;
   const arms = treatments.map((t) => {
     const row = c?.pass_k.rows.find((r) => r.metric === "overall" && r.treatment === t);

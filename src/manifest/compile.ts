@@ -17,6 +17,7 @@ import { promisify } from "node:util";
 import { stringify as tomlStringify } from "smol-toml";
 import YAML from "yaml";
 import { InputError } from "../core/errors.js";
+import { CONFIG_FILE } from "../suite/config.js";
 import { unsafePathReason } from "../suite/index.js";
 import {
   EXPECT_DATA,
@@ -26,6 +27,7 @@ import {
   REGEX_TIMEOUT_SEC,
   regexCount,
 } from "./expect-validator.js";
+import { judgeConfigYaml } from "./judge-config.js";
 import { MANIFEST_CANDIDATES, ownerDir, type LoadedManifest } from "./load.js";
 import type { BaselineEntry, InlineTask, ManifestInteraction, TaskEntry } from "./schema.js";
 import { tempStem } from "../util/temp-names.js";
@@ -515,6 +517,9 @@ export async function compileManifest(
     path.join(dir, "treatments", "eval.yaml"),
     `# Compiled by skillbench eval from ${m.file}\n${YAML.stringify(treatments)}`,
   );
+  // The manifest's judge section, as a suite's skillbench.yaml has it (only when it sets one).
+  const judgeYaml = judgeConfigYaml(m.manifest.judge, m.file);
+  if (judgeYaml !== null) await writeFile(path.join(dir, CONFIG_FILE), judgeYaml);
   // Suite profiles live beside the manifest's Skill (profiles/*.toml), as in a suite.
   const profilesDir = path.join(m.skillDir, "profiles");
   if (await isDir(profilesDir)) await copyTree(profilesDir, path.join(dir, "profiles"));

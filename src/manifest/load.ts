@@ -220,6 +220,8 @@ function knownKeysHint(_iss: z.core.$ZodIssue, key: string): string {
     "baselineTreatments",
     "qualityGates",
     "judgeAlphaMin",
+    "mode",
+    "samples",
     "requiredSkills",
     "expectedArtifacts",
     "trials",

@@ -204,11 +204,18 @@ export const ManifestSchema = z.strictObject({
       baseUrl: HttpUrl.optional(),
     })
     .optional(),
+  /**
+   * The judge, as skillbench.yaml's `judge:` section (compile.ts `judgeConfig`): `mode`, `model`,
+   * `baseUrl` and `samples` turn it on; the CLI's judge flags win. `agent` is accepted from the
+   * original schema and not used (`--judge-agent`).
+   */
   judge: z
     .strictObject({
       agent: z.string().optional(),
       model: z.string().optional(),
       baseUrl: HttpUrl.optional(),
+      mode: z.enum(["rubric", "pairwise"]).optional(),
+      samples: z.number().int().min(1).max(20).optional(),
     })
     .optional(),
   reporting: z

@@ -3,8 +3,11 @@
  * task and repetition with a candidate run and a baseline run in the analysis set goes to the judge
  * twice, positions swapped, and the verdicts are written to `<results>/pairwise.json`. It reads
  * only stored runs (the saved workspace, report.json's final answer, plan.json's prompt), so
- * `rescore` runs it the same way and `report` shows what it stored.
+ * `rescore` runs it the same way and `report` shows what it stored. A pair judged before with the
+ * same content, orders, judge and prompt is taken from the judge cache (judge/cache.ts
+ * `PairJudgeCache`): a rescore or `--resume` spends nothing twice.
  */
+import path from "node:path";
 import { RunPlanSchema } from "../plan/run-plan.js";
 import type { PairVerdict, PairwiseFile } from "../core/pairwise.js";
 import { PAIRWISE_SCHEMA } from "../core/pairwise.js";
@@ -19,6 +22,7 @@ import {
   type PairSide,
 } from "../judge/pairwise-prompt.js";
 import { makeTransport } from "../judge/run-judge.js";
+import { pairCacheKey, PairJudgeCache } from "../judge/cache.js";
 import type { JudgeTransport } from "../judge/types.js";
 import { dumpWorkspace } from "../judge/workspace-dump.js";
 import { analysisSet } from "../report/outcomes.js";
@@ -41,11 +45,22 @@ export interface PairwiseStageOptions {
   signal?: AbortSignal | undefined;
   /** Replaces the configured transport (tests). */
   transport?: JudgeTransport | undefined;
+  /** The pairs judged before (default: `<outDir>/judge-cache/`, beside the single-run verdicts). */
+  cache?: PairJudgeCache | undefined;
 }
 
 class Usage {
   tokens: { input: number; output: number } | null = null;
   cost: number | null = null;
+  /** Add what another judging cost (a pair judged now, or a cached pair's record). */
+  add(tokens: { input: number; output: number } | null, cost: number | null): void {
+    if (tokens)
+      this.tokens = {
+        input: (this.tokens?.input ?? 0) + tokens.input,
+        output: (this.tokens?.output ?? 0) + tokens.output,
+      };
+    if (cost !== null) this.cost = (this.cost ?? 0) + cost;
+  }
 }
 
 async function sideOf(outDir: string, r: RunDigest): Promise<PairSide> {
@@ -76,14 +91,7 @@ async function ask(
   const send = async (text: string) => {
     calls += 1;
     const r = await transport(text, signal);
-    if (r.ok) {
-      if (r.tokens)
-        usage.tokens = {
-          input: (usage.tokens?.input ?? 0) + r.tokens.input,
-          output: (usage.tokens?.output ?? 0) + r.tokens.output,
-        };
-      if (r.costUsd !== null) usage.cost = (usage.cost ?? 0) + r.costUsd;
-    }
+    if (r.ok) usage.add(r.tokens, r.costUsd);
     return r;
   };
   const first = await send(prompt);
@@ -122,6 +130,7 @@ export async function runPairwiseStage(o: PairwiseStageOptions): Promise<Pairwis
   const analysis = analysisSet(reports);
   const redact = o.redact ?? ((s: string) => s);
   const usage = new Usage();
+  const cache = o.cache ?? new PairJudgeCache(path.join(o.outDir, "judge-cache"));
   const pairs: PairVerdict[] = [];
   let model: string | null = null;
   for (const task of taskOrder(analysis)) {
@@ -157,14 +166,37 @@ export async function runPairwiseStage(o: PairwiseStageOptions): Promise<Pairwis
         calls: 0,
         repairs: 0,
       });
-      const first =
-        "error" in transport
+      const firstPrompt = prompt(c, bs);
+      const secondPrompt = prompt(bs, c);
+      // The same two runs, orders, judge and prompt were judged before (a rescore, --resume):
+      // their verdicts, without asking again.
+      const key = pairCacheKey({
+        model: config.model,
+        transport: config.transport,
+        maxTokens: config.maxTokens,
+        endpoint: config.cacheEndpoint ?? config.baseUrl,
+        firstPrompt,
+        secondPrompt,
+      });
+      const cached = "error" in transport ? null : await cache.get(key);
+      const spent = new Usage();
+      // A cached order says what was preferred and why; `calls` counts the requests sent now.
+      const first = cached
+        ? { ...cached.first, calls: 0, repairs: 0 }
+        : "error" in transport
           ? failedOrder(transport.error)
-          : await ask(transport, prompt(c, bs), usage, o.signal);
-      const second =
-        "error" in transport
+          : await ask(transport, firstPrompt, spent, o.signal);
+      const second = cached
+        ? { ...cached.second, calls: 0, repairs: 0 }
+        : "error" in transport
           ? failedOrder(transport.error)
-          : await ask(transport, prompt(bs, c), usage, o.signal);
+          : await ask(transport, secondPrompt, spent, o.signal);
+      // A hit costs nothing now (as a cached single-run verdict: tokens 0, cost 0).
+      if (cached) usage.add({ input: 0, output: 0 }, 0);
+      else {
+        usage.add(spent.tokens, spent.cost);
+        await cache.put(key, { first, second, tokens: spent.tokens, cost_usd: spent.cost });
+      }
       const both =
         first.preferred !== null && second.preferred !== null
           ? reducePair(first.preferred, second.preferred)

@@ -13,6 +13,7 @@
  * and the page fills in the rest from /api/summary.
  *   GET /api/runs/<id>         run page data (report, evidence without tool calls, timeline, workspace file list)
  *   GET /api/runs/<id>/files/<path>   one workspace file (text/plain; path escapes refused)
+ *   GET /api/pairwise          pairwise.json (the pairwise judge's pairs; 404 without one)
  *   GET /api/events            text/event-stream; `event: change` whenever the folder changes
  */
 import { realpath, readFile, stat } from "node:fs/promises";
@@ -35,6 +36,7 @@ import { readRunPage } from "../report/html/read-run.js";
 import { buildHtmlData } from "../report/html/summary-data.js";
 import type { HtmlData, HtmlView } from "../report/html/wire.js";
 import { runPaths } from "../store/layout.js";
+import { readPairwise } from "../store/pairwise.js";
 import { resolveInside } from "../util/fs.js";
 
 export interface ServeOptions {
@@ -250,6 +252,11 @@ export async function serveResults(dir: string, opts: ServeOptions = {}): Promis
       return data
         ? sendJson(res, 200, toWire(data))
         : sendJson(res, 404, { error: "no comparison" });
+    }
+    if (p === "/api/pairwise") {
+      // The pairwise judge's pairs, for the comparison's "Pairwise judge" section (client/pairs.ts).
+      const pairs = await readPairwise(root);
+      return pairs ? sendJson(res, 200, pairs) : sendJson(res, 404, { error: "no pairwise.json" });
     }
     if (p === "/api/events") {
       res.writeHead(200, {

@@ -2,7 +2,7 @@
  * summary.html of the demo's results folder in headless Chromium (from disk, file://), and
  * the `view` server. Builds the results with the BUILT CLI (`npm run build` first).
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -252,6 +252,72 @@ describe("skillbench view server", () => {
     const meta = path.join(out, "metadata.json");
     await writeFile(meta, `${(await readFile(meta, "utf8")).trimEnd()}\n\n`);
     await refreshed;
+    await p.close();
+  });
+});
+
+describe("skillbench view shows the pairwise judge's pairs", () => {
+  let srv: ServedResults;
+  let dir: string;
+  const order = (preferred: "A" | "B" | "tie") => ({
+    preferred,
+    reason: "r",
+    calls: 1,
+    repairs: 0,
+  });
+  beforeAll(async () => {
+    // The demo's folder with the pairs a pairwise judge wrote (no other run): rep 1 agreed on the
+    // candidate, rep 2 preferred the first position both times (a tie, the orders disagree).
+    dir = sb.dir("pairwise");
+    await cp(out, dir, { recursive: true });
+    const pair = (
+      rep: number,
+      first: "A" | "B",
+      second: "A" | "B",
+      outcome: string,
+      disagree: boolean,
+    ) => ({
+      task: "hello-file",
+      rep,
+      candidate_run: `hello-file-WITH_SKILL-r${rep}`,
+      baseline_run: `hello-file-CONTROL-r${rep}`,
+      first: order(first),
+      second: order(second),
+      outcome,
+      disagree,
+    });
+    await writeFile(
+      path.join(dir, "pairwise.json"),
+      JSON.stringify({
+        schema: "skillbench.pairwise.v1",
+        model: "judge-x",
+        candidate: "WITH_SKILL",
+        baseline: "CONTROL",
+        pairs: [pair(1, "A", "B", "candidate", false), pair(2, "A", "A", "tie", true)],
+        tokens: null,
+        cost_usd: null,
+      }),
+    );
+    srv = await serveResults(dir, { pollMs: 200 });
+  });
+  afterAll(async () => {
+    await srv?.close();
+  });
+
+  it("per task and repetition: each order's preference, the outcome, the position bias", async () => {
+    const p = await ctx.newPage();
+    await p.goto(new URL("/comparison", srv.url).href);
+    await p.waitForSelector("#pairwise-pair-rows");
+    expect(await p.locator("#pairwise-pair-rows tbody tr").allTextContents()).toEqual([
+      "hello-file1candidatecandidatecandidateno",
+      "hello-file2candidatebaselinetieyes",
+    ]);
+    expect(await p.locator("#pairwise-tasks tbody tr").allTextContents()).toEqual([
+      "hello-file211",
+    ]);
+    expect(await p.locator("#pairwise-pairs-summary").textContent()).toContain(
+      "1 tie(s); the orders disagreed in 1 (position bias 0.50)",
+    );
     await p.close();
   });
 });

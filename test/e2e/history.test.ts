@@ -49,7 +49,7 @@ async function editSkill(line: string): Promise<string> {
 }
 
 /** One run of hello-file under both arms; `script` is the model script. */
-async function runOnce(name: string, script: string): Promise<string> {
+async function runOnce(name: string, script: string, html = false): Promise<string> {
   const out = sandbox.dir(path.join("results", name));
   const r = await runCli(
     [
@@ -64,12 +64,13 @@ async function runOnce(name: string, script: string): Promise<string> {
       "--out",
       out,
       "--exit-zero",
-      "--no-html",
+      ...(html ? [] : ["--no-html"]),
     ],
     { env: sandbox.env() },
   );
   expect(r.code, r.stderr).toBe(0);
   expect(r.stderr).not.toContain("not recorded");
+  expect(r.stderr).not.toContain("was not written");
   outs.push(out);
   return out;
 }
@@ -99,7 +100,8 @@ beforeAll(async () => {
   await runOnce("v2", script);
   refs.push(await editSkill("Be kind."));
   await runOnce("v3a", script);
-  await runOnce("v3b", wrong);
+  // With its HTML report: the Skill's history page beside the results exists by then.
+  await runOnce("v3b", wrong, true);
   db = path.join(sandbox.root, "results", ".skillbench", "history.db");
 }, TIMEOUT);
 
@@ -153,6 +155,33 @@ describe("skillbench history", () => {
     expect(md.stdout).toContain("(scripted)");
     const list = await runCli(["history", "--history", db], { env: sandbox.env() });
     expect(list.stdout).toMatch(/\| house-style \| 3 \| 4 \|/);
+  });
+
+  it("writes the Skill's history page beside the results, and the experiment's HTML links to it", async () => {
+    const pageData = async (file: string): Promise<{ skill: string; versions: unknown[] }> => {
+      const html = await readFile(file, "utf8");
+      const m = /<script type="application\/json" id="skillbench-history">(.*?)<\/script>/s.exec(
+        html,
+      );
+      return JSON.parse(m?.[1] ?? "null") as { skill: string; versions: unknown[] };
+    };
+    // Rewritten by the recorder after each run: all four experiments, three versions.
+    const beside = path.join(sandbox.root, "results", ".skillbench", "history", "house-style.html");
+    const page = await pageData(beside);
+    expect(page.skill).toBe("house-style");
+    expect(page.versions).toHaveLength(3);
+    const summary = await readFile(path.join(outs[3] ?? "", "summary.html"), "utf8");
+    expect(summary).toContain(
+      '"history_page":{"skill":"house-style","href":"../.skillbench/history/house-style.html"}',
+    );
+    // The command writes it where it is told.
+    const file = sandbox.dir(path.join("pages", "hs.html"));
+    const r = await runCli(["history", "house-style", "--history", db, "--html", file], {
+      env: sandbox.env(),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`wrote ${file}\n`);
+    expect((await pageData(file)).versions).toHaveLength(3);
   });
 
   it(

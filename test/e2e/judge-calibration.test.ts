@@ -11,6 +11,7 @@ import { JudgeCalibrationSchema } from "../../src/judge/calibration/schema.js";
 import {
   assertBuilt,
   makeSandbox,
+  readRunReport,
   REPO_ROOT,
   runArgs,
   runCli,
@@ -190,7 +191,7 @@ describe("judge calibrate and gates on judge dimensions", () => {
   });
 });
 
-describe("eval: a manifest gate on a judge dimension (minJudgeTaskCompletion)", () => {
+describe("eval: a manifest gate on a judge dimension (minJudgeTaskCompletion), the judge set by the manifest", () => {
   const skill = path.join(REPO_ROOT, "test", "fixtures", "skills", "judge-gated");
   const evalArgs = (out: string, ...extra: string[]): string[] => [
     "eval",
@@ -203,9 +204,7 @@ describe("eval: a manifest gate on a judge dimension (minJudgeTaskCompletion)", 
     "CLAUDE_CODE_MAX_RETRIES=0",
     "-j",
     "2",
-    "--judge",
-    "--judge-model",
-    "judge-model-y",
+    // no --judge flags: the manifest's judge section turns the judge on, with its model
     ...extra,
   ];
 
@@ -234,5 +233,7 @@ describe("eval: a manifest gate on a judge dimension (minJudgeTaskCompletion)", 
     expect(await readFile(path.join(out, "quality_gates.md"), "utf8")).toContain(
       "| `minJudgeTaskCompletion` | judge.task_completion | 1.000 | 0.9 | ✅ pass |",
     );
+    // judged by the manifest's judge model
+    expect((await readRunReport(out, "note-WITH_SKILL-r1")).judge?.model).toBe("judge-model-y");
   }, 240_000);
 });

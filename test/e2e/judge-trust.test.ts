@@ -5,7 +5,8 @@
  *   dimension fails with that cause instead of passing on the remaining runs;
  * - pairwise, positions swapped: a judge that always prefers the first position leaves every pair
  *   a tie with a position bias of 1.0, in comparison.json, comparison_report.md and the HTML, and
- *   `report` shows it again from the stored pairwise.json;
+ *   `report` shows it again from the stored pairwise.json, and `rescore` takes the pairs from the
+ *   judge cache without a judge request;
  * - ties are ties: a judge that scores longer answers higher is flagged as a verbosity bias;
  * - independence: a judge of the agent's own family is a warning in every report, and
  *   `--judge-independent` refuses it (exit 2).
@@ -153,6 +154,38 @@ describe("--judge pairwise with a judge that always prefers the first position",
     expect(md).toMatch(/\| 2 \| 0 \| 0 \| 2 \| 1\.00 \| — \|/);
     const html = await readFile(path.join(out, "comparison_report.html"), "utf8");
     expect(html).toContain('"position_bias":1');
+  });
+
+  it("`rescore` takes the pairs from the judge cache: no judge request, the same verdicts", async () => {
+    type Pairs = {
+      pairs: { outcome: string; first: { calls: number }; second: { calls: number } }[];
+    };
+    const before = JSON.parse(await readFile(path.join(out, "pairwise.json"), "utf8")) as Pairs;
+    expect(before.pairs.map((p) => [p.first.calls, p.second.calls])).toEqual([
+      [1, 1],
+      [1, 1],
+    ]);
+    const res = await runCli(
+      [
+        "rescore",
+        out,
+        "--judge",
+        "pairwise",
+        "--judge-model",
+        "scripted-judge",
+        "--model-script",
+        path.join(SUITE, "script-first.yaml"),
+        "--no-html",
+      ],
+      { env: box.env() },
+    );
+    expect(res.code, res.stderr).toBe(0);
+    const after = JSON.parse(await readFile(path.join(out, "pairwise.json"), "utf8")) as Pairs;
+    // `calls` counts the requests each order sent: none.
+    expect(after.pairs.map((p) => [p.outcome, p.first.calls, p.second.calls])).toEqual([
+      ["tie", 0, 0],
+      ["tie", 0, 0],
+    ]);
   });
 
   it("`report` shows the stored pairwise verdicts again", async () => {

@@ -127,7 +127,10 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
     .argument("<dir>", "results folder")
     .option("--profile <name>", "score every run with this profile")
     .option("--ks <list>", "k values for pass@k / pass^k", parseKs)
-    .option("--judge", "judge every run again (answers are cached in DIR/judge-cache/)")
+    .option(
+      "--judge [mode]",
+      "judge every run again (answers are cached in DIR/judge-cache/); --judge pairwise judges the pairs again (cached too)",
+    )
     .option("--no-judge", "keep the stored judge blocks, whatever the environment says")
     .option("--judge-model <id>", "the judge model (BENCH_JUDGE_MODEL)")
     .option("--judge-base-url <url>", "the judge endpoint (BENCH_JUDGE_BASE_URL)")
@@ -149,7 +152,7 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
           profile?: string;
           concurrency?: number;
           ks?: number[];
-          judge?: boolean;
+          judge?: boolean | string;
           judgeModel?: string;
           judgeBaseUrl?: string;
           judgeSamples?: number;

@@ -3,6 +3,7 @@ import path from "node:path";
 import { writeReportPieces } from "../../store/report-files.js";
 import { chartJsSource } from "./chart-asset.js";
 import { scriptSafe } from "./escape.js";
+import { historyPageField } from "./history-link.js";
 import { loadResults, type LoadedResults } from "./load.js";
 import { pageAssets, staticPagePieces, type PageAssets } from "./page.js";
 import { readRunPageSync } from "./read-run.js";
@@ -92,7 +93,7 @@ export async function writeHtmlReports(
   const embedded = embeddedRunPages(outDir, loaded, opts.embedBudget ?? DEFAULT_EMBED_BUDGET);
   const assets = pageAssets({ chartJs: chartJsSource() });
   // The two pages differ only in their view: the data is built once.
-  const overview = buildHtmlOverview({
+  const built = buildHtmlOverview({
     view: "summary",
     mode: "static",
     reports: loaded.reports,
@@ -101,6 +102,8 @@ export async function writeHtmlReports(
     problems: loaded.problems,
     runPages: embedded.pages,
   });
+  const linked = await historyPageField(outDir, loaded.comparison, loaded.metadata);
+  const overview = { ...built, experiment: { ...built.experiment, ...linked } };
   const views: Array<[HtmlView, string]> = [["summary", path.join(outDir, "summary.html")]];
   if (loaded.comparison) views.push(["comparison", path.join(outDir, "comparison_report.html")]);
   const written: string[] = [];

@@ -102,6 +102,13 @@ function header(): HTMLElement {
     h("nav", { "aria-label": "Report navigation" }, [
       h("a", { href: "#", text: "Overview" }),
       other,
+      e.history_page
+        ? h("a", {
+            id: "history-link",
+            href: e.history_page.href,
+            text: `History of ${e.history_page.skill}`,
+          })
+        : null,
       live,
       toggle,
     ]),

@@ -2,6 +2,7 @@
 import type { RunRow } from "../wire.js";
 import { destroyCharts, frontierChart, passKChart, qualityChart, rubricChart } from "./chart.js";
 import { append, DASH, f2, fint, h, mean, num, pct, SYM, tableHead, usd } from "./dom.js";
+import { pairwisePairs } from "./pairs.js";
 import { runsTable } from "./runs-table.js";
 import { mainEl, runHref, runs, state } from "./state.js";
 
@@ -411,6 +412,9 @@ function comparisonBlock(): HTMLElement[] {
       ]),
     );
   }
+  // The viewer: the pairwise judge's pairs, fetched from the folder's pairwise.json.
+  const pairs = pairwisePairs();
+  if (pairs) out.push(pairs);
   return out;
 }
 
