@@ -47,6 +47,8 @@ export interface ProbeContext {
    * description files: they hold the answers), relative to it; removed from its installed copy.
    */
   hideFromTarget: string[];
+  /** The same for other installed Skills, by name (a catalog: each Skill's manifest and queries). */
+  hideFrom?: ReadonlyMap<string, string[]> | undefined;
   /** The target's name (what a decision is compared with). */
   target: string;
   /** The Skills installed for a variant. */
@@ -95,6 +97,12 @@ async function runAttempt(
         const installed = path.join(dirs.workspace, ".claude", "skills", ctx.target);
         for (const rel of ctx.hideFromTarget)
           await rm(path.join(installed, rel), { recursive: true, force: true });
+        for (const [skill, rels] of ctx.hideFrom ?? [])
+          for (const rel of rels)
+            await rm(path.join(dirs.workspace, ".claude", "skills", skill, rel), {
+              recursive: true,
+              force: true,
+            });
       },
       sandboxFor: startedSandbox(
         ctx.sandbox.kind,

@@ -37,6 +37,13 @@ import {
   type SkillFolder,
 } from "./skills.js";
 import { ProbeRecordSchema, type ProbeRecord, type ProbeSpec, type TriggerQuery } from "./types.js";
+import { catalogInputs, type Catalog } from "./catalog.js";
+import {
+  buildCatalogReport,
+  renderCatalogHtml,
+  renderCatalogMarkdown,
+  type CatalogReport,
+} from "./catalog-report.js";
 
 export interface TriggerOptions {
   /** The Skill folder (holding SKILL.md). */
@@ -88,7 +95,10 @@ export type TriggerProgress =
 
 export interface TriggerSummary {
   outDir: string;
-  report: TriggersReport;
+  /** A Skill's report; null for a catalog (`catalog`). */
+  report: TriggersReport | null;
+  /** A catalog's report (`triggers CATALOG_DIR`); null for a Skill. */
+  catalog: CatalogReport | null;
   files: string[];
   /** Probes planned but not run (interrupted). */
   notRun: ProbeSpec[];
@@ -136,9 +146,13 @@ async function readStoredProbe(outDir: string, spec: ProbeSpec): Promise<ProbeRe
 
 /** What a trigger evaluation settles before anything runs (shared with `planTriggers`). */
 async function triggerInputs(opts: TriggerOptions, cwd: string) {
-  const target: SkillFolder = await readSkillFolder(path.resolve(cwd, opts.skill), "SKILL_DIR");
+  // A folder of Skill folders is a catalog: every Skill's queries against all of them (catalog.ts).
+  const cat = await catalogInputs(path.resolve(cwd, opts.skill), opts);
+  const catalog: Catalog | null = cat?.catalog ?? null;
+  const target: SkillFolder =
+    cat?.target ?? (await readSkillFolder(path.resolve(cwd, opts.skill), "SKILL_DIR"));
   // The manifest's triggers: section; flags win over it.
-  const section = await readTriggersSection(target.dir);
+  const section = catalog ? null : await readTriggersSection(target.dir);
   if (section)
     opts.onProgress?.({ type: "note", message: `triggers settings from ${section.manifest}` });
   const count = positive("--count", opts.count ?? section?.count, TRIGGER_DEFAULTS.count);
@@ -160,7 +174,10 @@ async function triggerInputs(opts: TriggerOptions, cwd: string) {
   );
   let queries: TriggerQuery[] = [];
   let queriesSource = "";
-  if (opts.queryList) {
+  if (catalog) {
+    queries = catalog.queries;
+    queriesSource = catalog.dir;
+  } else if (opts.queryList) {
     queries = opts.queryList.queries;
     queriesSource = opts.queryList.source;
   } else if (opts.queries) {
@@ -174,12 +191,14 @@ async function triggerInputs(opts: TriggerOptions, cwd: string) {
       "no trigger queries: pass --queries FILE (a YAML or JSON list of {query, should_trigger}), add a triggers: section with queries to the Skill's eval.yaml, or pass --generate",
       { field: "--queries" },
     );
-  const variants = await readVariants(
-    target,
-    opts.descriptionFiles?.length
-      ? opts.descriptionFiles.map((f) => path.resolve(cwd, f))
-      : (section?.descriptionFiles ?? []),
-  );
+  const variants =
+    cat?.variants ??
+    (await readVariants(
+      target,
+      opts.descriptionFiles?.length
+        ? opts.descriptionFiles.map((f) => path.resolve(cwd, f))
+        : (section?.descriptionFiles ?? []),
+    ));
   const neighbours: SkillFolder[] = [];
   const neighbourDirs = opts.neighbours?.length
     ? opts.neighbours.map((d) => path.resolve(cwd, d))
@@ -194,11 +213,14 @@ async function triggerInputs(opts: TriggerOptions, cwd: string) {
     (opts.decoys ?? section?.decoys) === false ? [] : await readSkillsUnder(decoysDir(), "decoys");
   // Neighbours first: a decoy never hides a real neighbour of the same name.
   const others = [...neighbours.filter((n) => n.dir !== target.dir), ...decoys];
-  const installs = new Map(variants.map((v) => [v.name, skillsToInstall(target, v, others)]));
+  const installs = new Map(
+    variants.map((v) => [v.name, cat ? cat.install(others) : skillsToInstall(target, v, others)]),
+  );
   const firstInstall = installs.get(variants[0]?.name ?? "");
   const installedNames = new Set(firstInstall?.names ?? []);
   return {
     target,
+    catalog,
     section,
     count,
     concurrency,
@@ -252,6 +274,7 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
   const cwd = opts.cwd ?? process.cwd();
   const {
     target,
+    catalog,
     section,
     count,
     concurrency,
@@ -439,13 +462,16 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     sandbox: chosen,
     tmpBase: opts.tmpBase,
     keepWorkspaces: opts.keepWorkspaces ?? false,
-    hideFromTarget: [
-      ...MANIFEST_CANDIDATES,
-      ...[section?.manifest, queriesSource, ...variants.map((v) => v.file)]
-        .filter((f): f is string => typeof f === "string")
-        .map((f) => path.relative(target.dir, f))
-        .filter((r) => r !== "" && !r.startsWith("..") && !path.isAbsolute(r)),
-    ],
+    hideFromTarget: catalog
+      ? []
+      : [
+          ...MANIFEST_CANDIDATES,
+          ...[section?.manifest, queriesSource, ...variants.map((v) => v.file)]
+            .filter((f): f is string => typeof f === "string")
+            .map((f) => path.relative(target.dir, f))
+            .filter((r) => r !== "" && !r.startsWith("..") && !path.isAbsolute(r)),
+        ],
+    hideFrom: catalog?.hide,
     target: target.name,
     skillsFor: (v) => installs.get(v)?.install ?? [],
     promptOf: (id) => queryById.get(id)?.query ?? "",
@@ -492,8 +518,7 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     .map((p) => stored.get(p.probe_id))
     .filter((r): r is ProbeRecord => r !== undefined);
   const notRun = planned.filter((p) => !stored.has(p.probe_id));
-  const report = buildTriggersReport({
-    skill: { name: target.name, dir: target.dir, hash: target.hash },
+  const common = {
     agent: { name: "claude-code", version, bin: bin.path },
     model,
     modelScript: scriptFile,
@@ -514,19 +539,39 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
         .filter((n) => installedNames.has(n) && !neighbours.some((x) => x.name === n)),
       skipped: firstInstall?.skipped ?? [],
     },
-    queries,
-    queriesSource,
-    variants,
     records,
     notRun: notRun.map((p) => p.probe_id),
     startedAt,
     finishedAt: new Date().toISOString(),
-  });
+  };
   const jsonFile = path.join(outDir, "triggers.json");
   const mdFile = path.join(outDir, "triggers.md");
-  await writeJsonAtomic(jsonFile, redactValue(report, redact));
   const htmlFile = path.join(outDir, "triggers.html");
+  const files = [jsonFile, mdFile, htmlFile];
+  if (catalog) {
+    const report = buildCatalogReport({
+      ...common,
+      catalog: {
+        dir: catalog.dir,
+        skills: catalog.skills.map((s) => ({ name: s.name, dir: s.dir, hash: s.hash })),
+      },
+      queries: catalog.queries,
+      sources: catalog.sources,
+    });
+    await writeJsonAtomic(jsonFile, redactValue(report, redact));
+    await writeFileAtomic(mdFile, redact(renderCatalogMarkdown(report)));
+    await writeFileAtomic(htmlFile, redact(renderCatalogHtml(report)));
+    return { outDir, report: null, catalog: report, files, notRun };
+  }
+  const report = buildTriggersReport({
+    ...common,
+    skill: { name: target.name, dir: target.dir, hash: target.hash },
+    queries,
+    queriesSource,
+    variants,
+  });
+  await writeJsonAtomic(jsonFile, redactValue(report, redact));
   await writeFileAtomic(mdFile, redact(renderTriggersMarkdown(report)));
   await writeFileAtomic(htmlFile, redact(renderTriggersHtml(report)));
-  return { outDir, report, files: [jsonFile, mdFile, htmlFile], notRun };
+  return { outDir, report, catalog: null, files, notRun };
 }

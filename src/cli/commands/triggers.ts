@@ -7,6 +7,7 @@ import {
   runTriggers,
   type TriggerProgress,
 } from "../../index.js";
+import type { CatalogReport } from "../../triggers/catalog-report.js";
 import { defaultAgentName } from "../agent-help.js";
 import { collect, intArg, parseEnvPairs, SANDBOX_HELP, sandboxArg } from "../args.js";
 import { noteInterrupt } from "../interrupt.js";
@@ -57,6 +58,19 @@ function progressLine(e: TriggerProgress): string | null {
   }
 }
 
+/** A catalog's lines: each Skill's precision and recall, then the accuracy. */
+function catalogLines(c: CatalogReport | null): string[] {
+  if (!c) return [];
+  const f2 = (x: number | null): string => (x === null ? "n/a" : x.toFixed(2));
+  return [
+    ...c.per_skill.map(
+      (s) =>
+        `${s.skill}: precision ${f2(s.precision.value)} (${s.precision.count}/${s.precision.of}), recall ${f2(s.recall.value)} (${s.recall.count}/${s.recall.of})`,
+    ),
+    `catalog: accuracy ${f2(c.accuracy.value)} (${c.accuracy.count}/${c.accuracy.of}), invalid probes ${c.matrix.invalid}`,
+  ];
+}
+
 /** `skillbench triggers SKILL_DIR`: does the Skill fire when it should? (docs/triggers.md) */
 export function registerTriggers(program: Command, ctx: { exitCode: number }): void {
   program
@@ -64,7 +78,10 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
     .description(
       "Trigger evaluation: ask the agent each query R times, each in a fresh workspace with the Skill beside its neighbours and decoys, and report precision, recall and confusion.",
     )
-    .argument("<skill-dir>", "the Skill folder (holding SKILL.md)")
+    .argument(
+      "<skill-dir>",
+      "the Skill folder (holding SKILL.md), or a catalog: a folder of Skill folders, each with its queries in its eval.yaml",
+    )
     .option("--queries <file>", "YAML or JSON list of {query, should_trigger}")
     .option("-n, --count <n>", "repetitions of each query (default 3)", intArg("--count"))
     .option("-j, --concurrency <n>", "probes at once (default 1)", intArg("--concurrency"))
@@ -225,20 +242,27 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
           : await go();
         const r = res.report;
         const f2 = (x: number | null): string => (x === null ? "n/a" : x.toFixed(2));
-        const lines = r.variants.map(
-          (v) =>
-            `${v.name}: precision ${f2(v.precision.value)}, recall ${f2(v.recall.value)}, F1 ${f2(v.f1)}, false-trigger rate ${f2(v.false_trigger_rate.value)}, invalid probes ${v.invalid_probes}`,
-        );
-        for (const c of r.comparison) lines.push(c.conclusion);
+        const lines = r
+          ? r.variants.map(
+              (v) =>
+                `${v.name}: precision ${f2(v.precision.value)}, recall ${f2(v.recall.value)}, F1 ${f2(v.f1)}, false-trigger rate ${f2(v.false_trigger_rate.value)}, invalid probes ${v.invalid_probes}`,
+            )
+          : catalogLines(res.catalog);
+        for (const c of r?.comparison ?? []) lines.push(c.conclusion);
         process.stdout.write(
           `\n${lines.join("\n")}\nResults: ${res.outDir}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
         );
-        const unrecorded = await recordTriggers(res.outDir, r, {
-          off: f.history === false,
-          ...(typeof f.history === "string" ? { target: f.history } : {}),
-        });
+        // The history store keeps one Skill's trigger figures; a catalog's are not recorded.
+        const unrecorded = r
+          ? await recordTriggers(res.outDir, r, {
+              off: f.history === false,
+              ...(typeof f.history === "string" ? { target: f.history } : {}),
+            })
+          : null;
         if (unrecorded) process.stderr.write(`${unrecorded}\n`);
-        const invalid = r.variants.some((v) => v.invalid_probes > 0);
+        const invalid = r
+          ? r.variants.some((v) => v.invalid_probes > 0)
+          : (res.catalog?.matrix.invalid ?? 0) > 0;
         ctx.exitCode = invalid || res.notRun.length > 0 ? 1 : 0;
       } catch (e) {
         if (!(e instanceof GenerationError)) throw e;
