@@ -13,7 +13,7 @@ import { canonicalJson, sha256 } from "../util/hash.js";
 import type { DescriptionVariant, TriggerQuery } from "./types.js";
 
 /** The probes' description variant in a catalog (each Skill keeps its own description). */
-export const CATALOG_VARIANT = "catalog";
+const CATALOG_VARIANT = "catalog";
 
 export interface CatalogQuery extends TriggerQuery {
   /** The Skill whose query set holds it. */
@@ -38,7 +38,7 @@ export interface Catalog {
  * Skill folder. A folder that is both (a SKILL.md beside Skill folders) is refused by name, as is
  * one that is neither.
  */
-export async function readCatalogFolder(dir: string): Promise<SkillFolder[] | null> {
+async function readCatalogFolder(dir: string): Promise<SkillFolder[] | null> {
   const own = existsSync(path.join(dir, "SKILL.md"));
   if (path.basename(dir) === "SKILL.md") return null;
   if (!existsSync(dir)) return null; // readSkillFolder names the missing folder
@@ -68,7 +68,7 @@ export async function readCatalogFolder(dir: string): Promise<SkillFolder[] | nu
 }
 
 /** Each Skill's queries from its eval manifest's `triggers:` section, ids prefixed by its name. */
-export async function readCatalog(dir: string, skills: SkillFolder[]): Promise<Catalog> {
+async function readCatalog(dir: string, skills: SkillFolder[]): Promise<Catalog> {
   const queries: CatalogQuery[] = [];
   const sources: Record<string, string | null> = {};
   const hide = new Map<string, string[]>();

@@ -12,6 +12,7 @@ import { errorMessage } from "../core/errors.js";
 import type { Endpoint } from "../runner/context.js";
 import { startedSandbox } from "../runner/helper-sandbox.js";
 import type { LocalModelServer, SandboxKind } from "../sandbox/index.js";
+import type { ConnectionMeter } from "../sandbox/relay.js";
 import { writeJsonAtomic } from "../util/fs.js";
 import type { Redactor } from "../util/redact.js";
 import { redactValue } from "../util/redact.js";
@@ -49,6 +50,8 @@ export interface ProbeContext {
   hideFromTarget: string[];
   /** The same for other installed Skills, by name (a catalog: each Skill's manifest and queries). */
   hideFrom?: ReadonlyMap<string, string[]> | undefined;
+  /** The meter of the probe's model traffic through its sandbox's relay or tap (triggers/budget.ts). */
+  meter?: ConnectionMeter | undefined;
   /** The target's name (what a decision is compared with). */
   target: string;
   /** The Skills installed for a variant. */
@@ -114,6 +117,7 @@ async function runAttempt(
           runName: `trigger-${spec.query_id}-r${spec.rep}`,
           why: ctx.sandbox.why,
           signal: ctx.signal,
+          meter: ctx.meter,
         },
         { say: { who: "probes", note: ctx.note } },
       ),

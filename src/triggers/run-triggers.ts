@@ -38,6 +38,11 @@ import {
 } from "./skills.js";
 import { ProbeRecordSchema, type ProbeRecord, type ProbeSpec, type TriggerQuery } from "./types.js";
 import { catalogInputs, type Catalog } from "./catalog.js";
+import { loadPricing } from "../cost/pricing.js";
+import { triggerBudget } from "./budget.js";
+import { optimiseDescription, type OptimiseResult } from "./optimise/run.js";
+import { splitQueries } from "./optimise/plan.js";
+import { proposeDescription, writeOptimised } from "./optimise/io.js";
 import {
   buildCatalogReport,
   renderCatalogHtml,
@@ -86,6 +91,14 @@ export interface TriggerOptions {
   stopSignal?: AbortSignal;
   killSignal?: AbortSignal;
   onProgress?: (e: TriggerProgress) => void;
+  /** `--optimise ROUNDS`: rounds of the description optimiser (docs/triggers.md). */
+  optimise?: number | undefined;
+  /** `--optimiser-model`: the proposer's model (default: the probes'). */
+  optimiserModel?: string | undefined;
+  /** `--budget-usd`: what the evaluation's model calls may spend, metered. */
+  budgetUsd?: number | undefined;
+  /** `--pricing FILE`: the table the metered spend is priced with. */
+  pricing?: string | undefined;
 }
 
 export type TriggerProgress =
@@ -157,6 +170,18 @@ async function triggerInputs(opts: TriggerOptions, cwd: string) {
     opts.onProgress?.({ type: "note", message: `triggers settings from ${section.manifest}` });
   const count = positive("--count", opts.count ?? section?.count, TRIGGER_DEFAULTS.count);
   const concurrency = positive("--concurrency", opts.concurrency, 1);
+  if (opts.optimise !== undefined) {
+    positive("--optimise", opts.optimise, 1);
+    if (catalog || opts.descriptionFiles?.length)
+      throw new InputError(
+        `--optimise: not with ${catalog ? "a catalog" : "--description-file"}: it improves one Skill's own description`,
+        { field: "--optimise" },
+      );
+  }
+  if (opts.budgetUsd !== undefined && !(Number.isFinite(opts.budgetUsd) && opts.budgetUsd > 0))
+    throw new InputError(`--budget-usd: expected a number above 0, got ${opts.budgetUsd}`, {
+      field: "--budget-usd",
+    });
   const timeoutSec = positive(
     "--timeout",
     opts.timeoutSec ?? section?.timeoutSec,
@@ -191,6 +216,8 @@ async function triggerInputs(opts: TriggerOptions, cwd: string) {
       "no trigger queries: pass --queries FILE (a YAML or JSON list of {query, should_trigger}), add a triggers: section with queries to the Skill's eval.yaml, or pass --generate",
       { field: "--queries" },
     );
+  // The optimiser's split needs both kinds of query twice: refused before anything starts.
+  if (opts.optimise !== undefined && queries.length > 0) splitQueries(queries);
   const variants =
     cat?.variants ??
     (await readVariants(
@@ -333,6 +360,11 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     );
   await mkdir(outDir, { recursive: true });
 
+  // --budget-usd and --optimise meter the model's replies (triggers/budget.ts); else nothing is metered.
+  const budget =
+    opts.budgetUsd !== undefined || opts.optimise !== undefined
+      ? triggerBudget(opts.budgetUsd ?? null, await loadPricing(opts.pricing))
+      : null;
   const declaredEnv = opts.env ?? {};
   const passEnv = opts.passEnv ?? [];
   const redact = makeRedactor([...secretsFromEnv(hostEnv), ...declaredSecrets(declaredEnv)]);
@@ -345,6 +377,7 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     hostEnv,
     secrets: redact.secrets,
     missing: "",
+    meterFor: budget?.meterFor,
   });
 
   // As `run` and `eval`: the probes' agent gets the best sandbox the machine offers (bwrap, else
@@ -483,41 +516,141 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     },
   };
   const startedAt = new Date().toISOString();
-  await writeJsonAtomic(path.join(outDir, "triggers-plan.json"), {
-    schema: "skillbench.triggers-plan.v1",
-    skill: target.name,
-    skill_dir: target.dir,
-    queries,
-    variants,
-    count,
-    probes: planned.map((p) => p.probe_id),
-    started_at: startedAt,
-  });
-  opts.onProgress?.({ type: "plan", total: planned.length, toRun: toRun.length, outDir });
+  // Under a budget every probe is metered and admitted first; the first refusal stops the starts.
+  const budgetStop = new AbortController();
+  const stopSignals = [budgetStop.signal, ...(opts.stopSignal ? [opts.stopSignal] : [])];
+  const probeOne = async (
+    spec: ProbeSpec,
+  ): Promise<{ record: ProbeRecord | null; usd: number; refused: boolean }> => {
+    if (!budget) return { record: await runProbe(ctx, spec), usd: 0, refused: false };
+    const key = { id: spec.probe_id, task: spec.query_id, treatment: spec.variant, rep: spec.rep };
+    const r = await budget.metered(key, (meter) => runProbe({ ...ctx, meter }, spec));
+    if ("refused" in r) {
+      if (!budgetStop.signal.aborted)
+        ctx.note(`--budget-usd: ${r.refused}: no further probe starts`);
+      budgetStop.abort();
+      return { record: null, usd: 0, refused: true };
+    }
+    return { record: r.value, usd: r.usd, refused: false };
+  };
   let done = stored.size;
-  try {
+  /** Run probes in the pool; their records go to `stored`. */
+  const runSpecs = async (specs: ProbeSpec[], total: number): Promise<number> => {
+    let usd = 0;
     await runPool(
-      toRun,
+      specs,
       concurrency,
       async (spec) => {
-        const record = await runProbe(ctx, spec);
+        if (budgetStop.signal.aborted) return;
+        const { record, usd: spent, refused } = await probeOne(spec);
+        usd += spent;
+        if (refused) return;
         if (record) stored.set(spec.probe_id, record);
         done++;
-        opts.onProgress?.({ type: "probe", probe: spec, record, done, total: planned.length });
+        opts.onProgress?.({ type: "probe", probe: spec, record, done, total });
       },
       {
-        stop: opts.stopSignal,
+        stop: AbortSignal.any(stopSignals),
         onError: (spec, e) =>
           opts.onProgress?.({ type: "note", message: `${spec.probe_id}: ${String(e)}` }),
       },
     );
+    return usd;
+  };
+  let optimised: OptimiseResult | null = null;
+  const optimiseNotRun: ProbeSpec[] = [];
+  try {
+    if (opts.optimise !== undefined)
+      optimised = await optimiseDescription({
+        skill: target,
+        queries,
+        rounds: opts.optimise,
+        others: others.map((o) => ({ name: o.name, description: o.description })),
+        variantFor: async (round, description) => {
+          const file = path.join(outDir, "optimise", `round-${round}.txt`);
+          await mkdir(path.dirname(file), { recursive: true });
+          await writeFileAtomic(file, `${description}\n`);
+          // Round 0 is the Skill's own SKILL.md, byte for byte.
+          const v = { name: `round-${round}`, description, file: round === 0 ? null : file };
+          installs.set(v.name, skillsToInstall(target, v, others));
+          return v;
+        },
+        probe: async (v, qs) => {
+          const specs = planProbes([v.name], qs, count);
+          const usd = await runSpecs(specs, specs.length);
+          const records = specs.flatMap((p) => stored.get(p.probe_id) ?? []);
+          optimiseNotRun.push(...specs.filter((p) => !stored.has(p.probe_id)));
+          return {
+            records,
+            notRun: specs.length - records.length,
+            usd,
+            refused: budgetStop.signal.aborted ? (budget?.refusal() ?? "stopped") : null,
+          };
+        },
+        propose: (prompt, round) =>
+          proposeDescription({
+            prompt,
+            round,
+            budget,
+            outDir,
+            timeoutMs: timeoutSec * 1000 * 2,
+            signal: opts.killSignal ?? new AbortController().signal,
+            redact,
+            call: (meter) => ({
+              driver,
+              bin: bin.path,
+              tmpBase: opts.tmpBase,
+              endpoint: endpointFor({
+                task: "optimise-description",
+                treatment: `round-${round}`,
+                rep: 1,
+              }),
+              agent: {
+                hostEnv,
+                model: opts.optimiserModel ?? model ?? undefined,
+                declared: declaredEnv,
+                passEnv,
+                tools: "none",
+              },
+              sandboxFor: startedSandbox(
+                chosen.kind,
+                {
+                  task: { environmentDir: null },
+                  resultsDir: outDir,
+                  localModelServer: server ?? undefined,
+                  agentVersion: version ?? undefined,
+                  runName: `trigger-optimise-${round}`,
+                  why: chosen.why,
+                  signal: opts.killSignal,
+                  meter,
+                },
+                { say: { who: "the description proposer", note: ctx.note } },
+              ),
+            }),
+          }),
+        note: ctx.note,
+      });
+    else {
+      await writeJsonAtomic(path.join(outDir, "triggers-plan.json"), {
+        schema: "skillbench.triggers-plan.v1",
+        skill: target.name,
+        skill_dir: target.dir,
+        queries,
+        variants,
+        count,
+        probes: planned.map((p) => p.probe_id),
+        started_at: startedAt,
+      });
+      opts.onProgress?.({ type: "plan", total: planned.length, toRun: toRun.length, outDir });
+      await runSpecs(toRun, planned.length);
+    }
   } finally {
     await server?.close();
   }
-  const records = planned
-    .map((p) => stored.get(p.probe_id))
-    .filter((r): r is ProbeRecord => r !== undefined);
-  const notRun = planned.filter((p) => !stored.has(p.probe_id));
+  const records = optimised
+    ? optimised.records
+    : planned.map((p) => stored.get(p.probe_id)).filter((r): r is ProbeRecord => r !== undefined);
+  const notRun = optimised ? optimiseNotRun : planned.filter((p) => !stored.has(p.probe_id));
   const common = {
     agent: { name: "claude-code", version, bin: bin.path },
     model,
@@ -562,6 +695,22 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     await writeFileAtomic(mdFile, redact(renderCatalogMarkdown(report)));
     await writeFileAtomic(htmlFile, redact(renderCatalogHtml(report)));
     return { outDir, report: null, catalog: report, files, notRun };
+  }
+  if (optimised) {
+    const o = await writeOptimised(
+      outDir,
+      optimised,
+      {
+        ...common,
+        skill: { name: target.name, dir: target.dir, hash: target.hash },
+        queries,
+        queriesSource,
+        variants: [],
+      },
+      budget?.limits.usd ?? null,
+      redact,
+    );
+    return { outDir, report: o.report, catalog: null, files: [...files, ...o.files], notRun };
   }
   const report = buildTriggersReport({
     ...common,

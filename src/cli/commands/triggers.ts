@@ -13,6 +13,7 @@ import { collect, intArg, parseEnvPairs, SANDBOX_HELP, sandboxArg } from "../arg
 import { noteInterrupt } from "../interrupt.js";
 import { recordTriggers } from "../../history/record-experiment.js";
 import { probeEstimateText } from "../estimate.js";
+import { budgetArg } from "../flags.js";
 
 interface TriggerFlags {
   queries?: string;
@@ -41,6 +42,9 @@ interface TriggerFlags {
   cacheDir?: string;
   dryRun?: boolean;
   pricing?: string;
+  optimise?: number;
+  optimiserModel?: string;
+  budgetUsd?: number;
 }
 
 function progressLine(e: TriggerProgress): string | null {
@@ -143,7 +147,21 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
     )
     .option(
       "--pricing <file>",
-      "the pricing table for the estimate instead of the one shipped (data/pricing.yaml)",
+      "the pricing table for the estimate and the metered spend instead of the one shipped (data/pricing.yaml)",
+    )
+    .option(
+      "--optimise <rounds>",
+      "improve the Skill's description for this many rounds: candidates scored on a train split of the queries, the one kept chosen on the held-out split (its score is the one reported)",
+      intArg("--optimise"),
+    )
+    .option(
+      "--optimiser-model <id>",
+      "with --optimise: the model that proposes descriptions (default: --model)",
+    )
+    .option(
+      "--budget-usd <x>",
+      "what the probes and proposals may spend, metered from the model's replies; no probe starts once it cannot be covered",
+      budgetArg("--budget-usd", false),
     )
     .action(async (skillDir: string, f: TriggerFlags) => {
       if (f.dryRun) {
@@ -216,6 +234,10 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
             keepWorkspaces: f.keepWorkspaces,
             generate: f.generate || f.regenerate,
             regenerate: f.regenerate,
+            optimise: f.optimise,
+            optimiserModel: f.optimiserModel,
+            budgetUsd: f.budgetUsd,
+            pricing: f.pricing,
             cacheDir: f.cacheDir,
             stopSignal: stop.signal,
             killSignal: kill.signal,
