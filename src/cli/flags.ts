@@ -255,7 +255,7 @@ export const HISTORY_FLAGS = [
  * A budget's amount: a number above zero (docs/budgets.md). Zero or below is refused (exit 2): a
  * budget of nothing would start no run, which is never what was meant.
  */
-function budgetArg(name: string, whole: boolean): (v: string) => number {
+export function budgetArg(name: string, whole: boolean): (v: string) => number {
   return (v) => {
     const n = Number(v);
     if (v.trim() === "" || !Number.isFinite(n) || n <= 0 || (whole && !Number.isInteger(n)))

@@ -198,6 +198,8 @@ export async function endpointOutsideRun(o: {
   hostEnv: Record<string, string | undefined>;
   secrets: readonly string[];
   missing: string;
+  /** The scripted model's meter of each reply (`triggers --budget-usd`, `--optimise`). */
+  meterFor?: StartModelServerOptions["meterFor"] | undefined;
 }): Promise<{ server: ModelServer | null; endpointFor: (run: RunKey) => Endpoint }> {
   if (o.scriptFile) {
     const server = await startModelServer({
@@ -205,6 +207,7 @@ export async function endpointOutsideRun(o: {
       scriptFile: o.scriptFile,
       recordFile: o.recordFile,
       secrets: o.secrets,
+      ...(o.meterFor ? { meterFor: o.meterFor } : {}),
     });
     const url = server.url;
     return {

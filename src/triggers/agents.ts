@@ -12,6 +12,7 @@ import { writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
 import { declaredSecrets, makeRedactor, redactValue, secretsFromEnv } from "../util/redact.js";
 import type { TriggersReport } from "./report.js";
 import { InputError } from "../core/errors.js";
+import { catalogInputs } from "./catalog.js";
 import {
   newId,
   probingDriver,
@@ -167,7 +168,7 @@ export function renderAgentsHtml(r: AgentsReport): string {
 export interface AgentsSummary {
   outDir: string;
   /** Each agent's own evaluation, in the order given. */
-  runs: (TriggerSummary & { agent: string })[];
+  runs: (TriggerSummary & { agent: string; report: TriggersReport })[];
   report: AgentsReport;
   files: string[];
 }
@@ -196,11 +197,28 @@ export async function runTriggersOnAgents(
   const outDir = opts.out
     ? path.resolve(cwd, opts.out)
     : path.resolve(cwd, ".skillbench", "triggers", newId());
-  const runs: AgentsSummary["runs"] = [];
+  // The cross-agent table compares one Skill's descriptions query by query; a catalog's matrix or
+  // an optimiser's held-out split per agent would not line up, so they take one agent at a time.
+  if (opts.optimise !== undefined)
+    throw new InputError(
+      "--optimise takes one agent: the cross-agent table compares one description",
+      {
+        field: "--agent",
+      },
+    );
+  if (await catalogInputs(path.resolve(cwd, opts.skill), opts))
+    throw new InputError(
+      "a catalog takes one agent: run `triggers CATALOG_DIR --agent NAME` once per agent",
+      {
+        field: "--agent",
+      },
+    );
+  const runs: (TriggerSummary & { agent: string; report: TriggersReport })[] = [];
   for (const agent of agents) {
     if (opts.stopSignal?.aborted) break;
     const res = await runTriggers({ ...opts, agent, out: path.join(outDir, agent) });
-    runs.push({ ...res, agent });
+    // A Skill (not a catalog, refused above) always has its report.
+    if (res.report) runs.push({ ...res, agent, report: res.report });
   }
   const report = buildAgentsReport(runs.map((r) => ({ agent: r.agent, report: r.report })));
   const files = ["triggers-agents.json", "triggers-agents.md", "triggers-agents.html"].map((f) =>

@@ -12,6 +12,7 @@ import { errorMessage } from "../core/errors.js";
 import type { Endpoint } from "../runner/context.js";
 import { startedSandbox } from "../runner/helper-sandbox.js";
 import type { LocalModelServer, SandboxKind } from "../sandbox/index.js";
+import type { ConnectionMeter } from "../sandbox/relay.js";
 import { writeJsonAtomic } from "../util/fs.js";
 import type { Redactor } from "../util/redact.js";
 import { redactValue } from "../util/redact.js";
@@ -47,6 +48,10 @@ export interface ProbeContext {
    * description files: they hold the answers), relative to it; removed from its installed copy.
    */
   hideFromTarget: string[];
+  /** The same for other installed Skills, by name (a catalog: each Skill's manifest and queries). */
+  hideFrom?: ReadonlyMap<string, string[]> | undefined;
+  /** The meter of the probe's model traffic through its sandbox's relay or tap (triggers/budget.ts). */
+  meter?: ConnectionMeter | undefined;
   /** The target's name (what a decision is compared with). */
   target: string;
   /** The Skills installed for a variant. */
@@ -97,6 +102,12 @@ async function runAttempt(
         const installed = path.join(dirs.workspace, ctx.driver.skillsDir, ctx.target);
         for (const rel of ctx.hideFromTarget)
           await rm(path.join(installed, rel), { recursive: true, force: true });
+        for (const [skill, rels] of ctx.hideFrom ?? [])
+          for (const rel of rels)
+            await rm(path.join(dirs.workspace, ".claude", "skills", skill, rel), {
+              recursive: true,
+              force: true,
+            });
       },
       sandboxFor: startedSandbox(
         ctx.sandbox.kind,
@@ -108,6 +119,7 @@ async function runAttempt(
           runName: `trigger-${spec.query_id}-r${spec.rep}`,
           why: ctx.sandbox.why,
           signal: ctx.signal,
+          meter: ctx.meter,
         },
         { say: { who: "probes", note: ctx.note } },
       ),

@@ -37,6 +37,18 @@ import {
   type SkillFolder,
 } from "./skills.js";
 import { ProbeRecordSchema, type ProbeRecord, type ProbeSpec, type TriggerQuery } from "./types.js";
+import { catalogInputs, type Catalog } from "./catalog.js";
+import { loadPricing } from "../cost/pricing.js";
+import { triggerBudget } from "./budget.js";
+import { optimiseDescription, type OptimiseResult } from "./optimise/run.js";
+import { splitQueries } from "./optimise/plan.js";
+import { proposeDescription, writeOptimised } from "./optimise/io.js";
+import {
+  buildCatalogReport,
+  renderCatalogHtml,
+  renderCatalogMarkdown,
+  type CatalogReport,
+} from "./catalog-report.js";
 
 export interface TriggerOptions {
   /** The Skill folder (holding SKILL.md). */
@@ -81,6 +93,14 @@ export interface TriggerOptions {
   stopSignal?: AbortSignal;
   killSignal?: AbortSignal;
   onProgress?: (e: TriggerProgress) => void;
+  /** `--optimise ROUNDS`: rounds of the description optimiser (docs/triggers.md). */
+  optimise?: number | undefined;
+  /** `--optimiser-model`: the proposer's model (default: the probes'). */
+  optimiserModel?: string | undefined;
+  /** `--budget-usd`: what the evaluation's model calls may spend, metered. */
+  budgetUsd?: number | undefined;
+  /** `--pricing FILE`: the table the metered spend is priced with. */
+  pricing?: string | undefined;
 }
 
 export type TriggerProgress =
@@ -90,7 +110,10 @@ export type TriggerProgress =
 
 export interface TriggerSummary {
   outDir: string;
-  report: TriggersReport;
+  /** A Skill's report; null for a catalog (`catalog`). */
+  report: TriggersReport | null;
+  /** A catalog's report (`triggers CATALOG_DIR`); null for a Skill. */
+  catalog: CatalogReport | null;
   files: string[];
   /** Probes planned but not run (interrupted). */
   notRun: ProbeSpec[];
@@ -168,13 +191,29 @@ async function readStoredProbe(outDir: string, spec: ProbeSpec): Promise<ProbeRe
 
 /** What a trigger evaluation settles before anything runs (shared with `planTriggers`). */
 async function triggerInputs(opts: TriggerOptions, cwd: string) {
-  const target: SkillFolder = await readSkillFolder(path.resolve(cwd, opts.skill), "SKILL_DIR");
+  // A folder of Skill folders is a catalog: every Skill's queries against all of them (catalog.ts).
+  const cat = await catalogInputs(path.resolve(cwd, opts.skill), opts);
+  const catalog: Catalog | null = cat?.catalog ?? null;
+  const target: SkillFolder =
+    cat?.target ?? (await readSkillFolder(path.resolve(cwd, opts.skill), "SKILL_DIR"));
   // The manifest's triggers: section; flags win over it.
-  const section = await readTriggersSection(target.dir);
+  const section = catalog ? null : await readTriggersSection(target.dir);
   if (section)
     opts.onProgress?.({ type: "note", message: `triggers settings from ${section.manifest}` });
   const count = positive("--count", opts.count ?? section?.count, TRIGGER_DEFAULTS.count);
   const concurrency = positive("--concurrency", opts.concurrency, 1);
+  if (opts.optimise !== undefined) {
+    positive("--optimise", opts.optimise, 1);
+    if (catalog || opts.descriptionFiles?.length)
+      throw new InputError(
+        `--optimise: not with ${catalog ? "a catalog" : "--description-file"}: it improves one Skill's own description`,
+        { field: "--optimise" },
+      );
+  }
+  if (opts.budgetUsd !== undefined && !(Number.isFinite(opts.budgetUsd) && opts.budgetUsd > 0))
+    throw new InputError(`--budget-usd: expected a number above 0, got ${opts.budgetUsd}`, {
+      field: "--budget-usd",
+    });
   const timeoutSec = positive(
     "--timeout",
     opts.timeoutSec ?? section?.timeoutSec,
@@ -192,7 +231,10 @@ async function triggerInputs(opts: TriggerOptions, cwd: string) {
   );
   let queries: TriggerQuery[] = [];
   let queriesSource = "";
-  if (opts.queryList) {
+  if (catalog) {
+    queries = catalog.queries;
+    queriesSource = catalog.dir;
+  } else if (opts.queryList) {
     queries = opts.queryList.queries;
     queriesSource = opts.queryList.source;
   } else if (opts.queries) {
@@ -206,12 +248,16 @@ async function triggerInputs(opts: TriggerOptions, cwd: string) {
       "no trigger queries: pass --queries FILE (a YAML or JSON list of {query, should_trigger}), add a triggers: section with queries to the Skill's eval.yaml, or pass --generate",
       { field: "--queries" },
     );
-  const variants = await readVariants(
-    target,
-    opts.descriptionFiles?.length
-      ? opts.descriptionFiles.map((f) => path.resolve(cwd, f))
-      : (section?.descriptionFiles ?? []),
-  );
+  // The optimiser's split needs both kinds of query twice: refused before anything starts.
+  if (opts.optimise !== undefined && queries.length > 0) splitQueries(queries);
+  const variants =
+    cat?.variants ??
+    (await readVariants(
+      target,
+      opts.descriptionFiles?.length
+        ? opts.descriptionFiles.map((f) => path.resolve(cwd, f))
+        : (section?.descriptionFiles ?? []),
+    ));
   const neighbours: SkillFolder[] = [];
   const neighbourDirs = opts.neighbours?.length
     ? opts.neighbours.map((d) => path.resolve(cwd, d))
@@ -226,11 +272,14 @@ async function triggerInputs(opts: TriggerOptions, cwd: string) {
     (opts.decoys ?? section?.decoys) === false ? [] : await readSkillsUnder(decoysDir(), "decoys");
   // Neighbours first: a decoy never hides a real neighbour of the same name.
   const others = [...neighbours.filter((n) => n.dir !== target.dir), ...decoys];
-  const installs = new Map(variants.map((v) => [v.name, skillsToInstall(target, v, others)]));
+  const installs = new Map(
+    variants.map((v) => [v.name, cat ? cat.install(others) : skillsToInstall(target, v, others)]),
+  );
   const firstInstall = installs.get(variants[0]?.name ?? "");
   const installedNames = new Set(firstInstall?.names ?? []);
   return {
     target,
+    catalog,
     section,
     count,
     concurrency,
@@ -284,6 +333,7 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
   const cwd = opts.cwd ?? process.cwd();
   const {
     target,
+    catalog,
     section,
     count,
     concurrency,
@@ -335,6 +385,11 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     );
   await mkdir(outDir, { recursive: true });
 
+  // --budget-usd and --optimise meter the model's replies (triggers/budget.ts); else nothing is metered.
+  const budget =
+    opts.budgetUsd !== undefined || opts.optimise !== undefined
+      ? triggerBudget(opts.budgetUsd ?? null, await loadPricing(opts.pricing))
+      : null;
   const declaredEnv = opts.env ?? {};
   const passEnv = opts.passEnv ?? [];
   const redact = makeRedactor([...secretsFromEnv(hostEnv), ...declaredSecrets(declaredEnv)]);
@@ -347,6 +402,7 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     hostEnv,
     secrets: redact.secrets,
     missing: "",
+    meterFor: budget?.meterFor,
   });
 
   // As `run` and `eval`: the probes' agent gets the best sandbox the machine offers (bwrap, else
@@ -464,13 +520,16 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     sandbox: chosen,
     tmpBase: opts.tmpBase,
     keepWorkspaces: opts.keepWorkspaces ?? false,
-    hideFromTarget: [
-      ...MANIFEST_CANDIDATES,
-      ...[section?.manifest, queriesSource, ...variants.map((v) => v.file)]
-        .filter((f): f is string => typeof f === "string")
-        .map((f) => path.relative(target.dir, f))
-        .filter((r) => r !== "" && !r.startsWith("..") && !path.isAbsolute(r)),
-    ],
+    hideFromTarget: catalog
+      ? []
+      : [
+          ...MANIFEST_CANDIDATES,
+          ...[section?.manifest, queriesSource, ...variants.map((v) => v.file)]
+            .filter((f): f is string => typeof f === "string")
+            .map((f) => path.relative(target.dir, f))
+            .filter((r) => r !== "" && !r.startsWith("..") && !path.isAbsolute(r)),
+        ],
+    hideFrom: catalog?.hide,
     target: target.name,
     skillsFor: (v) => installs.get(v)?.install ?? [],
     promptOf: (id) => queryById.get(id)?.query ?? "",
@@ -482,43 +541,142 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     },
   };
   const startedAt = new Date().toISOString();
-  await writeJsonAtomic(path.join(outDir, "triggers-plan.json"), {
-    schema: "skillbench.triggers-plan.v1",
-    skill: target.name,
-    skill_dir: target.dir,
-    queries,
-    variants,
-    count,
-    probes: planned.map((p) => p.probe_id),
-    started_at: startedAt,
-  });
-  opts.onProgress?.({ type: "plan", total: planned.length, toRun: toRun.length, outDir });
+  // Under a budget every probe is metered and admitted first; the first refusal stops the starts.
+  const budgetStop = new AbortController();
+  const stopSignals = [budgetStop.signal, ...(opts.stopSignal ? [opts.stopSignal] : [])];
+  const probeOne = async (
+    spec: ProbeSpec,
+  ): Promise<{ record: ProbeRecord | null; usd: number; refused: boolean }> => {
+    if (!budget) return { record: await runProbe(ctx, spec), usd: 0, refused: false };
+    const key = { id: spec.probe_id, task: spec.query_id, treatment: spec.variant, rep: spec.rep };
+    const r = await budget.metered(key, (meter) => runProbe({ ...ctx, meter }, spec));
+    if ("refused" in r) {
+      if (!budgetStop.signal.aborted)
+        ctx.note(`--budget-usd: ${r.refused}: no further probe starts`);
+      budgetStop.abort();
+      return { record: null, usd: 0, refused: true };
+    }
+    return { record: r.value, usd: r.usd, refused: false };
+  };
   let done = stored.size;
-  try {
+  /** Run probes in the pool; their records go to `stored`. */
+  const runSpecs = async (specs: ProbeSpec[], total: number): Promise<number> => {
+    let usd = 0;
     await runPool(
-      toRun,
+      specs,
       concurrency,
       async (spec) => {
-        const record = await runProbe(ctx, spec);
+        if (budgetStop.signal.aborted) return;
+        const { record, usd: spent, refused } = await probeOne(spec);
+        usd += spent;
+        if (refused) return;
         if (record) stored.set(spec.probe_id, record);
         done++;
-        opts.onProgress?.({ type: "probe", probe: spec, record, done, total: planned.length });
+        opts.onProgress?.({ type: "probe", probe: spec, record, done, total });
       },
       {
-        stop: opts.stopSignal,
+        stop: AbortSignal.any(stopSignals),
         onError: (spec, e) =>
           opts.onProgress?.({ type: "note", message: `${spec.probe_id}: ${String(e)}` }),
       },
     );
+    return usd;
+  };
+  let optimised: OptimiseResult | null = null;
+  const optimiseNotRun: ProbeSpec[] = [];
+  try {
+    if (opts.optimise !== undefined)
+      optimised = await optimiseDescription({
+        skill: target,
+        queries,
+        rounds: opts.optimise,
+        others: others.map((o) => ({ name: o.name, description: o.description })),
+        variantFor: async (round, description) => {
+          const file = path.join(outDir, "optimise", `round-${round}.txt`);
+          await mkdir(path.dirname(file), { recursive: true });
+          await writeFileAtomic(file, `${description}\n`);
+          // Round 0 is the Skill's own SKILL.md, byte for byte.
+          const v = { name: `round-${round}`, description, file: round === 0 ? null : file };
+          installs.set(v.name, skillsToInstall(target, v, others));
+          return v;
+        },
+        probe: async (v, qs) => {
+          const specs = planProbes([v.name], qs, count);
+          const usd = await runSpecs(specs, specs.length);
+          const records = specs.flatMap((p) => stored.get(p.probe_id) ?? []);
+          optimiseNotRun.push(...specs.filter((p) => !stored.has(p.probe_id)));
+          return {
+            records,
+            notRun: specs.length - records.length,
+            usd,
+            refused: budgetStop.signal.aborted ? (budget?.refusal() ?? "stopped") : null,
+          };
+        },
+        propose: (prompt, round) =>
+          proposeDescription({
+            prompt,
+            round,
+            budget,
+            outDir,
+            timeoutMs: timeoutSec * 1000 * 2,
+            signal: opts.killSignal ?? new AbortController().signal,
+            redact,
+            call: (meter) => ({
+              driver,
+              bin: bin.path,
+              tmpBase: opts.tmpBase,
+              endpoint: endpointFor({
+                task: "optimise-description",
+                treatment: `round-${round}`,
+                rep: 1,
+              }),
+              agent: {
+                hostEnv,
+                model: opts.optimiserModel ?? model ?? undefined,
+                declared: declaredEnv,
+                passEnv,
+                tools: "none",
+              },
+              sandboxFor: startedSandbox(
+                chosen.kind,
+                {
+                  task: { environmentDir: null },
+                  resultsDir: outDir,
+                  localModelServer: server ?? undefined,
+                  agentVersion: version ?? undefined,
+                  runName: `trigger-optimise-${round}`,
+                  why: chosen.why,
+                  signal: opts.killSignal,
+                  meter,
+                },
+                { say: { who: "the description proposer", note: ctx.note } },
+              ),
+            }),
+          }),
+        note: ctx.note,
+      });
+    else {
+      await writeJsonAtomic(path.join(outDir, "triggers-plan.json"), {
+        schema: "skillbench.triggers-plan.v1",
+        skill: target.name,
+        skill_dir: target.dir,
+        queries,
+        variants,
+        count,
+        probes: planned.map((p) => p.probe_id),
+        started_at: startedAt,
+      });
+      opts.onProgress?.({ type: "plan", total: planned.length, toRun: toRun.length, outDir });
+      await runSpecs(toRun, planned.length);
+    }
   } finally {
     await server?.close();
   }
-  const records = planned
-    .map((p) => stored.get(p.probe_id))
-    .filter((r): r is ProbeRecord => r !== undefined);
-  const notRun = planned.filter((p) => !stored.has(p.probe_id));
-  const report = buildTriggersReport({
-    skill: { name: target.name, dir: target.dir, hash: target.hash },
+  const records = optimised
+    ? optimised.records
+    : planned.map((p) => stored.get(p.probe_id)).filter((r): r is ProbeRecord => r !== undefined);
+  const notRun = optimised ? optimiseNotRun : planned.filter((p) => !stored.has(p.probe_id));
+  const common = {
     agent: { name: driver.reportName, version, bin: bin.path },
     model,
     modelScript: scriptFile,
@@ -539,19 +697,55 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
         .filter((n) => installedNames.has(n) && !neighbours.some((x) => x.name === n)),
       skipped: firstInstall?.skipped ?? [],
     },
-    queries,
-    queriesSource,
-    variants,
     records,
     notRun: notRun.map((p) => p.probe_id),
     startedAt,
     finishedAt: new Date().toISOString(),
-  });
+  };
   const jsonFile = path.join(outDir, "triggers.json");
   const mdFile = path.join(outDir, "triggers.md");
-  await writeJsonAtomic(jsonFile, redactValue(report, redact));
   const htmlFile = path.join(outDir, "triggers.html");
+  const files = [jsonFile, mdFile, htmlFile];
+  if (catalog) {
+    const report = buildCatalogReport({
+      ...common,
+      catalog: {
+        dir: catalog.dir,
+        skills: catalog.skills.map((s) => ({ name: s.name, dir: s.dir, hash: s.hash })),
+      },
+      queries: catalog.queries,
+      sources: catalog.sources,
+    });
+    await writeJsonAtomic(jsonFile, redactValue(report, redact));
+    await writeFileAtomic(mdFile, redact(renderCatalogMarkdown(report)));
+    await writeFileAtomic(htmlFile, redact(renderCatalogHtml(report)));
+    return { outDir, report: null, catalog: report, files, notRun };
+  }
+  if (optimised) {
+    const o = await writeOptimised(
+      outDir,
+      optimised,
+      {
+        ...common,
+        skill: { name: target.name, dir: target.dir, hash: target.hash },
+        queries,
+        queriesSource,
+        variants: [],
+      },
+      budget?.limits.usd ?? null,
+      redact,
+    );
+    return { outDir, report: o.report, catalog: null, files: [...files, ...o.files], notRun };
+  }
+  const report = buildTriggersReport({
+    ...common,
+    skill: { name: target.name, dir: target.dir, hash: target.hash },
+    queries,
+    queriesSource,
+    variants,
+  });
+  await writeJsonAtomic(jsonFile, redactValue(report, redact));
   await writeFileAtomic(mdFile, redact(renderTriggersMarkdown(report)));
   await writeFileAtomic(htmlFile, redact(renderTriggersHtml(report)));
-  return { outDir, report, files: [jsonFile, mdFile, htmlFile], notRun };
+  return { outDir, report, catalog: null, files, notRun };
 }

@@ -11,11 +11,13 @@ import {
   type TriggerProgress,
   type TriggerSummary,
 } from "../../index.js";
+import type { CatalogReport } from "../../triggers/catalog-report.js";
 import { agentChoices, defaultAgentName } from "../agent-help.js";
 import { collect, intArg, parseEnvPairs, SANDBOX_HELP, sandboxArg } from "../args.js";
 import { noteInterrupt } from "../interrupt.js";
 import { recordTriggers } from "../../history/record-experiment.js";
 import { probeEstimateText } from "../estimate.js";
+import { budgetArg } from "../flags.js";
 
 interface TriggerFlags {
   queries?: string;
@@ -45,6 +47,9 @@ interface TriggerFlags {
   cacheDir?: string;
   dryRun?: boolean;
   pricing?: string;
+  optimise?: number;
+  optimiserModel?: string;
+  budgetUsd?: number;
 }
 
 function progressLine(e: TriggerProgress): string | null {
@@ -63,7 +68,7 @@ function progressLine(e: TriggerProgress): string | null {
 }
 
 /** The variants' lines and the comparison's conclusions of one evaluation. */
-function summaryLines(r: TriggerSummary["report"], prefix = ""): string[] {
+function summaryLines(r: NonNullable<TriggerSummary["report"]>, prefix = ""): string[] {
   const f2 = (x: number | null): string => (x === null ? "n/a" : x.toFixed(2));
   const lines = r.variants.map(
     (v) =>
@@ -95,6 +100,19 @@ async function reportAgents(
   return invalid || notRun ? 1 : 0;
 }
 
+/** A catalog's lines: each Skill's precision and recall, then the accuracy. */
+function catalogLines(c: CatalogReport | null): string[] {
+  if (!c) return [];
+  const f2 = (x: number | null): string => (x === null ? "n/a" : x.toFixed(2));
+  return [
+    ...c.per_skill.map(
+      (s) =>
+        `${s.skill}: precision ${f2(s.precision.value)} (${s.precision.count}/${s.precision.of}), recall ${f2(s.recall.value)} (${s.recall.count}/${s.recall.of})`,
+    ),
+    `catalog: accuracy ${f2(c.accuracy.value)} (${c.accuracy.count}/${c.accuracy.of}), invalid probes ${c.matrix.invalid}`,
+  ];
+}
+
 /** `skillbench triggers SKILL_DIR`: does the Skill fire when it should? (docs/triggers.md) */
 export function registerTriggers(program: Command, ctx: { exitCode: number }): void {
   program
@@ -102,7 +120,10 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
     .description(
       "Trigger evaluation: ask the agent each query R times, each in a fresh workspace with the Skill beside its neighbours and decoys, and report precision, recall and confusion.",
     )
-    .argument("<skill-dir>", "the Skill folder (holding SKILL.md)")
+    .argument(
+      "<skill-dir>",
+      "the Skill folder (holding SKILL.md), or a catalog: a folder of Skill folders, each with its queries in its eval.yaml",
+    )
     .option("--queries <file>", "YAML or JSON list of {query, should_trigger}")
     .option("-n, --count <n>", "repetitions of each query (default 3)", intArg("--count"))
     .option("-j, --concurrency <n>", "probes at once (default 1)", intArg("--concurrency"))
@@ -171,7 +192,21 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
     )
     .option(
       "--pricing <file>",
-      "the pricing table for the estimate instead of the one shipped (data/pricing.yaml)",
+      "the pricing table for the estimate and the metered spend instead of the one shipped (data/pricing.yaml)",
+    )
+    .option(
+      "--optimise <rounds>",
+      "improve the Skill's description for this many rounds: candidates scored on a train split of the queries, the one kept chosen on the held-out split (its score is the one reported)",
+      intArg("--optimise"),
+    )
+    .option(
+      "--optimiser-model <id>",
+      "with --optimise: the model that proposes descriptions (default: --model)",
+    )
+    .option(
+      "--budget-usd <x>",
+      "what the probes and proposals may spend, metered from the model's replies; no probe starts once it cannot be covered",
+      budgetArg("--budget-usd", false),
     )
     .action(async (skillDir: string, f: TriggerFlags) => {
       if (f.dryRun) {
@@ -249,6 +284,10 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
           keepWorkspaces: f.keepWorkspaces,
           generate: f.generate || f.regenerate,
           regenerate: f.regenerate,
+          optimise: f.optimise,
+          optimiserModel: f.optimiserModel,
+          budgetUsd: f.budgetUsd,
+          pricing: f.pricing,
           cacheDir: f.cacheDir,
           stopSignal: stop.signal,
           killSignal: kill.signal,
@@ -282,15 +321,21 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
         }
         const res = await held(() => runTriggers(options));
         const r = res.report;
+        const lines = r ? summaryLines(r) : catalogLines(res.catalog);
         process.stdout.write(
-          `\n${summaryLines(r).join("\n")}\nResults: ${res.outDir}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
+          `\n${lines.join("\n")}\nResults: ${res.outDir}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
         );
-        const unrecorded = await recordTriggers(res.outDir, r, {
-          off: f.history === false,
-          ...(typeof f.history === "string" ? { target: f.history } : {}),
-        });
+        // The history store keeps one Skill's trigger figures; a catalog's are not recorded.
+        const unrecorded = r
+          ? await recordTriggers(res.outDir, r, {
+              off: f.history === false,
+              ...(typeof f.history === "string" ? { target: f.history } : {}),
+            })
+          : null;
         if (unrecorded) process.stderr.write(`${unrecorded}\n`);
-        const invalid = r.variants.some((v) => v.invalid_probes > 0);
+        const invalid = r
+          ? r.variants.some((v) => v.invalid_probes > 0)
+          : (res.catalog?.matrix.invalid ?? 0) > 0;
         ctx.exitCode = invalid || res.notRun.length > 0 ? 1 : 0;
       } catch (e) {
         if (!(e instanceof GenerationError)) throw e;
