@@ -125,4 +125,27 @@ describe("a two-model matrix", () => {
     expect(summary).toMatch(/\| tone \| WITH_SKILL \| small \| 2 \| 0\/2 \|/);
     expect(summary).toContain("## Aggregated by Treatment and Model");
   });
+
+  it("keeps the models in the history store and the PR comment", async () => {
+    const db = path.join(box.root, "history.db");
+    expect(
+      (await runCli(["history", "import", out, "--history", db], { env: box.env() })).code,
+    ).toBe(0);
+    const shown = await runCli(["history", "show", "--history", db, "--json"], { env: box.env() });
+    const records = (JSON.parse(shown.stdout) as { records: Array<Record<string, unknown>> })
+      .records;
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({
+      model: "large, small",
+      band: "inconclusive",
+      by_model: [
+        { model: "large", band: "improved", delta: 1 },
+        { model: "small", band: "regressed", delta: -1 },
+      ],
+    });
+    const comment = await runCli(["comment", out], { env: box.env() });
+    expect(comment.code).toBe(0);
+    expect(comment.stdout).toContain("claude-code, large, small;");
+    expect(comment.stdout).toContain("`WITH_SKILL` helps on large, hurts on small.");
+  });
 });
