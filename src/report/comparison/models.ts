@@ -21,7 +21,7 @@ import type {
  */
 
 /** A run's model as the reports name it: the agent's own default when none was asked for. */
-export const modelName = (r: Pick<RunDigest, "model">): string => r.model ?? "CLI default";
+const modelName = (r: Pick<RunDigest, "model">): string => r.model ?? "CLI default";
 
 /** Every model of the runs, first seen first; one row per model. */
 export function modelRows(reports: readonly RunDigest[]): ModelRow[] {
@@ -109,7 +109,7 @@ const EFFECT: Record<string, string> = {
 };
 
 /** "helps on large, hurts on small" (the models compared; the others by their reason). */
-export function modelEffects(split: readonly ModelComparison[]): string {
+function modelEffects(split: readonly ModelComparison[]): string {
   return split
     .map((m) =>
       m.comparison === null
