@@ -344,7 +344,12 @@ export const RUN_FLAGS = [
   parsed("concurrency", "-j, --concurrency <n>", "runs at once", "queue", intArg("--concurrency")),
   text("out", "--out <dir>", "results folder (default .skillbench/runs/<experiment-id>)", "output"),
   text("profile", "--profile <name>", "rubric profile for every run", "matrix"),
-  text("model", "--model <id>", "model id passed to the agent", "agent"),
+  text(
+    "model",
+    "--model <id>",
+    "model id passed to the agent, or a comma list to run every treatment that pins no model: on each (docs/agents.md)",
+    "agent",
+  ),
   text(
     "agent",
     "--agent <name>",

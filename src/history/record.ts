@@ -81,6 +81,20 @@ export const HistoryRecordSchema = z.object({
     .default([]),
   /** Health problems of a checked experiment (health.json), as `task: kind (cause)`. */
   health: z.array(z.string()).default([]),
+  /**
+   * With runs of several models (docs/agents.md, "Models as a matrix axis"): the candidate and
+   * baseline compared on each model alone (comparison.json `by_model`); `model` then lists them.
+   */
+  by_model: z
+    .array(
+      z.object({
+        model: z.string(),
+        band: z.string().nullable(),
+        delta: z.number().nullable(),
+        delta_interval: Interval,
+      }),
+    )
+    .optional(),
 });
 export type HistoryRecord = z.infer<typeof HistoryRecordSchema>;
 
@@ -186,7 +200,11 @@ export function historyRecord(i: RecordInput): HistoryRecord {
     suite_hash: meta?.suite.hash ?? null,
     agent: agent?.agents?.[0]?.name ?? agent?.agent?.name ?? null,
     agent_version: agent?.agents?.[0]?.version ?? agent?.agent?.version ?? null,
-    model: meta?.model ?? null,
+    // Several models: all of them ("large, small"), so the trend never reads the pool as one.
+    model:
+      c?.models && c.models.length > 1
+        ? c.models.map((m) => m.model).join(", ")
+        : (meta?.model ?? null),
     endpoint:
       c?.endpoint.scripted || meta?.fingerprint?.endpoint === "scripted" ? "scripted" : "real",
     candidate: roles?.candidate ?? null,
@@ -203,5 +221,19 @@ export function historyRecord(i: RecordInput): HistoryRecord {
     tasks,
     triggers: [],
     health: i.health ?? [],
+    // Absent with one model, so such a record is as before.
+    ...(c?.by_model && c.by_model.length > 0
+      ? {
+          by_model: c.by_model.map((m) => {
+            const mv = m.comparison?.verdict ?? null;
+            return {
+              model: m.model,
+              band: mv?.band ?? null,
+              delta: mv?.delta ?? null,
+              delta_interval: mv?.ci ? { low: mv.ci.low, high: mv.ci.high } : null,
+            };
+          }),
+        }
+      : {}),
   });
 }

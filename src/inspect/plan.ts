@@ -7,6 +7,7 @@ import { selectRuns } from "../plan/select.js";
 import { shardRuns, type Shard } from "../plan/shard.js";
 import { runProfile } from "../plan/run-plan.js";
 import { agentsOfTreatments } from "../plan/agents.js";
+import { modelsOfTreatments, parseModelList } from "../plan/models.js";
 import {
   chooseSandbox,
   probeSandboxes,
@@ -53,6 +54,8 @@ interface PlannedRun {
   rep: number;
   /** The run's agent: its treatment's pin, else `--agent`. */
   agent: string;
+  /** The run's model: its treatment's pin, else one of `--model`'s (null: the agent's own). */
+  model: string | null;
   profile: string;
   /** As chosen (flag, task, suite, default local). */
   sandbox: SandboxChoice;
@@ -115,11 +118,13 @@ export async function planSuite(opts: PlanOptions): Promise<SuitePlan> {
   });
   const cfg = suite.config;
   const count = positive("--count", opts.count) ?? cfg.count ?? 1;
+  const defaultModel = opts.model ?? cfg.model ?? process.env.ANTHROPIC_MODEL ?? null;
   const selected = selectRuns(suite, {
     task: opts.task,
     treatment: opts.treatment,
     count,
     agentsOf: agentsOfTreatments(suite, opts),
+    modelsOf: modelsOfTreatments(suite, parseModelList(defaultModel)),
   }).specs;
   const specs = opts.shard ? shardRuns(selected, opts.shard) : selected;
   const profiles = await loadSuiteProfiles(suite.profiles);
@@ -195,7 +200,7 @@ export async function planSuite(opts: PlanOptions): Promise<SuitePlan> {
     })),
     count,
     concurrency: positive("--concurrency", opts.concurrency) ?? cfg.concurrency ?? 1,
-    model: opts.model ?? cfg.model ?? process.env.ANTHROPIC_MODEL ?? null,
+    model: defaultModel,
     model_script: opts.modelScript ?? cfg.model_script ?? null,
     runs,
     warnings,

@@ -201,6 +201,7 @@ function decideOne(g: GateSpec, input: GateInput): GateResult {
         };
       // Runs of several agents in an arm: the gate holds on every agent, each compared alone.
       const v = c.verdict;
+      // So with runs of several models in an arm: each model compared alone (models.ts).
       const reasons =
         v.kind === "mixed_agents"
           ? c.by_agent.flatMap((a) =>
@@ -208,7 +209,13 @@ function decideOne(g: GateSpec, input: GateInput): GateResult {
                 ? [`${a.agent}: ${a.reason ?? "not compared"}`]
                 : regressionReasons(a.comparison).map((r) => `${a.agent}: ${r}`),
             )
-          : regressionReasons(c);
+          : v.kind === "mixed_models"
+            ? (c.by_model ?? []).flatMap((m) =>
+                m.comparison === null
+                  ? [`${m.model}: ${m.reason ?? "not compared"}`]
+                  : regressionReasons(m.comparison).map((r) => `${m.model}: ${r}`),
+              )
+            : regressionReasons(c);
       const d = v.ci && v.delta !== null ? { estimate: v.delta } : null;
       return {
         ...base,

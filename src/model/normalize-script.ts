@@ -65,6 +65,7 @@ function normalizeWhen(w: WhenInput | undefined): When {
   if (!w) return out;
   if (w.task !== undefined) out.task = list(w.task);
   if (w.treatment !== undefined) out.treatment = list(w.treatment);
+  if (w.model !== undefined) out.model = list(w.model);
   if (w.rep !== undefined) out.rep = intMatcher(w.rep);
   if (w.role !== undefined) out.role = list(w.role);
   if (w.position !== undefined) out.position = intMatcher(w.position);

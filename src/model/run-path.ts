@@ -8,13 +8,19 @@ export interface RunRef {
   role: Role;
   /** The run's agent when the URL names one (`<treatment>@<agent>`), else absent. */
   agent?: string;
+  /**
+   * The run's model when the URL names one (`<treatment>[@<agent>]~<model>`: a treatment that
+   * runs on several models), else absent. Rules match the request's own `model` field, not this.
+   */
+  model?: string;
 }
 
 export const DEFAULT_RUN: RunRef = { task: null, treatment: null, rep: 1, role: "subject" };
 
 /**
- * `${serverUrl}/runs/<task>/<treatment>[@<agent>]/<rep>/<role>`, each segment URL-encoded. The
- * agent keeps apart the runs of a treatment that runs on several agents (same task and rep).
+ * `${serverUrl}/runs/<task>/<treatment>[@<agent>][~<model>]/<rep>/<role>`, each segment
+ * URL-encoded. The agent keeps apart the runs of a treatment that runs on several agents (same
+ * task and rep), the model those of one that runs on several models.
  */
 export function runBaseUrl(
   serverUrl: string,
@@ -24,10 +30,12 @@ export function runBaseUrl(
     rep: number;
     role: "subject" | "simulator" | "judge";
     agent?: string | undefined;
+    model?: string | undefined;
   },
 ): string {
   const base = serverUrl.replace(/\/+$/, "");
-  const treatment = run.agent === undefined ? run.treatment : `${run.treatment}@${run.agent}`;
+  const withAgent = run.agent === undefined ? run.treatment : `${run.treatment}@${run.agent}`;
+  const treatment = run.model === undefined ? withAgent : `${withAgent}~${run.model}`;
   const seg = [run.task, treatment, String(run.rep), run.role].map(encodeURIComponent);
   return `${base}/runs/${seg.join("/")}`;
 }
@@ -59,7 +67,11 @@ export function parseRunPath(pathname: string): ParsedRunPath {
       };
     }
   }
-  const [task = "", treatmentSeg = "", repText = "", roleText = ""] = decoded;
+  const [task = "", segment = "", repText = "", roleText = ""] = decoded;
+  // Names and agents never hold "~", so the first one starts the model (which may hold anything).
+  const tilde = segment.indexOf("~");
+  const treatmentSeg = tilde < 0 ? segment : segment.slice(0, tilde);
+  const model = tilde < 0 ? null : segment.slice(tilde + 1);
   // Names never hold "@" (NAME_PATTERN), so the last one starts the agent.
   const at = treatmentSeg.lastIndexOf("@");
   const treatment = at < 0 ? treatmentSeg : treatmentSeg.slice(0, at);
@@ -86,11 +98,12 @@ export function parseRunPath(pathname: string): ParsedRunPath {
       rep: Number(repText),
       role: role.data,
       ...(agent !== null ? { agent } : {}),
+      ...(model !== null ? { model } : {}),
     },
     rest,
   };
 }
 
 export function runLabel(run: RunRef): string {
-  return `task=${run.task ?? "-"} treatment=${run.treatment ?? "-"}${run.agent !== undefined ? ` agent=${run.agent}` : ""} rep=${run.rep} role=${run.role}`;
+  return `task=${run.task ?? "-"} treatment=${run.treatment ?? "-"}${run.agent !== undefined ? ` agent=${run.agent}` : ""}${run.model !== undefined ? ` model=${run.model}` : ""} rep=${run.rep} role=${run.role}`;
 }

@@ -63,6 +63,8 @@ export type Role = z.infer<typeof RoleSchema>;
 const WhenSchema = z.strictObject({
   task: StringOrListSchema.optional(),
   treatment: StringOrListSchema.optional(),
+  /** The model the request asks for (its body's `model`; Gemini: the URL's), exactly. */
+  model: StringOrListSchema.optional(),
   rep: IntMatcherSchema.optional(),
   role: z
     .union([RoleSchema, z.array(RoleSchema).min(1)], {

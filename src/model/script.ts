@@ -15,6 +15,8 @@ export type IntMatcher =
 export interface When {
   task?: string[];
   treatment?: string[];
+  /** The request's `model` (exact), any of the list. */
+  model?: string[];
   rep?: IntMatcher;
   role?: Role[];
   position?: IntMatcher;

@@ -33,6 +33,7 @@ export function whenMatches(when: When, run: RunRef, facts: RequestFacts): boole
   if (when.task && (run.task === null || !when.task.includes(run.task))) return false;
   if (when.treatment && (run.treatment === null || !when.treatment.includes(run.treatment)))
     return false;
+  if (when.model && (facts.model === null || !when.model.includes(facts.model))) return false;
   if (when.rep && !intMatches(when.rep, run.rep)) return false;
   if (when.role && !when.role.includes(run.role)) return false;
   if (when.position && !intMatches(when.position, facts.position)) return false;

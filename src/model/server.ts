@@ -321,6 +321,7 @@ export function startModelServer(opts: StartModelServerOptions): Promise<ModelSe
       run.task,
       run.treatment,
       run.agent ?? "",
+      run.model ?? "",
       run.rep,
       run.role,
       sel.rule.index,

@@ -2,7 +2,7 @@
  * The plan fingerprint: what makes two results folders parts of the same experiment (`--shard`
  * slices of one plan, a run and its `--resume`), recorded in metadata.json (`plan`) and checked by
  * `skillbench merge`. It covers the whole plan, not one shard's slice: the arms (task × treatment ×
- * agent, in plan order), each arm's settings as in a run's fingerprint (fingerprint.ts: model,
+ * agent × model, in plan order), each arm's settings as in a run's fingerprint (fingerprint.ts: model,
  * endpoint, judge, sandbox, profile, interaction, timeout, the treatment's Skills by name) and the
  * repetitions. It leaves out what `merge` names apart: the suite's content (task and Skill
  * hashes, metadata.json's suite hash) and the agents' versions. Pure.
@@ -63,6 +63,24 @@ export function planRecord(arms: readonly PlanArm[], count: number, runs: number
 const armKey = (a: Pick<PlanArm, "task" | "treatment" | "agent">): string =>
   `${a.task}\0${a.treatment}\0${a.agent}`;
 
+/**
+ * Each arm by its key and its place among the arms of that key: a treatment on several models
+ * has one arm per model (plan/models.ts), and the k-th of one plan is compared with the k-th of
+ * the other, so another model reads as the model's drift (`model: A m1, B m2`) as it does for a
+ * treatment on one model.
+ */
+function armsByKey(arms: readonly PlanArm[]): Map<string, PlanArm> {
+  const seen = new Map<string, number>();
+  const out = new Map<string, PlanArm>();
+  for (const x of arms) {
+    const k = armKey(x);
+    const n = seen.get(k) ?? 0;
+    seen.set(k, n + 1);
+    out.set(n === 0 ? k : `${k}\0${n}`, x);
+  }
+  return out;
+}
+
 const armName = (a: PlanArm): string => `${a.task} × ${a.treatment} (${a.agent})`;
 
 /**
@@ -78,10 +96,10 @@ export function planDifferences(
   const out: string[] = [];
   if (a.count !== b.count)
     out.push(`repetitions (--count): ${labels.a} ${a.count}, ${labels.b} ${b.count}`);
-  const inA = new Map(a.arms.map((x) => [armKey(x), x]));
-  const inB = new Map(b.arms.map((x) => [armKey(x), x]));
-  const onlyA = a.arms.filter((x) => !inB.has(armKey(x))).map(armName);
-  const onlyB = b.arms.filter((x) => !inA.has(armKey(x))).map(armName);
+  const inA = armsByKey(a.arms);
+  const inB = armsByKey(b.arms);
+  const onlyA = [...inA].filter(([k]) => !inB.has(k)).map(([, x]) => armName(x));
+  const onlyB = [...inB].filter(([k]) => !inA.has(k)).map(([, x]) => armName(x));
   if (onlyA.length > 0) out.push(`planned only in ${labels.a}: ${onlyA.join(", ")}`);
   if (onlyB.length > 0) out.push(`planned only in ${labels.b}: ${onlyB.join(", ")}`);
   const asRun = (x: PlanArm): RunFingerprint => ({
@@ -90,8 +108,8 @@ export function planDifferences(
     agent_version: null,
     task_hash: null,
   });
-  const pairs = a.arms.flatMap((x) => {
-    const y = inB.get(armKey(x));
+  const pairs = [...inA].flatMap(([k, x]) => {
+    const y = inB.get(k);
     return y ? [{ then: asRun(x), now: asRun(y) }] : [];
   });
   out.push(...fingerprintDrift(pairs, { then: labels.a, now: labels.b }));

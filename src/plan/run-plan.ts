@@ -108,6 +108,7 @@ export interface PlanSettings {
   readonly agents: Readonly<
     Record<string, { readonly bin: string; readonly version: string | null }>
   >;
+  /** The experiment's model (the first of `--model`'s list): a spec without its own takes it. */
   readonly model: string | null;
 }
 
@@ -182,7 +183,9 @@ export function settleRun(s: PlanSettings, spec: RunSpec, runUuid: string): RunP
       bin: s.agents[spec.agent]?.bin ?? "",
       version: s.agents[spec.agent]?.version ?? null,
     },
-    model: s.model,
+    // The run's own (its treatment's pin, else one of the default list: plan/models.ts); a spec
+    // planned without models (null) takes the experiment's.
+    model: spec.model ?? s.model,
     profile,
     sandbox: { choice, kind: chosen.kind, why: chosen.why },
     timeout_sec: s.timeoutSecOverride ?? task.environment.timeout_sec,

@@ -4,7 +4,7 @@ import { planRuns, type RunSpec } from "./matrix.js";
 export interface Selection {
   /** The selected tasks, in suite order. */
   taskNames: string[];
-  /** The runs: selected tasks × their treatments × agents × repetitions, in a stable order. */
+  /** The runs: selected tasks × their treatments × agents × models × repetitions, in a stable order. */
   specs: RunSpec[];
 }
 
@@ -21,6 +21,8 @@ export function selectRuns(
     count: number;
     /** The agents of each treatment (src/plan/agents.ts); absent: `claude` for every one. */
     agentsOf?: ((treatment: string) => readonly string[]) | undefined;
+    /** The models of each treatment (src/plan/models.ts); absent: the agent's own, `[null]`. */
+    modelsOf?: ((treatment: string) => readonly (string | null)[]) | undefined;
   },
 ): Selection {
   const cfg = suite.config;
@@ -45,6 +47,7 @@ export function selectRuns(
     treatmentFilter,
     count: req.count,
     ...(req.agentsOf ? { agentsOf: req.agentsOf } : {}),
+    ...(req.modelsOf ? { modelsOf: req.modelsOf } : {}),
   });
   return { taskNames, specs };
 }

@@ -3,8 +3,8 @@
  *
  * The slicer deals the plan round-robin over its (task, repetition) pairs, sorted by task (in plan
  * order) then repetition: pair k goes to shard (k mod N) + 1 with every arm of it (each treatment
- * × agent of that task and repetition). So a shard holds whole pairs (the CONTROL and Skill runs
- * of one repetition of a task sit together), every shard gets each task's repetitions in turn
+ * × agent × model of that task and repetition). So a shard holds whole pairs (the CONTROL and
+ * Skill runs of one repetition of a task sit together), every shard gets each task's repetitions in turn
  * (balanced by task within one repetition), and the arms are balanced because each pair carries
  * all of them. When the plan has fewer pairs than shards, it deals single runs instead, over the
  * plan sorted by (task, repetition, arm), so that N shards still share the work. The slice is a
@@ -41,7 +41,12 @@ export function shardText(s: Shard): string {
   return `${s.index}/${s.count}`;
 }
 
-type Planned = Pick<RunSpec, "task" | "treatment" | "agent" | "rep">;
+type Planned = Pick<RunSpec, "task" | "treatment" | "agent" | "rep"> & {
+  model?: string | null;
+};
+
+/** An arm: a treatment on one agent and one model. */
+const armOf = (r: Planned): string => `${r.treatment}\0${r.agent}\0${r.model ?? ""}`;
 
 /**
  * The shard (1-based) of each run of `plan` (same order as `plan`): see the file comment.
@@ -52,14 +57,14 @@ export function shardOfEach(plan: readonly Planned[], count: number): number[] {
   const armAt = new Map<string, number>();
   for (const r of plan) {
     if (!taskAt.has(r.task)) taskAt.set(r.task, taskAt.size);
-    const arm = `${r.treatment}\0${r.agent}`;
+    const arm = armOf(r);
     if (!armAt.has(arm)) armAt.set(arm, armAt.size);
   }
   // Sort positions by (task, rep, arm); pairs are the runs of equal (task, rep).
   const order = plan.map((_, i) => i);
   const key = (i: number): [number, number, number] => {
     const r = plan[i] as Planned;
-    return [taskAt.get(r.task) ?? 0, r.rep, armAt.get(`${r.treatment}\0${r.agent}`) ?? 0];
+    return [taskAt.get(r.task) ?? 0, r.rep, armAt.get(armOf(r)) ?? 0];
   };
   order.sort((a, b) => {
     const [ta, ra, aa] = key(a);

@@ -9,6 +9,7 @@ import { stripControls } from "../util/safe-text.js";
 import { isolationOf, localWarningLine, SCRIPTED_MODEL_LABEL } from "./endpoint.js";
 import { reusedNote, reusedSources } from "./reuse.js";
 import { judgeNoteLines } from "./judge-notes.js";
+import { aggregatedByModel, modelsOfRuns, splitCellsByModel } from "./summary-models.js";
 
 /** Sandbox kinds used, and the local warning when any run had none. */
 function sandboxLines(reports: RunDigest[]): string[] {
@@ -97,15 +98,17 @@ function agentsText(reports: RunDigest[], fallbackVersion: string | null): strin
 }
 
 function resultsTable(
-  cells: Array<Cell & { agent: string | null }>,
+  cells: Array<Cell & { agent: string | null; model: string | null }>,
   dims: string[],
   jdims: string[],
 ): string {
   const multi = cells.some((c) => c.agent !== null);
+  const multiModel = cells.some((c) => c.model !== null);
   const header = [
     "Task",
     "Treatment",
     ...(multi ? ["Agent"] : []),
+    ...(multiModel ? ["Model"] : []),
     "Runs",
     "Passed",
     "Checks",
@@ -162,6 +165,7 @@ function resultsTable(
       cell(c.task),
       cell(c.treatment),
       ...(multi ? [cell(c.agent ?? "")] : []),
+      ...(multiModel ? [cell(c.model ?? "")] : []),
       String(c.runs.length),
       `${passed}/${c.runs.length}`,
       `${checksPassed}/${checksTotal}`,
@@ -448,7 +452,11 @@ function summaryOverview(s: SummaryInput): {
 } {
   const treatments = treatmentOrder(s.reports, s.treatments);
   const multiAgent = agentsOf(s.reports).length > 1;
-  const cells = splitByAgent(groupCells(s.reports, treatments), multiAgent);
+  const models = modelsOfRuns(s.reports);
+  const cells = splitCellsByModel(
+    splitByAgent(groupCells(s.reports, treatments), multiAgent),
+    models.length > 1,
+  );
   const dimNames = new Set<string>();
   for (const r of s.reports) for (const d of r.rubric?.dimensions ?? []) dimNames.add(d.name);
   const dims = orderDimensions(dimNames);
@@ -477,7 +485,7 @@ function summaryOverview(s: SummaryInput): {
     `**Started:** ${s.startedAt ?? "—"}  `,
     `**Completed:** ${s.completedAt ?? "incomplete"}  `,
     `**Suite:** ${s.suite ?? "—"}  `,
-    `**Agent${multiAgent ? "s" : ""}:** ${agentsText(s.reports, s.agentVersion)} · **Model:** ${s.scripted ? `${s.model ?? "scripted"} (${SCRIPTED_MODEL_LABEL})` : (s.model ?? "CLI default")}  `,
+    `**Agent${multiAgent ? "s" : ""}:** ${agentsText(s.reports, s.agentVersion)} · **Model${models.length > 1 ? "s" : ""}:** ${models.length > 1 ? `${models.join(", ")}${s.scripted ? ` (${SCRIPTED_MODEL_LABEL})` : ""}` : s.scripted ? `${s.model ?? "scripted"} (${SCRIPTED_MODEL_LABEL})` : (s.model ?? "CLI default")}  `,
     ...sandboxLines(s.reports),
     ...judgeNoteLines(s.reports),
     "",
@@ -505,6 +513,7 @@ function summaryOverview(s: SummaryInput): {
       aggregatedByTreatment(s.reports, treatments),
       "",
     );
+  if (models.length > 1) lines.push(...aggregatedByModel(s.reports, treatments));
   const arms = summaryArmIntegrity(s.reports, treatments);
   if (arms !== null) lines.push(arms, "");
   const use = skillUseSection(skillUseRows(s.reports));

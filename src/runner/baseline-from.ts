@@ -95,6 +95,7 @@ export function currentFingerprints(
     const own = agentDriver(r.agent.name)?.name ?? r.agent.name;
     const same = specs.filter((x) => x.task === r.task && x.treatment === r.treatment);
     const spec =
+      same.find((x) => x.rep === r.rep && x.agent === own && x.model === r.model) ??
       same.find((x) => x.rep === r.rep && x.agent === own) ??
       same.find((x) => x.rep === r.rep) ??
       same[0];
@@ -106,6 +107,8 @@ export function currentFingerprints(
         treatment: r.treatment,
         rep: r.rep,
         agent: spec?.agent ?? own,
+        // The model that would run it now, compared with the one it ran with.
+        model: spec ? spec.model : settings.model,
       },
       r.run_uuid ?? r.run_id,
     );

@@ -7,21 +7,38 @@ import type { createSandbox, LocalModelServer } from "../sandbox/index.js";
 import type { JudgeCache, JudgeConfig } from "../judge/index.js";
 import type { ModelApiRecord } from "../core/report.js";
 import type { RunKeyRecord } from "../core/run-key.js";
+import { runIdNamesModel } from "../plan/matrix.js";
 import type { RunPlan } from "../plan/run-plan.js";
 import type { RunBudget } from "./budget.js";
 
 type Role = "subject" | "simulator" | "judge";
-/** Which run a model endpoint, judge or model-API record is for; the agent keeps apart the runs of a treatment that runs on several agents. */
-export type RunKey = { task: string; treatment: string; rep: number; agent?: string | undefined };
+/**
+ * Which run a model endpoint, judge or model-API record is for; the agent keeps apart the runs of
+ * a treatment that runs on several agents, the model those of one that runs on several models.
+ */
+export type RunKey = {
+  task: string;
+  treatment: string;
+  rep: number;
+  agent?: string | undefined;
+  model?: string | undefined;
+};
 
-/** The key of a planned run: its task, treatment, rep and agent. */
+/**
+ * The key of a planned run: its task, treatment, rep and agent, and its model when its treatment
+ * runs on several (its run id then names it: a one-model run keeps the key, and so the scripted
+ * endpoint's URL, it had before models were an axis).
+ */
 export function runKey(plan: {
+  run_id: string;
   task: string;
   treatment: string;
   rep: number;
   agent: { name: string };
+  model: string | null;
 }): RunKey {
-  return { task: plan.task, treatment: plan.treatment, rep: plan.rep, agent: plan.agent.name };
+  const key = { task: plan.task, treatment: plan.treatment, rep: plan.rep, agent: plan.agent.name };
+  return runIdNamesModel(plan) && plan.model !== null ? { ...key, model: plan.model } : key;
 }
 
 /** One agent the plans use: its driver, binary and version, resolved once per experiment. */

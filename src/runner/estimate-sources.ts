@@ -84,7 +84,14 @@ async function readUsageSamples(
 
 export interface EstimateRequest {
   /** The planned runs, in plan order. */
-  runs: readonly { run_id: string; task: string; treatment: string; agent: string }[];
+  runs: readonly {
+    run_id: string;
+    task: string;
+    treatment: string;
+    agent: string;
+    /** The run's own model (plan/models.ts); absent: `model` below. */
+    model?: string | null;
+  }[];
   model: string | null;
   concurrency: number;
   /** `--estimate-from` folders (resolved). */
@@ -126,7 +133,7 @@ export async function estimateExperiment(req: EstimateRequest): Promise<Experime
     done = new Set([...done, ...got.finished]);
   }
   // Every source a run's estimate may use is of its task: samples by task, and one estimate per
-  // task, treatment and agent (the repetitions share it), so a large plan over a large history
+  // task, treatment, agent and model (the repetitions share it), so a large plan over a large history
   // is not runs × samples.
   const byTask = new Map<string, UsageSample[]>();
   for (const x of samples) {
@@ -139,11 +146,12 @@ export async function estimateExperiment(req: EstimateRequest): Promise<Experime
     .filter((r) => !done.has(r.run_id))
     .map((r) => {
       const agent = agentKey(r.agent);
-      const key = JSON.stringify([r.task, r.treatment, agent]);
+      const model = r.model !== undefined ? r.model : req.model;
+      const key = JSON.stringify([r.task, r.treatment, agent, model]);
       let e = memo.get(key);
       if (!e) {
         e = estimateRun({
-          run: { task: r.task, treatment: r.treatment, agent, model: req.model },
+          run: { task: r.task, treatment: r.treatment, agent, model },
           samples: byTask.get(r.task) ?? [],
           typical: agentDriver(agent)?.typicalRun ?? null,
           pricing,

@@ -27,6 +27,7 @@ const specOf = (p: RunPlan): RunSpec => ({
   treatment: p.treatment,
   rep: p.rep,
   agent: p.agent.name,
+  model: p.model,
 });
 
 /**

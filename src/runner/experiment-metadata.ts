@@ -50,8 +50,12 @@ export function experimentMetadata(a: {
       treatment: r.treatment,
       rep: r.rep,
       agent: agentDriver(r.agent.name)?.name ?? r.agent.name,
+      model: r.model,
     })),
   ];
+  // A row names its model only when it is not the experiment's (so a one-model experiment's
+  // matrix is written as before models were an axis).
+  const rows = matrix.map(({ model, ...row }) => (model === a.model ? row : { ...row, model }));
   // The first agent (the only one unless treatments pin others or --agent lists several).
   const first = a.agents[0];
   if (first === undefined) throw new Error("an experiment's metadata needs its agents");
@@ -72,7 +76,7 @@ export function experimentMetadata(a: {
     treatments: [...new Set(matrix.map((r) => r.treatment))],
     count: Math.max(a.count, ...matrix.map((r) => r.rep)),
     concurrency: a.concurrency,
-    matrix,
+    matrix: rows,
     // What this invocation asked for; the matrix (and every report) may hold more on --resume.
     last_invocation: {
       asked,

@@ -15,6 +15,7 @@ export interface ModelApiTracker {
     treatment: string;
     rep: number;
     agent?: string | undefined;
+    model?: string | undefined;
   }): ModelApiRecord;
 }
 
@@ -32,7 +33,9 @@ const keyOf = (r: {
   treatment: string | null;
   rep: number;
   agent?: string | undefined;
-}): string => [r.task ?? "", r.treatment ?? "", r.agent ?? "", String(r.rep)].join("\u0000");
+  model?: string | undefined;
+}): string =>
+  [r.task ?? "", r.treatment ?? "", r.agent ?? "", r.model ?? "", String(r.rep)].join("\u0000");
 
 /** A model request on any agent's API (Anthropic Messages, OpenAI Responses/Chat, Gemini). */
 const MODEL_REQUEST =

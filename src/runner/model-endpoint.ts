@@ -166,7 +166,7 @@ export async function setUpModel(a: {
 export function endpointFingerprint(
   models: Pick<ModelSetup, "server" | "scriptId" | "endpoint">,
   scriptedElsewhere: boolean,
-  first: RunKey | undefined,
+  first: Omit<RunKey, "model"> | undefined,
 ): { endpoint: "scripted" | "live"; endpoint_at: string | null } {
   if (models.server !== null || scriptedElsewhere)
     return {

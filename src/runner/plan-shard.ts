@@ -18,8 +18,8 @@ import { readExperimentMetadata, type ExperimentMetadata } from "../store/metada
 const NOT_SETTINGS = new Set(["mode_source", "max_turns_source", "decision_patterns_cli"]);
 
 /**
- * The plan record of the whole plan (every shard's runs): one arm per task × treatment × agent,
- * in plan order, each settled as its first repetition would be.
+ * The plan record of the whole plan (every shard's runs): one arm per task × treatment × agent ×
+ * model, in plan order, each settled as its first repetition would be.
  */
 export function wholePlanRecord(
   wholePlan: readonly RunSpec[],
@@ -30,7 +30,7 @@ export function wholePlanRecord(
   const arms: PlanArm[] = [];
   const seen = new Set<string>();
   for (const spec of wholePlan) {
-    const key = `${spec.task}\0${spec.treatment}\0${spec.agent}`;
+    const key = `${spec.task}\0${spec.treatment}\0${spec.agent}\0${spec.model ?? ""}`;
     if (seen.has(key)) continue;
     seen.add(key);
     // The prompt's run id does not enter the record: a fixed one keeps this pure.

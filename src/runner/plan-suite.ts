@@ -7,6 +7,7 @@
  */
 import path from "node:path";
 import { agentsOfTreatments } from "../plan/agents.js";
+import { modelsOfTreatments, parseModelList } from "../plan/models.js";
 import type { PlanSettings } from "../plan/run-plan.js";
 import { selectRuns } from "../plan/select.js";
 import { shardRuns } from "../plan/shard.js";
@@ -100,11 +101,14 @@ export async function planSuite(
     positiveInt("--concurrency", opts.concurrency) ??
     positiveInt("concurrency", cfg.concurrency, "skillbench.yaml") ??
     1;
+  // The default model list (`--model a,b`; plan/models.ts); a single id is the one model as before.
+  const models = parseModelList(opts.model ?? cfg.model ?? hostEnv.ANTHROPIC_MODEL ?? null);
   const { taskNames, specs } = selectRuns(suite, {
     task: opts.task,
     treatment: opts.treatment,
     count,
     agentsOf: agentsOfTreatments(suite, opts),
+    modelsOf: modelsOfTreatments(suite, models),
   });
 
   // --baseline-from DIR: the baseline arm comes from an earlier results folder, not from agents.
@@ -115,7 +119,8 @@ export async function planSuite(
   refuseSharedIds(wholePlan);
   // --shard I/N: this invocation's slice of the whole plan (plan/shard.ts).
   const planned = opts.shard ? shardRuns(wholePlan, opts.shard) : wholePlan;
-  const model = opts.model ?? cfg.model ?? hostEnv.ANTHROPIC_MODEL ?? null;
+  // The experiment's model (metadata.json's `model`, the estimate's default): the first default.
+  const model = models[0] ?? null;
   const profiles = await loadSuiteProfiles(suite.profiles);
   checkPlans(planSettings(suite, opts, profiles, model, NOTHING_LEARNT), planned);
   return { count, concurrency, taskNames, specs, frozen, planned, wholePlan, model, profiles };

@@ -360,7 +360,11 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     const reports = metadata.matrix
       .map((r) => byId.get(r.run_id))
       .filter((r): r is RunDigest => r !== undefined);
-    const matrix = metadata.matrix.map((r) => ({ ...r, agent: r.agent ?? firstFound.driver.name }));
+    const matrix = metadata.matrix.map((r) => ({
+      ...r,
+      agent: r.agent ?? firstFound.driver.name,
+      model: r.model !== undefined ? r.model : metadata.model,
+    }));
     const incomplete = matrix.filter((r) => !byId.has(r.run_id));
     metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;
     metadata.total_passed = reports.filter((r) => r.passed).length;

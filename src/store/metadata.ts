@@ -91,6 +91,11 @@ const ExperimentMetadataSchema = z
         rep: z.number(),
         /** The run's agent (driver name); absent in folders written before runs had their own. */
         agent: z.string().optional(),
+        /**
+         * The run's model when it is not the experiment's `model` (a treatment's `model:` pin or
+         * one of `--model a,b`'s others; plan/models.ts); absent: `model`.
+         */
+        model: z.string().nullable().optional(),
       }),
     ),
     /** What the last invocation asked for; the matrix may hold more on --resume. */

@@ -5,6 +5,7 @@ export { treatmentPrompt } from "./prompt.js";
 export { validatorEnv } from "./validation-env.js";
 export { isIgnoredSkillPath, hashSkillDir } from "./skills.js";
 export {
+  MODEL_ID,
   TaskSpecSchema,
   TreatmentSpecSchema,
   SuiteConfigSchema,

@@ -6,6 +6,7 @@ import type { AgentHooks } from "../core/hooks.js";
 import { readHooks, readNative } from "./treatment-prompt-fields.js";
 import {
   CONTROL_TREATMENT,
+  MODEL_ID,
   type ExpectedArtifact,
   NAME_PATTERN,
   type NativeTreatment,
@@ -42,6 +43,8 @@ export interface TreatmentEntry {
   claude_md: string | null;
   /** `agent:` the agent(s) this treatment runs on (docs/agents.md); undefined: `--agent`. */
   agents: string[] | undefined;
+  /** `model:` the model(s) this treatment runs on (docs/agents.md); undefined: `--model`. */
+  models: string[] | undefined;
   skills: SkillEntry[];
   hints: SkillHints;
   /** `native` / `native_clarification_mode`, or the built-in Native treatment names. */
@@ -181,6 +184,29 @@ function readAgents(t: Table): string[] | undefined {
   return out.length === list.length ? out : undefined;
 }
 
+/**
+ * `model:` one model id or a list. Each id is passed to the agent as its model argument and may
+ * appear in run ids, so it must be one word: no whitespace and no comma (`--model a,b` splits on
+ * commas; docs/agents.md, "Models as a matrix axis").
+ */
+function readModels(t: Table): string[] | undefined {
+  const list = t.stringOrList("model");
+  if (list === undefined) return undefined;
+  const field = t.field("model");
+  if (list.length === 0) {
+    t.error(field, "name at least one model, or leave it out");
+    return undefined;
+  }
+  const out: string[] = [];
+  for (const m of list) {
+    if (!MODEL_ID.test(m))
+      t.error(field, `model ${JSON.stringify(m)} must be one word (no whitespace, no comma)`);
+    else if (out.includes(m)) t.error(field, `model ${JSON.stringify(m)} is listed twice`);
+    else out.push(m);
+  }
+  return out.length === list.length ? out : undefined;
+}
+
 /** Read one treatment body. `body` undefined means `NAME:` with nothing after it. */
 export function readTreatmentEntry(top: Table, name: string): TreatmentEntry | undefined {
   const field = top.field(name);
@@ -197,6 +223,7 @@ export function readTreatmentEntry(top: Table, name: string): TreatmentEntry | u
   const description = t.string("description");
   const claude = t.string("claude_md");
   const agents = readAgents(t);
+  const models = readModels(t);
   const native = readNative(t, name);
   const prefix = t.string("prompt_prefix");
   const hooks = readHooks(t);
@@ -238,6 +265,7 @@ export function readTreatmentEntry(top: Table, name: string): TreatmentEntry | u
     description,
     claude_md: claude === undefined || claude === "" ? null : claude,
     agents,
+    models,
     skills,
     hints,
     native,

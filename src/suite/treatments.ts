@@ -69,6 +69,7 @@ async function loadTreatmentFile(abs: string, ctx: TreatmentLoadContext): Promis
       description: entry.description ?? (name === CONTROL_TREATMENT ? CONTROL_DESCRIPTION : ""),
       claude_md: entry.claude_md,
       ...(entry.agents !== undefined ? { agents: entry.agents } : {}),
+      ...(entry.models !== undefined ? { models: entry.models } : {}),
       skills: [],
       file: abs,
       ...entry.hints,

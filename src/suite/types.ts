@@ -13,6 +13,8 @@ export const NETWORK_CHOICES = ["model-only", "host", "none"] as const;
 
 /** Task, treatment and skill names: safe as folder and file names. */
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** A model id as a treatment's `model:` or `--model` names it: one word, no comma. */
+export const MODEL_ID = /^[^\s,]+$/;
 
 export const NATIVE_TERMINALS = ["archive", "active", "active-blocked"] as const;
 export const INTERACTION_MODES = ["none", "auto_user"] as const;
@@ -134,6 +136,8 @@ export const TreatmentSpecSchema = z.object({
   claude_md: z.string().nullable(),
   /** The agent(s) the treatment pins (`agent:`, docs/agents.md); absent: the `--agent` default. */
   agents: z.array(z.string()).optional(),
+  /** The model(s) the treatment pins (`model:`, docs/agents.md); absent: the `--model` default. */
+  models: z.array(z.string()).optional(),
   skills: z.array(SkillSpecSchema),
   /** Absolute path of the YAML file that defined it; null for the built-in CONTROL. */
   file: z.string().nullable(),

@@ -45,6 +45,8 @@ const ComparisonFile = z.object({
     .array(z.object({ treatment: z.string(), cost_usd: z.number().nullable().optional() }))
     .optional(),
   endpoint: z.object({ scripted: z.boolean() }).nullable().optional(),
+  /** Present with runs of several models (report/comparison/models.ts). */
+  models: z.array(z.object({ model: z.string() })).optional(),
   task_outcomes: z
     .array(
       z.object({
@@ -169,7 +171,11 @@ export async function readCommentSkill(dir: string): Promise<CommentSkill> {
     kind: triggers ? "triggers" : evalJson ? "eval" : "run",
     dir,
     agent: metadata?.agent?.name ?? triggers?.agent?.name ?? null,
-    model: metadata?.model ?? triggers?.model ?? null,
+    // Runs of several models: every one (the reason then says how the Skill did on each).
+    model:
+      comparison?.models && comparison.models.length > 1
+        ? comparison.models.map((m) => m.model).join(", ")
+        : (metadata?.model ?? triggers?.model ?? null),
     scripted:
       comparison?.endpoint?.scripted ??
       (triggers ? Boolean(triggers.scripted_model) : Boolean(metadata?.model_script)),

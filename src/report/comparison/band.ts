@@ -342,6 +342,10 @@ export interface BandInput {
 export const MIXED_AGENTS_NOISE =
   "The pooled Δ pass rate mixes agents and decides nothing: each agent's comparison is its own (by_agent).";
 
+/** The noise sentence of a pooled comparison whose arms mix models. */
+export const MIXED_MODELS_NOISE =
+  "The pooled Δ pass rate mixes models and decides nothing: each model's comparison is its own (by_model).";
+
 /** The noise sentence, from the band's rule and the decision's interval (never against the band). */
 function noiseSentence(band: Band, rule: BandRule, dText: string, excludesZero: boolean): string {
   switch (rule) {
@@ -356,6 +360,8 @@ function noiseSentence(band: Band, rule: BandRule, dText: string, excludesZero: 
       return `The pass-rate interval excludes 0 (Δ pass rate ${dText}), but a rubric regression keeps the verdict inconclusive: the two resolved results point different ways.`;
     case "mixed_agents":
       return MIXED_AGENTS_NOISE;
+    case "mixed_models":
+      return MIXED_MODELS_NOISE;
     case "arm_leak":
       return `Whatever the Δ pass rate (${dText}), it does not measure the Skill: a Skill leaked into an arm without it.`;
     case "rubric":

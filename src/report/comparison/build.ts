@@ -32,6 +32,7 @@ import { assertionHygiene } from "../../analysis/hygiene.js";
 import { runtimeRow, spendRow } from "./usage.js";
 import { costOfAnswer } from "./cost.js";
 import { agentRows, byAgent, mixedArms, mixedVerdict } from "./agents.js";
+import { byModel, mixedModelArms, mixedModelVerdict, modelRows } from "./models.js";
 import { calibrationDifferences, unquotableFloor } from "../calibration/build.js";
 import {
   experimentFingerprintOf,
@@ -175,11 +176,15 @@ function buildAll(input: ComparisonInput): Comparison {
   const armsMixed = mixed.some(
     (m) => m.treatment === pooled.roles.candidate || m.treatment === pooled.roles.baseline,
   );
-  const verdict = armsMixed ? mixedVerdict(pooled.verdict, mixed, split) : pooled.verdict;
+  const agentVerdict = armsMixed ? mixedVerdict(pooled.verdict, mixed, split) : pooled.verdict;
+  // Then by model (models.ts): only when the runs used more than one (else nothing is added).
+  const models = splitByModel(input, pooled, agentVerdict);
+  const verdict = models?.verdict ?? agentVerdict;
+  const undecided = armsMixed || models?.verdict !== undefined;
   return {
     ...pooled,
     verdict,
-    paired: armsMixed
+    paired: undecided
       ? {
           ...pooled.paired,
           distinguishable: false,
@@ -192,6 +197,43 @@ function buildAll(input: ComparisonInput): Comparison {
       : pooled.paired,
     mixed_arms: mixed,
     by_agent: split,
+    ...(models ? models.fields : {}),
+  };
+}
+
+/**
+ * The comparison by model when the runs used more than one: the rows, the arms that mix models,
+ * each model's comparison, and the pooled verdict made inconclusive when the candidate's or the
+ * baseline's arm mixes models (an arm that mixes agents already is: that verdict stays).
+ */
+function splitByModel(
+  input: ComparisonInput,
+  pooled: Comparison,
+  agentVerdict: Comparison["verdict"],
+): {
+  fields: Pick<Comparison, "models" | "mixed_model_arms" | "by_model">;
+  verdict?: Comparison["verdict"];
+} | null {
+  const rows = modelRows(input.reports);
+  if (rows.length < 2) return null;
+  const split = byModel(input.reports, rows, pooled.roles, (reports, roles) =>
+    buildPooled({
+      ...input,
+      reports,
+      candidate: roles.candidate,
+      baseline: roles.baseline,
+      control: roles.control ?? undefined,
+    }),
+  );
+  const mixed = mixedModelArms(input.reports, pooled.treatments);
+  const fields = { models: rows, mixed_model_arms: mixed, by_model: split };
+  const armsMixed = mixed.some(
+    (m) => m.treatment === pooled.roles.candidate || m.treatment === pooled.roles.baseline,
+  );
+  if (!armsMixed || agentVerdict.kind === "mixed_agents") return { fields };
+  return {
+    fields,
+    verdict: mixedModelVerdict(agentVerdict, mixed, split, pooled.roles.candidate),
   };
 }
 

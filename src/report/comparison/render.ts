@@ -7,6 +7,7 @@ import { stripControls } from "../../util/safe-text.js";
 import { cell, f2, int, secs, table, usd } from "../format.js";
 import { passKMarkdown } from "../passk-md.js";
 import { interval, percent, pValue, signed } from "./fmt.js";
+import { renderByModel } from "./models.js";
 import { deltaText, runsNeededValue } from "./band.js";
 import { levelText } from "./interval.js";
 import type { AttributionTreatment, Comparison, DimensionCell, ListedRun } from "./types.js";
@@ -642,6 +643,7 @@ export function* comparisonMarkdownPieces(
   const before = [
     header(c).join("\n"),
     byAgent(c),
+    renderByModel(c),
     metricGuide(),
     dataQuality(c),
     runCounts(c),

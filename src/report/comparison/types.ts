@@ -225,7 +225,9 @@ export type VerdictKind =
   | "no_regression"
   | "overall_lower"
   /** the candidate's or the baseline's arm holds runs of several agents (see `by_agent`) */
-  | "mixed_agents";
+  | "mixed_agents"
+  /** the candidate's or the baseline's arm holds runs of several models (see `by_model`) */
+  | "mixed_models";
 
 /**
  * The verdict: `band` (improved | non_inferior | regressed | inconclusive) with its one-sentence
@@ -338,6 +340,14 @@ export interface Comparison {
   mixed_arms: MixedArm[];
   /** The candidate and baseline compared on each agent alone; empty with a single agent. */
   by_agent: AgentComparison[];
+  /**
+   * Every model of the compared runs, the treatments whose runs used more than one, and the
+   * candidate and baseline compared on each model alone (docs/agents.md, "Models as a matrix
+   * axis"); absent when every run used one model (so such a comparison.json is as before).
+   */
+  models?: ModelRow[];
+  mixed_model_arms?: MixedModelArm[];
+  by_model?: ModelComparison[];
   /** An A/A calibration of one of the arms (`skillbench calibrate`), shown beside the delta (docs/statistics.md §13). */
   noise_floor: NoiseFloor | null;
   /**
@@ -463,6 +473,8 @@ export type BandRule =
   | "rubric"
   /** an arm ran on several agents: the pooled Δ decides nothing (agents.ts mixedVerdict) */
   | "mixed_agents"
+  /** an arm ran on several models: the pooled Δ decides nothing (models.ts mixedModelVerdict) */
+  | "mixed_models"
   /** a Skill reached an arm that does not install it (arm-integrity.ts, statistics.md "Arm integrity") */
   | "arm_leak";
 
@@ -525,6 +537,43 @@ export interface AgentComparison {
 export type AgentSubComparison = Omit<
   Comparison,
   "agents" | "mixed_arms" | "by_agent" | "source_evidence"
+>;
+
+// By model (models.ts).
+
+/** One model of the experiment (`CLI default`: the agent's own), its runs and treatments. */
+export interface ModelRow {
+  model: string;
+  runs: number;
+  treatments: string[];
+}
+
+/** A treatment whose runs used more than one model. */
+export interface MixedModelArm {
+  treatment: string;
+  models: Array<{ model: string; runs: number }>;
+}
+
+/** The candidate and the baseline compared on one model alone. */
+export interface ModelComparison {
+  model: string;
+  runs: number;
+  treatments: string[];
+  /** The full comparison of this model's runs (as `AgentComparison.comparison`); null when this model did not run both arms. */
+  comparison: ModelSubComparison | null;
+  /** Why `comparison` is null. */
+  reason: string | null;
+}
+
+export type ModelSubComparison = Omit<
+  Comparison,
+  | "agents"
+  | "mixed_arms"
+  | "by_agent"
+  | "source_evidence"
+  | "models"
+  | "mixed_model_arms"
+  | "by_model"
 >;
 
 // The LLM-judge overlay (judge-overlay.ts).

@@ -107,7 +107,14 @@ describe("planRuns with agents", () => {
       count: 1,
     });
     expect(runs).toEqual([
-      { run_id: "t-CONTROL-r1", task: "t", treatment: "CONTROL", rep: 1, agent: "claude" },
+      {
+        run_id: "t-CONTROL-r1",
+        task: "t",
+        treatment: "CONTROL",
+        rep: 1,
+        agent: "claude",
+        model: null,
+      },
     ]);
   });
 });
