@@ -125,7 +125,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     ]);
     // The budgets (docs/budgets.md): the experiment's spend so far is what its recorded runs
     // metered, so a --resume with a new budget counts what was already spent.
-    const budget = setUpBudget(opts, cfg, prior.reused, pricing);
+    const budget = setUpBudget(opts, cfg, prior.reused, pricing, model ?? null);
     // Under a budget a live https endpoint is reached through a tap, so that it is metered
     // (runner/budget-tap.ts); a queue worker taps its own, a coordinator runs no agent.
     taps = await tapLiveEndpoints({
@@ -326,7 +326,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     await writeMetadata(paths.metadata, metadata);
     await writeSuiteSnapshot(outDir, suite);
     // The start-up line's estimate (docs/cost.md); a queue worker's one run gets none.
-    const estimate = !opts.queue?.only
+    const estimated = !opts.queue?.only
       ? await startEstimateLine({
           cost: opts.cost,
           pricing,
@@ -338,9 +338,10 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
           cwd,
         })
       : undefined;
+    budget?.useSamples(estimated?.samples ?? []);
     opts.onProgress?.({
       type: "plan",
-      estimate,
+      estimate: estimated?.line,
       total: metadata.matrix.length,
       toRun: plans.length,
       reused: prior.reused.length + kept.length + reuse.taken.length,

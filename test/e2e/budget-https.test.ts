@@ -147,4 +147,19 @@ describe("a budget against a live https endpoint", () => {
     expect(r.metered?.stop?.cause).toBe("budget_usd");
     expect(r.metered?.usd).toBeGreaterThan(1);
   }, 120_000);
+
+  it("admits no run its real estimate does not fit: a budget smaller than one earlier run starts nothing and says why", async () => {
+    const out = sandbox.dir("refused");
+    const cli = await runHttps("cheap", out, "--estimate-from", cheapOut, "--budget-usd", "0.001");
+    expect(cli.code, cli.stderr).toBe(1);
+    expect(await reportedRunIds(out), cli.stdout + cli.stderr).toEqual([]);
+    const meta = JSON.parse(await readFile(path.join(out, "metadata.json"), "utf8")) as {
+      budget: { refused: string | null; unrun: string[] };
+    };
+    expect(meta.budget.unrun).toEqual(["cheap-CONTROL-r1"]);
+    expect(meta.budget.refused).toMatch(
+      /^the budget of \$0\.0010 has \$0\.0010 left, the run is estimated at \$0\.0\d+ \(the largest of 1 earlier run\(s\) of cheap\/CONTROL \(history, metered\)\)$/,
+    );
+    expect(cli.stderr).toMatch(/budget: no more runs start: .*\(history, metered\)/);
+  }, 60_000);
 });
