@@ -8,6 +8,7 @@ import { stripControls } from "../util/safe-text.js";
 import { isolationOf, localWarningLine, SCRIPTED_MODEL_LABEL } from "./endpoint.js";
 import { reusedNote, reusedSources } from "./reuse.js";
 import { judgeNoteLines } from "./judge-notes.js";
+import { judgeCostLines } from "./comparison/cost.js";
 
 /** Sandbox kinds used, and the local warning when any run had none. */
 function sandboxLines(reports: RunDigest[]): string[] {
@@ -493,6 +494,7 @@ function summaryOverview(s: SummaryInput): {
     `- Runs Passed: ${passedRuns}/${total} (${pct(passedRuns, total)})`,
     `- Checks Passed: ${ch.passed}/${ch.total} (${pct(ch.passed, ch.total)})`,
     `- Excluded from analysis (infrastructure noise or harness errors): ${excluded}`,
+    ...judgeCostLines(s.reports, usd),
     "",
     renderPassKTable(s.reports, treatments, s.ks),
     "",
