@@ -48,7 +48,7 @@ export interface JudgeCost {
 }
 
 /** The judge's cost over the runs, or null when no run's judge sent a call. */
-export function judgeCostOf(reports: readonly RunDigest[]): JudgeCost | null {
+function judgeCostOf(reports: readonly RunDigest[]): JudgeCost | null {
   let calls = 0;
   let runs = 0;
   let tokens: number | null = null;
@@ -112,7 +112,7 @@ export function costOfAnswer(reports: readonly RunDigest[], roles: Roles): CostO
 }
 
 /** The judge's cost in a few words (comparison_report.md, summary.md, the HTML). */
-export function judgeCostText(j: JudgeCost, usd: (x: number) => string): string {
+function judgeCostText(j: JudgeCost, usd: (x: number) => string): string {
   const dollars =
     j.usd === null
       ? "no dollars reported by its transport (an HTTP judge reports tokens only)"
