@@ -279,7 +279,13 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         api: tracker ? (run) => tracker.recordFor(run) : opts.queue?.modelApi,
       },
       sandboxes: { create: createSandbox },
-      env: { host: hostEnv, declared: declaredEnv, pass: passEnvOf(cfg.pass_env, opts), redact },
+      // A tapped endpoint's variable names the tap here too, so `--pass-env` of it stays metered.
+      env: {
+        host: taps?.env ?? hostEnv,
+        declared: declaredEnv,
+        pass: passEnvOf(cfg.pass_env, opts),
+        redact,
+      },
       judge: { configFor: judge.judgeFor, cache: judge.cache },
       workspaces: { keep: opts.keepWorkspaces ?? false },
       clock: () => new Date(),
