@@ -39,6 +39,12 @@ export interface UsageSample {
   readonly seconds: number;
   /** An earlier experiment's run, or one of this experiment's pilot runs. */
   readonly from: "history" | "pilot";
+  /**
+   * What the harness metered for the run (report.json `metered`, written under a budget): its
+   * dollars, when every model it used was priced. The budget's admission prefers it
+   * (runner/budget-estimate.ts): it is the harness's own count, not the agent's.
+   */
+  readonly metered_usd?: number | null | undefined;
 }
 
 /** The part of a planned run an estimate depends on. */

@@ -37,6 +37,7 @@ import {
   type JobResult,
 } from "./job.js";
 import { startModelTap, type ModelTap } from "./model-tap.js";
+import { LIVE_BASE_URLS } from "../runner/budget-tap.js";
 import { redisSpend } from "./budget-counter.js";
 import { macMatches, macOf, requireQueueKey, unseal } from "./sign.js";
 import { createModelApiTracker } from "../runner/model-api.js";
@@ -95,13 +96,6 @@ const DEFAULT_LOCK_MS = 60_000;
 const COORDINATOR_WAIT_MS = 5000;
 /** How long a worker keeps the sandbox probe's answers (src/sandbox/probe.ts keptProbes). */
 const PROBE_KEPT_MS = 60_000;
-
-/** The variable naming each model API's endpoint, and its default. */
-const LIVE_BASE_URLS = {
-  anthropic: ["ANTHROPIC_BASE_URL", "https://api.anthropic.com"],
-  "openai-responses": ["OPENAI_BASE_URL", "https://api.openai.com/v1"],
-  gemini: ["GOOGLE_GEMINI_BASE_URL", "https://generativelanguage.googleapis.com"],
-} as const;
 
 /** Said when a worker may run agents with no isolation (--allow-local-worker). */
 const LOCAL_WORKER_WARNING =

@@ -9,7 +9,11 @@ import { stripControls } from "../util/safe-text.js";
 import { isolationOf, localWarningLine, SCRIPTED_MODEL_LABEL } from "./endpoint.js";
 import { reusedNote, reusedSources } from "./reuse.js";
 import { judgeNoteLines } from "./judge-notes.js";
+<<<<<<< HEAD
 import { aggregatedByModel, modelsOfRuns, splitCellsByModel } from "./summary-models.js";
+=======
+import { judgeCostLines } from "./comparison/cost.js";
+>>>>>>> costleft
 
 /** Sandbox kinds used, and the local warning when any run had none. */
 function sandboxLines(reports: RunDigest[]): string[] {
@@ -502,6 +506,7 @@ function summaryOverview(s: SummaryInput): {
     `- Runs Passed: ${passedRuns}/${total} (${pct(passedRuns, total)})`,
     `- Checks Passed: ${ch.passed}/${ch.total} (${pct(ch.passed, ch.total)})`,
     `- Excluded from analysis (infrastructure noise or harness errors): ${excluded}`,
+    ...judgeCostLines(s.reports, usd),
     "",
     renderPassKTable(s.reports, treatments, s.ks),
     "",

@@ -7,6 +7,7 @@ import type { SuiteConfig } from "../suite/types.js";
 import type { PricingTable } from "../cost/pricing.js";
 import type { RunDigest } from "../core/digest.js";
 import type { RunSpec } from "../plan/matrix.js";
+import type { UsageSample } from "../cost/estimate.js";
 import type { BudgetRecord } from "../store/metadata.js";
 import type { StartModelServerOptions } from "../model/index.js";
 import { createRunBudget, type RunBudget } from "./budget.js";
@@ -15,6 +16,8 @@ import type { RunOptions } from "./run-options.js";
 export interface BudgetSetup {
   runBudget: RunBudget;
   limits: BudgetLimits;
+  /** Hand the admission the earlier runs' and the pilot's usage, once read (estimate-sources.ts). */
+  useSamples(samples: readonly UsageSample[]): void;
   /** The scripted model's meter of each reply of a run's subject or simulated user (never the judge's). */
   meterFor: NonNullable<StartModelServerOptions["meterFor"]>;
 }
@@ -26,12 +29,17 @@ export function setUpBudget(
   recorded: readonly RunDigest[],
   /** The table the runs' costs are priced with (`--pricing FILE`, else the shipped one). */
   pricing: PricingTable,
+  /** The model the runs are asked for (`--model`); null: the agent's default. */
+  model: string | null,
 ): BudgetSetup | undefined {
   const limits = budgetLimits(opts, cfg);
   if (!hasBudget(limits)) return undefined;
+  let samples: readonly UsageSample[] = [];
   const runBudget = createRunBudget({
     limits,
     pricing,
+    samples: () => samples,
+    model,
     shared: opts.queue?.sharedSpend,
   });
   runBudget.seed(
@@ -44,6 +52,9 @@ export function setUpBudget(
   return {
     runBudget,
     limits,
+    useSamples: (s) => {
+      samples = s;
+    },
     meterFor: (run) =>
       run.role === "judge" || run.task === null || run.treatment === null
         ? null

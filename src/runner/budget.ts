@@ -10,38 +10,14 @@ import {
   type BudgetLedger,
   type BudgetLimits,
   type BudgetStop,
-  type RunEstimateFigures,
   type RunSpend,
   type Spent,
 } from "../cost/budget.js";
 import { createBodyMeter, createHttpMeter, tokenTotal, type HttpMeter } from "../cost/meter.js";
 import type { PricingTable } from "../cost/pricing.js";
 import type { Metered } from "../core/report.js";
-
-/**
- * What a run is expected to cost before it starts. A stand-in until the estimator of #35 item 1
- * (cost/estimate.ts `estimateRun`) lands: `standInEstimate` below. Swap it in at `createRunBudget`'s
- * `estimate` (runner/run-suite.ts passes it).
- */
-export type RunEstimate = (run: { run_id: string; task: string }) => RunEstimateFigures;
-
-/**
- * The stand-in estimate: the largest spend of the runs of the same task finished so far in this
- * experiment; else the run cap (`--max-run-usd`) in dollars; else nothing (0).
- */
-export function standInEstimate(
-  finished: ReadonlyMap<string, readonly RunSpend[]>,
-  limits: BudgetLimits,
-): RunEstimate {
-  return (run) => {
-    const same = finished.get(run.task) ?? [];
-    if (same.length === 0) return { usd: limits.runUsd, tokens: null };
-    return {
-      usd: Math.max(...same.map((s) => s.usd)),
-      tokens: Math.max(...same.map((s) => tokenTotal(s.tokens))),
-    };
-  };
-}
+import type { UsageSample } from "../cost/estimate.js";
+import { admissionEstimate, type AdmissionEstimate, type AdmitRun } from "./budget-estimate.js";
 
 /** The metering of one run while it is under way. */
 export interface RunMeter {
@@ -73,7 +49,7 @@ export interface RunBudget {
   /** Why the runs stopped starting (the first refusal), if they did. */
   refusal(): string | null;
   /** Whether the run may start (null), else why not; a refusal stops the admission of runs. */
-  admit(run: { run_id: string; task: string }): Promise<string | null>;
+  admit(run: AdmitRun): Promise<string | null>;
   open(run: { run_id: string; task: string }, key: RunKey): RunMeter;
   /**
    * Runs recorded before this invocation (`--resume`): their metered spend counts against the
@@ -97,13 +73,25 @@ const keyOf = (k: {
 export function createRunBudget(o: {
   limits: BudgetLimits;
   pricing: PricingTable;
-  /** Null: the stand-in (standInEstimate over this experiment's finished runs). */
-  estimate?: RunEstimate | null | undefined;
+  /** Earlier runs' and the pilot's usage (runner/estimate-sources.ts), asked at each admission. */
+  samples?: (() => readonly UsageSample[]) | undefined;
+  /** The model the runs are asked for (`--model`); null: the agent's default. */
+  model?: string | null | undefined;
+  /** Replaces the estimate of runner/budget-estimate.ts (tests). */
+  estimate?: AdmissionEstimate | null | undefined;
   shared?: SharedSpend | undefined;
 }): RunBudget {
   const ledger = createBudgetLedger(o.limits, o.pricing);
   const finished = new Map<string, RunSpend[]>();
-  const estimate = o.estimate ?? standInEstimate(finished, o.limits);
+  const estimate =
+    o.estimate ??
+    admissionEstimate({
+      finished,
+      runUsd: o.limits.runUsd,
+      samples: o.samples ?? (() => []),
+      model: o.model ?? null,
+      pricing: o.pricing,
+    });
   const open = new Map<string, { add: (d: Parameters<BudgetLedger["record"]>[1]) => void }>();
   const exhausted = new AbortController();
   let refused: string | null = null;
@@ -115,12 +103,14 @@ export function createRunBudget(o: {
     async admit(run) {
       if (refused !== null) return refused;
       if (o.shared) ledger.observe(await o.shared.read());
-      const why = ledger.admit(run.run_id, estimate(run));
+      const figures = estimate(run);
+      const why = ledger.admit(run.run_id, figures);
       if (why !== null) {
-        refused = why;
+        // Said with where the estimate came from, so the refusal can be judged.
+        refused = `${why} (${figures.why})`;
         exhausted.abort();
       }
-      return why;
+      return why === null ? null : refused;
     },
     open(run, key) {
       const stop = new AbortController();

@@ -51,6 +51,7 @@ function sampleOf(r: RunReport, from: UsageSample["from"]): UsageSample | null {
     reported_usd: e.total_cost_usd,
     seconds: r.timing.wall_ms / 1000,
     from,
+    metered_usd: r.metered && r.metered.unpriced.length === 0 ? r.metered.usd : null,
   };
 }
 
@@ -109,6 +110,8 @@ export interface ExperimentEstimate {
   /** The folders the history came from. */
   from: string[];
   pricing: PricingTable;
+  /** Every sample read (history and pilot): the budget's admission estimates from them too. */
+  samples: UsageSample[];
 }
 
 /** Estimate the runs still to run of a plan from the best sources available. */
@@ -160,7 +163,7 @@ export async function estimateExperiment(req: EstimateRequest): Promise<Experime
       }
       return e;
     });
-  return { plan: estimatePlan(per, req.concurrency, pricing), per, from, pricing };
+  return { plan: estimatePlan(per, req.concurrency, pricing), per, from, pricing, samples };
 }
 
 /** `--pricing FILE`, else the table shipped with skillbench; a relative path is the cwd's. */
@@ -168,7 +171,10 @@ export function pricingOf(cost: CostOptions | undefined, cwd: string): Promise<P
   return loadPricing(cost?.pricing === undefined ? undefined : path.resolve(cwd, cost.pricing));
 }
 
-/** The estimate of a run's start-up line (`skillbench: N runs planned …`). */
+/**
+ * The estimate of a run's start-up line (`skillbench: N runs planned …`), and the samples it was
+ * made from (the budget's admission uses them: runner/budget-estimate.ts).
+ */
 export async function startEstimateLine(a: {
   cost: CostOptions | undefined;
   pricing: PricingTable;
@@ -179,7 +185,7 @@ export async function startEstimateLine(a: {
   resumeDir: string | null;
   scripted: boolean;
   cwd: string;
-}): Promise<string> {
+}): Promise<{ line: string; samples: readonly UsageSample[] }> {
   const estimateFrom = (a.cost?.estimateFrom ?? []).map((d) => path.resolve(a.cwd, d));
   const e = await estimateExperiment({
     runs: a.toRun,
@@ -192,5 +198,5 @@ export async function startEstimateLine(a: {
     pilotDir: a.cost?.fromPilot ? a.resumeDir : null,
     pricing: a.pricing,
   });
-  return estimateLine(e.plan, { scripted: a.scripted, from: e.from });
+  return { line: estimateLine(e.plan, { scripted: a.scripted, from: e.from }), samples: e.samples };
 }

@@ -87,7 +87,12 @@ export async function executePlans(
             // The budget is asked last, with the agent slot in hand: what the runs under way
             // still hold is known then (runner/budget.ts).
             if (go && ctx.budget) {
-              const refused = await ctx.budget.admit(plan);
+              const refused = await ctx.budget.admit({
+                run_id: plan.run_id,
+                task: plan.task,
+                treatment: plan.treatment,
+                agent: plan.agent.name,
+              });
               if (refused !== null) {
                 ctx.note(`budget: no more runs start: ${refused} (the rest are left unrun)`);
                 go = false;

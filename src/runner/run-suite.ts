@@ -35,6 +35,7 @@ import { openResultsFolder, resultsLockOptions } from "./results-folder.js";
 import { preflightHealth } from "./preflight-health.js";
 import { executePlans } from "./execute-plans.js";
 import { budgetRecord, setUpBudget } from "./budget-setup.js";
+import { tapLiveEndpoints, type BudgetTaps } from "./budget-tap.js";
 import { pricingOf, startEstimateLine } from "./estimate-sources.js";
 import { warmFirstSandbox } from "./warm-sandbox.js";
 import { applyReuse } from "./reuse.js";
@@ -104,6 +105,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   // into it is refused or, with --wait, waits; held until the experiment's reports are written.
   const lock = await lockResultsFolder(outDir, resultsLockOptions(opts, outDir, note));
   let server: ModelServer | null = null;
+  let taps: BudgetTaps | null = null;
   let warming: Promise<unknown> = Promise.resolve();
   try {
     if (opts.resume) await checkShardResume(outDir, opts.shard);
@@ -123,12 +125,23 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     ]);
     // The budgets (docs/budgets.md): the experiment's spend so far is what its recorded runs
     // metered, so a --resume with a new budget counts what was already spent.
-    const budget = setUpBudget(opts, cfg, prior.reused, pricing);
+    const budget = setUpBudget(opts, cfg, prior.reused, pricing, model ?? null);
+    // Under a budget a live https endpoint is reached through a tap, so that it is metered
+    // (runner/budget-tap.ts); a queue worker taps its own, a coordinator runs no agent.
+    taps = await tapLiveEndpoints({
+      budget: budget !== undefined,
+      scripted:
+        opts.queue !== undefined ||
+        Boolean(opts.modelScript ?? (hostEnv.ANTHROPIC_BASE_URL ? null : cfg.model_script)),
+      apis: found.found.map((a) => a.driver.api),
+      hostEnv,
+    });
+    for (const line of taps?.notes ?? []) note(line);
     const models = await setUpModel({
       meterFor: budget?.meterFor,
       opts,
       cfg,
-      hostEnv,
+      hostEnv: taps?.env ?? hostEnv,
       cwd,
       drivers: found.found.map((a) => a.driver),
       modelLog: paths.modelLog,
@@ -197,8 +210,17 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     });
     // What every run's result depends on beyond its plan: recorded in metadata.json, and checked
     // against a frozen baseline's runs settled again under these settings (baseline-from.ts).
+    const endpointAt = endpointFingerprint(
+      models,
+      Boolean(opts.queue?.scripted),
+      planned[0] ?? specs[0],
+    );
     const fingerprint = {
-      ...endpointFingerprint(models, Boolean(opts.queue?.scripted), planned[0] ?? specs[0]),
+      ...endpointAt,
+      endpoint_at:
+        taps && endpointAt.endpoint_at !== null
+          ? taps.fingerprintOrigin(endpointAt.endpoint_at)
+          : endpointAt.endpoint_at,
       judge: judgeFingerprint(judge.config),
     };
     const baselineDrift = frozen
@@ -257,7 +279,13 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
         api: tracker ? (run) => tracker.recordFor(run) : opts.queue?.modelApi,
       },
       sandboxes: { create: createSandbox },
-      env: { host: hostEnv, declared: declaredEnv, pass: passEnvOf(cfg.pass_env, opts), redact },
+      // A tapped endpoint's variable names the tap here too, so `--pass-env` of it stays metered.
+      env: {
+        host: taps?.env ?? hostEnv,
+        declared: declaredEnv,
+        pass: passEnvOf(cfg.pass_env, opts),
+        redact,
+      },
       judge: { configFor: judge.judgeFor, cache: judge.cache },
       workspaces: { keep: opts.keepWorkspaces ?? false },
       clock: () => new Date(),
@@ -304,7 +332,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     await writeMetadata(paths.metadata, metadata);
     await writeSuiteSnapshot(outDir, suite);
     // The start-up line's estimate (docs/cost.md); a queue worker's one run gets none.
-    const estimate = !opts.queue?.only
+    const estimated = !opts.queue?.only
       ? await startEstimateLine({
           cost: opts.cost,
           pricing,
@@ -316,9 +344,10 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
           cwd,
         })
       : undefined;
+    budget?.useSamples(estimated?.samples ?? []);
     opts.onProgress?.({
       type: "plan",
-      estimate,
+      estimate: estimated?.line,
       total: metadata.matrix.length,
       toRun: plans.length,
       reused: prior.reused.length + kept.length + reuse.taken.length,
@@ -404,6 +433,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
   } finally {
     await warming;
     await server?.close();
+    await taps?.close();
     await lock.release();
   }
 }

@@ -26,6 +26,44 @@ export interface CostOfAnswer {
   runs: number;
   /** Runs that reported no cost (left out of experiment_usd). */
   unpriced_runs: number;
+  /**
+   * The LLM judge's calls over the runs (their judge blocks), counted apart from the runs' own
+   * spend (#38 item 3); absent when no judge call was sent (none asked for, or all cached).
+   */
+  judge?: JudgeCost | undefined;
+}
+
+/** What the judge's calls cost, as their transport reported it. */
+export interface JudgeCost {
+  /** Requests sent (samples and repair turns); a cache hit sends none. */
+  calls: number;
+  /** Runs whose judge sent at least one call. */
+  runs: number;
+  /** Input and output tokens summed; null when no call reported usage. */
+  tokens: number | null;
+  /** Dollars the transport reported (a CLI judge does; the HTTP one reports tokens only); null: none did. */
+  usd: number | null;
+  /** Judged runs whose calls reported no dollars (left out of `usd`). */
+  unreported_runs: number;
+}
+
+/** The judge's cost over the runs, or null when no run's judge sent a call. */
+function judgeCostOf(reports: readonly RunDigest[]): JudgeCost | null {
+  let calls = 0;
+  let runs = 0;
+  let tokens: number | null = null;
+  let usd: number | null = null;
+  let unreported = 0;
+  for (const r of reports) {
+    const j = r.judge;
+    if (!j || j.calls === 0) continue;
+    calls += j.calls;
+    runs += 1;
+    if (j.tokens) tokens = (tokens ?? 0) + j.tokens.input + j.tokens.output;
+    if (j.cost_usd === null) unreported += 1;
+    else usd = (usd ?? 0) + j.cost_usd;
+  }
+  return runs === 0 ? null : { calls, runs, tokens, usd, unreported_runs: unreported };
 }
 
 function arm(runs: readonly RunDigest[]): { costPerRun: number | null; passRate: number | null } {
@@ -56,6 +94,7 @@ export function costOfAnswer(reports: readonly RunDigest[], roles: Roles): CostO
   const tokens = reports.map((r) => r.events_summary?.total_tokens);
   const priced = costs.filter((x): x is number => typeof x === "number");
   const counted = tokens.filter((x): x is number => typeof x === "number");
+  const judge = judgeCostOf(reports);
   return {
     candidate: roles.candidate,
     baseline: roles.baseline,
@@ -68,7 +107,19 @@ export function costOfAnswer(reports: readonly RunDigest[], roles: Roles): CostO
     experiment_tokens: counted.length === 0 ? null : counted.reduce((a, b) => a + b, 0),
     runs: reports.length,
     unpriced_runs: reports.length - priced.length,
+    ...(judge ? { judge } : {}),
   };
+}
+
+/** The judge's cost in a few words (comparison_report.md, summary.md, the HTML). */
+function judgeCostText(j: JudgeCost, usd: (x: number) => string): string {
+  const dollars =
+    j.usd === null
+      ? "no dollars reported by its transport (an HTTP judge reports tokens only)"
+      : `${usd(j.usd)}${j.unreported_runs > 0 ? ` (${j.unreported_runs} judged run(s) reported no dollars)` : ""}`;
+  const tokens =
+    j.tokens === null ? "" : `${Math.round(j.tokens).toLocaleString("en-US")} tokens, `;
+  return `${j.calls} call(s) on ${j.runs} run(s): ${tokens}${dollars}; not in the runs' figures`;
 }
 
 /** The two lines under the spend table. */
@@ -88,5 +139,15 @@ export function costOfAnswerLines(c: CostOfAnswer, usd: (x: number) => string): 
   return [
     `- **Extra cost per extra passed run** (${c.candidate} over ${c.baseline}): ${per}`,
     `- **Cost of the experiment behind this verdict** (all ${c.runs} runs, excluded ones included): ${total}`,
+    ...(c.judge ? [`- **The LLM judge's cost**: ${judgeCostText(c.judge, usd)}`] : []),
   ];
+}
+
+/** summary.md's line of the judge's cost, when a judge call was sent. */
+export function judgeCostLines(
+  reports: readonly RunDigest[],
+  usd: (x: number) => string,
+): string[] {
+  const j = judgeCostOf(reports);
+  return j ? [`- LLM judge: ${judgeCostText(j, usd)}`] : [];
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createBudgetLedger } from "../../../src/cost/budget.js";
 import { parsePricing } from "../../../src/cost/pricing.js";
-import { standInEstimate } from "../../../src/runner/budget.js";
+import { admissionEstimate } from "../../../src/runner/budget-estimate.js";
 
 const TABLE = parsePricing(
   `version: 2026-01-01
@@ -66,7 +66,7 @@ describe("budget ledger", () => {
     expect(l.admit("d", { usd: 0, tokens: null })).toMatch(/has \$0\.0000 left/);
   });
 
-  it("the stand-in estimate: the largest spend of the task's finished runs, else the run cap, else none", () => {
+  it("without earlier runs, the admission's estimate is the stand-in rule: the largest spend of the task's finished runs, else the run cap, else none", () => {
     const limits = { usd: 5, tokens: null, runUsd: 0.25 };
     const finished = new Map([
       [
@@ -77,11 +77,17 @@ describe("budget ledger", () => {
         ],
       ],
     ]);
-    const e = standInEstimate(finished, limits);
-    expect(e({ run_id: "t-X-r3", task: "t" })).toEqual({ usd: 0.3, tokens: 30 });
-    expect(e({ run_id: "u-X-r1", task: "u" })).toEqual({ usd: 0.25, tokens: null });
-    expect(
-      standInEstimate(new Map(), { ...limits, runUsd: null })({ run_id: "u", task: "u" }),
-    ).toEqual({ usd: null, tokens: null });
+    const of = (f: typeof finished, runUsd: number | null) =>
+      admissionEstimate({ finished: f, runUsd, samples: () => [], model: null, pricing: TABLE });
+    const run = (run_id: string, task: string) => ({
+      run_id,
+      task,
+      treatment: "X",
+      agent: "claude",
+    });
+    const e = of(finished, limits.runUsd);
+    expect(e(run("t-X-r3", "t"))).toMatchObject({ usd: 0.3, tokens: 30 });
+    expect(e(run("u-X-r1", "u"))).toMatchObject({ usd: 0.25, tokens: null });
+    expect(of(new Map(), null)(run("u", "u"))).toMatchObject({ usd: null, tokens: null });
   });
 });

@@ -203,6 +203,15 @@ function costFacts(
         : `${usd(c.experiment_usd)} over all ${c.runs} runs${c.experiment_tokens === null ? "" : `, ${fint(c.experiment_tokens)} tokens`}${c.unpriced_runs > 0 ? ` (${c.unpriced_runs} reported no cost)` : ""}`,
       { id: "experiment-cost" },
     ],
+    ...(c.judge
+      ? [
+          [
+            "Cost of the LLM judge",
+            `${c.judge.calls} call(s) on ${c.judge.runs} run(s)${c.judge.tokens === null ? "" : `, ${fint(c.judge.tokens)} tokens`}, ${c.judge.usd === null ? "no dollars reported (an HTTP judge reports tokens only)" : usd(c.judge.usd)}; not in the runs' figures`,
+            { id: "judge-cost" },
+          ] as [string, string, Record<string, string | null>],
+        ]
+      : []),
   ];
 }
 
