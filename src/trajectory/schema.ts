@@ -54,6 +54,11 @@ export type Step = z.infer<typeof StepSchema>;
 
 export const StepsSchema = z
   .strictObject({
+    /**
+     * The Skill whose use the steps describe: the dimension is N/A in a run that did not invoke
+     * it. Default: any Skill (an eval manifest fills in its own Skill).
+     */
+    skill: z.string().min(1).optional(),
     /** The expected steps must happen in this order (other calls may come between them). */
     ordered: z.boolean().default(false),
     expect: z.array(StepSchema).default([]),
