@@ -21,7 +21,8 @@ const Regex = z
     } catch (e) {
       ctx.addIssue({
         code: "custom",
-        message: `invalid regular expression: ${e instanceof Error ? e.message : String(e)}`,
+        // V8's message already reads "Invalid regular expression: /…/: <why>".
+        message: e instanceof Error ? e.message : `invalid regular expression: ${String(e)}`,
       });
     }
   });

@@ -1,3 +1,4 @@
+import { adherenceRows } from "./adherence.js";
 import { renderArmIntegrity } from "./arm-integrity.js";
 import { renderJudgeOverlay } from "./judge-overlay.js";
 import { reusedNote } from "../reuse.js";
@@ -505,6 +506,7 @@ function verdict(c: Comparison): string {
         ? `⚠️ **silent bypass**: \`${candidate}\` invoked its Skill in fewer than half its runs, so the intent-to-treat Δ mostly measures runs without it`
         : "share of analysis-set runs that invoked one of the arm's own Skills",
     ],
+    ...adherenceRows(c),
     ["More runs needed", runsNeededValue(rn), rn.text],
   ];
   const out = [

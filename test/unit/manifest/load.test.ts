@@ -129,7 +129,7 @@ describe("bad manifests: file, field (as written) and line", () => {
     [
       "a step with a bad regex",
       `${HEAD}evaluation:\n  steps:\n    ordered: true\n    expect:\n      - {tool: command}\n      - {command: "pytest("}\n`,
-      "evaluation.steps.expect[1].command: invalid regular expression",
+      "evaluation.steps.expect[1].command: Invalid regular expression: /pytest(/: Unterminated group",
       10,
     ],
     [

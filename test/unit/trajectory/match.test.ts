@@ -174,7 +174,7 @@ describe("the ordered matcher", () => {
 describe("step syntax", () => {
   it.each([
     [{ expect: [{}] }, "a step needs at least one of tool"],
-    [{ expect: [{ command: "(" }] }, "invalid regular expression"],
+    [{ expect: [{ command: "(" }] }, "Invalid regular expression: /(/: Unterminated group"],
     [{ expect: [{ tool: "x", bogus: 1 }] }, 'Unrecognized key: "bogus"'],
     [{}, "steps needs at least one step"],
   ])("refuses %j", (spec, msg) => {
