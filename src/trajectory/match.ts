@@ -32,7 +32,7 @@ export interface StepsMatch {
 }
 
 /** The step's name, else its conditions: `tool Bash · command /pytest/`. */
-export function stepLabel(s: Step): string {
+function stepLabel(s: Step): string {
   if (s.name !== undefined) return s.name;
   const parts: string[] = [];
   if (s.tool !== undefined) parts.push(`tool ${s.tool}`);
@@ -56,7 +56,7 @@ function argText(v: unknown): string | null {
 }
 
 /** A predicate over one call for this step (regexes compiled once). */
-export function stepMatcher(s: Step): (c: TrajectoryCall) => boolean {
+function stepMatcher(s: Step): (c: TrajectoryCall) => boolean {
   const args = Object.entries(s.args ?? {}).map(([k, v]) => [k, compileRegex(v)] as const);
   const command = s.command === undefined ? null : compileRegex(s.command);
   const writes = s.writes === undefined ? null : pathTest(s.writes);

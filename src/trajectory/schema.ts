@@ -94,4 +94,3 @@ export const ToolsExpectSchema = z
       0,
     { error: "tools needs contains, not_contains, sequence or max_calls" },
   );
-export type ToolsExpect = z.infer<typeof ToolsExpectSchema>;
