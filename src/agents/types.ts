@@ -8,6 +8,7 @@
  */
 import type { EvidenceOptions, LineDecoder } from "../evidence/default-decoder.js";
 import type { AgentHooks } from "../core/hooks.js";
+import type { ToolVocabulary } from "../evidence/derive.js";
 import type { Action } from "../model/script.js";
 import type { DialectFacts, ToolCallSpec, WireApi } from "../model/dialect-types.js";
 import type { Launcher } from "../sandbox/types.js";
@@ -235,6 +236,11 @@ export interface AgentDriver {
    */
   ownBudgetStop?: string | undefined;
   scriptedTools: ScriptedTools;
+  /**
+   * What each of the CLI's tools does (command, read, write, ...), as its decoder reads its
+   * stream: trajectory steps name these neutral kinds (src/trajectory, docs/trajectory.md).
+   */
+  toolVocabulary: ToolVocabulary;
   /** Environment variables and settings that bound the CLI's retries, for the docs and doctor. */
   retryKnobs: string[];
   /**

@@ -31,6 +31,7 @@ import { judgeConfigYaml } from "./judge-config.js";
 import { MANIFEST_CANDIDATES, ownerDir, type LoadedManifest } from "./load.js";
 import type { BaselineEntry, InlineTask, ManifestInteraction, TaskEntry } from "./schema.js";
 import { tempStem } from "../util/temp-names.js";
+import type { Steps } from "../trajectory/schema.js";
 
 const run = promisify(execFile);
 
@@ -235,6 +236,11 @@ function interactionTable(i: ManifestInteraction | undefined): Record<string, un
   return t;
 }
 
+/** `[evaluation.steps]` of an inline task (docs/trajectory.md): its own steps, else the manifest's, for its Skill. */
+function stepsTable(steps: Steps | undefined, skill: string): { steps?: Steps } {
+  return steps === undefined ? {} : { steps: { skill, ...steps } };
+}
+
 async function compileInline(
   m: LoadedManifest,
   skill: string,
@@ -295,6 +301,7 @@ async function compileInline(
       (ev.routeConformance.task === undefined || ev.routeConformance.task === task.name)
         ? { route_conformance_expected_node_order: ev.routeConformance.expectedNodeOrder }
         : {}),
+      ...stepsTable(task.steps ?? ev?.steps, skill),
     },
     interaction: interactionTable(task.interaction ?? m.manifest.interaction),
   };

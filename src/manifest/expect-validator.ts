@@ -183,5 +183,37 @@ if (expect.skillInvoked !== undefined && !context?.health) {
   const name = (expect.skillInvoked ? "skill_invoked:" : "skill_not_invoked:") + skill;
   did === expect.skillInvoked ? pass(name) : fail(name, did ? "the Skill was invoked" : "the Skill was not invoked" + (invoked.length ? " (invoked: " + invoked.join(", ") + ")" : ""));
 }
+// Trajectory assertions (docs/trajectory.md): a name is the agent's own tool name or a neutral
+// kind (command, read, write, edit, patch, skill, list); a failure shows the calls in order.
+if (expect.tools !== undefined && !context?.health) {
+  const calls = Array.isArray(context?.trajectory) ? context.trajectory : [];
+  const is = (c, n) => c.tool === n || c.kind === n;
+  const count = (n) => calls.filter((c) => is(c, n)).length;
+  const MAX = 24, TAIL = 6;
+  const names = calls.map((c) => c.tool);
+  const shown = names.length === 0 ? "(no tool calls)" : names.length <= MAX ? names.join(" → ")
+    : [...names.slice(0, MAX - TAIL), "… " + (names.length - MAX) + " more …", ...names.slice(-TAIL)].join(" → ");
+  const seen = "; trajectory (" + calls.length + " calls): " + shown;
+  const t = expect.tools;
+  for (const n of t.contains ?? []) count(n) > 0 ? pass("tools_contains:" + n) : fail("tools_contains:" + n, n + " was not called" + seen);
+  for (const n of t.not_contains ?? []) {
+    const k = count(n);
+    k === 0 ? pass("tools_not_contains:" + n) : fail("tools_not_contains:" + n, n + " was called " + k + " time(s)" + seen);
+  }
+  if (t.sequence !== undefined) {
+    const name = "tools_sequence:" + t.sequence.join(">");
+    let i = 0;
+    for (const c of calls) if (i < t.sequence.length && is(c, t.sequence[i])) i++;
+    i === t.sequence.length ? pass(name) : fail(name, "stopped at " + t.sequence[i] + " (step " + (i + 1) + " of " + t.sequence.length + ")" + seen);
+  }
+  if (typeof t.max_calls === "number") {
+    const name = "tools_max_calls:" + t.max_calls;
+    calls.length <= t.max_calls ? pass(name) : fail(name, calls.length + " calls" + seen);
+  } else for (const [n, max] of Object.entries(t.max_calls ?? {})) {
+    const name = "tools_max_calls:" + n + ":" + max;
+    const k = count(n);
+    k <= max ? pass(name) : fail(name, k + " calls of " + n + seen);
+  }
+}
 process.stdout.write(JSON.stringify({ checks }) + "\n");
 `;

@@ -189,7 +189,9 @@ function issueProblems(
     }
     if (iss.code === "unrecognized_keys") {
       for (const k of iss.keys) {
-        const known = knownKeysHint(iss, k);
+        const known = at.some((seg) => seg === "tools" || seg === "steps")
+          ? trajectoryKeysHint(k)
+          : knownKeysHint(iss, k);
         out.push({ path: [...at, k], message: `unknown field${known}` });
       }
       continue;
@@ -197,6 +199,17 @@ function issueProblems(
     out.push({ path: at, message: iss.message });
   }
   return out;
+}
+
+/** The keys of `tools:` and `steps:`, read as written (snake_case; docs/trajectory.md). */
+function trajectoryKeysHint(key: string): string {
+  const all = ["contains", "not_contains", "sequence", "max_calls", "ordered", "expect"];
+  const step = ["forbidden", "name", "tool", "args", "command", "writes", "reads_skill_file"];
+  const hint = closest(
+    key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+    [...all, ...step],
+  );
+  return hint ? ` (did you mean ${hint}?)` : "";
 }
 
 function knownKeysHint(_iss: z.core.$ZodIssue, key: string): string {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { StepsSchema, ToolsExpectSchema } from "../trajectory/schema.js";
 
 /**
  * The eval manifest (`eval.yaml` or `comet/eval.yaml` in a Skill folder): what to
@@ -59,6 +60,8 @@ export const ExpectSchema = z
     commands: z.array(CommandSchema).optional(),
     /** true: the Skill under evaluation was invoked; false: it was not. */
     skillInvoked: z.boolean().optional(),
+    /** Trajectory assertions over the tool calls (docs/trajectory.md); keys as written. */
+    tools: ToolsExpectSchema.optional(),
   })
   .refine(
     (e) =>
@@ -68,11 +71,12 @@ export const ExpectSchema = z
         Object.keys(e.notContains ?? {}).length +
         (e.json?.length ?? 0) +
         (e.commands?.length ?? 0) +
-        (e.skillInvoked === undefined ? 0 : 1) >
+        (e.skillInvoked === undefined ? 0 : 1) +
+        (e.tools === undefined ? 0 : 1) >
       0,
     {
       error:
-        "expect needs at least one check (files, absent, contains, notContains, json, commands or skillInvoked)",
+        "expect needs at least one check (files, absent, contains, notContains, json, commands, skillInvoked or tools)",
     },
   );
 export type Expect = z.infer<typeof ExpectSchema>;
@@ -104,6 +108,8 @@ export const InlineTaskSchema = z.strictObject({
   category: z.string().optional(),
   profile: z.string().optional(),
   timeoutSec: z.number().int().min(1).optional(),
+  /** The Skill's expected steps on this task (docs/trajectory.md); replaces `evaluation.steps`. */
+  steps: StepsSchema.optional(),
 });
 export type InlineTask = z.infer<typeof InlineTaskSchema>;
 
@@ -165,6 +171,8 @@ const EvaluationSchema = z.strictObject({
     .optional(),
   /** Repetitions of each task × treatment (default 5). */
   trials: z.number().int().min(1).optional(),
+  /** The Skill's expected steps on every inline task (docs/trajectory.md), scored as skill_adherence. */
+  steps: StepsSchema.optional(),
 });
 
 export const ManifestSchema = z.strictObject({
@@ -237,4 +245,7 @@ export const OPAQUE_KEYS = new Set([
   "equals",
   "triggers",
   "qualityGates",
+  // Trajectory sections (docs/trajectory.md): tool names and input fields are data.
+  "tools",
+  "steps",
 ]);

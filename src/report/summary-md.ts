@@ -9,11 +9,8 @@ import { stripControls } from "../util/safe-text.js";
 import { isolationOf, localWarningLine, SCRIPTED_MODEL_LABEL } from "./endpoint.js";
 import { reusedNote, reusedSources } from "./reuse.js";
 import { judgeNoteLines } from "./judge-notes.js";
-<<<<<<< HEAD
 import { aggregatedByModel, modelsOfRuns, splitCellsByModel } from "./summary-models.js";
-=======
 import { judgeCostLines } from "./comparison/cost.js";
->>>>>>> costleft
 
 /** Sandbox kinds used, and the local warning when any run had none. */
 function sandboxLines(reports: RunDigest[]): string[] {

@@ -6,6 +6,7 @@ import { parseEvidenceFile } from "../evidence/index.js";
 import type { RunPlan } from "../plan/run-plan.js";
 import type { Launcher } from "../sandbox/index.js";
 import { validatorEnv, type TaskSpec, type TreatmentSpec } from "../suite/index.js";
+import { trajectoryOf } from "../trajectory/index.js";
 import { tempStem } from "../util/temp-names.js";
 import { runValidators, type ValidationReport } from "../validators/index.js";
 import { installValidation, type RunDirs } from "../workspace/prepare.js";
@@ -82,6 +83,12 @@ export async function validateRun(
       target_artifacts: c.task.validation.target_artifacts,
       interaction: c.agent.interaction,
       events: c.evidence,
+      // The tool calls with their neutral kinds, for an inline expect's `tools:` checks
+      // (docs/trajectory.md): a validator cannot know each agent's tool names.
+      trajectory: trajectoryOf(c.evidence, agentOf(ctx, plan).driver.toolVocabulary).map((t) => ({
+        tool: t.tool,
+        kind: t.kind,
+      })),
     },
     signal: ctx.signal,
     redact: ctx.env.redact,

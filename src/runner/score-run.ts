@@ -1,3 +1,4 @@
+import { agentDriver } from "../agents/registry.js";
 import type { Evidence } from "../core/evidence.js";
 import {
   checksForRun,
@@ -43,6 +44,7 @@ export function rubricTaskInput(task: TaskSpec, treatment: TreatmentSpec) {
     expected_artifacts: treatment.expected_artifacts ?? task.evaluation.expected_artifacts,
     require_skill_invocation:
       treatment.require_skill_invocation ?? task.evaluation.require_skill_invocation,
+    skill_steps: task.evaluation.steps ?? null,
   };
 }
 
@@ -93,6 +95,8 @@ export function scoreFinishedRun(f: FinishedRunInput): FinishedRunScore {
           interaction: interactionInput(f.interaction),
           workspace: f.workspace.view,
           fileExists: f.workspace.fileExists,
+          // Steps name neutral tool kinds (docs/trajectory.md): the run's agent says which is which.
+          tool_vocabulary: agentDriver(f.evidence.agent.name)?.toolVocabulary ?? { tools: {} },
         })
       : null;
   return { validation, rubric };

@@ -18,6 +18,7 @@ export function toScoringInput(input: RubricInput): ScoringInput {
   return {
     ...input,
     treatment: input.treatment ?? "",
+    tool_vocabulary: input.tool_vocabulary ?? { tools: {} },
     workspace,
     fileExists,
     task: {
@@ -26,6 +27,7 @@ export function toScoringInput(input: RubricInput): ScoringInput {
       route_conformance_expected_node_order:
         input.task.route_conformance_expected_node_order ?? null,
       generated_node_skills: input.task.generated_node_skills ?? null,
+      skill_steps: input.task.skill_steps ?? null,
     },
     interaction: {
       ...i,
@@ -69,13 +71,14 @@ function evaluateDimension(
   profile: RubricProfile,
   def: DimensionDef,
   input: ScoringInput,
-): DimensionResult {
+): DimensionResult | null {
   if (!Number.isFinite(def.weight) || def.weight < 0) {
     throw new Error(
       `rubric ${profile.name}: dimension ${def.name} has an invalid weight ${def.weight}`,
     );
   }
   const ev = def.evaluate(input);
+  if (ev.absent) return null;
   const checks = ev.checks.map((c) => ({ name: c.name, passed: c.passed }));
   if (ev.na !== undefined)
     return { name: def.name, weight: def.weight, score: null, reason: ev.na, checks };
@@ -114,7 +117,7 @@ export function rubricAverage(dims: readonly DimensionResult[]): number | null {
  * Score a run against a rubric profile. Pure (the only outside lookups are `input.fileExists`
  * and `input.workspace`).
  * A dimension's score is its explicit `score`, else passed/total of its checks, else the
- * profile's `emptyChecks`; `na` makes it N/A. Throws a plain Error (a harness bug, not user
+ * profile's `emptyChecks`; `na` makes it N/A; `absent` leaves it out. Throws a plain Error (a harness bug, not user
  * input) for duplicate dimension names, bad weights or a score outside [0, 1].
  */
 export function scoreRubric(profile: RubricProfile, input: RubricInput): RubricResult {
@@ -124,7 +127,10 @@ export function scoreRubric(profile: RubricProfile, input: RubricInput): RubricR
     seen.add(d.name);
   }
   const full = toScoringInput(input);
-  const dimensions = profile.dimensions.map((def) => evaluateDimension(profile, def, full));
+  const dimensions = profile.dimensions.flatMap((def) => {
+    const d = evaluateDimension(profile, def, full);
+    return d === null ? [] : [d];
+  });
   const weighted = weightedScore(dimensions);
   return {
     profile: profile.name,

@@ -1,5 +1,7 @@
 import type { Evidence } from "../core/evidence.js";
 import type { JudgeBlock } from "../core/judge.js";
+import type { ToolVocabulary } from "../evidence/derive.js";
+import type { Steps } from "../trajectory/schema.js";
 
 /**
  * A read-only view of the run's workspace after the agent ran. Paths are workspace-relative,
@@ -41,6 +43,8 @@ interface RubricTask {
   route_conformance_expected_node_order?: string[] | null;
   /** Workspace-relative SKILL.md paths (or folders) of the node Skills, when not the default names. */
   generated_node_skills?: string[] | null;
+  /** The Skill's declared steps (docs/trajectory.md); null: none declared. */
+  skill_steps?: Steps | null;
 }
 
 /**
@@ -60,11 +64,14 @@ export interface RubricInput {
   workspace?: WorkspaceView;
   /** Does this workspace-relative path exist / does this glob match? Default: `workspace.exists`. */
   fileExists?: (relPathOrGlob: string) => boolean;
+  /** What the run's agent's tools do (its driver's); default: none known (every call `other`). */
+  tool_vocabulary?: ToolVocabulary;
 }
 
 /** What dimensions see: a `RubricInput` with every optional part filled in. */
 export interface ScoringInput extends RubricInput {
   task: Required<RubricTask>;
+  tool_vocabulary: ToolVocabulary;
   interaction: Required<RubricInteraction>;
   treatment: string;
   workspace: WorkspaceView;
@@ -87,6 +94,12 @@ export interface DimensionEvaluation {
   na?: string;
   /** Score in [0, 1] when it is not passed/total of `checks`. */
   score?: number;
+  /**
+   * The task does not configure this dimension at all (skill_adherence without declared steps):
+   * it is left out of the result, not N/A, so that the rubric of a task that never asked for it
+   * reads as it did before the dimension existed.
+   */
+  absent?: true;
 }
 
 export interface DimensionDef {

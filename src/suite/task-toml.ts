@@ -1,4 +1,5 @@
 import { claimingProfile, taskInteractionMode } from "../scoring/registry.js";
+import { StepsSchema, type Steps } from "../trajectory/schema.js";
 import { NETWORK_CHOICES, SANDBOX_CHOICES } from "./types.js";
 import { readExpectedArtifacts, readWorkspacePaths } from "./artifacts.js";
 import { type FileCtx, readNames, Table } from "./fields.js";
@@ -36,6 +37,20 @@ function emptyTable(ctx: FileCtx, name: string): Table {
 /** `""` (like an absent value in the Python loader) -> null. */
 function orNull(v: string | undefined): string | null {
   return v === undefined || v === "" ? null : v;
+}
+
+/** `[evaluation.steps]` (docs/trajectory.md), checked by the trajectory's own schema. */
+function readSteps(evaln: Table): Steps | undefined {
+  const raw = evaln.raw("steps");
+  if (raw === undefined) return undefined;
+  const r = StepsSchema.safeParse(raw);
+  if (r.success) return r.data;
+  for (const issue of r.error.issues)
+    evaln.error(
+      evaln.field("steps", ...issue.path.filter((p) => typeof p !== "symbol")),
+      issue.message,
+    );
+  return undefined;
 }
 
 export function readTaskToml(
@@ -144,6 +159,8 @@ export function readTaskToml(
   if (order !== undefined) evaluation.route_conformance_expected_node_order = order;
   const nodeSkills = readNames(evaln, "generated_node_skills");
   if (nodeSkills !== undefined) evaluation.generated_node_skills = nodeSkills;
+  const steps = readSteps(evaln);
+  if (steps !== undefined) evaluation.steps = steps;
 
   // [interaction]
   let mode = inter.raw("mode");

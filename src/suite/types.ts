@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { StepsSchema } from "../trajectory/schema.js";
 import { AgentHooksSchema } from "../core/hooks.js";
 
 export const SANDBOX_CHOICES = ["local", "bwrap", "docker", "auto"] as const;
@@ -81,6 +82,8 @@ export const TaskSpecSchema = z.object({
     route_conformance_expected_node_order: z.array(z.string()).optional(),
     /** authoring-skill: names of the node Skills expected beside the package. */
     generated_node_skills: z.array(z.string()).optional(),
+    /** `[evaluation.steps]`: the Skill's expected steps, scored as skill_adherence (docs/trajectory.md). */
+    steps: StepsSchema.optional(),
   }),
   interaction: z.object({
     mode: z.enum(INTERACTION_MODES),

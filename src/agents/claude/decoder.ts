@@ -23,7 +23,7 @@ import {
 } from "../../evidence/usage.js";
 
 /** Claude Code's tools. */
-const CLAUDE_TOOLS: ToolVocabulary = {
+export const CLAUDE_TOOLS: ToolVocabulary = {
   tools: {
     Bash: { kind: "command", fields: ["command"] },
     Read: { kind: "read", fields: ["file_path"] },

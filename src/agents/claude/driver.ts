@@ -7,7 +7,7 @@ import { versionOf } from "../version.js";
 import { runDriverTurn } from "../run-turn.js";
 import type { AgentDriver, AgentEnvRequest, PreparedAgent, TurnRequest } from "../types.js";
 import { resolveClaudeBinary } from "./binary.js";
-import { EvidenceBuilder } from "./decoder.js";
+import { CLAUDE_TOOLS, EvidenceBuilder } from "./decoder.js";
 import { buildAgentEnv } from "./env.js";
 import { installHooks } from "./hooks.js";
 import { claudeTools } from "./tools.js";
@@ -93,6 +93,7 @@ export const claudeDriver: AgentDriver = {
   // `--max-budget-usd` ends with a result of this subtype (terminal_reason budget_exhausted).
   ownBudgetStop: "error_max_budget_usd",
   scriptedTools: claudeTools,
+  toolVocabulary: CLAUDE_TOOLS,
   // A small coding task of about ten turns: the system prompt and tools (~20k tokens) are
   // written to the prompt cache once and read back each turn; little fresh input.
   typicalRun: {

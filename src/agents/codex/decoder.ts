@@ -9,7 +9,7 @@ import { AssembledDecoder, statusIn } from "../assemble.js";
 import { unwrapShell } from "../shell-words.js";
 import type { DecodeOptions } from "../types.js";
 
-const CODEX_TOOLS: ToolVocabulary = {
+export const CODEX_TOOLS: ToolVocabulary = {
   tools: {
     command_execution: { kind: "command", fields: ["command"] },
     file_change: { kind: "patch" },

@@ -11,7 +11,7 @@ import { baseAgentEnv, tomlString } from "../env.js";
 import { runDriverTurn } from "../run-turn.js";
 import type { AgentDriver, AgentEnvRequest, PreparedAgent } from "../types.js";
 import { versionOf } from "../version.js";
-import { CodexDecoder } from "./decoder.js";
+import { CODEX_TOOLS, CodexDecoder } from "./decoder.js";
 import { codexTools } from "./tools.js";
 import { runCodexProbe } from "./trigger.js";
 
@@ -74,6 +74,7 @@ export const codexDriver: AgentDriver = {
   memoryFile: "AGENTS.md",
   telemetryProvider: "openai",
   scriptedTools: codexTools,
+  toolVocabulary: CODEX_TOOLS,
   // A small coding task of about ten turns; the Responses API caches prompt prefixes by itself
   // (billed as cache reads, no cache-write price).
   typicalRun: { input: 60_000, output: 4_000, cache_read: 150_000, cache_write: 0, seconds: 120 },

@@ -8,7 +8,7 @@ import { numOf, recOf, strOf, type JsonRecord } from "../../evidence/narrow.js";
 import { AssembledDecoder, statusIn } from "../assemble.js";
 import type { DecodeOptions } from "../types.js";
 
-const GEMINI_TOOLS: ToolVocabulary = {
+export const GEMINI_TOOLS: ToolVocabulary = {
   tools: {
     run_shell_command: { kind: "command", fields: ["command"] },
     read_file: { kind: "read", fields: ["file_path", "absolute_path", "path"] },

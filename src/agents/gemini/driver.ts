@@ -11,7 +11,7 @@ import { baseAgentEnv } from "../env.js";
 import { runDriverTurn } from "../run-turn.js";
 import type { AgentDriver, AgentEnvRequest, PreparedAgent } from "../types.js";
 import { versionOf } from "../version.js";
-import { GeminiDecoder } from "./decoder.js";
+import { GEMINI_TOOLS, GeminiDecoder } from "./decoder.js";
 import { geminiTools } from "./tools.js";
 import { runGeminiProbe } from "./trigger.js";
 
@@ -57,6 +57,7 @@ export const geminiDriver: AgentDriver = {
   memoryFile: "GEMINI.md",
   telemetryProvider: "gcp.gemini",
   scriptedTools: geminiTools,
+  toolVocabulary: GEMINI_TOOLS,
   // A small coding task of about ten turns; implicit caching covers part of the repeated prefix.
   typicalRun: { input: 150_000, output: 3_000, cache_read: 50_000, cache_write: 0, seconds: 90 },
   retryKnobs: ["settings general.maxAttempts"],

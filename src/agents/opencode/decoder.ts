@@ -8,7 +8,7 @@ import { numOf, recOf, strOf, type JsonRecord } from "../../evidence/narrow.js";
 import { AssembledDecoder } from "../assemble.js";
 import type { DecodeOptions } from "../types.js";
 
-const OPENCODE_TOOLS: ToolVocabulary = {
+export const OPENCODE_TOOLS: ToolVocabulary = {
   tools: {
     bash: { kind: "command", fields: ["command"] },
     read: { kind: "read", fields: ["filePath", "file_path"] },

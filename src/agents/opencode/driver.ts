@@ -11,7 +11,7 @@ import { baseAgentEnv } from "../env.js";
 import { runDriverTurn } from "../run-turn.js";
 import type { AgentDriver, AgentEnvRequest, PreparedAgent } from "../types.js";
 import { versionOf } from "../version.js";
-import { OpencodeDecoder } from "./decoder.js";
+import { OPENCODE_TOOLS, OpencodeDecoder } from "./decoder.js";
 import { opencodeTools } from "./tools.js";
 import { runOpencodeProbe } from "./trigger.js";
 import { statSync } from "node:fs";
@@ -78,6 +78,7 @@ export const opencodeDriver: AgentDriver = {
   // opencode can speak to several providers: none is named.
   telemetryProvider: null,
   scriptedTools: opencodeTools,
+  toolVocabulary: OPENCODE_TOOLS,
   // A small coding task of about ten turns, as Claude Code's but with a smaller system prompt.
   typicalRun: {
     input: 30_000,

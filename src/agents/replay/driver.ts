@@ -53,6 +53,7 @@ export function replayDriver(o: ReplayOptions): AgentDriver {
     telemetryProvider: o.recorded.telemetryProvider,
     spanEnv: o.recorded.spanEnv,
     scriptedTools: o.recorded.scriptedTools,
+    toolVocabulary: o.recorded.toolVocabulary,
     retryKnobs: [],
     resolveBinary: () => ({ path: `replay:${o.recorded.name}`, source: "replay" }),
     version: () => Promise.resolve(o.version ?? null),

@@ -1,3 +1,4 @@
+import { adherenceRows } from "./adherence.js";
 import { renderArmIntegrity } from "./arm-integrity.js";
 import { renderJudgeOverlay } from "./judge-overlay.js";
 import { reusedNote } from "../reuse.js";
@@ -508,6 +509,7 @@ function verdict(c: Comparison): string {
         : "share of analysis-set runs that invoked one of the arm's own Skills",
     ],
     ...keyFileRows(l, candidate, baseline),
+    ...adherenceRows(c),
     ["More runs needed", runsNeededValue(rn), rn.text],
   ];
   const out = [

@@ -75,7 +75,7 @@ describe("bad manifests: file, field (as written) and line", () => {
     [
       "an inline task without expect checks",
       `${HEAD}evaluation:\n  tasks:\n    - name: t\n      prompt: p\n      expect: {}\n`,
-      "evaluation.tasks[0].expect: expect needs at least one check (files, absent, contains, notContains, json, commands or skillInvoked)",
+      "evaluation.tasks[0].expect: expect needs at least one check (files, absent, contains, notContains, json, commands, skillInvoked or tools)",
       9,
     ],
     [
@@ -113,6 +113,30 @@ describe("bad manifests: file, field (as written) and line", () => {
       `${HEAD}evaluation:\n  baselineTreatments:\n    - {path: ../v1, git: v1}\n`,
       "evaluation.baselineTreatments[0]: a baseline needs exactly one of path or git",
       7,
+    ],
+    [
+      "a trajectory assertion with a negative max_calls (tool names kept as written)",
+      `${HEAD}evaluation:\n  tasks:\n    - name: t\n      prompt: p\n      expect:\n        tools:\n          max_calls: {run_shell_command: -1}\n`,
+      "evaluation.tasks[0].expect.tools.max_calls.run_shell_command: Too small: expected number to be >=0",
+      11,
+    ],
+    [
+      "a trajectory assertion in camelCase (its keys are read as written)",
+      `${HEAD}evaluation:\n  tasks:\n    - name: t\n      prompt: p\n      expect:\n        tools: {notContains: [Bash]}\n`,
+      "evaluation.tasks[0].expect.tools.notContains: unknown field (did you mean not_contains?)",
+      10,
+    ],
+    [
+      "a step with a bad regex",
+      `${HEAD}evaluation:\n  steps:\n    ordered: true\n    expect:\n      - {tool: command}\n      - {command: "pytest("}\n`,
+      "evaluation.steps.expect[1].command: Invalid regular expression: /pytest(/: Unterminated group",
+      10,
+    ],
+    [
+      "a task's step with no condition",
+      `${HEAD}evaluation:\n  tasks:\n    - name: t\n      prompt: p\n      expect: {files: [a]}\n      steps:\n        expect: [{name: x}]\n`,
+      "evaluation.tasks[0].steps.expect[0]: a step needs at least one of tool, args, command, writes or reads_skill_file",
+      11,
     ],
     [
       "a source task with an inline field",

@@ -12,7 +12,7 @@ import type { DimensionResult, RubricProfile } from "../../../src/scoring/index.
 import { rubricInput, toolCalls } from "./helpers.js";
 
 describe("generic profile", () => {
-  it("has the 7 dimensions and weights of docs/rubrics.md", () => {
+  it("has the 7 dimensions and weights of docs/rubrics.md, and skill_adherence for declared steps", () => {
     expect(genericProfile.dimensions.map((d) => [d.name, d.weight])).toEqual([
       ["completion", 2.0],
       ["skill_invocation", 1.0],
@@ -21,6 +21,7 @@ describe("generic profile", () => {
       ["interaction_compliance", 0.8],
       ["efficiency", 0.7],
       ["safety_boundary", 1.2],
+      ["skill_adherence", 1.0],
     ]);
   });
 

@@ -7,6 +7,7 @@ import {
   safetyBoundaryDimension,
   skillInvocationDimension,
 } from "../../dimensions.js";
+import { skillAdherenceDimension } from "../../adherence.js";
 import type { DimensionResult, RubricInput, RubricProfile } from "../../types.js";
 
 /**
@@ -33,7 +34,10 @@ export const GENERIC_SIMULATOR_PROMPT = [
   "defaults when offered options, and keep the task moving. Do not write code or files yourself.",
 ].join(" ");
 
-/** The generic rubric (docs/rubrics.md, generic): 7 dimensions; empty check lists score 1.0. */
+/**
+ * The generic rubric (docs/rubrics.md, generic): 7 dimensions, 8 for a task that declares the
+ * Skill's steps; empty check lists score 1.0.
+ */
 export const genericProfile: RubricProfile = {
   name: "generic",
   description:
@@ -47,6 +51,8 @@ export const genericProfile: RubricProfile = {
     interactionComplianceDimension({ weight: 0.8 }),
     efficiencyDimension({ weight: 0.7 }),
     safetyBoundaryDimension({ weight: 1.2 }),
+    // Only in the rubric of a task that declares the Skill's steps (docs/trajectory.md).
+    skillAdherenceDimension({ weight: 1.0 }),
   ],
   hardFailures: (input, dims) => requiredSkillFailures(input, dims),
   interaction: { mode: "none", max_turns: 12, simulator_prompt: GENERIC_SIMULATOR_PROMPT },
