@@ -38,7 +38,12 @@ export interface TriggerBudget {
   refusal(): string | null;
 }
 
-export function triggerBudget(usd: number | null, pricing: PricingTable): TriggerBudget {
+export function triggerBudget(
+  usd: number | null,
+  pricing: PricingTable,
+  /** The probes' agent (its driver's name): the admission's estimate is per agent. */
+  agent: string,
+): TriggerBudget {
   const limits: BudgetLimits = { usd, tokens: null, runUsd: null };
   const b: RunBudget = createRunBudget({ limits, pricing });
   let over: string | null = null;
@@ -50,7 +55,7 @@ export function triggerBudget(usd: number | null, pricing: PricingTable): Trigge
         : b.responseFor({ task: run.task, treatment: run.treatment, rep: run.rep }),
     async metered(key, fn) {
       if (over !== null) return { refused: over };
-      const run = { run_id: key.id, task: key.task };
+      const run = { run_id: key.id, task: key.task, treatment: key.treatment, agent };
       const why = await b.admit(run);
       if (why !== null) return { refused: why };
       const m = b.open(run, { task: key.task, treatment: key.treatment, rep: key.rep });

@@ -388,7 +388,7 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
   // --budget-usd and --optimise meter the model's replies (triggers/budget.ts); else nothing is metered.
   const budget =
     opts.budgetUsd !== undefined || opts.optimise !== undefined
-      ? triggerBudget(opts.budgetUsd ?? null, await loadPricing(opts.pricing))
+      ? triggerBudget(opts.budgetUsd ?? null, await loadPricing(opts.pricing), driver.name)
       : null;
   const declaredEnv = opts.env ?? {};
   const passEnv = opts.passEnv ?? [];
