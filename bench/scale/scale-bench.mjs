@@ -1,7 +1,7 @@
 // Benchmark (not a test): skillbench's report commands at the scale distributed runs bring.
 //
-//   node bench/scale/scale-bench.mjs [--runs 10000,100000] [--source DIR] [--keep]
-//                                    [--commands report-noindex,report,report-html,report-html-heap128,report-html-heap48,compare,rescore,rescore-j1]
+//   node bench/scale/scale-bench.mjs [--runs 1000,10000,100000] [--source DIR] [--keep]
+//                                    [--commands index,report-noindex,report-html-noindex,report,report-html,report-html-heap128,report-html-heap48,compare,rescore,rescore-j1]
 //                                    [--work DIR] [--rescore-up-to 20000]
 //
 // It needs a real results folder to copy from (--source; by default it runs the demo suite once,
@@ -9,8 +9,13 @@
 // is one of the source's, with report.json's ids, task, repetition and outcome changed (task i of
 // 100, rep r), the other files hard-linked. For each N it measures, in the same run:
 //   floor:        read and JSON.parse every runs/*/report.json (16 at a time, as skillbench reads)
+//   index:        the indexing pass alone: readStoredRuns (dist/store/read.js) in a fresh node
+//                 process on the folder without its run index (reads every report.json, writes
+//                 the index); the modules it loads included
+//   report-noindex: skillbench report DIR --no-html, the index deleted first
+//   report-html-noindex: skillbench report DIR --junit FILE (HTML and JUnit), the index deleted first
 //   report:       skillbench report DIR --no-html
-//   report-html:  skillbench report DIR (HTML included)
+//   report-html:  skillbench report DIR --junit FILE (HTML and JUnit included)
 //   report-html-heap128: the same in node --max-old-space-size=128 (the memory it needs live)
 //   report-html-heap48:  the same at 48 MB
 //   compare:      skillbench compare DIR --no-html
@@ -22,8 +27,9 @@
 // the memory the run digests of the reports hold per run (heap and typed arrays, after a full GC).
 // --work DIR generates each size into DIR/runs-N and keeps it; a later call with the same --work
 // reuses a folder whose metadata.json lists N runs (100,000 runs take a while to generate).
-// Writes bench/results/scale.md. Targets (docs: bench/README.md): ≤ 2× the floor at 10,000 runs
-// with HTML, under 400 MB; memory that does not grow with N at 100,000.
+// Writes the table into bench/results/scale.md (between its markers). Targets (issue 41,
+// bench/README.md): the index pass ≤ the floor's CPU; report with HTML and JUnit ≤ 2× the floor's CPU
+// at 10,000 and 100,000 runs, with and without the index, under 500 MB.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import {
@@ -47,10 +53,10 @@ const arg = (name, dflt) => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : dflt;
 };
-const SIZES = arg("--runs", "10000").split(",").map(Number);
+const SIZES = arg("--runs", "1000,10000").split(",").map(Number);
 const COMMANDS = arg(
   "--commands",
-  "report-noindex,report,report-html,report-html-heap128,report-html-heap48,compare,rescore,rescore-j1",
+  "index,report-noindex,report-html-noindex,report,report-html,report-html-heap128,report-html-heap48,compare,rescore,rescore-j1",
 )
   .split(",")
   .filter((c) => c !== "");
@@ -224,6 +230,13 @@ const a=m();const runs=await readStoredRuns(dir);const b=m();
 if(runs.digests.length===0)process.exit(1);
 console.log(JSON.stringify({heap:b.heapUsed-a.heapUsed,buffers:b.arrayBuffers-a.arrayBuffers}));})();`;
 
+/** The indexing pass alone (argv: folder, the CLI's path): readStoredRuns on a folder without its index. */
+const INDEX_PASS = `
+const path=require("path");
+(async()=>{const [dir,cli]=process.argv.slice(1);
+const {readStoredRuns}=await import(path.join(path.dirname(cli),"..","store","read.js"));
+const runs=await readStoredRuns(dir);if(runs.digests.length===0)process.exit(1);})();`;
+
 /** A table row that only says something (no timings): figures measured beside the commands. */
 function noteRow(n, cmd) {
   return { n, cmd, s: NaN, cpu: NaN, mb: NaN, ratio: NaN, cpuRatio: NaN, load: NaN };
@@ -238,12 +251,15 @@ async function timed(args) {
   return { s, cpu: (user ?? NaN) + (sys ?? NaN), mb: (rssKb ?? NaN) / 1024, load: os.loadavg()[0] };
 }
 
+/** Where `--junit` writes (beside the folder, not in it). */
+const junitOf = (d) => `${d}.junit.xml`;
 const COMMAND_ARGS = {
   // The first report of a folder without its run index (.run-index.jsonl) reads every
   // report.json and writes the index; the end of `run` does the same.
   "report-noindex": (d) => ["report", d, "--no-html"],
+  "report-html-noindex": (d) => ["report", d, "--junit", junitOf(d)],
   report: (d) => ["report", d, "--no-html"],
-  "report-html": (d) => ["report", d],
+  "report-html": (d) => ["report", d, "--junit", junitOf(d)],
   compare: (d) => ["compare", d, "--no-html"],
   rescore: (d) => ["rescore", d, "--no-html"],
   "rescore-j1": (d) => ["rescore", d, "--no-html", "-j", "1"],
@@ -252,7 +268,11 @@ const COMMAND_ARGS = {
   "report-html-heap128": (d) => ["report", d],
   // ... and at 48 MB: the live memory of the packed digests and the reports being written.
   "report-html-heap48": (d) => ["report", d],
+  // Not a CLI command: the indexing pass in a node process of its own (INDEX_PASS).
+  index: (d) => ["-e", INDEX_PASS, d, CLI],
 };
+/** Rows that delete the run index first (a folder copied without it). */
+const NO_INDEX = new Set(["index", "report-noindex", "report-html-noindex"]);
 /** Node flags of a command (before the CLI's path). */
 const NODE_FLAGS = {
   "report-html-heap128": ["--max-old-space-size=128"],
@@ -290,7 +310,7 @@ for (const n of SIZES) {
   for (const c of COMMANDS) {
     const rescore = c.startsWith("rescore");
     if (rescore && runs > RESCORE_UP_TO) continue;
-    if (c === "report-noindex") await rm(path.join(dir, ".run-index.jsonl"), { force: true });
+    if (NO_INDEX.has(c)) await rm(path.join(dir, ".run-index.jsonl"), { force: true });
     // rescore rewrites every run's files: it works on a hard-linked copy (its atomic writes
     // replace the copy's links), so the generated folder keeps its synthetic outcomes.
     const target = rescore ? `${dir}-rescore` : dir;
@@ -309,13 +329,13 @@ for (const n of SIZES) {
     const m = await timed([
       process.execPath,
       ...(NODE_FLAGS[c] ?? []),
-      CLI,
+      ...(c === "index" ? [] : [CLI]),
       ...COMMAND_ARGS[c](target),
     ]);
     if (rescore) await rm(target, { recursive: true, force: true });
     rows.push({
       n: runs,
-      cmd: `${NODE_FLAGS[c] ? `node ${NODE_FLAGS[c].join(" ")} ` : ""}skillbench ${COMMAND_ARGS[c]("DIR").join(" ")}${c === "report-noindex" ? " (no run index yet: reads every report.json, writes the index)" : ""}${rescore && rescoreFloor ? ` (${(m.s / rescoreFloor.s).toFixed(1)}× its own floor, CPU ${(m.cpu / rescoreFloor.cpu).toFixed(1)}×; every run's report.json rewritten)` : ""}`,
+      cmd: `${c === "index" ? "index pass: readStoredRuns(DIR) in a node process of its own (no run index yet: reads every report.json, writes the index; its modules loaded)" : `${NODE_FLAGS[c] ? `node ${NODE_FLAGS[c].join(" ")} ` : ""}skillbench ${COMMAND_ARGS[c]("DIR").join(" ").replace(junitOf("DIR"), "FILE")}`}${c === "report-noindex" || c === "report-html-noindex" ? " (no run index yet: reads every report.json, writes the index)" : ""}${rescore && rescoreFloor ? ` (${(m.s / rescoreFloor.s).toFixed(1)}× its own floor, CPU ${(m.cpu / rescoreFloor.cpu).toFixed(1)}×; every run's report.json rewritten)` : ""}`,
       ...m,
       ratio: m.s / floor.s,
       cpuRatio: m.cpu / floor.cpu,
@@ -357,16 +377,24 @@ const table = [
       `| ${r.n} | ${r.cmd} | ${fmt(r.s, 2)} | ${fmt(r.ratio, 1)} | ${fmt(r.cpu, 2)} | ${fmt(r.cpuRatio, 1)} | ${fmt(r.mb, 0)} | ${fmt(r.load, 1)} |`,
   ),
 ].join("\n");
-const md = `# Reports at scale (bench/scale/scale-bench.mjs)
-
-Measured ${new Date().toISOString().slice(0, 10)} on this machine (${(await readFile("/proc/cpuinfo", "utf8")).match(/model name\s*:\s*(.*)/)?.[1] ?? "?"}, node ${process.version}).
+const generated = `Measured ${new Date().toISOString().slice(0, 10)} on this machine (${(await readFile("/proc/cpuinfo", "utf8")).match(/model name\s*:\s*(.*)/)?.[1] ?? "?"}, node ${process.version}).
 Synthetic runs: copies of a real demo results folder (${TASKS} tasks × treatments × reps), report.json ids, outcomes, model endpoint (sandbox network policy) and session id changed per run, other files hard-linked.
-Targets: every command ≤ 2× the floor at 10,000 runs (HTML included), under 400 MB; bounded memory at 100,000.
+Targets (issue 41): the index pass ≤ the floor's CPU; report (HTML and JUnit included) ≤ 2× the floor's CPU at 10,000 and 100,000 runs, with and without the run index, under 500 MB peak RSS.
 CPU s is user + system time of the process (and its children): on a machine shared with other work, the wall
 times stretch with the load (last column: 1-minute load average on 2 CPUs when the command ended) and the CPU
 ratio is the steadier figure. Figures taken under load are indicative.
 
 ${table}
 `;
-await writeFile(path.join(ROOT, "bench", "results", "scale.md"), md);
-console.log(md);
+// The table goes between the markers of bench/results/scale.md, the notes around it are kept.
+const START = "<!-- scale-bench: start -->";
+const END = "<!-- scale-bench: end -->";
+const file = path.join(ROOT, "bench", "results", "scale.md");
+const old = await readFile(file, "utf8").catch(() => "");
+const [a, b] = [old.indexOf(START), old.indexOf(END)];
+const md =
+  a >= 0 && b > a
+    ? `${old.slice(0, a + START.length)}\n${generated}${old.slice(b)}`
+    : `# Reports at scale (bench/scale/scale-bench.mjs)\n\n${START}\n${generated}${END}\n`;
+await writeFile(file, md);
+console.log(generated);

@@ -164,6 +164,8 @@ export async function readStoredRuns(
   const problemAt = new Map<number, ReadProblem>();
   /** where each run's full report is in the index: offset and length; length -1: in its report.json */
   let spans = new Float64Array(2 * n).fill(-1);
+  /** 1: the index holds a current line of the run (with or without its report text) */
+  const indexed = new Uint8Array(n);
   const source = useIndex ? await IndexReports.open(outDir) : null;
   const index = await readRunIndex(
     source,
@@ -179,13 +181,15 @@ export async function readStoredRuns(
       const k = positionOf(ids, id);
       if (k < 0) return;
       if (digest) digestAt[k] = packed.add(digest);
-      spans[2 * k] = range.at;
-      spans[2 * k + 1] = range.len;
+      indexed[k] = 1;
+      spans[2 * k] = range?.at ?? 0;
+      spans[2 * k + 1] = range?.len ?? -1;
     },
   );
   if (!index.valid) {
     digestAt.fill(undefined);
     spans.fill(-1);
+    indexed.fill(0);
   }
 
   const missing: number[] = [];
@@ -197,6 +201,7 @@ export async function readStoredRuns(
       else problemAt.set(k, hit.entry.problem);
     } else {
       spans[2 * k + 1] = -1;
+      indexed[k] = 0;
       missing.push(k);
     }
   }
@@ -230,12 +235,9 @@ export async function readStoredRuns(
     const digest = digestOf(parsed);
     const w = await writer();
     if (w) {
-      const added = w.add(id, indexStampAt(k), digest, JSON.stringify(parsed));
-      if (added.range) {
-        newSpans[2 * k] = added.range.at;
-        newSpans[2 * k + 1] = added.range.len;
-      }
-      digestAt[k] = packed.add(added.digest);
+      // Without the report's text (its line says: read report.json): writing the parsed report
+      // out again cost this pass as much as parsing it (store/run-index.ts).
+      digestAt[k] = packed.add(w.add(id, indexStampAt(k), digest, null).digest);
       await w.drained();
     } else digestAt[k] = packed.add(shared.intern(id, indexStampAt(k), digest).digest);
   }
@@ -243,19 +245,23 @@ export async function readStoredRuns(
   packed.seal();
   const w = opened.writer !== null || index.lines !== index.matched ? await writer() : null;
   if (w && source) {
-    // Copy the current lines, in batches read in file order.
+    // Copy the current lines (their report text, when they hold one), in batches read in file order.
     const current: number[] = [];
-    for (let k = 0; k < n; k++) if ((spans[2 * k + 1] ?? -1) >= 0 && digestAt[k]) current.push(k);
+    for (let k = 0; k < n; k++) if (indexed[k] && digestAt[k]) current.push(k);
     for (let i = 0; i < current.length; i += REPORT_BATCH) {
       const batch = current.slice(i, i + REPORT_BATCH);
-      const texts = await source.texts(
-        batch.map((k) => ({ at: spans[2 * k] ?? 0, len: spans[2 * k + 1] ?? 0 })),
+      const withText = batch.filter((k) => (spans[2 * k + 1] ?? -1) >= 0);
+      const read = await source.texts(
+        withText.map((k) => ({ at: spans[2 * k] ?? 0, len: spans[2 * k + 1] ?? 0 })),
       );
-      batch.forEach((k, j) => {
+      const texts = new Map(withText.map((k, j) => [k, read[j] ?? null]));
+      batch.forEach((k) => {
         const digest = digestAt[k];
-        const text = texts[j];
-        if (!digest || !text) return;
-        const range = w.add(ids[k] ?? "", indexStampAt(k), digest, text).range;
+        const text = texts.get(k);
+        // A report text the file no longer holds in full: the line is dropped, the run read
+        // from its file next time (as before).
+        if (!digest || text === null) return;
+        const range = w.add(ids[k] ?? "", indexStampAt(k), digest, text ?? null).range;
         if (range) {
           newSpans[2 * k] = range.at;
           newSpans[2 * k + 1] = range.len;

@@ -13,7 +13,11 @@
  * has the same JSON text (most runs share their sandbox, agent, hashes, passed checks...),
  * so a reader holds each such value once. The report JSON is report.json as RunReportSchema
  * parsed it; the digest pass never decodes it, and the report pass (`IndexReports`) reads it
- * by its byte range.
+ * by its byte range. It may be empty: the line of a run indexed by a reading (a folder without
+ * an index, or with lines gone stale) holds no report text, and its full report is read from
+ * report.json when asked for. Writing the parsed report out again cost such a reading as much
+ * CPU as parsing it, for the few commands that read whole reports (`merge`, `--reuse`,
+ * `export`); a run that commits has its report's JSON at hand and appends it.
  * The stamp is report.json's `mtimeMs:size:ino`. A run line is used only while its stamp
  * equals the file's (a report rewritten in place or replaced by a rename changes it), and the
  * whole index only while its header names the schemas this skillbench parses with (a new field
@@ -111,13 +115,14 @@ export interface RunIndexRead {
 
 /**
  * A current line, handed to the reader: its run's digest ("parse" lines) or null ("known"
- * lines), and where the run's report JSON sits in the index. A later line of the same run
- * replaces an earlier one.
+ * lines), and where the run's report JSON sits in the index (null: the line holds none, the
+ * report is its report.json). A later line of the same run replaces an earlier one.
  */
-export type TakeLine = (id: string, digest: RunDigest | null, range: ReportRange) => void;
+export type TakeLine = (id: string, digest: RunDigest | null, range: ReportRange | null) => void;
 
 const TAB = 9;
 const NL = 10;
+const NEWLINE = Buffer.from("\n");
 
 /**
  * Call `onLine(buf, start, end, offset)` for each complete line of a file (end excluded, the
@@ -205,7 +210,7 @@ export async function readRunIndex(
     if (t4 === undefined || t1 === start) return true;
     const id = buf.toString("utf8", start, t1);
     const how = use(id, buf.toString("latin1", t1 + 1, t2));
-    const range = { at: offset + (t4 + 1 - start), len: end - t4 - 1 };
+    const range = end > t4 + 1 ? { at: offset + (t4 + 1 - start), len: end - t4 - 1 } : null;
     if (how === "known") {
       out.matched++;
       take(id, null, range);
@@ -277,11 +282,74 @@ function indexableId(id: string): boolean {
 }
 
 /**
+ * Whether two values parsed from JSON would be written as the same JSON text: the same
+ * primitives, arrays of the same length, objects with the same keys in the same order. Strict
+ * (an absent key and an undefined one differ, NaN differs from itself): a false answer only
+ * costs the caller a JSON text to compare by.
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i] ?? "";
+    if (k !== kb[i] || !sameJson(ra[k], rb[k])) return false;
+  }
+  return true;
+}
+
+/** Shared values of each field remembered as the latest seen (a run mostly repeats one of them). */
+const RECENT = 4;
+
+/**
  * One value per distinct JSON text of the shared digest fields: digests made from separate
  * reports hold the same objects, frozen (a reader must not change what others share).
  */
 export class SharedValues {
   private readonly byJson = new Map<string, { key: string; value: unknown }>();
+  /**
+   * The latest distinct values of each field, newest first: a value equal to one of them
+   * (`sameJson`) is found without writing its JSON text, which cost an unindexed reading
+   * about as much as the schema parse.
+   */
+  private readonly recent = new Map<string, Array<{ key: string; value: unknown }>>();
+
+  /** The shared entry for a field's value (the first time it is seen: a new key, and `onFresh`). */
+  private entry(
+    field: string,
+    v: unknown,
+    onFresh: (key: string, json: string) => void,
+  ): { key: string; value: unknown } {
+    let recent = this.recent.get(field);
+    if (!recent) this.recent.set(field, (recent = []));
+    for (let i = 0; i < recent.length; i++) {
+      const e = recent[i];
+      if (e && sameJson(v, e.value)) {
+        if (i > 0) recent.splice(0, 0, ...recent.splice(i, 1));
+        return e;
+      }
+    }
+    const json = JSON.stringify(v);
+    let e = this.byJson.get(json);
+    if (!e) {
+      // The first time this value is seen: it gets a key, and its line is written.
+      e = { key: this.byJson.size.toString(36), value: Object.freeze(v) };
+      this.byJson.set(json, e);
+      onFresh(e.key, json);
+    }
+    recent.unshift(e);
+    if (recent.length > RECENT) recent.pop();
+    return e;
+  }
 
   /**
    * The digest with its shared fields replaced by the shared values, and the line prefix that
@@ -301,14 +369,7 @@ export class SharedValues {
       const v = plain[field];
       // absent optional fields (skill_usage without a Skill) have no value to share
       if (v === null || v === undefined) continue;
-      const json = JSON.stringify(v);
-      let e = this.byJson.get(json);
-      if (!e) {
-        // The first time this value is seen: it gets a key, and its line is written.
-        e = { key: this.byJson.size.toString(36), value: Object.freeze(v) };
-        this.byJson.set(json, e);
-        onFresh(e.key, json);
-      }
+      const e = this.entry(field, v, onFresh);
       refs.push(`${field}:${e.key}`);
       out[field] = e.value;
     }
@@ -389,13 +450,14 @@ export class RunIndexWriter {
 
   /**
    * Add a run; returns the digest with its shared values (hold that one, not the argument) and
-   * the range its report JSON will have (null when its id cannot be a line's first field).
+   * the range its report JSON will have (null when its id cannot be a line's first field, or
+   * when `reportJson` is null: a line without report text, whose report is its report.json).
    */
   add(
     id: string,
     stamp: string,
     digest: RunDigest,
-    reportJson: Buffer | string,
+    reportJson: Buffer | string | null,
   ): { digest: RunDigest; range: ReportRange | null } {
     if (!indexableId(id)) return { digest, range: null };
     const line = this.shared.intern(id, stamp, digest, (key, json) =>
@@ -404,9 +466,12 @@ export class RunIndexWriter {
     const prefix = Buffer.from(line.prefix);
     const body = typeof reportJson === "string" ? Buffer.from(reportJson) : reportJson;
     const start = this.push(prefix) + prefix.length;
-    this.push(body);
-    this.push(Buffer.from("\n"));
-    return { digest: line.digest, range: { at: start, len: body.length } };
+    if (body) this.push(body);
+    this.push(NEWLINE);
+    return {
+      digest: line.digest,
+      range: body && body.length > 0 ? { at: start, len: body.length } : null,
+    };
   }
 
   /** Write what is queued, close, and rename into place; false when anything failed. */

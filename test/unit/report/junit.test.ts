@@ -96,6 +96,18 @@ describe("renderJUnit", () => {
     ["a&b", "a&amp;b"],
     ["x\ny", "x&#10;y"],
     ["\u0000", "\uFFFD"],
+    // Nothing to escape: returned as it is (the fast path).
+    ["task-000-CONTROL-r1", "task-000-CONTROL-r1"],
+    ["0.25 \u00e9\u4e2d \u{1F600}", "0.25 \u00e9\u4e2d \u{1F600}"],
+    // Each character the fast path must not miss.
+    ['"', "&quot;"],
+    ["'", "&apos;"],
+    ["<>", "&lt;&gt;"],
+    ["a\tb\rc", "a&#9;b&#13;c"],
+    ["\u001f\u007f", "\uFFFD\u007f"],
+    ["\uD800x", "\uFFFDx"],
+    ["x\uDFFF", "x\uFFFD"],
+    ["\uFFFE\uFFFF", "\uFFFD\uFFFD"],
   ])("xmlEscape(%j)", (s, want) => expect(xmlEscape(s)).toBe(want));
 });
 

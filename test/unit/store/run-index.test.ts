@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { stat } from "node:fs/promises";
 import { digestOf } from "../../../src/core/digest.js";
+import { RunReportSchema } from "../../../src/core/report.js";
 import { readReports, readStoredRuns, type ReportCache } from "../../../src/store/read.js";
 import {
   appendRunIndexLine,
@@ -11,6 +12,7 @@ import {
   indexStamp,
   readRunIndex as readIndex,
   RUN_INDEX_FILE,
+  SharedValues,
 } from "../../../src/store/run-index.js";
 import { makeReport, reps } from "../report/helpers.js";
 
@@ -39,15 +41,35 @@ async function readRunIndex(d: string): Promise<{ runs: Map<string, { rep: numbe
   }
 }
 
-/** Change what the index says about one run (digest and report), keeping its stamp: a read that shows it used the index. */
+/**
+ * Change what the index says about one run (digest, and report when its line holds one),
+ * keeping its stamp: a read that shows it used the index.
+ */
 async function tamper(id: string, task: string): Promise<void> {
   const lines = (await readFile(indexFile(), "utf8")).split("\n");
   const at = lines.findIndex((l) => l.startsWith(`${id}\t`));
   const [rid, stamp, refs, digest, report] = (lines[at] ?? "").split("\t");
   const set = (json: string | undefined): string =>
-    JSON.stringify({ ...JSON.parse(json ?? "{}"), task });
+    json ? JSON.stringify({ ...JSON.parse(json), task }) : "";
   lines[at] = [rid, stamp, refs, set(digest), set(report)].join("\t");
   await writeFile(indexFile(), lines.join("\n"));
+}
+
+/** The index as the runs' commits write it: a line per run, with its report's JSON (`except`: runs left out). */
+async function commitIndex(except: readonly string[] = []): Promise<void> {
+  for (const r of reports) {
+    if (except.includes(r.run_id)) continue;
+    const st = await stat(path.join(dir, "runs", r.run_id, "report.json"));
+    const parsed = RunReportSchema.parse(r);
+    appendRunIndexLine(dir, r.run_id, indexStamp(st), digestOf(parsed), JSON.stringify(parsed));
+  }
+}
+
+/** The report text field of each run line of the index, by run id ("" when the line holds none). */
+async function reportFields(): Promise<Map<string, string>> {
+  const lines = (await readFile(indexFile(), "utf8")).split("\n").slice(1);
+  const runs = lines.filter((l) => l !== "" && !l.startsWith("\t")).map((l) => l.split("\t"));
+  return new Map(runs.map((f) => [f[0] ?? "", f[4] ?? ""]));
 }
 
 beforeEach(async () => {
@@ -75,7 +97,7 @@ describe("the run index", () => {
   });
 
   it("stands in for a report.json whose stamp it holds, and not for one rewritten since", async () => {
-    await readReports(dir);
+    await commitIndex();
     const [a, b] = reports;
     await tamper(a?.run_id ?? "", "from-the-index");
     await tamper(b?.run_id ?? "", "from-the-index");
@@ -94,6 +116,32 @@ describe("the run index", () => {
     // ... and the index was written again with b's new report.
     const again = await readRunIndex(dir);
     expect(again.runs.get(b?.run_id ?? "")?.rep).toBe(7);
+  });
+
+  it("written by a reading, holds digests without report text: full reports come from report.json; a rewrite keeps the committed runs' text", async () => {
+    // A folder without an index: the reading indexes every run, without its report's text.
+    const cold = await readReports(dir);
+    expect([...(await reportFields()).values()]).toEqual(reports.map(() => ""));
+    const [a, b] = reports;
+    await tamper(a?.run_id ?? "", "from-the-index");
+    const runs = await readStoredRuns(dir);
+    expect(runs.digests.find((d) => d.run_id === a?.run_id)?.task).toBe("from-the-index");
+    const full: string[] = [];
+    await runs.reports([a?.run_id ?? ""], (r) => void full.push(r.task));
+    expect(full).toEqual([a?.task]);
+    expect((await readReports(dir)).reports).toEqual(cold.reports);
+    // Committed lines (with text) for all runs but b; b's report.json rewritten since: the
+    // reading writes the index again, b without text, the others with theirs.
+    await rm(indexFile());
+    await commitIndex([b?.run_id ?? ""]);
+    await writeReport(b?.run_id ?? "", JSON.stringify({ ...b, rep: 9 }, null, 2));
+    const again = await readReports(dir);
+    expect(again.reports.find((r) => r.run_id === b?.run_id)?.rep).toBe(9);
+    const fields = await reportFields();
+    expect(fields.get(b?.run_id ?? "")).toBe("");
+    for (const r of reports)
+      if (r.run_id !== b?.run_id)
+        expect(JSON.parse(fields.get(r.run_id) ?? "null")).toEqual(RunReportSchema.parse(r));
   });
 
   it("is ignored when its header names another report schema, or when it is cut short", async () => {
@@ -137,7 +185,7 @@ describe("the run index", () => {
     expect(first.reports.map((r) => r.run_id)).toEqual(all);
     await expect(readFile(indexFile())).rejects.toThrow();
     // A stale index (one run gone): used for the others, left as it was.
-    await readReports(dir);
+    await commitIndex();
     await tamper(reports[1]?.run_id ?? "", "from-the-index");
     const before = await readFile(indexFile(), "utf8");
     await rm(path.join(dir, "runs", reports[0]?.run_id ?? ""), { recursive: true });
@@ -209,7 +257,7 @@ describe("the run index's shared values, appended lines and report ranges", () =
   });
 
   it("reports() hands out full reports in the order asked, and from report.json when the index was replaced since", async () => {
-    await readReports(dir);
+    await commitIndex();
     const runs = await readStoredRuns(dir);
     const ids = runs.digests.map((d) => d.run_id).reverse();
     const got: string[] = [];
@@ -288,14 +336,14 @@ describe("the run index's shared values, appended lines and report ranges", () =
   });
 
   it("reports() never hands out another run's report when the bytes at a run's range are another run's", async () => {
-    await readReports(dir);
+    await commitIndex();
     const runs = await readStoredRuns(dir);
     const source = await IndexReports.open(dir);
     const ranges: Array<{ id: string; at: number; len: number }> = [];
     await readIndex(
       source,
       () => "parse",
-      (id, _digest, range) => ranges.push({ id, ...range }),
+      (id, _digest, range) => range && ranges.push({ id, ...range }),
     );
     await source?.close();
     // Another writer's index put run b's report JSON exactly where run a's range points
@@ -310,4 +358,80 @@ describe("the run index's shared values, appended lines and report ranges", () =
     await runs.reports([a?.id ?? ""], (r) => void got.push(r.run_id));
     expect(got).toEqual([a?.id]);
   });
+});
+
+describe("SharedValues: one shared value per JSON text, whether found among the recent values or by its text", () => {
+  const base = digestOf(RunReportSchema.parse(makeReport()));
+  // Each case: the agent values interned in turn, and which of them must share one value.
+  const cases: Array<{ name: string; agents: unknown[]; same: number[][] }> = [
+    {
+      name: "equal values, separate objects",
+      agents: [
+        { name: "claude-code", bin: "x", version: "1" },
+        { name: "claude-code", bin: "x", version: "1" },
+      ],
+      same: [[0, 1]],
+    },
+    {
+      name: "the same keys in another order: another JSON text, another value",
+      agents: [
+        { name: "claude-code", bin: "x", version: "1" },
+        { bin: "x", name: "claude-code", version: "1" },
+      ],
+      same: [[0], [1]],
+    },
+    {
+      name: "an undefined key is left out of the text: equal to the value without it",
+      agents: [
+        { name: "claude-code", bin: "x", version: "1" },
+        { name: "claude-code", bin: "x", version: "1", extra: undefined },
+      ],
+      same: [[0, 1]],
+    },
+    {
+      name: "NaN is written null: equal to a null",
+      agents: [
+        { name: "claude-code", bin: null, version: Number.NaN },
+        { name: "claude-code", bin: null, version: null },
+      ],
+      same: [[0, 1]],
+    },
+    {
+      name: "a value seen again after more than the recent ones: found by its text",
+      agents: [1, 2, 3, 4, 5, 6, 1].map((v) => ({
+        name: "claude-code",
+        bin: null,
+        version: String(v),
+      })),
+      same: [[0, 6], [1], [2], [3], [4], [5]],
+    },
+    {
+      name: "arrays: order and length count",
+      agents: [
+        { name: "claude-code", bin: null, version: null, l: [1, 2] },
+        { name: "claude-code", bin: null, version: null, l: [2, 1] },
+        { name: "claude-code", bin: null, version: null, l: [1, 2, 3] },
+        { name: "claude-code", bin: null, version: null, l: [1, 2] },
+      ],
+      same: [[0, 3], [1], [2]],
+    },
+  ];
+  for (const c of cases)
+    it(c.name, () => {
+      const shared = new SharedValues();
+      const fresh: string[] = [];
+      const got = c.agents.map(
+        (agent, i) =>
+          shared.intern(`r${i}`, "1:2:3", { ...base, agent } as typeof base, (_k, json) =>
+            fresh.push(json),
+          ).digest.agent,
+      );
+      for (const group of c.same) {
+        for (const i of group) expect(got[i]).toBe(got[group[0] ?? 0]);
+        expect(JSON.stringify(got[group[0] ?? 0])).toBe(JSON.stringify(c.agents[group[0] ?? 0]));
+      }
+      // One shared-value line per distinct agent text (and one for each other shared field).
+      const agentTexts = new Set(c.agents.map((a) => JSON.stringify(a)));
+      expect(fresh.filter((j) => agentTexts.has(j))).toHaveLength(agentTexts.size);
+    });
 });
