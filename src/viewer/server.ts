@@ -53,7 +53,14 @@ export interface ServedResults {
 
 /** Largest workspace file served (bytes). */
 const MAX_FILE_BYTES = 5_000_000;
-const RUN_ID = /^[A-Za-z0-9._-]+$/;
+/**
+ * A run id the viewer serves: the characters run ids are made of (names, `-r<rep>`, `@<agent>` of a
+ * treatment on several agents, `~<model>` of one on several models; src/plan/matrix.ts), never a
+ * path separator, and never `.` or `..` alone.
+ */
+export function servableRunId(id: string): boolean {
+  return /^[A-Za-z0-9._@~-]+$/.test(id) && id !== "." && id !== "..";
+}
 
 function send(res: http.ServerResponse, status: number, type: string, body: string | Buffer): void {
   res.writeHead(status, {
@@ -283,8 +290,7 @@ export async function serveResults(dir: string, opts: ServeOptions = {}): Promis
       } catch {
         return sendJson(res, 400, { error: "bad URL encoding" });
       }
-      if (!RUN_ID.test(id) || id === "." || id === "..")
-        return sendJson(res, 400, { error: "bad run id" });
+      if (!servableRunId(id)) return sendJson(res, 400, { error: "bad run id" });
       if (rel !== undefined) return workspaceFile(id, rel, res);
       const page = await readRunPage(root, id);
       return page
