@@ -219,7 +219,6 @@ export async function rescoreRun(ctx: RescoreContext, id: string): Promise<Resco
     armIntegrity: rescoredArms(old, evidence, treatment, ctx.treatments.values()),
     // What was metered while the run ran (and its budget stop) is a record, not recomputed.
     metered: old.metered,
-    skillUsage: rescoredSkillUsage(old, evidence),
     agentInfo: old.agent,
     suiteHash: old.hashes.suite,
     timing: old.timing,
@@ -230,6 +229,9 @@ export async function rescoreRun(ctx: RescoreContext, id: string): Promise<Resco
   // Its content key is kept (now scored under this scoring version), and where it was reused from.
   if (old.run_key !== undefined) report.run_key = rescoredKey(old.run_key);
   if (old.reused_from !== undefined) report.reused_from = old.reused_from;
+  // After the run key, where a run's own report.json has it (its key is set once assembled).
+  const skillUsage = rescoredSkillUsage(old, evidence);
+  if (skillUsage !== undefined) report.skill_usage = skillUsage;
   // Changed: anything but the timestamp differs. With equal timestamps (the stored finish
   // time, as a rule) the whole texts tell the same, and the old one is the index's when
   // report.json stays as it is.
