@@ -24,23 +24,34 @@ const RubricDigestSchema = R.rubric.unwrap().extend({
   ),
 });
 
-const EventsDigestSchema = R.events_summary.unwrap().omit({
-  duration_api_seconds: true,
-  input_tokens: true,
-  output_tokens: true,
-  cache_read_input_tokens: true,
-  cache_creation_input_tokens: true,
-  commands_run: true,
-  api_retries: true,
-  peak_context_tokens: true,
-  subagent_tool_calls: true,
-  model_usage: true,
-  files_created: true,
-  files_modified: true,
-  skill_files_touched: true,
-  session_ids: true,
-  final_response: true,
-});
+const ES = R.events_summary.unwrap().shape;
+const EventsDigestSchema = R.events_summary
+  .unwrap()
+  .omit({
+    duration_api_seconds: true,
+    input_tokens: true,
+    output_tokens: true,
+    cache_read_input_tokens: true,
+    cache_creation_input_tokens: true,
+    commands_run: true,
+    api_retries: true,
+    peak_context_tokens: true,
+    subagent_tool_calls: true,
+    model_usage: true,
+    files_created: true,
+    files_modified: true,
+    skill_files_touched: true,
+    session_ids: true,
+    final_response: true,
+  })
+  .extend({
+    // The tokens by kind (summary.md's and the HTML's per-treatment and per-task tables).
+    // Optional: digests written before they were kept (an index line, a test's digest) lack them.
+    input_tokens: ES.input_tokens.optional(),
+    output_tokens: ES.output_tokens.optional(),
+    cache_read_input_tokens: ES.cache_read_input_tokens.optional(),
+    cache_creation_input_tokens: ES.cache_creation_input_tokens.optional(),
+  });
 
 /**
  * The interaction block without its turns and its per-run texts (session ids, matched patterns,
@@ -117,6 +128,10 @@ export function digestOf(r: RunReport): RunDigest {
           duration_seconds: es.duration_seconds,
           num_turns: es.num_turns,
           tool_calls: es.tool_calls,
+          input_tokens: es.input_tokens,
+          output_tokens: es.output_tokens,
+          cache_read_input_tokens: es.cache_read_input_tokens,
+          cache_creation_input_tokens: es.cache_creation_input_tokens,
           total_tokens: es.total_tokens,
           total_cost_usd: es.total_cost_usd,
           skills_invoked: es.skills_invoked,

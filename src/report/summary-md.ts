@@ -11,6 +11,7 @@ import { reusedNote, reusedSources } from "./reuse.js";
 import { judgeNoteLines } from "./judge-notes.js";
 import { aggregatedByModel, modelsOfRuns, splitCellsByModel } from "./summary-models.js";
 import { judgeCostLines } from "./comparison/cost.js";
+import { tokenKindRows, tokenKindsSection } from "./token-kinds.js";
 
 /** Sandbox kinds used, and the local warning when any run had none. */
 function sandboxLines(reports: RunDigest[]): string[] {
@@ -516,6 +517,8 @@ function summaryOverview(s: SummaryInput): {
       "",
     );
   if (models.length > 1) lines.push(...aggregatedByModel(s.reports, treatments));
+  const kinds = tokenKindsSection(tokenKindRows(s.reports, treatments));
+  if (kinds !== null) lines.push(kinds, "");
   const arms = summaryArmIntegrity(s.reports, treatments);
   if (arms !== null) lines.push(arms, "");
   const use = skillUseSection(skillUseRows(s.reports));

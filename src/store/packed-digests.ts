@@ -55,17 +55,29 @@ const FIELDS = [
   "timing",
 ] as const satisfies ReadonlyArray<keyof RunDigest>;
 
-/** events_summary fields in digestOf's order. */
+/** The tokens by kind, in digestOf's order (absent from digests made before they were kept). */
+const TOKEN_KINDS = [
+  "input_tokens",
+  "output_tokens",
+  "cache_read_input_tokens",
+  "cache_creation_input_tokens",
+] as const;
+
+/** events_summary fields in digestOf's order (with TOKEN_KINDS after `tool_calls`, or without them). */
 const EVENTS_FIELDS = [
   "duration_seconds",
   "num_turns",
   "tool_calls",
+  ...TOKEN_KINDS,
   "total_tokens",
   "total_cost_usd",
   "skills_invoked",
   "scripts_used",
   "profile",
 ] as const;
+const EVENTS_FIELDS_UNKINDED = EVENTS_FIELDS.filter(
+  (f) => !(TOKEN_KINDS as readonly string[]).includes(f),
+);
 
 const TIMING_FIELDS = ["started_at", "finished_at", "wall_ms"] as const;
 
@@ -113,6 +125,8 @@ interface EventsShared {
   skills_invoked: Events["skills_invoked"];
   scripts_used: Events["scripts_used"];
   profile: Events["profile"];
+  /** the digest has the tokens by kind (a digest made before they were kept has not) */
+  kinds: boolean;
 }
 
 /** Int32 stands for null in the integer columns (no count is this low). */
@@ -204,6 +218,11 @@ export class PackedDigests {
   turns: Int32Array;
   toolCalls: Int32Array;
   tokens: Int32Array;
+  /** the tokens by kind, in TOKEN_KINDS' order (NULL_INT: null) */
+  input: Int32Array;
+  output: Int32Array;
+  cacheRead: Int32Array;
+  cacheWrite: Int32Array;
   started: Float64Array;
   finished: Float64Array;
   wall: Float64Array;
@@ -223,6 +242,10 @@ export class PackedDigests {
     this.turns = new Int32Array(n);
     this.toolCalls = new Int32Array(n);
     this.tokens = new Int32Array(n);
+    this.input = new Int32Array(n);
+    this.output = new Int32Array(n);
+    this.cacheRead = new Int32Array(n);
+    this.cacheWrite = new Int32Array(n);
     this.started = new Float64Array(n);
     this.finished = new Float64Array(n);
     this.wall = new Float64Array(n);
@@ -249,10 +272,13 @@ export class PackedDigests {
     }
     if (!isInt32(d.rep)) return d;
     const es = d.events_summary;
+    let kinds = false;
     if (es !== null) {
-      if (!keysAre(es, EVENTS_FIELDS)) return d;
+      kinds = keysAre(es, EVENTS_FIELDS);
+      if (!kinds && !keysAre(es, EVENTS_FIELDS_UNKINDED)) return d;
       if (!numOrNull(es.duration_seconds) || !numOrNull(es.total_cost_usd)) return d;
       if (!intOrNull(es.num_turns) || !intOrNull(es.total_tokens)) return d;
+      if (kinds && !TOKEN_KINDS.every((k) => intOrNull(es[k]))) return d;
       if (typeof es.tool_calls !== "number" || !intOrNull(es.tool_calls)) return d;
     }
     const t = d.timing;
@@ -277,7 +303,12 @@ export class PackedDigests {
     values[P.events] =
       es === null
         ? null
-        : { skills_invoked: es.skills_invoked, scripts_used: es.scripts_used, profile: es.profile };
+        : {
+            skills_invoked: es.skills_invoked,
+            scripts_used: es.scripts_used,
+            profile: es.profile,
+            kinds,
+          };
     values[P.skill_sources] = d.skill_sources;
     values[P.sample_quality] = d.sample_quality;
     values[P.failure_attribution] = d.failure_attribution;
@@ -314,6 +345,10 @@ export class PackedDigests {
       this.turns[row] = es.num_turns ?? NULL_INT;
       this.toolCalls[row] = es.tool_calls;
       this.tokens[row] = es.total_tokens ?? NULL_INT;
+      this.input[row] = es.input_tokens ?? NULL_INT;
+      this.output[row] = es.output_tokens ?? NULL_INT;
+      this.cacheRead[row] = es.cache_read_input_tokens ?? NULL_INT;
+      this.cacheWrite[row] = es.cache_creation_input_tokens ?? NULL_INT;
     }
     this.started[row] = started;
     this.finished[row] = finished;
@@ -351,6 +386,10 @@ export class PackedDigests {
     this.turns = grown(this.turns, new Int32Array(n));
     this.toolCalls = grown(this.toolCalls, new Int32Array(n));
     this.tokens = grown(this.tokens, new Int32Array(n));
+    this.input = grown(this.input, new Int32Array(n));
+    this.output = grown(this.output, new Int32Array(n));
+    this.cacheRead = grown(this.cacheRead, new Int32Array(n));
+    this.cacheWrite = grown(this.cacheWrite, new Int32Array(n));
     this.duration = grown(this.duration, new Float64Array(n));
     this.cost = grown(this.cost, new Float64Array(n));
     this.started = grown(this.started, new Float64Array(n));
@@ -451,10 +490,26 @@ class PackedDigest implements RunDigest {
     if (shared === null) return null;
     const s = this.#s;
     const row = this.#row;
+    // Two literals, not a spread: each read builds one object of one of two shapes.
+    if (!shared.kinds)
+      return {
+        duration_seconds: numAt(s.duration, row),
+        num_turns: intAt(s.turns, row),
+        tool_calls: s.toolCalls[row] ?? 0,
+        total_tokens: intAt(s.tokens, row),
+        total_cost_usd: numAt(s.cost, row),
+        skills_invoked: shared.skills_invoked,
+        scripts_used: shared.scripts_used,
+        profile: shared.profile,
+      };
     return {
       duration_seconds: numAt(s.duration, row),
       num_turns: intAt(s.turns, row),
       tool_calls: s.toolCalls[row] ?? 0,
+      input_tokens: intAt(s.input, row),
+      output_tokens: intAt(s.output, row),
+      cache_read_input_tokens: intAt(s.cacheRead, row),
+      cache_creation_input_tokens: intAt(s.cacheWrite, row),
       total_tokens: intAt(s.tokens, row),
       total_cost_usd: numAt(s.cost, row),
       skills_invoked: shared.skills_invoked,

@@ -2,4 +2,4 @@
 // computeReportSchemaFingerprint (store/schema-fingerprint.ts); do not edit by hand.
 /** The fingerprint of RunReportSchema and RunDigestSchema a run index's header names. */
 export const REPORT_SCHEMA_FINGERPRINT =
-  "80626650b94859520d4be3c1264834f5abc73dc2ac4f3338e79066ed7a2380e3";
+  "b796052f7341c0ee42387499ba75a598c4db28b80653f7fd3aa70123fbd38778";

@@ -31,6 +31,7 @@ import {
   type RunRow,
 } from "./wire.js";
 import { skillUseLines, skillUseRows } from "../comparison/skill-use.js";
+import { tokenKindLines, tokenKindRows } from "../token-kinds.js";
 
 export interface HtmlDataInput {
   view: HtmlView;
@@ -160,6 +161,7 @@ export function buildHtmlOverview(input: HtmlDataInput): HtmlOverview {
         : {}),
       ...judgeNotesField(reports),
       ...skillUseField(reports),
+      ...tokenKindsField(reports, treatments),
     },
     treatments,
     tasks,
@@ -204,6 +206,12 @@ export function* failedFirst<T extends { status: string }>(rows: readonly T[]): 
 /** The run ids in embedding order (failedFirst). */
 export function embedOrder(rows: ReadonlyArray<Pick<RunRow, "id" | "status">>): string[] {
   return Array.from(failedFirst(rows), (r) => r.id);
+}
+
+/** `{token_kinds}`: the per-treatment lines when some run reported tokens by kind, else nothing. */
+function tokenKindsField(reports: RunDigest[], treatments: string[]): { token_kinds?: string[] } {
+  const lines = tokenKindLines(tokenKindRows(reports, treatments).filter((r) => r.task === null));
+  return lines.length > 0 ? { token_kinds: lines } : {};
 }
 
 /** `{skill_use}` when some run recorded a Skill usage, else nothing (the page stays as it was). */

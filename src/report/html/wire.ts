@@ -78,6 +78,8 @@ export interface HtmlData {
     judge_notes?: string[];
     /** depth of Skill use per task and treatment (report/comparison/skill-use.ts); absent without a usage */
     skill_use?: string[];
+    /** tokens by kind per treatment (report/token-kinds.ts); absent when no run reported a kind */
+    token_kinds?: string[];
     /** the Skill's history page beside the results (report/html/history-link.ts); absent without one */
     history_page?: { skill: string; href: string };
   };

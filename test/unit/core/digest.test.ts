@@ -34,6 +34,36 @@ describe("run digests", () => {
     });
   });
 
+  it.each([
+    [
+      {
+        input_tokens: 12,
+        output_tokens: 3,
+        cache_read_input_tokens: 400,
+        cache_creation_input_tokens: 0,
+      },
+    ],
+    [
+      {
+        input_tokens: null,
+        output_tokens: null,
+        cache_read_input_tokens: null,
+        cache_creation_input_tokens: null,
+      },
+    ],
+  ])("keep the tokens by kind (%o), and still parse a digest made before them", (kinds) => {
+    const r = RunReportSchema.parse({
+      ...report,
+      events_summary: { ...report.events_summary, ...kinds },
+    });
+    const d = digestOf(r);
+    expect(d.events_summary).toMatchObject(kinds);
+    expect(RunDigestSchema.parse(d)).toEqual(d);
+    const old = { ...d, events_summary: { ...d.events_summary } } as Record<string, unknown>;
+    for (const k of Object.keys(kinds)) delete (old.events_summary as Record<string, unknown>)[k];
+    expect(RunDigestSchema.parse(old)).toEqual(old);
+  });
+
   it("leave out what only a run's own page shows", () => {
     const d = digestOf(report) as Record<string, unknown>;
     expect(d).not.toHaveProperty("artifacts");

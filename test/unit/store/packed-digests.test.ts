@@ -13,6 +13,31 @@ const timing = {
 const digest = (s: RunSpec, more: Record<string, unknown> = {}): RunDigest =>
   digestOf(RunReportSchema.parse({ ...makeReport(s), timing, ...more }));
 
+/** A digest whose run reported its tokens by kind (`es` overrides the report's events_summary fields). */
+const kinded = (es: Record<string, unknown>, s: RunSpec = {}): RunDigest => {
+  const r = makeReport(s);
+  return digest(s, { events_summary: { ...r.events_summary, ...es } });
+};
+/** A digest as made before the tokens by kind were kept: its events_summary without them. */
+function unkinded(d: RunDigest): RunDigest {
+  const es = d.events_summary;
+  if (es === null) return d;
+  const {
+    input_tokens: _i,
+    output_tokens: _o,
+    cache_read_input_tokens: _r,
+    cache_creation_input_tokens: _w,
+    ...rest
+  } = es;
+  return { ...d, events_summary: rest };
+}
+const KINDS = {
+  input_tokens: 120,
+  output_tokens: 40,
+  cache_read_input_tokens: 5000,
+  cache_creation_input_tokens: 0,
+};
+
 /** Every field read back equals the digest's, in the same order, and JSON.stringify writes the same text. */
 function expectSame(packed: RunDigest, d: RunDigest): void {
   expect(JSON.stringify(packed)).toBe(JSON.stringify(d));
@@ -71,6 +96,9 @@ describe("packed digests", () => {
       "a Skill's usage and a queue",
       digest({ treatment: "WITH_SKILL" }, { queue, skill_usage: [usage(["SKILL.md", "a.md"])] }),
     ],
+    ["tokens by kind", kinded(KINDS)],
+    ["tokens by kind, some null", kinded({ ...KINDS, cache_creation_input_tokens: null })],
+    ["an old digest without tokens by kind", unkinded(kinded(KINDS, { rep: 4 }))],
   ];
 
   it.each(table)("read back every field of %s", (_, d) => {
@@ -134,12 +162,34 @@ describe("packed digests", () => {
       digest({ tokens: 12.5 }),
       digest({ tokens: 2 ** 40 }),
       digest({ turns: 1.5 }),
+      kinded({ ...KINDS, input_tokens: 2 ** 40 }),
+      kinded({ ...KINDS, output_tokens: 0.5 }),
+      // the kinds elsewhere than after tool_calls
+      (({ events_summary, ...rest }) => {
+        const { input_tokens, ...es } = events_summary ?? {};
+        return { ...rest, events_summary: { ...es, input_tokens } } as RunDigest;
+      })(kinded(KINDS)),
       { ...digest({}), rep: 2 ** 33 },
       // a field order other than compactDigest's (the task last)
       (({ task, ...rest }) => ({ ...rest, task }))(digest({})),
     ];
     for (const d of odd) expect(store.add(d)).toBe(d);
     expect(store.length).toBe(0);
+  });
+
+  it("keep a run's tokens by kind in its own columns, old digests read back without them", () => {
+    const store = new PackedDigests(1);
+    const ds = [
+      kinded(KINDS, { rep: 1 }),
+      kinded({ ...KINDS, input_tokens: 999 }, { rep: 2 }),
+      unkinded(kinded(KINDS, { rep: 3 })),
+    ];
+    const packed = ds.map((d) => store.add(d));
+    packed.forEach((p, i) => expectSame(p, ds[i] as RunDigest));
+    // the kinds are the run's own (no profile of their own); only kinded or not splits profiles
+    expect(store.profiles.length).toBe(2);
+    expect(packed[1]?.events_summary?.input_tokens).toBe(999);
+    expect(packed[2]?.events_summary).not.toHaveProperty("input_tokens");
   });
 
   it("write small, long and large numbers back exactly", () => {

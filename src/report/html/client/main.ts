@@ -98,6 +98,7 @@ function header(): HTMLElement {
         h("div", { class: "note judge-note", text: `\u26A0 ${n}` }),
       ),
       ...(e.skill_use ?? []).map((n) => h("div", { class: "note skill-use", text: n })),
+      ...(e.token_kinds ?? []).map((n) => h("div", { class: "note token-kinds", text: n })),
     ]),
     h("nav", { "aria-label": "Report navigation" }, [
       h("a", { href: "#", text: "Overview" }),
