@@ -261,11 +261,12 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
   const failures: string[] = [];
   let repairs = 0;
   // A call the budget cannot cover is not started, and no later one either (fail closed).
-  let refused: string | null = null;
+  // (An object: the closure sets it, which narrowing of a plain `let` would not see.)
+  const budgetStop: { refused: string | null } = { refused: null };
   const ask = async (text: string): Promise<JudgeReply | null> => {
     const why = i.budget?.admit() ?? null;
     if (why !== null) {
-      refused = budgetCause(why);
+      budgetStop.refused = budgetCause(why);
       return null;
     }
     const reply = await transport(text, i.signal);
@@ -306,6 +307,7 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
     }
     verdicts.push(verdict.scores);
   }
+  const refused = budgetStop.refused;
 
   if (verdicts.length === 0) {
     const first = failures[0] ?? "no verdict";
@@ -326,7 +328,8 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
   );
   if (failures.length > 0)
     notes.push(`${failures.length} of ${c.samples} samples failed; first: ${failures[0] ?? ""}`);
-  if (refused !== null) notes.push(`${refused} (${verdicts.length} of ${c.samples} samples scored)`);
+  if (refused !== null)
+    notes.push(`${refused} (${verdicts.length} of ${c.samples} samples scored)`);
   const block: JudgeBlock = finish({
     ...head,
     status: "enabled_and_successful",
