@@ -66,7 +66,7 @@ export interface RunJudgeInput {
 }
 
 /** A judge call the budget refused: its cause, first in the reason (docs/judge.md, "Fail closed"). */
-export const budgetCause = (why: string): string => `budget: ${why}`;
+const budgetCause = (why: string): string => `budget: ${why}`;
 
 /** A dimension the judge gave no score: N/A (score null), with its cause as the reason. */
 function notScored(name: string, cause: string): JudgeDimension {
