@@ -69,6 +69,12 @@ export interface BudgetLedger {
   spent(): Spent;
   /** Fold in the experiment's spend as a shared counter reports it (the queue's workers). */
   observe(total: Spent): void;
+  /**
+   * What the budget has left (each figure 0 and not `…Limited` without that limit), less what the runs under way other than
+   * `except` are still expected to spend. The judge's admission (runner/budget.ts): a judged
+   * run's agent is done, so its own held estimate no longer stands for spend to come.
+   */
+  left(except: string): Spent & { usdLimited: boolean; tokensLimited: boolean };
 }
 
 /**
@@ -95,18 +101,23 @@ export function createBudgetLedger(limits: BudgetLimits, pricing: PricingTable):
     usd: local.usd + others.usd,
     tokens: local.tokens + others.tokens,
   });
+  // What the runs under way (but `except`) are still expected to spend.
+  const heldBack = (except: string | null): Spent => {
+    let heldUsd = 0;
+    let heldTokens = 0;
+    for (const [id, e] of held) {
+      if (id === except) continue;
+      const s = runs.get(id);
+      heldUsd += Math.max(0, (e.usd ?? 0) - (s?.usd ?? 0));
+      heldTokens += Math.max(0, (e.tokens ?? 0) - (s ? tokenTotal(s.tokens) : 0));
+    }
+    return { usd: heldUsd, tokens: heldTokens };
+  };
   return {
     limits,
     admit(runId, estimate) {
       const now = spent();
-      // What the runs under way are still expected to spend.
-      let heldUsd = 0;
-      let heldTokens = 0;
-      for (const [id, e] of held) {
-        const s = runs.get(id);
-        heldUsd += Math.max(0, (e.usd ?? 0) - (s?.usd ?? 0));
-        heldTokens += Math.max(0, (e.tokens ?? 0) - (s ? tokenTotal(s.tokens) : 0));
-      }
+      const { usd: heldUsd, tokens: heldTokens } = heldBack(null);
       if (limits.usd !== null) {
         const left = limits.usd - now.usd - heldUsd;
         const need = estimate.usd ?? 0;
@@ -162,6 +173,16 @@ export function createBudgetLedger(limits: BudgetLimits, pricing: PricingTable):
     },
     spendOf,
     spent,
+    left(except) {
+      const now = spent();
+      const h = heldBack(except);
+      return {
+        usd: limits.usd === null ? 0 : limits.usd - now.usd - h.usd,
+        tokens: limits.tokens === null ? 0 : limits.tokens - now.tokens - h.tokens,
+        usdLimited: limits.usd !== null,
+        tokensLimited: limits.tokens !== null,
+      };
+    },
     observe(total) {
       others = {
         usd: Math.max(0, total.usd - local.usd),
@@ -169,4 +190,20 @@ export function createBudgetLedger(limits: BudgetLimits, pricing: PricingTable):
       };
     },
   };
+}
+
+/** What the budget has left for a judge call (BudgetLedger.left). */
+export type BudgetLeft = ReturnType<BudgetLedger["left"]>;
+
+/**
+ * Whether a judge call may start (null), else why not (docs/budgets.md, "The judge"): what is
+ * left must cover the call's estimate, the largest judge call this experiment has metered (0
+ * before the first: nothing known is held back, as for a run).
+ */
+export function judgeCallRefusal(left: BudgetLeft, estimate: Spent): string | null {
+  if (left.usdLimited && (left.usd <= 0 || estimate.usd > left.usd))
+    return `the budget has ${usd(Math.max(0, left.usd))} left, the judge call is estimated at ${usd(estimate.usd)}`;
+  if (left.tokensLimited && (left.tokens <= 0 || estimate.tokens > left.tokens))
+    return `the budget has ${Math.max(0, left.tokens)} tokens left, the judge call is estimated at ${estimate.tokens}`;
+  return null;
 }

@@ -16,7 +16,13 @@ import { agentTransport } from "./transport-agent.js";
 import { agentDriver, defaultAgent } from "../agents/index.js";
 import { httpTransport } from "./transport-http.js";
 import type { HelperSandbox } from "../sandbox/types.js";
-import type { JudgeBlock, JudgeDimension, JudgeReply, JudgeTransport } from "./types.js";
+import type {
+  JudgeBlock,
+  JudgeBudget,
+  JudgeDimension,
+  JudgeReply,
+  JudgeTransport,
+} from "./types.js";
 import { dumpWorkspace } from "./workspace-dump.js";
 import { judgeWorkspace } from "./workspace-reader.js";
 
@@ -55,7 +61,12 @@ export interface RunJudgeInput {
   sandboxFor?: HelperSandbox | undefined;
   /** Replaces the configured transport (tests). */
   transport?: JudgeTransport | undefined;
+  /** The experiment's budget: each call is admitted by it and counted against it. */
+  budget?: JudgeBudget | undefined;
 }
+
+/** A judge call the budget refused: its cause, first in the reason (docs/judge.md, "Fail closed"). */
+const budgetCause = (why: string): string => `budget: ${why}`;
 
 /** A dimension the judge gave no score: N/A (score null), with its cause as the reason. */
 function notScored(name: string, cause: string): JudgeDimension {
@@ -249,13 +260,27 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
   const verdicts: ParsedScore[][] = [];
   const failures: string[] = [];
   let repairs = 0;
+  // A call the budget cannot cover is not started, and no later one either (fail closed).
+  // (An object: the closure sets it, which narrowing of a plain `let` would not see.)
+  const budgetStop: { refused: string | null } = { refused: null };
+  const ask = async (text: string): Promise<JudgeReply | null> => {
+    const why = i.budget?.admit() ?? null;
+    if (why !== null) {
+      budgetStop.refused = budgetCause(why);
+      return null;
+    }
+    const reply = await transport(text, i.signal);
+    usage.add(reply);
+    if (reply.ok) i.budget?.replied(c.model, reply.tokens);
+    return reply;
+  };
   for (let s = 0; s < c.samples; s++) {
     if (i.signal?.aborted) {
       failures.push("judge call cancelled");
       break;
     }
-    const first = await transport(prompt, i.signal);
-    usage.add(first);
+    const first = await ask(prompt);
+    if (first === null) break;
     if (!first.ok) {
       failures.push(first.error);
       continue;
@@ -263,8 +288,12 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
     let verdict = parseJudgeAnswer(first.text, dims);
     if (!verdict.ok) {
       repairs += 1;
-      const again = await transport(buildRepairPrompt(prompt, first.text, dims), i.signal);
-      usage.add(again);
+      const again = await ask(buildRepairPrompt(prompt, first.text, dims));
+      if (again === null) {
+        repairs -= 1;
+        failures.push(`${verdict.reason}; the repair turn was not started`);
+        break;
+      }
       if (!again.ok) {
         failures.push(`${verdict.reason}; the repair attempt failed: ${again.error}`);
         continue;
@@ -278,13 +307,15 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
     }
     verdicts.push(verdict.scores);
   }
+  const refused = budgetStop.refused;
 
   if (verdicts.length === 0) {
     const first = failures[0] ?? "no verdict";
     const reason =
-      c.samples > 1 && failures.length > 1
+      refused ??
+      (c.samples > 1 && failures.length > 1
         ? `all ${failures.length} samples failed; first: ${first}`
-        : first;
+        : first);
     return failWith(reason, usage, repairs);
   }
   const scored = aggregateVerdicts(dims, verdicts);
@@ -297,6 +328,8 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
   );
   if (failures.length > 0)
     notes.push(`${failures.length} of ${c.samples} samples failed; first: ${failures[0] ?? ""}`);
+  if (refused !== null)
+    notes.push(`${refused} (${verdicts.length} of ${c.samples} samples scored)`);
   const block: JudgeBlock = finish({
     ...head,
     status: "enabled_and_successful",
@@ -312,6 +345,6 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
     tokens: usage.tokens,
     cost_usd: usage.cost,
   });
-  if (i.cache && failures.length === 0) await i.cache.put(key, block);
+  if (i.cache && failures.length === 0 && refused === null) await i.cache.put(key, block);
   return block;
 }

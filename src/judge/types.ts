@@ -18,3 +18,14 @@ export type JudgeReply =
 
 /** Sends one prompt (a single user message) to the judge model. */
 export type JudgeTransport = (prompt: string, signal?: AbortSignal) => Promise<JudgeReply>;
+
+/**
+ * The experiment's budget as one run's judge sees it (runner/budget.ts `judgeFor`;
+ * docs/budgets.md, "The judge"). Absent: no budget.
+ */
+export interface JudgeBudget {
+  /** Before each call (repairs too): null when it may start, else why not (it is not started). */
+  admit(): string | null;
+  /** After each call that answered: the usage the transport reported, for the judge's model. */
+  replied(model: string, tokens: { input: number; output: number } | null): void;
+}

@@ -18,7 +18,7 @@ export interface BudgetSetup {
   limits: BudgetLimits;
   /** Hand the admission the earlier runs' and the pilot's usage, once read (estimate-sources.ts). */
   useSamples(samples: readonly UsageSample[]): void;
-  /** The scripted model's meter of each reply of a run's subject or simulated user (never the judge's). */
+  /** The scripted model's meter of each reply of a run's subject, simulated user or judge. */
   meterFor: NonNullable<StartModelServerOptions["meterFor"]>;
 }
 
@@ -55,15 +55,12 @@ export function setUpBudget(
     useSamples: (s) => {
       samples = s;
     },
-    meterFor: (run) =>
-      run.role === "judge" || run.task === null || run.treatment === null
-        ? null
-        : runBudget.responseFor({
-            task: run.task,
-            treatment: run.treatment,
-            rep: run.rep,
-            agent: run.agent,
-          }),
+    meterFor: (run) => {
+      if (run.task === null || run.treatment === null) return null;
+      const key = { task: run.task, treatment: run.treatment, rep: run.rep, agent: run.agent };
+      // The judge's replies count as the judge's spend, never the run's (docs/budgets.md).
+      return run.role === "judge" ? runBudget.judgeResponseFor(key) : runBudget.responseFor(key);
+    },
   };
 }
 
@@ -100,6 +97,7 @@ export function budgetRecord(
     (opts.queue?.dispatch && incomplete.length > 0
       ? "the workers started no more runs: the experiment's budget, shared by every worker, could not cover them"
       : null);
+  const judge = b.judgeSpend();
   return {
     usd: limits.usd,
     tokens: limits.tokens,
@@ -109,5 +107,7 @@ export function budgetRecord(
     refused,
     unrun: refused === null ? [] : incomplete.map((r) => r.run_id),
     stopped: reports.filter((r) => r.outcome === "budget").map((r) => r.run_id),
+    // Only when the judge was asked: the records of experiments without a judge stay as they were.
+    ...(judge.calls + judge.refused > 0 ? { judge } : {}),
   };
 }

@@ -6,6 +6,7 @@
  * run's own signal, as a timeout ends it, and the run is recorded `budget`).
  */
 import {
+  judgeCallRefusal,
   createBudgetLedger,
   type BudgetLedger,
   type BudgetLimits,
@@ -17,6 +18,8 @@ import { createBodyMeter, createHttpMeter, tokenTotal, type HttpMeter } from "..
 import type { PricingTable } from "../cost/pricing.js";
 import type { Metered } from "../core/report.js";
 import type { UsageSample } from "../cost/estimate.js";
+import type { JudgeBudget } from "../judge/types.js";
+import type { BudgetRecord } from "../store/metadata.js";
 import { admissionEstimate, type AdmissionEstimate, type AdmitRun } from "./budget-estimate.js";
 
 /** The metering of one run while it is under way. */
@@ -58,6 +61,15 @@ export interface RunBudget {
   seed(runs: readonly { task: string; spend: RunSpend }[]): void;
   /** A body meter for one response of the run `key` names, when that run is metered (the scripted server). */
   responseFor(key: RunKey): { push(chunk: Uint8Array | string): void; end(): void } | null;
+  /**
+   * The judge of one run under the budget (docs/budgets.md, "The judge"): its calls admitted and
+   * counted as the judge's own spend (never the run's `metered`); `close` once it is done.
+   */
+  judgeFor(run: { run_id: string }, key: RunKey): JudgeBudget & { close(): void };
+  /** A body meter for one judge reply of the run `key` names, while its judge is under way. */
+  judgeResponseFor(key: RunKey): { push(chunk: Uint8Array | string): void; end(): void } | null;
+  /** The judge's spend in this invocation (metadata.json `budget.judge`). */
+  judgeSpend(): NonNullable<BudgetRecord["judge"]>;
 }
 
 /** Which run a meter is for (context.ts `RunKey`, which imports this file's types). */
@@ -95,6 +107,11 @@ export function createRunBudget(o: {
   const open = new Map<string, { add: (d: Parameters<BudgetLedger["record"]>[1]) => void }>();
   const exhausted = new AbortController();
   let refused: string | null = null;
+  // The judge's calls: each recorded in the ledger under its run's judge id, so they count
+  // against the experiment's budget but never in the run's own spend (its `metered`).
+  const judgeOpen = new Map<string, (d: Parameters<BudgetLedger["record"]>[1]) => void>();
+  const judge = { calls: 0, refused: 0, usd: 0, tokens: 0, unpriced: [] as string[] };
+  let largestCall: Spent = { usd: 0, tokens: 0 };
   return {
     ledger,
     pricing: o.pricing,
@@ -179,6 +196,64 @@ export function createRunBudget(o: {
       const m = open.get(keyOf(key));
       return m ? createBodyMeter(m.add) : null;
     },
+    judgeFor(run, key) {
+      const id = `judge\u0000${run.run_id}`;
+      const k = keyOf(key);
+      // Whether the scripted server metered the call under way (else its reported usage counts).
+      let metered = false;
+      let before: Spent = { usd: 0, tokens: 0 };
+      const record = (d: Parameters<BudgetLedger["record"]>[1]): void => {
+        const s = ledger.spendOf(id);
+        const was = { usd: s.usd, tokens: tokenTotal(s.tokens) };
+        // A judge call is not stopped half way (its run's agent is done): what it spends is
+        // counted, and the next call (of any run) is refused once nothing is left.
+        ledger.record(id, d);
+        judge.usd += s.usd - was.usd;
+        judge.tokens += tokenTotal(s.tokens) - was.tokens;
+        for (const m of s.unpriced) if (!judge.unpriced.includes(m)) judge.unpriced.push(m);
+      };
+      judgeOpen.set(k, (d) => {
+        metered = true;
+        record(d);
+      });
+      const spentNow = (): Spent => {
+        const s = ledger.spendOf(id);
+        return { usd: s.usd, tokens: tokenTotal(s.tokens) };
+      };
+      return {
+        admit() {
+          const why = judgeCallRefusal(ledger.left(run.run_id), largestCall);
+          if (why !== null) {
+            judge.refused += 1;
+            return why;
+          }
+          judge.calls += 1;
+          metered = false;
+          before = spentNow();
+          return null;
+        },
+        replied(model, tokens) {
+          if (!metered && tokens !== null)
+            record({
+              model,
+              tokens: { input: tokens.input, output: tokens.output, cache_read: 0, cache_write: 0 },
+            });
+          const now = spentNow();
+          largestCall = {
+            usd: Math.max(largestCall.usd, now.usd - before.usd),
+            tokens: Math.max(largestCall.tokens, now.tokens - before.tokens),
+          };
+        },
+        close() {
+          judgeOpen.delete(k);
+        },
+      };
+    },
+    judgeResponseFor(key) {
+      const add = judgeOpen.get(keyOf(key));
+      return add ? createBodyMeter(add) : null;
+    },
+    judgeSpend: () => ({ ...judge, unpriced: [...judge.unpriced] }),
   };
 }
 

@@ -221,6 +221,7 @@ export async function executeRun(
     rubric = scored.rubric;
     const checks = scored.validation ?? { passed: [], failed: [] };
     // The judge reads the saved (text, redacted) workspace: exactly what rescore will see.
+    const judgeBudget = ctx.budget?.judgeFor(plan, key);
     judge = await runJudge({
       config: ctx.judge.configFor(key),
       profile: plan.profile,
@@ -240,7 +241,8 @@ export async function executeRun(
       cliBin: driver.name === defaultAgent().name ? subject.bin.path : undefined,
       experimentId: ctx.store.experimentId,
       sandboxFor: helperSandbox(ctx, plan, { name: "judge", role: "judge" }, task.environment_dir),
-    });
+      budget: judgeBudget,
+    }).finally(() => judgeBudget?.close());
   } catch (e) {
     harnessError = errorMessage(e);
     if (isDiskFull(e)) diskFull = e instanceof Error ? e : new Error(String(e));

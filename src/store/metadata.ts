@@ -58,6 +58,19 @@ export const BudgetRecordSchema = z.object({
   unrun: z.array(z.string()),
   /** Runs a budget stopped (outcome `budget`). */
   stopped: z.array(z.string()),
+  /**
+   * The LLM judge's spend under the budget in this invocation, apart from the runs' (absent: no
+   * judge call was asked for): calls sent, calls refused, dollars, tokens, unpriced models.
+   */
+  judge: z
+    .object({
+      calls: z.number(),
+      refused: z.number(),
+      usd: z.number(),
+      tokens: z.number(),
+      unpriced: z.array(z.string()),
+    })
+    .optional(),
 });
 export type BudgetRecord = z.infer<typeof BudgetRecordSchema>;
 

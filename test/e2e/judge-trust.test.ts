@@ -60,9 +60,40 @@ describe("a judge that fails closed", () => {
   beforeAll(async () => {
     out = box.dir("garbage");
     res = await runCli(
-      args("model-script.yaml", out, "--fail-under", "CANDIDATE:judge.task_completion=0.5"),
+      args(
+        "model-script.yaml",
+        out,
+        "--fail-under",
+        "CANDIDATE:judge.task_completion=0.5",
+        // A budget none of it reaches: the judge's calls are metered apart (docs/budgets.md).
+        "--budget-tokens",
+        "100000000",
+      ),
       { env: box.env() },
     );
+  });
+
+  it("meters the judge's calls under the budget as its own spend, never in the runs' metered", async () => {
+    const meta = JSON.parse(await readFile(path.join(out, "metadata.json"), "utf8")) as {
+      budget?: { spent_tokens: number; judge?: { calls: number; refused: number; tokens: number } };
+    };
+    let judgeTokens = 0;
+    let runTokens = 0;
+    for (const id of [
+      "note-CONTROL-r1",
+      "note-CONTROL-r2",
+      "note-CANDIDATE-r1",
+      "note-CANDIDATE-r2",
+    ]) {
+      const r = await readRunReport(out, id);
+      judgeTokens += (r.judge?.tokens?.input ?? 0) + (r.judge?.tokens?.output ?? 0);
+      runTokens += r.metered?.total_tokens ?? 0;
+    }
+    // Four runs' judges, one with its repair turn: five calls, their tokens the judge's own.
+    expect(meta.budget?.judge).toMatchObject({ calls: 5, refused: 0 });
+    expect(judgeTokens).toBeGreaterThan(0);
+    expect(meta.budget?.judge?.tokens).toBe(judgeTokens);
+    expect(meta.budget?.spent_tokens).toBe(runTokens);
   });
 
   it("leaves the failed run's judge dimensions N/A with the cause, never a score", async () => {
