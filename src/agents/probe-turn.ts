@@ -134,3 +134,68 @@ export function skillInText(text: string, folders: readonly string[]): SkillDeci
   const m = re.exec(text);
   return m?.[1] ? { skill: m[1], via: "skill_files" } : null;
 }
+
+/**
+ * One probe turn of a CLI without a turn-limit flag (Codex, Gemini CLI, opencode): the probe's
+ * budget of `maxTurns` is counted in the watcher's tool calls. Never throws.
+ */
+export function runToolBudgetProbe(
+  driver: AgentDriver,
+  i: TriggerProbeInput,
+  watcher: DecisionWatcher,
+): Promise<TriggerProbeResult> {
+  return runWatchedProbe(driver, i, watcher, { toolCallBudget: i.maxTurns });
+}
+
+/** How a CLI whose Skill tool takes the Skill's `name` shows a Skill chosen by one tool call. */
+export interface NamedSkillTool {
+  /** The tool that activates a Skill by its `name` input. */
+  skillTool: string;
+  /** The inputs of the CLI's other tools that hold a path or a command, in the order tried. */
+  pathKeys: readonly string[];
+  /** The agent's own Skill folders (`skillInText`). */
+  folders: readonly string[];
+}
+
+/**
+ * The Skill one tool call chooses: the Skill tool's trimmed `name`, else the first path input
+ * that names a file under a Skill folder. Pure.
+ */
+export function skillOfNamedCall(
+  tool: string,
+  input: Record<string, unknown>,
+  rule: NamedSkillTool,
+): SkillDecision | null {
+  if (tool === rule.skillTool) {
+    const s = input.name;
+    return typeof s === "string" && s.trim() ? { skill: s.trim(), via: "skill_tool" } : null;
+  }
+  for (const key of rule.pathKeys) {
+    const v = input[key];
+    if (typeof v !== "string") continue;
+    const d = skillInText(v, rule.folders);
+    if (d) return d;
+  }
+  return null;
+}
+
+/**
+ * A watcher for a stream that shows one tool call in several events (started, completed): it
+ * counts each call once by its id, only while no Skill is chosen.
+ */
+export abstract class DistinctCallWatcher implements DecisionWatcher {
+  readonly state: WatchedProbe = { decision: null, resultSubtype: null };
+  private readonly calls = new Set<string>();
+
+  constructor(protected readonly folders: readonly string[]) {}
+
+  get toolCalls(): number {
+    return this.calls.size;
+  }
+
+  protected countCall(id: string): void {
+    this.calls.add(id);
+  }
+
+  abstract push(line: string): void;
+}

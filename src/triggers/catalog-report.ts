@@ -4,8 +4,6 @@
  * matrix. Pure: run-triggers.ts hands the probe records in and writes the strings out.
  */
 import { escapeHtml as e } from "../report/html/escape.js";
-import type { Interval } from "../stats/index.js";
-import { outcomeLabel } from "./classify.js";
 import { expectedSkill, type CatalogQuery } from "./catalog.js";
 import {
   chosenLabel,
@@ -16,6 +14,20 @@ import {
   type CatalogObservation,
 } from "./confusion.js";
 import type { TriggersReportInput } from "./report.js";
+import {
+  BASE_STYLE,
+  cell,
+  ci,
+  countsList,
+  f2,
+  invalidAttemptsHtml,
+  invalidAttemptsMarkdown,
+  invalidAttemptsOf,
+  pageHead,
+  probeOutcomesOf,
+  scriptedModelHtml,
+  scriptedModelMarkdown,
+} from "./render-parts.js";
 import type { ProbeRecord } from "./types.js";
 
 export interface CatalogReportInput extends Omit<
@@ -81,32 +93,13 @@ export function buildCatalogReport(i: CatalogReportInput) {
     accuracy: matrixAccuracy(matrix),
     matrix,
     queries,
-    invalid_attempts: i.records.flatMap((r) =>
-      r.attempts
-        .filter((a) => a.outcome.kind === "invalid")
-        .map((a) => ({
-          probe: r.probe_id,
-          attempt: a.attempt,
-          reason: a.outcome.kind === "invalid" ? a.outcome.reason : "",
-          detail: a.detail,
-          final: a.attempt === r.attempts.length,
-        })),
-    ),
-    probes: i.records.map((r) => ({
-      probe: r.probe_id,
-      outcome: outcomeLabel(r.outcome),
-      attempts: r.attempts.length,
-    })),
+    invalid_attempts: invalidAttemptsOf(i.records),
+    probes: probeOutcomesOf(i.records),
     not_run: i.notRun,
     started_at: i.startedAt,
     finished_at: i.finishedAt,
   };
 }
-
-const f2 = (x: number | null | undefined): string =>
-  x === null || x === undefined ? "n/a" : x.toFixed(2);
-const ci = (iv: Interval | null): string => (iv ? `[${f2(iv.low)}, ${f2(iv.high)}]` : "n/a");
-const md = (s: string): string => s.replace(/\|/g, "\\|").replace(/\s+/g, " ").trim();
 
 function intro(r: CatalogReport): string {
   const others = [...r.installed.neighbours, ...r.installed.decoys];
@@ -121,10 +114,7 @@ function intro(r: CatalogReport): string {
 export function renderCatalogMarkdown(r: CatalogReport): string {
   const out: string[] = [`# Trigger evaluation: catalog ${r.catalog_dir}`, ""];
   if (r.scripted_model)
-    out.push(
-      `> ⚠️ **Scripted model.** The agent talked to skillbench's scripted model (${r.scripted_model}), not a real one: these numbers test the harness and the script, not the Skills' descriptions.`,
-      "",
-    );
+    out.push(scriptedModelMarkdown(r.scripted_model, "the Skills' descriptions"), "");
   out.push(intro(r), "");
   out.push("## Per Skill", "");
   out.push(
@@ -155,45 +145,25 @@ export function renderCatalogMarkdown(r: CatalogReport): string {
     "| --- | --- | --- | --- | --- | --- |",
   );
   for (const q of r.queries) {
-    const chosen = Object.entries(q.chosen)
-      .map(([k, n]) => `${k} ×${n}`)
-      .join(", ");
+    const chosen = countsList(q.chosen);
     const wrong = q.runs > 0 && q.correct < q.runs ? " ⚠️" : "";
     out.push(
-      `| ${q.id} | ${md(q.query)} | ${q.expected} | ${q.correct}/${q.runs}${wrong} | ${q.invalid} | ${chosen || "—"} |`,
+      `| ${q.id} | ${cell(q.query)} | ${q.expected} | ${q.correct}/${q.runs}${wrong} | ${q.invalid} | ${chosen || "—"} |`,
     );
   }
-  out.push("");
-  if (r.invalid_attempts.length > 0) {
-    out.push("## Invalid attempts", "");
-    out.push("| probe | attempt | reason | re-run? | detail |", "| --- | --- | --- | --- | --- |");
-    for (const a of r.invalid_attempts)
-      out.push(
-        `| ${a.probe} | ${a.attempt} | ${a.reason} | ${a.final ? "no (limit reached)" : "yes"} | ${md(a.detail).slice(0, 200)} |`,
-      );
-    out.push("");
-  }
-  if (r.not_run.length > 0)
-    out.push(
-      `⚠️ ${r.not_run.length} probe(s) were not run (interrupted): ${r.not_run.join(", ")}.`,
-      "",
-    );
+  out.push("", ...invalidAttemptsMarkdown(r.invalid_attempts, r.not_run));
   return `${out.join("\n")}\n`;
 }
 
-const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1b1f24}
-table{border-collapse:collapse;margin:.5rem 0 1.5rem}th,td{border:1px solid #d0d7de;padding:.3rem .6rem;text-align:left;vertical-align:top}
-th{background:#f6f8fa}.warn{background:#fff8c5;border:1px solid #d4a72c;padding:.5rem .8rem}td.diag{background:#dafbe1}td.off{background:#ffebe9}`;
+const STYLE = `${BASE_STYLE}td.diag{background:#dafbe1}td.off{background:#ffebe9}`;
 
 export function renderCatalogHtml(r: CatalogReport): string {
-  const out: string[] = [
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Trigger evaluation: catalog</title><style>${STYLE}</style></head><body>`,
-    `<h1>Trigger evaluation: catalog ${e(r.catalog_dir)}</h1>`,
-  ];
-  if (r.scripted_model)
-    out.push(
-      `<p class="warn"><strong>Scripted model.</strong> The agent talked to skillbench's scripted model (${e(r.scripted_model)}), not a real one: these numbers test the harness and the script, not the Skills' descriptions.</p>`,
-    );
+  const out = pageHead(
+    "Trigger evaluation: catalog",
+    `Trigger evaluation: catalog ${e(r.catalog_dir)}`,
+    STYLE,
+  );
+  if (r.scripted_model) out.push(scriptedModelHtml(r.scripted_model, "the Skills' descriptions"));
   out.push(`<p>${e(intro(r))}</p>`, "<h2>Per Skill</h2>");
   out.push(
     "<table><tr><th>Skill</th><th>precision</th><th>95% CI</th><th>count</th><th>recall</th><th>95% CI</th><th>count</th><th>F1</th></tr>",
@@ -225,23 +195,8 @@ export function renderCatalogHtml(r: CatalogReport): string {
   );
   for (const q of r.queries)
     out.push(
-      `<tr><td>${e(q.id)}</td><td>${e(q.query)}</td><td>${e(q.expected)}</td><td>${q.correct}/${q.runs}</td><td>${q.invalid}</td><td>${e(
-        Object.entries(q.chosen)
-          .map(([k, n]) => `${k} ×${n}`)
-          .join(", ") || "—",
-      )}</td></tr>`,
+      `<tr><td>${e(q.id)}</td><td>${e(q.query)}</td><td>${e(q.expected)}</td><td>${q.correct}/${q.runs}</td><td>${q.invalid}</td><td>${e(countsList(q.chosen) || "—")}</td></tr>`,
     );
-  out.push("</table>");
-  if (r.invalid_attempts.length > 0) {
-    out.push(
-      "<h2>Invalid attempts</h2><table><tr><th>probe</th><th>attempt</th><th>reason</th><th>re-run?</th><th>detail</th></tr>",
-    );
-    for (const a of r.invalid_attempts)
-      out.push(
-        `<tr><td>${e(a.probe)}</td><td>${a.attempt}</td><td>${e(a.reason)}</td><td>${a.final ? "no (limit reached)" : "yes"}</td><td>${e(a.detail.slice(0, 300))}</td></tr>`,
-      );
-    out.push("</table>");
-  }
-  out.push("</body></html>\n");
+  out.push("</table>", ...invalidAttemptsHtml(r.invalid_attempts), "</body></html>\n");
   return out.join("\n");
 }

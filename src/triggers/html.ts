@@ -5,26 +5,24 @@
  */
 import { escapeHtml as e } from "../report/html/escape.js";
 import type { TriggersReport } from "./report.js";
+import {
+  BASE_STYLE,
+  ci,
+  countsList,
+  f2,
+  invalidAttemptsHtml,
+  pageHead,
+  scriptedModelHtml,
+} from "./render-parts.js";
 
-const f2 = (x: number | null | undefined): string =>
-  x === null || x === undefined ? "n/a" : x.toFixed(2);
-
-const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1b1f24}
-table{border-collapse:collapse;margin:.5rem 0 1.5rem}th,td{border:1px solid #d0d7de;padding:.3rem .6rem;text-align:left;vertical-align:top}
-th{background:#f6f8fa}.warn{background:#fff8c5;border:1px solid #d4a72c;padding:.5rem .8rem}
+const STYLE = `${BASE_STYLE}
 .bar{display:inline-block;height:.8rem;background:#0969da;vertical-align:middle}.bar.neg{background:#cf222e}
 .track{display:inline-block;width:8rem;height:.8rem;background:#eaeef2;margin-right:.4rem}.bad{color:#cf222e;font-weight:600}`;
 
 export function renderTriggersHtml(r: TriggersReport): string {
-  const out: string[] = [];
-  out.push(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Trigger evaluation: ${e(r.skill)}</title><style>${STYLE}</style></head><body>`,
-    `<h1>Trigger evaluation: ${e(r.skill)}</h1>`,
-  );
-  if (r.scripted_model)
-    out.push(
-      `<p class="warn"><strong>Scripted model.</strong> The agent talked to skillbench's scripted model (${e(r.scripted_model)}), not a real one: these numbers test the harness and the script, not the Skill's description.</p>`,
-    );
+  const title = `Trigger evaluation: ${e(r.skill)}`;
+  const out = pageHead(title, title, STYLE);
+  if (r.scripted_model) out.push(scriptedModelHtml(r.scripted_model, "the Skill's description"));
   out.push(
     `<p>Agent ${e(r.agent.name)} ${e(r.agent.version ?? "")}, model ${e(r.model ?? "(agent default)")}; ${r.queries.length} queries × ${r.settings.count} repetitions; installed beside the Skill: ${e([...r.installed.neighbours, ...r.installed.decoys].join(", ") || "nothing")}.</p>`,
   );
@@ -39,7 +37,7 @@ export function renderTriggersHtml(r: TriggersReport): string {
       ["accuracy", v.accuracy],
     ] as const)
       out.push(
-        `<tr><td>${name}</td><td>${f2(rate.value)}</td><td>${rate.ci ? `[${f2(rate.ci.low)}, ${f2(rate.ci.high)}]` : "n/a"}</td><td>${rate.count}/${rate.of}</td></tr>`,
+        `<tr><td>${name}</td><td>${f2(rate.value)}</td><td>${ci(rate.ci)}</td><td>${rate.count}/${rate.of}</td></tr>`,
       );
     out.push(`<tr><td>F1</td><td>${f2(v.f1)}</td><td></td><td></td></tr></table>`);
     out.push(
@@ -54,11 +52,7 @@ export function renderTriggersHtml(r: TriggersReport): string {
       out.push(
         `<tr><td>${e(q.id)}</td><td>${e(q.query)}</td><td>${q.should_trigger ? "yes" : "no"}</td>` +
           `<td><span class="track"><span class="bar${q.should_trigger ? "" : " neg"}" style="width:${width}%"></span></span><span class="${wrong ? "bad" : ""}">${f2(q.rate)}</span></td>` +
-          `<td>${q.triggered}/${q.runs}</td><td>${q.invalid}</td><td>${e(
-            Object.entries(q.other_skills)
-              .map(([k, n]) => `${k} ×${n}`)
-              .join(", ") || "—",
-          )}</td></tr>`,
+          `<td>${q.triggered}/${q.runs}</td><td>${q.invalid}</td><td>${e(countsList(q.other_skills) || "—")}</td></tr>`,
       );
     }
     out.push("</table>");
@@ -77,16 +71,6 @@ export function renderTriggersHtml(r: TriggersReport): string {
     out.push("<h2>Description comparison</h2>");
     for (const c of r.comparison) out.push(`<p>${e(c.conclusion)}</p>`);
   }
-  if (r.invalid_attempts.length > 0) {
-    out.push(
-      "<h2>Invalid attempts</h2><table><tr><th>probe</th><th>attempt</th><th>reason</th><th>re-run?</th><th>detail</th></tr>",
-    );
-    for (const a of r.invalid_attempts)
-      out.push(
-        `<tr><td>${e(a.probe)}</td><td>${a.attempt}</td><td>${e(a.reason)}</td><td>${a.final ? "no (limit reached)" : "yes"}</td><td>${e(a.detail.slice(0, 300))}</td></tr>`,
-      );
-    out.push("</table>");
-  }
-  out.push("</body></html>\n");
+  out.push(...invalidAttemptsHtml(r.invalid_attempts), "</body></html>\n");
   return out.join("\n");
 }

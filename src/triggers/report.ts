@@ -12,7 +12,16 @@ import {
   type VariantComparison,
   type VariantStats,
 } from "./stats.js";
-import { outcomeLabel } from "./classify.js";
+import {
+  cell,
+  ci,
+  countsList,
+  f2,
+  invalidAttemptsMarkdown,
+  invalidAttemptsOf,
+  probeOutcomesOf,
+  scriptedModelMarkdown,
+} from "./render-parts.js";
 import type { DescriptionVariant, ProbeRecord, TriggerQuery } from "./types.js";
 
 export interface TriggersReportInput {
@@ -82,17 +91,6 @@ export function buildTriggersReport(i: TriggersReportInput) {
   const first = variants[0];
   if (!first) throw new Error("no description variant");
   const comparison: VariantComparison[] = compareVariants(i.queries, i.records, stats);
-  const invalidAttempts = i.records.flatMap((r) =>
-    r.attempts
-      .filter((a) => a.outcome.kind === "invalid")
-      .map((a) => ({
-        probe: r.probe_id,
-        attempt: a.attempt,
-        reason: a.outcome.kind === "invalid" ? a.outcome.reason : "",
-        detail: a.detail,
-        final: a.attempt === r.attempts.length,
-      })),
-  );
   return {
     schema: "skillbench.triggers.v1" as const,
     skill: i.skill.name,
@@ -115,13 +113,9 @@ export function buildTriggersReport(i: TriggersReportInput) {
     invalid_runs: first.invalid_runs,
     variants,
     comparison,
-    invalid_attempts: invalidAttempts,
+    invalid_attempts: invalidAttemptsOf(i.records),
     not_run: i.notRun,
-    probes: i.records.map((r) => ({
-      probe: r.probe_id,
-      outcome: outcomeLabel(r.outcome),
-      attempts: r.attempts.length,
-    })),
+    probes: probeOutcomesOf(i.records),
     started_at: i.startedAt,
     finished_at: i.finishedAt,
     // Queries no variant got right (docs/statistics.md, "Arm integrity"): only when there are some.
@@ -134,11 +128,6 @@ function caseDefectsOf(stats: VariantStats[], skill: string): { case_defects?: A
   return d.length > 0 ? { case_defects: d } : {};
 }
 
-const f2 = (x: number | null | undefined): string =>
-  x === null || x === undefined ? "n/a" : x.toFixed(2);
-const ci = (iv: Interval | null): string => (iv ? `[${f2(iv.low)}, ${f2(iv.high)}]` : "n/a");
-const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\s+/g, " ").trim();
-
 function rateRow(
   name: string,
   r: { value: number | null; ci: Interval | null; count: number; of: number },
@@ -150,10 +139,7 @@ export function renderTriggersMarkdown(r: TriggersReport): string {
   const out: string[] = [];
   out.push(`# Trigger evaluation: ${r.skill}`, "");
   if (r.scripted_model)
-    out.push(
-      `> ⚠️ **Scripted model.** The agent talked to skillbench's scripted model (${r.scripted_model}), not a real one: these numbers test the harness and the script, not the Skill's description.`,
-      "",
-    );
+    out.push(scriptedModelMarkdown(r.scripted_model, "the Skill's description"), "");
   const inst = [
     r.installed.neighbours.length
       ? `neighbours ${r.installed.neighbours.join(", ")}`
@@ -194,9 +180,7 @@ export function renderTriggersMarkdown(r: TriggersReport): string {
     );
     for (const q of v.queries) {
       const wrong = q.rate !== null && (q.should_trigger ? q.rate < 1 : q.rate > 0) ? " ⚠️" : "";
-      const others = Object.entries(q.other_skills)
-        .map(([k, n]) => `${k} ×${n}`)
-        .join(", ");
+      const others = countsList(q.other_skills);
       out.push(
         `| ${q.id} | ${cell(q.query)} | ${q.should_trigger ? "yes" : "no"} | ${f2(q.rate)}${wrong} | ${ci(q.rate_ci)} | ${q.triggered}/${q.runs} | ${q.invalid} | ${others || "—"} |`,
       );
@@ -249,19 +233,6 @@ export function renderTriggersMarkdown(r: TriggersReport): string {
     for (const d of defects) out.push(`| ${d.subject} | ${cell(d.cause)} |`);
     out.push("");
   }
-  if (r.invalid_attempts.length > 0) {
-    out.push("## Invalid attempts", "");
-    out.push("| probe | attempt | reason | re-run? | detail |", "| --- | --- | --- | --- | --- |");
-    for (const a of r.invalid_attempts)
-      out.push(
-        `| ${a.probe} | ${a.attempt} | ${a.reason} | ${a.final ? "no (limit reached)" : "yes"} | ${cell(a.detail).slice(0, 200)} |`,
-      );
-    out.push("");
-  }
-  if (r.not_run.length > 0)
-    out.push(
-      `⚠️ ${r.not_run.length} probe(s) were not run (interrupted): ${r.not_run.join(", ")}.`,
-      "",
-    );
+  out.push(...invalidAttemptsMarkdown(r.invalid_attempts, r.not_run));
   return `${out.join("\n")}\n`;
 }

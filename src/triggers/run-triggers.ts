@@ -10,7 +10,9 @@ import path from "node:path";
 import { agentDriver, agentNames, defaultAgent, type AgentDriver } from "../agents/index.js";
 import { InputError } from "../core/errors.js";
 import type { Endpoint } from "../runner/context.js";
+import type { AgentCallOptions } from "../agents/call.js";
 import { startedSandbox } from "../runner/helper-sandbox.js";
+import type { ConnectionMeter } from "../sandbox/relay.js";
 import { endpointOutsideRun } from "../runner/model-endpoint.js";
 import { runPool } from "../util/pool.js";
 import {
@@ -418,44 +420,49 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
     { PATH: hostEnv.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir() },
     cwd,
   );
+  // The tool-less agent calls beside the probes (the query generator, the description proposer),
+  // in the probes' sandbox: neither is less confined than they are.
+  const sideCall = (c: {
+    endpoint: AgentCallOptions["endpoint"];
+    model: string | undefined;
+    runName: string;
+    who: string;
+    note: (message: string) => void;
+    meter?: ConnectionMeter | undefined;
+  }): Omit<AgentCallOptions, "name"> => ({
+    driver,
+    bin: bin.path,
+    tmpBase: opts.tmpBase,
+    endpoint: c.endpoint,
+    agent: { hostEnv, model: c.model, declared: declaredEnv, passEnv, tools: "none" },
+    sandboxFor: startedSandbox(
+      chosen.kind,
+      {
+        task: { environmentDir: null },
+        resultsDir: outDir,
+        localModelServer: server ?? undefined,
+        agentVersion: version ?? undefined,
+        runName: c.runName,
+        why: chosen.why,
+        signal: opts.killSignal,
+        ...(c.meter === undefined ? {} : { meter: c.meter }),
+      },
+      { say: { who: c.who, note: c.note } },
+    ),
+  });
   if (opts.generate && queries.length === 0) {
     try {
       const g = await generateQueries({
         skill: target,
         neighbours: others.map((o) => ({ name: o.name, description: o.description })),
         agent: { name: driver.reportName, version },
-        call: {
-          driver,
-          bin: bin.path,
-          tmpBase: opts.tmpBase,
+        call: sideCall({
           endpoint: endpointFor({ task: "generate-triggers", treatment: "generator", rep: 1 }),
-          agent: {
-            hostEnv,
-            model: model ?? undefined,
-            declared: declaredEnv,
-            passEnv,
-            tools: "none",
-          },
-          // In the probes' sandbox: the generator is no less confined than they are.
-          sandboxFor: startedSandbox(
-            chosen.kind,
-            {
-              task: { environmentDir: null },
-              resultsDir: outDir,
-              localModelServer: server ?? undefined,
-              agentVersion: version ?? undefined,
-              runName: "trigger-generate",
-              why: chosen.why,
-              signal: opts.killSignal,
-            },
-            {
-              say: {
-                who: "the query generator",
-                note: (message) => opts.onProgress?.({ type: "note", message }),
-              },
-            },
-          ),
-        },
+          model: model ?? undefined,
+          runName: "trigger-generate",
+          who: "the query generator",
+          note: (message) => opts.onProgress?.({ type: "note", message }),
+        }),
         model,
         cacheDir: opts.cacheDir
           ? path.resolve(cwd, opts.cacheDir)
@@ -621,37 +628,19 @@ export async function runTriggers(opts: TriggerOptions): Promise<TriggerSummary>
             timeoutMs: timeoutSec * 1000 * 2,
             signal: opts.killSignal ?? new AbortController().signal,
             redact,
-            call: (meter) => ({
-              driver,
-              bin: bin.path,
-              tmpBase: opts.tmpBase,
-              endpoint: endpointFor({
-                task: "optimise-description",
-                treatment: `round-${round}`,
-                rep: 1,
-              }),
-              agent: {
-                hostEnv,
+            call: (meter) =>
+              sideCall({
+                endpoint: endpointFor({
+                  task: "optimise-description",
+                  treatment: `round-${round}`,
+                  rep: 1,
+                }),
                 model: opts.optimiserModel ?? model ?? undefined,
-                declared: declaredEnv,
-                passEnv,
-                tools: "none",
-              },
-              sandboxFor: startedSandbox(
-                chosen.kind,
-                {
-                  task: { environmentDir: null },
-                  resultsDir: outDir,
-                  localModelServer: server ?? undefined,
-                  agentVersion: version ?? undefined,
-                  runName: `trigger-optimise-${round}`,
-                  why: chosen.why,
-                  signal: opts.killSignal,
-                  meter,
-                },
-                { say: { who: "the description proposer", note: ctx.note } },
-              ),
-            }),
+                runName: `trigger-optimise-${round}`,
+                who: "the description proposer",
+                note: ctx.note,
+                meter,
+              }),
           }),
         note: ctx.note,
       });

@@ -12,15 +12,9 @@ import type {
   TriggerProbeResult,
   WatchedProbe,
 } from "../types.js";
-import { runWatchedProbe, type DecisionWatcher } from "../probe-turn.js";
+import { jsonLine, recordOf as rec, runWatchedProbe, type DecisionWatcher } from "../probe-turn.js";
 
 export type { SkillDecision, WatchedProbe };
-
-function rec(v: unknown): Record<string, unknown> | null {
-  return v !== null && typeof v === "object" && !Array.isArray(v)
-    ? (v as Record<string, unknown>)
-    : null;
-}
 
 const SKILL_PATH = /(?:^|[\s"'=/])\.claude\/skills\/([A-Za-z0-9][A-Za-z0-9._-]*)(?:\/|$|[\s"'])/;
 const BASE_DIR = /^Base directory for this skill: (.+)$/m;
@@ -53,13 +47,7 @@ export class SkillDecisionWatcher implements DecisionWatcher {
   readonly toolCalls = 0;
 
   push(line: string): void {
-    if (line.trim() === "") return;
-    let ev: Record<string, unknown> | null;
-    try {
-      ev = rec(JSON.parse(line));
-    } catch {
-      return;
-    }
+    const ev = jsonLine(line);
     if (!ev) return;
     if (ev.type === "result") {
       this.state.resultSubtype = typeof ev.subtype === "string" ? ev.subtype : null;

@@ -7,28 +7,19 @@
  * in tool calls and skillbench stops the process when it is spent.
  */
 import {
-  runWatchedProbe,
+  DistinctCallWatcher,
   jsonLine,
   recordOf,
+  runToolBudgetProbe,
   skillInText,
-  type DecisionWatcher,
 } from "../probe-turn.js";
-import type { AgentDriver, TriggerProbeInput, TriggerProbeResult, WatchedProbe } from "../types.js";
+import type { AgentDriver, TriggerProbeInput, TriggerProbeResult } from "../types.js";
 
 /** The items that are the model's tool calls (`reasoning`, `agent_message`, `error` are not). */
 const TOOL_ITEMS = new Set(["command_execution", "file_change", "mcp_tool_call", "web_search"]);
 
 /** Follows a `codex exec --json` stream and records the first Skill opened. Pure. */
-export class CodexDecisionWatcher implements DecisionWatcher {
-  readonly state: WatchedProbe = { decision: null, resultSubtype: null };
-  private readonly calls = new Set<string>();
-
-  constructor(private readonly folders: readonly string[]) {}
-
-  get toolCalls(): number {
-    return this.calls.size;
-  }
-
+export class CodexDecisionWatcher extends DistinctCallWatcher {
   push(line: string): void {
     const ev = jsonLine(line);
     if (!ev) return;
@@ -43,7 +34,7 @@ export class CodexDecisionWatcher implements DecisionWatcher {
       this.state.decision = skillInText(item.command, this.folders);
     // Counted once per item (it starts, then completes), after the decision: the call that
     // opens a SKILL.md is the choice, not a step past the budget.
-    if (!this.state.decision) this.calls.add(typeof item.id === "string" ? item.id : line);
+    if (!this.state.decision) this.countCall(typeof item.id === "string" ? item.id : line);
   }
 }
 
@@ -52,7 +43,5 @@ export function runCodexProbe(
   driver: AgentDriver,
   i: TriggerProbeInput,
 ): Promise<TriggerProbeResult> {
-  return runWatchedProbe(driver, i, new CodexDecisionWatcher(driver.skillFolders), {
-    toolCallBudget: i.maxTurns,
-  });
+  return runToolBudgetProbe(driver, i, new CodexDecisionWatcher(driver.skillFolders));
 }

@@ -7,19 +7,13 @@
  * budget is counted in tool calls and skillbench stops the process when it is spent.
  */
 import {
-  runWatchedProbe,
   jsonLine,
   recordOf,
-  skillInText,
+  runToolBudgetProbe,
+  skillOfNamedCall,
   type DecisionWatcher,
 } from "../probe-turn.js";
-import type {
-  AgentDriver,
-  SkillDecision,
-  TriggerProbeInput,
-  TriggerProbeResult,
-  WatchedProbe,
-} from "../types.js";
+import type { AgentDriver, TriggerProbeInput, TriggerProbeResult, WatchedProbe } from "../types.js";
 
 /** Parameters of Gemini CLI's tools that hold a path or a command. */
 const PATH_PARAMS = ["file_path", "absolute_path", "path", "dir_path", "command", "pattern"];
@@ -41,22 +35,12 @@ export class GeminiDecisionWatcher implements DecisionWatcher {
     if (ev.type !== "tool_use" || this.state.decision) return;
     const name = typeof ev.tool_name === "string" ? ev.tool_name : "";
     const params = recordOf(ev.parameters) ?? {};
-    this.state.decision = this.decisionOf(name, params);
+    this.state.decision = skillOfNamedCall(name, params, {
+      skillTool: "activate_skill",
+      pathKeys: PATH_PARAMS,
+      folders: this.folders,
+    });
     if (!this.state.decision) this.toolCalls += 1;
-  }
-
-  private decisionOf(name: string, params: Record<string, unknown>): SkillDecision | null {
-    if (name === "activate_skill") {
-      const s = params.name;
-      return typeof s === "string" && s.trim() ? { skill: s.trim(), via: "skill_tool" } : null;
-    }
-    for (const key of PATH_PARAMS) {
-      const v = params[key];
-      if (typeof v !== "string") continue;
-      const d = skillInText(v, this.folders);
-      if (d) return d;
-    }
-    return null;
   }
 }
 
@@ -65,7 +49,5 @@ export function runGeminiProbe(
   driver: AgentDriver,
   i: TriggerProbeInput,
 ): Promise<TriggerProbeResult> {
-  return runWatchedProbe(driver, i, new GeminiDecisionWatcher(driver.skillFolders), {
-    toolCallBudget: i.maxTurns,
-  });
+  return runToolBudgetProbe(driver, i, new GeminiDecisionWatcher(driver.skillFolders));
 }

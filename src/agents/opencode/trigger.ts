@@ -7,34 +7,19 @@
  * is counted in tool calls and skillbench stops the process when it is spent.
  */
 import {
-  runWatchedProbe,
+  DistinctCallWatcher,
   jsonLine,
   recordOf,
-  skillInText,
-  type DecisionWatcher,
+  runToolBudgetProbe,
+  skillOfNamedCall,
 } from "../probe-turn.js";
-import type {
-  AgentDriver,
-  SkillDecision,
-  TriggerProbeInput,
-  TriggerProbeResult,
-  WatchedProbe,
-} from "../types.js";
+import type { AgentDriver, TriggerProbeInput, TriggerProbeResult } from "../types.js";
 
 /** Inputs of opencode's tools that hold a path or a command. */
 const PATH_INPUTS = ["filePath", "file_path", "path", "command", "pattern"];
 
 /** Follows an `opencode run --format json` stream and records the first Skill chosen. Pure. */
-export class OpencodeDecisionWatcher implements DecisionWatcher {
-  readonly state: WatchedProbe = { decision: null, resultSubtype: null };
-  private readonly calls = new Set<string>();
-
-  constructor(private readonly folders: readonly string[]) {}
-
-  get toolCalls(): number {
-    return this.calls.size;
-  }
-
+export class OpencodeDecisionWatcher extends DistinctCallWatcher {
   push(line: string): void {
     const ev = jsonLine(line);
     if (!ev) return;
@@ -52,7 +37,11 @@ export class OpencodeDecisionWatcher implements DecisionWatcher {
     if (ev.type !== "tool_use" || !part || this.state.decision) return;
     const tool = typeof part.tool === "string" ? part.tool : "";
     const input = recordOf(recordOf(part.state)?.input) ?? {};
-    this.state.decision = this.decisionOf(tool, input);
+    this.state.decision = skillOfNamedCall(tool, input, {
+      skillTool: "skill",
+      pathKeys: PATH_INPUTS,
+      folders: this.folders,
+    });
     if (!this.state.decision) {
       const id =
         typeof part.callID === "string"
@@ -60,22 +49,8 @@ export class OpencodeDecisionWatcher implements DecisionWatcher {
           : typeof part.id === "string"
             ? part.id
             : line;
-      this.calls.add(id);
+      this.countCall(id);
     }
-  }
-
-  private decisionOf(tool: string, input: Record<string, unknown>): SkillDecision | null {
-    if (tool === "skill") {
-      const s = input.name;
-      return typeof s === "string" && s.trim() ? { skill: s.trim(), via: "skill_tool" } : null;
-    }
-    for (const key of PATH_INPUTS) {
-      const v = input[key];
-      if (typeof v !== "string") continue;
-      const d = skillInText(v, this.folders);
-      if (d) return d;
-    }
-    return null;
   }
 }
 
@@ -84,7 +59,5 @@ export function runOpencodeProbe(
   driver: AgentDriver,
   i: TriggerProbeInput,
 ): Promise<TriggerProbeResult> {
-  return runWatchedProbe(driver, i, new OpencodeDecisionWatcher(driver.skillFolders), {
-    toolCallBudget: i.maxTurns,
-  });
+  return runToolBudgetProbe(driver, i, new OpencodeDecisionWatcher(driver.skillFolders));
 }

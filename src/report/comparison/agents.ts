@@ -1,6 +1,7 @@
 import type { RunDigest } from "../../core/digest.js";
 import { bandHeadline, MIXED_AGENTS_NOISE } from "./band.js";
 import { signed } from "./fmt.js";
+import { mixedRunsOf } from "./split.js";
 import type { AgentComparison, AgentRow, Comparison, MixedArm, Roles } from "./types.js";
 
 /**
@@ -43,20 +44,10 @@ export function agentRows(reports: readonly RunDigest[]): AgentRow[] {
 
 /** Treatments (of those given) whose runs used more than one agent. */
 export function mixedArms(reports: readonly RunDigest[], treatments: string[]): MixedArm[] {
-  // Runs per agent of each treatment, agents in first-seen order, in one pass.
-  const runsOf = new Map<string, Map<string, number>>();
-  for (const r of reports) {
-    let perAgent = runsOf.get(r.treatment);
-    if (!perAgent) runsOf.set(r.treatment, (perAgent = new Map<string, number>()));
-    perAgent.set(r.agent.name, (perAgent.get(r.agent.name) ?? 0) + 1);
-  }
-  const out: MixedArm[] = [];
-  for (const t of treatments) {
-    const perAgent = runsOf.get(t);
-    if (perAgent && perAgent.size > 1)
-      out.push({ treatment: t, agents: [...perAgent].map(([agent, runs]) => ({ agent, runs })) });
-  }
-  return out;
+  return mixedRunsOf(reports, treatments, (r) => r.agent.name).map(({ treatment, runs }) => ({
+    treatment,
+    agents: runs.map(([agent, n]) => ({ agent, runs: n })),
+  }));
 }
 
 /**

@@ -24,7 +24,7 @@ import {
   POWER,
   REGRESSION_TOLERANCE,
 } from "./tuning.js";
-import { COMPARISON_SCHEMA, type Comparison } from "./types.js";
+import { COMPARISON_SCHEMA, type Comparison, type Roles } from "./types.js";
 import { decideVerdict } from "./verdict.js";
 import { bandHeadline, decideBand, DEFAULT_MARGIN, liftOf } from "./band.js";
 import { armProblemsOf } from "./arm-integrity.js";
@@ -160,22 +160,29 @@ function treatmentCount(reports: RunDigest[]): number {
   return new Set(reports.map((r) => r.treatment)).size;
 }
 
-/** The comparison of the given runs, whole (and split by agent). */
-function buildAll(input: ComparisonInput): Comparison {
-  const pooled = buildPooled(input);
-  const split = byAgent(input.reports, pooled.roles, (reports, roles) =>
+/** The builder of one part of the runs (an agent's, a model's) with the experiment's roles. */
+function rebuildWith(input: ComparisonInput): (reports: RunDigest[], roles: Roles) => Comparison {
+  return (reports, roles) =>
     buildPooled({
       ...input,
       reports,
       candidate: roles.candidate,
       baseline: roles.baseline,
       control: roles.control ?? undefined,
-    }),
-  );
+    });
+}
+
+/** Whether the candidate's or the baseline's arm is among the mixed ones. */
+function mixesAnArm(mixed: readonly { treatment: string }[], roles: Roles): boolean {
+  return mixed.some((m) => m.treatment === roles.candidate || m.treatment === roles.baseline);
+}
+
+/** The comparison of the given runs, whole (and split by agent). */
+function buildAll(input: ComparisonInput): Comparison {
+  const pooled = buildPooled(input);
+  const split = byAgent(input.reports, pooled.roles, rebuildWith(input));
   const mixed = mixedArms(input.reports, pooled.treatments);
-  const armsMixed = mixed.some(
-    (m) => m.treatment === pooled.roles.candidate || m.treatment === pooled.roles.baseline,
-  );
+  const armsMixed = mixesAnArm(mixed, pooled.roles);
   const agentVerdict = armsMixed ? mixedVerdict(pooled.verdict, mixed, split) : pooled.verdict;
   // Then by model (models.ts): only when the runs used more than one (else nothing is added).
   const models = splitByModel(input, pooled, agentVerdict);
@@ -216,20 +223,10 @@ function splitByModel(
 } | null {
   const rows = modelRows(input.reports);
   if (rows.length < 2) return null;
-  const split = byModel(input.reports, rows, pooled.roles, (reports, roles) =>
-    buildPooled({
-      ...input,
-      reports,
-      candidate: roles.candidate,
-      baseline: roles.baseline,
-      control: roles.control ?? undefined,
-    }),
-  );
+  const split = byModel(input.reports, rows, pooled.roles, rebuildWith(input));
   const mixed = mixedModelArms(input.reports, pooled.treatments);
   const fields = { models: rows, mixed_model_arms: mixed, by_model: split };
-  const armsMixed = mixed.some(
-    (m) => m.treatment === pooled.roles.candidate || m.treatment === pooled.roles.baseline,
-  );
+  const armsMixed = mixesAnArm(mixed, pooled.roles);
   if (!armsMixed || agentVerdict.kind === "mixed_agents") return { fields };
   return {
     fields,

@@ -2,6 +2,7 @@ import type { RunDigest } from "../../core/digest.js";
 import { bandHeadline, MIXED_MODELS_NOISE } from "./band.js";
 import { cell, table } from "../format.js";
 import { percent, signed } from "./fmt.js";
+import { mixedRunsOf } from "./split.js";
 import type {
   Comparison,
   MixedModelArm,
@@ -45,19 +46,10 @@ export function mixedModelArms(
   reports: readonly RunDigest[],
   treatments: string[],
 ): MixedModelArm[] {
-  const runsOf = new Map<string, Map<string, number>>();
-  for (const r of reports) {
-    let per = runsOf.get(r.treatment);
-    if (!per) runsOf.set(r.treatment, (per = new Map<string, number>()));
-    per.set(modelName(r), (per.get(modelName(r)) ?? 0) + 1);
-  }
-  const out: MixedModelArm[] = [];
-  for (const t of treatments) {
-    const per = runsOf.get(t);
-    if (per && per.size > 1)
-      out.push({ treatment: t, models: [...per].map(([model, runs]) => ({ model, runs })) });
-  }
-  return out;
+  return mixedRunsOf(reports, treatments, modelName).map(({ treatment, runs }) => ({
+    treatment,
+    models: runs.map(([model, n]) => ({ model, runs: n })),
+  }));
 }
 
 /** The comparison on each model alone, built by `build` with the experiment's roles. */
