@@ -145,7 +145,7 @@ const sameKey = (a: RunKey, s: UsageSample): boolean =>
   sameContent(a, s);
 
 /** A history-store sample counts only for the same task content; others by name as given. */
-export function sameContent(a: Pick<RunKey, "task_hash">, s: UsageSample): boolean {
+function sameContent(a: Pick<RunKey, "task_hash">, s: UsageSample): boolean {
   if (!s.same_content_only) return true;
   return a.task_hash != null && s.task_hash != null && s.task_hash === a.task_hash;
 }

@@ -33,7 +33,7 @@ function refuse(dir: string, why: string): never {
 }
 
 /** The word `--reuse` takes, beside folders, for the history store's folders (docs/reuse.md). */
-export const REUSE_HISTORY = "history";
+const REUSE_HISTORY = "history";
 
 /**
  * Read the folders given to `--reuse`: each must be a results folder of this harness version
