@@ -36,11 +36,19 @@ export async function planEstimateText(
     pricing,
     taskHashes: new Map(plan.tasks.map((t) => [t.name, t.hash])),
     // The store the run would record in (a default results folder's is `.skillbench/history.db`).
-    history: () =>
-      historyResultsFolders(
-        historySourceTarget(f.history, f.out ?? path.join(".skillbench", "runs", "next"), cwd),
-        (line) => process.stderr.write(`${line}\n`),
-      ),
+    // `--pilot N` asks for this experiment's own figures: the store is not read then.
+    history:
+      f.pilot !== undefined
+        ? undefined
+        : () =>
+            historyResultsFolders(
+              historySourceTarget(
+                f.history,
+                f.out ?? path.join(".skillbench", "runs", "next"),
+                cwd,
+              ),
+              (line) => process.stderr.write(`${line}\n`),
+            ),
   });
   const pilot =
     f.pilot !== undefined

@@ -251,7 +251,8 @@ export async function startEstimateLine(a: {
     pilotDir: a.cost?.fromPilot ? a.resumeDir : null,
     pricing: a.pricing,
     taskHashes: a.taskHashes,
-    history: a.history,
+    // After a pilot the user asked for this experiment's own figures: the store is not read.
+    history: a.cost?.fromPilot ? undefined : a.history,
   });
   return { line: estimateLine(e.plan, { scripted: a.scripted, from: e.from }), samples: e.samples };
 }
