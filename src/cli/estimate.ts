@@ -8,6 +8,7 @@ import { estimatePlan, estimateRun, probeFigure } from "../cost/estimate.js";
 import { estimateExperiment, pricingOf } from "../runner/estimate-sources.js";
 import { renderEstimate } from "../cost/render.js";
 import type { SuitePlan } from "../inspect/plan.js";
+import { historyResultsFolders, historySourceTarget } from "../history/results-folders.js";
 
 export interface EstimateFlags {
   estimateFrom?: string[] | undefined;
@@ -15,11 +16,13 @@ export interface EstimateFlags {
   pilot?: number | undefined;
   resume?: boolean | undefined;
   out?: string | undefined;
+  /** `--history FILE|URL`, `--no-history` (false): the store read for earlier runs. */
+  history?: string | boolean | undefined;
 }
 
 /** The estimate block of a plan. */
 export async function planEstimateText(
-  plan: Pick<SuitePlan, "runs" | "model" | "model_script" | "concurrency" | "count">,
+  plan: Pick<SuitePlan, "runs" | "model" | "model_script" | "concurrency" | "count" | "tasks">,
   f: EstimateFlags,
   cwd = process.cwd(),
 ): Promise<string> {
@@ -31,6 +34,21 @@ export async function planEstimateText(
     estimateFrom: (f.estimateFrom ?? []).map((d) => path.resolve(cwd, d)),
     resumeDir: f.resume && f.out ? path.resolve(cwd, f.out) : null,
     pricing,
+    taskHashes: new Map(plan.tasks.map((t) => [t.name, t.hash])),
+    // The store the run would record in (a default results folder's is `.skillbench/history.db`).
+    // `--pilot N` asks for this experiment's own figures: the store is not read then.
+    history:
+      f.pilot !== undefined
+        ? undefined
+        : () =>
+            historyResultsFolders(
+              historySourceTarget(
+                f.history,
+                f.out ?? path.join(".skillbench", "runs", "next"),
+                cwd,
+              ),
+              (line) => process.stderr.write(`${line}\n`),
+            ),
   });
   const pilot =
     f.pilot !== undefined

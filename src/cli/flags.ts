@@ -296,7 +296,7 @@ const COST_FLAGS = [
   list(
     "estimateFrom",
     "--estimate-from <dir>",
-    "estimate tokens, cost and time from this earlier results folder's runs of the same task, treatment, agent and model (repeatable; default: the folder being resumed)",
+    "estimate tokens, cost and time from this earlier results folder's runs of the same task, treatment, agent and model (repeatable; default: the folder being resumed and the history store's folders)",
     "cost",
   ),
   text(
@@ -434,7 +434,7 @@ export const RUN_FLAGS = [
   list(
     "reuse",
     "--reuse <dir>",
-    "take finished runs of an earlier results folder whose content key equals the planned run's instead of running them (docs/reuse.md; repeatable)",
+    "take finished runs of an earlier results folder whose content key equals the planned run's instead of running them (docs/reuse.md; repeatable; the word history: every folder the history store knows)",
     "matrix",
   ),
   parsed(

@@ -5,8 +5,9 @@
  *
  * Sources, best first:
  * 1. `history`: earlier runs of the same task, treatment, agent and model (`--estimate-from`
- *    folders, the folder being resumed). The history store of #35 does not exist yet; when it
- *    does, its runs are more samples of this kind.
+ *    folders, the folder being resumed, else the history store's folders). A run the history
+ *    store pointed at counts only when its task content hash is the planned task's: a task's
+ *    name alone ("greet") is shared by unrelated suites.
  * 2. `pilot`: this experiment's own first runs (`--pilot N`), of the same key, else of the same
  *    task, agent and model under another treatment (a treatment changes the run less than a
  *    task does).
@@ -45,6 +46,13 @@ export interface UsageSample {
    * (runner/budget-estimate.ts): it is the harness's own count, not the agent's.
    */
   readonly metered_usd?: number | null | undefined;
+  /** The run's task content hash (its report's `run_key.parts.task_hash`), when recorded. */
+  readonly task_hash?: string | null | undefined;
+  /**
+   * Found through the history store rather than a folder the user named: it counts only when
+   * `task_hash` equals the planned run's (`RunKey.task_hash`).
+   */
+  readonly same_content_only?: boolean | undefined;
 }
 
 /** The part of a planned run an estimate depends on. */
@@ -54,6 +62,8 @@ export interface RunKey {
   readonly agent: string;
   /** The model asked for; null: the agent's default, which the harness does not know. */
   readonly model: string | null;
+  /** The planned task's content hash, when known (history-store samples need it to count). */
+  readonly task_hash?: string | null | undefined;
 }
 
 export interface Range {
@@ -128,7 +138,17 @@ function meanTokens(samples: readonly UsageSample[]): TokenCounts {
 }
 
 const sameKey = (a: RunKey, s: UsageSample): boolean =>
-  s.task === a.task && s.treatment === a.treatment && s.agent === a.agent && s.model === a.model;
+  s.task === a.task &&
+  s.treatment === a.treatment &&
+  s.agent === a.agent &&
+  s.model === a.model &&
+  sameContent(a, s);
+
+/** A history-store sample counts only for the same task content; others by name as given. */
+function sameContent(a: Pick<RunKey, "task_hash">, s: UsageSample): boolean {
+  if (!s.same_content_only) return true;
+  return a.task_hash != null && s.task_hash != null && s.task_hash === a.task_hash;
+}
 
 /** The samples an estimate of `run` uses, and which source they are. */
 export function pickSamples(

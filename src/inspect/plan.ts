@@ -71,6 +71,8 @@ export interface SuitePlan {
   suite: string;
   tasks: {
     name: string;
+    /** The task's content hash (the run key's `task_hash`). */
+    hash: string;
     dir: string;
     category: string;
     profile: string;
@@ -179,6 +181,7 @@ export async function planSuite(opts: PlanOptions): Promise<SuitePlan> {
       });
       return {
         name: t.name,
+        hash: t.hash,
         dir: t.rel_dir,
         category: t.metadata.category,
         profile: t.evaluation.inferred_profile,

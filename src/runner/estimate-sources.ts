@@ -28,7 +28,11 @@ function agentKey(name: string): string {
 }
 
 /** One run's usage as a sample; null when it used no tokens the report knows of. */
-function sampleOf(r: RunReport, from: UsageSample["from"]): UsageSample | null {
+function sampleOf(
+  r: RunReport,
+  from: UsageSample["from"],
+  sameContentOnly: boolean,
+): UsageSample | null {
   const e = r.events_summary;
   if (!e) return null;
   const tokens = {
@@ -52,6 +56,9 @@ function sampleOf(r: RunReport, from: UsageSample["from"]): UsageSample | null {
     seconds: r.timing.wall_ms / 1000,
     from,
     metered_usd: r.metered && r.metered.unpriced.length === 0 ? r.metered.usd : null,
+    ...(sameContentOnly
+      ? { task_hash: r.run_key?.parts.task_hash ?? null, same_content_only: true }
+      : {}),
   };
 }
 
@@ -60,6 +67,7 @@ async function readUsageSamples(
   dir: string,
   from: UsageSample["from"],
   field = "--estimate-from",
+  sameContentOnly = false,
 ): Promise<{ samples: UsageSample[]; finished: Set<string> }> {
   if (!existsSync(dir) || !statSync(dir).isDirectory())
     throw new InputError(`${field} ${dir}: no such results folder`, { file: dir, field });
@@ -76,7 +84,7 @@ async function readUsageSamples(
     stored.digests.map((d) => d.run_id),
     (r) => {
       finished.add(r.run_id);
-      const s = sampleOf(r, from);
+      const s = sampleOf(r, from, sameContentOnly);
       if (s) samples.push(s);
     },
   );
@@ -102,6 +110,13 @@ export interface EstimateRequest {
   /** This experiment's folder after its pilot (`--pilot N`): its runs are pilot samples. */
   pilotDir?: string | null | undefined;
   pricing: PricingTable;
+  /** Each task's content hash: the history store's runs count only for the same content. */
+  taskHashes?: ReadonlyMap<string, string> | undefined;
+  /**
+   * The history store's results folders (history/results-folders.ts), read when no
+   * `--estimate-from` is given; null or absent: no store.
+   */
+  history?: (() => Promise<{ where: string; folders: string[] } | null>) | undefined;
 }
 
 export interface ExperimentEstimate {
@@ -114,6 +129,34 @@ export interface ExperimentEstimate {
   samples: UsageSample[];
 }
 
+/**
+ * The history store's folders as samples (docs/cost.md), each marked to count only for the same
+ * task content; this experiment's own folder is read as itself (resume, pilot), not again here.
+ * A folder that cannot be read as results is passed over: the store named it, the user did not.
+ * Returns the source's name for the estimate's source line, or nothing when it gave no sample.
+ */
+async function historySamples(
+  history: () => Promise<{ where: string; folders: string[] } | null>,
+  samples: UsageSample[],
+  ...own: (string | null | undefined)[]
+): Promise<string[]> {
+  const store = await history();
+  if (!store) return [];
+  const skip = new Set(own.filter((d): d is string => !!d).map((d) => path.resolve(d)));
+  let got = 0;
+  for (const dir of store.folders) {
+    if (skip.has(dir)) continue;
+    try {
+      const read = await readUsageSamples(dir, "history", "--history", true);
+      samples.push(...read.samples);
+      got += read.samples.length;
+    } catch {
+      continue;
+    }
+  }
+  return got > 0 ? [`history store ${store.where}`] : [];
+}
+
 /** Estimate the runs still to run of a plan from the best sources available. */
 export async function estimateExperiment(req: EstimateRequest): Promise<ExperimentEstimate> {
   const { pricing } = req;
@@ -123,6 +166,8 @@ export async function estimateExperiment(req: EstimateRequest): Promise<Experime
     samples.push(...(await readUsageSamples(dir, "history")).samples);
     from.push(dir);
   }
+  if (req.estimateFrom.length === 0 && req.history)
+    from.push(...(await historySamples(req.history, samples, req.resumeDir, req.pilotDir)));
   let done = new Set<string>();
   if (req.resumeDir && existsSync(path.join(req.resumeDir, "runs"))) {
     const got = await readUsageSamples(req.resumeDir, "history", "--resume");
@@ -154,7 +199,13 @@ export async function estimateExperiment(req: EstimateRequest): Promise<Experime
       let e = memo.get(key);
       if (!e) {
         e = estimateRun({
-          run: { task: r.task, treatment: r.treatment, agent, model },
+          run: {
+            task: r.task,
+            treatment: r.treatment,
+            agent,
+            model,
+            task_hash: req.taskHashes?.get(r.task) ?? null,
+          },
           samples: byTask.get(r.task) ?? [],
           typical: agentDriver(agent)?.typicalRun ?? null,
           pricing,
@@ -185,6 +236,8 @@ export async function startEstimateLine(a: {
   resumeDir: string | null;
   scripted: boolean;
   cwd: string;
+  taskHashes?: ReadonlyMap<string, string> | undefined;
+  history?: (() => Promise<{ where: string; folders: string[] } | null>) | undefined;
 }): Promise<{ line: string; samples: readonly UsageSample[] }> {
   const estimateFrom = (a.cost?.estimateFrom ?? []).map((d) => path.resolve(a.cwd, d));
   const e = await estimateExperiment({
@@ -197,6 +250,9 @@ export async function startEstimateLine(a: {
     resumeDir: a.cost?.fromPilot ? null : a.resumeDir,
     pilotDir: a.cost?.fromPilot ? a.resumeDir : null,
     pricing: a.pricing,
+    taskHashes: a.taskHashes,
+    // After a pilot the user asked for this experiment's own figures: the store is not read.
+    history: a.cost?.fromPilot ? undefined : a.history,
   });
   return { line: estimateLine(e.plan, { scripted: a.scripted, from: e.from }), samples: e.samples };
 }

@@ -32,44 +32,90 @@ function refuse(dir: string, why: string): never {
   throw new InputError(`--reuse ${dir}: ${why}`, { file: dir, field: "--reuse" });
 }
 
+/** The word `--reuse` takes, beside folders, for the history store's folders (docs/reuse.md). */
+const REUSE_HISTORY = "history";
+
 /**
  * Read the folders given to `--reuse`: each must be a results folder of this harness version
  * whose runs record content keys of this format (else InputError, exit 2).
  */
-async function loadReuseSources(dirs: readonly string[], cwd: string): Promise<ReuseSource[]> {
+async function loadReuseSources(
+  dirs: readonly string[],
+  cwd: string,
+  fromHistory: ReadonlySet<string> = new Set(),
+): Promise<ReuseSource[]> {
   const out: ReuseSource[] = [];
   for (const given of dirs) {
     const dir = path.resolve(cwd, given);
-    const meta = await readMetadata(experimentPaths(dir).metadata);
-    if (!meta) refuse(dir, "not a skillbench results folder (no readable metadata.json)");
-    const version = meta.versions.skillbench;
-    if (version !== SKILLBENCH_VERSION)
-      refuse(
-        dir,
-        `written by skillbench ${version}, this is skillbench ${SKILLBENCH_VERSION}: runs of another harness version are not reused (its prompts, workspaces and scoring may differ); run them again, or reuse them with skillbench ${version}`,
-      );
-    // A folder reused from is only read: its index is not written (as merge leaves its inputs).
-    const { reports, problems } = await readReports(dir, { index: "read" });
-    if (reports.length === 0 && problems.length > 0)
-      refuse(
-        dir,
-        `no run report this skillbench can read (${problems[0]?.file ?? ""}: ${problems[0]?.message ?? ""})`,
-      );
-    const keyed = reports.filter((r) => r.run_key !== undefined);
-    if (reports.length > 0 && keyed.length === 0)
-      refuse(
-        dir,
-        "its runs record no content key (written before skillbench kept run keys): they cannot be matched; run them again",
-      );
-    const other = keyed.find((r) => r.run_key?.parts.version !== RUN_KEY_VERSION);
-    if (other)
-      refuse(
-        dir,
-        `${other.run_id}: run key format ${String(other.run_key?.parts.version)}, this skillbench writes format ${RUN_KEY_VERSION}: run them again`,
-      );
-    out.push({ dir, runs: new Map(keyed.map((r) => [r.run_id, r])) });
+    try {
+      const meta = await readMetadata(experimentPaths(dir).metadata);
+      if (!meta) refuse(dir, "not a skillbench results folder (no readable metadata.json)");
+      const version = meta.versions.skillbench;
+      if (version !== SKILLBENCH_VERSION)
+        refuse(
+          dir,
+          `written by skillbench ${version}, this is skillbench ${SKILLBENCH_VERSION}: runs of another harness version are not reused (its prompts, workspaces and scoring may differ); run them again, or reuse them with skillbench ${version}`,
+        );
+      // A folder reused from is only read: its index is not written (as merge leaves its inputs).
+      const { reports, problems } = await readReports(dir, { index: "read" });
+      if (reports.length === 0 && problems.length > 0)
+        refuse(
+          dir,
+          `no run report this skillbench can read (${problems[0]?.file ?? ""}: ${problems[0]?.message ?? ""})`,
+        );
+      const keyed = reports.filter((r) => r.run_key !== undefined);
+      if (reports.length > 0 && keyed.length === 0)
+        refuse(
+          dir,
+          "its runs record no content key (written before skillbench kept run keys): they cannot be matched; run them again",
+        );
+      const other = keyed.find((r) => r.run_key?.parts.version !== RUN_KEY_VERSION);
+      if (other)
+        refuse(
+          dir,
+          `${other.run_id}: run key format ${String(other.run_key?.parts.version)}, this skillbench writes format ${RUN_KEY_VERSION}: run them again`,
+        );
+      out.push({ dir, runs: new Map(keyed.map((r) => [r.run_id, r])) });
+    } catch (e) {
+      // A folder the history store named was not chosen by the user: one this skillbench cannot
+      // reuse from is passed over, not refused (the run key still decides for the others).
+      if (!fromHistory.has(dir)) throw e;
+    }
   }
   return out;
+}
+
+/**
+ * `--reuse history`: the word stands for the history store's folders (newest first, after the
+ * folders named before it); this experiment's own folder is not a source of itself.
+ */
+async function expandHistory(
+  dirs: readonly string[],
+  o: {
+    cwd: string;
+    outDir: string;
+    note: (message: string) => void;
+    history: () => Promise<{ where: string; folders: string[] } | null>;
+  },
+): Promise<{ folders: string[]; fromHistory: Set<string> }> {
+  if (!dirs.includes(REUSE_HISTORY)) return { folders: [...dirs], fromHistory: new Set() };
+  const store = await o.history();
+  if (store === null)
+    throw new InputError("--reuse history: no history store to read (--no-history was given)", {
+      field: "--reuse",
+    });
+  const named = new Set(dirs.filter((d) => d !== REUSE_HISTORY).map((d) => path.resolve(o.cwd, d)));
+  const own = path.resolve(o.outDir);
+  const fromHistory = new Set(store.folders.filter((d) => d !== own && !named.has(d)));
+  o.note(
+    `reuse: the history store ${store.where || "(none)"} names ${fromHistory.size} results folder(s) to take runs from`,
+  );
+  const folders: string[] = [];
+  for (const d of dirs) {
+    if (d === REUSE_HISTORY) folders.push(...fromHistory);
+    else folders.push(d);
+  }
+  return { folders, fromHistory };
 }
 
 /** What `--reuse` decided for the planned runs. */
@@ -198,11 +244,14 @@ export async function applyReuse(
     keyer: RunKeyer;
     outDir: string;
     note: (message: string) => void;
+    /** The history store's results folders, read only when `dirs` holds the word `history`. */
+    history: () => Promise<{ where: string; folders: string[] } | null>;
   },
 ): Promise<{ plans: RunPlan[]; taken: RunDigest[]; takenIds: Set<string> }> {
   if (dirs === undefined || dirs.length === 0)
     return { plans: o.plans, taken: [], takenIds: new Set() };
-  const sources = await loadReuseSources(dirs, o.cwd);
+  const { folders, fromHistory } = await expandHistory(dirs, o);
+  const sources = await loadReuseSources(folders, o.cwd, fromHistory);
   const r = await reuseStoredRuns(o.plans, sources, o.keyer, o.outDir);
   for (const line of reuseNotes(r)) o.note(line);
   o.note(`reuse: ${await writeReuseFile(o.outDir, r)}`);

@@ -48,6 +48,11 @@ export interface RunOptions {
   allowDrift?: boolean | undefined;
   /** `--reuse DIR`: results folders whose finished runs with an equal content key are taken (docs/reuse.md). */
   reuse?: string[] | undefined;
+  /**
+   * `--history FILE|URL` / `--no-history` (false): the store `--reuse history` and the estimate
+   * read earlier runs from (history/results-folders.ts); absent: the default beside the results.
+   */
+  history?: string | boolean | undefined;
   /** --shard I/N: run only that slice of the plan (plan/shard.ts; docs/distributed.md) */
   shard?: Shard | undefined;
   /** --margin: the verdict's non-inferiority margin on Δ pass rate (kept in metadata.json) */

@@ -39,6 +39,7 @@ import { tapLiveEndpoints, type BudgetTaps } from "./budget-tap.js";
 import { pricingOf, startEstimateLine } from "./estimate-sources.js";
 import { warmFirstSandbox } from "./warm-sandbox.js";
 import { applyReuse } from "./reuse.js";
+import { historyResultsFolders, historySourceTarget } from "../history/results-folders.js";
 import { runKeyer } from "./run-keys.js";
 import type { RunOptions, RunSummary } from "./run-options.js";
 
@@ -238,12 +239,18 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       declared: declaredEnv,
       passNames: passEnvOf(cfg.pass_env, opts),
     });
+    // The history store's folders (docs/history.md), read once when `--reuse history` or the
+    // estimate asks for them.
+    const target = historySourceTarget(opts.history, outDir, cwd, hostEnv);
+    let historyRead: ReturnType<typeof historyResultsFolders> | undefined;
+    const historyFolders = () => (historyRead ??= historyResultsFolders(target, note));
     const reuse = await applyReuse(opts.reuse, {
       cwd,
       plans: toRun.map((r) => settleRun(settings, r, randomUUID())),
       keyer,
       outDir,
       note,
+      history: async () => (target === null ? null : historyFolders()),
     });
     const plans = reuse.plans;
     // Arm integrity before any agent starts (docs/statistics.md, "Arm integrity"); a queued job's is its coordinator's.
@@ -342,6 +349,8 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
           resumeDir: opts.resume ? outDir : null,
           scripted: server !== null || Boolean(opts.queue?.scripted),
           cwd,
+          taskHashes: new Map(suite.tasks.map((t) => [t.name, t.hash])),
+          history: historyFolders,
         })
       : undefined;
     budget?.useSamples(estimated?.samples ?? []);

@@ -106,8 +106,10 @@ describe("the estimate from an earlier run of the demo", () => {
   });
 
   it("the second run's start-up line carries the estimate and says the scripted cost is not real", () => {
+    // From history: the first run is recorded in the default history store beside the results,
+    // whose folders are a source when no --estimate-from is given (docs/cost.md).
     expect(second.stderr).toMatch(
-      /skillbench: 6 runs planned \(6 to run, 0 already complete\)[^\n]*\n {2}estimate: [\d,]+ tokens, ~\d+m?\d*s at -j 2 \(6 from agent-default\); scripted model \(offline\): the cost is not real/,
+      /skillbench: 6 runs planned \(6 to run, 0 already complete\)[^\n]*\n {2}estimate: [\d,]+ tokens, ~\d+m?\d*s at -j 2 \(6 from history\); scripted model \(offline\): the cost is not real/,
     );
   });
 });

@@ -5,7 +5,10 @@
  *    serves no request) and gives the same verdict; every run is marked reused_from, and the
  *    reports say how many runs came from where;
  *  - changing one task (its task.toml) reruns that task's runs only, and reuse.md says why;
- *  - a reuse folder of another harness version is refused, exit 2, with the version named.
+ *  - a reuse folder of another harness version is refused, exit 2, with the version named;
+ *  - `--reuse history` takes the runs of the folders the history store (`--history FILE`) knows,
+ *    and a dry run's estimate reads the store's folders, counting only runs of the same task
+ *    content (after the change, farewell's runs are not samples; greet's are).
  */
 import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
@@ -30,6 +33,8 @@ let skill: string;
 let first: CliResult;
 let again: CliResult;
 let changed: CliResult;
+let fromHistory: CliResult;
+let dryRun: CliResult;
 
 function evalArgs(out: string, ...extra: string[]): string[] {
   return [
@@ -71,10 +76,15 @@ beforeAll(async () => {
   await cp(path.join(FIXTURES, "greeter-v1"), path.join(box.dir("skills"), "greeter-v1"), {
     recursive: true,
   });
-  first = await runCli(evalArgs(box.dir("first")), { env: box.env() });
+  const store = box.dir("history.db");
+  first = await runCli(evalArgs(box.dir("first"), "--history", store), { env: box.env() });
   again = await runCli(evalArgs(box.dir("again"), "--reuse", box.dir("first")), {
     env: box.env(),
   });
+  fromHistory = await runCli(
+    evalArgs(box.dir("from-history"), "--reuse", "history", "--history", store),
+    { env: box.env() },
+  );
   const toml = path.join(skill, "tasks", "farewell", "task.toml");
   await writeFile(
     toml,
@@ -84,6 +94,9 @@ beforeAll(async () => {
     ),
   );
   changed = await runCli(evalArgs(box.dir("changed"), "--reuse", box.dir("first")), {
+    env: box.env(),
+  });
+  dryRun = await runCli(evalArgs(box.dir("dry"), "--dry-run", "--history", store), {
     env: box.env(),
   });
 }, 400_000);
@@ -119,6 +132,30 @@ describe("eval --reuse of an unchanged Skill", () => {
     const line = `12 runs reused from ${box.dir("first")}`;
     for (const f of ["summary.md", "comparison_report.md", "summary.html"])
       expect(await readFile(path.join(box.dir("again"), f), "utf8"), f).toContain(line);
+  });
+});
+
+describe("the history store as a source (--history FILE)", () => {
+  it("--reuse history takes every run from the folder the store recorded: no agent starts", async () => {
+    expect(fromHistory.code, fromHistory.stderr).toBe(0);
+    expect(await modelRequests(box.dir("from-history"))).toBe(0);
+    expect(fromHistory.stderr).toContain(`reuse: 12 run(s) taken from ${box.dir("first")}`);
+    const r = await readRunReport(box.dir("from-history"), "greet-WITH_SKILL-r1");
+    expect(r.reused_from).toBe(box.dir("first"));
+  });
+
+  it("the dry run's estimate names the store and counts only runs of the same task content", () => {
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    expect(dryRun.stdout).toContain(`(history store ${box.dir("history.db")})`);
+    const source = (runsOf: string): string | undefined =>
+      dryRun.stdout
+        .split("\n")
+        .find((l) => l.trim().startsWith(`${runsOf} `))
+        ?.trim()
+        .split(/\s+/)[1];
+    // greet is unchanged since the recorded folders; farewell's task.toml changed after them.
+    expect(source("greet/WITH_SKILL")).toBe("history");
+    expect(source("farewell/WITH_SKILL")).toBe("agent-default");
   });
 });
 

@@ -34,6 +34,8 @@ function stamp(): string {
 function reuseFor(dirs: readonly string[] | undefined, name: string): string[] | undefined {
   if (dirs === undefined) return undefined;
   const out = dirs.flatMap((d) => {
+    // `--reuse history` is the history store's folders (docs/reuse.md), for each Skill alike.
+    if (d === "history") return [d];
     const sub = path.join(d, name);
     if (existsSync(path.join(sub, "metadata.json"))) return [sub];
     return existsSync(path.join(d, "metadata.json")) ? [d] : [];
@@ -77,7 +79,7 @@ export async function evalRoot<F extends RootFlags>(
     return;
   }
   // Where the carried-over Skills' last verdicts are looked for.
-  const stored = f.reuse ?? [path.resolve(".skillbench", "runs")];
+  const stored = f.reuse?.filter((d) => d !== "history") ?? [path.resolve(".skillbench", "runs")];
   const lines: SkillsRootLine[] = [];
   for (const s of list) {
     const evaluated = changed.includes(s);

@@ -61,6 +61,7 @@ export function runOptionsFromFlags(f: RunFlags) {
     baselineFrom: f.baselineFrom,
     allowDrift: f.allowDrift,
     reuse: f.reuse,
+    history: f.history,
     judgeFlags: judgeFlags(f),
     interaction: {
       mode: f.interactionMode,

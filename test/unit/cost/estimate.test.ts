@@ -194,3 +194,30 @@ describe("wall time at a concurrency", () => {
     expect(estimateLine(p, { scripted: true, from: [] })).toMatch(/the cost is not real/);
   });
 });
+
+describe("a history-store sample counts only for the same task content, agent and model", () => {
+  const store = (over: Partial<UsageSample>): UsageSample =>
+    sample({ same_content_only: true, task_hash: "sha256:t1", input: 2_000_000, ...over });
+  const keyed: RunKey = { ...KEY, task_hash: "sha256:t1" };
+  it.each([
+    ["same name, same content", keyed, [store({})], "history"],
+    [
+      "same name, other content (another suite's greet)",
+      keyed,
+      [store({ task_hash: "sha256:x" })],
+      "agent-default",
+    ],
+    ["the sample recorded no task hash", keyed, [store({ task_hash: null })], "agent-default"],
+    ["the planned task's hash is not known", KEY, [store({})], "agent-default"],
+    ["same content, another agent", keyed, [store({ agent: "codex" })], "agent-default"],
+    ["same content, another model", keyed, [store({ model: "claude-haiku-4-5" })], "agent-default"],
+    [
+      "a named folder's sample counts by name, as before",
+      keyed,
+      [sample({ task_hash: "sha256:x" })],
+      "history",
+    ],
+  ] as const)("%s", (_, run, samples, source) => {
+    expect(estimateRun({ run, samples, typical: TYPICAL, pricing }).source).toBe(source);
+  });
+});
