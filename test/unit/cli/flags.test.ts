@@ -10,7 +10,6 @@ import {
   EVAL_ONLY_FLAGS,
   FLAG_GROUPS,
   JUNIT_FLAGS,
-  HISTORY_FLAGS,
   RUN_FLAGS,
   RUN_ONLY_FLAGS,
   SEQUENTIAL_FLAGS,
@@ -80,14 +79,15 @@ describe("the flag table", () => {
 
 /**
  * Every shared flag reaches the library: `runOptionsFromFlags` (the one CLI → RunOptions mapping)
- * reads it, or it is one the command's end consumes itself (the reporters: CI outputs,
- * telemetry and the history store; the exit code). A flag added to RUN_FLAGS and mapped nowhere fails here.
+ * reads it, or it is one the command's end consumes itself (the reporters: CI outputs and
+ * telemetry; the exit code). The history store's flags are read by both: the reporter records into
+ * the store, and the run reads it as a source (`--reuse history`, estimates). A flag added to
+ * RUN_FLAGS and mapped nowhere fails here.
  */
 describe("the CLI → RunOptions mapping", () => {
   const COMMAND_ONLY = new Set([
     ...JUNIT_FLAGS.map((f) => f.key),
     ...TELEMETRY_FLAGS.map((f) => f.key),
-    ...HISTORY_FLAGS.map((f) => f.key),
     "exitZero",
   ]);
 
