@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { InputError } from "../../../src/core/errors.js";
 import { HISTORY_RECORD_SCHEMA, type HistoryRecord } from "../../../src/history/record.js";
 import {
@@ -15,6 +15,8 @@ import {
   openHistory,
   HISTORY_SCHEMA_VERSION,
 } from "../../../src/history/store.js";
+
+import { startPostgres, type TestPostgres } from "../../helpers/postgres.js";
 
 let dir = "";
 beforeEach(async () => {
@@ -236,6 +238,37 @@ describe("judge calibrations in the store (migration 2)", () => {
     );
     await again.close();
   });
+});
+
+describe("judge calibrations in a PostgreSQL store", () => {
+  const key = { model: "m", prompt_digest: "p".repeat(64), rubric_digest: "r".repeat(64) };
+  let pg: TestPostgres | null = null;
+  afterAll(async () => {
+    await pg?.stop();
+  });
+
+  it("the same table through migration 2: kept, replaced per folder, looked up by judge", async () => {
+    pg = await startPostgres();
+    const store = await openHistory(pg.url);
+    await store.record(rec("e1"));
+    await store.recordCalibration("/r/a", calibration("m", "2026-12-06T10:00:00Z", 0.2));
+    await store.recordCalibration("/r/b", calibration("m", "2026-12-06T11:00:00Z", 0.9));
+    await store.recordCalibration("/r/a", calibration("m", "2026-12-06T12:00:00Z", 0.8));
+    await store.recordCalibration("/r/a", calibration("other", "2026-12-06T13:00:00Z", 1));
+    await store.close();
+    // a second start finds every migration applied
+    const again = await openHistory(pg.url);
+    const got = await again.calibrations(key);
+    const records = await again.records();
+    await again.close();
+    expect(
+      got.map((c) => [c.results_dir, c.calibration.dimensions[0]?.alpha_ordinal.estimate]),
+    ).toEqual([
+      ["/r/a", 0.8],
+      ["/r/b", 0.9],
+    ]);
+    expect(records.map((r) => r.experiment_id)).toEqual(["e1"]);
+  }, 120_000);
 });
 
 describe("where records go", () => {
