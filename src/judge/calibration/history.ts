@@ -17,7 +17,7 @@ import {
 import type { JudgeCalibration } from "./schema.js";
 
 /** Where a store is, for messages (a URL with its password masked). */
-export function storeWhere(target: string): string {
+function storeWhere(target: string): string {
   return isPostgresUrl(target) ? maskUrl(target) : target;
 }
 
