@@ -128,6 +128,17 @@ export const JUNIT_FLAGS = [
   JUDGE_ALPHA_MIN_FLAG,
 ] as const;
 
+/** `report`: the history store whose judge calibrations vouch for gates too (docs/judge.md). */
+export const GATE_HISTORY_FLAGS = [
+  text(
+    "history",
+    "--history <file|url>",
+    "also look for judge calibrations in this history store (default: SKILLBENCH_HISTORY_URL, else .skillbench/history.db beside the results)",
+    "output",
+  ),
+  on("history", "--no-history", "look for judge calibrations in no history store", "output"),
+] as const;
+
 /** The telemetry flags (also `rescore` and `export`; docs/telemetry.md). */
 export const TELEMETRY_FLAGS = [
   text(
@@ -596,6 +607,14 @@ export const JUDGE_CALIBRATE_FLAGS = [
     },
   ),
   JUDGE_ALPHA_MIN_FLAG,
+  // Where the calibration is also kept, for later experiments' gates (docs/judge.md, Calibration).
+  text(
+    "history",
+    "--history <file|url>",
+    "also record the calibration in this history store: a SQLite file or postgres://… (default: SKILLBENCH_HISTORY_URL, else .skillbench/history.db beside the results)",
+    "output",
+  ),
+  on("history", "--no-history", "do not record the calibration in a history store", "output"),
 ] as const;
 
 /**

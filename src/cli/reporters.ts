@@ -39,6 +39,7 @@ export async function runReported<R>(
     failUnder: f.failUnder,
     judgeCalibration: f.judgeCalibration,
     judgeAlphaMin: f.judgeAlphaMin,
+    history: f.history,
   });
   const telemetry = await openTelemetryReporter(f, declared);
   // Last: a store that cannot be reached is a warning after everything else is said.

@@ -11,6 +11,11 @@ import path from "node:path";
 import { z } from "zod";
 import { InputError, errorMessage } from "../core/errors.js";
 import { besideResults } from "../store/layout.js";
+import {
+  JUDGE_CALIBRATION_SCHEMA,
+  JudgeCalibrationSchema,
+  type JudgeCalibration,
+} from "../judge/calibration/schema.js";
 import { HISTORY_RECORD_SCHEMA, HistoryRecordSchema, type HistoryRecord } from "./record.js";
 
 /**
@@ -42,6 +47,22 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     )`,
     `CREATE INDEX IF NOT EXISTS experiments_by_skill ON experiments (skill, recorded_at)`,
   ],
+  // `judge calibrate`'s calibrations (docs/judge.md, Calibration): a gate looks one up by the
+  // instrument (judge model, prompt digest, rubric digest), so those are the key's columns; one
+  // results folder calibrated again with other labels replaces its calibration, as its file does.
+  [
+    `CREATE TABLE IF NOT EXISTS judge_calibrations (
+      judge_model TEXT NOT NULL,
+      prompt_digest TEXT NOT NULL,
+      rubric_digest TEXT NOT NULL,
+      results_dir TEXT NOT NULL,
+      experiment_id TEXT,
+      created_at TEXT NOT NULL,
+      schema TEXT NOT NULL,
+      record TEXT NOT NULL,
+      PRIMARY KEY (judge_model, prompt_digest, rubric_digest, results_dir)
+    )`,
+  ],
 ];
 
 export const HISTORY_SCHEMA_VERSION = MIGRATIONS.length;
@@ -53,7 +74,77 @@ export interface HistoryStore {
   record(rec: HistoryRecord): Promise<void>;
   /** Every record, or one Skill's, oldest first. */
   records(skill?: string): Promise<HistoryRecord[]>;
+  /** Keep a judge calibration of the runs in `resultsDir`; the same folder and judge again replaces it. */
+  recordCalibration(resultsDir: string, c: JudgeCalibration): Promise<void>;
+  /** The calibrations of one judge (model, prompt digest, rubric digest), newest first. */
+  calibrations(judge: JudgeKey): Promise<StoredJudgeCalibration[]>;
   close(): Promise<void>;
+}
+
+/** What a calibration is looked up by: the instrument (judge/calibration/identity.ts). */
+export interface JudgeKey {
+  model: string;
+  prompt_digest: string;
+  rubric_digest: string;
+}
+
+export interface StoredJudgeCalibration {
+  results_dir: string;
+  calibration: JudgeCalibration;
+}
+
+/** The judge_calibrations columns, in the order of the INSERT below. */
+function calibrationRowOf(resultsDir: string, c: JudgeCalibration): (string | null)[] {
+  return [
+    c.judge.model,
+    c.judge.prompt_digest,
+    c.judge.rubric_digest,
+    resultsDir,
+    c.experiment_id,
+    c.created_at,
+    c.schema,
+    JSON.stringify(c),
+  ];
+}
+const CALIBRATION_COLUMNS =
+  "judge_model, prompt_digest, rubric_digest, results_dir, experiment_id, created_at, schema, record";
+const CALIBRATIONS_OF =
+  "SELECT results_dir, schema, record FROM judge_calibrations WHERE judge_model = $1 AND prompt_digest = $2 AND rubric_digest = $3 ORDER BY created_at DESC, results_dir";
+
+const CalibrationRowSchema = z.object({
+  results_dir: z.string(),
+  schema: z.string(),
+  record: z.string(),
+});
+
+/** A stored calibration, parsed with its schema like a record (never trusted as cast). */
+function parseCalibrationRow(where: string, raw: unknown): StoredJudgeCalibration {
+  const got = CalibrationRowSchema.safeParse(raw);
+  if (!got.success)
+    throw new InputError(`${where}: a stored row is not a judge calibration`, { file: where });
+  const row = got.data;
+  if (row.schema !== JUDGE_CALIBRATION_SCHEMA)
+    throw new InputError(
+      `${where}: a judge calibration of schema ${row.schema}, which this skillbench does not read (it reads ${JUDGE_CALIBRATION_SCHEMA})`,
+      { file: where },
+    );
+  let json: unknown;
+  try {
+    json = JSON.parse(row.record);
+  } catch (e) {
+    throw new InputError(`${where}: a stored judge calibration is not JSON: ${errorMessage(e)}`, {
+      file: where,
+    });
+  }
+  const parsed = JudgeCalibrationSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InputError(
+      `${where}: a stored judge calibration does not match its schema: ${issue?.path.join(".") || "(top level)"}: ${issue?.message ?? ""}`,
+      { file: where },
+    );
+  }
+  return { results_dir: row.results_dir, calibration: parsed.data };
 }
 
 /** A postgres:// URL with its password replaced, so that no message prints it. */
@@ -189,6 +280,14 @@ async function openSqlite(file: string): Promise<HistoryStore> {
       .map(() => "?")
       .join(", ")})`,
   );
+  const insertCalibration = db.prepare(
+    `INSERT OR REPLACE INTO judge_calibrations (${CALIBRATION_COLUMNS}) VALUES (${CALIBRATION_COLUMNS.split(
+      ",",
+    )
+      .map(() => "?")
+      .join(", ")})`,
+  );
+  const calibrationsOf = db.prepare(CALIBRATIONS_OF.replace(/\$\d/g, "?"));
   return {
     where: file,
     // async: a failure is the promise's rejection, as with PostgreSQL.
@@ -206,6 +305,15 @@ async function openSqlite(file: string): Promise<HistoryStore> {
             )
       ).all(...(skill === undefined ? [] : [skill]));
       return rows.map((r) => parseRow(file, r));
+    },
+    // eslint-disable-next-line @typescript-eslint/require-await
+    async recordCalibration(resultsDir, c) {
+      insertCalibration.run(...calibrationRowOf(resultsDir, c));
+    },
+    // eslint-disable-next-line @typescript-eslint/require-await
+    async calibrations(k) {
+      const rows: unknown[] = calibrationsOf.all(k.model, k.prompt_digest, k.rubric_digest);
+      return rows.map((r) => parseCalibrationRow(file, r));
     },
     close() {
       db.close();
@@ -284,6 +392,23 @@ async function openPostgres(url: string): Promise<HistoryStore> {
         skill === undefined ? [] : [skill],
       );
       return res.rows.map((r) => parseRow(where, r));
+    },
+    async recordCalibration(resultsDir, c) {
+      const cols = CALIBRATION_COLUMNS.split(",").map((x) => x.trim());
+      const set = cols
+        .filter(
+          (x) => !["judge_model", "prompt_digest", "rubric_digest", "results_dir"].includes(x),
+        )
+        .map((x) => `${x} = EXCLUDED.${x}`)
+        .join(", ");
+      await client.query(
+        `INSERT INTO judge_calibrations (${CALIBRATION_COLUMNS}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(", ")}) ON CONFLICT (judge_model, prompt_digest, rubric_digest, results_dir) DO UPDATE SET ${set}`,
+        calibrationRowOf(resultsDir, c),
+      );
+    },
+    async calibrations(k) {
+      const res = await client.query(CALIBRATIONS_OF, [k.model, k.prompt_digest, k.rubric_digest]);
+      return res.rows.map((r) => parseCalibrationRow(where, r));
     },
     async close() {
       await client.end();

@@ -9,6 +9,7 @@ import type { RunOptions, RunSummary } from "../runner/run-suite.js";
 import { readSequential } from "../report/sequential/io.js";
 import { writeFileAtomic, writeJsonAtomic } from "../util/fs.js";
 import { requireJudgeCalibration } from "../judge/calibration/require.js";
+import { historySourceTarget } from "../history/results-folders.js";
 import { judgeDimensionValue } from "../report/judge-status.js";
 import {
   compileManifest,
@@ -306,6 +307,7 @@ export async function runPreparedEval(p: PreparedEval, opts: EvalOptions): Promi
     outDirs: [p.outDir],
     file: opts.judgeCalibration,
     alphaMin: opts.judgeAlphaMin ?? p.loaded.manifest.evaluation?.judgeAlphaMin,
+    history: historySourceTarget(opts.history, p.outDir, opts.cwd ?? process.cwd()),
   });
   const verdict: string[] = [];
   if (comparison) {

@@ -21,6 +21,7 @@ import {
 let box: Sandbox;
 let out: string;
 const GATE = ["--fail-under", "judge.task_completion=0.5"];
+const teamStore = (): string => path.join(box.root, "team", "history.db");
 
 async function labelsFile(name: string, rows: unknown[]): Promise<string> {
   const file = path.join(box.root, name);
@@ -122,8 +123,13 @@ describe("judge calibrate and gates on judge dimensions", () => {
       label("poor-CONTROL-r2", 0, "ben"),
       { task: "good", repetition: 1, preferred: "tie" },
     ]);
-    const cal = await runCli(["judge", "calibrate", out, "--labels", file], { env: box.env() });
+    // recorded in a team's history store too (the disagreeing one went to the default beside the results)
+    const cal = await runCli(
+      ["judge", "calibrate", out, "--labels", file, "--history", teamStore()],
+      { env: box.env() },
+    );
     expect(cal.code, cal.stderr).toBe(0);
+    expect(cal.stdout).toContain(`Recorded in the history store: ${teamStore()}`);
     expect(cal.stdout).toContain("| task_completion | 4 | 1.000 [1.000, 1.000] |");
     expect(cal.stdout).toContain("| task_completion | ana | 4 | 1.000 [1.000, 1.000] |");
     expect(cal.stdout).toContain("no pairwise judge results in this results folder");
@@ -183,6 +189,21 @@ describe("judge calibrate and gates on judge dimensions", () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(
       `${other}: calibrated judge model m2, the runs were judged by judge-model-x`,
+    );
+    // the default store beside the results holds the disagreeing calibration: named, and why
+    const defaultStore = path.join(box.root, ".skillbench", "history.db");
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `the history store ${defaultStore} \\(calibration of ${out}, [^)]+\\): α of task_completion = 0\\.\\d{3} .*is below the threshold`,
+      ),
+    );
+    // the agreeing calibration in the team's store vouches for this new folder (no file of its own)
+    const fromStore = await runCli(["report", copy, ...GATE, "--history", teamStore()], {
+      env: box.env(),
+    });
+    expect(fromStore.code, fromStore.stderr).toBe(0);
+    expect(fromStore.stdout).toContain(
+      '"metric":"judge.task_completion","value":0.5,"min":0.5,"ok":true',
     );
     const ok = await runCli(["report", copy, ...GATE, "--judge-calibration", elsewhere], {
       env: box.env(),

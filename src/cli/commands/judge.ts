@@ -8,6 +8,8 @@ import { errorCode, parseLabels } from "../../judge/calibration/labels.js";
 import { renderJudgeCalibration } from "../../judge/calibration/render.js";
 import { DEFAULT_JUDGE_ALPHA_MIN } from "../../judge/calibration/require.js";
 import { JUDGE_CALIBRATION_FILE } from "../../judge/calibration/schema.js";
+import { recordCalibrationInHistory } from "../../judge/calibration/history.js";
+import { historySourceTarget } from "../../history/results-folders.js";
 import { readReports } from "../../store/read.js";
 import { writeJsonAtomic } from "../../util/fs.js";
 import { addFlags, JUDGE_CALIBRATE_FLAGS, type FlagValues } from "../flags.js";
@@ -15,7 +17,8 @@ import { addFlags, JUDGE_CALIBRATE_FLAGS, type FlagValues } from "../flags.js";
 /**
  * `skillbench judge calibrate DIR --labels FILE` (docs/judge.md, Calibration): the judge's scores
  * of a results folder against human labels; writes DIR/judge-calibration.json and prints the
- * markdown. Gates on judge dimensions read that file (judge/calibration/require.ts).
+ * markdown, and records it in the history store. Gates on judge dimensions read both
+ * (judge/calibration/require.ts).
  */
 export function registerJudge(program: Command): void {
   const judge = program.command("judge").description("The LLM judge's own tools (docs/judge.md).");
@@ -62,7 +65,14 @@ export function registerJudge(program: Command): void {
     process.stdout.write(
       renderJudgeCalibration(calibration, f.judgeAlphaMin ?? DEFAULT_JUDGE_ALPHA_MIN),
     );
-    // The history store (issue #38) does not exist yet: the results folder is the only place.
     process.stdout.write(`\nWritten: ${file}\n`);
+    // Also in the history store (--history, else the default beside the results), where a gate of
+    // a later experiment of the same judge finds it; a store that cannot be reached is a warning.
+    const target = historySourceTarget(f.history, outDir, process.cwd());
+    if (target !== null) {
+      const rec = await recordCalibrationInHistory(target, outDir, calibration);
+      if (rec.ok) process.stdout.write(`Recorded in the history store: ${rec.where}\n`);
+      else process.stderr.write(`${rec.warning}\n`);
+    }
   });
 }

@@ -15,6 +15,7 @@ import {
 import { agentChoices } from "../agent-help.js";
 import { intArg, marginArg, parseKs } from "../args.js";
 import { judgeFlags, printCiResult, withCiOptions, type CiFlags } from "../ci.js";
+import { addFlags, GATE_HISTORY_FLAGS } from "../flags.js";
 import {
   reportTelemetry,
   telemetryFlags,
@@ -26,7 +27,7 @@ const note = (m: string): void => void process.stderr.write(`${m}\n`);
 
 /** Registers its command(s) on the program; `ctx.exitCode` is the process's exit code. */
 export function registerResults(program: Command, ctx: { exitCode: number }): void {
-  withCiOptions(
+  const report = withCiOptions(
     program
       .command("report")
       .description(
@@ -34,19 +35,23 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
       )
       .argument("<dir>", "results folder")
       .option("--ks <list>", "k values for pass@k / pass^k", parseKs),
-  ).action(async (dir: string, f: { ks?: number[] } & CiFlags) => {
-    // One reading and one comparison for the reports and the CI outputs (runner/lifecycle.ts).
-    const written = await writeExperimentReportsOf(dir, { ks: f.ks, html: f.html });
-    process.stdout.write(`${written.files.join("\n")}\n`);
-    ctx.exitCode = printCiResult(
-      await writeCiOutputsFrom(dir, written, {
-        junit: f.junit,
-        failUnder: f.failUnder,
-        judgeCalibration: f.judgeCalibration,
-        judgeAlphaMin: f.judgeAlphaMin,
-      }),
-    );
-  });
+  );
+  addFlags(report, GATE_HISTORY_FLAGS, false).action(
+    async (dir: string, f: { ks?: number[]; history?: string | boolean } & CiFlags) => {
+      // One reading and one comparison for the reports and the CI outputs (runner/lifecycle.ts).
+      const written = await writeExperimentReportsOf(dir, { ks: f.ks, html: f.html });
+      process.stdout.write(`${written.files.join("\n")}\n`);
+      ctx.exitCode = printCiResult(
+        await writeCiOutputsFrom(dir, written, {
+          junit: f.junit,
+          failUnder: f.failUnder,
+          judgeCalibration: f.judgeCalibration,
+          judgeAlphaMin: f.judgeAlphaMin,
+          history: f.history,
+        }),
+      );
+    },
+  );
 
   withCiOptions(program.command("compare"), false)
     .description(

@@ -6,12 +6,14 @@
  * score is a number nobody has checked against people, and a release would hang on it.
  *
  * Where calibrations are looked for: judge-calibration.json in the results folder(s) being
- * gated, and the file given with `--judge-calibration`.
+ * gated, the file given with `--judge-calibration`, and the history store's calibrations of the
+ * same judge (judge/calibration/history.ts), recorded there by `judge calibrate`.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { JudgeBlock } from "../../core/judge.js";
 import { InputError } from "../../core/errors.js";
+import { historyCalibrations } from "./history.js";
 import { judgeIdentityOf, type JudgeIdentity } from "./identity.js";
 import { errorCode } from "./labels.js";
 import { JUDGE_CALIBRATION_FILE, JudgeCalibrationSchema, type JudgeCalibration } from "./schema.js";
@@ -99,6 +101,8 @@ export async function requireJudgeCalibration(opts: {
   outDirs: readonly string[];
   file?: string | undefined;
   alphaMin?: number | undefined;
+  /** The history store to look in too (a SQLite file or postgres:// URL); null or absent: none. */
+  history?: string | null | undefined;
 }): Promise<Array<{ gate: string; file: string }>> {
   if (opts.demands.length === 0) return [];
   const alphaMin = opts.alphaMin ?? DEFAULT_JUDGE_ALPHA_MIN;
@@ -123,6 +127,16 @@ export async function requireJudgeCalibration(opts: {
     ...opts.outDirs.map((d) => path.join(d, JUDGE_CALIBRATION_FILE)),
     ...(opts.file ? [opts.file] : []),
   ];
+  // The store's calibrations of this judge, after the files; the same matching decides.
+  if (opts.history) {
+    const h = await historyCalibrations(opts.history, id.identity);
+    where.push(`the history store ${h.where}${h.error === null ? "" : ` (not read: ${h.error})`}`);
+    for (const c of h.found)
+      stored.push({
+        file: `the history store ${h.where} (calibration of ${c.results_dir}, ${c.calibration.created_at})`,
+        calibration: c.calibration,
+      });
+  }
   const vouched: Array<{ gate: string; file: string }> = [];
   for (const demand of opts.demands) {
     if (stored.length === 0)
@@ -132,10 +146,10 @@ export async function requireJudgeCalibration(opts: {
     const why = stored.map((s) => mismatch(s, id.identity, demand.dimension, alphaMin));
     const ok = stored.findIndex((_s, i) => why[i] === null);
     if (ok < 0)
-      throw refuse(
-        demand,
-        why.filter((w): w is string => w !== null),
-      );
+      throw refuse(demand, [
+        ...why.filter((w): w is string => w !== null),
+        `no other calibration of this judge at ${where.join(", ")}`,
+      ]);
     vouched.push({ gate: demand.gate, file: (stored[ok] as StoredCalibration).file });
   }
   return vouched;

@@ -14,6 +14,7 @@ import {
   type ThresholdResult,
 } from "../thresholds.js";
 import { requireJudgeCalibration } from "../../judge/calibration/require.js";
+import { historySourceTarget } from "../../history/results-folders.js";
 import { appendStepSummary, renderStepSummary } from "../step-summary.js";
 import { writeReportPieces } from "../../store/report-files.js";
 import type { ExperimentResults, Reporter } from "./types.js";
@@ -43,6 +44,11 @@ export interface CiOptions {
   judgeCalibration?: string | undefined;
   /** --judge-alpha-min: the α a judge dimension's calibration must reach (default 0.67). */
   judgeAlphaMin?: number | undefined;
+  /**
+   * --history FILE|URL / --no-history (false): the history store whose judge calibrations vouch
+   * too; absent: the default beside the results (history/results-folders.ts).
+   */
+  history?: string | boolean | undefined;
   /** Environment (GITHUB_STEP_SUMMARY). */
   env?: Record<string, string | undefined>;
   cwd?: string;
@@ -113,6 +119,7 @@ export function ciReporters(opts: CiOptions): CiReporters {
           outDirs: [r.outDir],
           file: opts.judgeCalibration,
           alphaMin: opts.judgeAlphaMin,
+          history: historySourceTarget(opts.history, r.outDir, opts.cwd ?? process.cwd()),
         });
         return {
           notes: th.failures.map((fail) => `threshold failed: ${fail}`),

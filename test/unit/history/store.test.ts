@@ -2,15 +2,21 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { InputError } from "../../../src/core/errors.js";
 import { HISTORY_RECORD_SCHEMA, type HistoryRecord } from "../../../src/history/record.js";
+import {
+  JUDGE_CALIBRATION_SCHEMA,
+  type JudgeCalibration,
+} from "../../../src/judge/calibration/schema.js";
 import {
   defaultHistoryTarget,
   maskUrl,
   openHistory,
   HISTORY_SCHEMA_VERSION,
 } from "../../../src/history/store.js";
+
+import { startPostgres, type TestPostgres } from "../../helpers/postgres.js";
 
 let dir = "";
 beforeEach(async () => {
@@ -150,6 +156,119 @@ for (let i = 0; i < n; i++) {
     await expect(again.records()).rejects.toThrow(/a stored record does not match its schema/);
     await again.close();
   });
+});
+
+function calibration(model: string, createdAt: string, alpha: number): JudgeCalibration {
+  const est = { estimate: alpha, low: alpha, high: alpha, valid_replicates: 10 };
+  return {
+    schema: JUDGE_CALIBRATION_SCHEMA,
+    created_at: createdAt,
+    experiment_id: "e1",
+    labels_file: "/l.jsonl",
+    judge: {
+      model,
+      prompt_kind: "generic",
+      prompt_digest: "p".repeat(64),
+      rubric: { profile: "generic", dimensions: ["task_completion"] },
+      rubric_digest: "r".repeat(64),
+    },
+    levels: 3,
+    bootstrap: { replicates: 10, seed: 1, level: 0.95 },
+    raters: ["ana"],
+    dimensions: [
+      { name: "task_completion", units: 4, alpha_ordinal: est, alpha_nominal: est, raters: [] },
+    ],
+    repeatability: [],
+    pairwise: { labels: 0, judged_pairs: 0, note: "no pair labels" },
+    notes: [],
+  };
+}
+
+describe("judge calibrations in the store (migration 2)", () => {
+  const key = { model: "m", prompt_digest: "p".repeat(64), rubric_digest: "r".repeat(64) };
+
+  it("kept by judge and folder, newest first; the same folder again replaces it", async () => {
+    const file = path.join(dir, "history.db");
+    const store = await openHistory(file);
+    await store.recordCalibration("/r/a", calibration("m", "2026-12-06T10:00:00Z", 0.2));
+    await store.recordCalibration("/r/b", calibration("m", "2026-12-06T11:00:00Z", 0.9));
+    await store.recordCalibration("/r/a", calibration("m", "2026-12-06T12:00:00Z", 0.8));
+    await store.recordCalibration("/r/a", calibration("other", "2026-12-06T13:00:00Z", 1));
+    const got = await store.calibrations(key);
+    const none = await store.calibrations({ ...key, model: "x" });
+    await store.close();
+    expect(none).toEqual([]);
+    expect(
+      got.map((c) => [c.results_dir, c.calibration.dimensions[0]?.alpha_ordinal.estimate]),
+    ).toEqual([
+      ["/r/a", 0.8],
+      ["/r/b", 0.9],
+    ]);
+  });
+
+  it("a store of schema version 1 is migrated: its records kept, the table added", async () => {
+    const file = path.join(dir, "history.db");
+    const old = await openHistory(file);
+    await old.record(rec("e1"));
+    await old.close();
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(file);
+    db.exec("DROP TABLE judge_calibrations; DELETE FROM history_migrations WHERE version = 2");
+    db.close();
+    const store = await openHistory(file);
+    await store.recordCalibration("/r/a", calibration("m", "t", 1));
+    expect((await store.calibrations(key)).length).toBe(1);
+    expect((await store.records()).map((r) => r.experiment_id)).toEqual(["e1"]);
+    await store.close();
+    expect(HISTORY_SCHEMA_VERSION).toBe(2);
+  });
+
+  it("a stored calibration that does not parse is named, not trusted", async () => {
+    const file = path.join(dir, "history.db");
+    const store = await openHistory(file);
+    await store.recordCalibration("/r/a", calibration("m", "t", 1));
+    await store.close();
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(file);
+    db.prepare("UPDATE judge_calibrations SET record = ?").run(JSON.stringify({ levels: 3 }));
+    db.close();
+    const again = await openHistory(file);
+    await expect(again.calibrations(key)).rejects.toThrow(
+      `${file}: a stored judge calibration does not match its schema`,
+    );
+    await again.close();
+  });
+});
+
+describe("judge calibrations in a PostgreSQL store", () => {
+  const key = { model: "m", prompt_digest: "p".repeat(64), rubric_digest: "r".repeat(64) };
+  let pg: TestPostgres | null = null;
+  afterAll(async () => {
+    await pg?.stop();
+  });
+
+  it("the same table through migration 2: kept, replaced per folder, looked up by judge", async () => {
+    pg = await startPostgres();
+    const store = await openHistory(pg.url);
+    await store.record(rec("e1"));
+    await store.recordCalibration("/r/a", calibration("m", "2026-12-06T10:00:00Z", 0.2));
+    await store.recordCalibration("/r/b", calibration("m", "2026-12-06T11:00:00Z", 0.9));
+    await store.recordCalibration("/r/a", calibration("m", "2026-12-06T12:00:00Z", 0.8));
+    await store.recordCalibration("/r/a", calibration("other", "2026-12-06T13:00:00Z", 1));
+    await store.close();
+    // a second start finds every migration applied
+    const again = await openHistory(pg.url);
+    const got = await again.calibrations(key);
+    const records = await again.records();
+    await again.close();
+    expect(
+      got.map((c) => [c.results_dir, c.calibration.dimensions[0]?.alpha_ordinal.estimate]),
+    ).toEqual([
+      ["/r/a", 0.8],
+      ["/r/b", 0.9],
+    ]);
+    expect(records.map((r) => r.experiment_id)).toEqual(["e1"]);
+  }, 120_000);
 });
 
 describe("where records go", () => {

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,6 +9,7 @@ import { buildJudgeCalibration, levelOf } from "../../../src/judge/calibration/b
 import { judgeIdentityOf, type JudgeIdentity } from "../../../src/judge/calibration/identity.js";
 import { parseLabels } from "../../../src/judge/calibration/labels.js";
 import { requireJudgeCalibration } from "../../../src/judge/calibration/require.js";
+import { recordCalibrationInHistory } from "../../../src/judge/calibration/history.js";
 
 const F = "/l/labels.jsonl";
 
@@ -248,5 +250,55 @@ describe("buildJudgeCalibration and requireJudgeCalibration", () => {
     await expect(
       requireJudgeCalibration({ ...base, outDirs: [], file: path.join(dir, "nope.json") }),
     ).rejects.toThrow("cannot read the judge calibration (ENOENT)");
+  });
+
+  it("the history store vouches for a new folder; a store without it is named where it looked", async () => {
+    const demand = { gate: "--fail-under judge.task_completion=0.5", dimension: "task_completion" };
+    const fresh = path.join(dir, "fresh");
+    const store = path.join(dir, "store", "history.db");
+    const base = { demands: [demand], blocks: runs.map((r) => r.judge), outDirs: [fresh] };
+    // a store file that does not exist is not created by looking
+    await expect(requireJudgeCalibration({ ...base, history: store })).rejects.toThrow(
+      `none found at ${path.join(fresh, "judge-calibration.json")}, the history store ${store})`,
+    );
+    expect(existsSync(store)).toBe(false);
+    const good = buildJudgeCalibration(
+      runs,
+      labels([row("g1", 1), row("g2", 1), row("p1", 0)].join("\n")),
+      identity,
+      { createdAt: "2026-12-06T10:00:00.000Z", replicates: 50 },
+    );
+    // another judge model's calibration in the store does not vouch
+    const elsewhere = { ...good, judge: { ...good.judge, model: "m2" } };
+    expect(await recordCalibrationInHistory(store, "/r/other", elsewhere)).toEqual({
+      ok: true,
+      where: store,
+    });
+    await expect(requireJudgeCalibration({ ...base, history: store })).rejects.toThrow(
+      `none found at ${path.join(fresh, "judge-calibration.json")}, the history store ${store})`,
+    );
+    expect(await recordCalibrationInHistory(store, "/r/first", good)).toMatchObject({ ok: true });
+    expect(await requireJudgeCalibration({ ...base, history: store })).toEqual([
+      {
+        gate: demand.gate,
+        file: `the history store ${store} (calibration of /r/first, 2026-12-06T10:00:00.000Z)`,
+      },
+    ]);
+    // not looked at with no store (--no-history)
+    await expect(requireJudgeCalibration({ ...base, history: null })).rejects.toThrow(
+      /none found at/,
+    );
+    // a store that cannot be read: named in the refusal, with why
+    const notStore = path.join(dir, "not-a-store.db");
+    await writeFile(notStore, "not a database ".repeat(100));
+    await expect(requireJudgeCalibration({ ...base, history: notStore })).rejects.toThrow(
+      `the history store ${notStore} (not read: ${notStore}: not a history store (SQLite)`,
+    );
+    // recording into it is a warning, not a failure
+    const rec = await recordCalibrationInHistory(notStore, "/r/x", good);
+    expect(rec.ok).toBe(false);
+    expect(rec.ok ? "" : rec.warning).toContain(
+      `warning: the judge calibration was not recorded in the history store ${notStore}`,
+    );
   });
 });
