@@ -252,7 +252,7 @@ const JUDGE_FLAGS = [
 ] as const;
 
 /** Where a finished experiment is recorded (docs/history.md). */
-export const HISTORY_FLAGS = [
+const HISTORY_FLAGS = [
   text(
     "history",
     "--history <file|url>",
