@@ -23,7 +23,7 @@ import {
 } from "../judge/pairwise-prompt.js";
 import { makeTransport } from "../judge/run-judge.js";
 import { pairCacheKey, PairJudgeCache } from "../judge/cache.js";
-import type { JudgeTransport } from "../judge/types.js";
+import type { JudgeBudget, JudgeReply, JudgeTransport } from "../judge/types.js";
 import { dumpWorkspace } from "../judge/workspace-dump.js";
 import { analysisSet } from "../report/outcomes.js";
 import { readComparisonSource } from "../report/comparison/write.js";
@@ -47,6 +47,13 @@ export interface PairwiseStageOptions {
   transport?: JudgeTransport | undefined;
   /** The pairs judged before (default: `<outDir>/judge-cache/`, beside the single-run verdicts). */
   cache?: PairJudgeCache | undefined;
+  /**
+   * The experiment's budget as one pair's judge sees it (runner/budget.ts `judgeFor`, under the
+   * pair's own id): each call admitted by it and counted against it, as a run's judge calls are.
+   * Absent: no budget.
+   */
+  budgetFor?:
+    ((pair: { run_id: string }, key: RunKey) => JudgeBudget & { close(): void }) | undefined;
 }
 
 class Usage {
@@ -81,17 +88,25 @@ async function promptOf(outDir: string, r: RunDigest): Promise<string | null> {
 }
 
 /** One order: the preference (after one repair turn), or null with the cause (fail closed). */
-async function ask(
+export async function askOrder(
   transport: JudgeTransport,
   prompt: string,
   usage: Usage,
   signal: AbortSignal | undefined,
+  budget?: { judge: JudgeBudget; model: string },
 ): Promise<PairVerdict["first"]> {
   let calls = 0;
-  const send = async (text: string) => {
+  const send = async (text: string): Promise<JudgeReply> => {
+    // A call the budget cannot cover is not started: the order fails with that cause (never a
+    // preference, never cached), as a run's judge dimension goes N/A (docs/budgets.md, "The judge").
+    const why = budget?.judge.admit() ?? null;
+    if (why !== null) return { ok: false, error: `budget: ${why}` };
     calls += 1;
     const r = await transport(text, signal);
-    if (r.ok) usage.add(r.tokens, r.costUsd);
+    if (r.ok) {
+      usage.add(r.tokens, r.costUsd);
+      budget?.judge.replied(budget.model, r.tokens);
+    }
     return r;
   };
   const first = await send(prompt);
@@ -180,17 +195,26 @@ export async function runPairwiseStage(o: PairwiseStageOptions): Promise<Pairwis
       });
       const cached = "error" in transport ? null : await cache.get(key);
       const spent = new Usage();
+      // A cached pair sends nothing, so it asks the budget for nothing.
+      const judgeBudget = cached
+        ? undefined
+        : o.budgetFor?.(
+            { run_id: `pairwise:${cand.run_id}` },
+            { task, treatment: cand.treatment, rep: cand.rep, agent: cand.agent.name },
+          );
+      const budget = judgeBudget ? { judge: judgeBudget, model: config.model } : undefined;
       // A cached order says what was preferred and why; `calls` counts the requests sent now.
       const first = cached
         ? { ...cached.first, calls: 0, repairs: 0 }
         : "error" in transport
           ? failedOrder(transport.error)
-          : await ask(transport, firstPrompt, spent, o.signal);
+          : await askOrder(transport, firstPrompt, spent, o.signal, budget);
       const second = cached
         ? { ...cached.second, calls: 0, repairs: 0 }
         : "error" in transport
           ? failedOrder(transport.error)
-          : await ask(transport, secondPrompt, spent, o.signal);
+          : await askOrder(transport, secondPrompt, spent, o.signal, budget);
+      judgeBudget?.close();
       // A hit costs nothing now (as a cached single-run verdict: tokens 0, cost 0).
       if (cached) usage.add({ input: 0, output: 0 }, 0);
       else {

@@ -406,14 +406,29 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     const incomplete = matrix.filter((r) => !byId.has(r.run_id));
     metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;
     metadata.total_passed = reports.filter((r) => r.passed).length;
-    const account = budget
+    let account = budget
       ? budgetRecord(budget.runBudget, budget.limits, opts, reports, incomplete)
       : undefined;
     if (account) metadata.budget = account;
     await writeMetadata(paths.metadata, metadata);
     // Pairwise judging needs every run of a pair: a stage after the runs, before the reports.
-    if (judge.pairFor && opts.queue?.writeReports !== false)
-      await runPairwiseStage({ outDir, judgeFor: judge.pairFor, redact, hostEnv, experimentId });
+    if (judge.pairFor && opts.queue?.writeReports !== false) {
+      const pairBudget = budget?.runBudget;
+      await runPairwiseStage({
+        outDir,
+        judgeFor: judge.pairFor,
+        redact,
+        hostEnv,
+        experimentId,
+        budgetFor: pairBudget ? (pair, key) => pairBudget.judgeFor(pair, key) : undefined,
+      });
+      // The pairs' judge calls count in the budget's record too (metadata.json `budget.judge`).
+      if (budget) {
+        account = budgetRecord(budget.runBudget, budget.limits, opts, reports, incomplete);
+        metadata.budget = account;
+        await writeMetadata(paths.metadata, metadata);
+      }
+    }
     const { files, comparison, source } =
       opts.queue?.writeReports === false
         ? { files: [], comparison: null, source: undefined }
