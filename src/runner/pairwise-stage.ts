@@ -91,7 +91,7 @@ async function promptOf(outDir: string, r: RunDigest): Promise<string | null> {
 export async function askOrder(
   transport: JudgeTransport,
   prompt: string,
-  usage: Usage,
+  usage: Pick<Usage, "add">,
   signal: AbortSignal | undefined,
   budget?: { judge: JudgeBudget; model: string },
 ): Promise<PairVerdict["first"]> {

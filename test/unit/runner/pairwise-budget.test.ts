@@ -7,14 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { JudgeBudget, JudgeReply } from "../../../src/judge/types.js";
 import { askOrder } from "../../../src/runner/pairwise-stage.js";
 
-class Usage {
-  tokens: { input: number; output: number } | null = null;
-  cost: number | null = null;
-  add(tokens: { input: number; output: number } | null, cost: number | null): void {
-    this.tokens = tokens;
-    this.cost = cost;
-  }
-}
+const usage = { add: (): void => undefined };
 
 function budget(refuseAfter: number): JudgeBudget & { replies: unknown[]; asked: number } {
   const b = {
@@ -52,7 +45,7 @@ describe("askOrder under a budget", () => {
       const b = budget(admits);
       let i = 0;
       const transport = (): Promise<JudgeReply> => Promise.resolve(answer(replies[i++] ?? ""));
-      const r = await askOrder(transport, "prompt", new Usage(), undefined, {
+      const r = await askOrder(transport, "prompt", usage, undefined, {
         judge: b,
         model: "judge-m",
       });
@@ -71,7 +64,7 @@ describe("askOrder under a budget", () => {
     const r = await askOrder(
       () => Promise.resolve(answer('{"preferred":"A","reason":"a"}')),
       "prompt",
-      new Usage(),
+      usage,
       undefined,
     );
     expect(r).toMatchObject({ preferred: "A", calls: 1, repairs: 0 });
