@@ -27,6 +27,11 @@ export interface AdmitRun {
   readonly treatment: string;
   /** The driver's name of the run's agent (`claude`). */
   readonly agent: string;
+  /**
+   * The task's content hash: a history store's sample counts only for the same task content
+   * (cost/estimate.ts `same_content_only`); absent, such samples never count.
+   */
+  readonly task_hash?: string | null | undefined;
 }
 
 /** The estimate of one run, and where it came from (said in a refusal). */
@@ -60,7 +65,13 @@ export function admissionEstimate(o: {
         tokens: Math.max(...same.map((s) => tokenTotal(s.tokens))),
         why: `the largest of ${same.length} run(s) of ${run.task} this experiment metered`,
       };
-    const key = { task: run.task, treatment: run.treatment, agent: run.agent, model: o.model };
+    const key = {
+      task: run.task,
+      treatment: run.treatment,
+      agent: run.agent,
+      model: o.model,
+      task_hash: run.task_hash ?? null,
+    };
     const samples = o.samples().filter((s) => s.task === run.task);
     const e = estimateRun({ run: key, samples, typical: null, pricing: o.pricing });
     if (e.source === "history" || e.source === "pilot") {

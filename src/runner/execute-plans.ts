@@ -92,6 +92,7 @@ export async function executePlans(
                 task: plan.task,
                 treatment: plan.treatment,
                 agent: plan.agent.name,
+                task_hash: ctx.suite.spec.tasks.find((t) => t.name === plan.task)?.hash ?? null,
               });
               if (refused !== null) {
                 ctx.note(`budget: no more runs start: ${refused} (the rest are left unrun)`);

@@ -31,7 +31,13 @@ const sample = (over: Partial<UsageSample>): UsageSample => ({
   from: "history",
   ...over,
 });
-const run = { run_id: "t-A-r1", task: "t", treatment: "A", agent: "claude" };
+const run = {
+  run_id: "t-A-r1",
+  task: "t",
+  treatment: "A",
+  agent: "claude",
+  task_hash: "sha256:t1",
+};
 
 describe("the budget's admission estimate (real evidence only)", () => {
   it.each<
@@ -88,6 +94,19 @@ describe("the budget's admission estimate (real evidence only)", () => {
       "the pilot's runs of the task under another treatment",
       { samples: [sample({ from: "pilot", treatment: "B" })] },
       { source: "pilot", usd: 3 },
+    ],
+    [
+      "a history store's run of the same task content counts",
+      { samples: [sample({ same_content_only: true, task_hash: "sha256:t1", metered_usd: 2 })] },
+      { source: "history", usd: 2 },
+    ],
+    [
+      "a history store's run of a task of the same name and other content does not",
+      {
+        samples: [sample({ same_content_only: true, task_hash: "sha256:other", metered_usd: 2 })],
+        runUsd: 0.25,
+      },
+      { source: "run cap", usd: 0.25 },
     ],
     [
       "nothing known and no cap: nothing held back (the agent's default figure is not evidence)",
