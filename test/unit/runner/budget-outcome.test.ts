@@ -7,37 +7,14 @@ import { describe, expect, it } from "vitest";
 import { defaultAgent } from "../../../src/agents/index.js";
 import { ownBudgetStop } from "../../../src/runner/budget.js";
 import { evaluateRun, type EvaluateInput } from "../../../src/runner/evaluate.js";
+import { evaluateInput } from "./evaluate-input.js";
 
+/** A finished run whose one check failed (a missing artifact): a budget stop must not read as that failure. */
 function input(over: Partial<EvaluateInput>): EvaluateInput {
-  return {
-    spec: { run_id: "t-A-r1", task: "t", treatment: "A", rep: 1 },
-    experimentId: "x",
-    runUuid: "u",
-    task: undefined,
-    treatment: undefined,
-    profileName: "generic",
-    agent: { outcome: "completed", exit_code: 0, detail: "", interaction: null },
-    evidence: null,
+  return evaluateInput({
     validation: { artifacts: [], scripts: [], passed: [], failed: ["Missing artifact: out.txt"] },
-    rubric: null,
-    judge: null,
-    sandbox: null,
-    harnessError: null,
-    stdoutTail: "",
-    stderrTail: "",
-    model: null,
-    agentInfo: { name: "claude-code", bin: "claude", version: null },
-    suiteHash: "h",
-    timing: { started_at: "s", finished_at: "f", wall_ms: 1 },
-    artifacts: {
-      stdout: "stdout.jsonl",
-      stderr: "stderr.txt",
-      events: null,
-      validation: null,
-      workspace: null,
-    },
     ...over,
-  };
+  });
 }
 
 const STOP = {
