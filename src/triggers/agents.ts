@@ -20,6 +20,7 @@ import {
   type TriggerOptions,
   type TriggerSummary,
 } from "./run-triggers.js";
+import { f2 } from "./render-parts.js";
 
 type Rate = TriggersReport["precision"];
 
@@ -29,7 +30,6 @@ export interface AgentEvaluation {
   report: TriggersReport;
 }
 
-const f2 = (x: number | null): string => (x === null ? "n/a" : x.toFixed(2));
 const ci = (r: Rate): string => (r.ci ? `[${f2(r.ci.low)}, ${f2(r.ci.high)}]` : "n/a");
 
 /** The cross-agent report from each agent's own. Pure. */

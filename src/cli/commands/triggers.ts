@@ -12,6 +12,7 @@ import {
   type TriggerSummary,
 } from "../../index.js";
 import type { CatalogReport } from "../../triggers/catalog-report.js";
+import { f2 } from "../../triggers/render-parts.js";
 import { agentChoices, defaultAgentName } from "../agent-help.js";
 import { collect, intArg, parseEnvPairs, SANDBOX_HELP, sandboxArg } from "../args.js";
 import { noteInterrupt } from "../interrupt.js";
@@ -69,7 +70,6 @@ function progressLine(e: TriggerProgress): string | null {
 
 /** The variants' lines and the comparison's conclusions of one evaluation. */
 function summaryLines(r: NonNullable<TriggerSummary["report"]>, prefix = ""): string[] {
-  const f2 = (x: number | null): string => (x === null ? "n/a" : x.toFixed(2));
   const lines = r.variants.map(
     (v) =>
       `${prefix}${v.name}: precision ${f2(v.precision.value)}, recall ${f2(v.recall.value)}, F1 ${f2(v.f1)}, false-trigger rate ${f2(v.false_trigger_rate.value)}, invalid probes ${v.invalid_probes}`,
@@ -103,7 +103,6 @@ async function reportAgents(
 /** A catalog's lines: each Skill's precision and recall, then the accuracy. */
 function catalogLines(c: CatalogReport | null): string[] {
   if (!c) return [];
-  const f2 = (x: number | null): string => (x === null ? "n/a" : x.toFixed(2));
   return [
     ...c.per_skill.map(
       (s) =>

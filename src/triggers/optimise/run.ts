@@ -20,6 +20,7 @@ import {
   type Split,
   type SplitScore,
 } from "./plan.js";
+import { f2 } from "../render-parts.js";
 
 export interface OptimiseRound {
   round: number;
@@ -136,7 +137,6 @@ export async function optimiseDescription(i: OptimiseInput): Promise<OptimiseRes
   };
 }
 
-const f2 = (x: number | null): string => (x === null ? "n/a" : x.toFixed(2));
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\s+/g, " ").trim();
 
 /** triggers.md's optimiser section: the split, the table of rounds, the kept description. */
