@@ -24,6 +24,7 @@ import {
   type StartedCli,
 } from "../helpers/cli.js";
 import { startRedis, unusedPort, type TestRedis } from "../helpers/redis.js";
+import { startHoldingProxy, type HoldingProxy } from "../helpers/redis-hold-proxy.js";
 import { packRunRecord, writeRunRecord } from "../../src/queue/transfer.js";
 import { rescoreContext } from "../../src/runner/rescore-context.js";
 import { rescoreRun } from "../../src/runner/rescore-run.js";
@@ -489,13 +490,18 @@ describe("signed work: what was changed in Redis is refused and named", () => {
   let redis: TestRedis;
   let url: string;
   let worker: StartedCli;
+  // The first worker reaches Redis through a proxy that can hold its replies (the tampered
+  // record below); the proxy is transparent until armed.
+  let proxy: HoldingProxy;
   beforeAll(async () => {
     redis = await startRedis({ password: PASSWORD });
     url = redis.url(0);
-    worker = await startWorker("signed", url);
+    proxy = await startHoldingProxy(redis.port);
+    worker = await startWorker("signed", proxy.url(url));
   }, 60_000);
   afterAll(async () => {
     await stop(worker);
+    await proxy?.close();
     await redis?.stop();
   });
 
@@ -537,31 +543,41 @@ describe("signed work: what was changed in Redis is refused and named", () => {
     expect(await reportedRunIds(out)).toEqual([]);
   });
 
-  it("a record changed in the store on its way back: refused and named; --resume runs the run again", async () => {
+  it("a record changed in the store on its way back: refused and named; --resume runs it again", async () => {
     const out = box.dir("tampered");
-    // Overwrite each run record the moment a worker stores it (keyspace notification): the
-    // coordinator reads it only after the worker has also finished the job, a few round trips later.
     const admin = new Redis(url);
-    await admin.config("SET", "notify-keyspace-events", "E$");
-    const sub = new Redis(url);
-    const tampered: string[] = [];
-    await sub.subscribe("__keyevent@0__:set");
-    sub.on("message", (_channel: string, key: string) => {
-      if (!key.startsWith("skillbench:artifact:result/") || tampered.includes(key)) return;
-      tampered.push(key);
-      void admin.set(key, Buffer.from("a record that says passed"), "KEEPTTL");
-    });
+    const RESULTS = "skillbench:artifact:result/";
     try {
-      const res = await runCli(tone(out), { env: env() });
-      expect(tampered).toHaveLength(1);
+      const before = new Set(await admin.keys(`${RESULTS}*`));
+      // The worker's write of its run record reaches Redis; the reply to it (and so the
+      // worker's report that the job is done, after which the coordinator reads the record)
+      // waits until the test has overwritten the record: an ordering, not a race.
+      const held = proxy.holdRepliesAfter(RESULTS);
+      const run = runCli(tone(out), { env: env() });
+      const release = await Promise.race([
+        held,
+        run.then((r) => {
+          throw new Error(`the run ended before its worker stored a record:\n${r.stderr}`);
+        }),
+      ]);
+      let key = "";
+      await waitUntil(
+        async () => {
+          key = (await admin.keys(`${RESULTS}*`)).find((k) => !before.has(k)) ?? "";
+          return key !== "";
+        },
+        run,
+        "the record stored",
+      );
+      await admin.set(key, Buffer.from("a record that says passed"), "KEEPTTL");
+      release();
+      const res = await run;
       expect(res.code).toBe(1);
       expect(res.stderr).toMatch(
         /tone-CONTROL-r1: its record from worker signed was changed in the queue's store .*: refused; --resume runs it again/,
       );
       expect(await reportedRunIds(out)).toEqual([]);
     } finally {
-      sub.disconnect();
-      await admin.config("SET", "notify-keyspace-events", "");
       admin.disconnect();
     }
     const again = await runCli(tone(out, "--resume"), { env: env() });
