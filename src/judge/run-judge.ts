@@ -264,7 +264,7 @@ export async function runJudge(i: RunJudgeInput): Promise<JudgeBlock | null> {
   // (An object: the closure sets it, which narrowing of a plain `let` would not see.)
   const budgetStop: { refused: string | null } = { refused: null };
   const ask = async (text: string): Promise<JudgeReply | null> => {
-    const why = i.budget?.admit() ?? null;
+    const why = (await i.budget?.admit()) ?? null;
     if (why !== null) {
       budgetStop.refused = budgetCause(why);
       return null;

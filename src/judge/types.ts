@@ -24,8 +24,11 @@ export type JudgeTransport = (prompt: string, signal?: AbortSignal) => Promise<J
  * docs/budgets.md, "The judge"). Absent: no budget.
  */
 export interface JudgeBudget {
-  /** Before each call (repairs too): null when it may start, else why not (it is not started). */
-  admit(): string | null;
+  /**
+   * Before each call (repairs too): null when it may start, else why not (it is not started).
+   * Asynchronous: under a queue it reads the spend every worker shares first.
+   */
+  admit(): Promise<string | null>;
   /** After each call that answered: the usage the transport reported, for the judge's model. */
   replied(model: string, tokens: { input: number; output: number } | null): void;
 }

@@ -1,6 +1,8 @@
 import { runSuite, type RunOptions, type RunSummary } from "../runner/run-suite.js";
 import { checkQueuedEnv, queueDispatcher, type QueueRunSettings } from "./coordinator.js";
-import { waitForQueue } from "./connect.js";
+import type { Redis } from "ioredis";
+import { redisSpend } from "./budget-counter.js";
+import { connectRedis, waitForQueue } from "./connect.js";
 import { requireQueueKey } from "./sign.js";
 import { DiskFullError, errorPath, isDiskFull } from "../core/errors.js";
 
@@ -34,6 +36,11 @@ export async function runSuiteOnQueue(
   });
   // The results folder, once planned: a full disk is then reported with it, not a placeholder.
   const planned: { outDir: string | null } = { outDir: null };
+  // The experiment's shared spend (budget-counter.ts), on a connection opened only when a budget
+  // asks for it: the pairwise judge's calls made here count in it, and the judge's spend of
+  // every worker is read back from it for metadata.json `budget.judge`.
+  // (An object: the closure sets it, which narrowing of a plain `let` would not see.)
+  const budgetConn: { redis: Promise<Redis> | null } = { redis: null };
   try {
     return await runSuite({
       ...opts,
@@ -44,6 +51,7 @@ export async function runSuiteOnQueue(
       queue: {
         ...opts.queue,
         dispatch: queueDispatcher(opts, { ...q, key }),
+        sharedSpend: (id) => redisSpend((budgetConn.redis ??= connectRedis(q.url)), id),
         secrets: [...(opts.queue?.secrets ?? []), ...(q.url.password ? [q.url.password] : [])],
       },
     });
@@ -52,5 +60,8 @@ export async function runSuiteOnQueue(
     if (outDir !== null && !(e instanceof DiskFullError) && isDiskFull(e))
       throw new DiskFullError(errorPath(e) ?? outDir, outDir);
     throw e;
+  } finally {
+    // Never wait on a server that is gone: a stopped coordinator exits (as coordinator.ts does).
+    if (budgetConn.redis !== null) (await budgetConn.redis).disconnect();
   }
 }

@@ -352,7 +352,7 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
           writeReports: false,
           secrets: o.url.password ? [o.url.password] : [],
           probe,
-          sharedSpend: s.budget ? redisSpend(redis, data.experiment_id) : undefined,
+          sharedSpend: s.budget ? (id) => redisSpend(redis, id) : undefined,
         },
       });
       const report = res.reports[0];

@@ -10,7 +10,7 @@ import type { RunSpec } from "../plan/matrix.js";
 import type { UsageSample } from "../cost/estimate.js";
 import type { BudgetRecord } from "../store/metadata.js";
 import type { StartModelServerOptions } from "../model/index.js";
-import { createRunBudget, type RunBudget } from "./budget.js";
+import { createRunBudget, type JudgeSpend, type RunBudget } from "./budget.js";
 import type { RunOptions } from "./run-options.js";
 
 export interface BudgetSetup {
@@ -22,25 +22,34 @@ export interface BudgetSetup {
   meterFor: NonNullable<StartModelServerOptions["meterFor"]>;
 }
 
-/** The budget of this invocation, or undefined when none was asked for (nothing is metered then). */
-export function setUpBudget(
+/**
+ * The budget of this invocation, or undefined when none was asked for (nothing is metered then).
+ * Under a queue it reads the shared counter's judge part first (what this invocation's judge
+ * spend is counted from), before any of this invocation's runs can add to it.
+ */
+export async function setUpBudget(
   opts: RunOptions,
   cfg: SuiteConfig,
   recorded: readonly RunDigest[],
+  /** metadata.json `budget.judge` of the earlier invocations (`--resume`). */
+  earlierJudge: JudgeSpend | undefined,
+  experimentId: string,
   /** The table the runs' costs are priced with (`--pricing FILE`, else the shipped one). */
   pricing: PricingTable,
   /** The model the runs are asked for (`--model`); null: the agent's default. */
   model: string | null,
-): BudgetSetup | undefined {
+): Promise<BudgetSetup | undefined> {
   const limits = budgetLimits(opts, cfg);
   if (!hasBudget(limits)) return undefined;
   let samples: readonly UsageSample[] = [];
+  const shared = opts.queue?.sharedSpend?.(experimentId);
   const runBudget = createRunBudget({
     limits,
     pricing,
     samples: () => samples,
     model,
-    shared: opts.queue?.sharedSpend,
+    shared,
+    sharedJudgeAtStart: shared ? await shared.readJudge() : undefined,
   });
   runBudget.seed(
     recorded.flatMap((r) =>
@@ -48,6 +57,7 @@ export function setUpBudget(
         ? [{ task: r.task, spend: { tokens: r.metered.tokens, usd: r.metered.usd, unpriced: [] } }]
         : [],
     ),
+    earlierJudge,
   );
   return {
     runBudget,
@@ -75,15 +85,16 @@ export function budgetLimits(opts: RunOptions, cfg: SuiteConfig): BudgetLimits {
 
 /**
  * metadata.json `budget`: the limits, what the recorded runs metered (this invocation's and the
- * earlier ones'), why runs stopped starting, the runs left unrun and the runs a budget stopped.
+ * earlier ones'), why runs stopped starting, the runs left unrun and the runs a budget stopped,
+ * and the judge's spend (the earlier invocations' and this one's, every worker's).
  */
-export function budgetRecord(
+export async function budgetRecord(
   b: RunBudget,
   limits: BudgetLimits,
   opts: RunOptions,
   reports: readonly RunDigest[],
   incomplete: readonly RunSpec[],
-): BudgetRecord {
+): Promise<BudgetRecord> {
   let usd = 0;
   let tokens = 0;
   for (const r of reports) {
@@ -97,7 +108,7 @@ export function budgetRecord(
     (opts.queue?.dispatch && incomplete.length > 0
       ? "the workers started no more runs: the experiment's budget, shared by every worker, could not cover them"
       : null);
-  const judge = b.judgeSpend();
+  const judge = await b.judgeSpend();
   return {
     usd: limits.usd,
     tokens: limits.tokens,

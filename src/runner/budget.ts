@@ -37,11 +37,22 @@ export interface RunMeter {
   close(ran: boolean): RunSpend;
 }
 
+/** The judge's spend (metadata.json `budget.judge`). */
+export type JudgeSpend = NonNullable<BudgetRecord["judge"]>;
+
 /** The experiment's total as a counter shared by several processes reports it (the queue). */
 export interface SharedSpend {
   /** Add this process's spend and answer the experiment's total. */
   add(delta: Spent): Promise<Spent>;
   read(): Promise<Spent>;
+  /**
+   * Add this process's judge spend: its dollars and tokens to the experiment's total (as `add`)
+   * and to the judge's part of it, with the calls sent and refused and the unpriced models.
+   * Answers the experiment's total.
+   */
+  addJudge(delta: JudgeSpend): Promise<Spent>;
+  /** The judge's part of the experiment's spend, every process's. */
+  readJudge(): Promise<JudgeSpend>;
 }
 
 export interface RunBudget {
@@ -56,9 +67,10 @@ export interface RunBudget {
   open(run: { run_id: string; task: string }, key: RunKey): RunMeter;
   /**
    * Runs recorded before this invocation (`--resume`): their metered spend counts against the
-   * experiment's budget and informs the estimates of their tasks.
+   * experiment's budget and informs the estimates of their tasks; so does the judge's spend of
+   * the earlier invocations (their metadata.json `budget.judge`), which `judgeSpend` then includes.
    */
-  seed(runs: readonly { task: string; spend: RunSpend }[]): void;
+  seed(runs: readonly { task: string; spend: RunSpend }[], judge?: JudgeSpend): void;
   /** A body meter for one response of the run `key` names, when that run is metered (the scripted server). */
   responseFor(key: RunKey): { push(chunk: Uint8Array | string): void; end(): void } | null;
   /**
@@ -68,8 +80,12 @@ export interface RunBudget {
   judgeFor(run: { run_id: string }, key: RunKey): JudgeBudget & { close(): void };
   /** A body meter for one judge reply of the run `key` names, while its judge is under way. */
   judgeResponseFor(key: RunKey): { push(chunk: Uint8Array | string): void; end(): void } | null;
-  /** The judge's spend in this invocation (metadata.json `budget.judge`). */
-  judgeSpend(): NonNullable<BudgetRecord["judge"]>;
+  /**
+   * The judge's spend of the experiment (metadata.json `budget.judge`): the earlier invocations'
+   * (`seed`) and this one's, every process's when the spend is shared (the queue's workers). Waits
+   * for this process's judge spend to reach the shared counter first.
+   */
+  judgeSpend(): Promise<JudgeSpend>;
 }
 
 /** Which run a meter is for (context.ts `RunKey`, which imports this file's types). */
@@ -92,6 +108,11 @@ export function createRunBudget(o: {
   /** Replaces the estimate of runner/budget-estimate.ts (tests). */
   estimate?: AdmissionEstimate | null | undefined;
   shared?: SharedSpend | undefined;
+  /**
+   * The shared counter's judge part when this invocation began (`readJudge`): what it gains
+   * after is this invocation's, whatever an earlier one of the experiment left in it.
+   */
+  sharedJudgeAtStart?: JudgeSpend | undefined;
 }): RunBudget {
   const ledger = createBudgetLedger(o.limits, o.pricing);
   const finished = new Map<string, RunSpend[]>();
@@ -111,7 +132,21 @@ export function createRunBudget(o: {
   // against the experiment's budget but never in the run's own spend (its `metered`).
   const judgeOpen = new Map<string, (d: Parameters<BudgetLedger["record"]>[1]) => void>();
   const judge = { calls: 0, refused: 0, usd: 0, tokens: 0, unpriced: [] as string[] };
+  // The earlier invocations' judge spend (`seed`), apart: with a shared counter this
+  // invocation's is read back from it.
+  let judgeSeed: JudgeSpend = { calls: 0, refused: 0, usd: 0, tokens: 0, unpriced: [] };
   let largestCall: Spent = { usd: 0, tokens: 0 };
+  // This process's judge spend on its way to the shared counter (`judgeSpend` waits for it).
+  const pending = new Set<Promise<unknown>>();
+  const toShared = (delta: JudgeSpend): void => {
+    if (!o.shared) return;
+    const p = o.shared.addJudge(delta).then(
+      (total) => ledger.observe(total),
+      () => undefined,
+    );
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+  };
   return {
     ledger,
     pricing: o.pricing,
@@ -182,13 +217,17 @@ export function createRunBudget(o: {
         },
       };
     },
-    seed(runs) {
+    seed(runs, earlierJudge) {
       let total: Spent = { usd: 0, tokens: 0 };
       for (const r of runs) {
         const list = finished.get(r.task) ?? [];
         list.push(r.spend);
         finished.set(r.task, list);
         total = { usd: total.usd + r.spend.usd, tokens: total.tokens + tokenTotal(r.spend.tokens) };
+      }
+      if (earlierJudge) {
+        judgeSeed = { ...earlierJudge, unpriced: [...earlierJudge.unpriced] };
+        total = { usd: total.usd + judgeSeed.usd, tokens: total.tokens + judgeSeed.tokens };
       }
       ledger.observe(total);
     },
@@ -208,9 +247,11 @@ export function createRunBudget(o: {
         // A judge call is not stopped half way (its run's agent is done): what it spends is
         // counted, and the next call (of any run) is refused once nothing is left.
         ledger.record(id, d);
-        judge.usd += s.usd - was.usd;
-        judge.tokens += tokenTotal(s.tokens) - was.tokens;
+        const delta = { usd: s.usd - was.usd, tokens: tokenTotal(s.tokens) - was.tokens };
+        judge.usd += delta.usd;
+        judge.tokens += delta.tokens;
         for (const m of s.unpriced) if (!judge.unpriced.includes(m)) judge.unpriced.push(m);
+        toShared({ calls: 0, refused: 0, ...delta, unpriced: [...s.unpriced] });
       };
       judgeOpen.set(k, (d) => {
         metered = true;
@@ -221,13 +262,28 @@ export function createRunBudget(o: {
         return { usd: s.usd, tokens: tokenTotal(s.tokens) };
       };
       return {
-        admit() {
+        async admit() {
+          // What the other workers spent, judge calls included, as the shared counter has it. A
+          // counter that cannot be read refuses the call: a budget it cannot see is not held.
+          if (o.shared) {
+            const total = await o.shared.read().then(
+              (t) => t,
+              (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+            );
+            if (total instanceof Error) {
+              judge.refused += 1;
+              return `the experiment's shared budget could not be read: ${total.message}`;
+            }
+            ledger.observe(total);
+          }
           const why = judgeCallRefusal(ledger.left(run.run_id), largestCall);
           if (why !== null) {
             judge.refused += 1;
+            toShared({ calls: 0, refused: 1, usd: 0, tokens: 0, unpriced: [] });
             return why;
           }
           judge.calls += 1;
+          toShared({ calls: 1, refused: 0, usd: 0, tokens: 0, unpriced: [] });
           metered = false;
           before = spentNow();
           return null;
@@ -253,7 +309,42 @@ export function createRunBudget(o: {
       const add = judgeOpen.get(keyOf(key));
       return add ? createBodyMeter(add) : null;
     },
-    judgeSpend: () => ({ ...judge, unpriced: [...judge.unpriced] }),
+    async judgeSpend() {
+      const own = o.shared
+        ? await sharedJudgeSince(o.shared, o.sharedJudgeAtStart, pending, judge)
+        : judge;
+      return {
+        calls: judgeSeed.calls + own.calls,
+        refused: judgeSeed.refused + own.refused,
+        usd: judgeSeed.usd + own.usd,
+        tokens: judgeSeed.tokens + own.tokens,
+        unpriced: [...new Set([...judgeSeed.unpriced, ...own.unpriced])],
+      };
+    },
+  };
+}
+
+/**
+ * This invocation's judge spend as the shared counter holds it, every process's: what it holds
+ * now less what it held when the invocation began. This process's own count when the counter
+ * cannot be read (its figure is then at least not lost).
+ */
+async function sharedJudgeSince(
+  shared: SharedSpend,
+  atStart: JudgeSpend | undefined,
+  pending: ReadonlySet<Promise<unknown>>,
+  own: JudgeSpend,
+): Promise<JudgeSpend> {
+  while (pending.size > 0) await Promise.all([...pending]);
+  const now = await shared.readJudge().catch(() => null);
+  if (now === null) return own;
+  const s = atStart ?? { calls: 0, refused: 0, usd: 0, tokens: 0, unpriced: [] };
+  return {
+    calls: Math.max(0, now.calls - s.calls),
+    refused: Math.max(0, now.refused - s.refused),
+    usd: Math.max(0, now.usd - s.usd),
+    tokens: Math.max(0, now.tokens - s.tokens),
+    unpriced: now.unpriced,
   };
 }
 

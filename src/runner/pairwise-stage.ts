@@ -99,7 +99,7 @@ export async function askOrder(
   const send = async (text: string): Promise<JudgeReply> => {
     // A call the budget cannot cover is not started: the order fails with that cause (never a
     // preference, never cached), as a run's judge dimension goes N/A (docs/budgets.md, "The judge").
-    const why = budget?.judge.admit() ?? null;
+    const why = (await budget?.judge.admit()) ?? null;
     if (why !== null) return { ok: false, error: `budget: ${why}` };
     calls += 1;
     const r = await transport(text, signal);

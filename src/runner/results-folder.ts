@@ -52,6 +52,8 @@ export interface PriorResults {
   reused: RunDigest[];
   /** Complete stored runs outside this request: kept in the reports. */
   keptOutside: RunDigest[];
+  /** The earlier invocation's budget record (its judge spend counts again on `--resume`). */
+  budget?: ExperimentMetadata["budget"];
 }
 
 /**
@@ -89,6 +91,7 @@ export async function openResultsFolder(
     prior.startedAt = prev.started_at;
     prior.roles = prev.comparison_roles;
     prior.margin = prev.margin;
+    prior.budget = prev.budget;
   }
   const wanted = new Set(planned.map((r) => r.run_id));
   // A stored run is reused only when its task and skills are unchanged.

@@ -119,8 +119,11 @@ export interface RunOptions {
     modelApi?: (run: { task: string; treatment: string; rep: number }) => ModelApiRecord;
     /** Extra secret values to redact (e.g. the queue URL's password). */
     secrets?: string[];
-    /** The experiment's spend shared by every worker (the budgets; src/queue/budget-counter.ts). */
-    sharedSpend?: SharedSpend;
+    /**
+     * The experiment's spend shared by every worker and the coordinator (the budgets;
+     * src/queue/budget-counter.ts), for the experiment's id (a resumed one keeps its own).
+     */
+    sharedSpend?: (experimentId: string) => SharedSpend;
     /** A worker's sandbox probe, its answers kept between jobs (keptProbes, src/sandbox/probe.ts). */
     probe?: (o?: ProbeOptions) => Promise<SandboxProbe>;
   };

@@ -126,7 +126,15 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     ]);
     // The budgets (docs/budgets.md): the experiment's spend so far is what its recorded runs
     // metered, so a --resume with a new budget counts what was already spent.
-    const budget = setUpBudget(opts, cfg, prior.reused, pricing, model ?? null);
+    const budget = await setUpBudget(
+      opts,
+      cfg,
+      prior.reused,
+      prior.budget?.judge,
+      experimentId,
+      pricing,
+      model ?? null,
+    );
     // Under a budget a live https endpoint is reached through a tap, so that it is metered
     // (runner/budget-tap.ts); a queue worker taps its own, a coordinator runs no agent.
     taps = await tapLiveEndpoints({
@@ -407,7 +415,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
     metadata.completed_at = incomplete.length === 0 ? new Date().toISOString() : null;
     metadata.total_passed = reports.filter((r) => r.passed).length;
     let account = budget
-      ? budgetRecord(budget.runBudget, budget.limits, opts, reports, incomplete)
+      ? await budgetRecord(budget.runBudget, budget.limits, opts, reports, incomplete)
       : undefined;
     if (account) metadata.budget = account;
     await writeMetadata(paths.metadata, metadata);
@@ -424,7 +432,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       });
       // The pairs' judge calls count in the budget's record too (metadata.json `budget.judge`).
       if (budget) {
-        account = budgetRecord(budget.runBudget, budget.limits, opts, reports, incomplete);
+        account = await budgetRecord(budget.runBudget, budget.limits, opts, reports, incomplete);
         metadata.budget = account;
         await writeMetadata(paths.metadata, metadata);
       }

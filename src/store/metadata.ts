@@ -59,8 +59,9 @@ export const BudgetRecordSchema = z.object({
   /** Runs a budget stopped (outcome `budget`). */
   stopped: z.array(z.string()),
   /**
-   * The LLM judge's spend under the budget in this invocation, apart from the runs' (absent: no
-   * judge call was asked for): calls sent, calls refused, dollars, tokens, unpriced models.
+   * The LLM judge's spend under the budget, apart from the runs' (absent: no judge call was
+   * asked for): the experiment's, earlier invocations' (`--resume`) and every queue worker's
+   * included: calls sent, calls refused, dollars, tokens, unpriced models.
    */
   judge: z
     .object({

@@ -14,7 +14,7 @@ import type { ActiveJudgeConfig } from "../../../src/judge/config.js";
 import { runJudge } from "../../../src/judge/run-judge.js";
 import type { JudgeBudget, JudgeReply, JudgeTransport } from "../../../src/judge/types.js";
 import { judgeDimensionValue } from "../../../src/report/judge-status.js";
-import { createRunBudget } from "../../../src/runner/budget.js";
+import { createRunBudget, type JudgeSpend, type SharedSpend } from "../../../src/runner/budget.js";
 import { makeJudgeBlock, makeReport } from "../report/helpers.js";
 
 const TABLE = parsePricing(
@@ -87,14 +87,14 @@ const body = (input: number, output: number): string =>
   JSON.stringify({ model: "judge-m", usage: { input_tokens: input, output_tokens: output } });
 
 describe("createRunBudget: the judge's calls", () => {
-  it("counts them against the budget as the judge's own spend, never in the run's", () => {
+  it("counts them against the budget as the judge's own spend, never in the run's", async () => {
     const b = createRunBudget({ limits: { usd: 10, tokens: null, runUsd: null }, pricing: TABLE });
     const meter = b.open({ run_id: "r1", task: "t" }, KEY);
     const j = b.judgeFor({ run_id: "r1" }, KEY);
-    expect(j.admit()).toBeNull();
+    expect(await j.admit()).toBeNull();
     // Not metered by the scripted server: the transport's reported tokens, priced by the table.
     j.replied("judge-m", judgeReply(100_000, 10_000)); // $0.10 + $0.10
-    expect(j.admit()).toBeNull();
+    expect(await j.admit()).toBeNull();
     // Metered by the scripted server (role judge): counted once, the reported usage not again.
     const m = b.judgeResponseFor(KEY);
     expect(m).not.toBeNull();
@@ -105,29 +105,146 @@ describe("createRunBudget: the judge's calls", () => {
     expect(b.judgeResponseFor(KEY)).toBeNull();
     expect(meter.close(true)).toMatchObject({ usd: 0 });
     expect(b.ledger.spent().usd).toBeCloseTo(0.3);
-    const spend = b.judgeSpend();
+    const spend = await b.judgeSpend();
     expect(spend).toMatchObject({ calls: 2, refused: 0, tokens: 210_000, unpriced: [] });
     expect(spend.usd).toBeCloseTo(0.3);
   });
 
-  it("refuses a call once what is left cannot cover the largest judge call so far", () => {
+  it("refuses a call once what is left cannot cover the largest judge call so far", async () => {
     const b = createRunBudget({
       limits: { usd: 0.25, tokens: null, runUsd: null },
       pricing: TABLE,
     });
     const j = b.judgeFor({ run_id: "r1" }, KEY);
-    expect(j.admit()).toBeNull();
+    expect(await j.admit()).toBeNull();
     j.replied("judge-m", judgeReply(0, 20_000)); // $0.20: $0.05 left
-    expect(j.admit()).toBe("the budget has $0.0500 left, the judge call is estimated at $0.2000");
-    expect(b.judgeSpend()).toMatchObject({ calls: 1, refused: 1 });
+    expect(await j.admit()).toBe(
+      "the budget has $0.0500 left, the judge call is estimated at $0.2000",
+    );
+    expect(await b.judgeSpend()).toMatchObject({ calls: 1, refused: 1 });
   });
 
-  it("counts an unpriced judge model's tokens, not its dollars, and names it", () => {
+  it("counts an unpriced judge model's tokens, not its dollars, and names it", async () => {
     const b = createRunBudget({ limits: { usd: 1, tokens: null, runUsd: null }, pricing: TABLE });
     const j = b.judgeFor({ run_id: "r1" }, KEY);
-    expect(j.admit()).toBeNull();
+    expect(await j.admit()).toBeNull();
     j.replied("mystery", judgeReply(10, 5));
-    expect(b.judgeSpend()).toMatchObject({ usd: 0, tokens: 15, unpriced: ["mystery"] });
+    expect(await b.judgeSpend()).toMatchObject({ usd: 0, tokens: 15, unpriced: ["mystery"] });
+  });
+});
+
+describe("createRunBudget on --resume: the earlier invocations' judge spend", () => {
+  // Invocation 1 spent $0.60 on its runs and $0.35 on its judge, under a budget of $1.
+  const earlierRuns = [
+    {
+      task: "t",
+      spend: {
+        tokens: { input: 0, output: 60_000, cache_read: 0, cache_write: 0 },
+        usd: 0.6,
+        unpriced: [],
+      },
+    },
+  ];
+  const earlierJudge: JudgeSpend = {
+    calls: 3,
+    refused: 0,
+    usd: 0.35,
+    tokens: 35_000,
+    unpriced: [],
+  };
+  it.each([
+    // [case, budget, earlier judge, the next run's admission]
+    ["the runs and the judge spent it: refused", 1, earlierJudge, /has \$0\.0500 left/],
+    ["the runs alone would leave room: the judge's spend is what refuses", 1, undefined, null],
+    ["a larger budget: admitted", 2, earlierJudge, null],
+  ] as const)("%s", async (_n, usd, judge, want) => {
+    const b = createRunBudget({
+      limits: { usd, tokens: null, runUsd: null },
+      pricing: TABLE,
+      estimate: () => ({ usd: 0.3, tokens: null, source: "run cap" as const, why: "test" }),
+    });
+    b.seed(earlierRuns, judge);
+    const why = await b.admit({ run_id: "r2", task: "t", treatment: "CONTROL", agent: "claude" });
+    if (want === null) expect(why).toBeNull();
+    else expect(why).toMatch(want);
+    expect(b.ledger.spent().usd).toBeCloseTo(0.6 + (judge?.usd ?? 0));
+  });
+
+  it("counts the earlier judge spend in the judge's record, and refuses a judge call it exhausted", async () => {
+    const b = createRunBudget({ limits: { usd: 0.5, tokens: null, runUsd: null }, pricing: TABLE });
+    b.seed([], { ...earlierJudge, unpriced: ["old-judge"] });
+    const j = b.judgeFor({ run_id: "r1" }, KEY);
+    expect(await j.admit()).toBeNull(); // $0.15 left
+    j.replied("judge-m", judgeReply(0, 20_000)); // $0.20: over
+    expect(await j.admit()).toMatch(/has \$0\.0000 left/);
+    const spend = await b.judgeSpend();
+    expect(spend).toMatchObject({ calls: 4, refused: 1, tokens: 55_000, unpriced: ["old-judge"] });
+    expect(spend.usd).toBeCloseTo(0.55);
+  });
+});
+
+/** A counter several budgets share, as the queue's Redis hash (queue/budget-counter.ts). */
+function memoryCounter(start: { usd: number; tokens: number; judge: JudgeSpend }): SharedSpend {
+  const c = { usd: start.usd, tokens: start.tokens, judge: { ...start.judge } };
+  return {
+    add: (d) => {
+      c.usd += d.usd;
+      c.tokens += d.tokens;
+      return Promise.resolve({ usd: c.usd, tokens: c.tokens });
+    },
+    read: () => Promise.resolve({ usd: c.usd, tokens: c.tokens }),
+    addJudge: (d) => {
+      c.usd += d.usd;
+      c.tokens += d.tokens;
+      c.judge = {
+        calls: c.judge.calls + d.calls,
+        refused: c.judge.refused + d.refused,
+        usd: c.judge.usd + d.usd,
+        tokens: c.judge.tokens + d.tokens,
+        unpriced: [...new Set([...c.judge.unpriced, ...d.unpriced])],
+      };
+      return Promise.resolve({ usd: c.usd, tokens: c.tokens });
+    },
+    readJudge: () => Promise.resolve({ ...c.judge, unpriced: [...c.judge.unpriced] }),
+  };
+}
+
+describe("createRunBudget with a shared counter: the judge across queue workers", () => {
+  it("adds each worker's judge spend to the shared total, seen by the other's run and judge admission, summed for the coordinator", async () => {
+    // An earlier invocation left $0.10 of judge spend in the counter (the key lives two weeks).
+    const leftOver: JudgeSpend = { calls: 1, refused: 0, usd: 0.1, tokens: 10_000, unpriced: [] };
+    const shared = memoryCounter({ usd: 0.1, tokens: 10_000, judge: leftOver });
+    const limits = { usd: 1, tokens: null, runUsd: null };
+    const estimate = () => ({ usd: 0.2, tokens: null, source: "run cap" as const, why: "test" });
+    const coordinator = createRunBudget({
+      limits,
+      pricing: TABLE,
+      shared,
+      sharedJudgeAtStart: await shared.readJudge(),
+    });
+    coordinator.seed([], leftOver);
+    const w1 = createRunBudget({ limits, pricing: TABLE, estimate, shared });
+    const w2 = createRunBudget({ limits, pricing: TABLE, estimate, shared });
+    const j1 = w1.judgeFor({ run_id: "r1" }, KEY);
+    expect(await j1.admit()).toBeNull();
+    j1.replied("judge-m", judgeReply(0, 50_000)); // $0.50 on worker 1
+    await w1.judgeSpend(); // its spend has reached the counter
+    // Worker 2 has spent nothing itself: $0.40 left of $1 across the workers.
+    const j2 = w2.judgeFor({ run_id: "r2" }, { ...KEY, rep: 2 });
+    expect(await j2.admit()).toBeNull();
+    j2.replied("judge-m", judgeReply(0, 30_000)); // $0.30 on worker 2: $0.10 left
+    await w2.judgeSpend();
+    expect(
+      await w1.admit({ run_id: "r3", task: "t", treatment: "CONTROL", agent: "claude" }),
+    ).toMatch(/has \$0\.1000 left, the run is estimated at \$0\.2000/);
+    // Worker 1's largest call ($0.50) does not fit what is left after worker 2's.
+    expect(await j1.admit()).toMatch(
+      /has \$0\.1000 left, the judge call is estimated at \$0\.5000/,
+    );
+    // The experiment's judge spend: the earlier invocation's, and both workers' of this one.
+    const total = await coordinator.judgeSpend();
+    expect(total).toMatchObject({ calls: 3, refused: 1, tokens: 90_000 });
+    expect(total.usd).toBeCloseTo(0.9);
   });
 });
 
@@ -165,7 +282,9 @@ function budgetOf(n: number): JudgeBudget & { replies: unknown[] } {
   return {
     replies,
     admit: () =>
-      left-- > 0 ? null : "the budget has $0.0000 left, the judge call is estimated at $0.0100",
+      Promise.resolve(
+        left-- > 0 ? null : "the budget has $0.0000 left, the judge call is estimated at $0.0100",
+      ),
     replied: (model, tokens) => replies.push([model, tokens]),
   };
 }

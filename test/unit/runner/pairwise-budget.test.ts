@@ -13,9 +13,9 @@ function budget(refuseAfter: number): JudgeBudget & { replies: unknown[]; asked:
   const b = {
     replies: [] as unknown[],
     asked: 0,
-    admit(): string | null {
+    admit(): Promise<string | null> {
       b.asked += 1;
-      return b.asked > refuseAfter ? "the budget has $0.0000 left" : null;
+      return Promise.resolve(b.asked > refuseAfter ? "the budget has $0.0000 left" : null);
     },
     replied(model: string, tokens: { input: number; output: number } | null): void {
       b.replies.push({ model, tokens });
