@@ -10,6 +10,10 @@
  * experiment's spend reaches the budget, and a run under way that crosses it is stopped; so at
  * most the two runs under way at once go past it (2 × 2,200). Every wait is on an observable
  * event. Up to 6 claude spawns.
+ *
+ * A judge across the workers: two runs, each judged on the worker that ran it, the judge's
+ * spend added to the same Redis counter, read back by the coordinator for metadata.json
+ * `budget.judge`; then a `--resume` with nothing left to run keeps that total. 2 claude spawns.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -116,5 +120,74 @@ describe("a budget across two queue workers", () => {
     expect(meta.budget.unrun).toHaveLength(6 - reports.length);
     expect(meta.budget.spent_tokens).toBe(spent);
     expect(cli.stderr).toMatch(/unrun \(budget\)/);
+  }, 240_000);
+
+  it("counts every worker's judge calls in the shared counter: metadata.json budget.judge is their sum, and a --resume keeps it (not doubled)", async () => {
+    const out = box.dir("judged");
+    const judged = (...extra: string[]): string[] => [
+      "run",
+      SUITE,
+      "--model-script",
+      path.join(SUITE, "model-script-judge.yaml"),
+      "--out",
+      out,
+      "--env",
+      "CLAUDE_CODE_MAX_RETRIES=0",
+      "--no-html",
+      "--task",
+      "cheap",
+      "-n",
+      "2",
+      "--judge",
+      "--judge-model",
+      "scripted-judge",
+      // A budget none of it reaches: the judge's calls are metered apart, on each worker.
+      "--budget-tokens",
+      "1000000",
+      "--queue",
+      redis.url(1),
+      ...extra,
+    ];
+    type Meta = {
+      budget: {
+        spent_tokens: number;
+        judge?: { calls: number; refused: number; tokens: number; unpriced: string[] };
+      };
+    };
+    const readMeta = async (): Promise<Meta> =>
+      JSON.parse(await readFile(path.join(out, "metadata.json"), "utf8")) as Meta;
+    const cli = await runCli(judged(), { env: box.env(KEYED) });
+    expect(cli.code, cli.stderr).toBe(0);
+    const reports = await Promise.all(
+      (await reportedRunIds(out)).map((id) => readRunReport(out, id)),
+    );
+    expect(reports).toHaveLength(2);
+    // Each run judged on the worker that ran it (which one is the queue's choice): the
+    // coordinator itself asks no judge, so what it records is what the workers added to Redis.
+    let judgeTokens = 0;
+    for (const r of reports) {
+      expect(r.queue?.worker).toMatch(/^b[12]$/);
+      expect(r.judge?.status).toBe("enabled_and_successful");
+      expect(r.judge?.calls).toBe(1);
+      judgeTokens += (r.judge?.tokens?.input ?? 0) + (r.judge?.tokens?.output ?? 0);
+    }
+    expect(judgeTokens).toBe(2 * 320);
+    const first = await readMeta();
+    expect(first.budget.judge).toEqual({
+      calls: 2,
+      refused: 0,
+      usd: 0,
+      tokens: judgeTokens,
+      // The judge model is not in the pricing table: its tokens count, not its dollars.
+      unpriced: ["scripted-judge"],
+    });
+    expect(first.budget.spent_tokens).toBe(
+      reports.reduce((n, r) => n + (r.metered?.total_tokens ?? 0), 0),
+    );
+    // Resumed with nothing left to run: the judge's spend is still the experiment's total, the
+    // earlier invocation's (metadata.json) and none again from the counter it left in Redis.
+    const resumed = await runCli(judged("--resume"), { env: box.env(KEYED) });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect((await readMeta()).budget.judge).toEqual(first.budget.judge);
   }, 240_000);
 });
