@@ -10,9 +10,11 @@
  * - ties are ties: a judge that scores longer answers higher is flagged as a verbosity bias;
  * - independence: a judge of the agent's own family is a warning in every report, and
  *   `--judge-independent` refuses it (exit 2).
+ * - the judge under a budget: its calls metered apart from the runs', and counted again on
+ *   `--resume` (a copy of the folder resumed with a budget its runs alone would leave room in).
  */
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { cp, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -130,6 +132,52 @@ describe("a judge that fails closed", () => {
       expect(existsSync(path.join(out, page))).toBe(true);
       expect(await readFile(path.join(out, page), "utf8")).toMatch(note);
     }
+  });
+
+  it("--resume counts the judge's earlier spend: a budget the runs alone would leave room in refuses", async () => {
+    type Meta = {
+      budget: {
+        refused: string | null;
+        unrun: string[];
+        judge?: { calls: number; refused: number; tokens: number };
+      };
+    };
+    const first = JSON.parse(await readFile(path.join(out, "metadata.json"), "utf8")) as Meta;
+    const reports = await Promise.all(
+      ["note-CONTROL-r1", "note-CONTROL-r2", "note-CANDIDATE-r1", "note-CANDIDATE-r2"].map((id) =>
+        readRunReport(out, id),
+      ),
+    );
+    const runs = reports.map((r) => r.metered?.total_tokens ?? 0);
+    const largest = Math.max(...runs);
+    // A copy, so the folder the other tests read stays as it was.
+    const resumed = box.dir("garbage-resumed");
+    await cp(out, resumed, { recursive: true });
+    // Room for the recorded runs and one more (a run is estimated at the largest of its task's),
+    // but not once the judge's earlier calls are counted too: no run starts.
+    const budget = runs.reduce((n, t) => n + t, 0) + largest;
+    const again = await runCli(
+      args(
+        "model-script.yaml",
+        resumed,
+        "--resume",
+        "--count",
+        "3",
+        "--budget-tokens",
+        String(budget),
+      ),
+      { env: box.env() },
+    );
+    expect(again.code, again.stderr).toBe(1);
+    const meta = JSON.parse(await readFile(path.join(resumed, "metadata.json"), "utf8")) as Meta;
+    expect([...meta.budget.unrun].sort()).toEqual(["note-CANDIDATE-r3", "note-CONTROL-r3"]);
+    expect(meta.budget.refused).toMatch(
+      new RegExp(
+        `the budget of ${budget} tokens has \\d+ left, the run is estimated at ${largest}`,
+      ),
+    );
+    // budget.judge is the experiment's: the earlier invocation's five calls, none asked again.
+    expect(meta.budget.judge).toEqual(first.budget.judge);
   });
 });
 
