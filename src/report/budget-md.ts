@@ -30,6 +30,12 @@ export function budgetSentences(b: BudgetRecord, outDir: string): string[] {
   const out = [
     `Budget ${limitsText(b)}: spent ${dollars(b.spent_usd)}, ${b.spent_tokens} tokens (metered by skillbench, every recorded run).`,
   ];
+  // Only when the judge was asked under the budget: other experiments' reports stay as they were.
+  const j = b.judge;
+  if (j)
+    out.push(
+      `The LLM judge spent ${dollars(j.usd)}, ${j.tokens} tokens apart from the runs (${j.calls} call(s)${j.refused > 0 ? `, ${j.refused} refused by the budget` : ""}${j.unpriced.length > 0 ? `; unpriced, tokens only: ${j.unpriced.join(", ")}` : ""}; every invocation and worker of the experiment).`,
+    );
   if (b.stopped.length > 0)
     out.push(
       `${b.stopped.length} run(s) stopped by the budget: invalid (cause budget), excluded from the analysis, not failures: ${b.stopped.join(", ")}.`,

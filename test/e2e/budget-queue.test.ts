@@ -184,6 +184,9 @@ describe("a budget across two queue workers", () => {
     expect(first.budget.spent_tokens).toBe(
       reports.reduce((n, r) => n + (r.metered?.total_tokens ?? 0), 0),
     );
+    expect(await readFile(path.join(out, "summary.md"), "utf8")).toContain(
+      `The LLM judge spent $0.0000, ${judgeTokens} tokens apart from the runs (2 call(s); unpriced, tokens only: scripted-judge;`,
+    );
     // Resumed with nothing left to run: the judge's spend is still the experiment's total, the
     // earlier invocation's (metadata.json) and none again from the counter it left in Redis.
     const resumed = await runCli(judged("--resume"), { env: box.env(KEYED) });
