@@ -134,7 +134,7 @@ export function createRunBudget(o: {
   const judge = { calls: 0, refused: 0, usd: 0, tokens: 0, unpriced: [] as string[] };
   // The earlier invocations' judge spend (`seed`), apart: with a shared counter this
   // invocation's is read back from it.
-  let judgeSeed: JudgeSpend = { calls: 0, refused: 0, usd: 0, tokens: 0, unpriced: [] };
+  let judgeSeed: JudgeSpend = NO_JUDGE;
   let largestCall: Spent = { usd: 0, tokens: 0 };
   // This process's judge spend on its way to the shared counter (`judgeSpend` waits for it).
   const pending = new Set<Promise<unknown>>();
@@ -310,41 +310,43 @@ export function createRunBudget(o: {
       return add ? createBodyMeter(add) : null;
     },
     async judgeSpend() {
-      const own = o.shared
-        ? await sharedJudgeSince(o.shared, o.sharedJudgeAtStart, pending, judge)
-        : judge;
+      if (!o.shared) return addJudgeSpend(judgeSeed, judge);
+      while (pending.size > 0) await Promise.all([...pending]);
+      const now = await o.shared.readJudge().catch(() => null);
+      // The counter unread: this process's own count, at least not lost.
+      if (now === null) return addJudgeSpend(judgeSeed, judge);
+      const s = o.sharedJudgeAtStart ?? NO_JUDGE;
+      const since: JudgeSpend = {
+        calls: Math.max(0, now.calls - s.calls),
+        refused: Math.max(0, now.refused - s.refused),
+        usd: Math.max(0, now.usd - s.usd),
+        tokens: Math.max(0, now.tokens - s.tokens),
+        unpriced: now.unpriced,
+      };
+      // Each figure is spend that happened: the earlier invocations' plus what the counter gained
+      // during this one; or all the counter holds, which also has the calls of the jobs that went
+      // on while no coordinator followed (stopped, then `--resume --queue`). The larger of the two.
+      const a = addJudgeSpend(judgeSeed, since);
       return {
-        calls: judgeSeed.calls + own.calls,
-        refused: judgeSeed.refused + own.refused,
-        usd: judgeSeed.usd + own.usd,
-        tokens: judgeSeed.tokens + own.tokens,
-        unpriced: [...new Set([...judgeSeed.unpriced, ...own.unpriced])],
+        calls: Math.max(a.calls, now.calls),
+        refused: Math.max(a.refused, now.refused),
+        usd: Math.max(a.usd, now.usd),
+        tokens: Math.max(a.tokens, now.tokens),
+        unpriced: a.unpriced,
       };
     },
   };
 }
 
-/**
- * This invocation's judge spend as the shared counter holds it, every process's: what it holds
- * now less what it held when the invocation began. This process's own count when the counter
- * cannot be read (its figure is then at least not lost).
- */
-async function sharedJudgeSince(
-  shared: SharedSpend,
-  atStart: JudgeSpend | undefined,
-  pending: ReadonlySet<Promise<unknown>>,
-  own: JudgeSpend,
-): Promise<JudgeSpend> {
-  while (pending.size > 0) await Promise.all([...pending]);
-  const now = await shared.readJudge().catch(() => null);
-  if (now === null) return own;
-  const s = atStart ?? { calls: 0, refused: 0, usd: 0, tokens: 0, unpriced: [] };
+const NO_JUDGE: JudgeSpend = { calls: 0, refused: 0, usd: 0, tokens: 0, unpriced: [] };
+
+function addJudgeSpend(a: JudgeSpend, b: JudgeSpend): JudgeSpend {
   return {
-    calls: Math.max(0, now.calls - s.calls),
-    refused: Math.max(0, now.refused - s.refused),
-    usd: Math.max(0, now.usd - s.usd),
-    tokens: Math.max(0, now.tokens - s.tokens),
-    unpriced: now.unpriced,
+    calls: a.calls + b.calls,
+    refused: a.refused + b.refused,
+    usd: a.usd + b.usd,
+    tokens: a.tokens + b.tokens,
+    unpriced: [...new Set([...a.unpriced, ...b.unpriced])],
   };
 }
 

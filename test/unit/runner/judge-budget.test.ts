@@ -248,6 +248,59 @@ describe("createRunBudget with a shared counter: the judge across queue workers"
   });
 });
 
+describe("the coordinator's budget.judge on --resume --queue", () => {
+  const judge = (calls: number, usd: number): JudgeSpend => ({
+    calls,
+    refused: 0,
+    usd,
+    tokens: Math.round(usd * 100_000), // output tokens of judge-m, $10 a million
+    unpriced: [],
+  });
+  it.each([
+    // [case, the earlier record, the counter at the start, calls during (of $0.20), total]
+    [
+      "the counter as the earlier coordinator left it",
+      judge(1, 0.1),
+      judge(1, 0.1),
+      1,
+      judge(2, 0.3),
+    ],
+    [
+      "the counter gone (two weeks): the earlier record and what is new",
+      judge(1, 0.1),
+      judge(0, 0),
+      1,
+      judge(2, 0.3),
+    ],
+    [
+      "a job judged after the earlier coordinator stopped following: in the counter, counted",
+      judge(1, 0.1),
+      judge(2, 0.3),
+      0,
+      judge(2, 0.3),
+    ],
+  ] as const)("%s", async (_n, earlier, atStart, during, want) => {
+    const shared = memoryCounter({ usd: atStart.usd, tokens: atStart.tokens, judge: atStart });
+    const limits = { usd: 10, tokens: null, runUsd: null };
+    const coordinator = createRunBudget({
+      limits,
+      pricing: TABLE,
+      shared,
+      sharedJudgeAtStart: await shared.readJudge(),
+    });
+    coordinator.seed([], earlier);
+    const worker = createRunBudget({ limits, pricing: TABLE, shared });
+    const j = worker.judgeFor({ run_id: "r1" }, KEY);
+    for (let i = 0; i < during; i++) {
+      expect(await j.admit()).toBeNull();
+      j.replied("judge-m", judgeReply(0, 20_000)); // $0.20
+    }
+    await worker.judgeSpend();
+    const got = await coordinator.judgeSpend();
+    expect({ ...got, usd: Number(got.usd.toFixed(6)) }).toEqual(want);
+  });
+});
+
 const CFG: ActiveJudgeConfig = {
   enabled: true,
   model: "judge-m",
