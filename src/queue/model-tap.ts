@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import type { Redis } from "ioredis";
-import { startTap, type ModelTap } from "../runner/budget-tap.js";
+import { startTap, type ModelTap } from "../model/tap.js";
 import type { ModelApiTracker } from "../runner/model-api.js";
 import { KEY_PREFIX, type RateLimit } from "./job.js";
 
@@ -49,11 +49,11 @@ async function acquireSlot(
   }
 }
 
-export type { ModelTap } from "../runner/budget-tap.js";
+export type { ModelTap } from "../model/tap.js";
 
 /**
  * A worker's proxy on 127.0.0.1 in front of the model endpoint (http or https): the model tap of
- * runner/budget-tap.ts. With `gate`, every request for a reply (any POST but a token count) first
+ * model/tap.ts. With `gate`, every request for a reply (any POST but a token count) first
  * takes a slot of the experiment's window. With `tracker`, it counts what became of each run's
  * requests (answered, an error status, a cut stream, no answer), as the scripted model server
  * does for a local run: the run's `model_api` record and the rules that read it see the same thing.

@@ -37,7 +37,7 @@ import {
   type JobResult,
 } from "./job.js";
 import { startModelTap, type ModelTap } from "./model-tap.js";
-import { LIVE_BASE_URLS } from "../runner/budget-tap.js";
+import { LIVE_BASE_URLS } from "../model/tap.js";
 import { redisSpend } from "./budget-counter.js";
 import { macMatches, macOf, requireQueueKey, unseal } from "./sign.js";
 import { createModelApiTracker } from "../runner/model-api.js";

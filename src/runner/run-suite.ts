@@ -35,7 +35,7 @@ import { openResultsFolder, resultsLockOptions } from "./results-folder.js";
 import { preflightHealth } from "./preflight-health.js";
 import { executePlans } from "./execute-plans.js";
 import { budgetRecord, setUpBudget } from "./budget-setup.js";
-import { tapLiveEndpoints, type BudgetTaps } from "./budget-tap.js";
+import { tapLiveEndpoints, type BudgetTaps } from "../model/tap.js";
 import { pricingOf, startEstimateLine } from "./estimate-sources.js";
 import { warmFirstSandbox } from "./warm-sandbox.js";
 import { applyReuse } from "./reuse.js";
@@ -136,7 +136,7 @@ export async function runSuite(opts: RunOptions): Promise<RunSummary> {
       model ?? null,
     );
     // Under a budget a live https endpoint is reached through a tap, so that it is metered
-    // (runner/budget-tap.ts); a queue worker taps its own, a coordinator runs no agent.
+    // (model/tap.ts); a queue worker taps its own, a coordinator runs no agent.
     taps = await tapLiveEndpoints({
       budget: budget !== undefined,
       scripted:

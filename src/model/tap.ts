@@ -11,9 +11,8 @@
  */
 import http from "node:http";
 import https from "node:https";
-import { parseRunPath } from "../model/run-path.js";
+import { parseRunPath, type RunRef } from "./run-path.js";
 import type { AgentDriver } from "../agents/types.js";
-import type { ModelApiTracker } from "./model-api.js";
 
 /** Each model API's base-URL variable and the agent's default endpoint when it is not set. */
 export const LIVE_BASE_URLS = {
@@ -21,6 +20,15 @@ export const LIVE_BASE_URLS = {
   "openai-responses": ["OPENAI_BASE_URL", "https://api.openai.com/v1"],
   gemini: ["GOOGLE_GEMINI_BASE_URL", "https://generativelanguage.googleapis.com"],
 } as const satisfies Record<AgentDriver["api"], readonly [string, string]>;
+
+/**
+ * What the tap reports of each run's Messages requests, as the scripted model server does
+ * (runner/model-api.ts's tracker is one; declared here so the tap needs nothing of runner/).
+ */
+export interface TapTracker {
+  onRequest(run: RunRef): void;
+  onExchange(entry: Record<string, unknown>): void;
+}
 
 export interface ModelTap {
   /** The tap's base URL (the upstream's path prefix is added to every request). */
@@ -36,7 +44,7 @@ export interface ModelTap {
 export async function startTap(a: {
   upstream: string;
   gate?: ((signal: AbortSignal) => Promise<void>) | undefined;
-  tracker?: ModelApiTracker | undefined;
+  tracker?: TapTracker | undefined;
 }): Promise<ModelTap> {
   const up = new URL(a.upstream);
   const base = up.pathname.replace(/\/$/, "");

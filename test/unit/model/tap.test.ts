@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tapLiveEndpoints } from "../../../src/runner/budget-tap.js";
+import { tapLiveEndpoints } from "../../../src/model/tap.js";
 
 describe("tapLiveEndpoints: which endpoints a budget puts behind the tap", () => {
   it.each<[string, { budget: boolean; scripted: boolean; env: Record<string, string> }]>([
