@@ -135,6 +135,8 @@ export interface BudgetAccount {
   spent_tokens: number;
   /** Why runs stopped starting (the first refusal); null when every run started. */
   refused: string | null;
+  /** The judge's own spend, apart from the runs' (only when a judge call was asked for). */
+  judge?: { calls: number; refused: number; usd: number; tokens: number } | undefined;
 }
 
 /** The cost estimate's inputs (runner/estimate-sources.ts). */

@@ -96,6 +96,10 @@ describe("a judge that fails closed", () => {
     expect(judgeTokens).toBeGreaterThan(0);
     expect(meta.budget?.judge?.tokens).toBe(judgeTokens);
     expect(meta.budget?.spent_tokens).toBe(runTokens);
+    // The console's end line says the judge's spend apart from the runs'.
+    expect(res.stdout).toContain(
+      `Budget: spent $0.0000, ${runTokens} tokens; the judge $0.0000, ${judgeTokens} tokens in 5 call(s)`,
+    );
   });
 
   it("leaves the failed run's judge dimensions N/A with the cause, never a score", async () => {

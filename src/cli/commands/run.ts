@@ -231,6 +231,11 @@ function budgetEndLine(res: RunSummary): string {
   const unrun = b.refused === null ? 0 : res.incomplete.length;
   return (
     `Budget: spent $${b.spent_usd.toFixed(4)}, ${b.spent_tokens} tokens` +
+    // The judge's spend is its own (never a run's `metered`): said apart, as metadata.json has it.
+    (b.judge && b.judge.calls + b.judge.refused > 0
+      ? `; the judge $${b.judge.usd.toFixed(4)}, ${b.judge.tokens} tokens in ${b.judge.calls} call(s)` +
+        (b.judge.refused > 0 ? ` (${b.judge.refused} refused by the budget)` : "")
+      : "") +
     (stopped > 0 ? `; ${stopped} run(s) stopped by the budget (invalid, not failures)` : "") +
     (unrun > 0
       ? `; ${unrun} run(s) left unrun (budget): continue with --resume --out ${res.outDir} and a larger budget`
