@@ -33,27 +33,33 @@ function hasKinds(r: RunDigest): boolean {
   );
 }
 
-function rowOf(task: string | null, treatment: string, runs: readonly RunDigest[]): TokenKindRow {
-  const input = new Tally();
-  const output = new Tally();
-  const read = new Tally();
-  const write = new Tally();
-  for (const r of runs) {
-    const e = r.events_summary;
-    input.add(e?.input_tokens);
-    output.add(e?.output_tokens);
-    read.add(e?.cache_read_input_tokens);
-    write.add(e?.cache_creation_input_tokens);
+/** The four kinds' sums over some runs (a row of the tables). */
+class KindSums {
+  private readonly input = new Tally();
+  private readonly output = new Tally();
+  private readonly read = new Tally();
+  private readonly write = new Tally();
+  private runs = 0;
+
+  add(e: RunDigest["events_summary"]): void {
+    this.runs++;
+    this.input.add(e?.input_tokens);
+    this.output.add(e?.output_tokens);
+    this.read.add(e?.cache_read_input_tokens);
+    this.write.add(e?.cache_creation_input_tokens);
   }
-  return {
-    task,
-    treatment,
-    runs: runs.length,
-    input: input.total(),
-    output: output.total(),
-    cache_read: read.total(),
-    cache_write: write.total(),
-  };
+
+  row(task: string | null, treatment: string): TokenKindRow {
+    return {
+      task,
+      treatment,
+      runs: this.runs,
+      input: this.input.total(),
+      output: this.output.total(),
+      cache_read: this.read.total(),
+      cache_write: this.write.total(),
+    };
+  }
 }
 
 /**
@@ -64,17 +70,22 @@ function rowOf(task: string | null, treatment: string, runs: readonly RunDigest[
 export function tokenKindRows(reports: RunDigest[], treatments: string[]): TokenKindRow[] {
   if (!reports.some(hasKinds)) return [];
   const cells = groupCells(reports, treatments);
-  const byTreatment = treatments.map((t) =>
-    rowOf(
-      null,
-      t,
-      cells.filter((c) => c.treatment === t).flatMap((c) => c.runs),
-    ),
-  );
-  return [
-    ...byTreatment.filter((r) => r.runs > 0),
-    ...cells.map((c) => rowOf(c.task, c.treatment, c.runs)),
-  ];
+  // Each run's events_summary is read once, for its cell's sums and its treatment's (a packed
+  // digest builds the object at every read); a treatment's sums add its cells' runs in cell
+  // order, as summing the treatment's runs in that order did.
+  const byTreatment = new Map(treatments.map((t) => [t, new KindSums()]));
+  const cellRows = cells.map((c) => {
+    const sums = new KindSums();
+    const ofTreatment = byTreatment.get(c.treatment);
+    for (const r of c.runs) {
+      const e = r.events_summary;
+      sums.add(e);
+      ofTreatment?.add(e);
+    }
+    return sums.row(c.task, c.treatment);
+  });
+  const treatmentRows = treatments.map((t) => (byTreatment.get(t) ?? new KindSums()).row(null, t));
+  return [...treatmentRows.filter((r) => r.runs > 0), ...cellRows];
 }
 
 const kindsText = (r: TokenKindRow): string =>

@@ -159,11 +159,9 @@ function isoMillis(s: unknown): number {
  * memory where a report keeps the id, e.g. comparison.json's per-run rows).
  */
 function plannedId(task: string, treatment: string, rep: number, agent: string | null): string {
-  return (
-    agent === null
-      ? [task, "-", treatment, "-r", rep]
-      : [task, "-", treatment, "@", agent, "-r", rep]
-  ).join("");
+  // Template literals, not an array joined: this runs for every run at every reading (and at
+  // every read of a run id); the same text (a number converts the same way in both).
+  return agent === null ? `${task}-${treatment}-r${rep}` : `${task}-${treatment}@${agent}-r${rep}`;
 }
 
 /** Numbers each distinct value of one field: by identity for frozen values (shared ones), else by JSON text. */

@@ -10,6 +10,15 @@ const ESCAPES =
 // eslint-disable-next-line no-control-regex
 const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 
+/**
+ * CONTROLS without its global flag, for a test: every escape sequence starts with a character
+ * it matches (ESC or CSI), so text it does not match is returned as it is, after one scan
+ * instead of two replacements (runs.md at 10,000 runs: ~2% of a `report`).
+ */
+// eslint-disable-next-line no-control-regex
+const ANY_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+
 export function stripControls(s: string): string {
+  if (!ANY_CONTROL.test(s)) return s;
   return s.replace(ESCAPES, "").replace(CONTROLS, "");
 }
