@@ -209,23 +209,26 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
     )
     .action(async (skillDir: string, f: TriggerFlags) => {
       if (f.dryRun) {
-        // Several agents: each runs the same probes (the estimate is the first one's).
+        // Several agents: each runs the same probes, and the estimate counts every agent's.
         const agents = f.agent?.includes(",") ? probingAgents(f.agent) : null;
-        const plan = await planTriggers({
-          skill: skillDir,
-          queries: f.queries,
-          count: f.count,
-          concurrency: f.concurrency,
-          neighbours: f.neighbours,
-          decoys: f.decoys === false ? false : undefined,
-          descriptionFiles: f.descriptionFile,
-          model: f.model,
-          agent: agents?.[0] ?? f.agent,
-          modelScript: f.modelScript,
-          timeoutSec: f.timeout,
-          maxTurns: f.maxTurns,
-          generate: f.generate || f.regenerate,
-        });
+        const plan = await planTriggers(
+          {
+            skill: skillDir,
+            queries: f.queries,
+            count: f.count,
+            concurrency: f.concurrency,
+            neighbours: f.neighbours,
+            decoys: f.decoys === false ? false : undefined,
+            descriptionFiles: f.descriptionFile,
+            model: f.model,
+            agent: agents?.[0] ?? f.agent,
+            modelScript: f.modelScript,
+            timeoutSec: f.timeout,
+            maxTurns: f.maxTurns,
+            generate: f.generate || f.regenerate,
+          },
+          agents ?? undefined,
+        );
         const variants = new Set(plan.probes.map((p) => p.variant)).size;
         const queries = new Set(plan.probes.map((p) => p.query_id)).size;
         process.stdout.write(
