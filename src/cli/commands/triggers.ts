@@ -12,7 +12,7 @@ import {
   type TriggerSummary,
 } from "../../index.js";
 import type { CatalogReport } from "../../triggers/catalog-report.js";
-import { f2 } from "../../triggers/render-parts.js";
+import { f2 } from "../../util/format.js";
 import { agentChoices, defaultAgentName } from "../agent-help.js";
 import { collect, intArg, parseEnvPairs, SANDBOX_HELP, sandboxArg } from "../args.js";
 import { withStopSignals } from "../interrupt.js";

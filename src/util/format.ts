@@ -1,0 +1,10 @@
+/**
+ * The number formats the trigger reports, the PR comment, the history and the CLI share, in one
+ * place so that a figure reads the same wherever it is printed. Pure. (report/format.ts keeps its
+ * own `f2`, which prints "—" for a missing value in the experiment reports' tables; the HTML
+ * client has its own in report/html/client/dom.ts: it is a browser bundle.)
+ */
+
+/** A rate or a score with two decimals; "n/a" when there is none. */
+export const f2 = (x: number | null | undefined): string =>
+  x === null || x === undefined ? "n/a" : x.toFixed(2);
