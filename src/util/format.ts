@@ -8,3 +8,6 @@
 /** A rate or a score with two decimals; "n/a" when there is none. */
 export const f2 = (x: number | null | undefined): string =>
   x === null || x === undefined ? "n/a" : x.toFixed(2);
+
+/** A difference with its sign and two decimals: +0.20, −0.05 (a true minus sign). */
+export const signed = (x: number): string => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;

@@ -7,7 +7,7 @@
  * then as many one-line Skills as fit. Whole blocks are dropped, never cut, so no table is ever
  * truncated half-way; what was left out is said.
  */
-import { f2 } from "../../util/format.js";
+import { f2, signed } from "../../util/format.js";
 
 /** GitHub's limit on an issue comment's body (characters). */
 export const GITHUB_COMMENT_LIMIT = 65_536;
@@ -83,7 +83,6 @@ const BAND: Record<NonNullable<CommentSkill["band"]>, string> = {
   inconclusive: "❔ Inconclusive",
 };
 
-const signed = (x: number): string => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
 const iv = (i: Interval): string => `[${signed(i.low)}, ${signed(i.high)}]`;
 /** Table cells hold no pipe or newline (either would break the row). */
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
