@@ -3,12 +3,13 @@
  */
 import type { EstimateSource, PlanEstimate, Range, RunEstimate } from "./estimate.js";
 import type { PricingTable } from "./pricing.js";
+import { dollars } from "../util/format.js";
 
 const int = (n: number): string => Math.round(n).toLocaleString("en-US");
 
 function usdText(x: number): string {
   return x < 1
-    ? `$${x.toFixed(4)}`
+    ? dollars(x)
     : `$${x.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 

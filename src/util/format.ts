@@ -1,8 +1,9 @@
 /**
- * The number formats the trigger reports, the PR comment, the history and the CLI share, in one
- * place so that a figure reads the same wherever it is printed. Pure. (report/format.ts keeps its
- * own `f2`, which prints "—" for a missing value in the experiment reports' tables; the HTML
- * client has its own in report/html/client/dom.ts: it is a browser bundle.)
+ * The number formats the reports, the PR comment, the history, the cost estimate and the CLI
+ * share, in one place so that a figure reads the same wherever it is printed. Pure.
+ * (report/format.ts keeps its own `f2`, which prints "—" for a missing value in the experiment
+ * reports' tables; the HTML client has its own in report/html/client/dom.ts: it is a browser
+ * bundle.)
  */
 
 /** A rate or a score with two decimals; "n/a" when there is none. */
@@ -11,3 +12,6 @@ export const f2 = (x: number | null | undefined): string =>
 
 /** A difference with its sign and two decimals: +0.20, −0.05 (a true minus sign). */
 export const signed = (x: number): string => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
+
+/** Dollars to four decimals: $0.0114 (a run or a generation costs cents). */
+export const dollars = (x: number): string => `$${x.toFixed(4)}`;

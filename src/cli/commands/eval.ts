@@ -22,6 +22,7 @@ import {
 import { runReported } from "../reporters.js";
 import { planEstimateText } from "../estimate.js";
 import { evalRoot } from "./eval-root.js";
+import { dollars } from "../../util/format.js";
 import {
   defaultProgress,
   printWarning,
@@ -118,7 +119,7 @@ async function evalOne(skill: string, f: EvalFlags, ctx: { exitCode: number }): 
             ? gen.cached
               ? `  generated tasks reused from ${gen.file} (no generator call; --regenerate writes new ones)\n` +
                 (gen.edited === null ? "" : `  EDITED BY HAND: ${gen.edited}\n`)
-              : `  generated tasks frozen in ${gen.file} (${gen.record?.generation.attempts ?? "?"} attempt(s), cost ${cost === undefined || cost === null ? "not reported" : `$${cost.toFixed(4)}`})\n`
+              : `  generated tasks frozen in ${gen.file} (${gen.record?.generation.attempts ?? "?"} attempt(s), cost ${cost === undefined || cost === null ? "not reported" : dollars(cost)})\n`
             : "") +
           `  treatments: ${prepared.compiled.treatments.join(", ")}\n`,
       );
