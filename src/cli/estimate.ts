@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { agentDriver } from "../agents/registry.js";
-import { estimatePlan, estimateRun, probeFigure } from "../cost/estimate.js";
+import { estimatePlan, estimateRun, probeFigure, sumRanges } from "../cost/estimate.js";
 import { estimateExperiment, pricingOf } from "../runner/estimate-sources.js";
 import { renderEstimate } from "../cost/render.js";
 import type { SuitePlan } from "../inspect/plan.js";
@@ -90,12 +90,9 @@ export async function probeEstimateText(
     );
   });
   const all = estimatePlan(perAgent.flat(), plan.concurrency, pricing);
-  const walls = perAgent.map((per) => estimatePlan(per, plan.concurrency, pricing).seconds);
-  const seconds = {
-    mean: walls.reduce((a, w) => a + w.mean, 0),
-    min: walls.reduce((a, w) => a + w.min, 0),
-    max: walls.reduce((a, w) => a + w.max, 0),
-  };
+  const seconds = sumRanges(
+    perAgent.map((per) => estimatePlan(per, plan.concurrency, pricing).seconds),
+  );
   return renderEstimate({ ...all, seconds }, [], {
     scripted: plan.scripted,
     from: [],
