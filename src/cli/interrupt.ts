@@ -5,8 +5,8 @@
  */
 let received: NodeJS.Signals | null = null;
 
-/** Called by a command's signal handlers; the first signal counts. */
-export function noteInterrupt(signal: "SIGINT" | "SIGTERM"): void {
+/** Called by the signal handlers of withStopSignals (below); the first signal counts. */
+function noteInterrupt(signal: "SIGINT" | "SIGTERM"): void {
   received ??= signal;
 }
 
