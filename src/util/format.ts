@@ -1,6 +1,7 @@
 /**
  * The number formats the reports, the PR comment, the history, the cost estimate and the CLI
- * share, in one place so that a figure reads the same wherever it is printed. Pure.
+ * share, and the dry run's plain-text tables, in one place so that a figure reads the same
+ * wherever it is printed. Pure.
  * (report/format.ts keeps its own `f2`, which prints "—" for a missing value in the experiment
  * reports' tables; the HTML client has its own in report/html/client/dom.ts: it is a browser
  * bundle.)
@@ -15,3 +16,17 @@ export const signed = (x: number): string => `${x >= 0 ? "+" : "−"}${Math.abs(
 
 /** Dollars to four decimals: $0.0114 (a run or a generation costs cents). */
 export const dollars = (x: number): string => `$${x.toFixed(4)}`;
+
+/**
+ * A plain-text table's lines: each column padded to its widest cell, two spaces between
+ * columns, no trailing blanks (the dry run's matrix and its estimate).
+ */
+export function textTableLines(head: readonly string[], rows: readonly string[][]): string[] {
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(w[i] ?? 0))
+      .join("  ")
+      .trimEnd();
+  return [line(head), ...rows.map(line)];
+}
