@@ -27,6 +27,7 @@ import {
   defaultProgress,
   printWarning,
   runOptionsFromFlags,
+  runsPassedText,
   runWithSignals,
   sequentialFrom,
   verdictBlock,
@@ -141,14 +142,9 @@ async function evalOne(skill: string, f: EvalFlags, ctx: { exitCode: number }): 
             }),
           summary: (res) => res.run,
           settle: (res) => {
-            const passed = res.run.reports.filter((r) => r.passed).length;
             const out = process.stdout;
             out.write(
-              `\n${passed}/${res.run.planned.length} runs passed` +
-                (res.run.incomplete.length
-                  ? `, ${res.run.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
-                  : "") +
-                "\n" +
+              `\n${runsPassedText(res.run, res.outDir)}\n` +
                 (res.comparison
                   ? verdictBlock(res.comparison)
                   : `\nVerdict:\n${res.verdict.map((l) => `  ${l}`).join("\n")}\n`) +

@@ -203,6 +203,23 @@ export function verdictBlock(comparison: Comparison | null | undefined): string 
     .join("\n")}\n`;
 }
 
+/**
+ * The runs line `run`, `eval` and `calibrate` print first: `N/M runs passed`, and how many did
+ * not complete with the command that completes them.
+ */
+export function runsPassedText(
+  run: Pick<RunSummary, "reports" | "planned" | "incomplete">,
+  outDir: string,
+): string {
+  const passed = run.reports.filter((r) => r.passed).length;
+  return (
+    `${passed}/${run.planned.length} runs passed` +
+    (run.incomplete.length
+      ? `, ${run.incomplete.length} not completed (rerun with --resume --out ${outDir})`
+      : "")
+  );
+}
+
 /** What the budget spent and left, under the runs line (docs/budgets.md). */
 function budgetEndLine(res: RunSummary): string {
   const b = res.budget;
@@ -222,11 +239,7 @@ function budgetEndLine(res: RunSummary): string {
 function reportRun(res: RunSummary, f: RunFlags, ctx: { exitCode: number }): void {
   const passed = res.reports.filter((r) => r.passed).length;
   process.stdout.write(
-    `\n${passed}/${res.planned.length} runs passed` +
-      (res.incomplete.length
-        ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
-        : "") +
-      "\n" +
+    `\n${runsPassedText(res, res.outDir)}\n` +
       (res.budget ? budgetEndLine(res) : "") +
       verdictBlock(res.comparison) +
       `\nResults: ${res.outDir}\n${res.files.map((f) => `  ${f}`).join("\n")}\n`,
