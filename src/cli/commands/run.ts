@@ -30,7 +30,6 @@ import {
 } from "../flags.js";
 import { runReported } from "../reporters.js";
 import { planEstimateText } from "../estimate.js";
-import { dollars } from "../../util/format.js";
 
 /** The flags `run`, `eval` and `calibrate` share, as commander parses them (cli/flags.ts). */
 export type RunFlags = FlagValues<typeof RUN_FLAGS>;
@@ -227,7 +226,7 @@ function budgetEndLine(res: RunSummary): string {
   const stopped = res.reports.filter((r) => r.outcome === "budget").length;
   const unrun = b.refused === null ? 0 : res.incomplete.length;
   return (
-    `Budget: spent ${dollars(b.spent_usd)}, ${b.spent_tokens} tokens` +
+    `Budget: spent $${b.spent_usd.toFixed(4)}, ${b.spent_tokens} tokens` +
     (stopped > 0 ? `; ${stopped} run(s) stopped by the budget (invalid, not failures)` : "") +
     (unrun > 0
       ? `; ${unrun} run(s) left unrun (budget): continue with --resume --out ${res.outDir} and a larger budget`
