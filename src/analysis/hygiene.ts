@@ -9,6 +9,7 @@
  * - `case_defect` (trigger sets): a query no description variant got right in any probe.
  */
 import type { ArmProblem } from "../core/arm-integrity.js";
+import { checkName } from "../core/check-name.js";
 import type { RunDigest } from "../core/digest.js";
 
 type Runs = ReadonlyArray<
@@ -35,12 +36,6 @@ function byTask<R extends { task: string }>(runs: readonly R[]): Map<string, R[]
   return out;
 }
 
-/** A check's name as the validators' lines give it (`name` or `name: message`). */
-export function checkNameOf(line: string): string {
-  const i = line.indexOf(": ");
-  return i < 0 ? line : line.slice(0, i);
-}
-
 function nonDiscriminating(runs: Runs, arms: readonly string[]): ArmProblem[] {
   const out: ArmProblem[] = [];
   for (const [task, mine] of byTask(runs)) {
@@ -48,8 +43,8 @@ function nonDiscriminating(runs: Runs, arms: readonly string[]): ArmProblem[] {
     if (!arms.every((a) => mine.some((r) => r.treatment === a))) continue;
     const results = mine.map((r) => {
       const m = new Map<string, "passed" | "failed">();
-      for (const l of r.checks_passed) m.set(checkNameOf(l), "passed");
-      for (const l of r.checks_failed) m.set(checkNameOf(l), "failed");
+      for (const l of r.checks_passed) m.set(checkName(l), "passed");
+      for (const l of r.checks_failed) m.set(checkName(l), "failed");
       return m;
     });
     const names = [...new Set(results.flatMap((m) => [...m.keys()]))];

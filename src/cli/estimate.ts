@@ -3,8 +3,8 @@
  * printed under the matrix by `run`, `eval` and `calibrate`.
  */
 import path from "node:path";
-import { defaultAgent } from "../agents/registry.js";
-import { estimatePlan, estimateRun, probeFigure } from "../cost/estimate.js";
+import { agentDriver } from "../agents/registry.js";
+import { estimatePlan, estimateRun, probeFigure, sumRanges } from "../cost/estimate.js";
 import { estimateExperiment, pricingOf } from "../runner/estimate-sources.js";
 import { renderEstimate } from "../cost/render.js";
 import type { SuitePlan } from "../inspect/plan.js";
@@ -59,33 +59,41 @@ export async function planEstimateText(
   );
 }
 
-/** `triggers --dry-run`: the probes' estimate, from the agent's figure scaled to a probe. */
+/**
+ * `triggers --dry-run`: the probes' estimate, from each agent's figure scaled to a probe. With
+ * several agents (`--agent a,b`) every agent runs every probe, priced under its own model; they
+ * run one after the other (runTriggersOnAgents), so the wall time is the sum of theirs.
+ */
 export async function probeEstimateText(
   plan: {
     probes: readonly { variant: string; query_id: string }[];
+    agents: readonly { agent: string; model: string | null }[];
     concurrency: number;
     maxTurns: number;
     timeoutSec: number;
-    model: string | null;
     scripted: boolean;
   },
   f: { pricing?: string | undefined },
   cwd = process.cwd(),
 ): Promise<string> {
   const pricing = await pricingOf({ pricing: f.pricing }, cwd);
-  const agent = defaultAgent();
-  const typical = agent.typicalRun
-    ? probeFigure(agent.typicalRun, plan.maxTurns, plan.timeoutSec)
-    : null;
-  const per = plan.probes.map((p) =>
-    estimateRun({
-      run: { task: p.query_id, treatment: p.variant, agent: agent.name, model: plan.model },
-      samples: [],
-      typical,
-      pricing,
-    }),
+  const perAgent = plan.agents.map(({ agent, model }) => {
+    const typicalRun = agentDriver(agent)?.typicalRun;
+    const typical = typicalRun ? probeFigure(typicalRun, plan.maxTurns, plan.timeoutSec) : null;
+    return plan.probes.map((p) =>
+      estimateRun({
+        run: { task: p.query_id, treatment: p.variant, agent, model },
+        samples: [],
+        typical,
+        pricing,
+      }),
+    );
+  });
+  const all = estimatePlan(perAgent.flat(), plan.concurrency, pricing);
+  const seconds = sumRanges(
+    perAgent.map((per) => estimatePlan(per, plan.concurrency, pricing).seconds),
   );
-  return renderEstimate(estimatePlan(per, plan.concurrency, pricing), [], {
+  return renderEstimate({ ...all, seconds }, [], {
     scripted: plan.scripted,
     from: [],
     noun: "probes",

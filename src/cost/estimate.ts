@@ -125,6 +125,15 @@ function rangeOf(xs: readonly number[]): Range {
   return { mean: sum / xs.length, min, max };
 }
 
+/** Ranges added up: the means, the minima and the maxima each summed (e.g. over a plan's runs). */
+export function sumRanges(rs: readonly Range[]): Range {
+  return {
+    mean: rs.reduce((a, r) => a + r.mean, 0),
+    min: rs.reduce((a, r) => a + r.min, 0),
+    max: rs.reduce((a, r) => a + r.max, 0),
+  };
+}
+
 function meanTokens(samples: readonly UsageSample[]): TokenCounts {
   const n = samples.length;
   if (n === 0) return ZERO;
@@ -328,19 +337,8 @@ export function estimatePlan(
       cache_read: sum((r) => r.tokens.cache_read),
       cache_write: sum((r) => r.tokens.cache_write),
     },
-    total_tokens: {
-      mean: sum((r) => r.total_tokens.mean),
-      min: sum((r) => r.total_tokens.min),
-      max: sum((r) => r.total_tokens.max),
-    },
-    usd:
-      priced.length === 0
-        ? null
-        : {
-            mean: priced.reduce((a, r) => a + (r.usd_range?.mean ?? 0), 0),
-            min: priced.reduce((a, r) => a + (r.usd_range?.min ?? 0), 0),
-            max: priced.reduce((a, r) => a + (r.usd_range?.max ?? 0), 0),
-          },
+    total_tokens: sumRanges(runs.map((r) => r.total_tokens)),
+    usd: priced.length === 0 ? null : sumRanges(priced.flatMap((r) => r.usd_range ?? [])),
     priced_runs: priced.length,
     unpriced: [...why].map(([w, n]) => ({ why: w, runs: n })),
     reported_usd:

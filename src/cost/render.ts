@@ -3,12 +3,13 @@
  */
 import type { EstimateSource, PlanEstimate, Range, RunEstimate } from "./estimate.js";
 import type { PricingTable } from "./pricing.js";
+import { dollars, textTableLines } from "../util/format.js";
 
 const int = (n: number): string => Math.round(n).toLocaleString("en-US");
 
 function usdText(x: number): string {
   return x < 1
-    ? `$${x.toFixed(4)}`
+    ? dollars(x)
     : `$${x.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
@@ -119,12 +120,9 @@ function perKey(per: readonly RunEstimate[]): [string, RunEstimate][] {
   return [...seen];
 }
 
+/** The per-run table, indented under the estimate's heading. */
 function table(head: string[], rows: string[][]): string {
-  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]): string =>
-    cells
-      .map((c, i) => c.padEnd(w[i] ?? 0))
-      .join("  ")
-      .trimEnd();
-  return [line(head), ...rows.map(line)].map((l) => `  ${l}`).join("\n");
+  return textTableLines(head, rows)
+    .map((l) => `  ${l}`)
+    .join("\n");
 }

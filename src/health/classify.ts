@@ -3,6 +3,7 @@
  * workspace and on the untouched one, each repeated, and how the reference solution ended.
  * docs/health.md says what each kind means.
  */
+import { checkName } from "../core/check-name.js";
 import { healthEffect, type HealthProblem, type TaskHealth } from "../core/health.js";
 
 export interface CheckSet {
@@ -28,15 +29,6 @@ export interface TaskObservation {
   oracle: OracleObservation | null;
   /** The validators' checks on the untouched workspace, once per repeat. */
   null_agent: CheckSet[];
-}
-
-/**
- * A check's name: its message up to the first ": " (validators write `<name>: <detail>`, and
- * the detail may differ from one run to the next while the check is the same).
- */
-export function checkName(message: string): string {
-  const i = message.indexOf(": ");
-  return i < 0 ? message : message.slice(0, i);
 }
 
 /** Per check name, its results in one repeat, sorted ("failed,passed" when named twice). */

@@ -3,4 +3,5 @@ export { checkSuiteHealth, DEFAULT_HEALTH_REPEATS, type HealthOptions } from "./
 export { checkTarget, type CheckTargetOptions, type CheckTargetResult } from "./target.js";
 export { healthHeadline, problemLine, renderHealthMarkdown } from "./render.js";
 export { writeHealth, HEALTH_FILE } from "./write.js";
-export { checkName, classifyTask, flakyChecks, type TaskObservation } from "./classify.js";
+export { checkName } from "../core/check-name.js";
+export { classifyTask, flakyChecks, type TaskObservation } from "./classify.js";

@@ -4,9 +4,7 @@
  * `skillbench history import DIR…`. Recording never fails an experiment: a store that cannot be
  * reached is one warning, and the folder can be imported later.
  */
-import { execFile } from "node:child_process";
 import path from "node:path";
-import { promisify } from "node:util";
 import { InputError, errorMessage } from "../core/errors.js";
 import type { Comparison } from "../report/comparison/types.js";
 import {
@@ -19,6 +17,7 @@ import { historyPageOfResults } from "../store/history-page.js";
 import { METADATA_SCHEMA } from "../store/metadata.js";
 import { hashSkillDir } from "../suite/skills.js";
 import { readSuiteSnapshot, type SuiteSnapshot } from "../store/suite-snapshot.js";
+import { git } from "../util/git.js";
 import type { TriggersReport } from "../triggers/report.js";
 import { HISTORY_RECORD_SCHEMA, historyRecord, type HistoryRecord } from "./record.js";
 import {
@@ -30,18 +29,14 @@ import {
 } from "./store.js";
 import { refreshHistoryPage } from "./write-html.js";
 
-const run = promisify(execFile);
-
 /** The commit a Skill folder is at, and whether the folder has uncommitted changes; null outside git. */
 async function gitRefOf(dir: string): Promise<HistoryRecord["git"]> {
-  try {
-    const opts = { cwd: dir, timeout: 10_000 };
-    const head = await run("git", ["rev-parse", "HEAD"], opts);
-    const status = await run("git", ["status", "--porcelain", "--", "."], opts);
-    return { ref: head.stdout.trim(), dirty: status.stdout.trim() !== "" };
-  } catch {
-    return null;
-  }
+  // 10 s each: recording an experiment must not hang on a slow repository.
+  const head = await git(dir, ["rev-parse", "HEAD"], 10_000);
+  if (head.code !== 0) return null;
+  const status = await git(dir, ["status", "--porcelain", "--", "."], 10_000);
+  if (status.code !== 0) return null;
+  return { ref: head.out.trim(), dirty: status.out.trim() !== "" };
 }
 
 /** The candidate's first Skill folder on disk (the one the git ref describes), with the hash it was run at. */

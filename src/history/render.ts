@@ -1,10 +1,10 @@
 /** `skillbench history` as markdown. Pure. */
 import { usd } from "../report/format.js";
+import { signed } from "../util/format.js";
 import type { HistoryRecord } from "./record.js";
 import type { SkillHistory, VersionRow } from "./trend.js";
 
 const pct = (x: number | null): string => (x === null ? "—" : `${(x * 100).toFixed(0)}%`);
-const signed = (x: number): string => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
 const cell = (s: string): string => s.replaceAll("|", "\\|").replaceAll("\n", " ");
 
 function passCell(v: VersionRow): string {

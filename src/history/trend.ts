@@ -9,7 +9,7 @@
  *   depends on changed (the task's content, the Skill's, the agent and its version, the model).
  * - Triggers: precision and recall per description, in the order recorded.
  */
-import { newcombeInterval, wilsonInterval, type Interval } from "../stats/index.js";
+import { mean, newcombeInterval, wilsonInterval, type Interval } from "../stats/index.js";
 import type { HistoryRecord } from "./record.js";
 
 export interface VersionRow {
@@ -123,8 +123,7 @@ export function versionRows(records: readonly HistoryRecord[]): VersionRow[] {
       interval: wilsonInterval(passed, runs),
       band: last?.band ?? null,
       change,
-      cost_per_verdict_usd:
-        costs.length > 0 ? costs.reduce((a, b) => a + b, 0) / costs.length : null,
+      cost_per_verdict_usd: mean(costs),
       scripted: rs.some((r) => r.endpoint === "scripted"),
     });
   }

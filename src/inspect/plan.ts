@@ -16,6 +16,7 @@ import {
 } from "../sandbox/index.js";
 import { loadSuiteProfiles } from "../scoring/index.js";
 import { loadSuite, type Suite, type SuiteWarning } from "../suite/index.js";
+import { textTableLines } from "../util/format.js";
 
 /**
  * What a suite holds and what `run` would do with it, without running anything: the
@@ -211,13 +212,7 @@ export async function planSuite(opts: PlanOptions): Promise<SuitePlan> {
 }
 
 function table(head: string[], rows: string[][]): string {
-  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]): string =>
-    cells
-      .map((c, i) => c.padEnd(w[i] ?? 0))
-      .join("  ")
-      .trimEnd();
-  return [line(head), ...rows.map(line)].join("\n");
+  return textTableLines(head, rows).join("\n");
 }
 
 export function renderTasksAndTreatments(p: SuitePlan): string {

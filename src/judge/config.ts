@@ -27,7 +27,8 @@ const SuiteJudgeSectionSchema = z.strictObject({
 });
 type SuiteJudgeSection = z.infer<typeof SuiteJudgeSectionSchema>;
 
-interface JudgeCliOptions {
+/** The judge's command-line flags (runner/judge-setup.ts's JudgeFlags adds `--judge-independent`). */
+export interface JudgeCliOptions {
   judge?: boolean | undefined;
   judgeModel?: string | undefined;
   judgeBaseUrl?: string | undefined;

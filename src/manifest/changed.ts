@@ -8,7 +8,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { InputError } from "../core/errors.js";
-import { runProcess } from "../util/process.js";
+import { git } from "../util/git.js";
 import { findManifest } from "./load.js";
 
 export interface SkillEntry {
@@ -50,24 +50,6 @@ export async function skillsUnder(target: string): Promise<SkillEntry[] | null> 
       out.push({ name: e.name, dir, manifest });
   }
   return out.length === 0 ? null : out;
-}
-
-async function git(
-  cwd: string,
-  args: string[],
-): Promise<{ code: number | null; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const r = await runProcess({
-    cmd: "git",
-    args,
-    cwd,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C", HOME: process.env.HOME ?? "/" },
-    timeoutMs: 60_000,
-    onStdout: (c) => (out += c.toString("utf8")),
-    onStderr: (c) => (err += c.toString("utf8")),
-  });
-  return { code: r.spawnError ? null : r.exitCode, out, err: r.spawnError ?? err };
 }
 
 /**

@@ -30,6 +30,7 @@ import {
 import { judgeConfigYaml } from "./judge-config.js";
 import { MANIFEST_CANDIDATES, ownerDir, type LoadedManifest } from "./load.js";
 import type { BaselineEntry, InlineTask, ManifestInteraction, TaskEntry } from "./schema.js";
+import { git } from "../util/git.js";
 import { tempStem } from "../util/temp-names.js";
 import type { Steps } from "../trajectory/schema.js";
 
@@ -393,31 +394,25 @@ async function extractGitRef(
   material: Set<string>,
 ): Promise<void> {
   const { skillDir, file } = m;
-  let top: string;
-  try {
-    top = (await run("git", ["-C", skillDir, "rev-parse", "--show-toplevel"])).stdout.trim();
-  } catch {
+  const found = await git(skillDir, ["rev-parse", "--show-toplevel"]);
+  if (found.code !== 0)
     throw new InputError(
       `${file}: ${field}: git:${ref}: ${skillDir} is not inside a git repository`,
       { file, field },
     );
-  }
+  const top = found.out.trim();
   const rel = path.relative(top, skillDir).split(path.sep).join("/");
   const tmp = await mkdtemp(path.join(os.tmpdir(), tempStem("baseline", undefined, process.pid)));
   try {
     const tar = path.join(tmp, "skill.tar");
-    try {
-      await run("git", ["-C", top, "archive", "--format=tar", "-o", tar, ref, "--", rel || "."]);
-    } catch (e) {
+    const archived = await git(top, ["archive", "--format=tar", "-o", tar, ref, "--", rel || "."]);
+    if (archived.code !== 0)
       throw new InputError(
         `${file}: ${field}: git:${ref}: cannot read the Skill at that ref (${
-          String((e as { stderr?: string }).stderr ?? e)
-            .trim()
-            .split("\n")[0]
+          archived.err.trim().split("\n")[0]
         })`,
         { file, field },
       );
-    }
     const x = path.join(tmp, "x");
     await mkdir(x);
     await run("tar", ["-xf", tar, "-C", x]);

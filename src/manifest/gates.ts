@@ -1,5 +1,6 @@
 import type { RunDigest } from "../core/digest.js";
 import type { Comparison } from "../report/comparison/index.js";
+import { meanOf } from "../report/format.js";
 import { analysisSet } from "../report/outcomes.js";
 import { metricValue } from "../report/thresholds.js";
 import { judgeDimensionValue } from "../report/judge-status.js";
@@ -97,10 +98,6 @@ export function parseGates(gates: Record<string, number | boolean>): {
   return { gates: out, errors };
 }
 
-function mean(xs: number[]): number | null {
-  return xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
-}
-
 const f3 = (x: number | null): string => (x === null ? "not computable" : x.toFixed(3));
 
 export interface GateInput {
@@ -171,7 +168,7 @@ function decideOne(g: GateSpec, input: GateInput): GateResult {
       ];
       return minGate(
         g.dimension,
-        mean(scores),
+        meanOf(scores),
         g.min,
         known.includes(g.dimension)
           ? "not applicable in every run"

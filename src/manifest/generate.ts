@@ -41,6 +41,7 @@ import {
   SNAPSHOT_MAX_FILES,
   type SkillSnapshot,
 } from "./snapshot.js";
+import { dollars } from "../util/format.js";
 
 const GENERATOR_VERSION = "skillbench-eval-tasks-1";
 /** The generator's run, as the model server sees it (docs/model-script.md, section 7). */
@@ -487,7 +488,7 @@ function frozenManifest(r: GenerationRecord, tasks: InlineTask[]): string {
     `# Tasks generated for the Skill ${r.skill} by ${r.agent.name} ${r.agent.version ?? ""} (model ${r.model}), profile ${r.profile}.`,
     `# Frozen by skillbench eval --generate: a later eval reuses them while the Skill snapshot, the`,
     `# agent, the model and the profile are unchanged; --regenerate replaces them.`,
-    `# Generator ${r.generator}, ${r.generation.attempts} attempt(s), cost ${r.generation.cost_usd === null ? "not reported" : `$${r.generation.cost_usd.toFixed(4)}`}; the record is ${r.key}.json.`,
+    `# Generator ${r.generator}, ${r.generation.attempts} attempt(s), cost ${r.generation.cost_usd === null ? "not reported" : dollars(r.generation.cost_usd)}; the record is ${r.key}.json.`,
     "",
   ].join("\n");
   const doc = {

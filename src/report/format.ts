@@ -1,4 +1,6 @@
 /** Small formatting helpers shared by the markdown renderers. Pure. */
+import { dollars } from "../util/format.js";
+
 const DIMENSION_ORDER = [
   "completion",
   "skill_invocation",
@@ -50,7 +52,7 @@ function grouped(n: number): string {
   return n < 0 ? `-${out}` : out;
 }
 export const usd = (x: number | null | undefined): string =>
-  x === null || x === undefined ? "—" : `$${x.toFixed(4)}`;
+  x === null || x === undefined ? "—" : dollars(x);
 export const secs = (x: number | null | undefined): string =>
   x === null || x === undefined ? "—" : `${x.toFixed(1)}s`;
 

@@ -7,6 +7,7 @@
  */
 import type { RunDigest } from "../core/digest.js";
 import { pearson } from "../stats/correlation.js";
+import { mean } from "../stats/descriptive.js";
 import { analysisSet } from "./outcomes.js";
 
 /** The flagging threshold on r (a strong positive correlation, Cohen's "large"). */
@@ -25,7 +26,7 @@ export interface VerbosityRow {
 
 function meanScore(r: RunDigest): number | null {
   const s = (r.judge?.dimensions ?? []).flatMap((d) => (d.score === null ? [] : [d.score]));
-  return s.length === 0 ? null : s.reduce((a, b) => a + b, 0) / s.length;
+  return mean(s);
 }
 
 /** One row per treatment with at least one run of known length; [] when none (older reports). */

@@ -15,8 +15,9 @@ import type { RunPlan } from "../plan/run-plan.js";
 import { skillHooks } from "../scoring/index.js";
 import { hashSkillDir, type Suite } from "../suite/index.js";
 import { hashTree, listFiles } from "../util/hash.js";
-import { createRunDirs, prepareWorkspace, removeRunDirs } from "../workspace/prepare.js";
+import { createRunDirs, removeRunDirs } from "../workspace/prepare.js";
 import { skillsUnderTest } from "./arm-integrity.js";
+import { prepareArmWorkspace } from "./arm-workspace.js";
 
 async function subfolders(dir: string): Promise<string[]> {
   try {
@@ -54,17 +55,7 @@ async function observeArm(
   const dirs = await createRunDirs(`armcheck-${plan.task}-${plan.treatment}`, tmpBase);
   try {
     const ws = dirs.workspace;
-    await prepareWorkspace({
-      workspace: ws,
-      skillHooks,
-      environmentDir: task.environment_dir,
-      skills: treatment.skills.map((s) => ({ name: s.name, path: s.path, content: s.content })),
-      claudeMd: treatment.claude_md,
-      skillsDir: driver.skillsDir,
-      memoryFile: driver.memoryFile,
-      installHooks: driver.installHooks,
-      hooks: treatment.hooks,
-    });
+    await prepareArmWorkspace(ws, task, treatment, driver);
     const found: ArmObservation["found"][number][] = [];
     for (const folder of driver.skillFolders)
       for (const name of await subfolders(path.join(ws, `.${folder}`, "skills")))

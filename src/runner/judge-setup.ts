@@ -1,18 +1,17 @@
 import path from "node:path";
-import { isActiveJudge, JudgeCache, resolveJudgeConfig, type JudgeConfig } from "../judge/index.js";
+import {
+  isActiveJudge,
+  JudgeCache,
+  resolveJudgeConfig,
+  type JudgeCliOptions,
+  type JudgeConfig,
+} from "../judge/index.js";
 import { runBaseUrl } from "../model/index.js";
 import { agentFamily, modelFamily } from "../core/model-family.js";
 import { InputError } from "../core/errors.js";
 import type { RunKey } from "./context.js";
 
-export interface JudgeFlags {
-  judge?: boolean | undefined;
-  judgeModel?: string | undefined;
-  judgeBaseUrl?: string | undefined;
-  judgeSamples?: number | undefined;
-  judgeAgent?: string | undefined;
-  /** `--judge pairwise` / `--judge rubric` */
-  judgeMode?: "rubric" | "pairwise" | undefined;
+export interface JudgeFlags extends JudgeCliOptions {
   /** `--judge-independent`: refuse a judge of the agents' own model family (exit 2) */
   judgeIndependent?: boolean | undefined;
 }

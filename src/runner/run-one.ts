@@ -6,7 +6,7 @@ import type { RunReport } from "../core/report.js";
 import type { JudgeBlock } from "../core/judge.js";
 import { runJudge } from "../judge/index.js";
 import type { RunPlan } from "../plan/run-plan.js";
-import { resolveProfile, skillHooks, type RubricResult } from "../scoring/index.js";
+import { resolveProfile, type RubricResult } from "../scoring/index.js";
 import { runPaths } from "../store/layout.js";
 import {
   resetRunFolder,
@@ -20,12 +20,7 @@ import { writeWorkspaceManifest } from "../store/workspace-manifest.js";
 import { redactValue } from "../util/redact.js";
 import { RedactingLineWriter } from "../util/redacting-writer.js";
 import type { ValidationReport } from "../validators/index.js";
-import {
-  createRunDirs,
-  keepRunDirs,
-  prepareWorkspace,
-  removeRunDirs,
-} from "../workspace/prepare.js";
+import { createRunDirs, keepRunDirs, removeRunDirs } from "../workspace/prepare.js";
 import { saveWorkspace } from "../workspace/save.js";
 import type { Sandbox } from "../sandbox/index.js";
 import { defaultAgent, reportAgentName } from "../agents/index.js";
@@ -38,6 +33,7 @@ import { openFinishedWorkspace } from "./finished-workspace.js";
 import { scoreFinishedRun } from "./score-run.js";
 import { decodeRunEvidence, validateRun } from "./check-run.js";
 import { checkRunArms } from "./arm-integrity.js";
+import { prepareArmWorkspace } from "./arm-workspace.js";
 import { runSkillUsageOf } from "./skill-usage.js";
 import { unscheduled, type RunPassage } from "./schedule.js";
 import { meteredRecord, ownBudgetStop } from "./budget.js";
@@ -107,18 +103,7 @@ export async function executeRun(
     if (!task || !treatment) throw new Error(`unknown task or treatment for ${plan.run_id}`);
     dirs = await createRunDirs(plan.run_id, ctx.workspaces.tmpBase, ctx.store.experimentId);
     const driver = subject.driver;
-    const preexisting = await prepareWorkspace({
-      workspace: dirs.workspace,
-      skillHooks,
-      environmentDir: task.environment_dir,
-      skills: treatment.skills.map((s) => ({ name: s.name, path: s.path, content: s.content })),
-      claudeMd: treatment.claude_md,
-      skillsDir: driver.skillsDir,
-      memoryFile: driver.memoryFile,
-      // Hooks go to the driver's project settings; an agent without one gets none (docs/manifest.md).
-      installHooks: driver.installHooks,
-      hooks: treatment.hooks,
-    });
+    const preexisting = await prepareArmWorkspace(dirs.workspace, task, treatment, driver);
     await writeBaselineFiles(paths, preexisting);
     ctx.note(
       plan.sandbox.kind === "local"

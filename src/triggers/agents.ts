@@ -20,7 +20,7 @@ import {
   type TriggerOptions,
   type TriggerSummary,
 } from "./run-triggers.js";
-import { f2 } from "./render-parts.js";
+import { f2 } from "../util/format.js";
 
 type Rate = TriggersReport["precision"];
 

@@ -19,7 +19,6 @@ import {
   cell,
   ci,
   countsList,
-  f2,
   invalidAttemptsHtml,
   invalidAttemptsMarkdown,
   invalidAttemptsOf,
@@ -28,6 +27,7 @@ import {
   scriptedModelHtml,
   scriptedModelMarkdown,
 } from "./render-parts.js";
+import { f2 } from "../util/format.js";
 import type { ProbeRecord } from "./types.js";
 
 export interface CatalogReportInput extends Omit<

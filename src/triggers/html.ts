@@ -9,11 +9,11 @@ import {
   BASE_STYLE,
   ci,
   countsList,
-  f2,
   invalidAttemptsHtml,
   pageHead,
   scriptedModelHtml,
 } from "./render-parts.js";
+import { f2 } from "../util/format.js";
 
 const STYLE = `${BASE_STYLE}
 .bar{display:inline-block;height:.8rem;background:#0969da;vertical-align:middle}.bar.neg{background:#cf222e}

@@ -5,6 +5,7 @@
  */
 import { escapeHtml as e } from "../report/html/escape.js";
 import type { Interval } from "../stats/index.js";
+import { f2 } from "../util/format.js";
 import { outcomeLabel } from "./classify.js";
 import type { ProbeRecord } from "./types.js";
 
@@ -34,8 +35,6 @@ export function probeOutcomesOf(records: readonly ProbeRecord[]) {
   }));
 }
 
-export const f2 = (x: number | null | undefined): string =>
-  x === null || x === undefined ? "n/a" : x.toFixed(2);
 export const ci = (iv: Interval | null): string => (iv ? `[${f2(iv.low)}, ${f2(iv.high)}]` : "n/a");
 /** A Markdown table cell: pipes escaped, whitespace folded to one line. */
 export const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\s+/g, " ").trim();

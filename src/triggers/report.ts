@@ -16,12 +16,12 @@ import {
   cell,
   ci,
   countsList,
-  f2,
   invalidAttemptsMarkdown,
   invalidAttemptsOf,
   probeOutcomesOf,
   scriptedModelMarkdown,
 } from "./render-parts.js";
+import { f2 } from "../util/format.js";
 import type { DescriptionVariant, ProbeRecord, TriggerQuery } from "./types.js";
 
 export interface TriggersReportInput {

@@ -300,8 +300,15 @@ async function triggerInputs(opts: TriggerOptions, cwd: string) {
   };
 }
 
-/** `triggers --dry-run`: the probes that would run (queries to be generated are not known yet). */
-export async function planTriggers(opts: TriggerOptions): Promise<{
+/**
+ * `triggers --dry-run`: the probes that would run (queries to be generated are not known yet).
+ * `agents` (`--agent a,b`, checked by `probingAgents`): every one of them runs the same probes,
+ * each with its own model; absent: `opts.agent` alone.
+ */
+export async function planTriggers(
+  opts: TriggerOptions,
+  agents?: readonly string[],
+): Promise<{
   probes: ProbeSpec[];
   count: number;
   concurrency: number;
@@ -309,11 +316,19 @@ export async function planTriggers(opts: TriggerOptions): Promise<{
   maxTurns: number;
   /** No queries yet: `--generate` would write them first. */
   queriesPending: boolean;
+  /** The first agent's model (null: the agent's default). */
   model: string | null;
+  /** Each agent that runs the probes, in the order they run, with the model it is asked for. */
+  agents: { agent: string; model: string | null }[];
   scripted: boolean;
 }> {
   const hostEnv = opts.hostEnv ?? process.env;
   const i = await triggerInputs(opts, opts.cwd ?? process.cwd());
+  // As runTriggers settles each agent's model (runTriggersOnAgents hands it one agent at a time).
+  const each = (agents ?? [opts.agent]).map((a) => {
+    const driver = probingDriver(a);
+    return { agent: driver.name, model: opts.model ?? defaultModel(driver, hostEnv) };
+  });
   return {
     probes: planProbes(
       i.variants.map((v) => v.name),
@@ -325,7 +340,8 @@ export async function planTriggers(opts: TriggerOptions): Promise<{
     timeoutSec: i.timeoutSec,
     maxTurns: i.maxTurns,
     queriesPending: i.queries.length === 0,
-    model: opts.model ?? defaultModel(probingDriver(opts.agent), hostEnv),
+    model: each[0]?.model ?? null,
+    agents: each,
     scripted: opts.modelScript !== undefined,
   };
 }

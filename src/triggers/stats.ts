@@ -16,6 +16,7 @@ import {
   type Interval,
   type PerTaskOutcomes,
 } from "../stats/index.js";
+import { f2 } from "../util/format.js";
 import type { ProbeRecord, TriggerQuery } from "./types.js";
 
 const ALPHA = 0.05;
@@ -222,8 +223,6 @@ function compareKeys(a: number[], b: number[]): number {
   }
   return 0;
 }
-
-const f2 = (x: number | null): string => (x === null ? "n/a" : x.toFixed(2));
 
 /**
  * The best variant against each other one, on the same queries: Δ accuracy with a paired

@@ -204,24 +204,37 @@ describe("--dry-run on calibrate and triggers", () => {
     expect(r.stdout).toContain("Dry run: no agent, validator or model server was started.");
   });
 
-  it("triggers: the probes and their estimate from the agent's figure scaled to a probe", async () => {
+  /** `triggers --dry-run` of the bundled example under MODEL. */
+  function triggersDryRun(...extra: string[]): Promise<CliResult> {
     const fix = path.join(REPO_ROOT, "examples", "trigger-eval");
-    const r = await runCli(
-      [
-        "triggers",
-        path.join(fix, "changelog-writer"),
-        "--queries",
-        path.join(fix, "queries.yaml"),
-        "--model",
-        MODEL,
-        "--dry-run",
-      ],
-      { env: box.env() },
+    const skill = path.join(fix, "changelog-writer");
+    const queries = path.join(fix, "queries.yaml");
+    return runCli(
+      ["triggers", skill, "--queries", queries, "--model", MODEL, "--dry-run", ...extra],
+      {
+        env: box.env(),
+      },
     );
+  }
+
+  it("triggers: the probes and their estimate from the agent's figure scaled to a probe", async () => {
+    const r = await triggersDryRun();
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("21 probes planned (1 variant(s) × 7 queries × 3 repetitions)");
     expect(r.stdout).toContain("Estimate (21 probes, -j 1):");
     expect(r.stdout).toMatch(/cost {4}\$[\d.]+ \(range/);
     expect(r.stdout).toContain("Dry run: no agent or model server was started.");
+  });
+
+  it("triggers on several agents: every agent's probes, each from its own figure", async () => {
+    const r = await triggersDryRun("--agent", "claude,codex");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      "21 probes planned (1 variant(s) × 7 queries × 3 repetitions), on each of 2 agents (claude, codex)",
+    );
+    // 21 × 93,200 (Claude's probe) + 21 × 85,600 (Codex's); 21 × 36 s, then 21 × 48 s.
+    expect(r.stdout).toContain("Estimate (42 probes, -j 1):");
+    expect(r.stdout).toContain("· total 3,754,800 (range");
+    expect(r.stdout).toContain("wall    29m24s (range");
   });
 });

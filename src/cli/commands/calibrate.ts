@@ -21,6 +21,7 @@ import {
   defaultProgress,
   printWarning,
   runOptionsFromFlags,
+  runsPassedText,
   runWithSignals,
   type RunFlags,
 } from "./run.js";
@@ -102,12 +103,8 @@ export function registerCalibrate(program: Command, ctx: { exitCode: number }): 
           ),
         summary: (res) => res,
         settle: (res) => {
-          const passed = res.reports.filter((r) => r.passed).length;
           process.stdout.write(
-            `\n${passed}/${res.planned.length} runs passed` +
-              (res.incomplete.length
-                ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
-                : "") +
+            `\n${runsPassedText(res, res.outDir)}` +
               (got.calibration
                 ? `\n\n${floorLine(got.calibration).replace(/\*\*|`/g, "")}\n`
                 : "\n") +

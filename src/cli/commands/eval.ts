@@ -22,10 +22,12 @@ import {
 import { runReported } from "../reporters.js";
 import { planEstimateText } from "../estimate.js";
 import { evalRoot } from "./eval-root.js";
+import { dollars } from "../../util/format.js";
 import {
   defaultProgress,
   printWarning,
   runOptionsFromFlags,
+  runsPassedText,
   runWithSignals,
   sequentialFrom,
   verdictBlock,
@@ -118,7 +120,7 @@ async function evalOne(skill: string, f: EvalFlags, ctx: { exitCode: number }): 
             ? gen.cached
               ? `  generated tasks reused from ${gen.file} (no generator call; --regenerate writes new ones)\n` +
                 (gen.edited === null ? "" : `  EDITED BY HAND: ${gen.edited}\n`)
-              : `  generated tasks frozen in ${gen.file} (${gen.record?.generation.attempts ?? "?"} attempt(s), cost ${cost === undefined || cost === null ? "not reported" : `$${cost.toFixed(4)}`})\n`
+              : `  generated tasks frozen in ${gen.file} (${gen.record?.generation.attempts ?? "?"} attempt(s), cost ${cost === undefined || cost === null ? "not reported" : dollars(cost)})\n`
             : "") +
           `  treatments: ${prepared.compiled.treatments.join(", ")}\n`,
       );
@@ -140,14 +142,9 @@ async function evalOne(skill: string, f: EvalFlags, ctx: { exitCode: number }): 
             }),
           summary: (res) => res.run,
           settle: (res) => {
-            const passed = res.run.reports.filter((r) => r.passed).length;
             const out = process.stdout;
             out.write(
-              `\n${passed}/${res.run.planned.length} runs passed` +
-                (res.run.incomplete.length
-                  ? `, ${res.run.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
-                  : "") +
-                "\n" +
+              `\n${runsPassedText(res.run, res.outDir)}\n` +
                 (res.comparison
                   ? verdictBlock(res.comparison)
                   : `\nVerdict:\n${res.verdict.map((l) => `  ${l}`).join("\n")}\n`) +

@@ -18,7 +18,7 @@ import {
 } from "../../index.js";
 import { parseEnvPairs } from "../args.js";
 import { judgeFlags } from "../ci.js";
-import { noteInterrupt } from "../interrupt.js";
+import { withStopSignals } from "../interrupt.js";
 import { makeProgress } from "../progress.js";
 import { queueUrlFrom } from "./queue.js";
 import {
@@ -95,42 +95,21 @@ export function defaultProgress(): (e: ProgressEvent) => void {
  * Run with Ctrl-C handling: the first SIGINT stops new runs from starting, a second kills
  * the running ones.
  */
-export async function runWithSignals(
+export function runWithSignals(
   opts: RunOptions,
   run: (o: RunOptions) => Promise<RunSummary> = runSuite,
 ): Promise<RunSummary> {
-  const stop = new AbortController();
-  const kill = new AbortController();
-  const onSigint = (): void => {
-    noteInterrupt("SIGINT");
-    if (!stop.signal.aborted) {
-      process.stderr.write(
-        "\nskillbench: stopping — no new runs start; press Ctrl-C again to kill the running ones\n",
-      );
-      stop.abort();
-    } else kill.abort();
-  };
-  const onSigterm = (): void => {
-    noteInterrupt("SIGTERM");
-    stop.abort();
-    kill.abort();
-  };
-  process.on("SIGINT", onSigint);
-  process.on("SIGTERM", onSigterm);
-  try {
+  return withStopSignals("runs", ({ stop, kill }) => {
     const o: RunOptions = {
       ...opts,
-      stopSignal: stop.signal,
-      killSignal: kill.signal,
+      stopSignal: stop,
+      killSignal: kill,
       onWarning: opts.onWarning ?? printWarning,
       onProgress: opts.onProgress ?? defaultProgress(),
     };
     // The folder's lock for the whole command (every round of --until-decided, calibration.json).
-    return await holdResultsFolder(o, () => run(o));
-  } finally {
-    process.off("SIGINT", onSigint);
-    process.off("SIGTERM", onSigterm);
-  }
+    return holdResultsFolder(o, () => run(o));
+  });
 }
 
 export type SequentialFlags = FlagValues<typeof SEQUENTIAL_FLAGS>;
@@ -223,6 +202,23 @@ export function verdictBlock(comparison: Comparison | null | undefined): string 
     .join("\n")}\n`;
 }
 
+/**
+ * The runs line `run`, `eval` and `calibrate` print first: `N/M runs passed`, and how many did
+ * not complete with the command that completes them.
+ */
+export function runsPassedText(
+  run: Pick<RunSummary, "reports" | "planned" | "incomplete">,
+  outDir: string,
+): string {
+  const passed = run.reports.filter((r) => r.passed).length;
+  return (
+    `${passed}/${run.planned.length} runs passed` +
+    (run.incomplete.length
+      ? `, ${run.incomplete.length} not completed (rerun with --resume --out ${outDir})`
+      : "")
+  );
+}
+
 /** What the budget spent and left, under the runs line (docs/budgets.md). */
 function budgetEndLine(res: RunSummary): string {
   const b = res.budget;
@@ -247,11 +243,7 @@ function budgetEndLine(res: RunSummary): string {
 function reportRun(res: RunSummary, f: RunFlags, ctx: { exitCode: number }): void {
   const passed = res.reports.filter((r) => r.passed).length;
   process.stdout.write(
-    `\n${passed}/${res.planned.length} runs passed` +
-      (res.incomplete.length
-        ? `, ${res.incomplete.length} not completed (rerun with --resume --out ${res.outDir})`
-        : "") +
-      "\n" +
+    `\n${runsPassedText(res, res.outDir)}\n` +
       (res.budget ? budgetEndLine(res) : "") +
       verdictBlock(res.comparison) +
       `\nResults: ${res.outDir}\n${res.files.map((f) => `  ${f}`).join("\n")}\n`,

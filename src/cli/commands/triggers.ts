@@ -12,10 +12,10 @@ import {
   type TriggerSummary,
 } from "../../index.js";
 import type { CatalogReport } from "../../triggers/catalog-report.js";
-import { f2 } from "../../triggers/render-parts.js";
+import { f2 } from "../../util/format.js";
 import { agentChoices, defaultAgentName } from "../agent-help.js";
 import { collect, intArg, parseEnvPairs, SANDBOX_HELP, sandboxArg } from "../args.js";
-import { noteInterrupt } from "../interrupt.js";
+import { withStopSignals } from "../interrupt.js";
 import { recordTriggers } from "../../history/record-experiment.js";
 import { probeEstimateText } from "../estimate.js";
 import { budgetArg } from "../flags.js";
@@ -209,23 +209,26 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
     )
     .action(async (skillDir: string, f: TriggerFlags) => {
       if (f.dryRun) {
-        // Several agents: each runs the same probes (the estimate is the first one's).
+        // Several agents: each runs the same probes, and the estimate counts every agent's.
         const agents = f.agent?.includes(",") ? probingAgents(f.agent) : null;
-        const plan = await planTriggers({
-          skill: skillDir,
-          queries: f.queries,
-          count: f.count,
-          concurrency: f.concurrency,
-          neighbours: f.neighbours,
-          decoys: f.decoys === false ? false : undefined,
-          descriptionFiles: f.descriptionFile,
-          model: f.model,
-          agent: agents?.[0] ?? f.agent,
-          modelScript: f.modelScript,
-          timeoutSec: f.timeout,
-          maxTurns: f.maxTurns,
-          generate: f.generate || f.regenerate,
-        });
+        const plan = await planTriggers(
+          {
+            skill: skillDir,
+            queries: f.queries,
+            count: f.count,
+            concurrency: f.concurrency,
+            neighbours: f.neighbours,
+            decoys: f.decoys === false ? false : undefined,
+            descriptionFiles: f.descriptionFile,
+            model: f.model,
+            agent: agents?.[0] ?? f.agent,
+            modelScript: f.modelScript,
+            timeoutSec: f.timeout,
+            maxTurns: f.maxTurns,
+            generate: f.generate || f.regenerate,
+          },
+          agents ?? undefined,
+        );
         const variants = new Set(plan.probes.map((p) => p.variant)).size;
         const queries = new Set(plan.probes.map((p) => p.query_id)).size;
         process.stdout.write(
@@ -236,113 +239,94 @@ export function registerTriggers(program: Command, ctx: { exitCode: number }): v
         );
         return;
       }
-      const stop = new AbortController();
-      const kill = new AbortController();
-      const onSigint = (): void => {
-        noteInterrupt("SIGINT");
-        if (!stop.signal.aborted) {
-          process.stderr.write(
-            "\nskillbench: stopping — no new probes start; press Ctrl-C again to kill the running ones\n",
-          );
-          stop.abort();
-        } else kill.abort();
-      };
-      // SIGTERM: as a second Ctrl-C (no new probe, the running ones killed), as `run` does.
-      const onSigterm = (): void => {
-        noteInterrupt("SIGTERM");
-        stop.abort();
-        kill.abort();
-      };
-      process.on("SIGINT", onSigint);
-      process.on("SIGTERM", onSigterm);
-      try {
-        // Several agents (`--agent claude,codex`): one evaluation each in <out>/<agent>/ and
-        // the cross-agent table at the top (docs/triggers.md); all checked before any runs.
-        const agents = f.agent?.includes(",") ? probingAgents(f.agent) : null;
-        const options = {
-          skill: skillDir,
-          queries: f.queries,
-          count: f.count,
-          concurrency: f.concurrency,
-          out: f.out,
-          resume: f.resume,
-          neighbours: f.neighbours,
-          // --no-decoys only: otherwise the manifest's triggers.decoys (default true) decides.
-          decoys: f.decoys === false ? false : undefined,
-          descriptionFiles: f.descriptionFile,
-          model: f.model,
-          agent: f.agent,
-          agentBin: f.agentBin,
-          modelScript: f.modelScript,
-          env: parseEnvPairs(f.env ?? []),
-          passEnv: f.passEnv,
-          timeoutSec: f.timeout,
-          maxTurns: f.maxTurns,
-          maxAttempts: f.maxAttempts,
-          sandbox: f.sandbox,
-          keepWorkspaces: f.keepWorkspaces,
-          generate: f.generate || f.regenerate,
-          regenerate: f.regenerate,
-          optimise: f.optimise,
-          optimiserModel: f.optimiserModel,
-          budgetUsd: f.budgetUsd,
-          pricing: f.pricing,
-          cacheDir: f.cacheDir,
-          stopSignal: stop.signal,
-          killSignal: kill.signal,
-          onProgress: (e: TriggerProgress) => {
-            const line = progressLine(e);
-            if (line) process.stderr.write(`${line}\n`);
-          },
-        };
-        // One writer per results folder, as for run (store/lock.ts).
-        const held = <T>(go: () => Promise<T>): Promise<T> =>
-          f.out
-            ? holdResultsFolder(
-                {
-                  suite: skillDir,
-                  out: f.out,
-                  resume: f.resume,
-                  waitForLock: f.wait,
-                  lockCommand: "skillbench triggers",
-                  stopSignal: stop.signal,
-                  onProgress: (e) => {
-                    if (e.type === "note") process.stderr.write(`note: ${e.message}\n`);
+      // Ctrl-C: no new probe starts; a second Ctrl-C or SIGTERM kills the running ones, as in `run`.
+      await withStopSignals("probes", async ({ stop, kill }) => {
+        try {
+          // Several agents (`--agent claude,codex`): one evaluation each in <out>/<agent>/ and
+          // the cross-agent table at the top (docs/triggers.md); all checked before any runs.
+          const agents = f.agent?.includes(",") ? probingAgents(f.agent) : null;
+          const options = {
+            skill: skillDir,
+            queries: f.queries,
+            count: f.count,
+            concurrency: f.concurrency,
+            out: f.out,
+            resume: f.resume,
+            neighbours: f.neighbours,
+            // --no-decoys only: otherwise the manifest's triggers.decoys (default true) decides.
+            decoys: f.decoys === false ? false : undefined,
+            descriptionFiles: f.descriptionFile,
+            model: f.model,
+            agent: f.agent,
+            agentBin: f.agentBin,
+            modelScript: f.modelScript,
+            env: parseEnvPairs(f.env ?? []),
+            passEnv: f.passEnv,
+            timeoutSec: f.timeout,
+            maxTurns: f.maxTurns,
+            maxAttempts: f.maxAttempts,
+            sandbox: f.sandbox,
+            keepWorkspaces: f.keepWorkspaces,
+            generate: f.generate || f.regenerate,
+            regenerate: f.regenerate,
+            optimise: f.optimise,
+            optimiserModel: f.optimiserModel,
+            budgetUsd: f.budgetUsd,
+            pricing: f.pricing,
+            cacheDir: f.cacheDir,
+            stopSignal: stop,
+            killSignal: kill,
+            onProgress: (e: TriggerProgress) => {
+              const line = progressLine(e);
+              if (line) process.stderr.write(`${line}\n`);
+            },
+          };
+          // One writer per results folder, as for run (store/lock.ts).
+          const held = <T>(go: () => Promise<T>): Promise<T> =>
+            f.out
+              ? holdResultsFolder(
+                  {
+                    suite: skillDir,
+                    out: f.out,
+                    resume: f.resume,
+                    waitForLock: f.wait,
+                    lockCommand: "skillbench triggers",
+                    stopSignal: stop,
+                    onProgress: (e) => {
+                      if (e.type === "note") process.stderr.write(`note: ${e.message}\n`);
+                    },
                   },
-                },
-                go,
-              )
-            : go();
-        if (agents) {
-          const all = await held(() => runTriggersOnAgents(options, agents));
-          ctx.exitCode = await reportAgents(all, agents.length, f);
-          return;
+                  go,
+                )
+              : go();
+          if (agents) {
+            const all = await held(() => runTriggersOnAgents(options, agents));
+            ctx.exitCode = await reportAgents(all, agents.length, f);
+            return;
+          }
+          const res = await held(() => runTriggers(options));
+          const r = res.report;
+          const lines = r ? summaryLines(r) : catalogLines(res.catalog);
+          process.stdout.write(
+            `\n${lines.join("\n")}\nResults: ${res.outDir}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
+          );
+          // The history store keeps one Skill's trigger figures; a catalog's are not recorded.
+          const unrecorded = r
+            ? await recordTriggers(res.outDir, r, {
+                off: f.history === false,
+                ...(typeof f.history === "string" ? { target: f.history } : {}),
+              })
+            : null;
+          if (unrecorded) process.stderr.write(`${unrecorded}\n`);
+          const invalid = r
+            ? r.variants.some((v) => v.invalid_probes > 0)
+            : (res.catalog?.matrix.invalid ?? 0) > 0;
+          ctx.exitCode = invalid || res.notRun.length > 0 ? 1 : 0;
+        } catch (e) {
+          if (!(e instanceof GenerationError)) throw e;
+          process.stderr.write(`skillbench: ${e.message}\n`);
+          ctx.exitCode = 1;
         }
-        const res = await held(() => runTriggers(options));
-        const r = res.report;
-        const lines = r ? summaryLines(r) : catalogLines(res.catalog);
-        process.stdout.write(
-          `\n${lines.join("\n")}\nResults: ${res.outDir}\n${res.files.map((x) => `  ${x}`).join("\n")}\n`,
-        );
-        // The history store keeps one Skill's trigger figures; a catalog's are not recorded.
-        const unrecorded = r
-          ? await recordTriggers(res.outDir, r, {
-              off: f.history === false,
-              ...(typeof f.history === "string" ? { target: f.history } : {}),
-            })
-          : null;
-        if (unrecorded) process.stderr.write(`${unrecorded}\n`);
-        const invalid = r
-          ? r.variants.some((v) => v.invalid_probes > 0)
-          : (res.catalog?.matrix.invalid ?? 0) > 0;
-        ctx.exitCode = invalid || res.notRun.length > 0 ? 1 : 0;
-      } catch (e) {
-        if (!(e instanceof GenerationError)) throw e;
-        process.stderr.write(`skillbench: ${e.message}\n`);
-        ctx.exitCode = 1;
-      } finally {
-        process.off("SIGINT", onSigint);
-        process.off("SIGTERM", onSigterm);
-      }
+      });
     });
 }

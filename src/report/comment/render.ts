@@ -7,6 +7,7 @@
  * then as many one-line Skills as fit. Whole blocks are dropped, never cut, so no table is ever
  * truncated half-way; what was left out is said.
  */
+import { dollars, f2, signed } from "../../util/format.js";
 
 /** GitHub's limit on an issue comment's body (characters). */
 export const GITHUB_COMMENT_LIMIT = 65_536;
@@ -82,8 +83,6 @@ const BAND: Record<NonNullable<CommentSkill["band"]>, string> = {
   inconclusive: "❔ Inconclusive",
 };
 
-const signed = (x: number): string => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
-const f2 = (x: number | null): string => (x === null ? "n/a" : x.toFixed(2));
 const iv = (i: Interval): string => `[${signed(i.low)}, ${signed(i.high)}]`;
 /** Table cells hold no pipe or newline (either would break the row). */
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
@@ -98,7 +97,7 @@ function bandLabel(s: CommentSkill): string {
 }
 
 function costText(s: CommentSkill): string {
-  const cost = s.cost_usd === null ? "cost n/a" : `$${s.cost_usd.toFixed(4)}`;
+  const cost = s.cost_usd === null ? "cost n/a" : dollars(s.cost_usd);
   return s.scripted ? `${cost} (scripted model: not a real model's figures)` : cost;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { RunDigest } from "../../core/digest.js";
 import type { Roles } from "../../plan/roles.js";
+import { meanOf, sumOf } from "../format.js";
 
 export interface CostOfAnswer {
   candidate: string;
@@ -67,11 +68,8 @@ function judgeCostOf(reports: readonly RunDigest[]): JudgeCost | null {
 }
 
 function arm(runs: readonly RunDigest[]): { costPerRun: number | null; passRate: number | null } {
-  const costs = runs
-    .map((r) => r.events_summary?.total_cost_usd)
-    .filter((x): x is number => typeof x === "number");
   return {
-    costPerRun: costs.length === 0 ? null : costs.reduce((a, b) => a + b, 0) / costs.length,
+    costPerRun: meanOf(runs.map((r) => r.events_summary?.total_cost_usd)),
     passRate: runs.length === 0 ? null : runs.filter((r) => r.passed).length / runs.length,
   };
 }
@@ -93,7 +91,6 @@ export function costOfAnswer(reports: readonly RunDigest[], roles: Roles): CostO
   const costs = reports.map((r) => r.events_summary?.total_cost_usd);
   const tokens = reports.map((r) => r.events_summary?.total_tokens);
   const priced = costs.filter((x): x is number => typeof x === "number");
-  const counted = tokens.filter((x): x is number => typeof x === "number");
   const judge = judgeCostOf(reports);
   return {
     candidate: roles.candidate,
@@ -103,8 +100,8 @@ export function costOfAnswer(reports: readonly RunDigest[], roles: Roles): CostO
     candidate_cost_per_run: cand.costPerRun,
     baseline_cost_per_run: base.costPerRun,
     delta_pass_rate: dPass,
-    experiment_usd: priced.length === 0 ? null : priced.reduce((a, b) => a + b, 0),
-    experiment_tokens: counted.length === 0 ? null : counted.reduce((a, b) => a + b, 0),
+    experiment_usd: sumOf(priced),
+    experiment_tokens: sumOf(tokens),
     runs: reports.length,
     unpriced_runs: reports.length - priced.length,
     ...(judge ? { judge } : {}),

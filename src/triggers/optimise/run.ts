@@ -20,7 +20,7 @@ import {
   type Split,
   type SplitScore,
 } from "./plan.js";
-import { f2 } from "../render-parts.js";
+import { f2 } from "../../util/format.js";
 
 export interface OptimiseRound {
   round: number;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { assertionHygiene, caseDefects, checkNameOf } from "../../../src/analysis/hygiene.js";
+import { assertionHygiene, caseDefects } from "../../../src/analysis/hygiene.js";
+import { checkName } from "../../../src/core/check-name.js";
 import { makeReport } from "../report/helpers.js";
 
 const SKILL = [{ name: "house-style", hash: `sha256:${"b".repeat(64)}` }];
@@ -29,12 +30,12 @@ const roles = { candidate: "A", baseline: "CONTROL" };
 const kinds = (rs: ReturnType<typeof run>[]) =>
   assertionHygiene(rs, roles).map((p) => [p.kind, p.task, p.subject]);
 
-describe("checkNameOf", () => {
+describe("checkName", () => {
   it.each([
     ["exists", "exists"],
     ['exact: wrong greeting: "x"', "exact"],
     ["Validator timed out after 30s: check.mjs", "Validator timed out after 30s"],
-  ])("%s -> %s", (line, want) => expect(checkNameOf(line)).toBe(want));
+  ])("%s -> %s", (line, want) => expect(checkName(line)).toBe(want));
 });
 
 describe("assertionHygiene", () => {

@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { HealthReportSchema, leftOutTasks } from "../../../src/core/health.js";
-import {
-  checkName,
-  classifyTask,
-  flakyChecks,
-  type TaskObservation,
-} from "../../../src/health/classify.js";
+import { checkName } from "../../../src/core/check-name.js";
+import { classifyTask, flakyChecks, type TaskObservation } from "../../../src/health/classify.js";
 
 const set = (passed: string[], failed: string[] = []) => ({ passed, failed });
 const ok = (repeats: ReturnType<typeof set>[]): TaskObservation["oracle"] => ({
