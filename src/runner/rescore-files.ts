@@ -14,7 +14,7 @@ import {
   readSync,
   renameSync,
   rmSync,
-  writeSync,
+  writeFileSync,
   type Stats,
 } from "node:fs";
 import path from "node:path";
@@ -144,8 +144,8 @@ function writeAtomicStat(file: string, text: string): Stats {
     }
     let stat: Stats;
     try {
-      const bytes = Buffer.from(text, "utf8");
-      for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
+      // A string to a descriptor: node's native UTF-8 write of the whole text (no Buffer made here).
+      writeFileSync(fd, text);
       stat = fstatSync(fd);
     } finally {
       closeSync(fd);
