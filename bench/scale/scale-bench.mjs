@@ -22,7 +22,10 @@
 //   rescore:      skillbench rescore DIR --no-html (no agent; its worker threads, one per CPU), only at sizes up to --rescore-up-to
 //   rescore-j1:   the same on one thread (-j 1)
 //                 (default 20,000): it re-reads every run's transcript and files and writes each
-//                 run's report again, so its own floor is far above reading report.json
+//                 run's report again, so its own floor is far above reading report.json: measured
+//                 beside it are its reading floor (the files it reads, read and parsed) and its
+//                 scoring floor (rescore-floor.mjs: the scoring step only, on as many threads as
+//                 the rescore row, nothing written); the rescore rows give their ratio to the latter
 // each as wall seconds, the ratio to the floor, CPU seconds, and peak RSS (/usr/bin/time); and
 // the memory the run digests of the reports hold per run (heap and typed arrays, after a full GC).
 // --work DIR generates each size into DIR/runs-N and keeps it; a later call with the same --work
@@ -220,6 +223,11 @@ for(const l of (await fs.readFile(path.join(d,"stdout.jsonl"),"utf8")).split("\\
 await fs.readFile(path.join(d,"stderr.txt"),"utf8").catch(()=>null);n++;}}
 await Promise.all(Array.from({length:16},w));if(n!==ids.length)process.exit(1);})();`;
 
+/** rescore's own floor, the scoring step only, on N threads (argv: DIR --threads N). */
+const RESCORE_SCORING_FLOOR = path.join(ROOT, "bench", "scale", "rescore-floor.mjs");
+/** The threads `rescore` uses by default on `runs` runs (util/threads.ts defaultThreads, from 500 runs). */
+const rescoreThreads = (runs) => (runs >= 500 ? Math.min(os.availableParallelism(), 8) : 1);
+
 /** The heap and ArrayBuffer bytes readStoredRuns' result holds (argv: folder, the CLI's path). */
 const DIGEST_HEAP = `
 const path=require("path");
@@ -302,11 +310,33 @@ for (const n of SIZES) {
   if (rescoreFloor)
     rows.push({
       n: runs,
-      cmd: "rescore's floor (read + parse the files rescore reads: 6 JSON files, stdout.jsonl line by line, stderr.txt)",
+      cmd: "rescore's reading floor (read + parse the files rescore reads: 6 JSON files, stdout.jsonl line by line, stderr.txt)",
       ...rescoreFloor,
       ratio: rescoreFloor.s / floor.s,
       cpuRatio: rescoreFloor.cpu / floor.cpu,
     });
+  // rescore's own floor (issue 41): the scoring step only, on as many threads as the rescore
+  // row it is compared with (rescore-floor.mjs); rescore's ratio to it is its own overhead.
+  const scoringFloors = new Map();
+  for (const c of ["rescore", "rescore-j1"]) {
+    if (!COMMANDS.includes(c) || runs > RESCORE_UP_TO) continue;
+    const threads = c === "rescore-j1" ? 1 : rescoreThreads(runs);
+    const m = await timed([
+      process.execPath,
+      RESCORE_SCORING_FLOOR,
+      dir,
+      "--threads",
+      String(threads),
+    ]);
+    scoringFloors.set(c, m);
+    rows.push({
+      n: runs,
+      cmd: `rescore's floor: the scoring step only (each run read, decoded, scored, its report derived; nothing written), ${threads} thread${threads === 1 ? "" : "s"}`,
+      ...m,
+      ratio: m.s / floor.s,
+      cpuRatio: m.cpu / floor.cpu,
+    });
+  }
   for (const c of COMMANDS) {
     const rescore = c.startsWith("rescore");
     if (rescore && runs > RESCORE_UP_TO) continue;
@@ -335,7 +365,7 @@ for (const n of SIZES) {
     if (rescore) await rm(target, { recursive: true, force: true });
     rows.push({
       n: runs,
-      cmd: `${c === "index" ? "index pass: readStoredRuns(DIR) in a node process of its own (no run index yet: reads every report.json, writes the index; its modules loaded)" : `${NODE_FLAGS[c] ? `node ${NODE_FLAGS[c].join(" ")} ` : ""}skillbench ${COMMAND_ARGS[c]("DIR").join(" ").replace(junitOf("DIR"), "FILE")}`}${c === "report-noindex" || c === "report-html-noindex" ? " (no run index yet: reads every report.json, writes the index)" : ""}${rescore && rescoreFloor ? ` (${(m.s / rescoreFloor.s).toFixed(1)}× its own floor, CPU ${(m.cpu / rescoreFloor.cpu).toFixed(1)}×; every run's report.json rewritten)` : ""}`,
+      cmd: `${c === "index" ? "index pass: readStoredRuns(DIR) in a node process of its own (no run index yet: reads every report.json, writes the index; its modules loaded)" : `${NODE_FLAGS[c] ? `node ${NODE_FLAGS[c].join(" ")} ` : ""}skillbench ${COMMAND_ARGS[c]("DIR").join(" ").replace(junitOf("DIR"), "FILE")}`}${c === "report-noindex" || c === "report-html-noindex" ? " (no run index yet: reads every report.json, writes the index)" : ""}${rescore && scoringFloors.has(c) ? ` (${(m.s / scoringFloors.get(c).s).toFixed(1)}× its scoring floor, CPU ${(m.cpu / scoringFloors.get(c).cpu).toFixed(1)}×; every run's report.json rewritten)` : ""}`,
       ...m,
       ratio: m.s / floor.s,
       cpuRatio: m.cpu / floor.cpu,

@@ -8,19 +8,23 @@
 import {
   closeSync,
   fstatSync,
+  mkdirSync,
   openSync,
   readFileSync,
   readSync,
-  statSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
   type Stats,
 } from "node:fs";
+import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import type { z } from "zod";
 import { errorMessage, InputError } from "../core/errors.js";
 import { STREAM_CHUNK_BYTES } from "../evidence/index.js";
 import type { runPaths } from "../store/layout.js";
 import { checkRecord } from "../store/run-files.js";
-import { isNotFound, jsonFileText, writeFileAtomicSync } from "../util/fs.js";
+import { isNotFound, jsonFileText } from "../util/fs.js";
 
 type RunPaths = ReturnType<typeof runPaths>;
 
@@ -119,6 +123,98 @@ export function readStoredStream(file: string): { chunks: string[] | null; tail:
   return { chunks, tail: bytes.subarray(Math.max(0, bytes.length - TAIL_BYTES)).toString("utf8") };
 }
 
+let writes = 0;
+
+/**
+ * `text` written to `file` atomically (a temporary file beside it, renamed into place: never
+ * through a hard link), as util/fs.ts writeFileAtomicSync, and the written file's stat taken
+ * from the open temporary file: a rename keeps its inode, size and mtime (the run index's
+ * stamp), so no second lookup of the path.
+ */
+function writeAtomicStat(file: string, text: string): Stats {
+  const tmp = `${file}.${process.pid}.r${(writes++).toString(36)}.tmp`;
+  try {
+    let fd: number;
+    try {
+      fd = openSync(tmp, "w");
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+      mkdirSync(path.dirname(file), { recursive: true });
+      fd = openSync(tmp, "w");
+    }
+    let stat: Stats;
+    try {
+      // A string to a descriptor: node's native UTF-8 write of the whole text (no Buffer made here).
+      writeFileSync(fd, text);
+      stat = fstatSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+    return stat;
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    // A failed write names the file it was for (the message of a full disk needs it).
+    if (typeof e === "object" && e !== null && !("path" in e && e.path === file))
+      Object.assign(e, { path: file });
+    throw e;
+  }
+}
+
+/**
+ * A JSON value with every string redacted, as util/redact.ts redactValue makes it, but the value
+ * itself (and each part of it) where redaction changes none of its strings: the same JSON text,
+ * without a copy of every object of a record whose strings nearly never change. For a value
+ * that is only read (written to a file, checked by a schema): the result may be `value`.
+ */
+export function redactedRecord<T>(value: T, redact: (s: string) => string): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return redact(v);
+    if (Array.isArray(v)) {
+      let out: unknown[] | null = null;
+      for (let i = 0; i < v.length; i++) {
+        const x = walk(v[i]);
+        if (out === null && x !== v[i]) out = v.slice(0, i);
+        out?.push(x);
+      }
+      return out ?? v;
+    }
+    if (v !== null && typeof v === "object") {
+      const rec = v as Record<string, unknown>;
+      const keys = Object.keys(rec);
+      // Anything but a plain object (a Date, whose toJSON would speak for it) is copied as
+      // redactValue copies it: its own keys into a plain object.
+      const proto: unknown = Object.getPrototypeOf(v);
+      let out: Record<string, unknown> | null =
+        proto === Object.prototype || proto === null ? null : {};
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i] ?? "";
+        const x = walk(rec[k]);
+        if (out === null && x !== rec[k]) {
+          out = {};
+          for (let j = 0; j < i; j++) setKey(out, keys[j] ?? "", rec[keys[j] ?? ""]);
+        }
+        if (out !== null) setKey(out, k, x);
+      }
+      return out ?? v;
+    }
+    return v;
+  };
+  return walk(value) as T;
+}
+
+/** out[k] = x, also for a key named `__proto__` (an own property, as Object.fromEntries makes it). */
+function setKey(out: Record<string, unknown>, k: string, x: unknown): void {
+  if (k === "__proto__")
+    Object.defineProperty(out, k, {
+      value: x,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else out[k] = x;
+}
+
 /**
  * Write a JSON record unless the file already holds exactly its text (`current`): checked
  * against its schema first (a bug must not leave a bad file), then written atomically.
@@ -133,6 +229,5 @@ export function writeRecordIfChanged<T>(
   const text = jsonFileText(value);
   if (text === current) return null;
   const data = checkRecord(file, schema, value);
-  writeFileAtomicSync(file, text);
-  return { data, stat: statSync(file) };
+  return { data, stat: writeAtomicStat(file, text) };
 }

@@ -23,7 +23,7 @@ import {
 import { indexStamp } from "../store/run-index.js";
 import { parseWorkspaceManifest } from "../store/workspace-manifest.js";
 import type { TaskSpec, TreatmentSpec } from "../suite/index.js";
-import { redactValue, type Redactor } from "../util/redact.js";
+import type { Redactor } from "../util/redact.js";
 import { reinterpretValidation, StoredValidationSchema } from "../validators/index.js";
 import { agentDriver, defaultAgent } from "../agents/index.js";
 import { evaluateRun } from "./evaluate.js";
@@ -35,6 +35,7 @@ import {
   readStoredStream,
   readTextIfPresent,
   readTextOrNull,
+  redactedRecord,
   tailText,
   writeRecordIfChanged,
 } from "./rescore-files.js";
@@ -254,13 +255,13 @@ export async function rescoreRun(ctx: RescoreContext, id: string): Promise<Resco
     writeRecordIfChanged(
       paths.events,
       EvidenceSchema,
-      redactValue(evidence, ctx.redact),
+      redactedRecord(evidence, ctx.redact),
       eventsText,
     );
   const written = writeRecordIfChanged(
     paths.report,
     RunReportSchema,
-    redactValue(report, ctx.redact),
+    redactedRecord(report, ctx.redact),
     stored.text,
   );
   // What the index holds is what RunReportSchema makes of report.json as it now is.

@@ -11,10 +11,13 @@ import {
   readStoredStream,
   readTextIfPresent,
   readTextOrNull,
+  redactedRecord,
   tailText,
   writeRecordIfChanged,
 } from "../../../src/runner/rescore-files.js";
 import { runPaths } from "../../../src/store/layout.js";
+import { indexStamp } from "../../../src/store/run-index.js";
+import { makeRedactor, redactValue } from "../../../src/util/redact.js";
 
 const tmp = await mkdtemp(path.join(os.tmpdir(), "sb-rescore-files-"));
 afterAll(() => rm(tmp, { recursive: true, force: true }));
@@ -98,5 +101,36 @@ describe("rescore's file writes", () => {
       /refusing to write an invalid record/,
     );
     expect(await readFile(file, "utf8")).toBe('{"a":1}\n');
+  });
+});
+
+describe("rescore's redaction of a record", () => {
+  const redact = makeRedactor(["s3cr3t-value"]);
+  const withProto = JSON.parse('{"__proto__":{"k":"s3cr3t-value"},"b":1}') as unknown;
+  const table: Array<[string, unknown]> = [
+    ["nothing to redact", { a: "x", b: [1, "y", { c: null }], d: true }],
+    ["a secret deep inside", { a: "x", b: [1, { c: "key s3cr3t-value here" }], d: "s3cr3t-value" }],
+    ["a secret in an array's first item", ["s3cr3t-value", "ok", { a: 1 }]],
+    ["a Date (copied as redactValue copies it)", { at: new Date(0), b: "s3cr3t-value" }],
+    ["a key named __proto__", withProto],
+    ["undefined values", { a: undefined, b: [undefined, "s3cr3t-value"] }],
+  ];
+  it.each(table)("%s: the JSON text redactValue gives", (_name, value) => {
+    expect(JSON.stringify(redactedRecord(value, redact))).toBe(
+      JSON.stringify(redactValue(value, redact)),
+    );
+  });
+  it("is the value itself when nothing changes, and never changes the value", () => {
+    const value = { a: "x", b: [{ c: "y" }] };
+    expect(redactedRecord(value, redact)).toBe(value);
+    const secret = { a: "x", b: [{ c: "s3cr3t-value" }], d: { e: 1 } };
+    const out = redactedRecord(secret, redact);
+    expect(secret.b[0]?.c).toBe("s3cr3t-value");
+    expect(out.d).toBe(secret.d); // an unchanged part is shared, not copied
+  });
+  it("gives the written file's index stamp", async () => {
+    const file = path.join(tmp, "stamp.json");
+    const written = writeRecordIfChanged(file, Schema, { a: 3 }, null);
+    expect(written && indexStamp(written.stat)).toBe(indexStamp(await stat(file)));
   });
 });
