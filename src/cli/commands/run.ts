@@ -21,6 +21,7 @@ import { judgeFlags } from "../ci.js";
 import { withStopSignals } from "../interrupt.js";
 import { makeProgress } from "../progress.js";
 import { queueUrlFrom } from "./queue.js";
+import { dollars } from "../../util/format.js";
 import {
   addFlags,
   RUN_FLAGS,
@@ -226,10 +227,10 @@ function budgetEndLine(res: RunSummary): string {
   const stopped = res.reports.filter((r) => r.outcome === "budget").length;
   const unrun = b.refused === null ? 0 : res.incomplete.length;
   return (
-    `Budget: spent $${b.spent_usd.toFixed(4)}, ${b.spent_tokens} tokens` +
+    `Budget: spent ${dollars(b.spent_usd)}, ${b.spent_tokens} tokens` +
     // The judge's spend is its own (never a run's `metered`): said apart, as metadata.json has it.
     (b.judge && b.judge.calls + b.judge.refused > 0
-      ? `; the judge $${b.judge.usd.toFixed(4)}, ${b.judge.tokens} tokens in ${b.judge.calls} call(s)` +
+      ? `; the judge ${dollars(b.judge.usd)}, ${b.judge.tokens} tokens in ${b.judge.calls} call(s)` +
         (b.judge.refused > 0 ? ` (${b.judge.refused} refused by the budget)` : "")
       : "") +
     (stopped > 0 ? `; ${stopped} run(s) stopped by the budget (invalid, not failures)` : "") +
