@@ -27,13 +27,13 @@ const ALLOWED: Record<string, string[]> = {
   // file; prepareWorkspace's `claudeMd` is its text.
   "plan/run-plan.ts": ["claude_md"],
   "suite/treatments.ts": ["claude_md"],
-  "runner/run-one.ts": ["claude_md", "claudeMd"],
   "suite/types.ts": ["claude_md"],
   "suite/treatment-entry.ts": ["claude_md", "claude"],
   "workspace/prepare.ts": ["claudeMd"],
   // The health check's and the arm check's workspaces are prepared as a run's: the same field.
   "health/check-task.ts": ["claudeMd"],
-  "runner/arm-preflight.ts": ["claude_md", "claudeMd"],
+  // A run's and the arm check's workspaces are prepared through one call (runner/arm-workspace.ts).
+  "runner/arm-workspace.ts": ["claude_md", "claudeMd"],
   // Data: metadata.json's `versions.claude`, the default agent's version.
   "store/metadata.ts": ["claude"],
   "runner/experiment-metadata.ts": ["claude"],
