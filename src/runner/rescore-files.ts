@@ -25,6 +25,7 @@ import { STREAM_CHUNK_BYTES } from "../evidence/index.js";
 import type { runPaths } from "../store/layout.js";
 import { checkRecord } from "../store/run-files.js";
 import { isNotFound, jsonFileText } from "../util/fs.js";
+import { setOwnKey } from "../util/redact.js";
 
 type RunPaths = ReturnType<typeof runPaths>;
 
@@ -192,27 +193,15 @@ export function redactedRecord<T>(value: T, redact: (s: string) => string): T {
         const x = walk(rec[k]);
         if (out === null && x !== rec[k]) {
           out = {};
-          for (let j = 0; j < i; j++) setKey(out, keys[j] ?? "", rec[keys[j] ?? ""]);
+          for (let j = 0; j < i; j++) setOwnKey(out, keys[j] ?? "", rec[keys[j] ?? ""]);
         }
-        if (out !== null) setKey(out, k, x);
+        if (out !== null) setOwnKey(out, k, x);
       }
       return out ?? v;
     }
     return v;
   };
   return walk(value) as T;
-}
-
-/** out[k] = x, also for a key named `__proto__` (an own property, as Object.fromEntries makes it). */
-function setKey(out: Record<string, unknown>, k: string, x: unknown): void {
-  if (k === "__proto__")
-    Object.defineProperty(out, k, {
-      value: x,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  else out[k] = x;
 }
 
 /**

@@ -216,15 +216,7 @@ export function redactValue<T>(value: T, redact: (s: string) => string): T {
       // A new plain object with the same own keys in the same order (as Object.fromEntries).
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(v)) {
-        const x = walk((v as Record<string, unknown>)[k]);
-        if (k === "__proto__")
-          Object.defineProperty(out, k, {
-            value: x,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-        else out[k] = x;
+        setOwnKey(out, k, walk((v as Record<string, unknown>)[k]));
       }
       return out;
     }
@@ -250,4 +242,16 @@ export function redactJsonLine(line: string, redact: (s: string) => string): str
       return out; // the line was not JSON to begin with
     }
   }
+}
+
+/** out[k] = x, also for a key named `__proto__` (an own property, as Object.fromEntries makes it). */
+export function setOwnKey(out: Record<string, unknown>, k: string, x: unknown): void {
+  if (k === "__proto__")
+    Object.defineProperty(out, k, {
+      value: x,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else out[k] = x;
 }
