@@ -1,6 +1,9 @@
 import { InvalidArgumentError } from "commander";
 import { z } from "zod";
-import { InputError, parseShard, type Shard } from "../index.js";
+// Modules of their own, not ../index.js: the commands' registration loads this file (commands/index.ts).
+import { InputError } from "../core/errors.js";
+import { parseShard, type Shard } from "../plan/shard.js";
+import { parseRateLimit } from "../queue/job.js";
 
 /** Argument parsers and helpers shared by the commands. */
 export function intArg(name: string) {
@@ -97,4 +100,10 @@ export function sandboxArg(v: string): z.infer<typeof SandboxChoice> {
 export function preflightArg(v: string): "quick" | "full" | "off" {
   if (v === "quick" || v === "full" || v === "off") return v;
   throw new InvalidArgumentError("--preflight must be quick, full or off");
+}
+
+export function rateLimitArg(v: string) {
+  const r = parseRateLimit(v);
+  if (!r) throw new InvalidArgumentError("--rate-limit takes N/s, N/min or N/h, e.g. 50/min");
+  return r;
 }

@@ -13,12 +13,12 @@ import {
   marginArg,
   parseKs,
   preflightArg,
+  rateLimitArg,
   SANDBOX_HELP,
   sandboxArg,
   shardArg,
   unitArg,
 } from "./args.js";
-import { rateLimitArg } from "./commands/queue.js";
 
 /** The help headings, in the order `--help` lists them. */
 export const FLAG_GROUPS = {

@@ -2,22 +2,10 @@
 // First: before any module builds a zod schema (see there).
 import "./zod-jitless.js";
 import { Command, CommanderError } from "commander";
-import { DiskFullError, errorPath, InputError, isDiskFull, SKILLBENCH_VERSION } from "../index.js";
-import { registerCalibrate } from "./commands/calibrate.js";
-import { registerCheck } from "./commands/check.js";
-import { registerComment } from "./commands/comment.js";
+import { DiskFullError, errorPath, InputError, isDiskFull } from "../core/errors.js";
+import { SKILLBENCH_VERSION } from "../core/version.js";
+import { registerCommands } from "./commands/index.js";
 import { interruptExitCode } from "./interrupt.js";
-import { registerEval } from "./commands/eval.js";
-import { registerHistory } from "./commands/history.js";
-import { registerInit } from "./commands/init.js";
-import { registerInspect } from "./commands/inspect.js";
-import { registerJudge } from "./commands/judge.js";
-import { registerMerge } from "./commands/merge.js";
-import { registerResults } from "./commands/results.js";
-import { registerQueue } from "./commands/queue.js";
-import { registerRun } from "./commands/run.js";
-import { registerServe } from "./commands/serve.js";
-import { registerTriggers } from "./commands/triggers.js";
 
 async function main(argv: string[]): Promise<number> {
   const ctx = { exitCode: 0 };
@@ -29,20 +17,8 @@ async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .showHelpAfterError();
 
-  registerRun(program, ctx);
-  registerEval(program, ctx);
-  registerCalibrate(program, ctx);
-  registerInspect(program, ctx);
-  registerCheck(program, ctx);
-  registerInit(program, ctx);
-  registerResults(program, ctx);
-  registerMerge(program, ctx);
-  registerServe(program, ctx);
-  registerQueue(program, ctx);
-  registerTriggers(program, ctx);
-  registerHistory(program, ctx);
-  registerJudge(program);
-  registerComment(program, ctx);
+  // Only the named command's module where one is named (commands/index.ts says why).
+  await registerCommands(program, ctx, argv);
 
   try {
     await program.parseAsync(argv);

@@ -1,15 +1,16 @@
 /** The telemetry flags shared by run, rescore and export (docs/telemetry.md). */
 import type { Command } from "commander";
+// Light modules only (the session's, with its exporters, is loaded when a run opens one): the
+// commands' registration loads this file (commands/index.ts).
+import { SKILLBENCH_VERSION } from "../core/version.js";
+import type { TelemetryOptions } from "../telemetry/config.js";
+import type { ExportOutcome } from "../telemetry/exporter.js";
 import {
-  openTelemetry,
-  SKILLBENCH_VERSION,
   telemetryLines,
   telemetryReporter,
-  type ExportOutcome,
-  type SessionOutcome,
-  type TelemetryOptions,
   type TelemetryReporter,
-} from "../index.js";
+} from "../telemetry/reporter.js";
+import type { SessionOutcome } from "../telemetry/session.js";
 import { addFlags, TELEMETRY_FLAGS } from "./flags.js";
 
 export type TelemetryFlags = TelemetryOptions;
@@ -49,6 +50,7 @@ export async function openTelemetryReporter(
   f: TelemetryFlags,
   declared: Record<string, string>,
 ): Promise<TelemetryReporter | null> {
+  const { openTelemetry } = await import("../telemetry/session.js");
   const session = await openTelemetry(telemetryFlags(f), process.env, {
     declared,
     note: (m) => process.stderr.write(`${m}\n`),

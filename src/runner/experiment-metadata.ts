@@ -8,8 +8,9 @@ import type { Suite } from "../suite/index.js";
 import type { FrozenBaseline } from "./baseline-from.js";
 import type { AgentSetup } from "./context.js";
 import type { PriorResults } from "./results-folder.js";
+import { SKILLBENCH_VERSION } from "../core/version.js";
 
-export const SKILLBENCH_VERSION = "0.1.0";
+export { SKILLBENCH_VERSION };
 
 /** A new experiment's id: its start time and a random suffix. */
 export function experimentIdNow(): string {

@@ -3,7 +3,6 @@ import {
   drainQueue,
   InputError,
   parseQueueUrl,
-  parseRateLimit,
   pauseQueue,
   queueStatus,
   renderQueueStatus,
@@ -30,12 +29,6 @@ export function queueUrlFrom(v: string | boolean | undefined): QueueUrl | null {
     return parseQueueUrl(env, "SKILLBENCH_QUEUE_URL");
   }
   return parseQueueUrl(v);
-}
-
-export function rateLimitArg(v: string) {
-  const r = parseRateLimit(v);
-  if (!r) throw new InvalidArgumentError("--rate-limit takes N/s, N/min or N/h, e.g. 50/min");
-  return r;
 }
 
 function requiredUrl(v: string | boolean | undefined): QueueUrl {

@@ -1,17 +1,6 @@
 import type { Command } from "commander";
-import {
-  exportStoredResults,
-  InputError,
-  writeAlignedComparison,
-  readComparisonSource,
-  writeComparisonOf,
-  SKILLBENCH_VERSION,
-  rescoreResults,
-  writeComparison,
-  writeExperimentReportsOf,
-  writeCiOutputsFrom,
-  writeHtmlReports,
-} from "../../index.js";
+import { InputError } from "../../core/errors.js";
+import { SKILLBENCH_VERSION } from "../../core/version.js";
 import { agentChoices } from "../agent-help.js";
 import { intArg, marginArg, parseKs } from "../args.js";
 import { judgeFlags, printCiResult, withCiOptions, type CiFlags } from "../ci.js";
@@ -38,6 +27,9 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
   );
   addFlags(report, GATE_HISTORY_FLAGS, false).action(
     async (dir: string, f: { ks?: number[]; history?: string | boolean } & CiFlags) => {
+      // Loaded here, not at registration: only what this command runs (commands/index.ts).
+      const { writeExperimentReportsOf } = await import("../../runner/finish.js");
+      const { writeCiOutputsFrom } = await import("../../runner/ci-outputs.js");
       // One reading and one comparison for the reports and the CI outputs (runner/lifecycle.ts).
       const written = await writeExperimentReportsOf(dir, { ks: f.ks, html: f.html });
       process.stdout.write(`${written.files.join("\n")}\n`);
@@ -106,10 +98,14 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
               `compare DIR_A DIR_B: --${given[0] ?? ""} applies to one folder's comparison only`,
               { field: `--${given[0] ?? ""}` },
             );
+          const { writeAlignedComparison } = await import("../../report/aligned/index.js");
           const files = await writeAlignedComparison(dir, dirB, { out: f.out });
           process.stdout.write(`${files.join("\n")}\n`);
           return;
         }
+        const { readComparisonSource, writeComparison, writeComparisonOf } =
+          await import("../../report/comparison/index.js");
+        const { writeHtmlReports } = await import("../../report/html/write.js");
         if (f.html === false || f.out !== undefined) {
           const files = await writeComparison(dir, f);
           if (f.html !== false) files.push(...(await writeHtmlReports(dir)));
@@ -166,6 +162,9 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
         } & CiFlags &
           TelemetryFlags,
       ) => {
+        const { rescoreResults } = await import("../../runner/rescore.js");
+        const { writeCiOutputsFrom } = await import("../../runner/ci-outputs.js");
+        const { exportStoredResults } = await import("../../telemetry/session.js");
         const res = await rescoreResults(dir, {
           profile: f.profile,
           ks: f.ks,
@@ -201,6 +200,7 @@ export function registerResults(program: Command, ctx: { exitCode: number }): vo
     )
     .argument("<dir>", "results folder")
     .action(async (dir: string, f: TelemetryFlags) => {
+      const { exportStoredResults } = await import("../../telemetry/session.js");
       const out = await exportStoredResults(dir, telemetryFlags(f), process.env, {
         note,
         skillbenchVersion: SKILLBENCH_VERSION,

@@ -12,6 +12,9 @@ import { runPaths } from "../../store/layout.js";
 import { buildRunPage } from "./run-data.js";
 import type { RunPageData, WorkspaceFile } from "./wire.js";
 
+/** zod's parse option: its interpreted parsers, not the ones it generates (see readRunPageSync). */
+const JITLESS = { jitless: true } as const;
+
 /** At most this many workspace files are listed per run. */
 const MAX_LISTED_FILES = 2000;
 
@@ -108,9 +111,12 @@ export function readRunPageSync(
 ): RunPageData | null {
   const p = runPaths(outDir, runId);
   const raw = parseJson(readText(p.report));
-  const parsed = RunReportSchema.safeParse(raw);
+  // Without zod's generated parsers (the same checks and result): a static page parses ~190 run
+  // pages, the viewer one at a time, too few to repay generating them and running new code cold
+  // (~30 ms of CPU of every `report` whose folder has an index; bench/results/scale.md).
+  const parsed = RunReportSchema.safeParse(raw, JITLESS);
   if (!parsed.success) return null;
-  const evParsed = EvidenceSchema.safeParse(parseJson(readText(p.events)));
+  const evParsed = EvidenceSchema.safeParse(parseJson(readText(p.events)), JITLESS);
   const evidence: Evidence | null = evParsed.success ? evParsed.data : null;
   const { files, truncated } = listWorkspace(p.workspace);
   const embed = opts.embedFilesUpTo ?? 0;
