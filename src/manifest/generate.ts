@@ -265,6 +265,10 @@ export interface GenerateTasksOptions extends Pick<
   onNote?: ((message: string) => void) | undefined;
 }
 
+function firstOfList(v: string | undefined): string | undefined {
+  return v?.includes(",") ? v.split(",")[0]?.trim() || undefined : v;
+}
+
 function resolveDriver(o: GenerateTasksOptions): AgentDriver {
   const name = o.agent ?? "claude";
   const driver = o.driver ?? agentDriver(name);
@@ -285,8 +289,11 @@ async function readRecord(file: string): Promise<GenerationRecord | null> {
 export async function resolveGeneratedTasks(
   m: LoadedManifest,
   ctx: { skillName: string; profile: string; outDir: string },
-  o: GenerateTasksOptions,
+  given: GenerateTasksOptions,
 ): Promise<GeneratedTasks | null> {
+  // With several agents or models (`--agent a,b`, `--model a,b`) the tasks are one set for every
+  // arm, so that the arms stay comparable: written and looked up as the first of each list.
+  const o = { ...given, agent: firstOfList(given.agent), model: firstOfList(given.model) };
   const cwd = o.cwd ?? process.cwd();
   const hostEnv = o.hostEnv ?? process.env;
   const driver = resolveDriver(o);

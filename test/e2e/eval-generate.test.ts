@@ -157,6 +157,20 @@ describe("eval --generate on a Skill with no tasks", () => {
     expect(ev.tasks).toEqual(["write-greeting", "record-status"]);
   }, 240_000);
 
+  it("several agents share the one frozen set, written by the first: a dry run plans it on each", async () => {
+    const r = await runCli(
+      evalArgs(skill, box.dir("gen-agents"), "--agent", "claude,codex", "--dry-run"),
+      {
+        env: box.env(),
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/unknown agent/);
+    for (const task of ["write-greeting", "record-status"])
+      for (const agent of ["claude", "codex"])
+        expect(r.stdout).toContain(`${task}-WITH_SKILL@${agent}-r1`);
+  }, 60_000);
+
   it("--regenerate asks again and replaces the frozen set", async () => {
     const before = JSON.parse(await readFile(frozenFile.replace(/\.yaml$/, ".json"), "utf8")) as {
       generation: { generated_at: string };
