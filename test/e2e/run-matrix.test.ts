@@ -4,13 +4,14 @@
  *
  * beforeAll does all the CLI work (about 9 claude spawns):
  *  1. a fresh run with -j4;
- *  2. a run with -j1 that is killed (SIGKILL to its process group) once its first
- *     report.json exists and the next run's agent is in flight (polled, no sleeps), then
- *     the same folder completed with --resume -j1 (and resumed once more: nothing to do).
+ *  2. a run with -j1 that is killed (SIGKILL to its process group) while one run's agent
+ *     is held in flight by its model (a request that never gets an answer) after another
+ *     run's report.json exists, then the same folder completed with --resume -j1 and the
+ *     suite's own script (and resumed once more: nothing to do).
  * The tests then assert on the files. The -j1 experiment (killed + resumed) is the
  * reference that the -j4 experiment is compared with.
  */
-import { readFile, stat } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -20,6 +21,7 @@ import {
   fixtureSuite,
   killStrays,
   makeSandbox,
+  readJsonLines,
   readRunReport,
   reportedRunIds,
   runArgs,
@@ -37,6 +39,10 @@ const RecordLine = z.object({
 });
 
 const RunEventType = z.object({ type: z.string() });
+
+/** The rule (and its run) that the killed -j1 invocation's model holds unanswered. */
+const HELD_RULE = "held-in-flight";
+const HELD_RUN = "needs-skill-WITH_SKILL-r1";
 
 const RUN_IDS = [
   "needs-skill-CONTROL-r1",
@@ -93,15 +99,31 @@ beforeAll(async () => {
 
   cliJ4 = await runCli(runArgs(SUITE, outJ4, "--concurrency", "4"), { env: sandbox.env() });
 
-  const first = startCli(runArgs(SUITE, outJ1, "--concurrency", "1"), {
-    env: sandbox.env(),
-    detached: true,
-  });
-  // Kill once the first report exists and the next run's agent has started writing its transcript.
+  // The killed invocation's model never answers needs-skill-WITH_SKILL's first request: that
+  // run stays in flight until the kill, whatever the machine's load (polling for "a report and
+  // a transcript" alone raced the in-flight run's own end, between the last poll and the kill).
+  const script = await readFile(path.join(fixtureSuite(SUITE), "model-script.yaml"), "utf8");
+  const heldScript = path.join(sandbox.root, "held-model-script.yaml");
+  await writeFile(
+    heldScript,
+    script.replace(
+      /^rules:\n/m,
+      `rules:\n  - name: ${HELD_RULE}\n    when: {task: needs-skill, treatment: WITH_SKILL}\n` +
+        "    reply: {fault: {hang: true}}\n",
+    ),
+  );
+  const heldArgs = runArgs(SUITE, outJ1, "--concurrency", "1");
+  heldArgs[heldArgs.indexOf("--model-script") + 1] = heldScript;
+  const first = startCli(heldArgs, { env: sandbox.env(), detached: true });
+  // Kill once the held run has asked the model and started its transcript (its agent is in
+  // flight); the runs before it in -j1 order have their reports by then.
   await waitUntil(
-    async () => (await reportedRunIds(outJ1)).length > 0 && (await inFlightRuns(outJ1)).length > 0,
+    async () =>
+      (await readJsonLines(path.join(outJ1, "model-requests.jsonl")).catch(() => [])).some(
+        (l) => (l.rule as { name?: string } | null)?.name === HELD_RULE,
+      ) && (await inFlightRuns(outJ1)).includes(HELD_RUN),
     first.done,
-    "its first report.json appeared while the next run was in flight",
+    "the held run in flight",
   );
   const pid = first.child.pid;
   if (pid === undefined) throw new Error("the CLI has no pid");
@@ -166,7 +188,7 @@ describe("8. --resume after a killed run", () => {
     expect(killed.signal).toBe("SIGKILL");
     expect(beforeResume.size).toBeGreaterThanOrEqual(1);
     expect(beforeResume.size).toBeLessThan(RUN_IDS.length);
-    expect(inFlightAtKill).toHaveLength(1);
+    expect(inFlightAtKill).toEqual([HELD_RUN]);
     expect(metadataAfterKill.completed_at).toBeNull();
   });
 
