@@ -3,7 +3,8 @@
  * running one finish; a second SIGINT kills it (no report, so --resume runs it again);
  * a run whose agent crashes is recorded and the other runs go on.
  */
-import { chmod, readFile, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { chmod, open, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveClaudeBinary } from "../../src/agents/claude/binary.js";
@@ -34,37 +35,71 @@ afterAll(async () => {
 describe("Ctrl-C", () => {
   it("first SIGINT: no new run starts, the running one completes, its record is intact", async () => {
     const out = box.dir("once");
-    const cli = startCli(
-      runArgs(
-        "e2e-matrix",
-        out,
-        "--count",
-        "4",
-        "-j",
-        "1",
-        "--task",
-        "tone",
-        "--treatment",
-        "CONTROL",
-        "--no-html",
+    // r2's agent reads a FIFO in its Bash step: the test opens it for writing, which returns
+    // once that read has begun (r2 is running, r1 reported), and ends the read only after the
+    // first SIGINT was handled. Polling for the first report and signalling raced the runs
+    // after it on a loaded machine (a late signal found r3 running, or the experiment done).
+    const fifo = path.join(box.root, "once.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const script = path.join(box.root, "once.yaml");
+    const suiteScript = await readFile(
+      path.resolve("test/fixtures/suites/e2e-matrix/model-script.yaml"),
+      "utf8",
+    );
+    await writeFile(
+      script,
+      suiteScript.replace(
+        /^rules:\n/m,
+        [
+          "rules:",
+          "  - name: tone-held",
+          "    when: {task: tone, rep: 2}",
+          "    steps:",
+          `      - tool_use: {name: Bash, input: {command: 'cat ${fifo}'}}`,
+          '      - tool_use: {name: Write, input: {file_path: greeting.txt, content: "hi\\n"}}',
+          '      - text: "Wrote greeting.txt."',
+          "",
+        ].join("\n"),
       ),
-      {
-        env: box.env(),
-      },
     );
-    await waitUntil(
-      async () => (await reportedRunIds(out)).length >= 1,
-      cli.done,
-      "the first report",
+    const args = runArgs(
+      "e2e-matrix",
+      out,
+      "--count",
+      "4",
+      "-j",
+      "1",
+      "--task",
+      "tone",
+      "--treatment",
+      "CONTROL",
+      "--no-html",
+      // The agent's Bash reads the FIFO by its host path.
+      "--sandbox",
+      "local",
     );
+    args[args.indexOf("--model-script") + 1] = script;
+    const cli = startCli(args, { env: box.env() });
+    const writer = await Promise.race([
+      open(fifo, "w"),
+      cli.done.then((r) => {
+        throw new Error(`the run ended before r2 read the FIFO:\n${r.stderr}`);
+      }),
+    ]);
+    expect(await reportedRunIds(out)).toEqual(["tone-CONTROL-r1"]);
     cli.child.kill("SIGINT");
+    await waitUntil(
+      async () => /stopping — no new runs start/.test(cli.stderrSoFar()),
+      cli.done,
+      "the first SIGINT to be handled",
+    );
+    await writer.write("go\n");
+    await writer.close();
     const res = await cli.done;
-    expect(res.stderr).toMatch(/stopping — no new runs start/);
     expect(res.code).toBe(130); // interrupted by SIGINT (cli/interrupt.ts)
+    // The first run, and the one that was running when Ctrl-C came.
     const ids = await reportedRunIds(out);
-    // The first run, and at most the one that was running when Ctrl-C came.
-    expect(ids.length).toBeGreaterThanOrEqual(1);
-    expect(ids.length).toBeLessThanOrEqual(2);
+    expect(ids).toEqual(["tone-CONTROL-r1", "tone-CONTROL-r2"]);
     for (const id of ids) expect((await readRunReport(out, id)).status).not.toBe("errored");
     expect(res.stdout).toMatch(/not completed \(rerun with --resume --out/);
     expect((await readMetadata(path.join(out, "metadata.json")))?.completed_at).toBeNull();
