@@ -23,7 +23,7 @@ import {
 import { indexStamp } from "../store/run-index.js";
 import { parseWorkspaceManifest } from "../store/workspace-manifest.js";
 import type { TaskSpec, TreatmentSpec } from "../suite/index.js";
-import type { Redactor } from "../util/redact.js";
+import { redactedRecord, type Redactor } from "../util/redact.js";
 import { reinterpretValidation, StoredValidationSchema } from "../validators/index.js";
 import { agentDriver, defaultAgent } from "../agents/index.js";
 import { evaluateRun } from "./evaluate.js";
@@ -35,7 +35,6 @@ import {
   readStoredStream,
   readTextIfPresent,
   readTextOrNull,
-  redactedRecord,
   tailText,
   writeRecordIfChanged,
 } from "./rescore-files.js";

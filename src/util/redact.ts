@@ -244,8 +244,50 @@ export function redactJsonLine(line: string, redact: (s: string) => string): str
   }
 }
 
+/**
+ * A JSON value with every string redacted, as redactValue makes it, but the value
+ * itself (and each part of it) where redaction changes none of its strings: the same JSON text,
+ * without a copy of every object of a record whose strings nearly never change. For a value
+ * that is only read (written to a file, checked by a schema): the result may be `value`.
+ */
+export function redactedRecord<T>(value: T, redact: (s: string) => string): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return redact(v);
+    if (Array.isArray(v)) {
+      let out: unknown[] | null = null;
+      for (let i = 0; i < v.length; i++) {
+        const x = walk(v[i]);
+        if (out === null && x !== v[i]) out = v.slice(0, i);
+        out?.push(x);
+      }
+      return out ?? v;
+    }
+    if (v !== null && typeof v === "object") {
+      const rec = v as Record<string, unknown>;
+      const keys = Object.keys(rec);
+      // Anything but a plain object (a Date, whose toJSON would speak for it) is copied as
+      // redactValue copies it: its own keys into a plain object.
+      const proto: unknown = Object.getPrototypeOf(v);
+      let out: Record<string, unknown> | null =
+        proto === Object.prototype || proto === null ? null : {};
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i] ?? "";
+        const x = walk(rec[k]);
+        if (out === null && x !== rec[k]) {
+          out = {};
+          for (let j = 0; j < i; j++) setOwnKey(out, keys[j] ?? "", rec[keys[j] ?? ""]);
+        }
+        if (out !== null) setOwnKey(out, k, x);
+      }
+      return out ?? v;
+    }
+    return v;
+  };
+  return walk(value) as T;
+}
+
 /** out[k] = x, also for a key named `__proto__` (an own property, as Object.fromEntries makes it). */
-export function setOwnKey(out: Record<string, unknown>, k: string, x: unknown): void {
+function setOwnKey(out: Record<string, unknown>, k: string, x: unknown): void {
   if (k === "__proto__")
     Object.defineProperty(out, k, {
       value: x,

@@ -11,13 +11,12 @@ import {
   readStoredStream,
   readTextIfPresent,
   readTextOrNull,
-  redactedRecord,
   tailText,
   writeRecordIfChanged,
 } from "../../../src/runner/rescore-files.js";
 import { runPaths } from "../../../src/store/layout.js";
 import { indexStamp } from "../../../src/store/run-index.js";
-import { makeRedactor, redactValue } from "../../../src/util/redact.js";
+import { makeRedactor, redactedRecord, redactValue } from "../../../src/util/redact.js";
 
 const tmp = await mkdtemp(path.join(os.tmpdir(), "sb-rescore-files-"));
 afterAll(() => rm(tmp, { recursive: true, force: true }));
