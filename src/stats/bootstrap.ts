@@ -3,20 +3,33 @@
  * deterministic: the same data, statistic, seed and B give the same interval.
  *
  * One replicate: draw T tasks with replacement from the T tasks; then, inside each
- * drawn task, draw its n runs with replacement from its own n runs; evaluate the
+ * drawn task, resample its n runs with replacement from its own n runs; evaluate the
  * statistic on that resampled table. The interval is the (1-level)/2 and
  * (1+level)/2 percentiles (linear interpolation, "type 7") of the replicates.
  * Resampling both stages captures between-task and within-task (run-to-run) noise;
  * it is slightly conservative (wider) compared with resampling tasks only.
  *
+ * The second stage is one draw per task and arm, not one per run. The outcomes are booleans,
+ * so n runs drawn with replacement from a task with c passes out of n give a pass count that
+ * is exactly Binomial(n, c/n); the bootstrap draws that count directly, from ONE uniform of
+ * the mulberry32 stream inverted through the CDF of Binomial(n, c/n) (binomialCdf, tabulated
+ * once per distinct (n, c) and bootstrap call). Every slot draws its uniform, even from a
+ * task whose runs all passed or all failed (whose count is then c), so the stream's layout
+ * depends on the task count alone: per replicate and task slot, one uniform for the task,
+ * then one per arm (arm a's first, in a paired difference). The resampled task is c' passes
+ * followed by n − c' failures. That is the same distribution as resampling the runs only for
+ * a statistic symmetric in a task's runs (one that reads a task's runs through n and c, as
+ * every statistic here does: the order of resampled runs carries nothing), which the
+ * bootstrap requires of every statistic it is given.
+ *
  * Fast path: every statistic the reports use (pass@k, pass^k, pooled pass rate) depends
  * only on each task's run and pass counts and says so with a `counts` form
  * (src/stats/task-statistics.ts). For those, a replicate is computed from typed arrays
- * (the runs packed into one byte array, per-task values tabulated once per run count)
- * without allocating anything per replicate. It draws the same random numbers in the
- * same order and adds the same values in the same order as the table-building path, so
- * the seeded results are identical to the last bit (test/unit/stats/bootstrap-fast.test.ts).
- * A statistic without a count form takes the table-building path.
+ * (per-task values tabulated once per run count) without allocating anything per
+ * replicate. It draws the same random numbers in the same order, from the same CDF tables,
+ * and adds the same values in the same order as the table-building path, so the seeded
+ * results are identical to the last bit (test/unit/stats/bootstrap-fast.test.ts). A
+ * statistic without a count form takes the table-building path.
  */
 import { mulberry32 } from "./prng.js";
 import type { CountForm, PerTaskOutcomes, TaskStatistic } from "./task-statistics.js";
@@ -72,103 +85,150 @@ export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
   return a + (h - lo) * (b - a);
 }
 
-function resampleRuns(runs: boolean[], rng: () => number): boolean[] {
-  const out: boolean[] = new Array<boolean>(runs.length);
-  for (let r = 0; r < runs.length; r++) out[r] = runs[Math.floor(rng() * runs.length)] ?? false;
-  return out;
+/**
+ * The CDF of Binomial(n, c/n) for 0 <= c <= n: entry k is P(X <= k), n + 1 entries,
+ * non-decreasing, at most 1, the last exactly 1 (so every uniform in [0, 1) inverts to a
+ * count). c = 0 gives all ones (the count is 0), c = n zeros then 1 (the count is n).
+ * The pmf is built up to a constant by the ratio recurrence
+ * pmf(k+1)/pmf(k) = (n − k)·c / ((k + 1)·(n − c)), outwards from the mode, where it is
+ * largest (set to 1): nothing overflows, and the terms only shrink away from the mode, so
+ * far-tail terms that underflow to 0 are ones no 32-bit uniform could draw anyway.
+ */
+export function binomialCdf(n: number, c: number): Float64Array {
+  if (!Number.isInteger(n) || !Number.isInteger(c) || n < 0 || c < 0 || c > n) {
+    throw new RangeError(`binomialCdf needs integers 0 <= c <= n, got n = ${n}, c = ${c}`);
+  }
+  const cdf = new Float64Array(n + 1);
+  if (c === 0) return cdf.fill(1);
+  cdf[n] = 1;
+  if (c === n) return cdf;
+  const pmf = new Float64Array(n + 1);
+  // The mode of Binomial(n, p) is floor((n + 1)p); here p = c/n < 1, so it is at most n.
+  const mode = Math.floor(((n + 1) * c) / n);
+  pmf[mode] = 1;
+  for (let k = mode; k < n; k++)
+    pmf[k + 1] = ((pmf[k] as number) * ((n - k) * c)) / ((k + 1) * (n - c));
+  for (let k = mode; k > 0; k--)
+    pmf[k - 1] = ((pmf[k] as number) * (k * (n - c))) / ((n - k + 1) * c);
+  let total = 0;
+  for (let k = 0; k <= n; k++) total += pmf[k] as number;
+  let below = 0;
+  for (let k = 0; k < n; k++) {
+    below += pmf[k] as number;
+    cdf[k] = Math.min(1, below / total);
+  }
+  return cdf;
 }
 
 /**
- * The runs of every task packed into typed arrays: run r of task i passed iff
- * passes[offset[i] + r] is 1; the task has len[i] runs.
+ * The pass count a uniform u in [0, 1) draws from the CDF row cdf[at .. at + n]: the least k
+ * with u < cdf[at + k] (it exists: the row ends with 1), found by bisection.
  */
-interface Packed {
-  offset: Int32Array;
-  len: Int32Array;
-  /** passes of task i in all */
-  passed: Int32Array;
-  passes: Uint8Array;
+export function binomialCount(cdf: Float64Array, at: number, n: number, u: number): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (u < (cdf[at + mid] as number)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
-function pack(perTask: PerTaskOutcomes): Packed {
-  const t = perTask.length;
-  const offset = new Int32Array(t);
-  const len = new Int32Array(t);
-  let total = 0;
-  for (let i = 0; i < t; i++) {
-    offset[i] = total;
-    len[i] = perTask[i]?.length ?? 0;
-    total += len[i] ?? 0;
+/** The CDF rows of one bootstrap call, one per distinct (n, c), made when first asked for. */
+class CdfRows {
+  /** every row, end to end */
+  values = new Float64Array(64);
+  private size = 0;
+  private readonly at = new Map<number, number>();
+
+  /** Where the row of Binomial(n, c/n) starts in `values`. */
+  rowOf(n: number, c: number): number {
+    // (n, c) with c <= n, numbered along the triangle: one number per pair
+    const key = (n * (n + 1)) / 2 + c;
+    const known = this.at.get(key);
+    if (known !== undefined) return known;
+    const row = binomialCdf(n, c);
+    if (this.size + row.length > this.values.length) {
+      const grown = new Float64Array(Math.max(2 * this.values.length, this.size + row.length));
+      grown.set(this.values.subarray(0, this.size));
+      this.values = grown;
+    }
+    const at = this.size;
+    this.values.set(row, at);
+    this.size += row.length;
+    this.at.set(key, at);
+    return at;
   }
-  const passes = new Uint8Array(total);
+}
+
+function countPasses(runs: boolean[]): number {
+  let c = 0;
+  for (const r of runs) if (r) c++;
+  return c;
+}
+
+/**
+ * One task resampled: n runs of which c passed become c' passes followed by n − c' failures,
+ * c' drawn from u through Binomial(n, c/n).
+ */
+function resampleRuns(n: number, c: number, u: number, rows: CdfRows): boolean[] {
+  const at = rows.rowOf(n, c); // first: a new row may move `values`
+  const drawn = binomialCount(rows.values, at, n, u);
+  const out = new Array<boolean>(n);
+  for (let r = 0; r < n; r++) out[r] = r < drawn;
+  return out;
+}
+
+/** Each task's run count len[i] and pass count passed[i], and where its CDF row starts. */
+interface Counts {
+  len: Int32Array;
+  passed: Int32Array;
+  /** row[i]: the start of Binomial(len[i], passed[i]/len[i])'s CDF in the call's CdfRows */
+  row: Int32Array;
+}
+
+function countsOf(perTask: PerTaskOutcomes, rows: CdfRows): Counts {
+  const t = perTask.length;
+  const len = new Int32Array(t);
   const passed = new Int32Array(t);
+  const row = new Int32Array(t);
   for (let i = 0; i < t; i++) {
     const runs = perTask[i] ?? [];
-    const o = offset[i] ?? 0;
-    let c = 0;
-    for (let r = 0; r < runs.length; r++) {
-      passes[o + r] = runs[r] === true ? 1 : 0;
-      c += passes[o + r] ?? 0;
-    }
-    passed[i] = c;
+    len[i] = runs.length;
+    passed[i] = countPasses(runs);
+    row[i] = rows.rowOf(runs.length, passed[i] as number);
   }
-  return { offset, len, passed, passes };
+  return { len, passed, row };
 }
 
 /**
  * The replicates of a count-form statistic's difference between two paired arms: per
- * replicate it draws, for each of the t task slots, a task j and then each arm's len[j] runs
- * of task j with replacement (arm a's first), exactly as the table-building path does;
- * replicate values go to `out`, and the count of those that were not null is returned.
- * The mulberry32 generator (src/stats/prng.ts) is inlined here: same sequence, about
- * twice as fast as calling the closure in this loop.
+ * replicate it draws, for each of the t task slots, a task j and then each arm's pass count
+ * of task j (arm a's first), exactly as the table-building path does; replicate values go
+ * to `out`, and the count of those that were not null is returned.
  */
 function pairedReplicates(
-  packs: [Packed, Packed],
+  counts: [Counts, Counts],
+  cdf: Float64Array,
   accs: [CountAccumulator, CountAccumulator],
   replicates: number,
   seed: number,
   out: Float64Array,
 ): number {
-  const t = packs[0].len.length;
+  const [ca, cb] = counts;
+  const t = ca.len.length;
   // One replicate's draws: slot i drew task drawn[i], with drawnPasses[arm * t + i] passes.
   const drawn = new Int32Array(t);
   const drawnPasses = new Int32Array(2 * t);
+  const rng = mulberry32(seed);
   let m = 0;
-  let state = seed >>> 0;
   for (let b = 0; b < replicates; b++) {
     for (let i = 0; i < t; i++) {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let x = state;
-      x = Math.imul(x ^ (x >>> 15), x | 1);
-      x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-      const j = Math.floor((((x ^ (x >>> 14)) >>> 0) / 4294967296) * t);
+      const j = Math.floor(rng() * t);
       drawn[i] = j;
-      for (let arm = 0; arm < 2; arm++) {
-        const p = packs[arm] as Packed;
-        const n = p.len[j] as number;
-        const all = p.passed[j] as number;
-        let c = 0;
-        if (all === 0 || all === n) {
-          // Every draw from a task whose runs all failed (or all passed) gives the same
-          // count: skip its n numbers (mulberry32's state only adds a constant per draw).
-          state = (state + Math.imul(n, 0x6d2b79f5)) >>> 0;
-          c = all;
-        } else {
-          const o = p.offset[j] as number;
-          const passes = p.passes;
-          for (let r = 0; r < n; r++) {
-            state = (state + 0x6d2b79f5) >>> 0;
-            let y = state;
-            y = Math.imul(y ^ (y >>> 15), y | 1);
-            y ^= y + Math.imul(y ^ (y >>> 7), y | 61);
-            // Math.floor of a value in [0, n): `| 0` is the same and cheaper
-            const k = ((((y ^ (y >>> 14)) >>> 0) / 4294967296) * n) | 0;
-            c += passes[o + k] as number;
-          }
-        }
-        drawnPasses[arm * t + i] = c;
-      }
+      drawnPasses[i] = binomialCount(cdf, ca.row[j] as number, ca.len[j] as number, rng());
+      drawnPasses[t + i] = binomialCount(cdf, cb.row[j] as number, cb.len[j] as number, rng());
     }
     const va = accs[0].replicateValue(drawn, drawnPasses, 0);
     if (va === null) continue;
@@ -187,109 +247,37 @@ interface ArmStatistic {
 }
 
 /**
- * Most arms one sharedReplicates pass takes when a task has up to `maxRuns` runs: the arms'
- * pass counts are the base-(maxRuns + 1) digits of one sum, exact while it stays below 2^53.
- */
-function sharedArms(maxRuns: number): number {
-  const base = maxRuns + 1;
-  let arms = 1;
-  let weight = base;
-  while (weight * base <= 2 ** 53) {
-    weight *= base;
-    arms++;
-  }
-  return arms;
-}
-
-/**
  * The replicates of count-form statistics over several arms (separate bootstraps, not a
- * paired one) whose tasks have the same run counts: for them, the random numbers pick the
- * same task j and the same run indices in every arm (the draws depend on the run counts
- * alone), so one pass over the draws serves every arm, and each arm's statistics get what
- * a pass of their own with the same seed gives. Per arm and
- * statistic, the count of replicates that were not null.
+ * paired one) with the same number of tasks t: for them, each task slot's two uniforms (the
+ * task's, then the count's) are the same in every arm whatever the run and pass counts, so
+ * one pass over the draws serves every arm, each arm turning the count's uniform into a
+ * count through its own task's CDF, and each arm's statistics get what a pass of their own
+ * with the same seed gives. Per arm and statistic, the count of replicates that were not null.
  */
 function sharedReplicates(
-  packs: Packed[],
+  arms: Counts[],
+  cdf: Float64Array,
   units: ArmStatistic[],
   replicates: number,
   seed: number,
 ): number[] {
-  const p0 = packs[0] as Packed;
-  const t = p0.len.length;
-  const arms = packs.length;
-  const len = p0.len;
-  const offset = p0.offset;
-  // digits[x] = Σ_a passed(arm a, run x) · base^a: summed over a task's draws, its base-`base`
-  // digits are the arms' pass counts (each at most the task's run count, below base).
-  let base = 1;
-  for (let j = 0; j < t; j++) base = Math.max(base, (len[j] as number) + 1);
-  const digits = new Float64Array(arms > 1 ? p0.passes.length : 0);
-  for (let a = 0, w = 1; arms > 1 && a < arms; a++, w *= base) {
-    const passes = (packs[a] as Packed).passes;
-    for (let x = 0; x < passes.length; x++)
-      digits[x] = (digits[x] as number) + (passes[x] as number) * w;
-  }
-  // constant[j]: in every arm, task j's runs all passed or all failed (no draw changes a count)
-  const constant = new Uint8Array(t);
-  for (let j = 0; j < t; j++) {
-    let all = 1;
-    for (const p of packs) {
-      const c = p.passed[j] as number;
-      if (c !== 0 && c !== (len[j] as number)) all = 0;
-    }
-    constant[j] = all;
-  }
-  const counts = new Int32Array(arms);
-  // One replicate's draws: slot i drew task drawn[i], with drawnPasses[a * t + i] passes in arm a.
+  const t = (arms[0] as Counts).len.length;
+  const a = arms.length;
+  // One replicate's draws: slot i drew task drawn[i], with drawnPasses[arm * t + i] passes.
   const drawn = new Int32Array(t);
-  const drawnPasses = new Int32Array(arms * t);
+  const drawnPasses = new Int32Array(a * t);
   const u = units.length;
   const m = new Int32Array(u);
-  let state = seed >>> 0;
+  const rng = mulberry32(seed);
   for (let b = 0; b < replicates; b++) {
     for (let i = 0; i < t; i++) {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let x = state;
-      x = Math.imul(x ^ (x >>> 15), x | 1);
-      x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-      const j = Math.floor((((x ^ (x >>> 14)) >>> 0) / 4294967296) * t);
-      const n = len[j] as number;
-      if (constant[j] === 1) {
-        // skip the n draws (mulberry32's state only adds a constant per draw)
-        state = (state + Math.imul(n, 0x6d2b79f5)) >>> 0;
-        for (let a = 0; a < arms; a++) counts[a] = (packs[a] as Packed).passed[j] as number;
-      } else {
-        const o = offset[j] as number;
-        if (arms === 1) {
-          const passes = p0.passes;
-          let c = 0;
-          for (let r = 0; r < n; r++) {
-            state = (state + 0x6d2b79f5) >>> 0;
-            let y = state;
-            y = Math.imul(y ^ (y >>> 15), y | 1);
-            y ^= y + Math.imul(y ^ (y >>> 7), y | 61);
-            c += passes[o + (((((y ^ (y >>> 14)) >>> 0) / 4294967296) * n) | 0)] as number;
-          }
-          counts[0] = c;
-        } else {
-          let sum = 0;
-          for (let r = 0; r < n; r++) {
-            state = (state + 0x6d2b79f5) >>> 0;
-            let y = state;
-            y = Math.imul(y ^ (y >>> 15), y | 1);
-            y ^= y + Math.imul(y ^ (y >>> 7), y | 61);
-            sum += digits[o + (((((y ^ (y >>> 14)) >>> 0) / 4294967296) * n) | 0)] as number;
-          }
-          for (let a = 0; a < arms; a++) {
-            const c = sum % base;
-            counts[a] = c;
-            sum = (sum - c) / base;
-          }
-        }
-      }
+      const j = Math.floor(rng() * t);
+      const v = rng();
       drawn[i] = j;
-      for (let a = 0; a < arms; a++) drawnPasses[a * t + i] = counts[a] as number;
+      for (let arm = 0; arm < a; arm++) {
+        const c = arms[arm] as Counts;
+        drawnPasses[arm * t + i] = binomialCount(cdf, c.row[j] as number, c.len[j] as number, v);
+      }
     }
     for (let x = 0; x < u; x++) {
       const unit = units[x] as ArmStatistic;
@@ -307,13 +295,9 @@ function sharedReplicates(
 const PAIRED_MEMO_SIZE = 16;
 const pairedMemo = new WeakMap<TaskStatistic, Map<string, BootstrapResult | null>>();
 
-/** The packed outcomes as a string: equal strings, equal data (run counts, then pass bits). */
-function fingerprint(p: Packed): string {
-  let s = `${p.len.join(",")};`;
-  const passes = p.passes;
-  for (let i = 0; i < passes.length; i += 4096)
-    s += String.fromCharCode(...passes.subarray(i, Math.min(i + 4096, passes.length)));
-  return s;
+/** The counts as a string: equal strings, equal run and pass counts (all the draws depend on). */
+function fingerprint(c: Counts): string {
+  return `${c.len.join(",")};${c.passed.join(",")}`;
 }
 
 /**
@@ -329,9 +313,9 @@ class CountAccumulator {
 
   constructor(
     private readonly form: CountForm,
-    private readonly p: Packed,
+    private readonly len: Int32Array,
   ) {
-    const t = p.len.length;
+    const t = len.length;
     this.base = new Int32Array(t).fill(-1);
     if (form.kind === "pooled") {
       this.table = new Float64Array(0);
@@ -341,7 +325,7 @@ class CountAccumulator {
     const rowOf = new Map<number, number>();
     let size = 0;
     for (let i = 0; i < t; i++) {
-      const n = p.len[i] ?? 0;
+      const n = len[i] ?? 0;
       if (n < form.minRuns || rowOf.has(n)) continue;
       rowOf.set(n, size);
       size += n + 1;
@@ -350,7 +334,7 @@ class CountAccumulator {
     for (const [n, at] of rowOf) {
       for (let c = 0; c <= n; c++) this.table[at + c] = form.perTask(n, c) ?? Number.NaN;
     }
-    for (let i = 0; i < t; i++) this.base[i] = rowOf.get(p.len[i] ?? 0) ?? -1;
+    for (let i = 0; i < t; i++) this.base[i] = rowOf.get(len[i] ?? 0) ?? -1;
   }
 
   /**
@@ -362,7 +346,7 @@ class CountAccumulator {
     let sum = 0;
     let weight = 0;
     if (this.form.kind === "pooled") {
-      const len = this.p.len;
+      const len = this.len;
       for (let i = 0; i < t; i++) {
         sum += passes[at + i] as number;
         weight += len[drawn[i] as number] as number;
@@ -431,17 +415,11 @@ export function bootstrapIntervals(
   return bootstrapIntervalsOfArms([perTask], statistics, options)[0] ?? [];
 }
 
-/** Run counts per task as a string: arms with equal keys draw the same numbers. */
-function layoutKey(p: Packed): string {
-  return p.len.join(",");
-}
-
 /**
  * bootstrapIntervals of each arm (separate intervals, e.g. one per treatment; not a paired
  * difference), in order: `result[arm][s]` is exactly bootstrapIntervals(perTasks[arm],
- * statistics, options)[s]. Arms whose tasks have the same run counts share one pass over
- * the random draws (they draw the same numbers), so a treatment costs about one arm, not
- * one each.
+ * statistics, options)[s]. Arms with the same number of tasks share one pass over the
+ * random draws (they draw the same numbers), so a treatment costs about one arm, not one each.
  */
 export function bootstrapIntervalsOfArms(
   perTasks: readonly PerTaskOutcomes[],
@@ -456,8 +434,9 @@ export function bootstrapIntervalsOfArms(
   const estimates = perTasks.map((perTask) =>
     statistics.map((s) => (perTask.length === 0 ? null : s(perTask))),
   );
-  // Arms by run-count layout, at most sharedArms(most runs of a task) in a group.
-  const groups = new Map<string, Array<Array<{ arm: number; pack: Packed; fast: number[] }>>>();
+  const rows = new CdfRows();
+  // Arms by task count: each group is one pass over the draws.
+  const groups = new Map<number, Array<{ arm: number; counts: Counts; fast: number[] }>>();
   perTasks.forEach((perTask, arm) => {
     const fast: number[] = [];
     statistics.forEach((statistic, i) => {
@@ -470,19 +449,15 @@ export function bootstrapIntervalsOfArms(
           statistic,
           e,
           o,
+          rows,
         );
     });
     if (fast.length === 0) return;
-    const pack_ = pack(perTask);
-    const key = layoutKey(pack_);
-    let same = groups.get(key);
-    if (!same) groups.set(key, (same = []));
-    const last = same[same.length - 1];
-    if (last && last.length < sharedArms(Math.max(0, ...pack_.len)))
-      last.push({ arm, pack: pack_, fast });
-    else same.push([{ arm, pack: pack_, fast }]);
+    let same = groups.get(perTask.length);
+    if (!same) groups.set(perTask.length, (same = []));
+    same.push({ arm, counts: countsOf(perTask, rows), fast });
   });
-  for (const group of [...groups.values()].flat()) {
+  for (const group of groups.values()) {
     const units: Array<ArmStatistic & { stat: number; armIndex: number }> = [];
     group.forEach((g, a) => {
       for (const i of g.fast)
@@ -490,12 +465,16 @@ export function bootstrapIntervalsOfArms(
           arm: a,
           armIndex: g.arm,
           stat: i,
-          acc: new CountAccumulator((statistics[i] as TaskStatistic).counts as CountForm, g.pack),
+          acc: new CountAccumulator(
+            (statistics[i] as TaskStatistic).counts as CountForm,
+            g.counts.len,
+          ),
           out: new Float64Array(o.replicates),
         });
     });
     const m = sharedReplicates(
-      group.map((g) => g.pack),
+      group.map((g) => g.counts),
+      rows.values,
       units,
       o.replicates,
       o.seed,
@@ -517,13 +496,18 @@ function tableInterval(
   statistic: TaskStatistic,
   estimate: number,
   o: Resolved,
+  rows: CdfRows,
 ): BootstrapResult | null {
   const rng = mulberry32(o.seed);
   const t = perTask.length;
+  const passed = perTask.map(countPasses);
   const values: number[] = [];
   for (let b = 0; b < o.replicates; b++) {
     const sample: PerTaskOutcomes = new Array<boolean[]>(t);
-    for (let i = 0; i < t; i++) sample[i] = resampleRuns(perTask[Math.floor(rng() * t)] ?? [], rng);
+    for (let i = 0; i < t; i++) {
+      const j = Math.floor(rng() * t);
+      sample[i] = resampleRuns(perTask[j]?.length ?? 0, passed[j] ?? 0, rng(), rows);
+    }
     const v = statistic(sample);
     if (v !== null) values.push(v);
   }
@@ -534,8 +518,9 @@ function tableInterval(
  * Paired-by-task bootstrap interval for statistic(A) - statistic(B), where a[i] and
  * b[i] are the runs of the SAME task i under two treatments. Each replicate draws one
  * set of task indices used for both arms (keeping the pairing), then resamples runs
- * within each arm of each task independently. An interval that excludes 0 is evidence
- * of a real difference at that level. a and b must have the same number of tasks.
+ * within each arm of each task independently (one binomial count per arm, arm A's first).
+ * An interval that excludes 0 is evidence of a real difference at that level. a and b
+ * must have the same number of tasks.
  */
 export function bootstrapPairedDifference(
   a: PerTaskOutcomes,
@@ -552,21 +537,22 @@ export function bootstrapPairedDifference(
   const sa = statistic(a);
   const sb = statistic(b);
   if (sa === null || sb === null || a.length === 0) return finish(null, [], o);
+  const rows = new CdfRows();
   if (statistic.counts !== undefined) {
-    const pa = pack(a);
-    const pb = pack(b);
+    const ca = countsOf(a, rows);
+    const cb = countsOf(b, rows);
     // The reports ask for the same paired interval more than once (the verdict's Δ and the
     // lift's intent-to-treat Δ are the same data): a pure function, so remember the last few.
-    const key = `${o.seed}:${o.replicates}:${o.level}:${fingerprint(pa)}/${fingerprint(pb)}`;
+    const key = `${o.seed}:${o.replicates}:${o.level}:${fingerprint(ca)}/${fingerprint(cb)}`;
     let memo = pairedMemo.get(statistic);
     const hit = memo?.get(key);
     if (hit !== undefined) return hit === null ? null : { ...hit };
     const out = new Float64Array(o.replicates);
     const accs: [CountAccumulator, CountAccumulator] = [
-      new CountAccumulator(statistic.counts, pa),
-      new CountAccumulator(statistic.counts, pb),
+      new CountAccumulator(statistic.counts, ca.len),
+      new CountAccumulator(statistic.counts, cb.len),
     ];
-    const m = pairedReplicates([pa, pb], accs, o.replicates, o.seed, out);
+    const m = pairedReplicates([ca, cb], rows.values, accs, o.replicates, o.seed, out);
     const result = finish(sa - sb, out.subarray(0, m), o);
     if (!memo) pairedMemo.set(statistic, (memo = new Map<string, BootstrapResult | null>()));
     if (memo.size >= PAIRED_MEMO_SIZE) memo.delete(memo.keys().next().value as string);
@@ -575,14 +561,16 @@ export function bootstrapPairedDifference(
   }
   const rng = mulberry32(o.seed);
   const t = a.length;
+  const passedA = a.map(countPasses);
+  const passedB = b.map(countPasses);
   const values: number[] = [];
   for (let r = 0; r < o.replicates; r++) {
     const ra: PerTaskOutcomes = new Array<boolean[]>(t);
     const rb: PerTaskOutcomes = new Array<boolean[]>(t);
     for (let i = 0; i < t; i++) {
       const j = Math.floor(rng() * t);
-      ra[i] = resampleRuns(a[j] ?? [], rng);
-      rb[i] = resampleRuns(b[j] ?? [], rng);
+      ra[i] = resampleRuns(a[j]?.length ?? 0, passedA[j] ?? 0, rng(), rows);
+      rb[i] = resampleRuns(b[j]?.length ?? 0, passedB[j] ?? 0, rng(), rows);
     }
     const va = statistic(ra);
     const vb = statistic(rb);

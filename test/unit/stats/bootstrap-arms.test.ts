@@ -1,6 +1,6 @@
 /**
  * bootstrapIntervalsOfArms shares one pass over the random draws among arms with the same
- * run counts per task: each arm's intervals must be exactly what bootstrapIntervals gives
+ * number of tasks: each arm's intervals must be exactly what bootstrapIntervals gives
  * for that arm alone, with the same seed.
  */
 import { describe, expect, it } from "vitest";
@@ -74,7 +74,17 @@ describe("bootstrapIntervalsOfArms equals bootstrapIntervals arm by arm", () => 
     expectSameAsAlone(arms, [...stats, maxTaskRate], 200, 11);
   });
 
-  it("more arms of one layout than one shared pass takes", () => {
+  it("arms with the same task count but other run counts per task (shared draws)", () => {
+    const arms = [
+      arm(10, lens, () => 0.5),
+      arm(11, [1, 9, 2, 4, 4, 3, 12, 6], () => 0.6),
+      arm(12, [2, 2, 2, 2, 2, 2, 2, 2], (i) => (i % 2 === 0 ? 0.5 : 1)),
+      arm(13, [0, 5, 0, 3, 7, 1, 1, 30], () => 0.3),
+    ];
+    expectSameAsAlone(arms, [...stats, maxTaskRate], 300, 5);
+  });
+
+  it("more arms of one layout than one shared pass took with packed digits", () => {
     const arms = Array.from({ length: 40 }, (_, i) => arm(100 + i, [3, 5, 2], () => i / 40));
     expectSameAsAlone(arms, [macroPassAtK(2), pooledPassRate], 50, 3);
   });

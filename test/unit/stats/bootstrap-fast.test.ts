@@ -1,10 +1,15 @@
 /**
  * The bootstrap's typed-array path (statistics with a count form) must give exactly the
  * seeded results of the straightforward table-building bootstrap. The reference below is
- * that straightforward algorithm written out independently of src/stats/bootstrap.ts.
+ * that straightforward algorithm written out independently of src/stats/bootstrap.ts, but
+ * for the CDF tables of Binomial(n, c/n) it inverts (binomialCdf, checked against exact
+ * rational arithmetic in bootstrap-binomial.test.ts): per replicate and task slot, one
+ * uniform draws the task, then one per arm draws its pass count, the least k with
+ * u < CDF(k) (a linear search here, bisection there).
  */
 import { describe, expect, it } from "vitest";
 import {
+  binomialCdf,
   bootstrapInterval,
   bootstrapIntervals,
   bootstrapPairedDifference,
@@ -20,8 +25,13 @@ import {
   type TaskStatistic,
 } from "../../../src/stats/task-statistics.js";
 
+/** A task's runs resampled: c' passes, then n - c' failures, c' drawn from one uniform. */
 function resample(runs: boolean[], rng: () => number): boolean[] {
-  return runs.map(() => runs[Math.floor(rng() * runs.length)] ?? false);
+  const cdf = binomialCdf(runs.length, runs.filter(Boolean).length);
+  const u = rng();
+  let drawn = 0;
+  while (!(u < (cdf[drawn] ?? 1))) drawn++;
+  return runs.map((_, r) => r < drawn);
 }
 
 function summarise(
