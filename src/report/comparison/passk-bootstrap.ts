@@ -21,8 +21,8 @@ export function passKSection(
     r
       ? { estimate: r.estimate, low: r.low, high: r.high, valid_replicates: r.valid_replicates }
       : null;
-  // Every k of both statistics, and every row, in one bootstrap call: rows whose tasks have
-  // the same run counts share their random draws (src/stats/bootstrap.ts).
+  // Every k of both statistics, and every row, in one bootstrap call: rows with the same
+  // number of tasks share their random draws (src/stats/bootstrap.ts).
   const stats = table.ks.flatMap((k) => [macroPassAtK(k), macroPassHatK(k, "unbiased")]);
   const bootstrapped = table.rows.filter((row) => row.n > 0);
   const all = bootstrapIntervalsOfArms(
