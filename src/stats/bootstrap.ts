@@ -13,7 +13,8 @@
  * so n runs drawn with replacement from a task with c passes out of n give a pass count that
  * is exactly Binomial(n, c/n); the bootstrap draws that count directly, from ONE uniform of
  * the mulberry32 stream inverted through the CDF of Binomial(n, c/n) (binomialCdf, tabulated
- * once per distinct (n, c) and bootstrap call). Every slot draws its uniform, even from a
+ * once per distinct (n, c) and bootstrap call with a guide that makes an inversion a step or
+ * two: binomialRow, binomialCount). Every slot draws its uniform, even from a
  * task whose runs all passed or all failed (whose count is then c), so the stream's layout
  * depends on the task count alone: per replicate and task slot, one uniform for the task,
  * then one per arm (arm a's first, in a paired difference). The resampled task is c' passes
@@ -31,7 +32,7 @@
  * results are identical to the last bit (test/unit/stats/bootstrap-fast.test.ts). A
  * statistic without a count form takes the table-building path.
  */
-import { mulberry32 } from "./prng.js";
+import { mulberry32, mulberry32Blocks } from "./prng.js";
 import type { CountForm, PerTaskOutcomes, TaskStatistic } from "./task-statistics.js";
 import { assertProbability } from "./validate.js";
 
@@ -120,22 +121,42 @@ export function binomialCdf(n: number, c: number): Float64Array {
   return cdf;
 }
 
-/**
- * The pass count a uniform u in [0, 1) draws from the CDF row cdf[at .. at + n]: the least k
- * with u < cdf[at + k] (it exists: the row ends with 1), found by bisection.
- */
-export function binomialCount(cdf: Float64Array, at: number, n: number, u: number): number {
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (u < (cdf[at + mid] as number)) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
+/** Entries of a row's guide: the least power of two above n (so at least n + 1). */
+function guideSize(n: number): number {
+  return 1 << (32 - Math.clz32(n));
 }
 
-/** The CDF rows of one bootstrap call, one per distinct (n, c), made when first asked for. */
+/**
+ * The row the bootstrap draws Binomial(n, c/n) counts from: binomialCdf(n, c), then its guide
+ * of G = guideSize(n) entries, guide[g] = the least k with CDF(k) > g/G (Chen and Asau's
+ * indexed search), so that inverting a uniform starts at most a step or two below its count.
+ */
+export function binomialRow(n: number, c: number): Float64Array {
+  if (n > 2 ** 24) throw new RangeError(`binomialRow: n = ${n} runs is more than it tabulates`);
+  const cdf = binomialCdf(n, c);
+  const size = guideSize(n);
+  const row = new Float64Array(n + 1 + size);
+  row.set(cdf);
+  for (let g = 0, k = 0; g < size; g++) {
+    while ((cdf[k] as number) <= g / size) k++;
+    row[n + 1 + g] = k;
+  }
+  return row;
+}
+
+/**
+ * The pass count a uniform u in [0, 1) draws from the binomialRow(n, c) at rows[at ..]: the
+ * least k with u < CDF(k) (it exists: CDF(n) is 1). The guide entry of g = floor(u·G) is a
+ * lower bound of that k, exactly: G is a power of two, so u·G and its floor are exact and
+ * g/G <= u, while every k below guide[g] has CDF(k) <= g/G. Walk up from it.
+ */
+export function binomialCount(rows: Float64Array, at: number, n: number, u: number): number {
+  let k = rows[at + n + 1 + Math.floor(u * guideSize(n))] as number;
+  while (u >= (rows[at + k] as number)) k++;
+  return k;
+}
+
+/** The binomialRows of one bootstrap call, one per distinct (n, c), made when first asked for. */
 class CdfRows {
   /** every row, end to end */
   values = new Float64Array(64);
@@ -148,7 +169,7 @@ class CdfRows {
     const key = (n * (n + 1)) / 2 + c;
     const known = this.at.get(key);
     if (known !== undefined) return known;
-    const row = binomialCdf(n, c);
+    const row = binomialRow(n, c);
     if (this.size + row.length > this.values.length) {
       const grown = new Float64Array(Math.max(2 * this.values.length, this.size + row.length));
       grown.set(this.values.subarray(0, this.size));
@@ -221,14 +242,19 @@ function pairedReplicates(
   // One replicate's draws: slot i drew task drawn[i], with drawnPasses[arm * t + i] passes.
   const drawn = new Int32Array(t);
   const drawnPasses = new Int32Array(2 * t);
-  const rng = mulberry32(seed);
+  // one replicate's uniforms: per slot, the task's, arm a's count's, arm b's count's
+  const uniforms = new Float64Array(3 * t);
+  const stream = mulberry32Blocks(seed);
   let m = 0;
   for (let b = 0; b < replicates; b++) {
+    stream.fill(uniforms);
     for (let i = 0; i < t; i++) {
-      const j = Math.floor(rng() * t);
+      const j = Math.floor((uniforms[3 * i] as number) * t);
       drawn[i] = j;
-      drawnPasses[i] = binomialCount(cdf, ca.row[j] as number, ca.len[j] as number, rng());
-      drawnPasses[t + i] = binomialCount(cdf, cb.row[j] as number, cb.len[j] as number, rng());
+      const ua = uniforms[3 * i + 1] as number;
+      const ub = uniforms[3 * i + 2] as number;
+      drawnPasses[i] = binomialCount(cdf, ca.row[j] as number, ca.len[j] as number, ua);
+      drawnPasses[t + i] = binomialCount(cdf, cb.row[j] as number, cb.len[j] as number, ub);
     }
     const va = accs[0].replicateValue(drawn, drawnPasses, 0);
     if (va === null) continue;
@@ -268,11 +294,14 @@ function sharedReplicates(
   const drawnPasses = new Int32Array(a * t);
   const u = units.length;
   const m = new Int32Array(u);
-  const rng = mulberry32(seed);
+  // one replicate's uniforms: per slot, the task's then the count's
+  const uniforms = new Float64Array(2 * t);
+  const stream = mulberry32Blocks(seed);
   for (let b = 0; b < replicates; b++) {
+    stream.fill(uniforms);
     for (let i = 0; i < t; i++) {
-      const j = Math.floor(rng() * t);
-      const v = rng();
+      const j = Math.floor((uniforms[2 * i] as number) * t);
+      const v = uniforms[2 * i + 1] as number;
       drawn[i] = j;
       for (let arm = 0; arm < a; arm++) {
         const c = arms[arm] as Counts;

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import {
   binomialCdf,
   binomialCount,
+  binomialRow,
   bootstrapInterval,
   bootstrapPairedDifference,
   quantileSorted,
@@ -108,28 +109,61 @@ describe("binomialCdf", () => {
 
 describe("binomialCount", () => {
   it("is the least k with u < CDF(k)", () => {
-    const cdf = binomialCdf(3, 1); // 8/27, 20/27, 26/27, 1
-    expect(binomialCount(cdf, 0, 3, 0)).toBe(0);
-    expect(binomialCount(cdf, 0, 3, 8 / 27 - 1e-9)).toBe(0);
-    expect(binomialCount(cdf, 0, 3, cdf[0] as number)).toBe(1);
-    expect(binomialCount(cdf, 0, 3, 0.5)).toBe(1);
-    expect(binomialCount(cdf, 0, 3, cdf[1] as number)).toBe(2);
-    expect(binomialCount(cdf, 0, 3, 0.99)).toBe(3);
-    expect(binomialCount(cdf, 0, 3, 1 - 2 ** -32)).toBe(3);
+    const row = binomialRow(3, 1); // CDF 8/27, 20/27, 26/27, 1, then its guide
+    expect(Array.from(row.subarray(4))).toEqual([0, 0, 1, 2]);
+    const cdf = binomialCdf(3, 1);
+    expect(binomialCount(row, 0, 3, 0)).toBe(0);
+    expect(binomialCount(row, 0, 3, 8 / 27 - 1e-9)).toBe(0);
+    expect(binomialCount(row, 0, 3, cdf[0] as number)).toBe(1);
+    expect(binomialCount(row, 0, 3, 0.5)).toBe(1);
+    expect(binomialCount(row, 0, 3, cdf[1] as number)).toBe(2);
+    expect(binomialCount(row, 0, 3, 0.99)).toBe(3);
+    expect(binomialCount(row, 0, 3, 1 - 2 ** -32)).toBe(3);
   });
 
   it("reads its row at an offset; constant rows give their constant count", () => {
     const rows = new Float64Array([
-      ...binomialCdf(2, 0),
-      ...binomialCdf(4, 4),
-      ...binomialCdf(1, 1),
+      ...binomialRow(2, 0),
+      ...binomialRow(4, 4),
+      ...binomialRow(1, 1),
     ]);
-    for (const u of [0, 0.3, 1 - 2 ** -32]) {
+    // binomialRow(2, 0) is 3 + 4 entries long, binomialRow(4, 4) 5 + 8
+    for (const u of [0, 0.3, 0.75, 1 - 2 ** -32]) {
       expect(binomialCount(rows, 0, 2, u)).toBe(0);
-      expect(binomialCount(rows, 3, 4, u)).toBe(4);
+      expect(binomialCount(rows, 7, 4, u)).toBe(4);
+      expect(binomialCount(rows, 20, 1, u)).toBe(1);
     }
-    expect(binomialCount(rows, 8, 1, 0)).toBe(1);
   });
+
+  it.each([
+    [1, 0],
+    [2, 1],
+    [7, 3],
+    [31, 30],
+    [32, 5],
+    [63, 40],
+    [64, 1],
+    [500, 250],
+  ])(
+    "n = %i, c = %i: the guided search equals a linear search, at and around every CDF step and guide cell",
+    (n, c) => {
+      const row = binomialRow(n, c);
+      const cdf = binomialCdf(n, c);
+      const linear = (u: number): number => {
+        let k = 0;
+        while (!(u < (cdf[k] as number))) k++;
+        return k;
+      };
+      const size = row.length - (n + 1);
+      const us = [0, 1 - 2 ** -32];
+      for (const v of cdf) if (v < 1) us.push(v, Math.max(0, v - 2 ** -32), v + 2 ** -32);
+      for (let g = 0; g < size; g++) us.push(g / size, Math.max(0, g / size - 2 ** -32));
+      const rng = mulberry32(n * 1000 + c);
+      for (let i = 0; i < 2000; i++) us.push(rng());
+      for (const u of us)
+        if (u < 1) expect(binomialCount(row, 0, n, u), `u = ${u}`).toBe(linear(u));
+    },
+  );
 });
 
 /**

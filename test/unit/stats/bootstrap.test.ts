@@ -5,7 +5,7 @@ import {
   quantileSorted,
 } from "../../../src/stats/bootstrap.js";
 import { discordantPairs, taskSignCounts } from "../../../src/stats/paired.js";
-import { mulberry32 } from "../../../src/stats/prng.js";
+import { mulberry32, mulberry32Blocks } from "../../../src/stats/prng.js";
 import {
   macroPassAtK,
   macroPassHatK,
@@ -84,6 +84,16 @@ describe("mulberry32", () => {
     expect(Array.from({ length: 1000 }, () => b())).toEqual(xs);
     expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
     expect(mulberry32(43)()).not.toBe(xs[0]);
+  });
+
+  it("mulberry32Blocks gives the same sequence, a block at a time", () => {
+    const one = mulberry32(42);
+    const blocks = mulberry32Blocks(42);
+    for (const size of [1, 7, 0, 300, 2]) {
+      const out = new Float64Array(size);
+      blocks.fill(out);
+      expect(Array.from(out)).toEqual(Array.from({ length: size }, () => one()));
+    }
   });
 });
 
