@@ -245,6 +245,8 @@ function pairedReplicates(
   // one replicate's uniforms: per slot, the task's, arm a's count's, arm b's count's
   const uniforms = new Float64Array(3 * t);
   const stream = mulberry32Blocks(seed);
+  const va = new Float64Array(1);
+  const vb = new Float64Array(1);
   let m = 0;
   for (let b = 0; b < replicates; b++) {
     stream.fill(uniforms);
@@ -256,20 +258,22 @@ function pairedReplicates(
       drawnPasses[i] = binomialCount(cdf, ca.row[j] as number, ca.len[j] as number, ua);
       drawnPasses[t + i] = binomialCount(cdf, cb.row[j] as number, cb.len[j] as number, ub);
     }
-    const va = accs[0].replicateValue(drawn, drawnPasses, 0);
-    if (va === null) continue;
-    const vb = accs[1].replicateValue(drawn, drawnPasses, t);
-    if (vb === null) continue;
-    out[m++] = va - vb;
+    accs[0].replicateValues(drawn, drawnPasses, 0, va);
+    accs[1].replicateValues(drawn, drawnPasses, t, vb);
+    const x = va[0] as number;
+    const y = vb[0] as number;
+    // NaN: the statistic was null on this replicate
+    if (Number.isNaN(x) || Number.isNaN(y)) continue;
+    out[m++] = x - y;
   }
   return m;
 }
 
-/** One statistic of one arm in sharedReplicates: its accumulator and where its replicates go. */
-interface ArmStatistic {
+/** One arm's statistics in sharedReplicates: their accumulator, and where each one's replicates go. */
+interface ArmStatistics {
   arm: number;
   acc: CountAccumulator;
-  out: Float64Array;
+  outs: Float64Array[];
 }
 
 /**
@@ -278,22 +282,22 @@ interface ArmStatistic {
  * task's, then the count's) are the same in every arm whatever the run and pass counts, so
  * one pass over the draws serves every arm, each arm turning the count's uniform into a
  * count through its own task's CDF, and each arm's statistics get what a pass of their own
- * with the same seed gives. Per arm and statistic, the count of replicates that were not null.
+ * with the same seed gives. Per unit and statistic, the count of replicates that were not null.
  */
 function sharedReplicates(
   arms: Counts[],
   cdf: Float64Array,
-  units: ArmStatistic[],
+  units: ArmStatistics[],
   replicates: number,
   seed: number,
-): number[] {
+): number[][] {
   const t = (arms[0] as Counts).len.length;
   const a = arms.length;
   // One replicate's draws: slot i drew task drawn[i], with drawnPasses[arm * t + i] passes.
   const drawn = new Int32Array(t);
   const drawnPasses = new Int32Array(a * t);
-  const u = units.length;
-  const m = new Int32Array(u);
+  const m = units.map((unit) => new Int32Array(unit.outs.length));
+  const values = units.map((unit) => new Float64Array(unit.outs.length));
   // one replicate's uniforms: per slot, the task's then the count's
   const uniforms = new Float64Array(2 * t);
   const stream = mulberry32Blocks(seed);
@@ -308,16 +312,21 @@ function sharedReplicates(
         drawnPasses[arm * t + i] = binomialCount(cdf, c.row[j] as number, c.len[j] as number, v);
       }
     }
-    for (let x = 0; x < u; x++) {
-      const unit = units[x] as ArmStatistic;
-      const v = unit.acc.replicateValue(drawn, drawnPasses, unit.arm * t);
-      if (v === null) continue;
-      const at = m[x] as number;
-      unit.out[at] = v;
-      m[x] = at + 1;
+    for (let x = 0; x < units.length; x++) {
+      const unit = units[x] as ArmStatistics;
+      const vs = values[x] as Float64Array;
+      const mx = m[x] as Int32Array;
+      unit.acc.replicateValues(drawn, drawnPasses, unit.arm * t, vs);
+      for (let s = 0; s < vs.length; s++) {
+        const v = vs[s] as number;
+        if (Number.isNaN(v)) continue;
+        const at = mx[s] as number;
+        (unit.outs[s] as Float64Array)[at] = v;
+        mx[s] = at + 1;
+      }
     }
   }
-  return Array.from(m);
+  return m.map((mx) => Array.from(mx));
 }
 
 /** How many paired intervals are remembered per statistic. */
@@ -330,69 +339,100 @@ function fingerprint(c: Counts): string {
 }
 
 /**
- * A count-form statistic over one replicate's draws (the task and pass count of each
- * slot, in typed arrays), with no allocation: the per-task values are tabulated once per run
- * count, and it adds exactly the terms the table form adds, in the same order, so the
+ * Count-form statistics of one arm over one replicate's draws (the task and pass count of
+ * each slot, in typed arrays), with no allocation: the macro statistics' per-task values are
+ * tabulated once per run count, side by side, so one walk over the slots feeds them all; each
+ * statistic adds exactly the terms its table form adds, in the same order, so the
  * floating-point result is the same.
  */
 class CountAccumulator {
-  /** macro: the per-task value of task j with c passes is table[base[j] + c]; base -1: left out; NaN: null. */
-  private readonly base: Int32Array;
+  /** the macro statistics' positions among the forms */
+  private readonly macros: Int32Array;
+  /** the pooled statistics' positions among the forms (they all give the same value) */
+  private readonly pooled: Int32Array;
+  /**
+   * The per-task value of macro statistic x for task j with c passes is
+   * table[(rowOf[j] + c) · macros.length + x]; NaN: not added (a null value, or the task has
+   * fewer runs than the statistic's k).
+   */
+  private readonly rowOf: Int32Array;
   private readonly table: Float64Array;
+  private readonly sums: Float64Array;
+  private readonly weights: Float64Array;
 
   constructor(
-    private readonly form: CountForm,
+    forms: readonly CountForm[],
     private readonly len: Int32Array,
   ) {
+    const macros: number[] = [];
+    const pooled: number[] = [];
+    forms.forEach((f, x) => (f.kind === "macro" ? macros : pooled).push(x));
+    this.macros = Int32Array.from(macros);
+    this.pooled = Int32Array.from(pooled);
+    const w = macros.length;
+    this.sums = new Float64Array(w);
+    this.weights = new Float64Array(w);
+    // One block of n + 1 rows per distinct run count n (tasks with the same n share it).
     const t = len.length;
-    this.base = new Int32Array(t).fill(-1);
-    if (form.kind === "pooled") {
-      this.table = new Float64Array(0);
-      return;
-    }
-    // One row of n + 1 values per distinct run count n (tasks with the same n share it).
-    const rowOf = new Map<number, number>();
-    let size = 0;
+    this.rowOf = new Int32Array(t);
+    const blockOf = new Map<number, number>();
+    let rows = 0;
     for (let i = 0; i < t; i++) {
       const n = len[i] ?? 0;
-      if (n < form.minRuns || rowOf.has(n)) continue;
-      rowOf.set(n, size);
-      size += n + 1;
+      if (w === 0 || blockOf.has(n)) continue;
+      blockOf.set(n, rows);
+      rows += n + 1;
     }
-    this.table = new Float64Array(size);
-    for (const [n, at] of rowOf) {
-      for (let c = 0; c <= n; c++) this.table[at + c] = form.perTask(n, c) ?? Number.NaN;
+    this.table = new Float64Array(rows * w);
+    for (const [n, at] of blockOf) {
+      macros.forEach((formAt, x) => {
+        const f = forms[formAt];
+        if (f?.kind !== "macro") return;
+        for (let c = 0; c <= n; c++)
+          this.table[(at + c) * w + x] =
+            n < f.minRuns ? Number.NaN : (f.perTask(n, c) ?? Number.NaN);
+      });
     }
-    for (let i = 0; i < t; i++) this.base[i] = rowOf.get(len[i] ?? 0) ?? -1;
+    for (let i = 0; i < t; i++) this.rowOf[i] = blockOf.get(len[i] ?? 0) ?? 0;
   }
 
   /**
-   * The statistic on one replicate: slot i drew task drawn[i] with passes[at + i] passes; the
-   * per-task terms are added in slot order, as the table form adds them.
+   * The statistics on one replicate, into values[form] (NaN: null): slot i drew task
+   * drawn[i] with passes[at + i] passes; each statistic adds its per-task terms in slot
+   * order, as the table form adds them.
    */
-  replicateValue(drawn: Int32Array, passes: Int32Array, at: number): number | null {
+  replicateValues(drawn: Int32Array, passes: Int32Array, at: number, values: Float64Array): void {
     const t = drawn.length;
-    let sum = 0;
-    let weight = 0;
-    if (this.form.kind === "pooled") {
+    if (this.pooled.length > 0) {
       const len = this.len;
+      let sum = 0;
+      let weight = 0;
       for (let i = 0; i < t; i++) {
         sum += passes[at + i] as number;
         weight += len[drawn[i] as number] as number;
       }
-    } else {
-      const base = this.base;
-      const table = this.table;
-      for (let i = 0; i < t; i++) {
-        const b = base[drawn[i] as number] as number;
-        if (b < 0) continue;
-        const v = table[b + (passes[at + i] as number)] as number;
+      const v = weight === 0 ? Number.NaN : sum / weight;
+      for (const x of this.pooled) values[x] = v;
+    }
+    const w = this.macros.length;
+    if (w === 0) return;
+    const sums = this.sums.fill(0);
+    const weights = this.weights.fill(0);
+    const rowOf = this.rowOf;
+    const table = this.table;
+    for (let i = 0; i < t; i++) {
+      const o = ((rowOf[drawn[i] as number] as number) + (passes[at + i] as number)) * w;
+      for (let x = 0; x < w; x++) {
+        const v = table[o + x] as number;
         if (Number.isNaN(v)) continue;
-        sum += v;
-        weight += 1;
+        sums[x] = (sums[x] as number) + v;
+        weights[x] = (weights[x] as number) + 1;
       }
     }
-    return weight === 0 ? null : sum / weight;
+    for (let x = 0; x < w; x++) {
+      const weight = weights[x] as number;
+      values[this.macros[x] as number] = weight === 0 ? Number.NaN : (sums[x] as number) / weight;
+    }
   }
 }
 
@@ -487,20 +527,14 @@ export function bootstrapIntervalsOfArms(
     same.push({ arm, counts: countsOf(perTask, rows), fast });
   });
   for (const group of groups.values()) {
-    const units: Array<ArmStatistic & { stat: number; armIndex: number }> = [];
-    group.forEach((g, a) => {
-      for (const i of g.fast)
-        units.push({
-          arm: a,
-          armIndex: g.arm,
-          stat: i,
-          acc: new CountAccumulator(
-            (statistics[i] as TaskStatistic).counts as CountForm,
-            g.counts.len,
-          ),
-          out: new Float64Array(o.replicates),
-        });
-    });
+    const units: ArmStatistics[] = group.map((g, a) => ({
+      arm: a,
+      acc: new CountAccumulator(
+        g.fast.map((i) => (statistics[i] as TaskStatistic).counts as CountForm),
+        g.counts.len,
+      ),
+      outs: g.fast.map(() => new Float64Array(o.replicates)),
+    }));
     const m = sharedReplicates(
       group.map((g) => g.counts),
       rows.values,
@@ -508,12 +542,14 @@ export function bootstrapIntervalsOfArms(
       o.replicates,
       o.seed,
     );
-    units.forEach((unit, x) => {
-      (results[unit.armIndex] as Array<BootstrapResult | null>)[unit.stat] = finish(
-        estimates[unit.armIndex]?.[unit.stat] ?? null,
-        unit.out.subarray(0, m[x]),
-        o,
-      );
+    group.forEach((g, a) => {
+      g.fast.forEach((stat, s) => {
+        (results[g.arm] as Array<BootstrapResult | null>)[stat] = finish(
+          estimates[g.arm]?.[stat] ?? null,
+          (units[a]?.outs[s] as Float64Array).subarray(0, m[a]?.[s]),
+          o,
+        );
+      });
     });
   }
   return results;
@@ -578,8 +614,8 @@ export function bootstrapPairedDifference(
     if (hit !== undefined) return hit === null ? null : { ...hit };
     const out = new Float64Array(o.replicates);
     const accs: [CountAccumulator, CountAccumulator] = [
-      new CountAccumulator(statistic.counts, ca.len),
-      new CountAccumulator(statistic.counts, cb.len),
+      new CountAccumulator([statistic.counts], ca.len),
+      new CountAccumulator([statistic.counts], cb.len),
     ];
     const m = pairedReplicates([ca, cb], rows.values, accs, o.replicates, o.seed, out);
     const result = finish(sa - sb, out.subarray(0, m), o);
