@@ -133,7 +133,7 @@ const md = [
   "## The pass@k table of two treatments: separate draws vs shared draws",
   "",
   "Six intervals per treatment (pass@1, pass@2, pass@5, unbiased pass^1, pass^2, pass^5), as the " +
-    "comparison's pass@k section asks. Treatments whose tasks have the same run counts draw the same " +
+    "comparison's pass@k section asks. Treatments with the same number of tasks draw the same " +
     "random numbers, so `bootstrapIntervalsOfArms` makes one pass over the draws for both; " +
     '"identical": every interval equals the one-arm-at-a-time result to the last bit.',
   "",
