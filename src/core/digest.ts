@@ -13,7 +13,7 @@
  * docs/ARCHITECTURE.md "Run digests and the run index".
  */
 import { z } from "zod";
-import { RunReportSchema, type RunReport } from "./report.js";
+import { RunReportSchema } from "./report.js";
 import { SandboxRecordSchema } from "./sandbox.js";
 
 const R = RunReportSchema.shape;
@@ -97,8 +97,18 @@ export const RunDigestSchema = RunReportSchema.omit({
 });
 export type RunDigest = z.infer<typeof RunDigestSchema>;
 
-/** The digest of a parsed report: its fields, the left-out ones dropped (the kept values are not copied). */
-export function digestOf(r: RunReport): RunDigest {
+/**
+ * report.json read for its digest (an unindexed reading, store/read.ts): the report's schema
+ * version and the digest's fields, checked as strictly as RunReportSchema checks them; the
+ * fields a digest leaves out are checked by the commands that read the run whole.
+ */
+export const ReportDigestSchema = RunDigestSchema.extend({ schema: R.schema });
+
+/**
+ * The digest of a parsed report (or of ReportDigestSchema's output, whose blocks may still hold
+ * what a digest leaves out): its fields, the left-out ones dropped (the kept values are not copied).
+ */
+export function digestOf(r: RunDigest): RunDigest {
   const es = r.events_summary;
   let interaction: RunDigest["interaction"] = null;
   if (r.interaction) {

@@ -24,6 +24,7 @@
  * `compactDigest` (core/digest.ts).
  */
 import type { RunDigest } from "../core/digest.js";
+import { isoMillis, isoText } from "../util/iso-time.js";
 
 /** Digest fields in compactDigest's order. */
 const FIELDS = [
@@ -144,13 +145,6 @@ function keysAre(o: object, keys: readonly string[]): boolean {
   if (own.length !== keys.length) return false;
   for (let i = 0; i < keys.length; i++) if (own[i] !== keys[i]) return false;
   return true;
-}
-
-/** A time the Float64 column can hold: its milliseconds, or NaN when toISOString would not give the text back. */
-function isoMillis(s: unknown): number {
-  if (typeof s !== "string") return NaN;
-  const ms = Date.parse(s);
-  return Number.isFinite(ms) && new Date(ms).toISOString() === s ? ms : NaN;
 }
 
 /**
@@ -545,8 +539,8 @@ class PackedDigest implements RunDigest {
   get timing(): RunDigest["timing"] {
     const row = this.#row;
     return {
-      started_at: new Date(this.#s.started[row] ?? 0).toISOString(),
-      finished_at: new Date(this.#s.finished[row] ?? 0).toISOString(),
+      started_at: isoText(this.#s.started[row] ?? 0),
+      finished_at: isoText(this.#s.finished[row] ?? 0),
       wall_ms: this.#s.wall[row] ?? 0,
     };
   }

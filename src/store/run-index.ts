@@ -374,7 +374,12 @@ export class SharedValues {
       out[field] = e.value;
     }
     const rest: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(plain)) if (!SHARED.has(k) || v === null) rest[k] = v;
+    const fields = plain as Record<string, unknown>;
+    // for…in over a plain object's own keys (no [key, value] pair made for each of ~30 fields)
+    for (const k in fields) {
+      const v = fields[k];
+      if (!SHARED.has(k) || v === null) rest[k] = v;
+    }
     return {
       // the same fields and values as `digest`: only shared objects stand for equal ones
       digest: out as RunDigest,
