@@ -24,6 +24,11 @@ export type CountForm =
   | { kind: "macro"; minRuns: number; perTask: (n: number, c: number) => number | null }
   | { kind: "pooled" };
 
+/**
+ * A statistic of per-task outcomes. It must be symmetric in each task's runs (depend on their
+ * passes, not their order): the bootstrap hands it a resampled task as its passes first, then
+ * its failures (src/stats/bootstrap.ts).
+ */
 export type TaskStatistic = ((perTask: PerTaskOutcomes) => number | null) & {
   /** Optional: the same statistic from per-task counts (the bootstrap's fast path). */
   readonly counts?: CountForm;

@@ -1,0 +1,12 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { RunReportSchema } from "/work/main/dist/core/report.js";
+import { RunDigestSchema } from "/work/main/dist/core/digest.js";
+import { compile } from "zod/v4/core";
+const mode = process.argv[2];
+const dir = "/tmp/sb25/runs-10000/runs/";
+const objs = readdirSync(dir).map((id) => JSON.parse(readFileSync(dir + id + "/report.json", "utf8")));
+const c0 = process.cpuUsage(); const t0 = performance.now();
+const S = mode === "full" ? RunReportSchema : mode === "digest" ? RunDigestSchema : mode === "cfull" ? compile(RunReportSchema) : compile(RunDigestSchema);
+let ok = 0; for (const o of objs) if (S.safeParse(o).success) ok++;
+const c = process.cpuUsage(c0);
+console.log(mode, ok, "cpu", ((c.user + c.system) / 1000).toFixed(0), "ms wall", (performance.now() - t0).toFixed(0));
