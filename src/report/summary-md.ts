@@ -5,7 +5,7 @@ import type { RunDigest } from "../core/digest.js";
 import { cell, f2, int, meanOf, orderDimensions, pct, secs, table, Tally, usd } from "./format.js";
 import { groupBy, groupCells, treatmentOrder, type Cell } from "../plan/group.js";
 import { renderPassKTable } from "./passk-md.js";
-import { stripControls } from "../util/safe-text.js";
+import { hasControls, stripControls } from "../util/safe-text.js";
 import { isolationOf, localWarningLine, SCRIPTED_MODEL_LABEL } from "./endpoint.js";
 import { reusedNote, reusedSources } from "./reuse.js";
 import { judgeNoteLines } from "./judge-notes.js";
@@ -402,11 +402,15 @@ export class RunDetailsText {
     this.total = s.reports.length;
   }
 
-  /** `text` (its lines joined), after a newline unless it is the first. */
+  /** `text` (its lines joined), after a newline unless it is the first, its controls stripped. */
   private emit(text: string, out: (t: string) => void): void {
     const piece = stripControls(this.first ? text : `\n${text}`);
     this.first = false;
-    // The held whitespace goes out before the next text that is not all whitespace.
+    this.pass(piece, out);
+  }
+
+  /** Out with `piece`, but for its trailing whitespace, which waits for the next text that is not all whitespace. */
+  private pass(piece: string, out: (t: string) => void): void {
     const kept = piece.trimEnd();
     if (kept.length === 0) {
       this.held += piece;
@@ -442,6 +446,27 @@ export class RunDetailsText {
 
   run(r: RunDigest, out: (t: string) => void): void {
     this.emit(`${runText(r, this.multi)}\n`, out);
+  }
+
+  /**
+   * Several runs in a row: the text of `run` for each. Their texts are made into one string and
+   * searched for control characters once: without any, as nearly always, stripping each would
+   * change nothing, and the string goes out whole (the whitespace held back is the same for a
+   * text as for its parts). One search of one string instead of a search, and a flattening, of
+   * each run's string of some thirty parts. With a control character, each run is stripped on
+   * its own, as `run` does (an escape sequence left open would otherwise run on into the next).
+   */
+  runs(rs: readonly RunDigest[], out: (t: string) => void): void {
+    if (rs.length === 0) return;
+    let text = this.first ? "" : "\n";
+    rs.forEach((r, i) => void (text += `${i > 0 ? "\n\n" : ""}${runText(r, this.multi)}`));
+    text += "\n";
+    if (hasControls(text)) {
+      for (const r of rs) this.run(r, out);
+      return;
+    }
+    this.first = false;
+    this.pass(text, out);
   }
 
   end(out: (t: string) => void): void {
