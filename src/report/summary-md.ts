@@ -409,7 +409,10 @@ export class RunDetailsText {
     this.pass(piece, out);
   }
 
-  /** Out with `piece`, but for its trailing whitespace, which waits for the next text that is not all whitespace. */
+  /**
+   * Out with `piece`, but for its trailing whitespace, which waits for the next text that is not
+   * all whitespace (the file ends trimmed).
+   */
   private pass(piece: string, out: (t: string) => void): void {
     const kept = piece.trimEnd();
     if (kept.length === 0) {
@@ -458,8 +461,13 @@ export class RunDetailsText {
    */
   runs(rs: readonly RunDigest[], out: (t: string) => void): void {
     if (rs.length === 0) return;
+    // What `run` emits for each, one after the other: "\n", its text and "\n".
     let text = this.first ? "" : "\n";
-    rs.forEach((r, i) => void (text += `${i > 0 ? "\n\n" : ""}${runText(r, this.multi)}`));
+    let between = "";
+    for (const r of rs) {
+      text += between + runText(r, this.multi);
+      between = "\n\n";
+    }
     text += "\n";
     if (hasControls(text)) {
       for (const r of rs) this.run(r, out);
