@@ -46,8 +46,15 @@ export function xmlEscape(s: string): string {
     .replace(/\t/g, "&#9;");
 }
 
+/** A character xmlText changes: one NEEDS_ESCAPE matches, but for the tab and newline it keeps. */
+const TEXT_NEEDS_ESCAPE =
+  /[^\t\n\u0020-\u0021\u0023-\u0025\u0028-\u003B\u003D\u003F-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+
 /** Escaping for element text (newlines kept as they are). */
 function xmlText(s: string): string {
+  // Element texts are lists of checks, one a line: each has a newline, which NEEDS_ESCAPE
+  // matches, and went through the eleven replacements below although they gave it back as it was.
+  if (!TEXT_NEEDS_ESCAPE.test(s)) return s;
   return xmlEscape(s).replace(/&#10;/g, "\n").replace(/&#9;/g, "\t");
 }
 
@@ -64,70 +71,73 @@ export function junitKind(r: RunDigest): JUnitKind {
   return "passed";
 }
 
-function properties(r: RunDigest, indent: string, scripted: boolean): string[] {
+/** A <property> of a testcase's <properties>; `name` is one of the fixed names below (no escaping). */
+const property = (name: string, value: string): string =>
+  `\n        <property name="${name}" value="${xmlEscape(value)}"/>`;
+
+/** The same on every run that has them: escaped once. */
+const SCRIPTED_PROPERTY = property("model_endpoint", SCRIPTED_MODEL_LABEL);
+const LOCAL_PROPERTY = property("sandbox_warning", LOCAL_WARNING);
+
+/**
+ * A testcase's <properties>, each line after a newline. One string, each field of the run read
+ * once (a packed digest builds events_summary and run_id at every read): no array of name and
+ * value pairs and of lines a run (a JUnit file of 10,000 runs has 130,000 lines).
+ */
+function properties(
+  r: RunDigest,
+  treatment: string,
+  rep: number,
+  sq: RunDigest["sample_quality"],
+  scripted: boolean,
+): string {
   const es = r.events_summary;
-  const props: Array<[string, string]> = [
-    ["treatment", r.treatment],
-    ["rep", String(r.rep)],
-    ["run_id", r.run_id],
-    ["weighted_score", r.rubric ? String(r.rubric.weighted_score) : ""],
-    [
-      "tokens",
-      es?.total_tokens === null || es?.total_tokens === undefined ? "" : String(es.total_tokens),
-    ],
-    [
-      "cost_usd",
-      es?.total_cost_usd === null || es?.total_cost_usd === undefined
-        ? ""
-        : String(es.total_cost_usd),
-    ],
-    ["outcome", r.outcome],
-    ["sample_quality", r.sample_quality.status],
-    ...(scripted || r.model_api !== null
-      ? [["model_endpoint", SCRIPTED_MODEL_LABEL] as [string, string]]
-      : []),
-    ["sandbox", r.sandbox?.kind ?? ""],
-    ...(r.sandbox?.kind === "local"
-      ? [["sandbox_warning", LOCAL_WARNING] as [string, string]]
-      : []),
-  ];
-  return [
-    `${indent}<properties>`,
-    ...props.map(([n, v]) => `${indent}  <property${attr("name", n)}${attr("value", v)}/>`),
-    `${indent}</properties>`,
-  ];
+  const rubric = r.rubric;
+  const sandbox = r.sandbox?.kind;
+  return (
+    "\n      <properties>" +
+    property("treatment", treatment) +
+    property("rep", String(rep)) +
+    property("run_id", r.run_id) +
+    property("weighted_score", rubric ? String(rubric.weighted_score) : "") +
+    property("tokens", String(es?.total_tokens ?? "")) +
+    property("cost_usd", String(es?.total_cost_usd ?? "")) +
+    property("outcome", r.outcome) +
+    property("sample_quality", sq.status) +
+    (scripted || r.model_api !== null ? SCRIPTED_PROPERTY : "") +
+    property("sandbox", sandbox ?? "") +
+    (sandbox === "local" ? LOCAL_PROPERTY : "") +
+    "\n      </properties>"
+  );
 }
 
-function testcase(r: RunDigest, wallMs: number, scripted: boolean): string[] {
+/** A run's <testcase>, each line after a newline. */
+function testcase(r: RunDigest, wallMs: number, scripted: boolean): string {
   const i = "    ";
   const kind = junitKind(r);
-  const out = [
-    `${i}<testcase${attr("name", `${r.treatment} r${r.rep}`)}${attr("classname", r.task)}${attr("time", secs(wallMs))}>`,
-  ];
-  out.push(...properties(r, `${i}  `, scripted));
+  const treatment = r.treatment;
+  const rep = r.rep;
+  const sq = r.sample_quality;
+  let out = `\n${i}<testcase${attr("name", `${treatment} r${rep}`)}${attr("classname", r.task)}${attr("time", secs(wallMs))}>${properties(r, treatment, rep, sq, scripted)}`;
   if (kind === "skipped") {
-    out.push(
-      `${i}  <skipped${attr("message", `${r.sample_quality.reason_code}: ${r.sample_quality.reason}`)}/>`,
-    );
+    out += `\n${i}  <skipped${attr("message", `${sq.reason_code}: ${sq.reason}`)}/>`;
   } else if (kind === "error") {
-    const msg = r.outcome_detail || r.outcome;
-    out.push(
-      `${i}  <error${attr("message", msg)}${attr("type", r.outcome)}>${xmlText([msg, ...r.checks_failed].join("\n"))}</error>`,
-    );
+    const outcome = r.outcome;
+    const msg = r.outcome_detail || outcome;
+    out += `\n${i}  <error${attr("message", msg)}${attr("type", outcome)}>${xmlText([msg, ...r.checks_failed].join("\n"))}</error>`;
   } else if (kind === "failure") {
-    const checks =
-      r.checks_failed.length > 0 ? r.checks_failed : [r.outcome_detail || "run failed"];
+    const failed = r.checks_failed;
+    const checks = failed.length > 0 ? failed : [r.outcome_detail || "run failed"];
     for (const c of checks)
-      out.push(
-        `${i}  <failure${attr("message", c)}${attr("type", "check")}>${xmlText(c)}</failure>`,
-      );
+      out += `\n${i}  <failure${attr("message", c)}${attr("type", "check")}>${xmlText(c)}</failure>`;
   }
-  if (kind !== "skipped" && r.checks_passed.length > 0)
-    out.push(
-      `${i}  <system-out>${xmlText(`passed checks:\n${r.checks_passed.map((c) => `  ${c}`).join("\n")}`)}</system-out>`,
-    );
-  out.push(`${i}</testcase>`);
-  return out;
+  const passed = r.checks_passed;
+  if (kind !== "skipped" && passed.length > 0) {
+    let list = "passed checks:";
+    for (const c of passed) list += `\n  ${c}`;
+    out += `\n${i}  <system-out>${xmlText(list)}</system-out>`;
+  }
+  return `${out}\n${i}</testcase>`;
 }
 
 export interface JUnitCounts {
@@ -241,7 +251,7 @@ export function* junitPieces(reports: RunDigest[], opts: JUnitOptions = {}): Gen
     for (let i = 0; i < at.length; i += CASES_PER_PIECE) {
       let piece = "";
       for (const x of at.slice(i, i + CASES_PER_PIECE))
-        piece += `\n${testcase(reports[x] as RunDigest, walls[x] as number, opts.scripted ?? false).join("\n")}`;
+        piece += testcase(reports[x] as RunDigest, walls[x] as number, opts.scripted ?? false);
       yield piece;
     }
     yield "\n  </testsuite>";

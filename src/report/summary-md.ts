@@ -5,7 +5,7 @@ import type { RunDigest } from "../core/digest.js";
 import { cell, f2, int, meanOf, orderDimensions, pct, secs, table, Tally, usd } from "./format.js";
 import { groupBy, groupCells, treatmentOrder, type Cell } from "../plan/group.js";
 import { renderPassKTable } from "./passk-md.js";
-import { stripControls } from "../util/safe-text.js";
+import { hasControls, stripControls } from "../util/safe-text.js";
 import { isolationOf, localWarningLine, SCRIPTED_MODEL_LABEL } from "./endpoint.js";
 import { reusedNote, reusedSources } from "./reuse.js";
 import { judgeNoteLines } from "./judge-notes.js";
@@ -272,30 +272,36 @@ function interactionLine(r: RunDigest): string[] {
   ];
 }
 
-function runLine(r: RunDigest, multi = false): string[] {
-  const ch = {
-    passed: r.checks_passed.length,
-    total: r.checks_passed.length + r.checks_failed.length,
-  };
+/**
+ * A run's section as one text, its lines joined by newlines: built in one string rather than
+ * an array of lines joined (10,000 runs make ~200,000 lines), and each field of the run read
+ * once (a packed digest builds some of them, events_summary and run_id, at every read).
+ */
+function runText(r: RunDigest, multi = false): string {
+  const passed = r.checks_passed;
+  const failed = r.checks_failed;
+  const total = passed.length + failed.length;
   const es = r.events_summary;
-  const out = [
-    `**Run ${r.rep} — ${r.task}${multi ? ` on ${r.agent.name}` : ""}:** ${r.status.toUpperCase()} · ${ch.passed}/${ch.total} checks (${pct(ch.passed, ch.total)}) · outcome ${r.outcome} · sample ${r.sample_quality.status} (${r.sample_quality.reason_code}) · run_id \`${r.run_id}\``,
-    `- Metrics: turns=${es?.num_turns ?? "—"} tools=${es?.tool_calls ?? "—"} duration=${secs(es?.duration_seconds)} tokens=${int(es?.total_tokens)} cost=${usd(es?.total_cost_usd)} weighted_score=${f2(r.rubric?.weighted_score)}`,
-    ...interactionLine(r),
-    `- Skills invoked: ${es?.skills_invoked.join(", ") || "none"}`,
-    `- Scripts used: ${es?.scripts_used.join(", ") || "none"}`,
-    `- Passed checks (${r.checks_passed.length}):`,
-    ...r.checks_passed.map((c) => `  - ${c}`),
-    `- Failed checks (${r.checks_failed.length}):`,
-    ...r.checks_failed.map((c) => `  - ${c}`),
-  ];
-  if (r.rubric_lines.length > 0) out.push("- Rubric:", ...r.rubric_lines.map((l) => `  - ${l}`));
-  if (r.judge)
-    out.push(
-      "- LLM judge (overlay; rule scores unchanged):",
-      ...r.judge.lines.map((l) => `  - ${l}`),
-    );
-  return out;
+  const sq = r.sample_quality;
+  let t =
+    `**Run ${r.rep} — ${r.task}${multi ? ` on ${r.agent.name}` : ""}:** ${r.status.toUpperCase()} · ${passed.length}/${total} checks (${pct(passed.length, total)}) · outcome ${r.outcome} · sample ${sq.status} (${sq.reason_code}) · run_id \`${r.run_id}\`` +
+    `\n- Metrics: turns=${es?.num_turns ?? "—"} tools=${es?.tool_calls ?? "—"} duration=${secs(es?.duration_seconds)} tokens=${int(es?.total_tokens)} cost=${usd(es?.total_cost_usd)} weighted_score=${f2(r.rubric?.weighted_score)}`;
+  for (const l of interactionLine(r)) t += `\n${l}`;
+  t += `\n- Skills invoked: ${es?.skills_invoked.join(", ") || "none"}\n- Scripts used: ${es?.scripts_used.join(", ") || "none"}\n- Passed checks (${passed.length}):`;
+  for (const c of passed) t += `\n  - ${c}`;
+  t += `\n- Failed checks (${failed.length}):`;
+  for (const c of failed) t += `\n  - ${c}`;
+  const rubricLines = r.rubric_lines;
+  if (rubricLines.length > 0) {
+    t += "\n- Rubric:";
+    for (const l of rubricLines) t += `\n  - ${l}`;
+  }
+  const judge = r.judge;
+  if (judge) {
+    t += "\n- LLM judge (overlay; rule scores unchanged):";
+    for (const l of judge.lines) t += `\n  - ${l}`;
+  }
+  return t;
 }
 
 /**
@@ -315,10 +321,6 @@ export interface SummaryFiles {
   runs: string | null;
 }
 
-/** What String.prototype.trimEnd removes (white space and line terminators). */
-const SPACE = /\s/;
-const isSpace = (c: number): boolean => SPACE.test(String.fromCharCode(c));
-
 /** The heading of one treatment's runs in "Treatment Details". */
 function treatmentHeading(runs: RunDigest[], t: string): string[] {
   const c = checksOf(runs);
@@ -333,10 +335,7 @@ function treatmentDetails(reports: RunDigest[], treatments: string[]): string[] 
   for (const t of treatments) {
     const runs = byTreatment.get(t) ?? [];
     lines.push(...treatmentHeading(runs, t));
-    for (const r of runs) {
-      for (const line of runLine(r, multi)) lines.push(line);
-      lines.push("");
-    }
+    for (const r of runs) lines.push(runText(r, multi), "");
   }
   return lines;
 }
@@ -403,14 +402,25 @@ export class RunDetailsText {
     this.total = s.reports.length;
   }
 
-  private emit(lines: string[], out: (t: string) => void): void {
-    const piece = stripControls(`${this.first ? "" : "\n"}${lines.join("\n")}`);
+  /** `text` (its lines joined), after a newline unless it is the first, its controls stripped. */
+  private emit(text: string, out: (t: string) => void): void {
+    const piece = stripControls(this.first ? text : `\n${text}`);
     this.first = false;
-    const all = this.held + piece;
-    let cut = all.length;
-    while (cut > 0 && isSpace(all.charCodeAt(cut - 1))) cut--;
-    this.held = all.slice(cut);
-    if (cut > 0) out(all.slice(0, cut));
+    this.pass(piece, out);
+  }
+
+  /**
+   * Out with `piece`, but for its trailing whitespace, which waits for the next text that is not
+   * all whitespace (the file ends trimmed).
+   */
+  private pass(piece: string, out: (t: string) => void): void {
+    const kept = piece.trimEnd();
+    if (kept.length === 0) {
+      this.held += piece;
+      return;
+    }
+    out(this.held + kept);
+    this.held = piece.slice(kept.length);
   }
 
   start(out: (t: string) => void): void {
@@ -422,7 +432,7 @@ export class RunDetailsText {
         "",
         "## Treatment Details",
         "",
-      ],
+      ].join("\n"),
       out,
     );
   }
@@ -432,13 +442,39 @@ export class RunDetailsText {
       treatmentHeading(
         this.digests.filter((r) => r.treatment === t),
         t,
-      ),
+      ).join("\n"),
       out,
     );
   }
 
   run(r: RunDigest, out: (t: string) => void): void {
-    this.emit([...runLine(r, this.multi), ""], out);
+    this.emit(`${runText(r, this.multi)}\n`, out);
+  }
+
+  /**
+   * Several runs in a row: the text of `run` for each. Their texts are made into one string and
+   * searched for control characters once: without any, as nearly always, stripping each would
+   * change nothing, and the string goes out whole (the whitespace held back is the same for a
+   * text as for its parts). One search of one string instead of a search, and a flattening, of
+   * each run's string of some thirty parts. With a control character, each run is stripped on
+   * its own, as `run` does (an escape sequence left open would otherwise run on into the next).
+   */
+  runs(rs: readonly RunDigest[], out: (t: string) => void): void {
+    if (rs.length === 0) return;
+    // What `run` emits for each, one after the other: "\n", its text and "\n".
+    let text = this.first ? "" : "\n";
+    let between = "";
+    for (const r of rs) {
+      text += between + runText(r, this.multi);
+      between = "\n\n";
+    }
+    text += "\n";
+    if (hasControls(text)) {
+      for (const r of rs) this.run(r, out);
+      return;
+    }
+    this.first = false;
+    this.pass(text, out);
   }
 
   end(out: (t: string) => void): void {

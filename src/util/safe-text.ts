@@ -18,7 +18,12 @@ const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 // eslint-disable-next-line no-control-regex
 const ANY_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
+/** Whether stripControls would change `s`. */
+export function hasControls(s: string): boolean {
+  return ANY_CONTROL.test(s);
+}
+
 export function stripControls(s: string): string {
-  if (!ANY_CONTROL.test(s)) return s;
+  if (!hasControls(s)) return s;
   return s.replace(ESCAPES, "").replace(CONTROLS, "");
 }

@@ -1,8 +1,12 @@
 import type { SourceEvidenceSource } from "./source-evidence.js";
-import type { Comparison, SourceEvidenceRow } from "./types.js";
+import type { Comparison } from "./types.js";
 
 /** Stands in for the per-run rows while the rest of comparison.json is printed. */
 const ROWS_MARK = "\u0000source_evidence\u0000";
+
+/** Around the rows of a non-empty `[rows]` pretty-printed with an indent of 2. */
+const NESTED_OPEN = "[\n  [\n";
+const NESTED_CLOSE = "\n  ]\n]";
 
 /**
  * comparison.json (`JSON.stringify(c, null, 2)` and a newline) as pieces: the per-run
@@ -26,13 +30,12 @@ export function* comparisonJsonPieces(
   if (rows.length === 0) yield "[]";
   else {
     // The rows sit at depth 2 of the pretty-printed object: 4 spaces before each of their lines.
-    const row = (r: SourceEvidenceRow): string =>
-      `    ${JSON.stringify(r, null, 2).replace(/\n/g, "\n    ")}`;
+    // JSON.stringify indents them so inside an array in an array, and puts ",\n" between them:
+    // a chunk is one stringify, cut out of the two arrays' brackets (not a stringify and a
+    // replacement of every newline a row).
     for (let i = 0; i < rows.length; i += rowsPerPiece) {
-      const chunk = rows
-        .slice(i, i + rowsPerPiece)
-        .map(row)
-        .join(",\n");
+      const nested = JSON.stringify([rows.slice(i, i + rowsPerPiece)], null, 2);
+      const chunk = nested.slice(NESTED_OPEN.length, nested.length - NESTED_CLOSE.length);
       yield `${i === 0 ? "[\n" : ",\n"}${chunk}`;
     }
     yield "\n  ]";

@@ -25,6 +25,7 @@ import { unreadableRunsNote, withNoteAfterTitle } from "../unreadable.js";
 import { isScripted } from "../../plan/fingerprint.js";
 import { experimentPaths } from "../../store/layout.js";
 import { removeReportFile, writeReportFile, writeReportPieces } from "../../store/report-files.js";
+import type { RunDigest } from "../../core/digest.js";
 import type { Reporter } from "./types.js";
 
 export interface FolderReportOptions {
@@ -158,13 +159,22 @@ function* runDetailPieces(input: SummaryInput): Generator<string> {
     return text;
   };
   details.start(out);
-  let n = 0;
   for (const t of details.treatments) {
     details.treatment(t, out);
+    // The treatment's runs, RUNS_PER_PIECE at a time (RunDetailsText.runs: searched at once).
+    let batch: RunDigest[] = [];
     for (const r of input.reports) {
       if (r.treatment !== t) continue;
-      details.run(r, out);
-      if (++n % RUNS_PER_PIECE === 0) yield take();
+      batch.push(r);
+      if (batch.length === RUNS_PER_PIECE) {
+        details.runs(batch, out);
+        batch = [];
+        yield take();
+      }
+    }
+    if (batch.length > 0) {
+      details.runs(batch, out);
+      yield take();
     }
   }
   details.end(out);

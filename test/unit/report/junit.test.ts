@@ -109,6 +109,22 @@ describe("renderJUnit", () => {
     ["x\uDFFF", "x\uFFFD"],
     ["\uFFFE\uFFFF", "\uFFFD\uFFFD"],
   ])("xmlEscape(%j)", (s, want) => expect(xmlEscape(s)).toBe(want));
+
+  // Element text keeps tabs and newlines as they are, and escapes the rest as xmlEscape does
+  // (texts with nothing else to escape are returned as they are: the fast path).
+  it.each([
+    [["check_a", "check_b"], "passed checks:\n  check_a\n  check_b"],
+    [["a\tb"], "passed checks:\n  a\tb"],
+    [["c\rd", "e&f"], "passed checks:\n  c&#13;d\n  e&amp;f"],
+    [["<&#10;>", "'\""], "passed checks:\n  &lt;&amp;#10;&gt;\n  &apos;&quot;"],
+    [
+      ["x\u0000\uD800", "\u0085 \u00e9\u{1F600}"],
+      "passed checks:\n  x\uFFFD\uFFFD\n  \u0085 \u00e9\u{1F600}",
+    ],
+  ])("<system-out> of passed checks %j", (checks, want) => {
+    const out = renderJUnit([{ ...makeReport(), checks_passed: checks }]);
+    expect(out).toContain(`<system-out>${want}</system-out>`);
+  });
 });
 
 describe("renderJUnit with the preflight's task health", () => {

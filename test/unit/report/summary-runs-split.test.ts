@@ -115,4 +115,39 @@ describe("runs.md written a piece at a time (RunDetailsText)", () => {
     expect(whole).not.toContain("\u001b");
     expect(whole).toContain("last check ends with spaces   \n");
   });
+
+  // runs() searches a batch for controls once; with one, each run is stripped on its own, so an
+  // escape left open in one run does not swallow the next run's text.
+  it.each([1, 3, 7, 1000])(
+    "gives, a batch of %i runs at a time, the text of the whole rendering",
+    (size) => {
+      const base = runs(RUN_DETAILS_LIMIT + 7);
+      const all = base.map((r, i) =>
+        i === 20
+          ? { ...r, checks_failed: ["open osc \u001b]8;;http://x"] }
+          : i === 41
+            ? { ...r, checks_passed: ["ends with spaces   "], rubric_lines: ["\u009b31mcsi"] }
+            : i === 60
+              ? { ...r, checks_failed: ["\u202eRTL\u0000", "  "] }
+              : r,
+      );
+      const s = input(all);
+      const whole = renderSummaryFiles(s).runs ?? "";
+      const details = new RunDetailsText(s);
+      const pieces: string[] = [];
+      const out = (t: string): void => void pieces.push(t);
+      details.start(out);
+      for (const t of details.treatments) {
+        details.treatment(t, out);
+        const mine = s.reports.filter((r) => r.treatment === t);
+        for (let i = 0; i < mine.length; i += size) details.runs(mine.slice(i, i + size), out);
+        details.runs([], out);
+      }
+      details.end(out);
+      expect(pieces.join("")).toBe(whole);
+      expect(whole).toContain("open osc \n");
+      expect(whole).toContain("ends with spaces   \n");
+      expect(runSections(whole)).toBe(all.length);
+    },
+  );
 });

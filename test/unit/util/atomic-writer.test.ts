@@ -22,12 +22,28 @@ describe("a file written in pieces (AtomicFileWriter)", () => {
     ["pieces past one write", Array.from({ length: 3000 }, (_, i) => `${i}—é😀`.repeat(60))],
     ["a piece longer than a write", ["head", "x".repeat(MiB + 17), "—".repeat(MiB), "tail"]],
     ["a piece exactly a write long", ["x".repeat(MiB), "y"]],
+    // The writer encodes a piece before knowing it fits: pieces that end at the write's end,
+    // and ones whose last character (2, 3 or 4 bytes) would cross it.
+    ["a multi-byte piece ending at a write's end", ["x".repeat(MiB - 5), "—é", "z"]],
+    ["a 4-byte character crossing a write's end", ["x".repeat(MiB - 2), "😀", "y"]],
+    ["a 3-byte character crossing a write's end", ["x".repeat(MiB - 1), "ab—", "y"]],
+    ["a 2-byte character 3 bytes before a write's end", ["x".repeat(MiB - 3), "abé", "y"]],
+    ["a piece longer than a write in bytes only", ["x".repeat(10), "—".repeat(MiB / 2)]],
   ];
   it.each(cases)("holds the pieces joined: %s", async (_name, pieces) => {
     const file = path.join(dir, "out.md");
     await writeReportPieces(file, pieces);
     expect(await readFile(file, "utf8")).toBe(pieces.join(""));
     expect(await readdir(dir)).toEqual(["out.md"]);
+  });
+
+  it("writes a lone surrogate as U+FFFD, also across a write's end", async () => {
+    const file = path.join(dir, "out.md");
+    const pieces = ["x".repeat(MiB - 2), "\ud800", "a\udc00b".repeat(3)];
+    await writeReportPieces(file, pieces);
+    expect(await readFile(file, "utf8")).toBe(
+      pieces.join("").replace(/[\ud800-\udfff]/g, "\ufffd"),
+    );
   });
 
   it("leaves neither the file nor a temporary file when a piece fails", async () => {

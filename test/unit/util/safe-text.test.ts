@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { stripControls } from "../../../src/util/safe-text.js";
+import { hasControls, stripControls } from "../../../src/util/safe-text.js";
 
 describe("stripControls", () => {
   it.each([
@@ -13,5 +13,9 @@ describe("stripControls", () => {
     ["bidi overrides", "user\u202Egnp.exe", "usergnp.exe"],
     ["newlines and tabs stay", "a\n\tb\n", "a\n\tb\n"],
     ["plain unicode stays", "Grüße — ✓", "Grüße — ✓"],
-  ])("%s", (_what, input, out) => expect(stripControls(input)).toBe(out));
+  ])("%s", (_what, input, out) => {
+    expect(stripControls(input)).toBe(out);
+    // hasControls: exactly when stripControls changes the text
+    expect(hasControls(input)).toBe(out !== input);
+  });
 });
