@@ -14,8 +14,7 @@ import type { DimensionTest, Roles } from "./types.js";
 /** Scores per task of one arm for one dimension (tasks in the order given). */
 type Scores = (r: RunDigest) => number | null;
 
-function perTask(runs: RunDigest[], tasks: string[], score: Scores): number[][] {
-  const byTask = groupBy(runs, (r) => r.task);
+function perTask(byTask: Map<string, RunDigest[]>, tasks: string[], score: Scores): number[][] {
   return tasks.map((t) =>
     (byTask.get(t) ?? []).map(score).filter((x): x is number => typeof x === "number"),
   );
@@ -38,9 +37,16 @@ export function dimensionTests(
   tolerance: number,
   alpha: number,
 ): TestedDimension[] {
-  const cand = analysis.filter((r) => r.treatment === roles.candidate);
-  const base = analysis.filter((r) => r.treatment === roles.baseline);
-  const tasks = [...new Set(cand.map((r) => r.task))].filter((t) => base.some((r) => r.task === t));
+  // Each arm's runs by task once, for every dimension (tasks in the candidate's first-seen order).
+  const cand = groupBy(
+    analysis.filter((r) => r.treatment === roles.candidate),
+    (r) => r.task,
+  );
+  const base = groupBy(
+    analysis.filter((r) => r.treatment === roles.baseline),
+    (r) => r.task,
+  );
+  const tasks = [...cand.keys()].filter((t) => base.has(t));
   const rubricScore =
     (name: string): Scores =>
     (r) =>
