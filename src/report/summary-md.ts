@@ -143,10 +143,12 @@ function resultsTable(
     const seen = new Array<boolean>(dims.length);
     for (const r of c.runs) {
       if (r.passed) passed++;
-      checksPassed += r.checks_passed.length;
-      checksTotal += r.checks_passed.length + r.checks_failed.length;
-      weighted.add(r.rubric?.weighted_score);
-      rubricAvg.add(r.rubric?.rubric_avg);
+      const ok = r.checks_passed.length;
+      checksPassed += ok;
+      checksTotal += ok + r.checks_failed.length;
+      const rubric = r.rubric;
+      weighted.add(rubric?.weighted_score);
+      rubricAvg.add(rubric?.rubric_avg);
       const e = r.events_summary;
       turns.add(e?.num_turns);
       duration.add(e?.duration_seconds);
@@ -155,7 +157,7 @@ function resultsTable(
       cost.add(e?.total_cost_usd);
       seen.fill(false);
       // the first dimension of each name counts (as a find by name does)
-      for (const d of r.rubric?.dimensions ?? []) {
+      for (const d of rubric?.dimensions ?? []) {
         const i = dimAt.get(d.name);
         if (i === undefined || seen[i] === true) continue;
         seen[i] = true;
@@ -455,18 +457,25 @@ function summaryOverview(s: SummaryInput): {
   const treatments = treatmentOrder(s.reports, s.treatments);
   const multiAgent = agentsOf(s.reports).length > 1;
   const models = modelsOfRuns(s.reports);
-  const cells = splitCellsByModel(
-    splitByAgent(groupCells(s.reports, treatments), multiAgent),
-    models.length > 1,
-  );
+  // The task × treatment cells once: the results table splits them, the tokens by kind sum them.
+  const grouped = groupCells(s.reports, treatments);
+  const cells = splitCellsByModel(splitByAgent(grouped, multiAgent), models.length > 1);
+  // One pass for the header's counts and the rubric dimensions' names.
   const dimNames = new Set<string>();
-  for (const r of s.reports) for (const d of r.rubric?.dimensions ?? []) dimNames.add(d.name);
+  let passedRuns = 0;
+  const ch = { passed: 0, total: 0 };
+  let excluded = 0;
+  for (const r of s.reports) {
+    if (r.passed) passedRuns++;
+    const ok = r.checks_passed.length;
+    ch.passed += ok;
+    ch.total += ok + r.checks_failed.length;
+    if (!r.sample_quality.include_in_analysis) excluded++;
+    for (const d of r.rubric?.dimensions ?? []) dimNames.add(d.name);
+  }
   const dims = orderDimensions(dimNames);
   const withReps = cells.some((c) => c.runs.length > 1);
   const total = s.reports.length;
-  const passedRuns = s.reports.filter((r) => r.passed).length;
-  const ch = checksOf(s.reports);
-  const excluded = s.reports.filter((r) => !r.sample_quality.include_in_analysis).length;
   const lines: string[] = [
     "# Experiment Results Summary",
     "",
@@ -517,7 +526,7 @@ function summaryOverview(s: SummaryInput): {
       "",
     );
   if (models.length > 1) lines.push(...aggregatedByModel(s.reports, treatments));
-  const kinds = tokenKindsSection(tokenKindRows(s.reports, treatments));
+  const kinds = tokenKindsSection(tokenKindRows(s.reports, treatments, grouped));
   if (kinds !== null) lines.push(kinds, "");
   const arms = summaryArmIntegrity(s.reports, treatments);
   if (arms !== null) lines.push(arms, "");
