@@ -134,10 +134,6 @@ function worstCase(
 }
 
 const installed = (r: RunDigest): string[] => r.skill_sources.map((s) => s.name);
-const invokedOwn = (r: RunDigest): boolean => {
-  const own = installed(r);
-  return (r.events_summary?.skills_invoked ?? []).some((s) => own.includes(s));
-};
 
 /**
  * The share of a treatment's analysis-set runs that invoked their own Skill (null: no run, or no
@@ -150,9 +146,18 @@ function invocations(
   const rs = reports.filter(
     (r) => r.treatment === treatment && r.sample_quality.include_in_analysis,
   );
-  const hits = rs.filter(invokedOwn);
+  // Each distinct Skill list's names once: the runs of a treatment share it (on packed digests
+  // it is the very array, store/packed-digests.ts).
+  const namesOf = new Map<RunDigest["skill_sources"], string[]>();
+  const hits = rs.filter((r) => {
+    let own = namesOf.get(r.skill_sources);
+    if (!own) namesOf.set(r.skill_sources, (own = installed(r)));
+    const mine = own;
+    return (r.events_summary?.skills_invoked ?? []).some((s) => mine.includes(s));
+  });
   const invoked = new Set(hits);
-  if (rs.length === 0 || rs.every((r) => installed(r).length === 0)) return { rate: null, invoked };
+  if (rs.length === 0 || rs.every((r) => r.skill_sources.length === 0))
+    return { rate: null, invoked };
   return { rate: hits.length / rs.length, invoked };
 }
 
