@@ -24,7 +24,7 @@ function omitted(v: unknown): boolean {
 }
 
 /** `[` + items mapped and serialized CHUNK at a time + `]`, escaped. */
-export function* arrayPieces<T>(items: ArrayLike<T>, map: (x: T) => unknown): Generator<string> {
+export function* arrayPieces<T>(items: readonly T[], map: (x: T) => unknown): Generator<string> {
   yield "[";
   for (let i = 0; i < items.length; i += CHUNK) {
     const end = Math.min(items.length, i + CHUNK);

@@ -45,45 +45,13 @@ function dictionary(
   return index;
 }
 
-/**
- * The columns read from each run's transcript summary, in one pass: a packed digest builds its
- * events_summary object at every read (store/packed-digests.ts), and six walks read it (four
- * columns, the skills and their dictionary). The numbers as RUN_FIELDS reads them, NaN standing
- * for null; the skills as RUN_FIELDS.skills gives them (each run's list is the digest's own, shared
- * by the runs with the same one). Held for one page: 8 bytes a run per column.
- */
-function eventColumns(runs: readonly RunDigest[]): {
-  numbers: Partial<Record<Field, Float64Array>>;
-  skills: Array<RunRow["skills"]>;
-} {
-  const n = runs.length;
-  const tokens = new Float64Array(n);
-  const cost = new Float64Array(n);
-  const turns = new Float64Array(n);
-  const duration = new Float64Array(n);
-  const skills = new Array<RunRow["skills"]>(n);
-  for (let i = 0; i < n; i++) {
-    const e = (runs[i] as RunDigest).events_summary;
-    tokens[i] = e?.total_tokens ?? NaN;
-    cost[i] = e?.total_cost_usd ?? NaN;
-    turns[i] = e?.num_turns ?? NaN;
-    duration[i] = e?.duration_seconds ?? NaN;
-    skills[i] = e?.skills_invoked ?? [];
-  }
-  return { numbers: { tokens, cost_usd: cost, turns, duration_s: duration }, skills };
-}
-
-const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x);
-
 export function* runColumnPieces(runs: readonly RunDigest[]): Generator<string> {
   yield `{"count":${String(runs.length)}`;
-  const events = eventColumns(runs);
   for (const [field, kind] of COLUMNS) {
     const get: (r: RunDigest) => unknown = RUN_FIELDS[field];
     yield `,"${field}":`;
     if (kind === "plain") {
-      const numbers = events.numbers[field];
-      yield* numbers ? arrayPieces(numbers, nullIfNaN) : arrayPieces(runs, get);
+      yield* arrayPieces(runs, get);
       continue;
     }
     const index = dictionary(runs, get);
@@ -95,9 +63,9 @@ export function* runColumnPieces(runs: readonly RunDigest[]): Generator<string> 
     yield "}";
   }
   const skills = new Map<string, number>();
-  for (const list of events.skills)
-    for (const s of list) if (!skills.has(s)) skills.set(s, skills.size);
+  for (const r of runs)
+    for (const s of RUN_FIELDS.skills(r)) if (!skills.has(s)) skills.set(s, skills.size);
   yield ',"skills":';
-  yield* arrayPieces(events.skills, (list) => list.map((s) => skills.get(s)));
+  yield* arrayPieces(runs, (r) => RUN_FIELDS.skills(r).map((s) => skills.get(s)));
   yield `,"skill_names":${scriptSafe(JSON.stringify([...skills.keys()]))}}`;
 }
