@@ -36,21 +36,62 @@ function byTask<R extends { task: string }>(runs: readonly R[]): Map<string, R[]
   return out;
 }
 
+type CheckResult = "passed" | "failed";
+
+/**
+ * Each run's check results by check name (a name in both lists: failed), made once per distinct
+ * pair of check lists: runs of the same task and outcome share their lists (a packed digest's
+ * are the very arrays every run with them holds, store/packed-digests.ts), so at 10,000 runs a
+ * few hundred maps are made instead of one per run. Held only while one task is walked.
+ */
+class ResultsOf {
+  private readonly byLists = new Map<
+    readonly string[],
+    Map<readonly string[], Map<string, CheckResult>>
+  >();
+
+  get(passed: readonly string[], failed: readonly string[]): Map<string, CheckResult> {
+    let byFailed = this.byLists.get(passed);
+    if (!byFailed)
+      this.byLists.set(passed, (byFailed = new Map<readonly string[], Map<string, CheckResult>>()));
+    let m = byFailed.get(failed);
+    if (!m) {
+      m = new Map<string, CheckResult>();
+      for (const l of passed) m.set(checkName(l), "passed");
+      for (const l of failed) m.set(checkName(l), "failed");
+      byFailed.set(failed, m);
+    }
+    return m;
+  }
+}
+
 function nonDiscriminating(runs: Runs, arms: readonly string[]): ArmProblem[] {
   const out: ArmProblem[] = [];
   for (const [task, mine] of byTask(runs)) {
     // Every compared arm must have run the task, else nothing was compared on it.
     if (!arms.every((a) => mine.some((r) => r.treatment === a))) continue;
-    const results = mine.map((r) => {
-      const m = new Map<string, "passed" | "failed">();
-      for (const l of r.checks_passed) m.set(checkName(l), "passed");
-      for (const l of r.checks_failed) m.set(checkName(l), "failed");
-      return m;
-    });
-    const names = [...new Set(results.flatMap((m) => [...m.keys()]))];
-    for (const name of names) {
-      const first = results[0]?.get(name);
-      if (first === undefined || !results.every((m) => m.get(name) === first)) continue;
+    // Each distinct results map with the number of runs that have it, in first-seen order.
+    const resultsOf = new ResultsOf();
+    const counts = new Map<Map<string, CheckResult>, number>();
+    for (const r of mine) {
+      const m = resultsOf.get(r.checks_passed, r.checks_failed);
+      counts.set(m, (counts.get(m) ?? 0) + 1);
+    }
+    // Per check name (first-seen order over the runs): its first result, whether every run
+    // that has it agrees, and how many runs have it. A check qualifies when every run has it
+    // with the same result.
+    const names = new Map<string, { first: CheckResult; same: boolean; runs: number }>();
+    for (const [m, n] of counts)
+      for (const [name, result] of m) {
+        const got = names.get(name);
+        if (!got) names.set(name, { first: result, same: true, runs: n });
+        else {
+          got.runs += n;
+          if (got.first !== result) got.same = false;
+        }
+      }
+    for (const [name, { first, same, runs: seen }] of names) {
+      if (!same || seen !== mine.length) continue;
       out.push({
         kind: "non_discriminating",
         task,
@@ -68,7 +109,9 @@ function nonDiscriminating(runs: Runs, arms: readonly string[]): ArmProblem[] {
 function neverExercised(runs: Runs, candidate: string): ArmProblem[] {
   const out: ArmProblem[] = [];
   for (const [task, rs] of byTask(runs.filter((r) => r.treatment === candidate))) {
-    const skills = [...new Set(rs.flatMap((r) => r.skill_sources.map((s) => s.name)))];
+    // Each distinct list once (runs of a treatment share it), in first-seen order.
+    const lists = new Set(rs.map((r) => r.skill_sources));
+    const skills = [...new Set([...lists].flatMap((l) => l.map((s) => s.name)))];
     if (skills.length === 0) continue;
     const fired = rs.some((r) =>
       (r.events_summary?.skills_invoked ?? []).some((s) => skills.includes(s)),

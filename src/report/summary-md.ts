@@ -89,13 +89,16 @@ function splitByAgent(cells: Cell[], multi: boolean): Array<Cell & { agent: stri
 /** `claude-code 2.1.328, codex 0.171.0`: every agent and version the runs recorded. */
 function agentsText(reports: RunDigest[], fallbackVersion: string | null): string {
   if (reports.length === 0) return `claude-code ${fallbackVersion ?? "(unknown version)"}`;
-  return agentsOf(reports)
-    .map((a) => {
-      const versions = [
-        ...new Set(reports.filter((r) => r.agent.name === a).map((r) => r.agent.version)),
-      ];
-      return `${a} ${versions.map((v) => v ?? "(unknown version)").join("/")}`;
-    })
+  // One pass: each agent's versions, agents and versions in first-seen order.
+  const versionsOf = new Map<string, Set<string | null>>();
+  for (const r of reports) {
+    const { name, version } = r.agent;
+    const versions = versionsOf.get(name);
+    if (versions) versions.add(version);
+    else versionsOf.set(name, new Set([version]));
+  }
+  return [...versionsOf]
+    .map(([a, versions]) => `${a} ${[...versions].map((v) => v ?? "(unknown version)").join("/")}`)
     .join(", ");
 }
 
@@ -143,10 +146,12 @@ function resultsTable(
     const seen = new Array<boolean>(dims.length);
     for (const r of c.runs) {
       if (r.passed) passed++;
-      checksPassed += r.checks_passed.length;
-      checksTotal += r.checks_passed.length + r.checks_failed.length;
-      weighted.add(r.rubric?.weighted_score);
-      rubricAvg.add(r.rubric?.rubric_avg);
+      const ok = r.checks_passed.length;
+      checksPassed += ok;
+      checksTotal += ok + r.checks_failed.length;
+      const rubric = r.rubric;
+      weighted.add(rubric?.weighted_score);
+      rubricAvg.add(rubric?.rubric_avg);
       const e = r.events_summary;
       turns.add(e?.num_turns);
       duration.add(e?.duration_seconds);
@@ -155,7 +160,7 @@ function resultsTable(
       cost.add(e?.total_cost_usd);
       seen.fill(false);
       // the first dimension of each name counts (as a find by name does)
-      for (const d of r.rubric?.dimensions ?? []) {
+      for (const d of rubric?.dimensions ?? []) {
         const i = dimAt.get(d.name);
         if (i === undefined || seen[i] === true) continue;
         seen[i] = true;
@@ -215,6 +220,8 @@ function aggregatedByTreatment(reports: RunDigest[], treatments: string[]): stri
     const cost = new Tally();
     const skills = new Set<string>();
     const scripts = new Set<string>();
+    const skillLists = new Set<readonly string[]>();
+    const scriptLists = new Set<readonly string[]>();
     for (const r of byTreatment.get(t) ?? []) {
       if (a !== null && r.agent.name !== a) continue;
       runs++;
@@ -227,8 +234,17 @@ function aggregatedByTreatment(reports: RunDigest[], treatments: string[]): stri
       duration.add(e?.duration_seconds);
       tokens.add(e?.total_tokens);
       cost.add(e?.total_cost_usd);
-      for (const x of e?.skills_invoked ?? []) skills.add(x);
-      for (const x of e?.scripts_used ?? []) scripts.add(x);
+      // Runs share their lists (on packed digests, the very arrays): each distinct one is added once.
+      const invoked = e?.skills_invoked ?? [];
+      if (!skillLists.has(invoked)) {
+        skillLists.add(invoked);
+        for (const x of invoked) skills.add(x);
+      }
+      const used = e?.scripts_used ?? [];
+      if (!scriptLists.has(used)) {
+        scriptLists.add(used);
+        for (const x of used) scripts.add(x);
+      }
     }
     return [
       cell(t),
@@ -491,18 +507,37 @@ function summaryOverview(s: SummaryInput): {
   const treatments = treatmentOrder(s.reports, s.treatments);
   const multiAgent = agentsOf(s.reports).length > 1;
   const models = modelsOfRuns(s.reports);
-  const cells = splitCellsByModel(
-    splitByAgent(groupCells(s.reports, treatments), multiAgent),
-    models.length > 1,
-  );
+  // The task × treatment cells once: the results table splits them, the tokens by kind sum them.
+  const grouped = groupCells(s.reports, treatments);
+  const cells = splitCellsByModel(splitByAgent(grouped, multiAgent), models.length > 1);
+  // One pass for the header's counts, each treatment's (its line under "Treatment Details") and
+  // the rubric dimensions' names.
   const dimNames = new Set<string>();
-  for (const r of s.reports) for (const d of r.rubric?.dimensions ?? []) dimNames.add(d.name);
+  let passedRuns = 0;
+  const ch = { passed: 0, total: 0 };
+  let excluded = 0;
+  const ofTreatment = new Map<string, { runs: number; passed: number; checks: typeof ch }>();
+  for (const r of s.reports) {
+    const ok = r.checks_passed.length;
+    const all = ok + r.checks_failed.length;
+    const passed = r.passed;
+    if (passed) passedRuns++;
+    ch.passed += ok;
+    ch.total += all;
+    if (!r.sample_quality.include_in_analysis) excluded++;
+    for (const d of r.rubric?.dimensions ?? []) dimNames.add(d.name);
+    const treatment = r.treatment;
+    let t = ofTreatment.get(treatment);
+    if (!t)
+      ofTreatment.set(treatment, (t = { runs: 0, passed: 0, checks: { passed: 0, total: 0 } }));
+    t.runs++;
+    if (passed) t.passed++;
+    t.checks.passed += ok;
+    t.checks.total += all;
+  }
   const dims = orderDimensions(dimNames);
   const withReps = cells.some((c) => c.runs.length > 1);
   const total = s.reports.length;
-  const passedRuns = s.reports.filter((r) => r.passed).length;
-  const ch = checksOf(s.reports);
-  const excluded = s.reports.filter((r) => !r.sample_quality.include_in_analysis).length;
   const lines: string[] = [
     "# Experiment Results Summary",
     "",
@@ -553,7 +588,7 @@ function summaryOverview(s: SummaryInput): {
       "",
     );
   if (models.length > 1) lines.push(...aggregatedByModel(s.reports, treatments));
-  const kinds = tokenKindsSection(tokenKindRows(s.reports, treatments));
+  const kinds = tokenKindsSection(tokenKindRows(s.reports, treatments, grouped));
   if (kinds !== null) lines.push(kinds, "");
   const arms = summaryArmIntegrity(s.reports, treatments);
   if (arms !== null) lines.push(arms, "");
@@ -566,13 +601,18 @@ function summaryOverview(s: SummaryInput): {
     `_${total} runs: more than ${RUN_DETAILS_LIMIT}, so each run's section is in [${RUN_DETAILS_FILE}](${RUN_DETAILS_FILE}) beside this file (and in the HTML report)._`,
     "",
   );
-  const byTreatment = groupBy(s.reports, (r) => r.treatment);
   for (const t of treatments) {
-    const runs = byTreatment.get(t) ?? [];
-    const c = checksOf(runs);
-    const passed = runs.filter((r) => r.passed).length;
+    const {
+      runs,
+      passed,
+      checks: c,
+    } = ofTreatment.get(t) ?? {
+      runs: 0,
+      passed: 0,
+      checks: { passed: 0, total: 0 },
+    };
     lines.push(
-      `- **${t}**: ${passed}/${runs.length} runs passed, ${c.passed}/${c.total} checks (${pct(c.passed, c.total)})`,
+      `- **${t}**: ${passed}/${runs} runs passed, ${c.passed}/${c.total} checks (${pct(c.passed, c.total)})`,
     );
   }
   return { lines, treatments, details: "runs.md" };

@@ -6,7 +6,7 @@
  * Pure: summary.md's section and the HTML overview's lines are made from the same rows.
  */
 import type { RunDigest } from "../core/digest.js";
-import { groupCells } from "../plan/group.js";
+import { groupCells, type Cell } from "../plan/group.js";
 import { cell, int, table, Tally } from "./format.js";
 
 export interface TokenKindRow {
@@ -67,9 +67,14 @@ class KindSums {
  * results table's order); none when no run reported a token kind, so experiments whose agents
  * report none keep their reports as they were.
  */
-export function tokenKindRows(reports: RunDigest[], treatments: string[]): TokenKindRow[] {
+export function tokenKindRows(
+  reports: RunDigest[],
+  treatments: string[],
+  /** groupCells(reports, treatments), when the caller has it already */
+  grouped?: Cell[],
+): TokenKindRow[] {
   if (!reports.some(hasKinds)) return [];
-  const cells = groupCells(reports, treatments);
+  const cells = grouped ?? groupCells(reports, treatments);
   // Each run's events_summary is read once, for its cell's sums and its treatment's (a packed
   // digest builds the object at every read); a treatment's sums add its cells' runs in cell
   // order, as summing the treatment's runs in that order did.

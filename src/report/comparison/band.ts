@@ -134,17 +134,31 @@ function worstCase(
 }
 
 const installed = (r: RunDigest): string[] => r.skill_sources.map((s) => s.name);
-const invokedOwn = (r: RunDigest): boolean => {
-  const own = installed(r);
-  return (r.events_summary?.skills_invoked ?? []).some((s) => own.includes(s));
-};
 
-function invocationRate(reports: RunDigest[], treatment: string): number | null {
+/**
+ * The share of a treatment's analysis-set runs that invoked their own Skill (null: no run, or no
+ * run installs one), and the runs that did (each run's transcript summary read once for both).
+ */
+function invocations(
+  reports: RunDigest[],
+  treatment: string,
+): { rate: number | null; invoked: Set<RunDigest> } {
   const rs = reports.filter(
     (r) => r.treatment === treatment && r.sample_quality.include_in_analysis,
   );
-  if (rs.length === 0 || rs.every((r) => installed(r).length === 0)) return null;
-  return rs.filter(invokedOwn).length / rs.length;
+  // Each distinct Skill list's names once: the runs of a treatment share it (on packed digests
+  // it is the very array, store/packed-digests.ts).
+  const namesOf = new Map<RunDigest["skill_sources"], string[]>();
+  const hits = rs.filter((r) => {
+    let own = namesOf.get(r.skill_sources);
+    if (!own) namesOf.set(r.skill_sources, (own = installed(r)));
+    const mine = own;
+    return (r.events_summary?.skills_invoked ?? []).some((s) => mine.includes(s));
+  });
+  const invoked = new Set(hits);
+  if (rs.length === 0 || rs.every((r) => r.skill_sources.length === 0))
+    return { rate: null, invoked };
+  return { rate: hits.length / rs.length, invoked };
 }
 
 /** The key files a run's Skills declare (report.json `skill_usage[].key_files`). */
@@ -196,12 +210,18 @@ export function liftOf(
 ): Lift {
   const base = arm(reports, roles.baseline);
   const all = itt ?? pairedDelta(arm(reports, roles.candidate), base, seed, sequential);
-  const pp = pairedDelta(arm(reports, roles.candidate, invokedOwn), base, seed, sequential);
-  const candidate = invocationRate(reports, roles.candidate);
+  const cand = invocations(reports, roles.candidate);
+  const pp = pairedDelta(
+    arm(reports, roles.candidate, (r) => cand.invoked.has(r)),
+    base,
+    seed,
+    sequential,
+  );
+  const candidate = cand.rate;
   return {
     itt: { delta: all.delta, ci: all.ci },
     per_protocol: pp,
-    invocation_rate: { candidate, baseline: invocationRate(reports, roles.baseline) },
+    invocation_rate: { candidate, baseline: invocations(reports, roles.baseline).rate },
     silent_bypass: candidate !== null && candidate < 0.5,
     ...keyFileLift(reports, roles, base, seed, sequential),
   };

@@ -4,7 +4,7 @@ import type { PairwiseFile } from "../../core/pairwise.js";
 import { isolationOf, SCRIPTED_MODEL_LABEL } from "../endpoint.js";
 import type { RunDigest } from "../../core/digest.js";
 import type { Metadata } from "../../store/metadata.js";
-import { sortRuns, taskOrder, treatmentOrder } from "../../plan/group.js";
+import { groupBy, sortRuns, taskOrder, treatmentOrder } from "../../plan/group.js";
 import { analysisSet, perTaskOutcomes } from "../outcomes.js";
 import { attributionSection } from "./attribution.js";
 import { consistencyWarnings } from "./consistency.js";
@@ -260,14 +260,24 @@ function buildPooled(input: ComparisonInput): Comparison {
   const tasks = taskOrder(input.reports);
   const reports = runOrder(input, treatments);
   const analysis = analysisSet(reports);
-  const ofT = (rs: RunDigest[], t: string): RunDigest[] => rs.filter((r) => r.treatment === t);
-  const data_quality = treatments.map((t) => dataQualityRow(reports, t));
+  // Each treatment's runs once: the per-treatment rows below read only theirs (each row was a
+  // filter of every run); a row given its treatment's runs is the row given every run.
+  const byTreatment = groupBy(reports, (r) => r.treatment);
+  const runsOf = (t: string): RunDigest[] => byTreatment.get(t) ?? [];
+  // The spend and runtime rows read each analysis-set run's events_summary once for both (a
+  // packed digest builds the object at each read).
+  const analysisOf = groupBy(analysis, (r) => r.treatment);
+  const usage = treatments.map((t) => {
+    const es = (analysisOf.get(t) ?? []).map((r) => r.events_summary);
+    return { spend: spendRow(es, t), runtime: runtimeRow(es, t) };
+  });
+  const data_quality = treatments.map((t) => dataQualityRow(runsOf(t), t));
   const rubric = rubricSection(analysis, treatments, roles);
   const quality = (t: string) =>
     data_quality.find((q) => q.treatment === t) ?? dataQualityRow(reports, t);
   const margin = input.margin ?? DEFAULT_MARGIN;
   // Each treatment's per-task outcomes once: the flip rates and the paired arms read them.
-  const overall = new Map(treatments.map((t) => [t, perTaskOutcomes(reports, t, "overall")]));
+  const overall = new Map(treatments.map((t) => [t, perTaskOutcomes(runsOf(t), t, "overall")]));
   const overallOf = (t: string) => overall.get(t) ?? perTaskOutcomes(reports, t, "overall");
   const flips = Object.fromEntries(treatments.map((t) => [t, overallOf(t).outcomes]));
   const seq = input.sequential ?? null;
@@ -335,19 +345,19 @@ function buildPooled(input: ComparisonInput): Comparison {
     },
     warnings: consistencyWarnings(reports, tasks, roles),
     data_quality,
-    run_counts: treatments.map((t) => runCountRow(reports, t)),
+    run_counts: treatments.map((t) => runCountRow(runsOf(t), t)),
     pass_k: passKSection(reports, treatments, input.ks, seed),
     task_outcomes: taskOutcomeRows(analysis, tasks, treatments),
-    spend: treatments.map((t) => spendRow(ofT(analysis, t), t)),
+    spend: usage.map((u) => u.spend),
     cost_of_answer: costOfAnswer(reports, roles),
-    runtime: treatments.map((t) => runtimeRow(ofT(analysis, t), t)),
+    runtime: usage.map((u) => u.runtime),
     source_evidence: input.sourceEvidence === false ? [] : reports.map(sourceEvidenceRow),
     rubric,
     excluded_runs: reports.filter((r) => !r.sample_quality.include_in_analysis).map(listedRun),
     flagged_runs: reports
       .filter((r) => r.sample_quality.status === "flagged" && r.sample_quality.include_in_analysis)
       .map(listedRun),
-    sensitivity: treatments.map((t) => sensitivityRow(reports, t)),
+    sensitivity: treatments.map((t) => sensitivityRow(runsOf(t), t)),
     attribution: attributionSection(analysis, treatments),
     verdict: { ...rubricVerdict, ...band, headline: bandHeadline(band) },
     paired,

@@ -5,7 +5,7 @@
  */
 import type { RunDigest } from "../../core/digest.js";
 import type { Roles } from "../../plan/roles.js";
-import { meanOf, sumOf } from "../format.js";
+import { int, Tally } from "../format.js";
 
 export interface CostOfAnswer {
   candidate: string;
@@ -67,17 +67,45 @@ function judgeCostOf(reports: readonly RunDigest[]): JudgeCost | null {
   return runs === 0 ? null : { calls, runs, tokens, usd, unreported_runs: unreported };
 }
 
-function arm(runs: readonly RunDigest[]): { costPerRun: number | null; passRate: number | null } {
-  return {
-    costPerRun: meanOf(runs.map((r) => r.events_summary?.total_cost_usd)),
-    passRate: runs.length === 0 ? null : runs.filter((r) => r.passed).length / runs.length,
-  };
+/** One arm's analysis-set runs: their costs (meanOf's values, in run order) and passes. */
+class Arm {
+  private readonly cost = new Tally();
+  private runs = 0;
+  private passed = 0;
+
+  add(r: RunDigest, cost: number | null | undefined): void {
+    this.cost.add(cost);
+    this.runs++;
+    if (r.passed) this.passed++;
+  }
+
+  get costPerRun(): number | null {
+    return this.cost.mean();
+  }
+
+  get passRate(): number | null {
+    return this.runs === 0 ? null : this.passed / this.runs;
+  }
 }
 
 export function costOfAnswer(reports: readonly RunDigest[], roles: Roles): CostOfAnswer {
-  const analysis = reports.filter((r) => r.sample_quality.include_in_analysis);
-  const cand = arm(analysis.filter((r) => r.treatment === roles.candidate));
-  const base = arm(analysis.filter((r) => r.treatment === roles.baseline));
+  // One pass: each run's events_summary is read once (a packed digest builds the object at each
+  // read), for the experiment's sums and its arm's mean; Tally adds as sumOf and meanOf did.
+  const cand = new Arm();
+  const base = new Arm();
+  const cost = new Tally();
+  const tokens = new Tally();
+  let priced = 0;
+  for (const r of reports) {
+    const e = r.events_summary;
+    const c = e?.total_cost_usd;
+    cost.add(c);
+    tokens.add(e?.total_tokens);
+    if (typeof c === "number") priced++;
+    if (!r.sample_quality.include_in_analysis) continue;
+    if (r.treatment === roles.candidate) cand.add(r, c);
+    if (r.treatment === roles.baseline) base.add(r, c);
+  }
   const dPass =
     cand.passRate === null || base.passRate === null ? null : cand.passRate - base.passRate;
   let per: number | null = null;
@@ -88,9 +116,6 @@ export function costOfAnswer(reports: readonly RunDigest[], roles: Roles): CostO
   else if (dPass <= 0)
     na = `the candidate passes no more often than the baseline (Δ pass rate ${dPass.toFixed(2)}): there is no extra passed run to pay for`;
   else per = (cand.costPerRun - base.costPerRun) / dPass;
-  const costs = reports.map((r) => r.events_summary?.total_cost_usd);
-  const tokens = reports.map((r) => r.events_summary?.total_tokens);
-  const priced = costs.filter((x): x is number => typeof x === "number");
   const judge = judgeCostOf(reports);
   return {
     candidate: roles.candidate,
@@ -100,10 +125,10 @@ export function costOfAnswer(reports: readonly RunDigest[], roles: Roles): CostO
     candidate_cost_per_run: cand.costPerRun,
     baseline_cost_per_run: base.costPerRun,
     delta_pass_rate: dPass,
-    experiment_usd: sumOf(priced),
-    experiment_tokens: sumOf(tokens),
+    experiment_usd: cost.total(),
+    experiment_tokens: tokens.total(),
     runs: reports.length,
-    unpriced_runs: reports.length - priced.length,
+    unpriced_runs: reports.length - priced,
     ...(judge ? { judge } : {}),
   };
 }
@@ -114,12 +139,15 @@ function judgeCostText(j: JudgeCost, usd: (x: number) => string): string {
     j.usd === null
       ? "no dollars reported by its transport (an HTTP judge reports tokens only)"
       : `${usd(j.usd)}${j.unreported_runs > 0 ? ` (${j.unreported_runs} judged run(s) reported no dollars)` : ""}`;
-  const tokens =
-    j.tokens === null ? "" : `${Math.round(j.tokens).toLocaleString("en-US")} tokens, `;
+  const tokens = j.tokens === null ? "" : `${int(j.tokens)} tokens, `;
   return `${j.calls} call(s) on ${j.runs} run(s): ${tokens}${dollars}; not in the runs' figures`;
 }
 
-/** The two lines under the spend table. */
+/**
+ * The two lines under the spend table. Token counts go through format.ts's int: the text of
+ * `Math.round(x).toLocaleString("en-US")`, without starting Intl's number formatting (~10 ms,
+ * which no other part of a report needs).
+ */
 export function costOfAnswerLines(c: CostOfAnswer, usd: (x: number) => string): string[] {
   const sign = (x: number, f: (y: number) => string): string => (x < 0 ? `−${f(-x)}` : `+${f(x)}`);
   const per =
@@ -132,7 +160,7 @@ export function costOfAnswerLines(c: CostOfAnswer, usd: (x: number) => string): 
   const total =
     c.experiment_usd === null
       ? "no run reported a cost"
-      : `${usd(c.experiment_usd)}${c.experiment_tokens === null ? "" : `, ${Math.round(c.experiment_tokens).toLocaleString("en-US")} tokens`}${c.unpriced_runs > 0 ? ` (${c.unpriced_runs} run(s) reported no cost)` : ""}`;
+      : `${usd(c.experiment_usd)}${c.experiment_tokens === null ? "" : `, ${int(c.experiment_tokens)} tokens`}${c.unpriced_runs > 0 ? ` (${c.unpriced_runs} run(s) reported no cost)` : ""}`;
   return [
     `- **Extra cost per extra passed run** (${c.candidate} over ${c.baseline}): ${per}`,
     `- **Cost of the experiment behind this verdict** (all ${c.runs} runs, excluded ones included): ${total}`,

@@ -14,11 +14,40 @@ import type { DimensionTest, Roles } from "./types.js";
 /** Scores per task of one arm for one dimension (tasks in the order given). */
 type Scores = (r: RunDigest) => number | null;
 
-function perTask(runs: RunDigest[], tasks: string[], score: Scores): number[][] {
-  const byTask = groupBy(runs, (r) => r.task);
+function perTask(byTask: Map<string, RunDigest[]>, tasks: string[], score: Scores): number[][] {
   return tasks.map((t) =>
     (byTask.get(t) ?? []).map(score).filter((x): x is number => typeof x === "number"),
   );
+}
+
+/**
+ * Each rubric dimension's scores per task of one arm (by `names`, then tasks in the order given),
+ * in one pass over the arm's runs: runs share their rubric object (on packed digests it is the
+ * very object), so each distinct one's scores by name are found once. The scores perTask gives
+ * with the rubric dimension's score of each name.
+ */
+function rubricPerTask(
+  byTask: Map<string, RunDigest[]>,
+  tasks: string[],
+  names: string[],
+): number[][][] {
+  const out = names.map(() => tasks.map((): number[] => []));
+  const scoresOf = new Map<NonNullable<RunDigest["rubric"]>, Array<number | null>>();
+  tasks.forEach((t, ti) => {
+    for (const r of byTask.get(t) ?? []) {
+      const rubric = r.rubric;
+      if (rubric === null) continue;
+      let scores = scoresOf.get(rubric);
+      if (!scores) {
+        scores = names.map((n) => rubric.dimensions.find((d) => d.name === n)?.score ?? null);
+        scoresOf.set(rubric, scores);
+      }
+      scores.forEach((x, k) => {
+        if (typeof x === "number") (out[k]?.[ti] as number[]).push(x);
+      });
+    }
+  });
+  return out;
 }
 
 export interface TestedDimension {
@@ -38,23 +67,38 @@ export function dimensionTests(
   tolerance: number,
   alpha: number,
 ): TestedDimension[] {
-  const cand = analysis.filter((r) => r.treatment === roles.candidate);
-  const base = analysis.filter((r) => r.treatment === roles.baseline);
-  const tasks = [...new Set(cand.map((r) => r.task))].filter((t) => base.some((r) => r.task === t));
-  const rubricScore =
-    (name: string): Scores =>
-    (r) =>
-      r.rubric?.dimensions.find((d) => d.name === name)?.score ?? null;
+  // Each arm's runs by task once, for every dimension (tasks in the candidate's first-seen order).
+  const cand = groupBy(
+    analysis.filter((r) => r.treatment === roles.candidate),
+    (r) => r.task,
+  );
+  const base = groupBy(
+    analysis.filter((r) => r.treatment === roles.baseline),
+    (r) => r.task,
+  );
+  const tasks = [...cand.keys()].filter((t) => base.has(t));
   const judgeScore =
     (name: string): Scores =>
     (r) =>
       r.judge?.dimensions.find((d) => d.name === name)?.score ?? null;
+  const candRubric = rubricPerTask(cand, tasks, dims.rubric);
+  const baseRubric = rubricPerTask(base, tasks, dims.rubric);
   const raw = [
-    ...dims.rubric.map((name) => ({ name, source: "rubric" as const, score: rubricScore(name) })),
-    ...dims.judge.map((name) => ({ name, source: "judge" as const, score: judgeScore(name) })),
+    ...dims.rubric.map((name, k) => ({
+      name,
+      source: "rubric" as const,
+      a: candRubric[k] ?? [],
+      b: baseRubric[k] ?? [],
+    })),
+    ...dims.judge.map((name) => ({
+      name,
+      source: "judge" as const,
+      a: perTask(cand, tasks, judgeScore(name)),
+      b: perTask(base, tasks, judgeScore(name)),
+    })),
   ].flatMap((x) => {
-    const d = scoreDifference(perTask(cand, tasks, x.score), perTask(base, tasks, x.score));
-    return d ? [{ ...x, d, p: regressionP(d, tolerance) }] : [];
+    const d = scoreDifference(x.a, x.b);
+    return d ? [{ name: x.name, source: x.source, d, p: regressionP(d, tolerance) }] : [];
   });
   const steps = holm(
     raw.map((x) => x.p),

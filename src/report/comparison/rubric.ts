@@ -38,31 +38,54 @@ export function rubricSection(
   // One pass over the runs: per dimension and treatment, how many runs' dimensions carry the
   // name and their non-N/A scores (in run order, as the means and stdevs add them); per
   // treatment the weighted scores and the run count; per dimension the weights seen.
-  const byName = new Map<string, Map<string, { dims: number; scores: number[] }>>();
+  type Acc = { dims: number; scores: number[] };
+  const byName = new Map<string, Map<string, Acc>>();
   const weightsOf = new Map<string, Set<number>>();
   const overallScores = new Map<string, number[]>();
   const runsOf = new Map<string, number>();
   const profileSet = new Set<string>();
-  for (const r of analysis) {
-    runsOf.set(r.treatment, (runsOf.get(r.treatment) ?? 0) + 1);
-    const rubric = r.rubric;
-    if (rubric === null) continue;
+  // Runs share their rubric object (a packed digest's is the very object every run with the same
+  // scores holds, store/packed-digests.ts): the first run with a rubric and treatment finds (or
+  // makes) its dimensions' accumulators and notes its profile and weights, in run order; the
+  // others only add to them.
+  const accsOf = new Map<string, Map<NonNullable<RunDigest["rubric"]>, Acc[]>>();
+  const accsFor = (rubric: NonNullable<RunDigest["rubric"]>, treatment: string): Acc[] => {
+    let byRubric = accsOf.get(treatment);
+    if (!byRubric)
+      accsOf.set(treatment, (byRubric = new Map<NonNullable<RunDigest["rubric"]>, Acc[]>()));
+    let accs = byRubric.get(rubric);
+    if (accs) return accs;
     profileSet.add(rubric.profile);
-    if (typeof rubric.weighted_score === "number") {
-      const o = overallScores.get(r.treatment);
-      if (o) o.push(rubric.weighted_score);
-      else overallScores.set(r.treatment, [rubric.weighted_score]);
-    }
-    for (const d of rubric.dimensions) {
+    accs = rubric.dimensions.map((d) => {
       let perT = byName.get(d.name);
-      if (!perT) byName.set(d.name, (perT = new Map<string, { dims: number; scores: number[] }>()));
-      let acc = perT.get(r.treatment);
-      if (!acc) perT.set(r.treatment, (acc = { dims: 0, scores: [] }));
-      acc.dims++;
-      if (d.score !== null) acc.scores.push(d.score);
+      if (!perT) byName.set(d.name, (perT = new Map<string, Acc>()));
+      let acc = perT.get(treatment);
+      if (!acc) perT.set(treatment, (acc = { dims: 0, scores: [] }));
       let ws = weightsOf.get(d.name);
       if (!ws) weightsOf.set(d.name, (ws = new Set<number>()));
       ws.add(d.weight);
+      return acc;
+    });
+    byRubric.set(rubric, accs);
+    return accs;
+  };
+  for (const r of analysis) {
+    const treatment = r.treatment;
+    runsOf.set(treatment, (runsOf.get(treatment) ?? 0) + 1);
+    const rubric = r.rubric;
+    if (rubric === null) continue;
+    if (typeof rubric.weighted_score === "number") {
+      const o = overallScores.get(treatment);
+      if (o) o.push(rubric.weighted_score);
+      else overallScores.set(treatment, [rubric.weighted_score]);
+    }
+    const accs = accsFor(rubric, treatment);
+    const dims = rubric.dimensions;
+    for (let i = 0; i < dims.length; i++) {
+      const acc = accs[i] as Acc;
+      acc.dims++;
+      const score = (dims[i] as (typeof dims)[number]).score;
+      if (score !== null) acc.scores.push(score);
     }
   }
   const names = orderDimensions(byName.keys());

@@ -37,18 +37,28 @@ const percent = (x: number): string => `${Math.round(x * 100)}%`;
 
 /** Every task × treatment × Skill with a recorded usage, in the order the runs come (analysis set only). */
 export function skillUseRows(reports: readonly RunDigest[]): SkillUseRow[] {
-  const groups = new Map<string, Acc>();
+  // The groups in first-seen order, found by task, then treatment, then Skill (no key text built
+  // per run and usage: this runs over every run, for each report that shows the rows).
+  const groups: Acc[] = [];
+  const byTask = new Map<string, Map<string, Map<string, Acc>>>();
   for (const r of reports) {
-    if (r.skill_usage === undefined || !r.sample_quality.include_in_analysis) continue;
-    for (const u of r.skill_usage) {
-      const k = JSON.stringify([r.task, r.treatment, u.skill]);
-      let g = groups.get(k);
-      if (g === undefined)
-        groups.set(k, (g = { task: r.task, treatment: r.treatment, skill: u.skill, uses: [] }));
+    const usage = r.skill_usage;
+    if (usage === undefined || !r.sample_quality.include_in_analysis) continue;
+    const { task, treatment } = r;
+    let byTreatment = byTask.get(task);
+    if (!byTreatment) byTask.set(task, (byTreatment = new Map<string, Map<string, Acc>>()));
+    let bySkill = byTreatment.get(treatment);
+    if (!bySkill) byTreatment.set(treatment, (bySkill = new Map<string, Acc>()));
+    for (const u of usage) {
+      let g = bySkill.get(u.skill);
+      if (g === undefined) {
+        bySkill.set(u.skill, (g = { task, treatment, skill: u.skill, uses: [] }));
+        groups.push(g);
+      }
       g.uses.push(u);
     }
   }
-  return [...groups.values()].map((g) => {
+  return groups.map((g) => {
     const runs = g.uses.length;
     const fired = g.uses.filter((u) => u.invoked).length;
     const { file, key } = tellingFile(g.uses);

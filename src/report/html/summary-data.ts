@@ -93,21 +93,28 @@ function runRow(r: RunDigest): RunRow {
   };
 }
 
+/** Runs per treatment, sample status and reason code, in first-seen order. */
 function reasonCounts(reports: RunDigest[]): ReasonCount[] {
-  const m = new Map<string, ReasonCount>();
+  // Found by treatment, then status, then reason code: no key text built per run.
+  const out: ReasonCount[] = [];
+  const byTreatment = new Map<string, Map<string, Map<string, ReasonCount>>>();
   for (const r of reports) {
-    const key = `${r.treatment}\u0000${r.sample_quality.status}\u0000${r.sample_quality.reason_code}`;
-    const cur = m.get(key);
+    const treatment = r.treatment;
+    const { status, reason_code } = r.sample_quality;
+    let byStatus = byTreatment.get(treatment);
+    if (!byStatus)
+      byTreatment.set(treatment, (byStatus = new Map<string, Map<string, ReasonCount>>()));
+    let byReason = byStatus.get(status);
+    if (!byReason) byStatus.set(status, (byReason = new Map<string, ReasonCount>()));
+    const cur = byReason.get(reason_code);
     if (cur) cur.count += 1;
-    else
-      m.set(key, {
-        treatment: r.treatment,
-        status: r.sample_quality.status,
-        reason_code: r.sample_quality.reason_code,
-        count: 1,
-      });
+    else {
+      const row = { treatment, status, reason_code, count: 1 };
+      byReason.set(reason_code, row);
+      out.push(row);
+    }
   }
-  return [...m.values()];
+  return out;
 }
 
 /** The overview data with its run table still as digests (sorted as the table lists them). */

@@ -59,6 +59,35 @@ describe("assertionHygiene", () => {
       [["non_discriminating", "t", "lint"]],
     ],
     [
+      "a check some run lacks is not non-discriminating, whatever the others say",
+      [
+        run("t", "A", ["exists", "extra"], [], ["house-style"]),
+        run("t", "A", ["exists"], [], ["house-style"]),
+        run("t", "CONTROL", ["exists", "extra"], []),
+      ],
+      [["non_discriminating", "t", "exists"]],
+    ],
+    [
+      "runs sharing their check lists count once each (a name in both lists: failed)",
+      (() => {
+        // One pair of lists for three runs, as packed digests share them.
+        const passed = ["b", "a", "c"];
+        const failed = ["c: broke"];
+        const shared = [1, 2, 3].map(() => {
+          const r = run("t", "A", [], [], ["house-style"]);
+          r.checks_passed = passed;
+          r.checks_failed = failed;
+          return r;
+        });
+        return [...shared, run("t", "CONTROL", ["a", "b"], ["c: broke too"])];
+      })(),
+      [
+        ["non_discriminating", "t", "b"],
+        ["non_discriminating", "t", "a"],
+        ["non_discriminating", "t", "c"],
+      ],
+    ],
+    [
       "a task only one arm ran compares nothing",
       [run("t", "A", ["exists"], [], ["house-style"]), run("u", "CONTROL", ["exists"], [])],
       [],
