@@ -296,15 +296,16 @@ function sameJson(a: unknown, b: unknown): boolean {
     return true;
   }
   const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
   const ra = a as Record<string, unknown>;
   const rb = b as Record<string, unknown>;
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i] ?? "";
-    if (k !== kb[i] || !sameJson(ra[k], rb[k])) return false;
+  // b's keys by for…in (the order Object.keys gives, JSON values having no inherited keys)
+  // rather than a second array of keys for every object compared
+  let i = 0;
+  for (const k in rb) {
+    if (k !== ka[i] || !sameJson(ra[k], rb[k])) return false;
+    i++;
   }
-  return true;
+  return i === ka.length;
 }
 
 /** Shared values of each field remembered as the latest seen (a run mostly repeats one of them). */
@@ -361,12 +362,12 @@ export class SharedValues {
     digest: RunDigest,
     onFresh: (key: string, json: string) => void = () => undefined,
   ): { digest: RunDigest; prefix: string } {
-    // A plain object: the digest may be a packed one (store/packed-digests.ts), whose fields are getters.
-    const plain = compactDigest(digest);
+    // A plain object of our own (the digest may be a packed one, store/packed-digests.ts, whose
+    // fields are getters): its shared fields are replaced in place by the shared values.
+    const out = compactDigest(digest) as Record<string, unknown>;
     const refs: string[] = [];
-    const out: Record<string, unknown> = { ...plain };
     for (const field of SHARED_FIELDS) {
-      const v = plain[field];
+      const v = out[field];
       // absent optional fields (skill_usage without a Skill) have no value to share
       if (v === null || v === undefined) continue;
       const e = this.entry(field, v, onFresh);
@@ -374,10 +375,9 @@ export class SharedValues {
       out[field] = e.value;
     }
     const rest: Record<string, unknown> = {};
-    const fields = plain as Record<string, unknown>;
     // for…in over a plain object's own keys (no [key, value] pair made for each of ~30 fields)
-    for (const k in fields) {
-      const v = fields[k];
+    for (const k in out) {
+      const v = out[k];
       if (!SHARED.has(k) || v === null) rest[k] = v;
     }
     return {
