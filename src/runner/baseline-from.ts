@@ -39,7 +39,12 @@ export interface FrozenBaseline {
 
 export async function loadFrozenBaseline(dir: string, tasks: string[]): Promise<FrozenBaseline> {
   const meta = await readMetadata(experimentPaths(dir).metadata);
-  const { reports } = await readReports(dir).catch(() => ({ reports: [] as RunReport[] }));
+  const { reports } = await readReports(dir).catch((e: unknown) => {
+    // A report.json broken where its digest does not look (store/read.ts) is named as it is,
+    // with its file and field, rather than taken for a folder without runs.
+    if (e instanceof InputError && e.details.file?.endsWith("report.json")) throw e;
+    return { reports: [] as RunReport[] };
+  });
   if (!meta || reports.length === 0)
     throw new InputError(`--baseline-from ${dir}: not a skillbench results folder with runs`, {
       file: dir,

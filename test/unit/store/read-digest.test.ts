@@ -6,6 +6,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { InputError } from "../../../src/core/errors.js";
 import { compactDigest, digestOf } from "../../../src/core/digest.js";
 import { RunReportSchema } from "../../../src/core/report.js";
+import { loadFrozenBaseline } from "../../../src/runner/baseline-from.js";
 import { readReports, readStoredRuns } from "../../../src/store/read.js";
 import { RUN_INDEX_FILE } from "../../../src/store/run-index.js";
 
@@ -71,6 +72,15 @@ describe("readStoredRuns without the run index", () => {
     const whole = readReports(dir, { index: false });
     await expect(whole).rejects.toBeInstanceOf(InputError);
     await expect(whole).rejects.toThrow(
+      `${reportFile()}: not a valid run report: artifacts.stdout: `,
+    );
+  });
+
+  it("--baseline-from names such a report rather than take the folder for one without runs", async () => {
+    editReport((r) => ((r.artifacts as Record<string, unknown>).stdout = 7));
+    const loaded = loadFrozenBaseline(dir, ["hello-file"]);
+    await expect(loaded).rejects.toBeInstanceOf(InputError);
+    await expect(loaded).rejects.toThrow(
       `${reportFile()}: not a valid run report: artifacts.stdout: `,
     );
   });
