@@ -100,7 +100,7 @@ function parseReport(file: string, text: string): RunReport | ReadProblem {
  * A run is counted by what the experiment reports read of it; a report.json broken in a field
  * they do not read fails where that field is read: a command that reads the run whole
  * (`merge`, `export`, `judge calibrate`, `--reuse`) stops on it with the file and the field
- * (fullReport), and its HTML page says it could not be read.
+ * (fullReport), and the HTML embeds no page of it (report/html/read-run.ts).
  */
 function parseDigest(file: string, text: string): RunDigest | ReadProblem {
   const read = parseJson(file, text);
