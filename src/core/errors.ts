@@ -24,6 +24,11 @@ export class InputError extends SkillbenchError {
   }
 }
 
+/** The issues of a failed zod parse as `field.path: message; …` (`(root)` for the value itself). */
+export function issuesText(e: z.ZodError): string {
+  return e.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+}
+
 export function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.message;
   return String(e);

@@ -1,3 +1,4 @@
+import { issuesText } from "../core/errors.js";
 import { HealthSummarySchema } from "../core/health.js";
 import { z } from "zod";
 import { PlanRecordSchema } from "../plan/plan-record.js";
@@ -164,11 +165,7 @@ export function parseExperimentMetadata(
 ): { data: ExperimentMetadata } | { problem: string } {
   const parsed = ExperimentMetadataSchema.safeParse(json);
   if (parsed.success) return { data: parsed.data };
-  return {
-    problem: parsed.error.issues
-      .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
-      .join("; "),
-  };
+  return { problem: issuesText(parsed.error) };
 }
 
 /** A planned run as read: its id (the reports read no more of it) and whatever else it holds. */

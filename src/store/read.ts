@@ -3,7 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { InputError } from "../core/errors.js";
+import { InputError, issuesText } from "../core/errors.js";
 import { digestOf, ReportDigestSchema, type RunDigest } from "../core/digest.js";
 import { RunReportSchema, type RunReport } from "../core/report.js";
 import { runPaths } from "./layout.js";
@@ -73,9 +73,6 @@ const compiled: {
   digest: typeof ReportDigestSchema | null;
 } = { report: null, digest: null };
 
-const issuesText = (issues: readonly { path: PropertyKey[]; message: string }[]): string =>
-  issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
-
 function parseJson(file: string, text: string): { json: unknown } | ReadProblem {
   try {
     return { json: JSON.parse(text) as unknown };
@@ -90,7 +87,7 @@ function parseReport(file: string, text: string): RunReport | ReadProblem {
   if (!("json" in read)) return read;
   compiled.report ??= z.compile(RunReportSchema);
   const parsed = compiled.report.safeParse(read.json);
-  return parsed.success ? parsed.data : { file, message: issuesText(parsed.error.issues) };
+  return parsed.success ? parsed.data : { file, message: issuesText(parsed.error) };
 }
 
 /**
@@ -107,9 +104,7 @@ function parseDigest(file: string, text: string): RunDigest | ReadProblem {
   if (!("json" in read)) return read;
   compiled.digest ??= z.compile(ReportDigestSchema);
   const parsed = compiled.digest.safeParse(read.json);
-  return parsed.success
-    ? digestOf(parsed.data)
-    : { file, message: issuesText(parsed.error.issues) };
+  return parsed.success ? digestOf(parsed.data) : { file, message: issuesText(parsed.error) };
 }
 
 const isProblem = (v: RunReport | RunDigest | ReadProblem): v is ReadProblem => "message" in v;

@@ -1,7 +1,7 @@
 import { statSync, type Stats } from "node:fs";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import { z } from "zod";
-import { InputError } from "../core/errors.js";
+import { InputError, issuesText } from "../core/errors.js";
 import { EvidenceSchema, type Evidence } from "../core/evidence.js";
 import { REPORT_SCHEMA, RunReportSchema, type RunReport } from "../core/report.js";
 import path from "node:path";
@@ -22,15 +22,11 @@ import { RunPlanSchema, type RunPlan } from "../plan/run-plan.js";
  */
 type RunPaths = ReturnType<typeof runPaths>;
 
-function issues(e: z.ZodError): string {
-  return e.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
-}
-
 /** Check a value against its schema before it is written: a bug here must not leave a bad file. */
 export function checkRecord<T>(file: string, schema: z.ZodType<T>, value: unknown): T {
   const parsed = schema.safeParse(value);
   if (!parsed.success)
-    throw new Error(`${file}: refusing to write an invalid record: ${issues(parsed.error)}`);
+    throw new Error(`${file}: refusing to write an invalid record: ${issuesText(parsed.error)}`);
   return parsed.data;
 }
 
@@ -176,7 +172,7 @@ export function parseRunReport(paths: RunPaths, text: string): RunReport {
     );
   // v1 reports written before run_uuid existed are migrated by the schema's default.
   const parsed = RunReportSchema.safeParse(json);
-  if (!parsed.success) throw new InputError(`${file}: ${issues(parsed.error)}`, { file });
+  if (!parsed.success) throw new InputError(`${file}: ${issuesText(parsed.error)}`, { file });
   return parsed.data;
 }
 
