@@ -46,6 +46,31 @@ export function groupBy<T>(runs: Iterable<T>, key: (r: T) => string): Map<string
 }
 
 /**
+ * Rows found by three keys (e.g. task, treatment, Skill), kept in the order they were first
+ * asked for: nested Maps, so no key text is built per lookup (the reports look rows up once per
+ * run, at 10,000 runs and more).
+ */
+export class RowsByKeys<V> {
+  /** every row, in first-seen order */
+  readonly rows: V[] = [];
+  private readonly byFirst = new Map<string, Map<string, Map<string, V>>>();
+
+  /** The row of (a, b, c); `make` makes it the first time. */
+  get(a: string, b: string, c: string, make: () => V): V {
+    let byB = this.byFirst.get(a);
+    if (!byB) this.byFirst.set(a, (byB = new Map<string, Map<string, V>>()));
+    let byC = byB.get(b);
+    if (!byC) byB.set(b, (byC = new Map<string, V>()));
+    let row = byC.get(c);
+    if (row === undefined) {
+      byC.set(c, (row = make()));
+      this.rows.push(row);
+    }
+    return row;
+  }
+}
+
+/**
  * The runs sorted by task (in `tasks`' order), then treatment (in `treatments`' order; one not
  * listed comes first), then rep; stable. Equal to sorting by those indexOf positions, in linear
  * time plus a sort of each task × treatment group by rep.

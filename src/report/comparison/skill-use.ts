@@ -8,6 +8,7 @@
 import type { RunDigest } from "../../core/digest.js";
 import type { SkillUsage } from "../../core/report.js";
 import type { SkillUseRow } from "./types.js";
+import { RowsByKeys } from "../../plan/group.js";
 
 interface Acc {
   task: string;
@@ -37,28 +38,19 @@ const percent = (x: number): string => `${Math.round(x * 100)}%`;
 
 /** Every task × treatment × Skill with a recorded usage, in the order the runs come (analysis set only). */
 export function skillUseRows(reports: readonly RunDigest[]): SkillUseRow[] {
-  // The groups in first-seen order, found by task, then treatment, then Skill (no key text built
-  // per run and usage: this runs over every run, for each report that shows the rows).
-  const groups: Acc[] = [];
-  const byTask = new Map<string, Map<string, Map<string, Acc>>>();
+  // The groups in first-seen order, found by task, treatment and Skill (RowsByKeys: no key text
+  // built per run and usage: this runs over every run, for each report that shows the rows).
+  const groups = new RowsByKeys<Acc>();
   for (const r of reports) {
     const usage = r.skill_usage;
     if (usage === undefined || !r.sample_quality.include_in_analysis) continue;
     const { task, treatment } = r;
-    let byTreatment = byTask.get(task);
-    if (!byTreatment) byTask.set(task, (byTreatment = new Map<string, Map<string, Acc>>()));
-    let bySkill = byTreatment.get(treatment);
-    if (!bySkill) byTreatment.set(treatment, (bySkill = new Map<string, Acc>()));
-    for (const u of usage) {
-      let g = bySkill.get(u.skill);
-      if (g === undefined) {
-        bySkill.set(u.skill, (g = { task, treatment, skill: u.skill, uses: [] }));
-        groups.push(g);
-      }
-      g.uses.push(u);
-    }
+    for (const u of usage)
+      groups
+        .get(task, treatment, u.skill, () => ({ task, treatment, skill: u.skill, uses: [] }))
+        .uses.push(u);
   }
-  return groups.map((g) => {
+  return groups.rows.map((g) => {
     const runs = g.uses.length;
     const fired = g.uses.filter((u) => u.invoked).length;
     const { file, key } = tellingFile(g.uses);

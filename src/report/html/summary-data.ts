@@ -17,7 +17,7 @@ import { taskOutcomeRows } from "../comparison/task-outcomes.js";
 import type { Comparison } from "../comparison/types.js";
 import { orderDimensions } from "../format.js";
 import { computePassK } from "../passk.js";
-import { sortRuns, taskOrder, treatmentOrder } from "../../plan/group.js";
+import { RowsByKeys, sortRuns, taskOrder, treatmentOrder } from "../../plan/group.js";
 import { analysisSet } from "../outcomes.js";
 import { judgeNotes } from "../judge-notes.js";
 import {
@@ -95,26 +95,15 @@ function runRow(r: RunDigest): RunRow {
 
 /** Runs per treatment, sample status and reason code, in first-seen order. */
 function reasonCounts(reports: RunDigest[]): ReasonCount[] {
-  // Found by treatment, then status, then reason code: no key text built per run.
-  const out: ReasonCount[] = [];
-  const byTreatment = new Map<string, Map<string, Map<string, ReasonCount>>>();
+  // Found by treatment, status and reason code (RowsByKeys: no key text built per run).
+  const counts = new RowsByKeys<ReasonCount>();
   for (const r of reports) {
     const treatment = r.treatment;
     const { status, reason_code } = r.sample_quality;
-    let byStatus = byTreatment.get(treatment);
-    if (!byStatus)
-      byTreatment.set(treatment, (byStatus = new Map<string, Map<string, ReasonCount>>()));
-    let byReason = byStatus.get(status);
-    if (!byReason) byStatus.set(status, (byReason = new Map<string, ReasonCount>()));
-    const cur = byReason.get(reason_code);
-    if (cur) cur.count += 1;
-    else {
-      const row = { treatment, status, reason_code, count: 1 };
-      byReason.set(reason_code, row);
-      out.push(row);
-    }
+    counts.get(treatment, status, reason_code, () => ({ treatment, status, reason_code, count: 0 }))
+      .count++;
   }
-  return out;
+  return counts.rows;
 }
 
 /** The overview data with its run table still as digests (sorted as the table lists them). */

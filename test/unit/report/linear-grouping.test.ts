@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { int } from "../../../src/report/format.js";
-import { groupBy, sortByRep, sortRuns } from "../../../src/plan/group.js";
+import { groupBy, RowsByKeys, sortByRep, sortRuns } from "../../../src/plan/group.js";
 
 interface Run {
   id: number;
@@ -64,6 +64,29 @@ describe("sortRuns", () => {
       ["a", ["a1", "a2"]],
       ["c", ["c1"]],
     ]);
+  });
+});
+
+describe("RowsByKeys", () => {
+  it("gives one row per key triple, in first-asked order, as a Map keyed by the triple's text does", () => {
+    const rs = runs(500, 11);
+    const got = new RowsByKeys<{ key: string; ids: number[] }>();
+    const want = new Map<string, { key: string; ids: number[] }>();
+    for (const r of rs) {
+      const third = String(r.rep % 3);
+      const key = JSON.stringify([r.task, r.treatment, third]);
+      got.get(r.task, r.treatment, third, () => ({ key, ids: [] })).ids.push(r.id);
+      let w = want.get(key);
+      if (!w) want.set(key, (w = { key, ids: [] }));
+      w.ids.push(r.id);
+    }
+    expect(got.rows).toEqual([...want.values()]);
+    // keys that would collide if joined into one text stay apart
+    const split = new RowsByKeys<string>();
+    split.get("a", "b c", "d", () => "first");
+    expect(split.get("a b", "c", "d", () => "second")).toBe("second");
+    expect(split.get("a", "b c", "d", () => "again")).toBe("first");
+    expect(split.rows).toEqual(["first", "second"]);
   });
 });
 
