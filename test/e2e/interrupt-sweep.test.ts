@@ -142,17 +142,20 @@ describe("after kill -9 under --sandbox local", () => {
     await cli.done;
     const leftFolders = (await readdir(box.tmp)).filter((n) => n.includes(`-p${pid}-`));
     expect(leftFolders.length).toBeGreaterThan(0);
-    expect((await escapedBy(pid)).length).toBeGreaterThan(0);
+    // The escaped process is not asserted alive here: the sweep is machine-wide by design, and
+    // the runs of other test files, started meanwhile, may already have killed it (a CI run
+    // did). That the sweep kills such a process at all is sandbox/leftovers.test.ts's; here,
+    // that after the next run none is left.
 
     const next = await runCli(runArgs("e2e-matrix", box.dir("next"), ...ONE), {
       env: box.env(),
     });
     expect(next.code, next.stderr).toBe(1); // CONTROL fails the tone check by design
     expect(next.stderr).toMatch(
-      /removed what skillbench processes that are gone left behind: .*process\(es\)/,
+      /removed what skillbench processes that are gone left behind: .*\b[1-9]\d* temporary folder/,
     );
     expect((await readdir(box.tmp)).filter((n) => n.includes(`-p${pid}-`))).toEqual([]);
-    // Killed by the sweep (SIGKILL is asynchronous: wait until it is gone).
+    // Killed by a sweep (SIGKILL is asynchronous: wait until it is gone).
     await waitUntil(
       async () => (await markedBy(pid)).length === 0,
       new Promise(() => undefined),

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,6 +12,7 @@ import {
 import { buildFailureCause, defaultImageTag } from "../../../src/sandbox/docker-image.js";
 import { containerName, dockerRunArgs } from "../../../src/sandbox/docker-args.js";
 import { relayStem } from "../../../src/util/temp-names.js";
+import { RUN_MARKER_VAR, sweepOrphanedMarked } from "../../../src/util/process.js";
 
 describe("temporary folder names carry the experiment id and the owner's pid", () => {
   it.each([
@@ -70,6 +72,32 @@ describe("removeLeftovers (folders)", () => {
     const done = await removeLeftovers({ tmpDirs: [dir], alive });
     expect(done.folders).toEqual([path.join(dir, dead)]);
     expect((await readdir(dir)).sort()).toEqual([live, foreign].sort());
+  });
+});
+
+describe("sweepOrphanedMarked (processes that escaped a run)", () => {
+  it("finds, then kills, a process whose marker names an owner that is gone; never a live owner's", async () => {
+    // The owner named is this (live) test process, and the sweep is told it is gone: the real
+    // liveness check of every other skillbench on the machine (other test files' runs sweep
+    // too) keeps its hands off this process, so only the sweep under test can kill it.
+    const owner = process.pid;
+    const child = spawn("sleep", ["1000"], {
+      env: { ...process.env, [RUN_MARKER_VAR]: `p${owner}-sweep-test` },
+      stdio: "ignore",
+    });
+    const exited = new Promise((r) => child.once("exit", r));
+    const pid = child.pid ?? 0;
+    try {
+      expect(sweepOrphanedMarked((p) => p === owner || p === 1, true)).not.toContain(pid);
+      const gone = (p: number): boolean => p !== owner;
+      expect(sweepOrphanedMarked(gone, true)).toContain(pid);
+      expect(child.exitCode).toBeNull();
+      expect(sweepOrphanedMarked(gone)).toContain(pid);
+      await exited;
+      expect(child.signalCode).toBe("SIGKILL");
+    } finally {
+      child.kill("SIGKILL");
+    }
   });
 });
 
