@@ -6,6 +6,7 @@
  */
 import { lstatSync, readdirSync, readFileSync, type Dirent } from "node:fs";
 import path from "node:path";
+import { z } from "zod";
 import { EvidenceSchema, type Evidence } from "../../core/evidence.js";
 import { RunReportSchema } from "../../core/report.js";
 import { runPaths } from "../../store/layout.js";
@@ -14,6 +15,15 @@ import type { RunPageData, WorkspaceFile } from "./wire.js";
 
 /** zod's parse option: its interpreted parsers, not the ones it generates (see readRunPageSync). */
 const JITLESS = { jitless: true } as const;
+
+/**
+ * Run pages read in this process with the interpreted parsers before the schemas are compiled
+ * (zod's `compile`) for the rest (see readRunPageSync).
+ */
+const READ_BEFORE_COMPILING = 32;
+const pagesParsed = { count: 0 };
+const compiled: { report: typeof RunReportSchema | null; evidence: typeof EvidenceSchema | null } =
+  { report: null, evidence: null };
 
 /** At most this many workspace files are listed per run. */
 const MAX_LISTED_FILES = 2000;
@@ -111,12 +121,24 @@ export function readRunPageSync(
 ): RunPageData | null {
   const p = runPaths(outDir, runId);
   const raw = parseJson(readText(p.report));
-  // Without zod's generated parsers (the same checks and result): a static page parses ~190 run
-  // pages, the viewer one at a time, too few to repay generating them and running new code cold
-  // (~30 ms of CPU of every `report` whose folder has an index; bench/results/scale.md).
-  const parsed = RunReportSchema.safeParse(raw, JITLESS);
-  if (!parsed.success) return null;
-  const evParsed = EvidenceSchema.safeParse(parseJson(readText(p.events)), JITLESS);
+  // The same checks and result either way. The first pages are parsed by zod's interpreted
+  // parsers (~0.4 ms a page): compiling the two schemas costs ~25 ms of CPU once, more than a
+  // `run` of a few runs or the viewer's page at a time would gain. A static page embeds ~190:
+  // from the 33rd on they are parsed compiled, ~60 ms less for the ~190 in all (bench/results/scale.md).
+  let parsed;
+  let evParsed;
+  const evidenceJson = (): unknown => parseJson(readText(p.events));
+  if (pagesParsed.count++ < READ_BEFORE_COMPILING) {
+    parsed = RunReportSchema.safeParse(raw, JITLESS);
+    if (!parsed.success) return null;
+    evParsed = EvidenceSchema.safeParse(evidenceJson(), JITLESS);
+  } else {
+    compiled.report ??= z.compile(RunReportSchema);
+    parsed = compiled.report.safeParse(raw);
+    if (!parsed.success) return null;
+    compiled.evidence ??= z.compile(EvidenceSchema);
+    evParsed = compiled.evidence.safeParse(evidenceJson());
+  }
   const evidence: Evidence | null = evParsed.success ? evParsed.data : null;
   const { files, truncated } = listWorkspace(p.workspace);
   const embed = opts.embedFilesUpTo ?? 0;
