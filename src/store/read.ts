@@ -173,15 +173,18 @@ export async function readStoredRuns(
   // folder of 10,000 runs asked for it twice a run (~6% of an unindexed reading's CPU).
   const runsDir = path.join(outDir, "runs");
   const reportOf = (id: string): string => `${runsDir}${path.sep}${id}${path.sep}report.json`;
-  for (let i = 0; i < n; i += STAT_SLICE) {
-    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    for (let k = i; k < Math.min(n, i + STAT_SLICE); k++) {
+  const statSlice = (from: number, to: number): void => {
+    for (let k = from; k < to; k++) {
       const st = statSync(reportOf(ids[k] ?? ""), { throwIfNoEntry: false });
       if (!st?.isFile()) continue;
       mtime[k] = st.mtimeMs;
       size[k] = st.size;
       ino[k] = st.ino;
     }
+  };
+  for (let i = 0; i < n; i += STAT_SLICE) {
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    statSlice(i, Math.min(n, i + STAT_SLICE));
   }
   /** the file stamp a cached digest was made from */
   const stampAt = (k: number): string => `${ids[k]}:${mtime[k]}:${size[k]}`;
@@ -246,29 +249,54 @@ export async function readStoredRuns(
   const newSpans = new Float64Array(2 * n).fill(-1);
   // Read synchronously (a promise per open, stat, read and close costs more than reading a small
   // file from the page cache), a slice at a time so that a server reading a folder stays responsive.
-  for (let j = 0; j < missing.length; j++) {
-    if (j > 0 && j % READ_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    const k = missing[j] ?? -1;
+  // A slice is read by a function of its own that never awaits: a loop here that awaited twice a
+  // run (the writer, its drain) resumed this long function 20,000 times at 10,000 runs, which
+  // sent the whole of it to V8's optimizing compiler, where the work per run is these few lines.
+  /** the index writer: undefined until the first digest read asks for it (a problem does not) */
+  let openedWriter: RunIndexWriter | null | undefined;
+  /** a digest read before the writer was open, added once it is */
+  const waiting: { k: number; digest: RunDigest | null } = { k: -1, digest: null };
+  const addDigest = (k: number, digest: RunDigest, w: RunIndexWriter | null): void => {
     const id = ids[k] ?? "";
-    const file = reportOf(id);
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch {
-      continue; // a run without a report is incomplete: not an error
+    // Without the report's text (its line says: read report.json): writing the parsed report
+    // out again cost this pass as much as parsing it (store/run-index.ts).
+    digestAt[k] = packed.add(
+      w
+        ? w.add(id, indexStampAt(k), digest, null).digest
+        : shared.intern(id, indexStampAt(k), digest).digest,
+    );
+  };
+  /** Read missing[from, to); returns where it stopped: `to`, or after a digest left `waiting`. */
+  const readSlice = (from: number, to: number): number => {
+    for (let j = from; j < to; j++) {
+      const k = missing[j] ?? -1;
+      const file = reportOf(ids[k] ?? "");
+      let text: string;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch {
+        continue; // a run without a report is incomplete: not an error
+      }
+      const digest = parseDigest(file, text);
+      if (isProblem(digest)) problemAt.set(k, digest);
+      else if (openedWriter === undefined) {
+        waiting.k = k;
+        waiting.digest = digest;
+        return j + 1;
+      } else addDigest(k, digest, openedWriter);
     }
-    const digest = parseDigest(file, text);
-    if (isProblem(digest)) {
-      problemAt.set(k, digest);
-      continue;
+    return to;
+  };
+  for (let j = 0; j < missing.length;) {
+    const to = Math.min(missing.length, j + READ_SLICE);
+    j = readSlice(j, to);
+    if (waiting.digest) {
+      openedWriter = await writer();
+      addDigest(waiting.k, waiting.digest, openedWriter);
+      waiting.digest = null;
     }
-    const w = await writer();
-    if (w) {
-      // Without the report's text (its line says: read report.json): writing the parsed report
-      // out again cost this pass as much as parsing it (store/run-index.ts).
-      digestAt[k] = packed.add(w.add(id, indexStampAt(k), digest, null).digest);
-      await w.drained();
-    } else digestAt[k] = packed.add(shared.intern(id, indexStampAt(k), digest).digest);
+    await openedWriter?.drained();
+    if (j === to && j < missing.length) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   // Every digest read is added: what numbering their values held is freed.
   packed.seal();
