@@ -4,8 +4,9 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { InputError, issuesText } from "../core/errors.js";
-import { digestOf, ReportDigestSchema, type RunDigest } from "../core/digest.js";
+import { digestOf, type RunDigest } from "../core/digest.js";
 import { RunReportSchema, type RunReport } from "../core/report.js";
+import { DigestParser } from "./digest-parser.js";
 import { runPaths } from "./layout.js";
 import { PackedDigests } from "./packed-digests.js";
 import {
@@ -64,14 +65,12 @@ export interface StoredReports {
 }
 
 /**
- * The schemas compiled ahead of time (zod's `compile`: the same checks, the same output and, for
- * invalid input, the same errors, from the regular parser it falls back to), each the first time
- * it is needed: ~10–20 ms once, paid only by a reading that parses report.json files.
+ * The whole report's schema compiled ahead of time (zod's `compile`: the same checks, the same
+ * output and, for invalid input, the same errors, from the regular parser it falls back to) the
+ * first time it is needed: ~10–20 ms once, paid only by a reading that parses report.json files
+ * whole. The digest's: store/digest-parser.ts.
  */
-const compiled: {
-  report: typeof RunReportSchema | null;
-  digest: typeof ReportDigestSchema | null;
-} = { report: null, digest: null };
+const compiled: { report: typeof RunReportSchema | null } = { report: null };
 
 function parseJson(file: string, text: string): { json: unknown } | ReadProblem {
   try {
@@ -93,17 +92,17 @@ function parseReport(file: string, text: string): RunReport | ReadProblem {
 /**
  * A report.json's digest: its schema version and the fields the digest holds are parsed, as
  * strictly as a whole reading parses them; the rest is not read. An unindexed reading of
- * 10,000 runs spent ~0.45 CPU s in the whole report's schema and ~0.2 in this one (compiled).
+ * 10,000 runs spent ~0.45 CPU s in the whole report's schema and ~0.2 in this one (compiled; less
+ * since the values runs repeat are checked once each, store/digest-parser.ts).
  * A run is counted by what the experiment reports read of it; a report.json broken in a field
  * they do not read fails where that field is read: a command that reads the run whole
  * (`merge`, `export`, `judge calibrate`, `--reuse`) stops on it with the file and the field
  * (fullReport), and the HTML embeds no page of it (report/html/read-run.ts).
  */
-function parseDigest(file: string, text: string): RunDigest | ReadProblem {
+function parseDigest(file: string, text: string, parser: DigestParser): RunDigest | ReadProblem {
   const read = parseJson(file, text);
   if (!("json" in read)) return read;
-  compiled.digest ??= z.compile(ReportDigestSchema);
-  const parsed = compiled.digest.safeParse(read.json);
+  const parsed = parser.parse(read.json);
   return parsed.success ? digestOf(parsed.data) : { file, message: issuesText(parsed.error) };
 }
 
@@ -254,6 +253,7 @@ export async function readStoredRuns(
   // sent the whole of it to V8's optimizing compiler, where the work per run is these few lines.
   /** the index writer: undefined until the first digest read asks for it (a problem does not) */
   let openedWriter: RunIndexWriter | null | undefined;
+  const digestParser = new DigestParser();
   /** a digest read before the writer was open, added once it is */
   const waiting: { k: number; digest: RunDigest | null } = { k: -1, digest: null };
   const addDigest = (k: number, digest: RunDigest, w: RunIndexWriter | null): void => {
@@ -277,7 +277,7 @@ export async function readStoredRuns(
       } catch {
         continue; // a run without a report is incomplete: not an error
       }
-      const digest = parseDigest(file, text);
+      const digest = parseDigest(file, text, digestParser);
       if (isProblem(digest)) problemAt.set(k, digest);
       else if (openedWriter === undefined) {
         waiting.k = k;
