@@ -40,7 +40,7 @@
 // bench/README.md): the index pass ≤ the floor's CPU; report with HTML and JUnit ≤ 2× the floor's CPU
 // at 10,000 and 100,000 runs, with and without the index, under 500 MB.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import {
   copyFile,
   link,
@@ -252,9 +252,20 @@ const a=m();const runs=await readStoredRuns(dir);const b=m();
 if(runs.digests.length===0)process.exit(1);
 console.log(JSON.stringify({heap:b.heapUsed-a.heapUsed,buffers:b.arrayBuffers-a.arrayBuffers}));})();`;
 
+/**
+ * The V8 flags the bin's launcher sets before it loads the CLI (scripts/cli-launcher.mjs), read from
+ * it: the index pass runs its code as the CLI does.
+ */
+const LAUNCHER_V8_FLAGS = [
+  ...(existsSync(CLI) ? readFileSync(CLI, "utf8") : "").matchAll(
+    /v8\.setFlagsFromString\("([^"]+)"\)/g,
+  ),
+].map((m) => m[1]);
+
 /** The indexing pass alone (argv: folder, the CLI's path): readStoredRuns on a folder without its index. */
 const INDEX_PASS = `
 const path=require("path");
+for (const f of ${JSON.stringify(LAUNCHER_V8_FLAGS)}) require("v8").setFlagsFromString(f);
 (async()=>{const [dir,cli]=process.argv.slice(1);
 const {readStoredRuns}=await import(path.join(path.dirname(cli),"..","store","read.js"));
 const runs=await readStoredRuns(dir);if(runs.digests.length===0)process.exit(1);})();`;
@@ -413,7 +424,7 @@ for (const n of SIZES) {
     const rescore = c.startsWith("rescore");
     rows.push({
       n: runs,
-      cmd: `${c === "index" ? "index pass: readStoredRuns(DIR) in a node process of its own (no run index yet: reads every report.json, writes the index; its modules loaded)" : `${NODE_FLAGS[c] ? `node ${NODE_FLAGS[c].join(" ")} ` : ""}skillbench ${COMMAND_ARGS[c]("DIR").join(" ").replace(junitOf("DIR"), "FILE")}`}${c === "report-noindex" || c === "report-html-noindex" ? " (no run index yet: reads every report.json, writes the index)" : ""}${rescore && scoringFloors.has(c) ? ` (${(m.s / scoringFloors.get(c).s).toFixed(1)}× its scoring floor, CPU ${(m.cpu / scoringFloors.get(c).cpu).toFixed(1)}×; every run's report.json rewritten)` : ""}`,
+      cmd: `${c === "index" ? "index pass: readStoredRuns(DIR) in a node process of its own (no run index yet: reads every report.json, writes the index; its modules loaded, V8 set as the bin sets it)" : `${NODE_FLAGS[c] ? `node ${NODE_FLAGS[c].join(" ")} ` : ""}skillbench ${COMMAND_ARGS[c]("DIR").join(" ").replace(junitOf("DIR"), "FILE")}`}${c === "report-noindex" || c === "report-html-noindex" ? " (no run index yet: reads every report.json, writes the index)" : ""}${rescore && scoringFloors.has(c) ? ` (${(m.s / scoringFloors.get(c).s).toFixed(1)}× its scoring floor, CPU ${(m.cpu / scoringFloors.get(c).cpu).toFixed(1)}×; every run's report.json rewritten)` : ""}`,
       ...m,
       ratio: m.s / floor.s,
       cpuRatio: m.cpu / floor.cpu,
