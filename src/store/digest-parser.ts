@@ -93,7 +93,8 @@ export class DigestParser {
       if (hit.output !== undefined || f in input) out[f] = hit.output;
     }
     // `rest`'s output with each repeating field's own parse added: what the whole schema
-    // gives for this input (test/unit/store/digest-parser.test.ts holds them equal).
+    // gives for this input, but for the order of the keys (the repeating fields come last),
+    // which digestOf's compactDigest sets anew (test/unit/store/digest-parser.test.ts).
     return { success: true, data: out as ReportDigest };
   }
 }

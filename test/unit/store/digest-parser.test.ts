@@ -1,12 +1,13 @@
 /**
  * DigestParser checks the fields that runs repeat once per distinct value: for every input, its
- * answer must be the whole ReportDigestSchema's (the same output, or a refusal with the same
- * field and message), whether a value is met for the first time or again.
+ * answer must be the whole ReportDigestSchema's (the same output, up to the order of its keys,
+ * or a refusal with the same field and message), whether a value is met for the first time or
+ * again.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ReportDigestSchema } from "../../../src/core/digest.js";
+import { digestOf, ReportDigestSchema } from "../../../src/core/digest.js";
 import { issuesText } from "../../../src/core/errors.js";
 import { DigestParser } from "../../../src/store/digest-parser.js";
 
@@ -51,11 +52,28 @@ function variants(r: Record<string, unknown>): Array<[string, unknown]> {
   set("agent a number", "agent", 5);
   set("no rubric", "rubric", null);
   set("a rubric without its dimensions", "rubric", { profile: "generic" });
-  set("a Skill's use recorded", "skill_usage", {
-    invoked: true,
-    skills: ["x"],
-    first_turn: 1,
-  });
+  set("a Skill's use recorded", "skill_usage", [
+    {
+      skill: "x",
+      invoked: true,
+      files_read: ["SKILL.md"],
+      scripts_run: [],
+      coverage: 0.5,
+      files: ["SKILL.md", "ref.md"],
+    },
+  ]);
+  set("another Skill's use, with its key files", "skill_usage", [
+    {
+      skill: "y",
+      invoked: false,
+      files_read: [],
+      scripts_run: ["run.sh"],
+      coverage: 1,
+      files: ["run.sh"],
+      key_files: ["run.sh"],
+    },
+  ]);
+  set("a Skill's use without its files", "skill_usage", [{ skill: "x", invoked: true }]);
   set("the task a number", "task", 7);
   set("an unknown field", "extra_field", { anything: true });
   set("no schema", "schema", undefined);
@@ -75,12 +93,24 @@ describe("DigestParser", () => {
   });
 
   it("answers as the whole schema when the same values come again, in any order", () => {
-    // One parser over every case, three times over, in a shuffled order: each repeating value
-    // is met first, then again (remembered), then again after others pushed it out.
+    // One parser over every case, three times over (forward, backward, forward): each repeating
+    // value is met first, then again (remembered), then again after others pushed it out.
     const p = new DigestParser();
     const order = [...cases, ...cases.slice().reverse(), ...cases];
     for (const [name, json] of order)
       expect(byParser(p, clone(json)), name).toStrictEqual(whole(json));
+  });
+
+  it("gives digests with the same fields in the same order, once through digestOf", () => {
+    // The parser's object lists the repeating fields last; digestOf (compactDigest) writes every
+    // digest's fields in one fixed order, so what is held and indexed does not depend on it.
+    const p = new DigestParser();
+    for (const [name, json] of cases) {
+      const w = ReportDigestSchema.safeParse(json);
+      const r = p.parse(json);
+      if (!w.success || !r.success) continue;
+      expect(JSON.stringify(digestOf(r.data)), name).toBe(JSON.stringify(digestOf(w.data)));
+    }
   });
 
   it("refuses what the whole schema refuses, naming the same field", () => {
