@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   processAlive,
   removeLeftovers,
+  type LeftoverOptions,
   tempOwner,
   tempStem,
 } from "../../../src/sandbox/leftovers.js";
@@ -66,10 +67,21 @@ describe("removeLeftovers (folders)", () => {
     for (const n of [dead, live, foreign])
       await mkdir(path.join(dir, n, "workspace"), { recursive: true });
     const alive = (pid: number): boolean => pid === 222;
-    const dry = await removeLeftovers({ tmpDirs: [dir], dryRun: true, alive });
+    // Folders only: docker is asked only when a dead process left a container marker, and the
+    // markers are looked for here, where there are none. Asked (the default), it would take every
+    // skillbench container of this machine for one of a dead process (only pid 222 is "alive")
+    // and remove them, other test files' running ones included (a CI run lost one so).
+    const folders: LeftoverOptions = {
+      tmpDirs: [dir],
+      alive,
+      docker: "when-marked",
+      markerDir: dir,
+    };
+    const dry = await removeLeftovers({ ...folders, dryRun: true });
     expect(dry.folders).toEqual([path.join(dir, dead)]);
+    expect(dry.containers).toEqual([]);
     expect((await readdir(dir)).sort()).toEqual([dead, live, foreign].sort());
-    const done = await removeLeftovers({ tmpDirs: [dir], alive });
+    const done = await removeLeftovers(folders);
     expect(done.folders).toEqual([path.join(dir, dead)]);
     expect((await readdir(dir)).sort()).toEqual([live, foreign].sort());
   });
