@@ -329,7 +329,7 @@ for (const n of SIZES) {
   const least = (a, b) => (a === undefined || b.cpu < a.cpu ? b : a);
   let floor;
   let syncFloor;
-  let rescoreFloor = null;
+  let rescoreFloor;
   const scoringFloors = new Map();
   const measured = new Map();
   for (let round = 0; round < REPS; round++) {
@@ -337,10 +337,7 @@ for (const n of SIZES) {
     syncFloor = least(syncFloor, await timed([process.execPath, "-e", SYNC_FLOOR, dir]));
     // rescore reads seven files of each run, not one: its own floor, measured the same way.
     if (COMMANDS.some((c) => c.startsWith("rescore")) && runs <= RESCORE_UP_TO)
-      rescoreFloor = least(
-        rescoreFloor ?? undefined,
-        await timed([process.execPath, "-e", RESCORE_FLOOR, dir]),
-      );
+      rescoreFloor = least(rescoreFloor, await timed([process.execPath, "-e", RESCORE_FLOOR, dir]));
     // rescore's own floor (issue 41): the scoring step only, on as many threads as the rescore
     // row it is compared with (rescore-floor.mjs); rescore's ratio to it is its own overhead.
     for (const c of ["rescore", "rescore-j1"]) {
@@ -388,47 +385,45 @@ for (const n of SIZES) {
     }
   }
   const repsNote = REPS > 1 ? `, least of ${REPS}` : "";
-  rows.push({
+  /** A row of the table: a measurement and its ratios to the floor. */
+  const row = (cmd, m) => ({
     n: runs,
-    cmd: `floor (read + parse report.json, 16 at a time${repsNote})`,
-    ...floor,
-    ratio: 1,
-    cpuRatio: 1,
+    cmd,
+    ...m,
+    ratio: m.s / floor.s,
+    cpuRatio: m.cpu / floor.cpu,
   });
-  rows.push({
-    n: runs,
-    cmd: "sync floor (the same, one file at a time with readFileSync, as readStoredRuns reads; no target is set against it)",
-    ...syncFloor,
-    ratio: syncFloor.s / floor.s,
-    cpuRatio: syncFloor.cpu / floor.cpu,
-  });
+  rows.push(row(`floor (read + parse report.json, 16 at a time${repsNote})`, floor));
+  rows.push(
+    row(
+      "sync floor (the same, one file at a time with readFileSync, as readStoredRuns reads; no target is set against it)",
+      syncFloor,
+    ),
+  );
   if (rescoreFloor)
-    rows.push({
-      n: runs,
-      cmd: "rescore's reading floor (read + parse the files rescore reads: 6 JSON files, stdout.jsonl line by line, stderr.txt)",
-      ...rescoreFloor,
-      ratio: rescoreFloor.s / floor.s,
-      cpuRatio: rescoreFloor.cpu / floor.cpu,
-    });
+    rows.push(
+      row(
+        "rescore's reading floor (read + parse the files rescore reads: 6 JSON files, stdout.jsonl line by line, stderr.txt)",
+        rescoreFloor,
+      ),
+    );
   for (const m of scoringFloors.values())
-    rows.push({
-      n: runs,
-      cmd: `rescore's floor: the scoring step only (each run read, decoded, scored, its report derived; nothing written), ${m.threads} thread${m.threads === 1 ? "" : "s"}`,
-      ...m,
-      ratio: m.s / floor.s,
-      cpuRatio: m.cpu / floor.cpu,
-    });
+    rows.push(
+      row(
+        `rescore's floor: the scoring step only (each run read, decoded, scored, its report derived; nothing written), ${m.threads} thread${m.threads === 1 ? "" : "s"}`,
+        m,
+      ),
+    );
   for (const c of COMMANDS) {
     const m = measured.get(c);
     if (!m) continue;
     const rescore = c.startsWith("rescore");
-    rows.push({
-      n: runs,
-      cmd: `${c === "index" ? "index pass: readStoredRuns(DIR) in a node process of its own (no run index yet: reads every report.json, writes the index; its modules loaded, V8 set as the bin sets it)" : `${NODE_FLAGS[c] ? `node ${NODE_FLAGS[c].join(" ")} ` : ""}skillbench ${COMMAND_ARGS[c]("DIR").join(" ").replace(junitOf("DIR"), "FILE")}`}${c === "report-noindex" || c === "report-html-noindex" ? " (no run index yet: reads every report.json, writes the index)" : ""}${rescore && scoringFloors.has(c) ? ` (${(m.s / scoringFloors.get(c).s).toFixed(1)}× its scoring floor, CPU ${(m.cpu / scoringFloors.get(c).cpu).toFixed(1)}×; every run's report.json rewritten)` : ""}`,
-      ...m,
-      ratio: m.s / floor.s,
-      cpuRatio: m.cpu / floor.cpu,
-    });
+    rows.push(
+      row(
+        `${c === "index" ? "index pass: readStoredRuns(DIR) in a node process of its own (no run index yet: reads every report.json, writes the index; its modules loaded, V8 set as the bin sets it)" : `${NODE_FLAGS[c] ? `node ${NODE_FLAGS[c].join(" ")} ` : ""}skillbench ${COMMAND_ARGS[c]("DIR").join(" ").replace(junitOf("DIR"), "FILE")}`}${c === "report-noindex" || c === "report-html-noindex" ? " (no run index yet: reads every report.json, writes the index)" : ""}${rescore && scoringFloors.has(c) ? ` (${(m.s / scoringFloors.get(c).s).toFixed(1)}× its scoring floor, CPU ${(m.cpu / scoringFloors.get(c).cpu).toFixed(1)}×; every run's report.json rewritten)` : ""}`,
+        m,
+      ),
+    );
   }
   // What the reports hold per run: the heap and typed arrays of readStoredRuns' digests, after a
   // full collection, over what the process held before reading.

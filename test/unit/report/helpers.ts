@@ -1,5 +1,7 @@
 /** Builders of synthetic RunReports and metadata for the report tests. */
+import type { RunDigest } from "../../../src/core/digest.js";
 import { RunReportSchema, type RunReport } from "../../../src/core/report.js";
+import type { SummaryInput } from "../../../src/report/summary-md.js";
 import type { Metadata } from "../../../src/store/metadata.js";
 
 export interface RunSpec {
@@ -157,6 +159,20 @@ export function reps(
   return Array.from({ length: count }, (_, i) =>
     makeReport({ ...extra, treatment, rep: i + 1, passed: passes.includes(i + 1) }),
   );
+}
+
+/** summary.md's input for these runs: experiment exp-1, no times, suite, agent version or model. */
+export function makeSummaryInput(treatments: string[], reports: RunDigest[]): SummaryInput {
+  return {
+    experimentId: "exp-1",
+    startedAt: null,
+    completedAt: null,
+    suite: null,
+    agentVersion: null,
+    model: null,
+    treatments,
+    reports,
+  };
 }
 
 export function makeMetadata(treatments: string[]): Metadata {

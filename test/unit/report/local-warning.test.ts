@@ -5,7 +5,7 @@ import { LOCAL_WARNING } from "../../../src/core/sandbox.js";
 import { buildComparison, renderComparisonMarkdown } from "../../../src/report/comparison/index.js";
 import { renderJUnit } from "../../../src/report/junit.js";
 import { renderSummaryMarkdown } from "../../../src/report/summary-md.js";
-import { makeReport } from "./helpers.js";
+import { makeReport, makeSummaryInput } from "./helpers.js";
 
 function withSandbox(r: RunReport, kind: "local" | "bwrap"): RunReport {
   return {
@@ -35,16 +35,7 @@ function runs(kind: "local" | "bwrap"): RunReport[] {
 }
 
 function summary(reports: RunReport[]): string {
-  return renderSummaryMarkdown({
-    experimentId: "exp-1",
-    startedAt: null,
-    completedAt: null,
-    suite: null,
-    agentVersion: null,
-    model: null,
-    treatments: ["CONTROL", "CAND"],
-    reports,
-  });
+  return renderSummaryMarkdown(makeSummaryInput(["CONTROL", "CAND"], reports));
 }
 
 function comparison(reports: RunReport[]): string {

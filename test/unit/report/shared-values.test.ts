@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildComparison } from "../../../src/report/comparison/build.js";
 import { renderSummaryFiles } from "../../../src/report/summary-md.js";
 import type { RunDigest } from "../../../src/core/digest.js";
-import { makeMetadata, makeReport } from "./helpers.js";
+import { makeMetadata, makeReport, makeSummaryInput } from "./helpers.js";
 
 /**
  * The runs of a results folder share their repeated values (store/packed-digests.ts: every run
@@ -51,16 +51,7 @@ describe("reports over shared values are the reports over copies", () => {
     metadata: makeMetadata(["CONTROL", "WITH_SKILL"]),
   });
   const summary = (reports: RunDigest[]) =>
-    renderSummaryFiles({
-      experimentId: "exp-1",
-      startedAt: null,
-      completedAt: null,
-      suite: null,
-      agentVersion: null,
-      model: null,
-      treatments: ["CONTROL", "WITH_SKILL"],
-      reports,
-    });
+    renderSummaryFiles(makeSummaryInput(["CONTROL", "WITH_SKILL"], reports));
 
   it("shares values (the test's premise)", () => {
     const s = shared(runs());

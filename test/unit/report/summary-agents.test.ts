@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunReport } from "../../../src/core/report.js";
 import { renderSummaryMarkdown } from "../../../src/report/summary-md.js";
-import { makeReport } from "./helpers.js";
+import { makeReport, makeSummaryInput } from "./helpers.js";
 
 function run(agent: RunReport["agent"]["name"], treatment: string, passed: boolean): RunReport {
   const r = makeReport({ task: "t1", treatment, rep: 1, passed });
@@ -13,16 +13,7 @@ function run(agent: RunReport["agent"]["name"], treatment: string, passed: boole
   };
 }
 
-const input = (reports: RunReport[]) => ({
-  experimentId: "exp-1",
-  startedAt: null,
-  completedAt: null,
-  suite: null,
-  agentVersion: null,
-  model: null,
-  treatments: ["CONTROL", "WITH_SKILL"],
-  reports,
-});
+const input = (reports: RunReport[]) => makeSummaryInput(["CONTROL", "WITH_SKILL"], reports);
 
 describe("summary.md by agent", () => {
   it("splits every table by agent when the runs used several", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { RunDigest } from "../../../src/core/digest.js";
 import type { RunReport } from "../../../src/core/report.js";
 import {
   RUN_DETAILS_FILE,
@@ -33,6 +34,27 @@ function input(reports: RunReport[]): SummaryInput {
     treatments: ["CONTROL", "CAND"],
     reports,
   };
+}
+
+/** The pieces RunDetailsText writes for `s`, each treatment's runs handed to it by `feed`. */
+function piecesOf(
+  s: SummaryInput,
+  feed: (details: RunDetailsText, runs: RunDigest[], out: (t: string) => void) => void,
+): string[] {
+  const details = new RunDetailsText(s);
+  const pieces: string[] = [];
+  const out = (t: string): void => void pieces.push(t);
+  details.start(out);
+  for (const t of details.treatments) {
+    details.treatment(t, out);
+    feed(
+      details,
+      s.reports.filter((r) => r.treatment === t),
+      out,
+    );
+  }
+  details.end(out);
+  return pieces;
 }
 
 const runSections = (md: string): number =>
@@ -100,15 +122,9 @@ describe("runs.md written a piece at a time (RunDetailsText)", () => {
     );
     const s = input(all);
     const whole = renderSummaryFiles(s).runs ?? "";
-    const details = new RunDetailsText(s);
-    const pieces: string[] = [];
-    const out = (t: string): void => void pieces.push(t);
-    details.start(out);
-    for (const t of details.treatments) {
-      details.treatment(t, out);
-      for (const r of s.reports) if (r.treatment === t) details.run(r, out);
-    }
-    details.end(out);
+    const pieces = piecesOf(s, (details, runs, out) => {
+      for (const r of runs) details.run(r, out);
+    });
     expect(pieces.length).toBeGreaterThan(RUN_DETAILS_LIMIT);
     expect(pieces.join("")).toBe(whole);
     expect(whole.endsWith("red\n")).toBe(true);
@@ -133,17 +149,10 @@ describe("runs.md written a piece at a time (RunDetailsText)", () => {
       );
       const s = input(all);
       const whole = renderSummaryFiles(s).runs ?? "";
-      const details = new RunDetailsText(s);
-      const pieces: string[] = [];
-      const out = (t: string): void => void pieces.push(t);
-      details.start(out);
-      for (const t of details.treatments) {
-        details.treatment(t, out);
-        const mine = s.reports.filter((r) => r.treatment === t);
-        for (let i = 0; i < mine.length; i += size) details.runs(mine.slice(i, i + size), out);
+      const pieces = piecesOf(s, (details, runs, out) => {
+        for (let i = 0; i < runs.length; i += size) details.runs(runs.slice(i, i + size), out);
         details.runs([], out);
-      }
-      details.end(out);
+      });
       expect(pieces.join("")).toBe(whole);
       expect(whole).toContain("open osc \n");
       expect(whole).toContain("ends with spaces   \n");

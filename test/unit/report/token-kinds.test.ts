@@ -8,7 +8,7 @@ import {
   tokenKindRows,
   tokenKindsSection,
 } from "../../../src/report/token-kinds.js";
-import { makeReport, type RunSpec } from "./helpers.js";
+import { makeReport, makeSummaryInput, type RunSpec } from "./helpers.js";
 
 type Kinds = [number | null, number | null, number | null, number | null];
 
@@ -96,16 +96,7 @@ describe("tokens by kind per treatment and task", () => {
   });
 
   it("appear in summary.md and the HTML overview only when some run reported a kind", () => {
-    const input = (reports: RunDigest[]) => ({
-      experimentId: "exp-1",
-      startedAt: null,
-      completedAt: null,
-      suite: null,
-      agentVersion: null,
-      model: null,
-      treatments: T,
-      reports,
-    });
+    const input = (reports: RunDigest[]) => makeSummaryInput(T, reports);
     const html = (reports: RunDigest[]) =>
       buildHtmlData({ view: "summary", mode: "static", reports, metadata: null, comparison: null })
         .experiment.token_kinds;
